@@ -1,0 +1,189 @@
+//! Function-level equivalence: run A and then B on the same symbolic arguments in one
+//! state, and decide per path whether their results must be equal.
+//!
+//! Per path: A runs to its end; its return value and the final bytes of every buffer passed
+//! to it are kept; B then runs from fresh buffers holding the same symbolic bytes, under A's
+//! path condition; the path's verdict compares the two (`verdict`). Every divergence found
+//! is replayed concretely in the engine before it is reported as confirmed (`replay`).
+
+mod precondition;
+mod setup;
+mod verdict;
+
+pub use setup::{ParamSpec, Signature};
+
+use crate::error::{Error, Result};
+use crate::exec::{ExecConfig, Executor};
+use crate::expr::ExprPool;
+use crate::ir::{Module, Side};
+use crate::ktest::{test_file_name, KTest};
+use crate::report::{Overall, PathVerdict, Report, Summary};
+use crate::solver::{build_chain, SolverConfig};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What to check. Every field documents its default.
+#[derive(Clone, Debug)]
+pub struct FunctionCheck {
+    pub a_path: PathBuf,
+    pub b_path: PathBuf,
+    /// Entry point in A.
+    pub a_name: String,
+    /// Entry point in B (the same name as in A unless given as `f=g`).
+    pub b_name: String,
+    /// Bytes of the buffer behind a pointer parameter whose pointee is not a struct.
+    /// Default is 16.
+    pub buffer_size: u32,
+    /// Per-parameter buffer sizes (`--buffer-size name=N`), overriding `buffer_size`.
+    pub param_sizes: Vec<(String, u32)>,
+    /// Preconditions, in the `--assume` language. Default is none.
+    pub assumes: Vec<String>,
+    /// Compare the final contents of buffers as well as return values. Default is true.
+    pub compare_buffers: bool,
+    pub exec: ExecConfig,
+    pub solver: SolverConfig,
+    /// Where tests and reports go. Default is `xcheck-out`.
+    pub out_dir: PathBuf,
+}
+
+impl FunctionCheck {
+    pub fn new(a: &Path, b: &Path, a_name: &str, b_name: &str) -> Self {
+        FunctionCheck {
+            a_path: a.to_path_buf(),
+            b_path: b.to_path_buf(),
+            a_name: a_name.to_string(),
+            b_name: b_name.to_string(),
+            buffer_size: 16,
+            param_sizes: Vec::new(),
+            assumes: Vec::new(),
+            compare_buffers: true,
+            exec: ExecConfig::default(),
+            solver: SolverConfig::default(),
+            out_dir: PathBuf::from("xcheck-out"),
+        }
+    }
+}
+
+/// The result of a check: the report, and the tests written.
+pub struct Outcome {
+    pub report: Report,
+    pub tests: Vec<PathBuf>,
+}
+
+/// Loads both modules and checks the pair; writes tests and reports to `out_dir`.
+pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
+    let started = Instant::now();
+    let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
+    let signature = setup::signature(&module, check)?;
+    let pool = ExprPool::new();
+    let preconditions = setup::parse_preconditions(&check.assumes)?;
+    std::fs::create_dir_all(&check.out_dir).map_err(|e| Error::Output { path: check.out_dir.clone(), source: e })?;
+
+    let solver = build_chain(&check.solver);
+    let mut ex = Executor::new(&module, &pool, solver, check.exec.clone());
+    let (initial, args) = setup::initial_state(&mut ex, &signature, setup::Inputs::Symbolic, &preconditions)?;
+    let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args);
+    ex.run(initial, &mut driver);
+    let solver_stats = ex.solver.stats();
+    let stats = ex.stats.clone();
+    let complete = stats.stop_reason.is_none() && ex.live_at_end == 0;
+    let mut notes = ex.unsupported.clone();
+    let mut rows = driver.rows;
+
+    // Tests: one per row that is not a proof, written as soon as the run ends.
+    let mut tests = Vec::new();
+    for row in rows.iter_mut().filter(|r| r.verdict != PathVerdict::Proved && r.verdict != PathVerdict::Unknown) {
+        let ktest = setup::ktest_of(check, &signature, &row.inputs);
+        let name = test_file_name(tests.len() + 1);
+        let path = check.out_dir.join(&name);
+        ktest.write(&path).map_err(|e| Error::Output { path: path.clone(), source: std::io::Error::other(e.to_string()) })?;
+        row.ktest = Some(name);
+        // Confirm by concrete replay on both sides.
+        let replayed = replay(&module, check, &signature, &ktest)?;
+        row.confirmed = Some(replayed.as_ref().is_some_and(|v| *v == row.verdict));
+        tests.push(path);
+    }
+    if rows.iter().any(|r| r.confirmed == Some(false)) {
+        notes.push("a divergence did not reproduce in concrete replay: this is an engine bug".into());
+    }
+    let count = |v: PathVerdict| rows.iter().filter(|r| r.verdict == v).count();
+    let diverged = count(PathVerdict::Diverged);
+    let errors_one = count(PathVerdict::ErrorOne);
+    let unknown = count(PathVerdict::Unknown);
+    let overall = if diverged + errors_one > 0 {
+        Overall::Diverged
+    } else if unknown > 0 || !complete {
+        Overall::Inconclusive
+    } else {
+        Overall::Equivalent
+    };
+    if let Some(why) = &stats.stop_reason {
+        notes.push(format!("exploration stopped: {why}; {} states were still live", ex.live_at_end));
+    }
+    let summary = Summary {
+        title: format!(
+            "{}:{}  vs  {}:{}",
+            check.a_path.display(),
+            check.a_name,
+            check.b_path.display(),
+            check.b_name
+        ),
+        overall,
+        complete,
+        paths: rows.len(),
+        proved: count(PathVerdict::Proved),
+        diverged,
+        errors_both: count(PathVerdict::ErrorBoth),
+        errors_one,
+        unknown,
+        instructions: stats.instructions,
+        queries: solver_stats.queries,
+        solver_time_ms: solver_stats.backend_time.as_millis() as u64,
+        wall_time_ms: started.elapsed().as_millis() as u64,
+        stop_reason: stats.stop_reason.clone(),
+        notes,
+    };
+    let report = Report { summary, rows };
+    crate::report::write_reports(&check.out_dir, &report).map_err(|e| Error::Output { path: check.out_dir.clone(), source: e })?;
+    Ok(Outcome { report, tests })
+}
+
+/// Runs both sides concretely on the inputs of `ktest` and returns the verdict of that
+/// single path (`None` if the replay itself could not finish).
+pub fn replay(module: &Module, check: &FunctionCheck, signature: &Signature, ktest: &KTest) -> Result<Option<PathVerdict>> {
+    let pool = ExprPool::new();
+    let solver = build_chain(&check.solver);
+    let mut ex = Executor::new(module, &pool, solver, ExecConfig { search: crate::exec::SearchKind::Dfs, ..check.exec.clone() });
+    let (initial, args) = setup::initial_state(&mut ex, signature, setup::Inputs::Concrete(ktest), &[])?;
+    let mut driver = verdict::CrossDriver::new(signature, check.compare_buffers, args);
+    ex.run(initial, &mut driver);
+    Ok(match driver.rows.as_slice() {
+        [row] if row.verdict != PathVerdict::Unknown => Some(row.verdict.clone()),
+        _ => None,
+    })
+}
+
+/// Replays a `.ktest` file against a pair and returns the per-side results as text.
+pub fn replay_file(check: &FunctionCheck, ktest_path: &Path) -> Result<(PathVerdict, String, String)> {
+    let ktest = KTest::read(ktest_path).map_err(|e| Error::input(ktest_path, e.to_string()))?;
+    let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
+    let signature = setup::signature(&module, check)?;
+    let pool = ExprPool::new();
+    let mut ex = Executor::new(&module, &pool, build_chain(&check.solver), check.exec.clone());
+    let (initial, args) = setup::initial_state(&mut ex, &signature, setup::Inputs::Concrete(&ktest), &[])
+        .map_err(|e| Error::input(ktest_path, e.to_string()))?;
+    let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args);
+    ex.run(initial, &mut driver);
+    match driver.rows.into_iter().next() {
+        Some(row) => Ok((row.verdict, row.result_a, row.result_b)),
+        None => Err(Error::input(ktest_path, "replay produced no result")),
+    }
+}
+
+/// The side a module path belongs to, for messages.
+pub fn side_path(check: &FunctionCheck, side: Side) -> &Path {
+    match side {
+        Side::B => &check.b_path,
+        _ => &check.a_path,
+    }
+}

@@ -1,0 +1,246 @@
+//! Setting up a function-level check: matching the two entry points, making the symbolic
+//! (or, for replay, concrete) arguments, and applying the preconditions.
+
+use super::precondition::{self, Binding};
+use super::FunctionCheck;
+use crate::assume::{parse_assume, AssumeExpr};
+use crate::error::{Error, Result};
+use crate::exec::memory::{ObjectKind, ObjectState};
+use crate::exec::state::SymbolicInput;
+use crate::exec::{Executor, State, Value};
+use crate::expr::ExprId;
+use crate::ir::{FuncId, Module, Side, PTR_WIDTH};
+use crate::ktest::{KTest, KTestObject};
+use crate::report::InputValue;
+
+/// One parameter of the checked pair.
+#[derive(Clone, Debug)]
+pub struct ParamSpec {
+    /// Source name (from A, else B), or `argN`.
+    pub name: String,
+    /// Width of the parameter itself (64 for a pointer).
+    pub width: u32,
+    /// For a pointer parameter: the size of the buffer it points to.
+    pub buffer: Option<u32>,
+}
+
+impl ParamSpec {
+    /// Bytes of the symbolic object that stands for this parameter.
+    pub fn object_size(&self) -> u32 {
+        self.buffer.unwrap_or(self.width.div_ceil(8))
+    }
+}
+
+/// The matched entry points.
+#[derive(Clone, Debug)]
+pub struct Signature {
+    pub a: FuncId,
+    pub b: FuncId,
+    pub params: Vec<ParamSpec>,
+    pub ret_width: Option<u32>,
+}
+
+/// Finds both entry points and checks that their types agree.
+pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
+    let find = |side: Side, name: &str, path: &std::path::Path| -> Result<FuncId> {
+        let id = module.function_on_side(side, name).filter(|&f| !module.function(f).is_declaration());
+        id.ok_or_else(|| {
+            let mut defined: Vec<&str> = module
+                .functions
+                .iter()
+                .filter(|f| f.side == side && !f.is_declaration())
+                .map(|f| f.source_name.as_str())
+                .collect();
+            defined.sort_unstable();
+            let list = if defined.is_empty() { "none".to_string() } else { defined.join(", ") };
+            Error::input(path, format!("no function '{name}' is defined here (defined: {list})"))
+        })
+    };
+    let a = find(Side::A, &check.a_name, &check.a_path)?;
+    let b = find(Side::B, &check.b_name, &check.b_path)?;
+    let (fa, fb) = (module.function(a), module.function(b));
+    let shape = |f: &crate::ir::Function| -> Vec<(u32, bool)> { f.params.iter().map(|p| (p.width, p.is_pointer)).collect() };
+    if shape(fa) != shape(fb) || fa.ret_width != fb.ret_width || fa.is_var_arg || fb.is_var_arg {
+        return Err(Error::input(
+            &check.b_path,
+            format!(
+                "signature of '{}' ({}) does not match '{}' in {} ({})",
+                check.b_name,
+                fb.signature,
+                check.a_name,
+                check.a_path.display(),
+                fa.signature
+            ),
+        ));
+    }
+    let mut params = Vec::new();
+    for (i, (pa, pb)) in fa.params.iter().zip(&fb.params).enumerate() {
+        let name = pa.name.clone().or_else(|| pb.name.clone()).unwrap_or_else(|| format!("arg{i}"));
+        let buffer = if pa.is_pointer {
+            let explicit = check.param_sizes.iter().find(|(n, _)| *n == name || *n == format!("arg{i}")).map(|&(_, s)| s);
+            let struct_size = (!pa.pointee_is_scalar).then_some(pa.pointee_size).flatten().filter(|&s| s > 0);
+            let size = explicit.or(struct_size.map(|s| s as u32)).unwrap_or(check.buffer_size);
+            if size == 0 {
+                return Err(Error::Usage(format!("buffer size of '{name}' must be at least 1")));
+            }
+            Some(size)
+        } else {
+            None
+        };
+        params.push(ParamSpec { name, width: pa.width, buffer });
+    }
+    for (name, _) in &check.param_sizes {
+        let known = params.iter().enumerate().any(|(i, p)| p.name == *name || format!("arg{i}") == *name);
+        if !known {
+            return Err(Error::Usage(format!("--buffer-size {name}=…: '{}' has no parameter named '{name}'", check.a_name)));
+        }
+    }
+    Ok(Signature { a, b, params, ret_width: fa.ret_width })
+}
+
+/// Parses every `--assume` text, naming the one at fault.
+pub fn parse_preconditions(texts: &[String]) -> Result<Vec<AssumeExpr>> {
+    texts
+        .iter()
+        .map(|t| parse_assume(t).map_err(|e| Error::Usage(format!("--assume '{t}': {e}"))))
+        .collect()
+}
+
+/// Where argument values come from.
+pub enum Inputs<'k> {
+    /// Fresh symbolic arrays, one per parameter.
+    Symbolic,
+    /// The bytes of a test's objects (matched by name, else by position).
+    Concrete(&'k KTest),
+}
+
+/// The arguments as side A receives them, and what B needs to receive the same.
+#[derive(Clone, Debug)]
+pub struct Arguments {
+    /// Values passed to A (pointers are A's buffers).
+    pub values: Vec<Value>,
+    /// The initial bytes of each parameter's object.
+    pub bytes: Vec<Vec<Value>>,
+}
+
+/// The state that calls A with the arguments, and the arguments.
+pub fn initial_state(ex: &mut Executor<'_>, sig: &Signature, inputs: Inputs<'_>, preconditions: &[AssumeExpr]) -> Result<(State, Arguments)> {
+    let pool = ex.pool;
+    let mut state = ex.initial_state();
+    let mut args = Arguments { values: Vec::new(), bytes: Vec::new() };
+    for (i, p) in sig.params.iter().enumerate() {
+        let size = p.object_size();
+        let bytes: Vec<Value> = match &inputs {
+            Inputs::Symbolic => {
+                let array = pool.new_array(&p.name, size);
+                let info = pool.array_info(array);
+                state.inputs.push(SymbolicInput { array, name: info.name, size });
+                (0..size).map(|k| Value::Sym(pool.sym(array, k))).collect()
+            }
+            Inputs::Concrete(ktest) => {
+                let object = ktest.objects.iter().find(|o| o.name == p.name).or_else(|| ktest.objects.get(i));
+                let object = object.ok_or_else(|| Error::Usage(format!("test has no object for parameter '{}'", p.name)))?;
+                if object.bytes.len() != size as usize {
+                    return Err(Error::Usage(format!(
+                        "test object '{}' has {} bytes, parameter '{}' needs {size}",
+                        object.name,
+                        object.bytes.len(),
+                        p.name
+                    )));
+                }
+                object.bytes.iter().map(|&b| Value::concrete(8, b as u128)).collect()
+            }
+        };
+        let value = match p.buffer {
+            Some(_) => {
+                let address = make_buffer(ex, &mut state, &p.name, &bytes);
+                Value::concrete(PTR_WIDTH, address as u128)
+            }
+            None => scalar_of(ex, &bytes, p.width),
+        };
+        args.values.push(value);
+        args.bytes.push(bytes);
+    }
+    if !preconditions.is_empty() {
+        let width = sig.params.iter().map(|p| p.width).max().unwrap_or(64).max(64);
+        let lookup = |name: &str| -> Option<Binding> {
+            let index = sig
+                .params
+                .iter()
+                .position(|p| p.name == name)
+                .or_else(|| name.strip_prefix("arg").and_then(|n| n.parse::<usize>().ok()).filter(|&n| n < sig.params.len()))?;
+            let p = &sig.params[index];
+            Some(match p.buffer {
+                Some(_) => Binding::Buffer(args.bytes[index].iter().map(|v| v.expr(pool)).collect()),
+                None => Binding::Scalar(args.values[index].expr(pool)),
+            })
+        };
+        let mut conds: Vec<ExprId> = Vec::new();
+        for e in preconditions {
+            conds.push(precondition::lower(pool, e, width, &lookup).map_err(|m| Error::Usage(format!("--assume '{e}': {m}")))?);
+        }
+        let all = pool.and_all(&conds);
+        match ex.check(&state, all) {
+            Ok(Some(model)) => {
+                state.add_constraint(all);
+                state.model = Some(model);
+            }
+            Ok(None) => return Err(Error::Usage("--assume: the preconditions contradict each other".into())),
+            Err(why) => return Err(Error::Usage(format!("--assume: cannot decide the preconditions: {why}"))),
+        }
+    }
+    state.buffers = sig
+        .params
+        .iter()
+        .zip(&args.values)
+        .filter(|(p, _)| p.buffer.is_some())
+        .map(|(_, v)| v.as_concrete().unwrap_or(0) as u64)
+        .collect();
+    ex.push_call(&mut state, sig.a, &args.values, None);
+    ex.cover(sig.a, crate::ir::BlockId(0));
+    Ok((state, args))
+}
+
+/// Allocates a parameter buffer holding `bytes`.
+pub fn make_buffer(ex: &Executor<'_>, state: &mut State, name: &str, bytes: &[Value]) -> u64 {
+    let mut contents = ObjectState::zeroed(bytes.len());
+    for (i, b) in bytes.iter().enumerate() {
+        contents.set_byte(ex.pool, i, *b);
+    }
+    ex.allocate(state, bytes.len() as u64, ObjectKind::Input, format!("parameter '{name}'"), contents)
+}
+
+/// A scalar parameter's value from its bytes (little-endian).
+fn scalar_of(ex: &Executor<'_>, bytes: &[Value], width: u32) -> Value {
+    let pool = ex.pool;
+    if bytes.iter().all(Value::is_concrete) {
+        let bits = bytes.iter().rev().fold(0u128, |acc, b| (acc << 8) | b.as_concrete().unwrap_or(0));
+        return Value::concrete(width, bits);
+    }
+    let exprs: Vec<ExprId> = bytes.iter().map(|b| b.expr(pool)).collect();
+    let whole = pool.concat_bytes(&exprs);
+    Value::from_expr(pool, pool.trunc(whole, width))
+}
+
+/// The test for a row's inputs: one object per parameter, named after it.
+pub fn ktest_of(check: &FunctionCheck, sig: &Signature, inputs: &[InputValue]) -> KTest {
+    let objects = sig
+        .params
+        .iter()
+        .map(|p| {
+            let bytes = inputs.iter().find(|i| i.name == p.name).map(|i| i.bytes.clone()).unwrap_or_else(|| vec![0; p.object_size() as usize]);
+            KTestObject { name: p.name.clone(), bytes }
+        })
+        .collect();
+    KTest {
+        args: vec![
+            check.a_path.display().to_string(),
+            check.b_path.display().to_string(),
+            "--function".into(),
+            format!("{}={}", check.a_name, check.b_name),
+        ],
+        sym_argvs: 0,
+        sym_argv_len: 0,
+        objects,
+    }
+}

@@ -1,0 +1,282 @@
+//! The crosscheck driver: starts B when A ends, then decides the path's verdict.
+//!
+//! - Both returned: `pc ⇒ (retA = retB ∧ bufA = bufB)` is checked by asking whether
+//!   `pc ∧ ¬(…)` is satisfiable: unsatisfiable proves the path, a model is a divergence.
+//! - Both failed the same way: agreement (`ErrorBoth`); differently: a divergence.
+//! - One failed: `ErrorOne`, a divergence whatever the input on this path.
+//! - The engine gave up on either side: `Unknown`, with the reason.
+
+use super::setup::{make_buffer, Arguments, Signature};
+use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Value};
+use crate::expr::{mask, to_signed, Assignment, ExprId};
+use crate::report::{InputValue, PathRow, PathVerdict};
+use std::sync::Arc;
+
+pub struct CrossDriver<'s> {
+    sig: &'s Signature,
+    compare_buffers: bool,
+    args: Arguments,
+    pub rows: Vec<PathRow>,
+}
+
+impl<'s> CrossDriver<'s> {
+    pub fn new(sig: &'s Signature, compare_buffers: bool, args: Arguments) -> Self {
+        CrossDriver { sig, compare_buffers, args, rows: Vec::new() }
+    }
+
+    /// What side A or B ended with, reading its buffers' final bytes.
+    fn outcome(&self, ex: &Executor<'_>, state: &State, exit: Exit) -> Result<SideOutcome, String> {
+        match exit {
+            Exit::Returned(value) => {
+                let buffers = state
+                    .buffers
+                    .iter()
+                    .map(|&address| match state.memory.get(address) {
+                        Some((_, contents)) => contents.read_bytes(ex.pool, 0, contents.size()),
+                        None => Vec::new(),
+                    })
+                    .collect();
+                Ok(SideOutcome::Returned { value, buffers })
+            }
+            Exit::Exited(status) => Ok(SideOutcome::Exited(status)),
+            Exit::Failed(f) => Ok(SideOutcome::Failed(f)),
+            Exit::Silent => Err("klee_silent_exit".into()),
+            Exit::Unknown(why) => Err(why),
+        }
+    }
+
+    fn push_row(&mut self, ex: &Executor<'_>, state: &State, verdict: PathVerdict, model: Option<&Assignment>, a: String, b: String, detail: String) {
+        let inputs = match model {
+            Some(m) => self.inputs(ex, state, m),
+            None => Vec::new(),
+        };
+        self.rows.push(PathRow {
+            id: self.rows.len() + 1,
+            verdict,
+            merged_paths: state.merged,
+            inputs,
+            result_a: a,
+            result_b: b,
+            detail,
+            ktest: None,
+            confirmed: None,
+        });
+    }
+
+    /// The concrete inputs of a model, one per parameter.
+    fn inputs(&self, ex: &Executor<'_>, _state: &State, model: &Assignment) -> Vec<InputValue> {
+        self.sig
+            .params
+            .iter()
+            .zip(&self.args.bytes)
+            .map(|(p, bytes)| {
+                let concrete: Vec<u8> = bytes.iter().map(|b| concrete_byte(ex, *b, model)).collect();
+                let display = match p.buffer {
+                    Some(_) => display_buffer(&concrete),
+                    None => {
+                        let bits = concrete.iter().rev().fold(0u128, |acc, &b| (acc << 8) | b as u128);
+                        display_int(p.width, mask(p.width, bits))
+                    }
+                };
+                InputValue { name: p.name.clone(), bytes: concrete, display }
+            })
+            .collect()
+    }
+
+    /// Starts side B on `state`: fresh buffers with the initial bytes, the same scalars.
+    fn start_b(&self, ex: &mut Executor<'_>, mut state: State) -> State {
+        let mut values = Vec::new();
+        let mut buffers = Vec::new();
+        for ((p, value), bytes) in self.sig.params.iter().zip(&self.args.values).zip(&self.args.bytes) {
+            if p.buffer.is_some() {
+                let address = make_buffer(ex, &mut state, &p.name, bytes);
+                buffers.push(address);
+                values.push(Value::concrete(crate::ir::PTR_WIDTH, address as u128));
+            } else {
+                values.push(*value);
+            }
+        }
+        state.buffers = buffers;
+        state.phase = 1;
+        ex.push_call(&mut state, self.sig.b, &values, None);
+        ex.cover(self.sig.b, crate::ir::BlockId(0));
+        state
+    }
+
+    /// Decides the verdict of a path where both sides ended.
+    fn decide(&mut self, ex: &mut Executor<'_>, state: State, a: SideOutcome, b: SideOutcome) {
+        let text_a = describe(ex, &a);
+        let text_b = describe(ex, &b);
+        match (&a, &b) {
+            (SideOutcome::Failed(fa), SideOutcome::Failed(fb)) => {
+                let model = any_model(ex, &state);
+                if fa.kind.same_kind(&fb.kind) {
+                    let detail = format!("both fail: {} (A at {}, B at {})", fa.kind.describe(), fa.loc, fb.loc);
+                    self.push_row(ex, &state, PathVerdict::ErrorBoth, model.as_deref(), text_a, text_b, detail);
+                } else {
+                    let detail = format!("A: {} at {}; B: {} at {}", fa.kind.describe(), fa.loc, fb.kind.describe(), fb.loc);
+                    self.push_row(ex, &state, PathVerdict::Diverged, model.as_deref(), text_a, text_b, detail);
+                }
+            }
+            (SideOutcome::Failed(f), _) | (_, SideOutcome::Failed(f)) => {
+                let side = if matches!(a, SideOutcome::Failed(_)) { "A" } else { "B" };
+                let model = any_model(ex, &state);
+                let detail = format!("only {side} fails: {} at {}", f.kind.describe(), f.loc);
+                self.push_row(ex, &state, PathVerdict::ErrorOne, model.as_deref(), text_a, text_b, detail);
+            }
+            _ => self.compare_results(ex, state, &a, &b, text_a, text_b),
+        }
+    }
+
+    fn compare_results(&mut self, ex: &mut Executor<'_>, state: State, a: &SideOutcome, b: &SideOutcome, text_a: String, text_b: String) {
+        let pool = ex.pool;
+        // Each term is one way the two results may differ, with its name.
+        let mut terms: Vec<(String, ExprId)> = Vec::new();
+        match (a, b) {
+            (SideOutcome::Returned { value: va, buffers: ba }, SideOutcome::Returned { value: vb, buffers: bb }) => {
+                if let (Some(x), Some(y)) = (va, vb) {
+                    terms.push(("return value".into(), pool.ne(x.expr(pool), y.expr(pool))));
+                }
+                if self.compare_buffers {
+                    let names = self.sig.params.iter().filter(|p| p.buffer.is_some()).map(|p| p.name.clone());
+                    for ((name, xa), xb) in names.zip(ba).zip(bb) {
+                        let diffs: Vec<ExprId> = xa.iter().zip(xb).map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool))).collect();
+                        terms.push((format!("buffer '{name}'"), pool.or_all(&diffs)));
+                    }
+                }
+            }
+            (SideOutcome::Exited(x), SideOutcome::Exited(y)) => {
+                terms.push(("exit status".into(), pool.ne(x.expr(pool), y.expr(pool))));
+            }
+            _ => {
+                let model = any_model(ex, &state);
+                self.push_row(ex, &state, PathVerdict::Diverged, model.as_deref(), text_a, text_b, "one side returns, the other exits".into());
+                return;
+            }
+        }
+        let differ = pool.or_all(&terms.iter().map(|(_, t)| *t).collect::<Vec<_>>());
+        if pool.as_const(differ) == Some(0) {
+            self.push_row(ex, &state, PathVerdict::Proved, None, text_a, text_b, String::new());
+            return;
+        }
+        match ex.check(&state, differ) {
+            Ok(None) => self.push_row(ex, &state, PathVerdict::Proved, None, text_a, text_b, String::new()),
+            Ok(Some(model)) => {
+                let what: Vec<&str> = terms.iter().filter(|(_, t)| pool.eval(*t, &model) != 0).map(|(n, _)| n.as_str()).collect();
+                let detail = format!("{} differ{}", what.join(", "), if what.len() == 1 { "s" } else { "" });
+                let (ca, cb) = (concrete_outcome(ex, a, &model), concrete_outcome(ex, b, &model));
+                self.push_row(ex, &state, PathVerdict::Diverged, Some(&model), ca, cb, detail);
+            }
+            Err(why) => self.push_row(ex, &state, PathVerdict::Unknown, None, text_a, text_b, why),
+        }
+    }
+}
+
+impl Driver for CrossDriver<'_> {
+    fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
+        let outcome = match self.outcome(ex, &state, exit) {
+            Ok(o) => o,
+            Err(why) => {
+                let side = if state.phase == 0 { "A" } else { "B" };
+                let (a, b) = if state.phase == 0 { ("?".to_string(), "not run".to_string()) } else { (state.first.as_ref().map_or("?".into(), |o| describe(ex, o)), "?".to_string()) };
+                self.push_row(ex, &state, PathVerdict::Unknown, None, a, b, format!("{side}: {why}"));
+                return None;
+            }
+        };
+        if state.phase == 0 {
+            state.first = Some(outcome);
+            return Some(self.start_b(ex, state));
+        }
+        let a = state.first.take().expect("side A ended before B started");
+        self.decide(ex, state, a, outcome);
+        None
+    }
+}
+
+/// A model of the path condition (any input that follows this path).
+fn any_model(ex: &mut Executor<'_>, state: &State) -> Option<Arc<Assignment>> {
+    if let Some(m) = &state.model {
+        return Some(m.clone());
+    }
+    ex.check(state, ex.pool.true_()).ok().flatten()
+}
+
+fn concrete_byte(ex: &Executor<'_>, v: Value, model: &Assignment) -> u8 {
+    match v {
+        Value::Con { bits, .. } => bits as u8,
+        Value::Sym(e) => ex.pool.eval(e, model) as u8,
+    }
+}
+
+/// A result as text, with symbolic parts shown as `<symbolic>`.
+fn describe(ex: &Executor<'_>, o: &SideOutcome) -> String {
+    let value = |v: &Value| match v {
+        Value::Con { width, bits } => display_int(*width, *bits),
+        Value::Sym(_) => "<symbolic>".to_string(),
+    };
+    match o {
+        SideOutcome::Returned { value: Some(v), .. } => format!("returns {}", value(v)),
+        SideOutcome::Returned { value: None, .. } => "returns".to_string(),
+        SideOutcome::Exited(v) => format!("exit({})", value(v)),
+        SideOutcome::Failed(f) => {
+            let _ = ex;
+            format!("{} at {}", f.kind.describe(), f.loc)
+        }
+    }
+}
+
+/// A result with every symbolic part evaluated in `model`.
+fn concrete_outcome(ex: &Executor<'_>, o: &SideOutcome, model: &Assignment) -> String {
+    let value = |v: &Value| match v {
+        Value::Con { width, bits } => display_int(*width, *bits),
+        Value::Sym(e) => display_int(ex.pool.width(*e), ex.pool.eval(*e, model)),
+    };
+    match o {
+        SideOutcome::Returned { value: v, buffers } => {
+            let mut text = match v {
+                Some(v) => format!("returns {}", value(v)),
+                None => "returns".to_string(),
+            };
+            for b in buffers {
+                let bytes: Vec<u8> = b.iter().map(|x| concrete_byte(ex, *x, model)).collect();
+                text.push_str(&format!(", buffer {}", display_buffer(&bytes)));
+            }
+            text
+        }
+        SideOutcome::Exited(v) => format!("exit({})", value(v)),
+        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.loc),
+    }
+}
+
+/// An integer as C would print it: signed when negative as signed, with its hex for large values.
+pub fn display_int(width: u32, bits: u128) -> String {
+    if width == 1 {
+        return bits.to_string();
+    }
+    let signed = to_signed(width, bits);
+    if signed < 0 {
+        format!("{signed}")
+    } else if bits >= 0x10000 {
+        format!("{bits} (0x{bits:x})")
+    } else {
+        bits.to_string()
+    }
+}
+
+/// A buffer as a C string literal.
+pub fn display_buffer(bytes: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &b in bytes {
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            0 => s.push_str("\\0"),
+            0x20..=0x7e => s.push(b as char),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    s.push('"');
+    s
+}

@@ -1,0 +1,564 @@
+//! The exploration loop: select a state, run it until it forks or ends, repeat.
+//!
+//! A [`Driver`] decides what a state's end means: the crosscheck driver starts side B
+//! when side A ends and compares the two; the harness driver writes a test per path.
+
+use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState};
+use crate::exec::searcher::{self, SearchKind, Searcher};
+use crate::exec::state::{Failure, Frame, State, Termination};
+use crate::exec::value::Value;
+use crate::expr::{Assignment, ExprId, ExprPool, INDEX_WIDTH};
+use crate::ir::{FuncId, Module, GLOBAL_BASE};
+use crate::solver::{SatResult, Solver};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How a path (or one side of it) ended.
+#[derive(Clone, Debug)]
+pub enum Exit {
+    /// The outermost function returned (with its value, unless `void`).
+    Returned(Option<Value>),
+    /// The program failed; any input reaching this point fails the same way.
+    Failed(Failure),
+    /// The program called `exit(status)`.
+    Exited(Value),
+    /// `klee_silent_exit`: the path ends without a test.
+    Silent,
+    /// The engine could not continue: an unsupported construct, a solver timeout, a limit.
+    Unknown(String),
+}
+
+/// Reacts to the end of a state's outermost call.
+pub trait Driver {
+    /// Called when `state`'s stack empties or its path fails. Returns the state to keep
+    /// running (after pushing a new frame), or `None` when the path is finished.
+    fn on_exit(&mut self, ex: &mut Executor<'_>, state: State, exit: Exit) -> Option<State>;
+}
+
+/// Exploration options. Every field documents its default.
+#[derive(Clone, Debug)]
+pub struct ExecConfig {
+    /// Stop exploring after this long. Default is no limit.
+    pub max_time: Option<Duration>,
+    /// Stop after this many finished paths. Default is no limit.
+    pub max_paths: Option<u64>,
+    /// A path running longer than this many instructions ends as unknown. Default is 10 million.
+    pub max_instructions_per_path: u64,
+    /// Search strategy. Default is random-path interleaved with coverage-new.
+    pub search: SearchKind,
+    /// Seed of every random choice. Default is 0.
+    pub seed: u64,
+    /// Objects a symbolic pointer may point to before the path gives up. Default is 64.
+    pub max_pointer_targets: usize,
+}
+
+impl Default for ExecConfig {
+    fn default() -> Self {
+        ExecConfig {
+            max_time: None,
+            max_paths: None,
+            max_instructions_per_path: 10_000_000,
+            search: SearchKind::Interleaved,
+            seed: 0,
+            max_pointer_targets: 64,
+        }
+    }
+}
+
+/// Counters of one exploration.
+#[derive(Clone, Debug, Default)]
+pub struct ExecStats {
+    pub instructions: u64,
+    pub forks: u64,
+    pub paths: u64,
+    /// Branches answered from a state's model without asking the solver.
+    pub model_hits: u64,
+    pub live_states_max: usize,
+    /// Why exploration stopped early, if it did.
+    pub stop_reason: Option<String>,
+    pub elapsed: Duration,
+}
+
+/// Which way a branch can go.
+pub struct Feasible {
+    pub yes: Option<Arc<Assignment>>,
+    pub no: Option<Arc<Assignment>>,
+}
+
+/// How many instructions a state runs before the searcher chooses again.
+const SLICE: u32 = 10_000;
+
+pub struct Executor<'a> {
+    pub module: &'a Module,
+    pub pool: &'a ExprPool,
+    pub solver: Box<dyn Solver + 'a>,
+    pub config: ExecConfig,
+    pub stats: ExecStats,
+    /// Blocks reached so far, per function.
+    pub coverage: Vec<Vec<bool>>,
+    /// States created by the current step, to be scheduled after it.
+    pub(crate) pending: Vec<State>,
+    /// States that ended during the current step, with how.
+    pub(crate) pending_exits: Vec<(State, Exit)>,
+    next_state_id: u64,
+    /// Unsupported constructs met, with their locations (deduplicated, in order).
+    pub unsupported: Vec<String>,
+    /// States still live when exploration stopped (non-zero means it was incomplete).
+    pub live_at_end: usize,
+    start: Instant,
+}
+
+impl<'a> Executor<'a> {
+    pub fn new(module: &'a Module, pool: &'a ExprPool, solver: Box<dyn Solver + 'a>, config: ExecConfig) -> Self {
+        let coverage = module.functions.iter().map(|f| vec![false; f.blocks.len()]).collect();
+        Executor {
+            module,
+            pool,
+            solver,
+            config,
+            stats: ExecStats::default(),
+            coverage,
+            pending: Vec::new(),
+            pending_exits: Vec::new(),
+            next_state_id: 0,
+            unsupported: Vec::new(),
+            live_at_end: 0,
+            start: Instant::now(),
+        }
+    }
+
+    /// A state with every global allocated and initialised, and an empty stack.
+    pub fn initial_state(&mut self) -> State {
+        let mut state = State {
+            id: self.fresh_id(),
+            stack: Vec::new(),
+            memory: Default::default(),
+            allocator: crate::exec::memory::Allocator::new(GLOBAL_BASE),
+            constraints: Vec::new(),
+            model: Some(Arc::new(Assignment::new())),
+            inputs: Vec::new(),
+            instructions: 0,
+            phase: 0,
+            first: None,
+            buffers: Vec::new(),
+            loc: None,
+            merged: 1,
+            since_new_coverage: 0,
+        };
+        let mut end = GLOBAL_BASE;
+        for g in &self.module.globals {
+            end = end.max(g.address + g.size + 64);
+            state.memory.insert(
+                MemoryObject {
+                    address: g.address,
+                    size: g.size,
+                    kind: ObjectKind::Global,
+                    name: g.name.clone(),
+                    read_only: g.is_constant,
+                },
+                ObjectState::from_bytes(g.init.clone()),
+            );
+        }
+        state.allocator = crate::exec::memory::Allocator::new(end + 4096);
+        state
+    }
+
+    pub fn fresh_id(&mut self) -> u64 {
+        self.next_state_id += 1;
+        self.next_state_id
+    }
+
+    /// Pushes a call of `func` with `args` on `state`'s stack.
+    pub fn push_call(&self, state: &mut State, func: FuncId, args: &[Value], ret_dst: Option<crate::ir::RegId>) {
+        let f = self.module.function(func);
+        let mut regs = vec![Value::concrete(1, 0); f.num_regs as usize];
+        for (slot, arg) in regs.iter_mut().zip(args) {
+            *slot = *arg;
+        }
+        state.stack.push(Frame {
+            func,
+            block: crate::ir::BlockId(0),
+            pc: 0,
+            regs,
+            ret_dst,
+            allocas: Vec::new(),
+        });
+    }
+
+    /// Allocates an object in `state` and returns its address.
+    pub fn allocate(&self, state: &mut State, size: u64, kind: ObjectKind, name: String, contents: ObjectState) -> u64 {
+        let address = state.allocator.allocate(size);
+        state.memory.insert(
+            MemoryObject {
+                address,
+                size,
+                kind,
+                name,
+                read_only: false,
+            },
+            contents,
+        );
+        address
+    }
+
+    /// Explores from `initial` until every path ended or a limit was hit.
+    pub fn run(&mut self, initial: State, driver: &mut dyn Driver) {
+        self.start = Instant::now();
+        let mut searcher: Box<dyn Searcher> = searcher::new(self.config.search, self.config.seed);
+        let mut table = StateTable::default();
+        let slot = table.place(initial);
+        searcher.add(slot, None, &table.states);
+        while let Some(slot) = searcher.select(&table.states) {
+            if let Some(reason) = self.limit_reached() {
+                self.stats.stop_reason = Some(reason);
+                break;
+            }
+            let state = table.states[slot].take().expect("searcher selected a live state");
+            let survivor = self.run_slice(state);
+            let mut created = std::mem::take(&mut self.pending);
+            // Ended states go to the driver, which may continue them (side B) or fork more.
+            loop {
+                let exits = std::mem::take(&mut self.pending_exits);
+                if exits.is_empty() {
+                    break;
+                }
+                for (s, exit) in exits {
+                    match driver.on_exit(self, s, exit) {
+                        Some(next) => created.push(next),
+                        None => self.stats.paths += 1,
+                    }
+                }
+                created.append(&mut self.pending);
+            }
+            let ended = survivor.is_none();
+            if let Some(s) = survivor {
+                table.states[slot] = Some(s);
+            }
+            for s in created {
+                let child = table.place(s);
+                searcher.add(child, Some(slot), &table.states);
+            }
+            if ended {
+                searcher.remove(slot, &table.states);
+                table.release(slot);
+            }
+            self.stats.live_states_max = self.stats.live_states_max.max(table.live);
+        }
+        self.live_at_end = table.live;
+        self.stats.elapsed = self.start.elapsed();
+    }
+
+    fn limit_reached(&self) -> Option<String> {
+        if let Some(max) = self.config.max_time {
+            if self.start.elapsed() >= max {
+                return Some(format!("max-time {}s reached", max.as_secs_f64()));
+            }
+        }
+        if let Some(max) = self.config.max_paths {
+            if self.stats.paths >= max {
+                return Some(format!("max-paths {max} reached"));
+            }
+        }
+        None
+    }
+
+    /// Runs `state` until it forks, ends or uses up its slice.
+    fn run_slice(&mut self, mut state: State) -> Option<State> {
+        for _ in 0..SLICE {
+            if state.instructions >= self.config.max_instructions_per_path {
+                let limit = self.config.max_instructions_per_path;
+                self.pending_exits.push((state, Exit::Unknown(format!("path longer than {limit} instructions"))));
+                return None;
+            }
+            let next = self.step(state)?;
+            state = next;
+            if !self.pending.is_empty() || !self.pending_exits.is_empty() {
+                return Some(state);
+            }
+        }
+        Some(state)
+    }
+
+    /// Ends `state` with `exit`.
+    pub fn finish(&mut self, state: State, exit: Exit) {
+        self.pending_exits.push((state, exit));
+    }
+
+    /// Ends `state` as a program failure at the current location.
+    pub fn fail(&mut self, state: State, kind: Termination) {
+        let loc = self.current_loc(&state);
+        self.finish(state, Exit::Failed(Failure { kind, loc }));
+    }
+
+    /// Ends `state` as unknown at the current location, recording the construct.
+    pub fn unsupported(&mut self, state: State, what: &str) {
+        let loc = self.current_loc(&state);
+        let text = format!("unsupported: {what} at {loc}");
+        if !self.unsupported.contains(&text) {
+            self.unsupported.push(text.clone());
+        }
+        self.finish(state, Exit::Unknown(text));
+    }
+
+    pub fn current_loc(&self, state: &State) -> String {
+        match state.loc {
+            Some(loc) => self.module.loc(loc).to_string(),
+            None => "<entry>".to_string(),
+        }
+    }
+
+    /// Which of `cond` and `¬cond` are satisfiable with `state`'s path condition.
+    /// `Err` carries the reason when the solver could not tell.
+    pub fn feasible(&mut self, state: &State, cond: ExprId) -> Result<Feasible, String> {
+        if let Some(c) = self.pool.as_const(cond) {
+            let model = state.model.clone().unwrap_or_default();
+            return Ok(if c != 0 {
+                Feasible { yes: Some(model), no: None }
+            } else {
+                Feasible { yes: None, no: Some(model) }
+            });
+        }
+        let not = self.pool.bool_not(cond);
+        // The current model answers one side for free.
+        if let Some(model) = &state.model {
+            self.stats.model_hits += 1;
+            let holds = self.pool.eval(cond, model) != 0;
+            let (known, other) = if holds { (cond, not) } else { (not, cond) };
+            let _ = known;
+            let other_model = self.check(state, other)?;
+            let known_model = Some(model.clone());
+            return Ok(if holds {
+                Feasible { yes: known_model, no: other_model }
+            } else {
+                Feasible { yes: other_model, no: known_model }
+            });
+        }
+        let yes = self.check(state, cond)?;
+        let no = self.check(state, not)?;
+        Ok(Feasible { yes, no })
+    }
+
+    /// A model of `state`'s constraints together with `query`, if satisfiable.
+    pub fn check(&mut self, state: &State, query: ExprId) -> Result<Option<Arc<Assignment>>, String> {
+        match self.solver.check(self.pool, &state.constraints, query) {
+            Ok(SatResult::Sat(model)) => Ok(Some(Arc::new(model))),
+            Ok(SatResult::Unsat) => Ok(None),
+            Ok(SatResult::Unknown(why)) => Err(format!("solver gave up ({why})")),
+            Err(e) => Err(format!("solver error: {e}")),
+        }
+    }
+
+    /// Splits `state` on `cond`: returns the state where `cond` holds (if feasible) and
+    /// the one where it does not (if feasible). The solver giving up ends the state.
+    pub fn branch(&mut self, mut state: State, cond: ExprId) -> Option<(Option<State>, Option<State>)> {
+        let f = match self.feasible(&state, cond) {
+            Ok(f) => f,
+            Err(why) => {
+                self.finish(state, Exit::Unknown(why));
+                return None;
+            }
+        };
+        match (f.yes, f.no) {
+            (Some(m), None) => {
+                state.model = Some(m);
+                Some((Some(state), None))
+            }
+            (None, Some(m)) => {
+                state.model = Some(m);
+                Some((None, Some(state)))
+            }
+            (Some(my), Some(mn)) => {
+                self.stats.forks += 1;
+                let mut other = state.clone();
+                other.id = self.fresh_id();
+                state.add_constraint(cond);
+                state.model = Some(my);
+                other.add_constraint(self.pool.bool_not(cond));
+                other.model = Some(mn);
+                Some((Some(state), Some(other)))
+            }
+            (None, None) => {
+                // The path condition itself is unsatisfiable: cannot happen for a live state.
+                self.finish(state, Exit::Unknown("infeasible path condition".into()));
+                None
+            }
+        }
+    }
+
+    /// Adds `cond` to `state` (as `klee_assume` does). Returns `None` when the assumption
+    /// contradicts the path, which silently ends it, as in KLEE.
+    pub fn assume(&mut self, mut state: State, cond: ExprId) -> Option<State> {
+        if let Some(model) = &state.model {
+            if self.pool.eval(cond, model) != 0 {
+                state.add_constraint(cond);
+                return Some(state);
+            }
+        }
+        match self.check(&state, cond) {
+            Ok(Some(model)) => {
+                state.add_constraint(cond);
+                state.model = Some(model);
+                Some(state)
+            }
+            Ok(None) => {
+                self.stats.paths += 1;
+                None
+            }
+            Err(why) => {
+                self.finish(state, Exit::Unknown(why));
+                None
+            }
+        }
+    }
+
+    /// Resolves a memory access of `bytes` bytes at `addr`: every state in the result can
+    /// access object `key` at the returned offset. States where the access is invalid are
+    /// ended as failures; the current state is consumed.
+    pub fn resolve(&mut self, state: State, addr: Value, bytes: u64) -> Vec<(State, u64, Offset)> {
+        match addr {
+            Value::Con { bits, .. } => {
+                let address = bits as u64;
+                let found = state.memory.find(address).map(|(o, _)| (o.address, o.size));
+                match found {
+                    Some((base, size)) if address - base <= size.saturating_sub(bytes) && bytes <= size => {
+                        vec![(state, base, Offset::Concrete(address - base))]
+                    }
+                    _ => {
+                        let kind = if address < 4096 { Termination::NullPointer } else { Termination::OutOfBounds };
+                        self.fail(state, kind);
+                        Vec::new()
+                    }
+                }
+            }
+            Value::Sym(p) => self.resolve_symbolic(state, p, bytes),
+        }
+    }
+
+    fn resolve_symbolic(&mut self, state: State, p: ExprId, bytes: u64) -> Vec<(State, u64, Offset)> {
+        let pool = self.pool;
+        let mut results = Vec::new();
+        let mut rest = state;
+        let mut targets = 0usize;
+        loop {
+            // An address the pointer may take on the rest of the path.
+            let model = match rest.model.clone() {
+                Some(m) => m,
+                None => match self.check(&rest, pool.true_()) {
+                    Ok(Some(m)) => m,
+                    Ok(None) => return results,
+                    Err(why) => {
+                        self.finish(rest, Exit::Unknown(why));
+                        return results;
+                    }
+                },
+            };
+            let example = pool.eval(p, &model) as u64;
+            let object = rest.memory.find(example).map(|(o, _)| (o.address, o.size));
+            let Some((base, size)) = object else {
+                // Outside every object: that part of the path fails (a null or wild pointer);
+                // the pointer may still reach objects on the rest.
+                let in_some = rest
+                    .memory
+                    .objects()
+                    .map(|(o, _)| inside(pool, p, o.address, o.size))
+                    .fold(pool.false_(), |acc, c| pool.bool_or(acc, c));
+                let Some((yes, no)) = self.branch(rest, in_some) else { return results };
+                if let Some(no) = no {
+                    let null = pool.eq(p, pool.constant(64, 0));
+                    let kind = match self.check(&no, null) {
+                        Ok(Some(_)) => Termination::NullPointer,
+                        _ => Termination::OutOfBounds,
+                    };
+                    self.fail(no, kind);
+                }
+                match yes {
+                    Some(s) => {
+                        rest = s;
+                        continue;
+                    }
+                    None => return results,
+                }
+            };
+            targets += 1;
+            if targets > self.config.max_pointer_targets {
+                self.unsupported(rest, "symbolic pointer with too many possible targets");
+                return results;
+            }
+            let lo = pool.constant(64, base as u128);
+            let inside = inside(pool, p, base, size);
+            let in_bounds = if bytes > size {
+                pool.false_()
+            } else {
+                pool.bool_and(pool.ule(lo, p), pool.ule(p, pool.constant(64, (base + size - bytes) as u128)))
+            };
+            // Three regions: in bounds, overlapping the end of this object, elsewhere.
+            let Some((good, other)) = self.branch(rest, in_bounds) else { return results };
+            if let Some(good) = good {
+                let offset = pool.trunc(pool.sub(p, lo), INDEX_WIDTH);
+                results.push((good, base, Offset::Symbolic(offset)));
+            }
+            let Some(other) = other else { return results };
+            let Some((overlap, elsewhere)) = self.branch(other, inside) else { return results };
+            if let Some(overlap) = overlap {
+                self.fail(overlap, Termination::OutOfBounds);
+            }
+            match elsewhere {
+                Some(s) => rest = s,
+                None => return results,
+            }
+        }
+    }
+
+    /// Marks `block` of `func` reached; returns whether it is the first time.
+    pub fn cover(&mut self, func: FuncId, block: crate::ir::BlockId) -> bool {
+        let slot = &mut self.coverage[func.index()][block.index()];
+        let new = !*slot;
+        *slot = true;
+        new
+    }
+}
+
+/// `p` points into the object `[base, base + size)`.
+fn inside(pool: &ExprPool, p: ExprId, base: u64, size: u64) -> ExprId {
+    let lo = pool.constant(64, base as u128);
+    let hi = pool.constant(64, (base + size.max(1)) as u128);
+    pool.bool_and(pool.ule(lo, p), pool.ult(p, hi))
+}
+
+/// Live states by slot, with a free list so that slots are reused.
+#[derive(Default)]
+struct StateTable {
+    states: Vec<Option<State>>,
+    free: Vec<usize>,
+    live: usize,
+}
+
+impl StateTable {
+    fn place(&mut self, s: State) -> usize {
+        self.live += 1;
+        match self.free.pop() {
+            Some(slot) => {
+                self.states[slot] = Some(s);
+                slot
+            }
+            None => {
+                self.states.push(Some(s));
+                self.states.len() - 1
+            }
+        }
+    }
+
+    fn release(&mut self, slot: usize) {
+        self.states[slot] = None;
+        self.free.push(slot);
+        self.live -= 1;
+    }
+}
+
+/// An offset inside an object.
+#[derive(Copy, Clone, Debug)]
+pub enum Offset {
+    Concrete(u64),
+    /// A 32-bit expression known to keep the access in bounds.
+    Symbolic(ExprId),
+}

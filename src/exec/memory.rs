@@ -1,0 +1,210 @@
+//! Memory: objects with an identity ([`MemoryObject`]) and per-state contents
+//! ([`ObjectState`]), shared copy-on-write between forked states.
+//!
+//! Every object has a concrete base address; a pointer is a 64-bit value, concrete or
+//! symbolic. Contents are bytes: concrete bytes are kept as plain `u8`, symbolic ones as
+//! 8-bit expressions. When an object is written at a symbolic offset it switches to
+//! *array mode*: its contents become one array expression (a store chain), so that later
+//! reads at symbolic offsets are single `read` expressions rather than case splits.
+
+use crate::expr::{ExprId, ExprPool, INDEX_WIDTH};
+use crate::exec::value::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Identity of an allocation, fixed for its whole life.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryObject {
+    pub address: u64,
+    pub size: u64,
+    pub kind: ObjectKind,
+    /// Where it was allocated, for messages: a global's name, `alloca at f.c:3`, a parameter.
+    pub name: String,
+    pub read_only: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectKind {
+    Global,
+    Stack,
+    Heap,
+    /// A buffer made for a pointer parameter or by `klee_make_symbolic`.
+    Input,
+}
+
+impl MemoryObject {
+    /// Whether `address` lies inside this object.
+    pub fn contains(&self, address: u64) -> bool {
+        address >= self.address && address - self.address < self.size.max(1)
+    }
+}
+
+/// Contents of one object in one state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectState {
+    concrete: Vec<u8>,
+    /// Symbolic bytes (parallel to `concrete`); empty while every byte is concrete.
+    symbolic: Vec<Option<ExprId>>,
+    /// In array mode, the whole contents as an array expression; bytes above are stale.
+    array: Option<ExprId>,
+}
+
+impl ObjectState {
+    pub fn zeroed(size: usize) -> Self {
+        Self::from_bytes(vec![0; size])
+    }
+
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
+        ObjectState {
+            concrete: bytes,
+            symbolic: Vec::new(),
+            array: None,
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.concrete.len()
+    }
+
+    /// Whether every byte is concrete.
+    pub fn is_concrete(&self) -> bool {
+        self.array.is_none() && self.symbolic.iter().all(Option::is_none)
+    }
+
+    /// Byte `offset` as an expression or a constant.
+    pub fn byte(&self, pool: &ExprPool, offset: usize) -> Value {
+        if let Some(array) = self.array {
+            let index = pool.constant(INDEX_WIDTH, offset as u128);
+            return Value::from_expr(pool, pool.array_read(array, index));
+        }
+        match self.symbolic.get(offset).copied().flatten() {
+            Some(e) => Value::Sym(e),
+            None => Value::concrete(8, self.concrete[offset] as u128),
+        }
+    }
+
+    /// Sets byte `offset` to an 8-bit value.
+    pub fn set_byte(&mut self, pool: &ExprPool, offset: usize, value: Value) {
+        if let Some(array) = self.array {
+            let index = pool.constant(INDEX_WIDTH, offset as u128);
+            self.array = Some(pool.array_store(array, index, value.to_expr(pool, 8)));
+            return;
+        }
+        match value {
+            Value::Con { bits, .. } => {
+                self.concrete[offset] = bits as u8;
+                if let Some(slot) = self.symbolic.get_mut(offset) {
+                    *slot = None;
+                }
+            }
+            Value::Sym(e) => {
+                if self.symbolic.is_empty() {
+                    self.symbolic = vec![None; self.concrete.len()];
+                }
+                self.symbolic[offset] = Some(e);
+            }
+        }
+    }
+
+    /// Reads `count` bytes at a concrete offset, least significant first.
+    pub fn read_bytes(&self, pool: &ExprPool, offset: usize, count: usize) -> Vec<Value> {
+        (offset..offset + count).map(|i| self.byte(pool, i)).collect()
+    }
+
+    /// The contents as one array expression (switching to array mode is not needed for this).
+    pub fn as_array(&self, pool: &ExprPool) -> ExprId {
+        if let Some(array) = self.array {
+            return array;
+        }
+        let mut array = pool.array_const(0);
+        for i in 0..self.concrete.len() {
+            let byte = self.byte(pool, i);
+            if byte.as_concrete() == Some(0) {
+                continue;
+            }
+            let index = pool.constant(INDEX_WIDTH, i as u128);
+            array = pool.array_store(array, index, byte.to_expr(pool, 8));
+        }
+        array
+    }
+
+    /// Reads one byte at a symbolic `index` (already known to be in bounds).
+    pub fn read_symbolic(&self, pool: &ExprPool, index: ExprId) -> ExprId {
+        pool.array_read(self.as_array(pool), index)
+    }
+
+    /// Writes one byte at a symbolic `index` (already known to be in bounds).
+    pub fn write_symbolic(&mut self, pool: &ExprPool, index: ExprId, value: ExprId) {
+        let array = self.as_array(pool);
+        self.array = Some(pool.array_store(array, index, value));
+    }
+}
+
+/// Identifies an object within an address space (its base address).
+pub type ObjectKey = u64;
+
+/// The objects of one state. Cloning shares every object's contents until one is written.
+#[derive(Debug, Clone, Default)]
+pub struct AddressSpace {
+    objects: BTreeMap<u64, (Arc<MemoryObject>, Arc<ObjectState>)>,
+}
+
+impl AddressSpace {
+    pub fn insert(&mut self, object: MemoryObject, state: ObjectState) {
+        self.objects.insert(object.address, (Arc::new(object), Arc::new(state)));
+    }
+
+    pub fn remove(&mut self, key: ObjectKey) -> Option<Arc<MemoryObject>> {
+        self.objects.remove(&key).map(|(o, _)| o)
+    }
+
+    /// The object containing the concrete `address`, if any.
+    pub fn find(&self, address: u64) -> Option<(&Arc<MemoryObject>, &Arc<ObjectState>)> {
+        let (_, (object, state)) = self.objects.range(..=address).next_back()?;
+        object.contains(address).then_some((object, state))
+    }
+
+    pub fn get(&self, key: ObjectKey) -> Option<(&Arc<MemoryObject>, &Arc<ObjectState>)> {
+        self.objects.get(&key).map(|(o, s)| (o, s))
+    }
+
+    /// Contents of the object at `key` for writing (copied first if shared with another state).
+    pub fn get_mut(&mut self, key: ObjectKey) -> Option<&mut ObjectState> {
+        self.objects.get_mut(&key).map(|(_, s)| Arc::make_mut(s))
+    }
+
+    pub fn objects(&self) -> impl Iterator<Item = (&Arc<MemoryObject>, &Arc<ObjectState>)> {
+        self.objects.values().map(|(o, s)| (o, s))
+    }
+
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+}
+
+/// Hands out addresses for objects created while running, above the globals.
+#[derive(Debug, Clone)]
+pub struct Allocator {
+    next: u64,
+}
+
+/// Unused bytes left after every object, so that small overruns land outside any object.
+pub const RED_ZONE: u64 = 64;
+
+impl Allocator {
+    pub fn new(start: u64) -> Self {
+        Allocator {
+            next: start.div_ceil(16) * 16,
+        }
+    }
+
+    pub fn allocate(&mut self, size: u64) -> u64 {
+        let address = self.next;
+        self.next = (address + size.max(1) + RED_ZONE).div_ceil(16) * 16;
+        address
+    }
+}

@@ -1,0 +1,18 @@
+//! Execution of states: values, copy-on-write memory, the interpreter and the search.
+//!
+//! `executor` owns the loop and the forking primitives, `step` gives each instruction its
+//! meaning, `special` implements intrinsics and engine primitives, `searcher` chooses the
+//! next state to run.
+
+pub mod executor;
+pub mod memory;
+pub mod searcher;
+mod special;
+pub mod state;
+mod step;
+pub mod value;
+
+pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit};
+pub use searcher::SearchKind;
+pub use state::{Failure, SideOutcome, State, Termination};
+pub use value::Value;

@@ -1,0 +1,510 @@
+//! Intrinsics and the engine's primitive functions (the KLEE interface, memory allocation,
+//! program termination). One table maps a declared function's name to its handler; every
+//! other undefined function stops the path as unsupported. Conveniences such as
+//! `klee_int` or `strlen` are C in `harness/`, not here.
+
+use crate::exec::executor::{Executor, Exit, Offset};
+use crate::exec::memory::{ObjectKind, ObjectState};
+use crate::exec::state::{State, SymbolicInput, Termination};
+use crate::exec::value::Value;
+use crate::expr::{BinOp, ExprId};
+use crate::ir::{CastKind, FuncId, Intrinsic, Operand, Predicate, RegId, PTR_WIDTH};
+
+impl<'a> Executor<'a> {
+    /// A call to a function without a body.
+    pub fn call_special(&mut self, state: State, func: FuncId, dst: Option<RegId>, args: &[Value]) -> Option<State> {
+        let name = self.module.function(func).source_name.as_str();
+        match name {
+            "klee_make_symbolic" => self.sp_make_symbolic(state, args),
+            "klee_assume" => self.sp_assume(state, args),
+            "klee_report_error" => self.sp_report_error(state, args),
+            "klee_silent_exit" => {
+                self.finish(state, Exit::Silent);
+                None
+            }
+            "klee_abort" | "abort" => {
+                self.fail(state, Termination::Abort);
+                None
+            }
+            "klee_prefer_cex" | "klee_print_expr" | "klee_warning" => self.sp_nothing(state, dst),
+            "klee_is_symbolic" => self.sp_is_symbolic(state, dst, args),
+            "__assert_fail" | "__assert" | "__assert_rtn" => self.sp_assert_fail(state, args),
+            "exit" | "_exit" | "_Exit" => {
+                let status = args.first().copied().unwrap_or(Value::concrete(32, 0));
+                self.finish(state, Exit::Exited(status));
+                None
+            }
+            "malloc" => self.sp_malloc(state, dst, args),
+            "calloc" => self.sp_calloc(state, dst, args),
+            "realloc" => self.sp_realloc(state, dst, args),
+            "free" => self.sp_free(state, args),
+            "memcpy" | "memmove" => self.sp_memcpy(state, dst, args),
+            "memset" => self.sp_memset(state, dst, args),
+            _ => {
+                let what = format!("call to undefined function '{name}'");
+                self.unsupported(state, &what);
+                None
+            }
+        }
+    }
+
+    fn concrete_arg(&mut self, state: &State, args: &[Value], i: usize, what: &str) -> Result<u128, String> {
+        match args.get(i) {
+            Some(Value::Con { bits, .. }) => Ok(*bits),
+            Some(Value::Sym(_)) => Err(format!("symbolic {what}")),
+            None => {
+                let _ = state;
+                Err(format!("missing {what}"))
+            }
+        }
+    }
+
+    /// Reads a NUL-terminated string at a concrete address (at most 4096 bytes).
+    pub fn read_c_string(&self, state: &State, address: u64) -> Option<String> {
+        let (object, contents) = state.memory.find(address)?;
+        let start = (address - object.address) as usize;
+        let mut out = Vec::new();
+        for i in start..contents.size().min(start + 4096) {
+            match contents.byte(self.pool, i).as_concrete() {
+                Some(0) => break,
+                Some(b) => out.push(b as u8),
+                None => out.push(b'?'),
+            }
+        }
+        Some(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    fn sp_nothing(&mut self, state: State, dst: Option<RegId>) -> Option<State> {
+        let mut state = state;
+        if let Some(d) = dst {
+            self.set(&mut state, d, Value::concrete(32, 0));
+        }
+        Some(state)
+    }
+
+    fn sp_make_symbolic(&mut self, state: State, args: &[Value]) -> Option<State> {
+        let (address, size) = match (self.concrete_arg(&state, args, 0, "address"), self.concrete_arg(&state, args, 1, "size")) {
+            (Ok(a), Ok(s)) => (a as u64, s as u64),
+            (Err(e), _) | (_, Err(e)) => {
+                self.unsupported(state, &format!("klee_make_symbolic with {e}"));
+                return None;
+            }
+        };
+        let name = match args.get(2) {
+            Some(Value::Con { bits, .. }) if *bits != 0 => self.read_c_string(&state, *bits as u64).unwrap_or_default(),
+            _ => String::new(),
+        };
+        let name = if name.is_empty() { "unnamed".to_string() } else { name };
+        self.make_symbolic(state, address, size, &name)
+    }
+
+    /// Makes `size` bytes at `address` the fresh symbolic input `name`.
+    pub fn make_symbolic(&mut self, mut state: State, address: u64, size: u64, name: &str) -> Option<State> {
+        let Some((object, _)) = state.memory.find(address) else {
+            self.fail(state, Termination::OutOfBounds);
+            return None;
+        };
+        let key = object.address;
+        let offset = address - key;
+        if offset + size > object.size {
+            self.fail(state, Termination::OutOfBounds);
+            return None;
+        }
+        let pool = self.pool;
+        let array = pool.new_array(name, size as u32);
+        let info = pool.array_info(array);
+        let contents = state.memory.get_mut(key).expect("object just found");
+        for i in 0..size {
+            contents.set_byte(pool, (offset + i) as usize, Value::Sym(pool.sym(array, i as u32)));
+        }
+        state.inputs.push(SymbolicInput { array, name: info.name, size: size as u32 });
+        Some(state)
+    }
+
+    fn sp_assume(&mut self, state: State, args: &[Value]) -> Option<State> {
+        match args.first() {
+            Some(Value::Con { bits, .. }) => {
+                if *bits != 0 {
+                    Some(state)
+                } else {
+                    // An assumption false on this path: the path is dropped, as in KLEE.
+                    self.stats.paths += 1;
+                    None
+                }
+            }
+            Some(Value::Sym(e)) => {
+                let pool = self.pool;
+                let cond = pool.ne(*e, pool.constant(pool.width(*e), 0));
+                self.assume(state, cond)
+            }
+            None => Some(state),
+        }
+    }
+
+    fn sp_report_error(&mut self, state: State, args: &[Value]) -> Option<State> {
+        let text = |ex: &Self, i: usize| match args.get(i) {
+            Some(Value::Con { bits, .. }) if *bits != 0 => ex.read_c_string(&state, *bits as u64).unwrap_or_default(),
+            _ => String::new(),
+        };
+        let message = text(self, 2);
+        let suffix = text(self, 3);
+        self.fail(state, Termination::Reported { message, suffix });
+        None
+    }
+
+
+
+    fn sp_is_symbolic(&mut self, mut state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
+        let symbolic = args.first().is_some_and(|v| !v.is_concrete());
+        if let Some(d) = dst {
+            self.set(&mut state, d, Value::concrete(32, symbolic as u128));
+        }
+        Some(state)
+    }
+
+    fn sp_assert_fail(&mut self, state: State, args: &[Value]) -> Option<State> {
+        let what = match args.first() {
+            Some(Value::Con { bits, .. }) => self.read_c_string(&state, *bits as u64).unwrap_or_default(),
+            _ => String::new(),
+        };
+        self.fail(state, Termination::AssertFail(what));
+        None
+    }
+
+
+    fn heap_object(&mut self, state: &mut State, size: u64) -> u64 {
+        let name = format!("heap object allocated at {}", self.current_loc(state));
+        self.allocate(state, size, ObjectKind::Heap, name, ObjectState::zeroed(size as usize))
+    }
+
+    fn size_arg(&mut self, state: State, args: &[Value], i: usize) -> Result<(State, u64), ()> {
+        match self.concrete_arg(&state, args, i, "allocation size") {
+            Ok(n) if n <= 1 << 30 => Ok((state, n as u64)),
+            Ok(_) => {
+                self.unsupported(state, "allocation larger than 1 GiB");
+                Err(())
+            }
+            Err(e) => {
+                self.unsupported(state, &format!("{e} in an allocation"));
+                Err(())
+            }
+        }
+    }
+
+    fn sp_malloc(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
+        let (mut state, n) = self.size_arg(state, args, 0).ok()?;
+        let address = self.heap_object(&mut state, n);
+        if let Some(d) = dst {
+            self.set(&mut state, d, Value::concrete(PTR_WIDTH, address as u128));
+        }
+        Some(state)
+    }
+
+    fn sp_calloc(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
+        let (state, a) = self.size_arg(state, args, 0).ok()?;
+        let (mut state, b) = self.size_arg(state, args, 1).ok()?;
+        let address = self.heap_object(&mut state, a.saturating_mul(b));
+        if let Some(d) = dst {
+            self.set(&mut state, d, Value::concrete(PTR_WIDTH, address as u128));
+        }
+        Some(state)
+    }
+
+    fn sp_realloc(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
+        let (mut state, n) = self.size_arg(state, args, 1).ok()?;
+        let old = match args.first() {
+            Some(Value::Con { bits, .. }) => *bits as u64,
+            _ => {
+                self.unsupported(state, "realloc of a symbolic pointer");
+                return None;
+            }
+        };
+        let address = self.heap_object(&mut state, n);
+        if old != 0 {
+            let Some((object, contents)) = state.memory.get(old).map(|(o, c)| (o.clone(), c.clone())) else {
+                self.fail(state, Termination::BadFree);
+                return None;
+            };
+            let count = object.size.min(n) as usize;
+            let bytes = contents.read_bytes(self.pool, 0, count);
+            let target = state.memory.get_mut(address).expect("just allocated");
+            for (i, b) in bytes.into_iter().enumerate() {
+                target.set_byte(self.pool, i, b);
+            }
+            state.memory.remove(old);
+        }
+        if let Some(d) = dst {
+            self.set(&mut state, d, Value::concrete(PTR_WIDTH, address as u128));
+        }
+        Some(state)
+    }
+
+    fn sp_free(&mut self, mut state: State, args: &[Value]) -> Option<State> {
+        match args.first() {
+            Some(Value::Con { bits: 0, .. }) => Some(state),
+            Some(Value::Con { bits, .. }) => {
+                let address = *bits as u64;
+                match state.memory.get(address) {
+                    Some((o, _)) if o.kind == ObjectKind::Heap => {
+                        state.memory.remove(address);
+                        Some(state)
+                    }
+                    _ => {
+                        self.fail(state, Termination::BadFree);
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.unsupported(state, "free of a symbolic pointer");
+                None
+            }
+        }
+    }
+
+    fn sp_memcpy(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
+        let ret = args.first().copied();
+        let mut s = self.copy_memory(state, args)?;
+        if let (Some(d), Some(r)) = (dst, ret) {
+            self.set(&mut s, d, r);
+        }
+        Some(s)
+    }
+
+    fn sp_memset(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
+        let ret = args.first().copied();
+        let mut s = self.set_memory(state, args)?;
+        if let (Some(d), Some(r)) = (dst, ret) {
+            self.set(&mut s, d, r);
+        }
+        Some(s)
+    }
+
+    /// `memcpy`/`memmove(dst, src, len)`: reads everything, then writes (so overlap is fine).
+    fn copy_memory(&mut self, state: State, args: &[Value]) -> Option<State> {
+        let len = match self.concrete_arg(&state, args, 2, "length") {
+            Ok(n) => n as u64,
+            Err(e) => {
+                self.unsupported(state, &format!("memcpy with {e}"));
+                return None;
+            }
+        };
+        if len == 0 {
+            return Some(state);
+        }
+        let (dst, src) = (args[0], args[1]);
+        let sources = self.resolve(state, src, len);
+        let mut first = None;
+        for (s, key, offset) in sources {
+            let bytes: Vec<Value> = (0..len).map(|i| self.read(&s, key, offset_plus(self, offset, i), 1)).collect();
+            let targets = self.resolve(s, dst, len);
+            let next = self.each_target(targets, |ex, mut s, key, offset| {
+                for (i, b) in bytes.iter().enumerate() {
+                    let off = offset_plus(ex, offset, i as u64);
+                    ex.write(&mut s, key, off, *b, 1);
+                }
+                Some(s)
+            });
+            if let Some(n) = next {
+                if first.is_none() {
+                    first = Some(n);
+                } else {
+                    self.pending.push(n);
+                }
+            }
+        }
+        first
+    }
+
+    /// `memset(dst, byte, len)`.
+    fn set_memory(&mut self, state: State, args: &[Value]) -> Option<State> {
+        let len = match self.concrete_arg(&state, args, 2, "length") {
+            Ok(n) => n as u64,
+            Err(e) => {
+                self.unsupported(state, &format!("memset with {e}"));
+                return None;
+            }
+        };
+        if len == 0 {
+            return Some(state);
+        }
+        let byte = self.resize(args[1], 8);
+        let targets = self.resolve(state, args[0], len);
+        self.each_target(targets, |ex, mut s, key, offset| {
+            for i in 0..len {
+                let off = offset_plus(ex, offset, i);
+                ex.write(&mut s, key, off, byte, 1);
+            }
+            Some(s)
+        })
+    }
+
+    /// Executes an intrinsic.
+    pub fn exec_intrinsic(&mut self, mut state: State, dst: Option<RegId>, kind: Intrinsic, ops: &[Operand], width: u32) -> Option<State> {
+        let args: Vec<Value> = ops.iter().map(|&o| self.operand(&state, o)).collect();
+        let result = match kind {
+            Intrinsic::Memcpy | Intrinsic::Memmove => return self.copy_memory(state, &args),
+            Intrinsic::Memset => return self.set_memory(state, &args),
+            Intrinsic::Trap => {
+                self.fail(state, Termination::Abort);
+                return None;
+            }
+            Intrinsic::PassThrough => match args.first() {
+                Some(v) => *v,
+                None => return Some(state),
+            },
+            Intrinsic::AddOverflow { signed } => self.overflow_op(BinOp::Add, signed, args[0], args[1], width)?,
+            Intrinsic::SubOverflow { signed } => self.overflow_op(BinOp::Sub, signed, args[0], args[1], width)?,
+            Intrinsic::MulOverflow { signed } => self.overflow_op(BinOp::Mul, signed, args[0], args[1], width)?,
+            Intrinsic::AddSat { signed } => self.saturating(BinOp::Add, signed, args[0], args[1])?,
+            Intrinsic::SubSat { signed } => self.saturating(BinOp::Sub, signed, args[0], args[1])?,
+            Intrinsic::Ctpop => self.bit_count(args[0], |v, w| v.count_ones().min(w), BitCount::Pop),
+            Intrinsic::Ctlz => self.bit_count(args[0], |v, w| (v.leading_zeros() - (128 - w)).min(w), BitCount::LeadingZeros),
+            Intrinsic::Cttz => self.bit_count(args[0], |v, w| v.trailing_zeros().min(w), BitCount::TrailingZeros),
+            Intrinsic::Bswap => self.permute_bits(args[0], 8),
+            Intrinsic::Bitreverse => self.permute_bits(args[0], 1),
+            Intrinsic::Fshl | Intrinsic::Fshr => self.funnel_shift(kind == Intrinsic::Fshl, args[0], args[1], args[2])?,
+            Intrinsic::Abs => {
+                let w = args[0].width(self.pool);
+                let neg = self.compare(Predicate::Slt, args[0], Value::concrete(w, 0));
+                let minus = self.binop(BinOp::Sub, Value::concrete(w, 0), args[0]);
+                self.select(neg, minus, args[0])
+            }
+            Intrinsic::SMin => self.min_max(Predicate::Slt, args[0], args[1]),
+            Intrinsic::SMax => self.min_max(Predicate::Sgt, args[0], args[1]),
+            Intrinsic::UMin => self.min_max(Predicate::Ult, args[0], args[1]),
+            Intrinsic::UMax => self.min_max(Predicate::Ugt, args[0], args[1]),
+        };
+        if let Some(d) = dst {
+            self.set(&mut state, d, result);
+        }
+        Some(state)
+    }
+
+    pub fn select(&self, c: Value, a: Value, b: Value) -> Value {
+        match c {
+            Value::Con { bits, .. } => {
+                if bits != 0 {
+                    a
+                } else {
+                    b
+                }
+            }
+            Value::Sym(c) => {
+                let pool = self.pool;
+                self.value(pool.ite(c, a.expr(pool), b.expr(pool)))
+            }
+        }
+    }
+
+    fn min_max(&self, pred: Predicate, a: Value, b: Value) -> Value {
+        let c = self.compare(pred, a, b);
+        self.select(c, a, b)
+    }
+
+    /// `{result, overflow}` laid out as the `{iN, i1}` aggregate of `total` bits.
+    fn overflow_op(&self, op: BinOp, signed: bool, a: Value, b: Value, total: u32) -> Option<Value> {
+        let w = a.width(self.pool);
+        if 2 * w > crate::expr::MAX_WIDTH {
+            return None;
+        }
+        let kind = if signed { CastKind::SExt } else { CastKind::ZExt };
+        let wide = self.binop(op, self.cast(kind, a, 2 * w), self.cast(kind, b, 2 * w));
+        let result = self.cast(CastKind::Trunc, wide, w);
+        let back = self.cast(kind, result, 2 * w);
+        let overflow = self.compare(Predicate::Ne, back, wide);
+        let flag_at = w.next_power_of_two().max(8);
+        let r = self.cast(CastKind::ZExt, result, total);
+        let f = self.cast(CastKind::ZExt, overflow, total);
+        let f = self.binop(BinOp::Shl, f, Value::concrete(total, flag_at as u128));
+        Some(self.binop(BinOp::Or, r, f))
+    }
+
+    fn saturating(&self, op: BinOp, signed: bool, a: Value, b: Value) -> Option<Value> {
+        let w = a.width(self.pool);
+        if w + 1 > crate::expr::MAX_WIDTH {
+            return None;
+        }
+        let kind = if signed { CastKind::SExt } else { CastKind::ZExt };
+        let wide = self.binop(op, self.cast(kind, a, w + 1), self.cast(kind, b, w + 1));
+        let (lo, hi) = if signed {
+            (1u128 << (w - 1), (1u128 << (w - 1)) - 1)
+        } else {
+            (0, crate::expr::mask(w, u128::MAX))
+        };
+        let lo_v = self.cast(kind, Value::concrete(w, lo), w + 1);
+        let hi_v = self.cast(kind, Value::concrete(w, hi), w + 1);
+        let (lt, gt) = if signed { (Predicate::Slt, Predicate::Sgt) } else { (Predicate::Ult, Predicate::Ugt) };
+        let below = self.compare(lt, wide, lo_v);
+        let above = self.compare(gt, wide, hi_v);
+        let clamped = self.select(above, hi_v, wide);
+        let clamped = self.select(below, lo_v, clamped);
+        Some(self.cast(CastKind::Trunc, clamped, w))
+    }
+
+    fn bit_count(&self, v: Value, concrete: impl Fn(u128, u32) -> u32, kind: BitCount) -> Value {
+        let pool = self.pool;
+        match v {
+            Value::Con { width, bits } => Value::concrete(width, concrete(bits, width) as u128),
+            Value::Sym(e) => {
+                let w = pool.width(e);
+                let bit = |i: u32| pool.extract(e, i, 1);
+                let r = match kind {
+                    BitCount::Pop => (0..w).fold(pool.constant(w, 0), |acc, i| pool.add(acc, pool.zext(bit(i), w))),
+                    BitCount::LeadingZeros => (0..w).fold(pool.constant(w, w as u128), |acc, i| {
+                        // Scanning from the least significant bit, the highest set bit wins.
+                        pool.ite(bit(i), pool.constant(w, (w - 1 - i) as u128), acc)
+                    }),
+                    BitCount::TrailingZeros => (0..w).rev().fold(pool.constant(w, w as u128), |acc, i| pool.ite(bit(i), pool.constant(w, i as u128), acc)),
+                };
+                self.value(r)
+            }
+        }
+    }
+
+    /// Reverses `v` in units of `unit` bits (8: bswap, 1: bitreverse).
+    fn permute_bits(&self, v: Value, unit: u32) -> Value {
+        let pool = self.pool;
+        let e = v.expr(pool);
+        let w = pool.width(e);
+        let parts: Vec<ExprId> = (0..w / unit).map(|i| pool.extract(e, i * unit, unit)).collect();
+        // `concat_bytes`-style: element 0 becomes the most significant unit.
+        let r = parts.iter().skip(1).fold(parts[0], |acc, &p| pool.concat(acc, p));
+        self.value(r)
+    }
+
+    fn funnel_shift(&self, left: bool, a: Value, b: Value, s: Value) -> Option<Value> {
+        let w = a.width(self.pool);
+        if 2 * w > crate::expr::MAX_WIDTH {
+            return None;
+        }
+        let amount = self.binop(BinOp::URem, s, Value::concrete(w, w as u128));
+        let amount = self.cast(CastKind::ZExt, amount, 2 * w);
+        let hi = self.binop(BinOp::Shl, self.cast(CastKind::ZExt, a, 2 * w), Value::concrete(2 * w, w as u128));
+        let joined = self.binop(BinOp::Or, hi, self.cast(CastKind::ZExt, b, 2 * w));
+        Some(if left {
+            let shifted = self.binop(BinOp::Shl, joined, amount);
+            self.extract(shifted, w, w)
+        } else {
+            let shifted = self.binop(BinOp::LShr, joined, amount);
+            self.extract(shifted, 0, w)
+        })
+    }
+}
+
+#[derive(Copy, Clone)]
+enum BitCount {
+    Pop,
+    LeadingZeros,
+    TrailingZeros,
+}
+
+fn offset_plus(ex: &Executor<'_>, offset: Offset, i: u64) -> Offset {
+    match offset {
+        Offset::Concrete(o) => Offset::Concrete(o + i),
+        Offset::Symbolic(e) => {
+            let pool = ex.pool;
+            Offset::Symbolic(pool.add(e, pool.constant(crate::expr::INDEX_WIDTH, i as u128)))
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! One execution state: call stack, memory, path condition and the symbolic inputs.
+//!
+//! Forking clones a state; the memory contents are shared copy-on-write (`memory`), the
+//! path condition and stack are copied.
+
+use crate::exec::memory::{AddressSpace, Allocator};
+use crate::exec::value::Value;
+use crate::expr::{ArrayId, Assignment, ExprId};
+use crate::ir::{BlockId, FuncId, LocId, RegId};
+use std::sync::Arc;
+
+/// Ways a path can stop other than by returning normally. One table: name and the suffix
+/// of the file KLEE would write for it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// Division or remainder by zero.
+    DivByZero,
+    /// A load or store outside every object.
+    OutOfBounds,
+    /// A load or store through a null pointer.
+    NullPointer,
+    /// A failed `assert` / `klee_assert`.
+    AssertFail(String),
+    /// `abort()`, `klee_abort()` or `llvm.trap`.
+    Abort,
+    /// `unreachable` was reached.
+    Unreachable,
+    /// `klee_report_error(file, line, message, suffix)`.
+    Reported { message: String, suffix: String },
+    /// `free` of something that is not a live heap object.
+    BadFree,
+    /// An indirect call through a value that is not a function.
+    BadCall,
+}
+
+impl Termination {
+    /// A short description, used in reports.
+    pub fn describe(&self) -> String {
+        match self {
+            Termination::DivByZero => "division by zero".into(),
+            Termination::OutOfBounds => "out-of-bounds memory access".into(),
+            Termination::NullPointer => "null pointer dereference".into(),
+            Termination::AssertFail(what) => format!("assertion failed: {what}"),
+            Termination::Abort => "abort".into(),
+            Termination::Unreachable => "unreachable executed".into(),
+            Termination::Reported { message, .. } => message.clone(),
+            Termination::BadFree => "invalid free".into(),
+            Termination::BadCall => "call through a non-function pointer".into(),
+        }
+    }
+
+    /// Suffix of the `.err` file KLEE writes for this kind.
+    pub fn suffix(&self) -> &str {
+        match self {
+            Termination::DivByZero => "div",
+            Termination::OutOfBounds | Termination::NullPointer => "ptr",
+            Termination::AssertFail(_) => "assert",
+            Termination::Abort => "abort",
+            Termination::Unreachable | Termination::BadCall => "exec",
+            Termination::Reported { suffix, .. } => suffix.trim_end_matches(".err"),
+            Termination::BadFree => "free",
+        }
+    }
+
+    /// Same failure, ignoring details that may legitimately differ between two sides
+    /// (an assertion's text).
+    pub fn same_kind(&self, other: &Termination) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+    }
+}
+
+/// A failure with its location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub kind: Termination,
+    pub loc: String,
+}
+
+/// One activation record.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub func: FuncId,
+    pub block: BlockId,
+    /// Index of the next instruction in `block` (== len means the terminator).
+    pub pc: usize,
+    pub regs: Vec<Value>,
+    /// Register of the caller that receives the return value.
+    pub ret_dst: Option<RegId>,
+    /// Stack objects to free on return.
+    pub allocas: Vec<u64>,
+}
+
+/// A symbolic input created for this path: an array and the object it initialised, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolicInput {
+    pub array: ArrayId,
+    pub name: String,
+    pub size: u32,
+}
+
+/// Everything the crosscheck driver remembers of side A while side B runs.
+#[derive(Clone, Debug)]
+pub enum SideOutcome {
+    Returned { value: Option<Value>, buffers: Vec<Vec<Value>> },
+    Exited(Value),
+    Failed(Failure),
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub id: u64,
+    pub stack: Vec<Frame>,
+    pub memory: AddressSpace,
+    pub allocator: Allocator,
+    /// The path condition: every expression has width 1 and holds on this path.
+    pub constraints: Vec<ExprId>,
+    /// A model of `constraints`, when one is known (answers many branches without a query).
+    pub model: Option<Arc<Assignment>>,
+    pub inputs: Vec<SymbolicInput>,
+    /// Instructions executed on this path.
+    pub instructions: u64,
+    /// Which program of the pair is running (0 = A, 1 = B) and what A ended with.
+    pub phase: u8,
+    pub first: Option<SideOutcome>,
+    /// Addresses of the buffers passed to the side now running (crosscheck mode).
+    pub buffers: Vec<u64>,
+    /// The location of the instruction being executed, for messages.
+    pub loc: Option<LocId>,
+    /// Number of paths this state stands for (more than 1 after merging).
+    pub merged: u64,
+    /// Instructions since this state last reached a block never reached before.
+    pub since_new_coverage: u64,
+}
+
+impl State {
+    pub fn frame(&self) -> &Frame {
+        self.stack.last().expect("a running state has a frame")
+    }
+
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.stack.last_mut().expect("a running state has a frame")
+    }
+
+    /// Adds a constraint known to be satisfiable together with the others.
+    pub fn add_constraint(&mut self, c: ExprId) {
+        self.constraints.push(c);
+    }
+}

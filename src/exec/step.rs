@@ -1,0 +1,596 @@
+//! The semantics of each instruction: one function per kind, dispatched by [`Executor::step`].
+//!
+//! Every function takes the state by value and returns it if it keeps running; a state
+//! that forks leaves its siblings in `Executor::pending`, one that ends goes through
+//! `Executor::finish`. Concrete operands are computed on integers directly.
+
+use crate::exec::executor::{Executor, Exit, Offset};
+use crate::exec::memory::{ObjectKind, ObjectState};
+use crate::exec::state::{State, Termination};
+use crate::exec::value::Value;
+use crate::expr::{fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
+use crate::ir::*;
+
+impl<'a> Executor<'a> {
+    /// Executes the next instruction of `state`.
+    pub fn step(&mut self, mut state: State) -> Option<State> {
+        let module = self.module;
+        let frame = state.frame();
+        let func = module.function(frame.func);
+        let block = &func.blocks[frame.block.index()];
+        let pc = frame.pc;
+        state.instructions += 1;
+        self.stats.instructions += 1;
+        state.since_new_coverage += 1;
+        if pc == block.insts.len() {
+            state.loc = Some(block.term_loc);
+            return self.exec_terminator(state, &block.term);
+        }
+        state.loc = Some(block.locs[pc]);
+        state.frame_mut().pc += 1;
+        let inst = &block.insts[pc];
+        match inst {
+            Inst::Binary { dst, op, lhs, rhs } => self.exec_binary(state, *dst, *op, *lhs, *rhs),
+            Inst::ICmp { dst, pred, lhs, rhs } => self.exec_icmp(state, *dst, *pred, *lhs, *rhs),
+            Inst::Cast { dst, kind, src, width } => self.exec_cast(state, *dst, *kind, *src, *width),
+            Inst::Copy { dst, src } => {
+                let v = self.operand(&state, *src);
+                self.set(&mut state, *dst, v);
+                Some(state)
+            }
+            Inst::Select { dst, cond, then, els } => self.exec_select(state, *dst, *cond, *then, *els),
+            Inst::Alloca { dst, size, count } => self.exec_alloca(state, *dst, *size, *count),
+            Inst::Load { dst, addr, bytes, width } => self.exec_load(state, *dst, *addr, *bytes, *width),
+            Inst::Store { value, addr, bytes } => self.exec_store(state, *value, *addr, *bytes),
+            Inst::Gep { dst, base, offset, indices } => self.exec_gep(state, *dst, *base, *offset, indices),
+            Inst::ExtractValue { dst, agg, lo, width } => {
+                let v = self.operand(&state, *agg);
+                let r = self.extract(v, *lo, *width);
+                self.set(&mut state, *dst, r);
+                Some(state)
+            }
+            Inst::InsertValue { dst, agg, value, lo, width } => self.exec_insertvalue(state, *dst, *agg, *value, *lo, *width),
+            Inst::Call { dst, callee, args } => self.exec_call(state, *dst, callee, args),
+            Inst::Intrinsic { dst, kind, args, width } => self.exec_intrinsic(state, *dst, *kind, args, *width),
+            Inst::Unsupported { what } => {
+                self.unsupported(state, what);
+                None
+            }
+        }
+    }
+
+    /// The value of an operand in the current frame.
+    pub fn operand(&self, state: &State, op: Operand) -> Value {
+        match op {
+            Operand::Reg(r) => state.frame().regs[r.index()],
+            Operand::Const(c) => {
+                let k = self.module.constant(c);
+                Value::Con { width: k.width, bits: k.value }
+            }
+        }
+    }
+
+    pub fn set(&self, state: &mut State, dst: RegId, v: Value) {
+        state.frame_mut().regs[dst.index()] = v;
+    }
+
+    /// `e` as a value (concrete when it folded to a constant).
+    pub fn value(&self, e: ExprId) -> Value {
+        Value::from_expr(self.pool, e)
+    }
+
+    fn exec_binary(&mut self, mut state: State, dst: RegId, op: BinaryOp, lhs: Operand, rhs: Operand) -> Option<State> {
+        let a = self.operand(&state, lhs);
+        let b = self.operand(&state, rhs);
+        let op = expr_op(op);
+        if matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) {
+            match b {
+                Value::Con { bits: 0, .. } => {
+                    self.fail(state, Termination::DivByZero);
+                    return None;
+                }
+                Value::Con { .. } => {}
+                Value::Sym(d) => {
+                    let zero = self.pool.eq(d, self.pool.constant(self.pool.width(d), 0));
+                    let (bad, good) = self.branch(state, zero)?;
+                    if let Some(bad) = bad {
+                        self.fail(bad, Termination::DivByZero);
+                    }
+                    state = good?;
+                }
+            }
+        }
+        let r = self.binop(op, a, b);
+        self.set(&mut state, dst, r);
+        Some(state)
+    }
+
+    /// `op` on two values; concrete operands never build an expression.
+    pub fn binop(&self, op: BinOp, a: Value, b: Value) -> Value {
+        match (a, b) {
+            (Value::Con { width, bits: x }, Value::Con { bits: y, .. }) => {
+                let w = if op.is_comparison() { 1 } else { width };
+                Value::Con { width: w, bits: fold_binary(op, width, x, y) }
+            }
+            _ => {
+                let pool = self.pool;
+                let x = a.expr(pool);
+                let y = b.expr(pool);
+                self.value(pool.binary(op, x, y))
+            }
+        }
+    }
+
+    fn exec_icmp(&mut self, mut state: State, dst: RegId, pred: Predicate, lhs: Operand, rhs: Operand) -> Option<State> {
+        let a = self.operand(&state, lhs);
+        let b = self.operand(&state, rhs);
+        let r = self.compare(pred, a, b);
+        self.set(&mut state, dst, r);
+        Some(state)
+    }
+
+    pub fn compare(&self, pred: Predicate, a: Value, b: Value) -> Value {
+        if let (Value::Con { width, bits: x }, Value::Con { bits: y, .. }) = (a, b) {
+            return Value::bool(crate::lower::eval_predicate(pred, width, x, y));
+        }
+        let pool = self.pool;
+        let (x, y) = (a.expr(pool), b.expr(pool));
+        let e = match pred {
+            Predicate::Eq => pool.eq(x, y),
+            Predicate::Ne => pool.ne(x, y),
+            Predicate::Ugt => pool.ugt(x, y),
+            Predicate::Uge => pool.uge(x, y),
+            Predicate::Ult => pool.ult(x, y),
+            Predicate::Ule => pool.ule(x, y),
+            Predicate::Sgt => pool.sgt(x, y),
+            Predicate::Sge => pool.sge(x, y),
+            Predicate::Slt => pool.slt(x, y),
+            Predicate::Sle => pool.sle(x, y),
+        };
+        self.value(e)
+    }
+
+    fn exec_cast(&mut self, mut state: State, dst: RegId, kind: CastKind, src: Operand, width: u32) -> Option<State> {
+        let v = self.operand(&state, src);
+        let r = self.cast(kind, v, width);
+        self.set(&mut state, dst, r);
+        Some(state)
+    }
+
+    pub fn cast(&self, kind: CastKind, v: Value, width: u32) -> Value {
+        match v {
+            Value::Con { width: from, bits } => match kind {
+                CastKind::ZExt | CastKind::Trunc => Value::concrete(width, bits),
+                CastKind::SExt => Value::concrete(width, to_signed(from, bits) as u128),
+            },
+            Value::Sym(e) => {
+                let pool = self.pool;
+                let r = match kind {
+                    CastKind::ZExt => pool.zext(e, width),
+                    CastKind::SExt => pool.sext(e, width),
+                    CastKind::Trunc => pool.trunc(e, width),
+                };
+                self.value(r)
+            }
+        }
+    }
+
+    /// Resizes `v` to `width` bits by zero extension or truncation.
+    pub fn resize(&self, v: Value, width: u32) -> Value {
+        let from = v.width(self.pool);
+        match from.cmp(&width) {
+            std::cmp::Ordering::Less => self.cast(CastKind::ZExt, v, width),
+            std::cmp::Ordering::Greater => self.cast(CastKind::Trunc, v, width),
+            std::cmp::Ordering::Equal => v,
+        }
+    }
+
+    fn exec_select(&mut self, mut state: State, dst: RegId, cond: Operand, then: Operand, els: Operand) -> Option<State> {
+        let c = self.operand(&state, cond);
+        let t = self.operand(&state, then);
+        let e = self.operand(&state, els);
+        let r = match c {
+            Value::Con { bits, .. } => {
+                if bits != 0 {
+                    t
+                } else {
+                    e
+                }
+            }
+            Value::Sym(c) => {
+                let pool = self.pool;
+                self.value(pool.ite(c, t.expr(pool), e.expr(pool)))
+            }
+        };
+        self.set(&mut state, dst, r);
+        Some(state)
+    }
+
+    pub fn extract(&self, v: Value, lo: u32, width: u32) -> Value {
+        match v {
+            Value::Con { bits, .. } => Value::concrete(width, bits >> lo),
+            Value::Sym(e) => self.value(self.pool.extract(e, lo, width)),
+        }
+    }
+
+    fn exec_insertvalue(&mut self, mut state: State, dst: RegId, agg: Operand, value: Operand, lo: u32, width: u32) -> Option<State> {
+        let a = self.operand(&state, agg);
+        let v = self.operand(&state, value);
+        let total = a.width(self.pool);
+        let r = match (a, v) {
+            (Value::Con { bits: x, .. }, Value::Con { bits: y, .. }) => {
+                let field = mask(width, u128::MAX) << lo;
+                Value::concrete(total, (x & !field) | ((y << lo) & field))
+            }
+            _ => {
+                let pool = self.pool;
+                let (x, y) = (a.expr(pool), v.expr(pool));
+                let mut r = y;
+                if lo > 0 {
+                    r = pool.concat(r, pool.extract(x, 0, lo));
+                }
+                if lo + width < total {
+                    r = pool.concat(pool.extract(x, lo + width, total - lo - width), r);
+                }
+                self.value(r)
+            }
+        };
+        self.set(&mut state, dst, r);
+        Some(state)
+    }
+
+    fn exec_alloca(&mut self, mut state: State, dst: RegId, size: u64, count: Operand) -> Option<State> {
+        let n = match self.operand(&state, count) {
+            Value::Con { bits, .. } => bits as u64,
+            Value::Sym(_) => {
+                self.unsupported(state, "alloca with a symbolic size");
+                return None;
+            }
+        };
+        let total = size.saturating_mul(n);
+        if total > 1 << 30 {
+            self.unsupported(state, "alloca larger than 1 GiB");
+            return None;
+        }
+        let name = format!("alloca at {}", self.current_loc(&state));
+        let address = self.allocate(&mut state, total, ObjectKind::Stack, name, ObjectState::zeroed(total as usize));
+        state.frame_mut().allocas.push(address);
+        self.set(&mut state, dst, Value::concrete(PTR_WIDTH, address as u128));
+        Some(state)
+    }
+
+    fn exec_load(&mut self, state: State, dst: RegId, addr: Operand, bytes: u32, width: u32) -> Option<State> {
+        let a = self.operand(&state, addr);
+        let targets = self.resolve(state, a, bytes as u64);
+        self.each_target(targets, |ex, mut s, key, offset| {
+            let v = ex.read(&s, key, offset, bytes);
+            let v = ex.resize(v, width);
+            ex.set(&mut s, dst, v);
+            Some(s)
+        })
+    }
+
+    fn exec_store(&mut self, state: State, value: Operand, addr: Operand, bytes: u32) -> Option<State> {
+        let a = self.operand(&state, addr);
+        let v = self.operand(&state, value);
+        let targets = self.resolve(state, a, bytes as u64);
+        self.each_target(targets, |ex, mut s, key, offset| {
+            if s.memory.get(key).is_some_and(|(o, _)| o.read_only) {
+                ex.fail(s, Termination::Reported { message: "write to read-only memory".into(), suffix: "ptr".into() });
+                return None;
+            }
+            ex.write(&mut s, key, offset, v, bytes);
+            Some(s)
+        })
+    }
+
+    /// Applies `f` to every resolved target; the first survivor continues, others are scheduled.
+    pub fn each_target(
+        &mut self,
+        targets: Vec<(State, u64, Offset)>,
+        mut f: impl FnMut(&mut Self, State, u64, Offset) -> Option<State>,
+    ) -> Option<State> {
+        let mut first = None;
+        for (s, key, offset) in targets {
+            if let Some(s) = f(self, s, key, offset) {
+                if first.is_none() {
+                    first = Some(s);
+                } else {
+                    self.pending.push(s);
+                }
+            }
+        }
+        first
+    }
+
+    /// Reads `bytes` bytes (little-endian) of object `key` at `offset`.
+    pub fn read(&self, state: &State, key: u64, offset: Offset, bytes: u32) -> Value {
+        let pool = self.pool;
+        let (_, contents) = state.memory.get(key).expect("resolved object exists");
+        let parts: Vec<Value> = match offset {
+            Offset::Concrete(off) => contents.read_bytes(pool, off as usize, bytes as usize),
+            Offset::Symbolic(off) => (0..bytes)
+                .map(|k| {
+                    let index = pool.add(off, pool.constant(INDEX_WIDTH, k as u128));
+                    self.value(contents.read_symbolic(pool, index))
+                })
+                .collect(),
+        };
+        if parts.iter().all(Value::is_concrete) {
+            let bits = parts.iter().rev().fold(0u128, |acc, v| (acc << 8) | v.as_concrete().unwrap_or(0));
+            return Value::concrete(bytes * 8, bits);
+        }
+        let exprs: Vec<ExprId> = parts.iter().map(|v| v.expr(pool)).collect();
+        self.value(pool.concat_bytes(&exprs))
+    }
+
+    /// Writes the low `bytes` bytes of `v` (little-endian) to object `key` at `offset`.
+    pub fn write(&self, state: &mut State, key: u64, offset: Offset, v: Value, bytes: u32) {
+        let pool = self.pool;
+        let v = self.resize(v, bytes * 8);
+        let contents = state.memory.get_mut(key).expect("resolved object exists");
+        for k in 0..bytes {
+            let byte = match v {
+                Value::Con { bits, .. } => Value::concrete(8, bits >> (8 * k)),
+                Value::Sym(e) => Value::from_expr(pool, pool.byte(e, k)),
+            };
+            match offset {
+                Offset::Concrete(off) => contents.set_byte(pool, off as usize + k as usize, byte),
+                Offset::Symbolic(off) => {
+                    let index = pool.add(off, pool.constant(INDEX_WIDTH, k as u128));
+                    contents.write_symbolic(pool, index, byte.expr(pool));
+                }
+            }
+        }
+    }
+
+    fn exec_gep(&mut self, mut state: State, dst: RegId, base: Operand, offset: i64, indices: &[GepIndex]) -> Option<State> {
+        let mut acc = self.operand(&state, base);
+        if offset != 0 {
+            acc = self.binop(BinOp::Add, acc, Value::concrete(PTR_WIDTH, offset as u128));
+        }
+        for gi in indices {
+            let idx = self.operand(&state, gi.index);
+            let idx = if idx.width(self.pool) < PTR_WIDTH { self.cast(CastKind::SExt, idx, PTR_WIDTH) } else { self.resize(idx, PTR_WIDTH) };
+            let scaled = self.binop(BinOp::Mul, idx, Value::concrete(PTR_WIDTH, gi.scale as u128));
+            acc = self.binop(BinOp::Add, acc, scaled);
+        }
+        self.set(&mut state, dst, acc);
+        Some(state)
+    }
+
+    fn exec_terminator(&mut self, mut state: State, term: &Terminator) -> Option<State> {
+        match term {
+            Terminator::Br(target) => {
+                let from = state.frame().block;
+                self.enter_block(&mut state, from, *target);
+                Some(state)
+            }
+            Terminator::CondBr { cond, then, els } => {
+                let from = state.frame().block;
+                match self.operand(&state, *cond) {
+                    Value::Con { bits, .. } => {
+                        self.enter_block(&mut state, from, if bits != 0 { *then } else { *els });
+                        Some(state)
+                    }
+                    Value::Sym(c) => {
+                        let (yes, no) = self.branch(state, c)?;
+                        let mut no = no.map(|mut s| {
+                            self.enter_block(&mut s, from, *els);
+                            s
+                        });
+                        match yes {
+                            Some(mut s) => {
+                                self.enter_block(&mut s, from, *then);
+                                if let Some(n) = no.take() {
+                                    self.pending.push(n);
+                                }
+                                Some(s)
+                            }
+                            None => no,
+                        }
+                    }
+                }
+            }
+            Terminator::Switch { value, default, cases } => self.exec_switch(state, *value, *default, cases),
+            Terminator::Ret(v) => {
+                let v = v.map(|op| self.operand(&state, op));
+                self.exec_return(state, v)
+            }
+            Terminator::Unreachable => {
+                self.fail(state, Termination::Unreachable);
+                None
+            }
+            Terminator::Unsupported { what } => {
+                self.unsupported(state, what);
+                None
+            }
+        }
+    }
+
+    fn exec_switch(&mut self, mut state: State, value: Operand, default: BlockId, cases: &[(u128, BlockId)]) -> Option<State> {
+        let from = state.frame().block;
+        let v = self.operand(&state, value);
+        if let Value::Con { bits, .. } = v {
+            let target = cases.iter().find(|(k, _)| *k == bits).map_or(default, |&(_, b)| b);
+            self.enter_block(&mut state, from, target);
+            return Some(state);
+        }
+        let pool = self.pool;
+        let e = v.expr(pool);
+        let w = pool.width(e);
+        // Group case values by target so that each successor is explored once.
+        let mut targets: Vec<(BlockId, ExprId)> = Vec::new();
+        let mut none_matched = pool.true_();
+        for &(k, block) in cases {
+            let is = pool.eq(e, pool.constant(w, k));
+            none_matched = pool.bool_and(none_matched, pool.bool_not(is));
+            match targets.iter_mut().find(|(b, _)| *b == block) {
+                Some((_, c)) => *c = pool.bool_or(*c, is),
+                None => targets.push((block, is)),
+            }
+        }
+        match targets.iter_mut().find(|(b, _)| *b == default) {
+            Some((_, c)) => *c = pool.bool_or(*c, none_matched),
+            None => targets.push((default, none_matched)),
+        }
+        let mut rest = Some(state);
+        let mut result = None;
+        let last = targets.len() - 1;
+        for (i, (block, cond)) in targets.into_iter().enumerate() {
+            let Some(s) = rest.take() else { break };
+            let (yes, no) = if i == last { (Some(s), None) } else { self.branch(s, cond)? };
+            if let Some(mut y) = yes {
+                self.enter_block(&mut y, from, block);
+                if result.is_none() {
+                    result = Some(y);
+                } else {
+                    self.pending.push(y);
+                }
+            }
+            rest = no;
+        }
+        result
+    }
+
+    /// Moves to `target`, assigning its phis as of the edge from `from`.
+    pub fn enter_block(&mut self, state: &mut State, from: BlockId, target: BlockId) {
+        let module = self.module;
+        let func_id = state.frame().func;
+        let block = &module.function(func_id).blocks[target.index()];
+        if !block.phis.is_empty() {
+            let values: Vec<Value> = block
+                .phis
+                .iter()
+                .map(|phi| {
+                    let op = phi.incoming.iter().find(|(b, _)| *b == from).map(|&(_, op)| op);
+                    op.map_or(Value::concrete(1, 0), |op| self.operand(state, op))
+                })
+                .collect();
+            for (phi, v) in block.phis.iter().zip(values) {
+                self.set(state, phi.dst, v);
+            }
+        }
+        let frame = state.frame_mut();
+        frame.block = target;
+        frame.pc = 0;
+        if self.cover(func_id, target) {
+            state.since_new_coverage = 0;
+        }
+    }
+
+    fn exec_return(&mut self, mut state: State, v: Option<Value>) -> Option<State> {
+        let frame = state.stack.pop().expect("a running state has a frame");
+        for address in frame.allocas {
+            state.memory.remove(address);
+        }
+        if state.stack.is_empty() {
+            self.finish(state, Exit::Returned(v));
+            return None;
+        }
+        if let (Some(dst), Some(v)) = (frame.ret_dst, v) {
+            self.set(&mut state, dst, v);
+        }
+        Some(state)
+    }
+
+    fn exec_call(&mut self, mut state: State, dst: Option<RegId>, callee: &Callee, args: &[Operand]) -> Option<State> {
+        let values: Vec<Value> = args.iter().map(|&a| self.operand(&state, a)).collect();
+        let target = match callee {
+            Callee::Direct(f) => *f,
+            Callee::Indirect(op) => match self.operand(&state, *op) {
+                Value::Con { bits, .. } => match self.module.function_at(bits as u64) {
+                    Some(f) => f,
+                    None => {
+                        self.fail(state, Termination::BadCall);
+                        return None;
+                    }
+                },
+                Value::Sym(p) => return self.call_symbolic_pointer(state, p, dst, values),
+            },
+        };
+        let f = self.module.function(target);
+        if f.is_declaration() {
+            return self.call_special(state, target, dst, &values);
+        }
+        if f.is_var_arg {
+            self.unsupported(state, &format!("call to variadic function '{}'", f.source_name));
+            return None;
+        }
+        if state.stack.len() >= 10_000 {
+            self.unsupported(state, "call stack deeper than 10000 frames");
+            return None;
+        }
+        let _ = &mut state;
+        self.push_call(&mut state, target, &values, dst);
+        if self.cover(target, BlockId(0)) {
+            state.since_new_coverage = 0;
+        }
+        Some(state)
+    }
+
+    /// An indirect call through a symbolic pointer: one state per possible function.
+    fn call_symbolic_pointer(&mut self, state: State, p: ExprId, dst: Option<RegId>, args: Vec<Value>) -> Option<State> {
+        let pool = self.pool;
+        let mut rest = state;
+        let mut first: Option<State> = None;
+        for _ in 0..self.config.max_pointer_targets {
+            let model = match rest.model.clone() {
+                Some(m) => m,
+                None => {
+                    self.unsupported(rest, "symbolic function pointer without a model");
+                    return first;
+                }
+            };
+            let example = pool.eval(p, &model);
+            let is = pool.eq(p, pool.constant(PTR_WIDTH, example));
+            let (yes, no) = self.branch(rest, is)?;
+            if let Some(mut s) = yes {
+                match self.module.function_at(example as u64) {
+                    Some(f) => {
+                        let f_decl = self.module.function(f).is_declaration();
+                        let next = if f_decl {
+                            self.call_special(s, f, dst, &args)
+                        } else {
+                            self.push_call(&mut s, f, &args, dst);
+                            Some(s)
+                        };
+                        if let Some(n) = next {
+                            if first.is_none() {
+                                first = Some(n);
+                            } else {
+                                self.pending.push(n);
+                            }
+                        }
+                    }
+                    None => self.fail(s, Termination::BadCall),
+                }
+            }
+            match no {
+                Some(n) => rest = n,
+                None => return first,
+            }
+        }
+        self.unsupported(rest, "symbolic function pointer with too many targets");
+        first
+    }
+}
+
+/// The expression operator of an IR binary operator.
+pub fn expr_op(op: BinaryOp) -> BinOp {
+    match op {
+        BinaryOp::Add => BinOp::Add,
+        BinaryOp::Sub => BinOp::Sub,
+        BinaryOp::Mul => BinOp::Mul,
+        BinaryOp::UDiv => BinOp::UDiv,
+        BinaryOp::SDiv => BinOp::SDiv,
+        BinaryOp::URem => BinOp::URem,
+        BinaryOp::SRem => BinOp::SRem,
+        BinaryOp::And => BinOp::And,
+        BinaryOp::Or => BinOp::Or,
+        BinaryOp::Xor => BinOp::Xor,
+        BinaryOp::Shl => BinOp::Shl,
+        BinaryOp::LShr => BinOp::LShr,
+        BinaryOp::AShr => BinOp::AShr,
+    }
+}

@@ -1,0 +1,1200 @@
+//! Simplifying constructors: the only way expressions are built.
+//!
+//! Every constructor folds constants, puts its result in the canonical form described in
+//! `mod.rs`, and applies a set of cheap local rewrites (identities, linear arithmetic,
+//! extract/concat merging, reads through stores). Each rewrite rule produces an
+//! expression equal to its input under every assignment; the unit tests below and the
+//! property tests in `tests/expr_props.rs` check that against concrete evaluation.
+//!
+//! A node is interned only when no rule applies to it, and the rules depend only on the
+//! node's operator and operands. Rebuilding an interned node from its operands therefore
+//! gives the same id back, which is what lets `parse_sexp(to_sexp(e))` return `e`.
+//!
+//! Constructors check operand sorts with `debug_assert!` only: callers must pass
+//! well-sorted operands (the parser checks sorts itself before it calls them).
+
+use super::eval::{fold_binary, fold_unary, ones, sign_extend};
+use super::{
+    mask, ArrayId, BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH,
+};
+
+/// `n` if `value` is `2^n` with `n > 0`.
+fn log2_exact(value: u128) -> Option<u32> {
+    (value.is_power_of_two() && value > 1).then_some(value.trailing_zeros())
+}
+
+impl ExprPool {
+    // ---- Leaves ----
+
+    /// The constant `value` (masked) of `width` bits.
+    pub fn constant(&self, width: Width, value: u128) -> ExprId {
+        debug_assert!((1..=MAX_WIDTH).contains(&width), "bad width {width}");
+        let value = mask(width, value);
+        self.intern(Node::Const { width, value }, Sort::Bv(width))
+    }
+
+    /// The width-1 constant for `b`.
+    pub fn bool_const(&self, b: bool) -> ExprId {
+        self.constant(1, u128::from(b))
+    }
+
+    pub fn true_(&self) -> ExprId {
+        self.bool_const(true)
+    }
+
+    pub fn false_(&self) -> ExprId {
+        self.bool_const(false)
+    }
+
+    /// The constant 0 of `width` bits.
+    pub fn zero(&self, width: Width) -> ExprId {
+        self.constant(width, 0)
+    }
+
+    /// The constant of `width` bits with every bit set.
+    pub fn all_ones(&self, width: Width) -> ExprId {
+        self.constant(width, ones(width))
+    }
+
+    /// Byte `offset` of the symbolic input `array` (width 8).
+    pub fn sym(&self, array: ArrayId, offset: u32) -> ExprId {
+        self.intern(Node::Sym { array, offset }, Sort::Bv(8))
+    }
+
+    // ---- Operators ----
+
+    /// `op` applied to `a`.
+    pub fn unary(&self, op: UnOp, a: ExprId) -> ExprId {
+        debug_assert!(matches!(self.sort(a), Sort::Bv(_)), "unary of an array");
+        let w = self.width(a);
+        if let Some(v) = self.as_const(a) {
+            return self.constant(w, fold_unary(op, w, v));
+        }
+        match (op, self.node(a)) {
+            // Both operators are involutions.
+            (_, Node::Unary { op: inner, arg }) if inner == op => return arg,
+            // Negated comparisons swap to the opposite comparison.
+            (UnOp::Not, Node::Binary { op, lhs, rhs }) => {
+                let flipped = match op {
+                    BinOp::Ult => Some(BinOp::Ule),
+                    BinOp::Ule => Some(BinOp::Ult),
+                    BinOp::Slt => Some(BinOp::Sle),
+                    BinOp::Sle => Some(BinOp::Slt),
+                    _ => None,
+                };
+                if let Some(flipped) = flipped {
+                    return self.binary(flipped, rhs, lhs);
+                }
+                if op == BinOp::Xor {
+                    if let Some(c) = self.as_const(lhs) {
+                        return self.xor(self.constant(w, !c), rhs);
+                    }
+                }
+            }
+            (UnOp::Neg, Node::Binary { op: BinOp::Sub, lhs, rhs }) => return self.sub(rhs, lhs),
+            _ => {}
+        }
+        self.intern(Node::Unary { op, arg: a }, Sort::Bv(w))
+    }
+
+    /// `op` applied to `a` and `b`: the general entry point of every binary operator.
+    pub fn binary(&self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
+        debug_assert!(matches!(self.sort(a), Sort::Bv(_)), "binary of an array");
+        let w = self.width(a);
+        debug_assert_eq!(self.sort(b), Sort::Bv(w), "binary operands of unequal sorts");
+        let result_width = if op.is_comparison() { 1 } else { w };
+        let (mut a, mut b) = (a, b);
+        let (mut ca, mut cb) = (self.as_const(a), self.as_const(b));
+        if let (Some(x), Some(y)) = (ca, cb) {
+            return self.constant(result_width, fold_binary(op, w, x, y));
+        }
+        // Canonical order: a constant on the left, otherwise the smaller id on the left.
+        if op.is_commutative() && (cb.is_some() || (ca.is_none() && b < a)) {
+            std::mem::swap(&mut a, &mut b);
+            std::mem::swap(&mut ca, &mut cb);
+        }
+        let simplified = match op {
+            BinOp::Add => self.simplify_add(w, a, ca, b),
+            BinOp::Sub => self.simplify_sub(w, a, ca, b, cb),
+            BinOp::Mul => self.simplify_mul(w, ca, b),
+            BinOp::And | BinOp::Or | BinOp::Xor => self.simplify_bitwise(op, w, a, ca, b),
+            BinOp::Shl | BinOp::LShr | BinOp::AShr => self.simplify_shift(op, w, a, ca, cb),
+            BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem => {
+                self.simplify_division(op, w, a, ca, b, cb)
+            }
+            BinOp::Eq => self.simplify_eq(w, a, ca, b),
+            BinOp::Ult | BinOp::Ule | BinOp::Slt | BinOp::Sle => {
+                self.simplify_order(op, w, a, ca, b, cb)
+            }
+        };
+        simplified.unwrap_or_else(|| {
+            self.intern(
+                Node::Binary {
+                    op,
+                    lhs: a,
+                    rhs: b,
+                },
+                Sort::Bv(result_width),
+            )
+        })
+    }
+
+    /// `a + b`, with a constant `a` already on the left.
+    fn simplify_add(&self, w: Width, a: ExprId, ca: Option<u128>, b: ExprId) -> Option<ExprId> {
+        if ca == Some(0) {
+            return Some(b);
+        }
+        let nb = self.node(b);
+        // Terms that cancel: x + -y = x - y.
+        if let Node::Unary {
+            op: UnOp::Neg,
+            arg,
+        } = nb
+        {
+            return Some(self.sub(a, arg));
+        }
+        if let Some(c) = ca {
+            return match nb {
+                // c1 + (c2 + x) = (c1 + c2) + x.
+                Node::Binary {
+                    op: BinOp::Add,
+                    lhs,
+                    rhs,
+                } => self
+                    .as_const(lhs)
+                    .map(|c2| self.add(self.constant(w, c.wrapping_add(c2)), rhs)),
+                // c1 + (c2 - x) = (c1 + c2) - x.
+                Node::Binary {
+                    op: BinOp::Sub,
+                    lhs,
+                    rhs,
+                } => self
+                    .as_const(lhs)
+                    .map(|c2| self.sub(self.constant(w, c.wrapping_add(c2)), rhs)),
+                _ => None,
+            };
+        }
+        let na = self.node(a);
+        if let Node::Unary {
+            op: UnOp::Neg,
+            arg,
+        } = na
+        {
+            return Some(self.sub(b, arg));
+        }
+        // Constants move outwards: (c + x) + y = c + (x + y).
+        for (side, other) in [(na, b), (nb, a)] {
+            if let Node::Binary {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            } = side
+            {
+                if self.as_const(lhs).is_some() {
+                    return Some(self.add(lhs, self.add(rhs, other)));
+                }
+            }
+        }
+        None
+    }
+
+    /// `a - b`.
+    fn simplify_sub(
+        &self,
+        w: Width,
+        a: ExprId,
+        ca: Option<u128>,
+        b: ExprId,
+        cb: Option<u128>,
+    ) -> Option<ExprId> {
+        if a == b {
+            return Some(self.zero(w));
+        }
+        // x - c = (-c) + x.
+        if let Some(c) = cb {
+            return Some(self.add(self.constant(w, c.wrapping_neg()), a));
+        }
+        if ca == Some(0) {
+            return Some(self.neg(b));
+        }
+        match self.node(b) {
+            // x - -y = x + y.
+            Node::Unary {
+                op: UnOp::Neg,
+                arg,
+            } => return Some(self.add(a, arg)),
+            // x - (c + y) = (-c) + (x - y).
+            Node::Binary {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+            } => {
+                if let Some(c) = self.as_const(lhs) {
+                    return Some(self.add(self.constant(w, c.wrapping_neg()), self.sub(a, rhs)));
+                }
+            }
+            _ => {}
+        }
+        // (c + x) - y = c + (x - y).
+        if let Node::Binary {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+        } = self.node(a)
+        {
+            if self.as_const(lhs).is_some() {
+                return Some(self.add(lhs, self.sub(rhs, b)));
+            }
+        }
+        None
+    }
+
+    /// `c * b`, with any constant on the left.
+    fn simplify_mul(&self, w: Width, ca: Option<u128>, b: ExprId) -> Option<ExprId> {
+        let c = ca?;
+        if c == 0 {
+            return Some(self.zero(w));
+        }
+        if c == 1 {
+            return Some(b);
+        }
+        if c == ones(w) {
+            return Some(self.neg(b));
+        }
+        if let Some(n) = log2_exact(c) {
+            return Some(self.shl(b, self.constant(w, u128::from(n))));
+        }
+        // c1 * (c2 * x) = (c1 * c2) * x.
+        if let Node::Binary {
+            op: BinOp::Mul,
+            lhs,
+            rhs,
+        } = self.node(b)
+        {
+            if let Some(c2) = self.as_const(lhs) {
+                return Some(self.mul(self.constant(w, c.wrapping_mul(c2)), rhs));
+            }
+        }
+        None
+    }
+
+    /// `a & b`, `a | b` or `a ^ b`, with any constant on the left.
+    fn simplify_bitwise(
+        &self,
+        op: BinOp,
+        w: Width,
+        a: ExprId,
+        ca: Option<u128>,
+        b: ExprId,
+    ) -> Option<ExprId> {
+        let all = ones(w);
+        if a == b {
+            return Some(if op == BinOp::Xor { self.zero(w) } else { a });
+        }
+        if let Some(c) = ca {
+            match (op, c) {
+                (BinOp::And, 0) => return Some(a),
+                (BinOp::Or | BinOp::Xor, 0) => return Some(b),
+                (BinOp::And, c) if c == all => return Some(b),
+                (BinOp::Or, c) if c == all => return Some(a),
+                (BinOp::Xor, c) if c == all => return Some(self.not(b)),
+                _ => {}
+            }
+            // c1 op (c2 op x) = (c1 op c2) op x.
+            if let Node::Binary { op: inner, lhs, rhs } = self.node(b) {
+                if inner == op {
+                    if let Some(c2) = self.as_const(lhs) {
+                        let folded = self.constant(w, fold_binary(op, w, c, c2));
+                        return Some(self.binary(op, folded, rhs));
+                    }
+                }
+            }
+            return None;
+        }
+        // x op !x.
+        let complement = |x: ExprId, y: ExprId| {
+            self.node(x)
+                == Node::Unary {
+                    op: UnOp::Not,
+                    arg: y,
+                }
+        };
+        if complement(a, b) || complement(b, a) {
+            return Some(match op {
+                BinOp::And => self.zero(w),
+                _ => self.all_ones(w),
+            });
+        }
+        None
+    }
+
+    /// `a << b`, `a >>u b` or `a >>s b`.
+    fn simplify_shift(
+        &self,
+        op: BinOp,
+        w: Width,
+        a: ExprId,
+        ca: Option<u128>,
+        cb: Option<u128>,
+    ) -> Option<ExprId> {
+        if ca == Some(0) || (op == BinOp::AShr && ca == Some(ones(w))) {
+            return Some(a);
+        }
+        let n = cb?;
+        if n == 0 {
+            return Some(a);
+        }
+        if n >= u128::from(w) {
+            return Some(match op {
+                // Every bit becomes the sign bit.
+                BinOp::AShr => self.sext(self.extract(a, w - 1, 1), w),
+                _ => self.zero(w),
+            });
+        }
+        // (x << c1) << c2 = x << (c1 + c2), and likewise for logical right shifts.
+        if op != BinOp::AShr {
+            if let Node::Binary { op: inner, lhs, rhs } = self.node(a) {
+                if inner == op {
+                    if let Some(m) = self.as_const(rhs) {
+                        return Some(self.binary(op, lhs, self.constant(w, n + m)));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// `a / b` or `a % b`, signed or unsigned.
+    fn simplify_division(
+        &self,
+        op: BinOp,
+        w: Width,
+        a: ExprId,
+        ca: Option<u128>,
+        b: ExprId,
+        cb: Option<u128>,
+    ) -> Option<ExprId> {
+        let is_rem = matches!(op, BinOp::URem | BinOp::SRem);
+        // x % x is 0, and so is 0 % y, even when y is 0.
+        if is_rem && (a == b || ca == Some(0)) {
+            return Some(self.zero(w));
+        }
+        let c = cb?;
+        let all = ones(w);
+        match (op, c) {
+            (BinOp::UDiv, 0) => Some(self.all_ones(w)),
+            (BinOp::URem | BinOp::SRem, 0) | (BinOp::UDiv | BinOp::SDiv, 1) => Some(a),
+            (BinOp::URem | BinOp::SRem, 1) => Some(self.zero(w)),
+            (BinOp::SRem, c) if c == all => Some(self.zero(w)),
+            (BinOp::SDiv, c) if c == all => Some(self.neg(a)),
+            (BinOp::UDiv, c) => {
+                log2_exact(c).map(|n| self.lshr(a, self.constant(w, u128::from(n))))
+            }
+            (BinOp::URem, c) => log2_exact(c).map(|_| self.and(self.constant(w, c - 1), a)),
+            _ => None,
+        }
+    }
+
+    /// `a == b`, with any constant on the left.
+    fn simplify_eq(&self, w: Width, a: ExprId, ca: Option<u128>, b: ExprId) -> Option<ExprId> {
+        if a == b {
+            return Some(self.true_());
+        }
+        let c = ca?;
+        if w == 1 {
+            return Some(if c == 1 { b } else { self.not(b) });
+        }
+        match self.node(b) {
+            // Solve c1 = c2 + x, c1 = c2 - x, c1 = c2 ^ x for x.
+            Node::Binary { op, lhs, rhs } => {
+                let c2 = self.as_const(lhs)?;
+                let solved = match op {
+                    BinOp::Add => c.wrapping_sub(c2),
+                    BinOp::Sub => c.wrapping_sub(c2),
+                    BinOp::Xor => c ^ c2,
+                    _ => return None,
+                };
+                Some(self.eq(self.constant(w, solved), rhs))
+            }
+            Node::Unary { op, arg } => {
+                let solved = self.constant(w, fold_unary(op, w, c));
+                Some(self.eq(solved, arg))
+            }
+            Node::ZExt { arg, .. } => {
+                let aw = self.width(arg);
+                Some(if mask(aw, c) == c {
+                    self.eq(self.constant(aw, c), arg)
+                } else {
+                    self.false_()
+                })
+            }
+            Node::SExt { arg, .. } => {
+                let aw = self.width(arg);
+                Some(if sign_extend(aw, w, mask(aw, c)) == c {
+                    self.eq(self.constant(aw, c), arg)
+                } else {
+                    self.false_()
+                })
+            }
+            // A concatenation equals a constant when both halves do.
+            Node::Concat { hi, lo } => {
+                let lw = self.width(lo);
+                let high = self.eq(self.constant(w - lw, c >> lw), hi);
+                Some(self.and(high, self.eq(self.constant(lw, c), lo)))
+            }
+            _ => None,
+        }
+    }
+
+    /// `a < b` or `a <= b`, signed or unsigned.
+    fn simplify_order(
+        &self,
+        op: BinOp,
+        w: Width,
+        a: ExprId,
+        ca: Option<u128>,
+        b: ExprId,
+        cb: Option<u128>,
+    ) -> Option<ExprId> {
+        let strict = matches!(op, BinOp::Ult | BinOp::Slt);
+        if a == b {
+            return Some(self.bool_const(!strict));
+        }
+        let (min, max) = match op {
+            BinOp::Ult | BinOp::Ule => (0, ones(w)),
+            _ => (1 << (w - 1), mask(w, (1 << (w - 1)) - 1)),
+        };
+        match (strict, ca, cb) {
+            // Nothing is below the minimum or above the maximum.
+            (true, _, Some(c)) if c == min => Some(self.false_()),
+            (true, Some(c), _) if c == max => Some(self.false_()),
+            (false, Some(c), _) if c == min => Some(self.true_()),
+            (false, _, Some(c)) if c == max => Some(self.true_()),
+            // Only the minimum is at most the minimum; only the maximum is above the rest.
+            (false, _, Some(c)) if c == min => Some(self.eq(b, a)),
+            (false, Some(c), _) if c == max => Some(self.eq(a, b)),
+            (true, Some(c), _) if c == min => Some(self.ne(a, b)),
+            (true, _, Some(c)) if c == max => Some(self.ne(a, b)),
+            _ => None,
+        }
+    }
+
+    pub fn add(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Add, a, b)
+    }
+
+    pub fn sub(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Sub, a, b)
+    }
+
+    pub fn mul(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Mul, a, b)
+    }
+
+    pub fn udiv(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::UDiv, a, b)
+    }
+
+    pub fn sdiv(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::SDiv, a, b)
+    }
+
+    pub fn urem(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::URem, a, b)
+    }
+
+    pub fn srem(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::SRem, a, b)
+    }
+
+    pub fn and(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::And, a, b)
+    }
+
+    pub fn or(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Or, a, b)
+    }
+
+    pub fn xor(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Xor, a, b)
+    }
+
+    pub fn shl(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Shl, a, b)
+    }
+
+    pub fn lshr(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::LShr, a, b)
+    }
+
+    pub fn ashr(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::AShr, a, b)
+    }
+
+    pub fn eq(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Eq, a, b)
+    }
+
+    /// `!(a == b)`.
+    pub fn ne(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.not(self.eq(a, b))
+    }
+
+    pub fn ult(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Ult, a, b)
+    }
+
+    pub fn ule(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Ule, a, b)
+    }
+
+    /// `b <u a`.
+    pub fn ugt(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.ult(b, a)
+    }
+
+    /// `b <=u a`.
+    pub fn uge(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.ule(b, a)
+    }
+
+    pub fn slt(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Slt, a, b)
+    }
+
+    pub fn sle(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.binary(BinOp::Sle, a, b)
+    }
+
+    /// `b <s a`.
+    pub fn sgt(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.slt(b, a)
+    }
+
+    /// `b <=s a`.
+    pub fn sge(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.sle(b, a)
+    }
+
+    /// Bitwise complement.
+    pub fn not(&self, a: ExprId) -> ExprId {
+        self.unary(UnOp::Not, a)
+    }
+
+    /// Two's complement negation.
+    pub fn neg(&self, a: ExprId) -> ExprId {
+        self.unary(UnOp::Neg, a)
+    }
+
+    // ---- Booleans (width 1) ----
+
+    pub fn bool_and(&self, a: ExprId, b: ExprId) -> ExprId {
+        debug_assert_eq!(self.sort(a), Sort::Bv(1), "bool_and of a non-boolean");
+        self.and(a, b)
+    }
+
+    pub fn bool_or(&self, a: ExprId, b: ExprId) -> ExprId {
+        debug_assert_eq!(self.sort(a), Sort::Bv(1), "bool_or of a non-boolean");
+        self.or(a, b)
+    }
+
+    pub fn bool_not(&self, a: ExprId) -> ExprId {
+        debug_assert_eq!(self.sort(a), Sort::Bv(1), "bool_not of a non-boolean");
+        self.not(a)
+    }
+
+    /// `!a | b`.
+    pub fn implies(&self, a: ExprId, b: ExprId) -> ExprId {
+        self.bool_or(self.bool_not(a), b)
+    }
+
+    /// The conjunction of `conds` (true when empty).
+    pub fn and_all(&self, conds: &[ExprId]) -> ExprId {
+        conds
+            .iter()
+            .fold(self.true_(), |acc, &c| self.bool_and(acc, c))
+    }
+
+    /// The disjunction of `conds` (false when empty).
+    pub fn or_all(&self, conds: &[ExprId]) -> ExprId {
+        conds
+            .iter()
+            .fold(self.false_(), |acc, &c| self.bool_or(acc, c))
+    }
+
+    /// `cond ? then : els`, where `cond` has width 1 and the arms have equal sorts.
+    pub fn ite(&self, cond: ExprId, then: ExprId, els: ExprId) -> ExprId {
+        debug_assert_eq!(self.sort(cond), Sort::Bv(1), "ite condition must be a boolean");
+        let sort = self.sort(then);
+        debug_assert_eq!(self.sort(els), sort, "ite arms of unequal sorts");
+        if let Some(c) = self.as_const(cond) {
+            return if c == 1 { then } else { els };
+        }
+        if then == els {
+            return then;
+        }
+        if let Node::Unary {
+            op: UnOp::Not,
+            arg,
+        } = self.node(cond)
+        {
+            return self.ite(arg, els, then);
+        }
+        if sort == Sort::Bv(1) {
+            match (self.as_const(then), self.as_const(els)) {
+                (Some(1), _) => return self.or(cond, els),
+                (Some(_), _) => return self.and(self.not(cond), els),
+                (_, Some(0)) => return self.and(cond, then),
+                (_, Some(_)) => return self.or(self.not(cond), then),
+                _ => {}
+            }
+        }
+        // An arm that tests the same condition again knows its outcome.
+        if let Node::Ite { cond: c, then: t, .. } = self.node(then) {
+            if c == cond {
+                return self.ite(cond, t, els);
+            }
+        }
+        if let Node::Ite { cond: c, els: e, .. } = self.node(els) {
+            if c == cond {
+                return self.ite(cond, then, e);
+            }
+        }
+        self.intern(Node::Ite { cond, then, els }, sort)
+    }
+
+    // ---- Widths ----
+
+    /// Bits `lo .. lo + width` of `a`.
+    pub fn extract(&self, a: ExprId, lo: u32, width: Width) -> ExprId {
+        let aw = self.width(a);
+        debug_assert!(
+            width >= 1 && lo.checked_add(width).is_some_and(|end| end <= aw),
+            "extract {lo}+{width} out of a {aw}-bit value"
+        );
+        if lo == 0 && width == aw {
+            return a;
+        }
+        match self.node(a) {
+            Node::Const { value, .. } => self.constant(width, value >> lo),
+            Node::Extract { arg, lo: inner, .. } => self.extract(arg, inner + lo, width),
+            Node::Concat { hi, lo: low } => {
+                let lw = self.width(low);
+                if lo + width <= lw {
+                    self.extract(low, lo, width)
+                } else if lo >= lw {
+                    self.extract(hi, lo - lw, width)
+                } else {
+                    // The bits straddle both halves: extract from each and concatenate.
+                    let high = self.extract(hi, 0, lo + width - lw);
+                    self.concat(high, self.extract(low, lo, lw - lo))
+                }
+            }
+            Node::ZExt { arg, .. } => self.extract_extension(arg, false, lo, width),
+            Node::SExt { arg, .. } => self.extract_extension(arg, true, lo, width),
+            _ => self.intern(Node::Extract { arg: a, lo, width }, Sort::Bv(width)),
+        }
+    }
+
+    /// Bits `lo .. lo + width` of `arg` zero- or sign-extended (to at least that many bits).
+    fn extract_extension(&self, arg: ExprId, signed: bool, lo: u32, width: Width) -> ExprId {
+        let ow = self.width(arg);
+        if lo + width <= ow {
+            return self.extract(arg, lo, width);
+        }
+        if lo >= ow && !signed {
+            return self.zero(width);
+        }
+        // Some extension bits: extend the original bits that remain (at least the sign bit).
+        let kept = if lo >= ow {
+            self.extract(arg, ow - 1, 1)
+        } else {
+            self.extract(arg, lo, ow - lo)
+        };
+        if signed {
+            self.sext(kept, width)
+        } else {
+            self.zext(kept, width)
+        }
+    }
+
+    /// `a` zero-extended to `width` bits (at least its own width).
+    pub fn zext(&self, a: ExprId, width: Width) -> ExprId {
+        let aw = self.width(a);
+        debug_assert!(aw <= width && width <= MAX_WIDTH, "zext {aw} to {width}");
+        if width == aw {
+            return a;
+        }
+        match self.node(a) {
+            Node::Const { value, .. } => self.constant(width, value),
+            Node::ZExt { arg, .. } => self.zext(arg, width),
+            _ => self.intern(Node::ZExt { arg: a, width }, Sort::Bv(width)),
+        }
+    }
+
+    /// `a` sign-extended to `width` bits (at least its own width).
+    pub fn sext(&self, a: ExprId, width: Width) -> ExprId {
+        let aw = self.width(a);
+        debug_assert!(aw <= width && width <= MAX_WIDTH, "sext {aw} to {width}");
+        if width == aw {
+            return a;
+        }
+        match self.node(a) {
+            Node::Const { value, .. } => self.constant(width, sign_extend(aw, width, value)),
+            Node::SExt { arg, .. } => self.sext(arg, width),
+            // A zero extension has a clear sign bit.
+            Node::ZExt { arg, .. } => self.zext(arg, width),
+            _ => self.intern(Node::SExt { arg: a, width }, Sort::Bv(width)),
+        }
+    }
+
+    /// The low `width` bits of `a`.
+    pub fn trunc(&self, a: ExprId, width: Width) -> ExprId {
+        self.extract(a, 0, width)
+    }
+
+    /// Byte `i` of `a`, counting from the least significant.
+    pub fn byte(&self, a: ExprId, i: u32) -> ExprId {
+        self.extract(a, 8 * i, 8)
+    }
+
+    /// `hi` and `lo` side by side, `hi` in the most significant bits.
+    ///
+    /// Concatenations are kept right-nested (`concat(a, concat(b, c))`), and adjacent
+    /// extracts of one value merge back, so splitting a value into bytes and joining them
+    /// again gives the value back.
+    pub fn concat(&self, hi: ExprId, lo: ExprId) -> ExprId {
+        let (hw, lw) = (self.width(hi), self.width(lo));
+        debug_assert!(hw + lw <= MAX_WIDTH, "concat of {hw} and {lw} bits");
+        let w = hw + lw;
+        let (nh, nl) = (self.node(hi), self.node(lo));
+        if let (Node::Const { value: h, .. }, Node::Const { value: l, .. }) = (nh, nl) {
+            return self.constant(w, (h << lw) | l);
+        }
+        if let Node::Concat { hi: hh, lo: hl } = nh {
+            return self.concat(hh, self.concat(hl, lo));
+        }
+        if let Some(merged) = self.merge_adjacent(nh, nl) {
+            return merged;
+        }
+        if let Node::Concat { hi: lh, lo: ll } = nl {
+            let merged = match (nh, self.node(lh)) {
+                (Node::Const { value: h, .. }, Node::Const { value: l, .. }) => {
+                    Some(self.constant(hw + self.width(lh), (h << self.width(lh)) | l))
+                }
+                (nh, nlh) => self.merge_adjacent(nh, nlh),
+            };
+            if let Some(merged) = merged {
+                return self.concat(merged, ll);
+            }
+        }
+        if nh == (Node::Const { width: hw, value: 0 }) {
+            return self.zext(lo, w);
+        }
+        self.intern(Node::Concat { hi, lo }, Sort::Bv(w))
+    }
+
+    /// `concat(hi, lo)` as one extract when both are adjacent extracts of one value.
+    fn merge_adjacent(&self, hi: Node, lo: Node) -> Option<ExprId> {
+        match (hi, lo) {
+            (
+                Node::Extract {
+                    arg: a,
+                    lo: hl,
+                    width: hw,
+                },
+                Node::Extract {
+                    arg: b,
+                    lo: ll,
+                    width: lw,
+                },
+            ) if a == b && hl == ll + lw => Some(self.extract(a, ll, hw + lw)),
+            _ => None,
+        }
+    }
+
+    /// The little-endian value of `bytes`: element 0 is the least significant byte.
+    ///
+    /// # Panics
+    /// If `bytes` is empty.
+    pub fn concat_bytes(&self, bytes: &[ExprId]) -> ExprId {
+        let (&first, rest) = bytes
+            .split_first()
+            .expect("concat_bytes needs at least one byte");
+        rest.iter().fold(first, |acc, &b| self.concat(b, acc))
+    }
+
+    // ---- Arrays ----
+
+    /// The array whose every byte is `value`.
+    pub fn array_const(&self, value: u8) -> ExprId {
+        self.intern(Node::ArrayConst { value }, Sort::Array)
+    }
+
+    /// `array` with the byte at `index` (width [`INDEX_WIDTH`]) replaced by `value` (width 8).
+    pub fn array_store(&self, array: ExprId, index: ExprId, value: ExprId) -> ExprId {
+        debug_assert_eq!(self.sort(array), Sort::Array, "store into a non-array");
+        debug_assert_eq!(self.sort(index), Sort::Bv(INDEX_WIDTH), "store index width");
+        debug_assert_eq!(self.sort(value), Sort::Bv(8), "store value width");
+        match self.node(array) {
+            // A store to the same index hides the earlier one.
+            Node::ArrayStore {
+                array: inner,
+                index: at,
+                ..
+            } if at == index => return self.array_store(inner, index, value),
+            Node::ArrayConst { value: c } if self.as_const(value) == Some(u128::from(c)) => {
+                return array
+            }
+            _ => {}
+        }
+        // Storing back what is already there changes nothing.
+        if self.node(value) == (Node::ArrayRead { array, index }) {
+            return array;
+        }
+        self.intern(
+            Node::ArrayStore {
+                array,
+                index,
+                value,
+            },
+            Sort::Array,
+        )
+    }
+
+    /// The byte at `index` (width [`INDEX_WIDTH`]) of `array`.
+    ///
+    /// The read skips stores to constant indices that differ from a constant `index`.
+    pub fn array_read(&self, array: ExprId, index: ExprId) -> ExprId {
+        debug_assert_eq!(self.sort(array), Sort::Array, "read from a non-array");
+        debug_assert_eq!(self.sort(index), Sort::Bv(INDEX_WIDTH), "read index width");
+        let wanted = self.as_const(index);
+        let mut cur = array;
+        loop {
+            match self.node(cur) {
+                Node::ArrayConst { value } => return self.constant(8, u128::from(value)),
+                Node::ArrayStore {
+                    array: inner,
+                    index: at,
+                    value,
+                } => {
+                    if at == index {
+                        return value;
+                    }
+                    match (wanted, self.as_const(at)) {
+                        (Some(_), Some(_)) => cur = inner,
+                        _ => break,
+                    }
+                }
+                _ => break,
+            }
+        }
+        self.intern(Node::ArrayRead { array: cur, index }, Sort::Bv(8))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses `input` (through the simplifying constructors) in a fresh pool with arrays
+    /// `x` and `y`, prints the result, and compares with `expected`. `expected` must itself
+    /// be in canonical form: it parses back to the same expression.
+    fn check(input: &str, expected: &str) {
+        let pool = ExprPool::new();
+        pool.new_array("x", 16);
+        pool.new_array("y", 16);
+        let e = pool
+            .parse_sexp(input)
+            .unwrap_or_else(|err| panic!("{input}: {err}"));
+        assert_eq!(pool.to_sexp(e), expected, "simplifying {input}");
+        let again = pool
+            .parse_sexp(expected)
+            .unwrap_or_else(|err| panic!("{expected}: {err}"));
+        assert_eq!(again, e, "{expected} is not canonical");
+    }
+
+    /// A 16-bit value with no simplifications of its own.
+    const X16: &str = "(concat x[1] x[0])";
+    /// A 32-bit value with no simplifications of its own.
+    const X32: &str = "(concat x[3] (concat x[2] (concat x[1] x[0])))";
+
+    #[test]
+    fn constant_folding() {
+        check("(add 200:w8 100:w8)", "44:w8");
+        check("(sub 1:w8 2:w8)", "255:w8");
+        check("(mul 16:w8 17:w8)", "16:w8");
+        check("(udiv 7:w8 0:w8)", "255:w8");
+        check("(urem 7:w8 0:w8)", "7:w8");
+        check("(sdiv 249:w8 2:w8)", "253:w8");
+        check("(sdiv 5:w8 0:w8)", "255:w8");
+        check("(sdiv 251:w8 0:w8)", "1:w8");
+        check("(srem 249:w8 0:w8)", "249:w8");
+        check("(srem 249:w8 2:w8)", "255:w8");
+        check("(and 12:w8 10:w8)", "8:w8");
+        check("(or 12:w8 10:w8)", "14:w8");
+        check("(xor 12:w8 10:w8)", "6:w8");
+        check("(shl 3:w8 9:w8)", "0:w8");
+        check("(lshr 128:w8 7:w8)", "1:w8");
+        check("(ashr 128:w8 200:w8)", "255:w8");
+        check("(eq 3:w8 3:w8)", "1:w1");
+        check("(ult 3:w8 200:w8)", "1:w1");
+        check("(slt 3:w8 200:w8)", "0:w1");
+        check("(ule 4:w8 3:w8)", "0:w1");
+        check("(sle 200:w8 3:w8)", "1:w1");
+        check("(not 15:w8)", "240:w8");
+        check("(neg 1:w128)", &format!("{}:w128", u128::MAX));
+        check("(ite 1:w1 1:w8 2:w8)", "1:w8");
+        check("(extract 4 4 171:w8)", "10:w4");
+        check("(zext 16 255:w8)", "255:w16");
+        check("(sext 16 255:w8)", "65535:w16");
+        check("(concat 1:w8 2:w8)", "258:w16");
+        check("(read (array-const 9) (zext 32 x[0]))", "9:w8");
+    }
+
+    #[test]
+    fn canonical_order() {
+        check("(add x[0] 1:w8)", "(add 1:w8 x[0])");
+        check("(and x[0] 1:w8)", "(and 1:w8 x[0])");
+        check("(eq x[0] 1:w8)", "(eq 1:w8 x[0])");
+        // Ids follow creation order: x[1] is created first here.
+        check("(add x[1] x[0])", "(add x[1] x[0])");
+        check("(xor x[1] (add x[0] x[1]))", "(xor x[1] (add x[1] x[0]))");
+        check("(mul (add x[0] x[1]) x[1])", "(mul x[1] (add x[0] x[1]))");
+        check("(ne x[0] x[1])", "(not (eq x[0] x[1]))");
+        check("(ugt x[0] x[1])", "(ult x[1] x[0])");
+        check("(uge x[0] x[1])", "(ule x[1] x[0])");
+        check("(sgt x[0] x[1])", "(slt x[1] x[0])");
+        check("(sge x[0] x[1])", "(sle x[1] x[0])");
+    }
+
+    #[test]
+    fn identities() {
+        check("(add 0:w8 x[0])", "x[0]");
+        check("(mul x[0] 0:w8)", "0:w8");
+        check("(mul x[0] 1:w8)", "x[0]");
+        check("(mul x[0] 255:w8)", "(neg x[0])");
+        check("(mul x[0] 8:w8)", "(shl x[0] 3:w8)");
+        check("(and x[0] 0:w8)", "0:w8");
+        check("(and x[0] 255:w8)", "x[0]");
+        check("(or x[0] 0:w8)", "x[0]");
+        check("(or x[0] 255:w8)", "255:w8");
+        check("(xor x[0] 0:w8)", "x[0]");
+        check("(xor x[0] 255:w8)", "(not x[0])");
+        check("(xor x[0] x[0])", "0:w8");
+        check("(sub x[0] x[0])", "0:w8");
+        check("(and x[0] x[0])", "x[0]");
+        check("(or x[0] x[0])", "x[0]");
+        check("(and x[0] (not x[0]))", "0:w8");
+        check("(or (not x[0]) x[0])", "255:w8");
+        check("(shl x[0] 0:w8)", "x[0]");
+        check("(lshr x[0] 0:w8)", "x[0]");
+        check("(ashr x[0] 0:w8)", "x[0]");
+        check("(shl x[0] 8:w8)", "0:w8");
+        check("(lshr x[0] 9:w8)", "0:w8");
+        check("(ashr x[0] 8:w8)", "(sext 8 (extract 7 1 x[0]))");
+        check("(shl 0:w8 x[0])", "0:w8");
+        check("(ashr 255:w8 x[0])", "255:w8");
+        check("(shl (shl x[0] 2:w8) 3:w8)", "(shl x[0] 5:w8)");
+        check("(lshr (lshr x[0] 4:w8) 4:w8)", "0:w8");
+        check("(udiv x[0] 1:w8)", "x[0]");
+        check("(udiv x[0] 0:w8)", "255:w8");
+        check("(udiv x[0] 16:w8)", "(lshr x[0] 4:w8)");
+        check("(urem x[0] 16:w8)", "(and 15:w8 x[0])");
+        check("(urem x[0] 0:w8)", "x[0]");
+        check("(urem x[0] 1:w8)", "0:w8");
+        check("(urem x[0] x[0])", "0:w8");
+        check("(urem 0:w8 x[0])", "0:w8");
+        check("(sdiv x[0] 1:w8)", "x[0]");
+        check("(sdiv x[0] 255:w8)", "(neg x[0])");
+        check("(srem x[0] 255:w8)", "0:w8");
+        check("(srem x[0] 0:w8)", "x[0]");
+    }
+
+    #[test]
+    fn linear_arithmetic() {
+        check("(add 1:w8 (add 2:w8 x[0]))", "(add 3:w8 x[0])");
+        check("(add (add x[0] 2:w8) 1:w8)", "(add 3:w8 x[0])");
+        check("(sub x[0] 1:w8)", "(add 255:w8 x[0])");
+        check("(sub (add 5:w8 x[0]) 5:w8)", "x[0]");
+        check("(sub (add 5:w8 x[0]) x[0])", "5:w8");
+        check("(sub x[0] (add 5:w8 x[0]))", "251:w8");
+        check("(sub 0:w8 x[0])", "(neg x[0])");
+        check("(add x[0] (neg x[0]))", "0:w8");
+        check("(add x[1] (neg x[0]))", "(sub x[1] x[0])");
+        check("(sub x[1] (neg x[0]))", "(add x[1] x[0])");
+        check("(add 3:w8 (sub 4:w8 x[0]))", "(sub 7:w8 x[0])");
+        check("(add (add 1:w8 x[0]) (add 2:w8 x[1]))", "(add 3:w8 (add x[0] x[1]))");
+        check("(mul 3:w8 (mul 5:w8 x[0]))", "(mul 15:w8 x[0])");
+        check("(and 12:w8 (and 10:w8 x[0]))", "(and 8:w8 x[0])");
+        check("(not (not x[0]))", "x[0]");
+        check("(neg (neg x[0]))", "x[0]");
+        check("(neg (sub x[0] x[1]))", "(sub x[1] x[0])");
+        check("(not (xor 15:w8 x[0]))", "(xor 240:w8 x[0])");
+    }
+
+    #[test]
+    fn comparisons() {
+        check("(eq x[0] x[0])", "1:w1");
+        check("(ult x[0] x[0])", "0:w1");
+        check("(ule x[0] x[0])", "1:w1");
+        check("(slt x[0] x[0])", "0:w1");
+        check("(sle x[0] x[0])", "1:w1");
+        check("(eq 1:w1 (extract 0 1 x[0]))", "(extract 0 1 x[0])");
+        check("(eq (extract 0 1 x[0]) 0:w1)", "(not (extract 0 1 x[0]))");
+        check("(eq 7:w8 (add 2:w8 x[0]))", "(eq 5:w8 x[0])");
+        check("(eq 7:w8 (sub 2:w8 x[0]))", "(eq 251:w8 x[0])");
+        check("(eq 7:w8 (xor 2:w8 x[0]))", "(eq 5:w8 x[0])");
+        check("(eq 7:w8 (not x[0]))", "(eq 248:w8 x[0])");
+        check("(eq 7:w8 (neg x[0]))", "(eq 249:w8 x[0])");
+        check("(eq 7:w16 (zext 16 x[0]))", "(eq 7:w8 x[0])");
+        check("(eq 256:w16 (zext 16 x[0]))", "0:w1");
+        check("(eq 65535:w16 (sext 16 x[0]))", "(eq 255:w8 x[0])");
+        check("(eq 255:w16 (sext 16 x[0]))", "0:w1");
+        check(
+            &format!("(eq 258:w16 {X16})"),
+            "(and (eq 1:w8 x[1]) (eq 2:w8 x[0]))",
+        );
+        check("(ult x[0] 0:w8)", "0:w1");
+        check("(ult 255:w8 x[0])", "0:w1");
+        check("(ule 0:w8 x[0])", "1:w1");
+        check("(ule x[0] 255:w8)", "1:w1");
+        check("(ule x[0] 0:w8)", "(eq 0:w8 x[0])");
+        check("(ule 255:w8 x[0])", "(eq 255:w8 x[0])");
+        check("(ult 0:w8 x[0])", "(not (eq 0:w8 x[0]))");
+        check("(ult x[0] 255:w8)", "(not (eq 255:w8 x[0]))");
+        check("(slt x[0] 128:w8)", "0:w1");
+        check("(sle 128:w8 x[0])", "1:w1");
+        check("(sle x[0] 127:w8)", "1:w1");
+        check("(slt 127:w8 x[0])", "0:w1");
+        check("(not (ult x[0] x[1]))", "(ule x[1] x[0])");
+        check("(not (sle x[0] x[1]))", "(slt x[1] x[0])");
+    }
+
+    #[test]
+    fn ite() {
+        check("(ite 0:w1 x[0] x[1])", "x[1]");
+        check("(ite (eq x[0] x[1]) x[2] x[2])", "x[2]");
+        check("(ite (eq x[0] x[1]) 1:w1 0:w1)", "(eq x[0] x[1])");
+        check("(ite (eq x[0] x[1]) 0:w1 1:w1)", "(not (eq x[0] x[1]))");
+        check(
+            "(ite (ne x[0] x[1]) x[2] x[3])",
+            "(ite (eq x[0] x[1]) x[3] x[2])",
+        );
+        check(
+            "(ite (eq x[0] x[1]) (ite (eq x[0] x[1]) x[2] x[3]) x[4])",
+            "(ite (eq x[0] x[1]) x[2] x[4])",
+        );
+        check(
+            "(ite (eq x[0] x[1]) 1:w1 (eq x[2] x[3]))",
+            "(or (eq x[0] x[1]) (eq x[2] x[3]))",
+        );
+        check(
+            "(ite (eq x[0] x[1]) (eq x[2] x[3]) 0:w1)",
+            "(and (eq x[0] x[1]) (eq x[2] x[3]))",
+        );
+    }
+
+    #[test]
+    fn extract_and_concat() {
+        check("(extract 0 8 x[0])", "x[0]");
+        check("(extract 1 2 (extract 2 5 x[0]))", "(extract 3 2 x[0])");
+        check(&format!("(extract 8 8 {X16})"), "x[1]");
+        check(&format!("(extract 0 8 {X16})"), "x[0]");
+        check(&format!("(extract 16 8 {X32})"), "x[2]");
+        check(
+            &format!("(extract 4 8 {X16})"),
+            "(concat (extract 0 4 x[1]) (extract 4 4 x[0]))",
+        );
+        check("(extract 0 4 (zext 16 x[0]))", "(extract 0 4 x[0])");
+        check("(extract 8 8 (zext 16 x[0]))", "0:w8");
+        check("(extract 0 12 (zext 16 x[0]))", "(zext 12 x[0])");
+        check("(extract 4 8 (zext 16 x[0]))", "(zext 8 (extract 4 4 x[0]))");
+        check("(extract 2 4 (sext 16 x[0]))", "(extract 2 4 x[0])");
+        check("(extract 8 8 (sext 16 x[0]))", "(sext 8 (extract 7 1 x[0]))");
+        check("(concat (extract 4 4 x[0]) (extract 0 4 x[0]))", "x[0]");
+        check("(concat (extract 5 2 x[0]) (extract 1 4 x[0]))", "(extract 1 6 x[0])");
+        check("(concat (concat x[2] x[1]) x[0])", "(concat x[2] (concat x[1] x[0]))");
+        check("(concat 1:w8 (concat 2:w8 x[0]))", "(concat 258:w16 x[0])");
+        check("(concat 0:w8 x[0])", "(zext 16 x[0])");
+        check("(zext 16 (zext 12 x[0]))", "(zext 16 x[0])");
+        check("(sext 16 (sext 12 x[0]))", "(sext 16 x[0])");
+        check("(sext 16 (zext 12 x[0]))", "(zext 16 x[0])");
+        check("(zext 8 x[0])", "x[0]");
+        check("(sext 8 x[0])", "x[0]");
+    }
+
+    #[test]
+    fn bytes_split_and_joined_give_the_value_back() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 8);
+        let a = pool.zext(pool.sym(x, 0), 32);
+        let v = pool.mul(a, pool.zext(pool.sym(x, 1), 32));
+        let bytes: Vec<ExprId> = (0..4).map(|i| pool.byte(v, i)).collect();
+        assert_eq!(pool.concat_bytes(&bytes), v);
+
+        // The same through memory: store the bytes, load them back.
+        let mut mem = pool.array_const(0);
+        let base = 100;
+        for (i, &b) in bytes.iter().enumerate() {
+            let at = pool.constant(INDEX_WIDTH, base + i as u128);
+            mem = pool.array_store(mem, at, b);
+        }
+        let loaded: Vec<ExprId> = (0..4)
+            .map(|i| pool.array_read(mem, pool.constant(INDEX_WIDTH, base + i)))
+            .collect();
+        assert_eq!(pool.concat_bytes(&loaded), v);
+
+        // A 16-bit load from the middle is the matching extract.
+        assert_eq!(
+            pool.concat_bytes(&loaded[1..3]),
+            pool.extract(v, 8, 16)
+        );
+    }
+
+    #[test]
+    fn arrays() {
+        let s = "(store (store (array-const 7) 1:w32 x[0]) 2:w32 x[1])";
+        check(&format!("(read {s} 2:w32)"), "x[1]");
+        check(&format!("(read {s} 1:w32)"), "x[0]");
+        check(&format!("(read {s} 3:w32)"), "7:w8");
+        check(
+            &format!("(read {s} (zext 32 y[0]))"),
+            "(read (store (store (array-const 7) 1:w32 x[0]) 2:w32 x[1]) (zext 32 y[0]))",
+        );
+        // A read with a constant index skips stores to other constant indices only.
+        check(
+            "(read (store (store (array-const 0) (zext 32 y[0]) x[0]) 5:w32 x[1]) 4:w32)",
+            "(read (store (array-const 0) (zext 32 y[0]) x[0]) 4:w32)",
+        );
+        check(
+            "(read (store (array-const 0) (zext 32 y[0]) x[0]) (zext 32 y[0]))",
+            "x[0]",
+        );
+        check(
+            "(store (store (array-const 0) 1:w32 x[0]) 1:w32 x[1])",
+            "(store (array-const 0) 1:w32 x[1])",
+        );
+        check("(store (array-const 3) 1:w32 3:w8)", "(array-const 3)");
+        check(
+            "(store (store (array-const 0) (zext 32 y[0]) x[0]) (zext 32 y[0]) (read (store (array-const 0) (zext 32 y[0]) x[0]) (zext 32 y[0])))",
+            "(store (array-const 0) (zext 32 y[0]) x[0])",
+        );
+    }
+
+    #[test]
+    fn constant_operands_always_fold() {
+        let pool = ExprPool::new();
+        let c = |v| pool.constant(8, v);
+        let c32 = |v| pool.constant(32, v);
+        for op in [BinOp::Add, BinOp::SDiv, BinOp::Slt, BinOp::AShr] {
+            assert!(pool.as_const(pool.binary(op, c(200), c(3))).is_some());
+        }
+        let arr = pool.array_store(pool.array_const(1), c32(4), c(2));
+        assert_eq!(pool.as_const(pool.array_read(arr, c32(4))), Some(2));
+        assert_eq!(pool.as_const(pool.array_read(arr, c32(5))), Some(1));
+        assert_eq!(pool.as_const(pool.concat_bytes(&[c(1), c(2), c(3)])), Some(0x030201));
+        assert_eq!(pool.and_all(&[]), pool.true_());
+        assert_eq!(pool.or_all(&[]), pool.false_());
+    }
+}

@@ -1,0 +1,281 @@
+//! Hash-consed bit-vector and array expressions: the engine's symbolic values.
+//!
+//! Every expression lives in an [`ExprPool`] and is named by an [`ExprId`]. Structurally
+//! equal expressions get the same id (hash-consing), so equality of ids is equality of
+//! expressions and caches can key on ids. Children are always created before their parents,
+//! so an id is greater than the ids of its children.
+//!
+//! Booleans are bit-vectors of width 1 (`1` is true).
+//!
+//! Canonical-form rules kept by the simplifying constructors in `build.rs`:
+//! - a constant operand of a commutative operator is always on the left;
+//! - `ne`, `ugt`, `uge`, `sgt`, `sge` do not exist as nodes: they are built from
+//!   `eq`, `ult`, `ule`, `slt`, `sle` by negation or by swapping operands;
+//! - a node whose operands are all constants is folded to a constant;
+//! - `Const` values are always masked to their width.
+//!
+//! Semantics follow SMT-LIB's `QF_ABV`: `udiv x 0` is all ones, `urem x 0` is `x`,
+//! `sdiv`/`srem` by 0 follow the SMT-LIB definitions, shifts by at least the width give 0
+//! (all sign bits for `ashr`). The engine checks for division by zero before it divides.
+//!
+//! Adding an expression kind: the `Node` variant, its constructor in `build.rs`, its
+//! evaluation in `eval.rs`, its text form in `sexp.rs`, its lowering in
+//! `solver/bitwuzla.rs`, and a test in each.
+
+mod build;
+mod eval;
+mod sexp;
+
+pub use eval::{fold_binary, fold_unary, Assignment};
+pub use sexp::ParseError;
+
+use rustc_hash::FxHashMap;
+use std::sync::RwLock;
+
+/// Width of a bit-vector in bits, from 1 to [`MAX_WIDTH`].
+pub type Width = u32;
+
+/// The widest bit-vector the engine represents.
+pub const MAX_WIDTH: Width = 128;
+
+/// Width of the index of every array expression (byte offsets inside one object).
+pub const INDEX_WIDTH: Width = 32;
+
+/// Names one expression of an [`ExprPool`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ExprId(u32);
+
+impl ExprId {
+    /// The position of this expression in its pool.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Names one symbolic input array (a `klee_make_symbolic` object) of an [`ExprPool`].
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ArrayId(pub u32);
+
+/// A symbolic input: a named array of bytes, each byte free unless constrained.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayInfo {
+    pub name: String,
+    pub size: u32,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum UnOp {
+    /// Bitwise complement.
+    Not,
+    /// Two's complement negation.
+    Neg,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    LShr,
+    AShr,
+    /// Comparisons give width 1.
+    Eq,
+    Ult,
+    Ule,
+    Slt,
+    Sle,
+}
+
+impl BinOp {
+    pub fn is_commutative(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Eq
+        )
+    }
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ult | BinOp::Ule | BinOp::Slt | BinOp::Sle
+        )
+    }
+}
+
+/// One expression node. Children are ids into the same pool.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Node {
+    /// A constant; `value` is masked to `width`.
+    Const { width: Width, value: u128 },
+    /// Byte `offset` of the symbolic input `array` (width 8).
+    Sym { array: ArrayId, offset: u32 },
+    Unary { op: UnOp, arg: ExprId },
+    Binary { op: BinOp, lhs: ExprId, rhs: ExprId },
+    /// `cond` has width 1; `then` and `els` have equal widths.
+    Ite { cond: ExprId, then: ExprId, els: ExprId },
+    /// Bits `lo .. lo + width` of `arg`.
+    Extract { arg: ExprId, lo: u32, width: Width },
+    ZExt { arg: ExprId, width: Width },
+    SExt { arg: ExprId, width: Width },
+    /// `hi` forms the most significant bits.
+    Concat { hi: ExprId, lo: ExprId },
+    /// An array of bytes (index width [`INDEX_WIDTH`]) whose every element is `value`.
+    ArrayConst { value: u8 },
+    /// `array` with element `index` replaced by the byte `value`.
+    ArrayStore { array: ExprId, index: ExprId, value: ExprId },
+    /// The byte at `index` of `array` (width 8).
+    ArrayRead { array: ExprId, index: ExprId },
+}
+
+/// The sort of an expression.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Sort {
+    Bv(Width),
+    /// Array from [`INDEX_WIDTH`]-bit indices to bytes.
+    Array,
+}
+
+#[derive(Default)]
+struct Inner {
+    nodes: Vec<Node>,
+    sorts: Vec<Sort>,
+    ids: FxHashMap<Node, ExprId>,
+    arrays: Vec<ArrayInfo>,
+    array_names: FxHashMap<String, ArrayId>,
+}
+
+/// The store of all expressions of one exploration. Shared by reference; interning is
+/// internally synchronised so that workers on several threads may build expressions.
+#[derive(Default)]
+pub struct ExprPool {
+    inner: RwLock<Inner>,
+}
+
+impl ExprPool {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The node named by `id`.
+    pub fn node(&self, id: ExprId) -> Node {
+        self.inner.read().expect("expression pool lock").nodes[id.index()]
+    }
+
+    /// The sort of `id`.
+    pub fn sort(&self, id: ExprId) -> Sort {
+        self.inner.read().expect("expression pool lock").sorts[id.index()]
+    }
+
+    /// The width of a bit-vector expression (0 for an array).
+    pub fn width(&self, id: ExprId) -> Width {
+        match self.sort(id) {
+            Sort::Bv(w) => w,
+            Sort::Array => 0,
+        }
+    }
+
+    /// The value of a constant expression.
+    pub fn as_const(&self, id: ExprId) -> Option<u128> {
+        match self.node(id) {
+            Node::Const { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    /// Number of distinct expressions built so far.
+    pub fn len(&self) -> usize {
+        self.inner.read().expect("expression pool lock").nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Registers a new symbolic input array. A name already taken gets a numeric suffix
+    /// (`x`, `x_1`, `x_2`, …), so every array has a unique name.
+    pub fn new_array(&self, name: &str, size: u32) -> ArrayId {
+        let mut inner = self.inner.write().expect("expression pool lock");
+        let mut unique = name.to_string();
+        let mut n = 1;
+        while inner.array_names.contains_key(&unique) {
+            unique = format!("{name}_{n}");
+            n += 1;
+        }
+        let id = ArrayId(inner.arrays.len() as u32);
+        inner.arrays.push(ArrayInfo {
+            name: unique.clone(),
+            size,
+        });
+        inner.array_names.insert(unique, id);
+        id
+    }
+
+    /// The array named `name`, if one was registered.
+    pub fn array_by_name(&self, name: &str) -> Option<ArrayId> {
+        self.inner
+            .read()
+            .expect("expression pool lock")
+            .array_names
+            .get(name)
+            .copied()
+    }
+
+    pub fn array_info(&self, array: ArrayId) -> ArrayInfo {
+        self.inner.read().expect("expression pool lock").arrays[array.0 as usize].clone()
+    }
+
+    /// All arrays registered so far, in creation order.
+    pub fn arrays(&self) -> Vec<ArrayId> {
+        let n = self.inner.read().expect("expression pool lock").arrays.len();
+        (0..n as u32).map(ArrayId).collect()
+    }
+
+    /// Interns `node` without simplifying it. Callers must have checked its sorts;
+    /// use the constructors of `build.rs` instead.
+    fn intern(&self, node: Node, sort: Sort) -> ExprId {
+        if let Some(&id) = self
+            .inner
+            .read()
+            .expect("expression pool lock")
+            .ids
+            .get(&node)
+        {
+            return id;
+        }
+        let mut inner = self.inner.write().expect("expression pool lock");
+        if let Some(&id) = inner.ids.get(&node) {
+            return id;
+        }
+        let id = ExprId(inner.nodes.len() as u32);
+        inner.nodes.push(node);
+        inner.sorts.push(sort);
+        inner.ids.insert(node, id);
+        id
+    }
+}
+
+/// `value` truncated to `width` bits.
+pub fn mask(width: Width, value: u128) -> u128 {
+    if width >= 128 {
+        value
+    } else {
+        value & ((1u128 << width) - 1)
+    }
+}
+
+/// `value` (of `width` bits) sign-extended to an `i128`.
+pub fn to_signed(width: Width, value: u128) -> i128 {
+    if width >= 128 {
+        value as i128
+    } else {
+        let shift = 128 - width;
+        ((value << shift) as i128) >> shift
+    }
+}

@@ -1,0 +1,403 @@
+//! The engine's own program representation, lowered once from LLVM by `lower`.
+//!
+//! Registers are numbered per function, blocks are resolved to indices, every constant
+//! (including the address of a global or a function, which the loader fixes in advance)
+//! is an integer in the module's constant table. The interpreter never calls LLVM.
+//!
+//! Values are bit-vectors of at most 128 bits. Pointers are 64-bit integers. A first-class
+//! aggregate (the `{iN, i1}` of `*.with.overflow`, a small struct) is one bit-vector laid out
+//! as it would be in memory, so `extractvalue` is an extraction of bits.
+
+use std::fmt;
+
+/// Bits of a pointer.
+pub const PTR_WIDTH: u32 = 64;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A function of the module.
+    FuncId
+);
+id_type!(
+    /// A block of one function.
+    BlockId
+);
+id_type!(
+    /// A virtual register of one function.
+    RegId
+);
+id_type!(
+    /// An entry of the module's constant table.
+    ConstId
+);
+id_type!(
+    /// A global variable of the module.
+    GlobalId
+);
+id_type!(
+    /// A source location in the module's location table.
+    LocId
+);
+
+/// Which of the two linked programs a symbol came from.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Side {
+    A,
+    B,
+    /// The harness, or an external declaration shared by both sides.
+    Shared,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Side::A => f.write_str("A"),
+            Side::B => f.write_str("B"),
+            Side::Shared => f.write_str("shared"),
+        }
+    }
+}
+
+/// An instruction operand.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Operand {
+    Reg(RegId),
+    Const(ConstId),
+}
+
+/// A constant: an integer of a given width (pointers and folded constant expressions too).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Constant {
+    pub width: u32,
+    pub value: u128,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    LShr,
+    AShr,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Predicate {
+    Eq,
+    Ne,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Sgt,
+    Sge,
+    Slt,
+    Sle,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CastKind {
+    ZExt,
+    SExt,
+    Trunc,
+}
+
+/// Intrinsics the interpreter implements directly.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Intrinsic {
+    Memcpy,
+    Memmove,
+    Memset,
+    /// `{iN, i1}` results: the arithmetic result and an overflow flag.
+    AddOverflow { signed: bool },
+    SubOverflow { signed: bool },
+    MulOverflow { signed: bool },
+    /// Saturating arithmetic.
+    AddSat { signed: bool },
+    SubSat { signed: bool },
+    Ctpop,
+    Ctlz,
+    Cttz,
+    Bswap,
+    Bitreverse,
+    Fshl,
+    Fshr,
+    Abs,
+    SMin,
+    SMax,
+    UMin,
+    UMax,
+    /// `llvm.expect`, `llvm.assume` and friends: the first operand passes through.
+    PassThrough,
+    /// `llvm.trap` and `llvm.debugtrap`.
+    Trap,
+}
+
+/// A callee.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Callee {
+    Direct(FuncId),
+    Indirect(Operand),
+}
+
+/// One `(offset × scale)` term of an address computation; the index is sign-extended.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct GepIndex {
+    pub index: Operand,
+    pub scale: u64,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Inst {
+    Binary {
+        dst: RegId,
+        op: BinaryOp,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    ICmp {
+        dst: RegId,
+        pred: Predicate,
+        lhs: Operand,
+        rhs: Operand,
+    },
+    Cast {
+        dst: RegId,
+        kind: CastKind,
+        src: Operand,
+        width: u32,
+    },
+    /// A plain copy (bitcast, pointer casts between equal widths, freeze).
+    Copy { dst: RegId, src: Operand },
+    Select {
+        dst: RegId,
+        cond: Operand,
+        then: Operand,
+        els: Operand,
+    },
+    /// A stack object of `size × count` bytes.
+    Alloca {
+        dst: RegId,
+        size: u64,
+        count: Operand,
+    },
+    /// A little-endian load of `bytes` bytes, giving a value of `width` bits.
+    Load {
+        dst: RegId,
+        addr: Operand,
+        bytes: u32,
+        width: u32,
+    },
+    /// A little-endian store of the low `bytes` bytes of `value`.
+    Store {
+        value: Operand,
+        addr: Operand,
+        bytes: u32,
+    },
+    /// `dst = base + offset + Σ index × scale`.
+    Gep {
+        dst: RegId,
+        base: Operand,
+        offset: i64,
+        indices: Vec<GepIndex>,
+    },
+    ExtractValue {
+        dst: RegId,
+        agg: Operand,
+        lo: u32,
+        width: u32,
+    },
+    InsertValue {
+        dst: RegId,
+        agg: Operand,
+        value: Operand,
+        lo: u32,
+        width: u32,
+    },
+    Call {
+        dst: Option<RegId>,
+        callee: Callee,
+        args: Vec<Operand>,
+    },
+    Intrinsic {
+        dst: Option<RegId>,
+        kind: Intrinsic,
+        args: Vec<Operand>,
+        width: u32,
+    },
+    /// Stops the path: the construct is outside what the engine models.
+    Unsupported { what: String },
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Terminator {
+    Br(BlockId),
+    CondBr {
+        cond: Operand,
+        then: BlockId,
+        els: BlockId,
+    },
+    Switch {
+        value: Operand,
+        default: BlockId,
+        cases: Vec<(u128, BlockId)>,
+    },
+    Ret(Option<Operand>),
+    Unreachable,
+    Unsupported { what: String },
+}
+
+/// `dst` takes the value of the operand paired with the predecessor the block was entered from.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Phi {
+    pub dst: RegId,
+    pub incoming: Vec<(BlockId, Operand)>,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Block {
+    pub phis: Vec<Phi>,
+    pub insts: Vec<Inst>,
+    /// The source location of each instruction, parallel to `insts`.
+    pub locs: Vec<LocId>,
+    pub term: Terminator,
+    pub term_loc: LocId,
+}
+
+/// A parameter of a function.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Param {
+    pub reg: RegId,
+    pub width: u32,
+    /// The source name, from debug info or the IR value name, if any.
+    pub name: Option<String>,
+    /// For a pointer parameter: the store size of the pointee, if it is sized.
+    pub pointee_size: Option<u64>,
+    /// For a pointer parameter: whether the pointee is an aggregate (array or struct).
+    pub pointee_is_scalar: bool,
+    pub is_pointer: bool,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Function {
+    /// The linked name (with the side prefix).
+    pub name: String,
+    /// The name in its own source module.
+    pub source_name: String,
+    pub side: Side,
+    pub params: Vec<Param>,
+    /// Width of the returned value; `None` for `void`.
+    pub ret_width: Option<u32>,
+    pub is_var_arg: bool,
+    /// Empty for a declaration.
+    pub blocks: Vec<Block>,
+    pub num_regs: u32,
+    /// The address used for pointers to this function.
+    pub address: u64,
+    /// A textual signature used to check that two entry points match.
+    pub signature: String,
+}
+
+impl Function {
+    pub fn is_declaration(&self) -> bool {
+        self.blocks.is_empty()
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Global {
+    pub name: String,
+    pub source_name: String,
+    pub side: Side,
+    pub address: u64,
+    pub size: u64,
+    /// Initial bytes (zeroes for a declaration without initializer).
+    pub init: Vec<u8>,
+    pub is_constant: bool,
+    /// Declared but not defined anywhere in the linked module.
+    pub is_external: bool,
+}
+
+/// A linked, lowered module: both programs and the harness.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub functions: Vec<Function>,
+    pub globals: Vec<Global>,
+    pub constants: Vec<Constant>,
+    pub locs: Vec<String>,
+}
+
+impl Module {
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.index()]
+    }
+
+    pub fn constant(&self, id: ConstId) -> Constant {
+        self.constants[id.index()]
+    }
+
+    pub fn loc(&self, id: LocId) -> &str {
+        &self.locs[id.index()]
+    }
+
+    /// The function whose linked name is `name`.
+    pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
+    }
+
+    /// The function defined on `side` under its original name `source_name`.
+    pub fn function_on_side(&self, side: Side, source_name: &str) -> Option<FuncId> {
+        self.functions
+            .iter()
+            .position(|f| f.side == side && f.source_name == source_name)
+            .map(|i| FuncId(i as u32))
+    }
+
+    /// The function whose address is `address`.
+    pub fn function_at(&self, address: u64) -> Option<FuncId> {
+        let index = address.checked_sub(FUNCTION_BASE)? / FUNCTION_STRIDE;
+        if address != FUNCTION_BASE + index * FUNCTION_STRIDE {
+            return None;
+        }
+        (index < self.functions.len() as u64).then_some(FuncId(index as u32))
+    }
+
+    /// Total number of instructions (terminators included), for statistics.
+    pub fn instruction_count(&self) -> usize {
+        self.functions
+            .iter()
+            .flat_map(|f| &f.blocks)
+            .map(|b| b.insts.len() + b.phis.len() + 1)
+            .sum()
+    }
+}
+
+/// Function addresses: a region no object is ever placed in.
+pub const FUNCTION_BASE: u64 = 0x1000_0000;
+/// Distance between two function addresses.
+pub const FUNCTION_STRIDE: u64 = 16;
+/// First address of global variables; objects created at run time follow them.
+pub const GLOBAL_BASE: u64 = 0x1_0000_0000;

@@ -1,0 +1,22 @@
+//! xcheck: prove two LLVM bitcode implementations equivalent, or show where they differ.
+//!
+//! The stages, in data-flow order: `load` (read and link bitcode) → `lower` (to the
+//! engine's `ir`) → `exec` (symbolic execution over `expr` values, with the `solver`
+//! chain) → `crosscheck` (per-path verdicts) → `ktest` and `report` (files people and
+//! tools read). `cli` turns arguments into a configuration; `main.rs` only calls it.
+
+pub mod assume;
+pub mod cli;
+pub mod crosscheck;
+pub mod error;
+pub mod exec;
+pub mod expr;
+pub mod ir;
+pub mod ktest;
+pub mod load;
+pub mod lower;
+pub mod report;
+pub mod run;
+pub mod solver;
+
+pub use error::{Error, Result};

@@ -1,0 +1,1039 @@
+//! Lowering a linked LLVM module into the engine's IR (`ir`).
+//!
+//! This is the only module besides `load` that touches LLVM. It numbers registers and
+//! blocks, fixes the address of every global and function, folds constant expressions
+//! (which then are plain integers), lays out global initializers as bytes, and maps each
+//! instruction to an `ir::Inst`. Constructs the engine does not model (floating point,
+//! vectors, exceptions, inline assembly) become `Inst::Unsupported` with their location, so
+//! a path that reaches one stops with a clear reason instead of a wrong answer.
+
+use crate::ir::*;
+use crate::load::split_name;
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::target::*;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+use inkwell::module::Module as LlvmModule;
+use rustc_hash::FxHashMap;
+use std::ffi::CStr;
+
+/// A lowering failure: the module cannot be used at all (not a single path).
+#[derive(Debug)]
+pub struct LowerError {
+    pub side: Side,
+    pub msg: String,
+}
+
+/// Lowers `module`. Unsupported instructions do not fail; malformed modules do.
+pub fn lower(module: &LlvmModule<'_>) -> Result<Module, LowerError> {
+    // SAFETY: every LLVM handle used below comes from `module`, which outlives this call,
+    // and the C API calls are the documented accessors for the kinds of value checked.
+    unsafe { Lowerer::new(module.as_mut_ptr()).run() }
+}
+
+struct Lowerer {
+    llmod: LLVMModuleRef,
+    td: LLVMTargetDataRef,
+    out: Module,
+    functions: FxHashMap<LLVMValueRef, FuncId>,
+    globals: FxHashMap<LLVMValueRef, GlobalId>,
+    const_ids: FxHashMap<Constant, ConstId>,
+    loc_ids: FxHashMap<String, LocId>,
+}
+
+/// A value that is not a compile-time integer: why, for the message.
+type ConstResult = Result<Constant, String>;
+
+impl Lowerer {
+    unsafe fn new(llmod: LLVMModuleRef) -> Self {
+        Lowerer {
+            llmod,
+            td: LLVMGetModuleDataLayout(llmod),
+            out: Module::default(),
+            functions: FxHashMap::default(),
+            globals: FxHashMap::default(),
+            const_ids: FxHashMap::default(),
+            loc_ids: FxHashMap::default(),
+        }
+    }
+
+    unsafe fn run(mut self) -> Result<Module, LowerError> {
+        self.declare_functions();
+        self.declare_globals();
+        self.init_globals()?;
+        let funcs: Vec<(LLVMValueRef, FuncId)> = {
+            let mut v: Vec<_> = self.functions.iter().map(|(&f, &id)| (f, id)).collect();
+            v.sort_by_key(|&(_, id)| id);
+            v
+        };
+        for (f, id) in funcs {
+            if LLVMCountBasicBlocks(f) > 0 {
+                let lowered = FunctionLowerer::new(&mut self, f).lower();
+                let target = &mut self.out.functions[id.index()];
+                target.blocks = lowered.blocks;
+                target.num_regs = lowered.num_regs;
+                for (param, name) in target.params.iter_mut().zip(lowered.param_names) {
+                    if param.name.is_none() {
+                        param.name = name;
+                    }
+                }
+            }
+        }
+        Ok(self.out)
+    }
+
+    unsafe fn declare_functions(&mut self) {
+        let mut f = LLVMGetFirstFunction(self.llmod);
+        while !f.is_null() {
+            let name = value_name(f);
+            let (side, source) = split_name(&name);
+            let id = FuncId(self.out.functions.len() as u32);
+            let fty = LLVMGlobalGetValueType(f);
+            let ret_ty = LLVMGetReturnType(fty);
+            let ret_width = match LLVMGetTypeKind(ret_ty) {
+                LLVMTypeKind::LLVMVoidTypeKind => None,
+                _ => Some(self.width_of(ret_ty).unwrap_or(0)),
+            };
+            let nparams = LLVMCountParams(f);
+            let mut params = Vec::new();
+            for i in 0..nparams {
+                let p = LLVMGetParam(f, i);
+                let ty = LLVMTypeOf(p);
+                let is_pointer = LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMPointerTypeKind;
+                let (pointee_size, pointee_is_scalar) = if is_pointer {
+                    let elem = LLVMGetElementType(ty);
+                    let sized = LLVMTypeIsSized(elem) != 0;
+                    let scalar = !matches!(
+                        LLVMGetTypeKind(elem),
+                        LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
+                    );
+                    (sized.then(|| LLVMStoreSizeOfType(self.td, elem)), scalar)
+                } else {
+                    (None, false)
+                };
+                let pname = value_name(p);
+                params.push(Param {
+                    reg: RegId(i),
+                    width: self.width_of(ty).unwrap_or(0),
+                    name: (!pname.is_empty()).then_some(pname),
+                    pointee_size,
+                    pointee_is_scalar,
+                    is_pointer,
+                });
+            }
+            let signature = type_string(fty);
+            self.out.functions.push(Function {
+                name: name.clone(),
+                source_name: source.to_string(),
+                side,
+                params,
+                ret_width,
+                is_var_arg: LLVMIsFunctionVarArg(fty) != 0,
+                blocks: Vec::new(),
+                num_regs: nparams,
+                address: FUNCTION_BASE + id.0 as u64 * FUNCTION_STRIDE,
+                signature,
+            });
+            self.functions.insert(f, id);
+            f = LLVMGetNextFunction(f);
+        }
+    }
+
+    unsafe fn declare_globals(&mut self) {
+        let mut address = GLOBAL_BASE;
+        let mut g = LLVMGetFirstGlobal(self.llmod);
+        while !g.is_null() {
+            let name = value_name(g);
+            let (side, source) = split_name(&name);
+            let ty = LLVMGlobalGetValueType(g);
+            let size = if LLVMTypeIsSized(ty) != 0 {
+                LLVMABISizeOfType(self.td, ty)
+            } else {
+                0
+            };
+            let align = (LLVMGetAlignment(g) as u64).max(16);
+            address = address.div_ceil(align) * align;
+            let id = GlobalId(self.out.globals.len() as u32);
+            self.out.globals.push(Global {
+                name: name.clone(),
+                source_name: source.to_string(),
+                side,
+                address,
+                size,
+                init: vec![0; size as usize],
+                is_constant: LLVMIsGlobalConstant(g) != 0,
+                is_external: LLVMGetInitializer(g).is_null(),
+            });
+            self.globals.insert(g, id);
+            // A red zone after each global, so that running off its end is detected.
+            address += size.max(1) + 64;
+            g = LLVMGetNextGlobal(g);
+        }
+    }
+
+    unsafe fn init_globals(&mut self) -> Result<(), LowerError> {
+        let globals: Vec<(LLVMValueRef, GlobalId)> = self.globals.iter().map(|(&g, &id)| (g, id)).collect();
+        for (g, id) in globals {
+            let init = LLVMGetInitializer(g);
+            if init.is_null() {
+                continue;
+            }
+            let mut bytes = vec![0u8; self.out.globals[id.index()].size as usize];
+            self.write_const_bytes(init, &mut bytes, 0).map_err(|msg| {
+                let global = &self.out.globals[id.index()];
+                LowerError {
+                    side: global.side,
+                    msg: format!("initializer of global '{}': {msg}", global.source_name),
+                }
+            })?;
+            self.out.globals[id.index()].init = bytes;
+        }
+        Ok(())
+    }
+
+    /// Lays out the constant `c` at `offset` of `out`, in memory order (little-endian).
+    unsafe fn write_const_bytes(&self, c: LLVMValueRef, out: &mut [u8], offset: usize) -> Result<(), String> {
+        let ty = LLVMTypeOf(c);
+        let size = LLVMStoreSizeOfType(self.td, ty) as usize;
+        if offset + size > out.len() {
+            return Err("initializer larger than its global".into());
+        }
+        if !LLVMIsAConstantAggregateZero(c).is_null() || !LLVMIsAUndefValue(c).is_null() {
+            return Ok(());
+        }
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMStructTypeKind => {
+                let n = LLVMCountStructElementTypes(ty);
+                for i in 0..n {
+                    let elem = aggregate_element(c, i)?;
+                    let off = LLVMOffsetOfElement(self.td, ty, i) as usize;
+                    self.write_const_bytes(elem, out, offset + off)?;
+                }
+                Ok(())
+            }
+            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                let n = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
+                    LLVMGetArrayLength(ty)
+                } else {
+                    LLVMGetVectorSize(ty)
+                };
+                let stride = LLVMABISizeOfType(self.td, LLVMGetElementType(ty)) as usize;
+                for i in 0..n {
+                    let elem = aggregate_element(c, i)?;
+                    self.write_const_bytes(elem, out, offset + i as usize * stride)?;
+                }
+                Ok(())
+            }
+            LLVMTypeKind::LLVMIntegerTypeKind | LLVMTypeKind::LLVMPointerTypeKind => {
+                let k = self.const_int(c)?;
+                for (i, byte) in out[offset..offset + size].iter_mut().enumerate() {
+                    *byte = if i < 16 { (k.value >> (8 * i)) as u8 } else { 0 };
+                }
+                Ok(())
+            }
+            LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind => {
+                let mut lossy = 0;
+                let v = LLVMConstRealGetDouble(c, &mut lossy);
+                let bits: u64 = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMFloatTypeKind {
+                    (v as f32).to_bits() as u64
+                } else {
+                    v.to_bits()
+                };
+                for (i, byte) in out[offset..offset + size].iter_mut().enumerate() {
+                    *byte = (bits >> (8 * i)) as u8;
+                }
+                Ok(())
+            }
+            other => Err(format!("constant of type kind {other:?} is not supported")),
+        }
+    }
+
+    /// The integer value of a constant of integer or pointer type (folding expressions).
+    unsafe fn const_int(&self, c: LLVMValueRef) -> ConstResult {
+        let ty = LLVMTypeOf(c);
+        let width = self.width_of(ty)?;
+        if !LLVMIsAConstantInt(c).is_null() {
+            return Ok(Constant {
+                width,
+                value: const_int_value(c, width)?,
+            });
+        }
+        if !LLVMIsAConstantPointerNull(c).is_null() || !LLVMIsAUndefValue(c).is_null() {
+            return Ok(Constant { width, value: 0 });
+        }
+        if !LLVMIsAConstantAggregateZero(c).is_null() {
+            return Ok(Constant { width, value: 0 });
+        }
+        if let Some(&id) = self.globals.get(&c) {
+            return Ok(Constant {
+                width,
+                value: self.out.globals[id.index()].address as u128,
+            });
+        }
+        if let Some(&id) = self.functions.get(&c) {
+            return Ok(Constant {
+                width,
+                value: self.out.functions[id.index()].address as u128,
+            });
+        }
+        if !LLVMIsAGlobalAlias(c).is_null() {
+            let target = self.const_int(LLVMAliasGetAliasee(c))?;
+            return Ok(Constant { width, value: target.value });
+        }
+        if !LLVMIsAConstantStruct(c).is_null() || !LLVMIsAConstantArray(c).is_null() || !LLVMIsAConstantDataSequential(c).is_null() {
+            let size = LLVMStoreSizeOfType(self.td, ty) as usize;
+            if size > 16 {
+                return Err("aggregate constant wider than 128 bits".into());
+            }
+            let mut bytes = vec![0u8; size];
+            self.write_const_bytes(c, &mut bytes, 0)?;
+            let value = bytes.iter().rev().fold(0u128, |acc, &b| (acc << 8) | b as u128);
+            return Ok(Constant { width, value });
+        }
+        if !LLVMIsAConstantExpr(c).is_null() {
+            return self.const_expr(c, width);
+        }
+        if !LLVMIsAConstantFP(c).is_null() {
+            return Err("floating-point constant".into());
+        }
+        Err(format!("constant '{}' cannot be folded", print_value(c)))
+    }
+
+    unsafe fn const_expr(&self, c: LLVMValueRef, width: u32) -> ConstResult {
+        use LLVMOpcode::*;
+        let op = |i| self.const_int(LLVMGetOperand(c, i));
+        let mask = |v: u128| crate::expr::mask(width, v);
+        let value = match LLVMGetConstOpcode(c) {
+            LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr | LLVMAddrSpaceCast | LLVMZExt | LLVMTrunc => mask(op(0)?.value),
+            LLVMSExt => {
+                let a = op(0)?;
+                mask(crate::expr::to_signed(a.width, a.value) as u128)
+            }
+            LLVMGetElementPtr => {
+                let base = op(0)?.value as u64;
+                let n = LLVMGetNumOperands(c) as u32;
+                let mut indices = Vec::new();
+                for i in 1..n {
+                    let k = op(i)?;
+                    indices.push(crate::expr::to_signed(k.width, k.value) as i64);
+                }
+                let source = LLVMGetElementType(LLVMTypeOf(LLVMGetOperand(c, 0)));
+                let offset = self.gep_const_offset(source, &indices)?;
+                base.wrapping_add(offset as u64) as u128
+            }
+            LLVMAdd => mask(op(0)?.value.wrapping_add(op(1)?.value)),
+            LLVMSub => mask(op(0)?.value.wrapping_sub(op(1)?.value)),
+            LLVMMul => mask(op(0)?.value.wrapping_mul(op(1)?.value)),
+            LLVMAnd => op(0)?.value & op(1)?.value,
+            LLVMOr => op(0)?.value | op(1)?.value,
+            LLVMXor => op(0)?.value ^ op(1)?.value,
+            LLVMICmp => {
+                let (a, b) = (op(0)?, op(1)?);
+                eval_predicate(predicate(LLVMGetICmpPredicate(c)), a.width, a.value, b.value) as u128
+            }
+            LLVMSelect => {
+                if op(0)?.value != 0 {
+                    op(1)?.value
+                } else {
+                    op(2)?.value
+                }
+            }
+            other => return Err(format!("constant expression {other:?} is not supported")),
+        };
+        Ok(Constant { width, value })
+    }
+
+    /// Byte offset of a GEP with all-constant indices over `source`.
+    unsafe fn gep_const_offset(&self, source: LLVMTypeRef, indices: &[i64]) -> Result<i64, String> {
+        let mut ty = source;
+        let mut offset = 0i64;
+        for (n, &idx) in indices.iter().enumerate() {
+            if n == 0 {
+                offset = offset.wrapping_add(idx.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
+                continue;
+            }
+            match LLVMGetTypeKind(ty) {
+                LLVMTypeKind::LLVMStructTypeKind => {
+                    offset += LLVMOffsetOfElement(self.td, ty, idx as u32) as i64;
+                    ty = LLVMStructGetTypeAtIndex(ty, idx as u32);
+                }
+                LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                    ty = LLVMGetElementType(ty);
+                    offset = offset.wrapping_add(idx.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
+                }
+                other => return Err(format!("getelementptr into {other:?}")),
+            }
+        }
+        Ok(offset)
+    }
+
+    /// Width in bits of a first-class value of type `ty`.
+    unsafe fn width_of(&self, ty: LLVMTypeRef) -> Result<u32, String> {
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMIntegerTypeKind => {
+                let w = LLVMGetIntTypeWidth(ty);
+                if w > crate::expr::MAX_WIDTH {
+                    Err(format!("integer type i{w} is wider than 128 bits"))
+                } else {
+                    Ok(w)
+                }
+            }
+            LLVMTypeKind::LLVMPointerTypeKind => Ok(PTR_WIDTH),
+            LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind => {
+                let bits = LLVMStoreSizeOfType(self.td, ty) * 8;
+                if bits == 0 || bits > crate::expr::MAX_WIDTH as u64 {
+                    Err(format!("aggregate value of {bits} bits"))
+                } else {
+                    Ok(bits as u32)
+                }
+            }
+            LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind | LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMX86_FP80TypeKind | LLVMTypeKind::LLVMFP128TypeKind => {
+                Err("floating point".into())
+            }
+            LLVMTypeKind::LLVMVectorTypeKind => Err("vector type".into()),
+            other => Err(format!("values of type kind {other:?}")),
+        }
+    }
+
+    fn constant(&mut self, k: Constant) -> ConstId {
+        if let Some(&id) = self.const_ids.get(&k) {
+            return id;
+        }
+        let id = ConstId(self.out.constants.len() as u32);
+        self.out.constants.push(k);
+        self.const_ids.insert(k, id);
+        id
+    }
+
+    fn loc(&mut self, text: String) -> LocId {
+        if let Some(&id) = self.loc_ids.get(&text) {
+            return id;
+        }
+        let id = LocId(self.out.locs.len() as u32);
+        self.out.locs.push(text.clone());
+        self.loc_ids.insert(text, id);
+        id
+    }
+}
+
+/// The result of lowering one function body.
+struct LoweredBody {
+    blocks: Vec<Block>,
+    num_regs: u32,
+    param_names: Vec<Option<String>>,
+}
+
+struct FunctionLowerer<'a> {
+    l: &'a mut Lowerer,
+    func: LLVMValueRef,
+    fname: String,
+    regs: FxHashMap<LLVMValueRef, RegId>,
+    blocks: FxHashMap<LLVMBasicBlockRef, BlockId>,
+    num_regs: u32,
+    param_names: Vec<Option<String>>,
+}
+
+/// An instruction that could not be lowered: the reason, reported when a path reaches it.
+type InstResult = Result<Inst, String>;
+
+impl<'a> FunctionLowerer<'a> {
+    unsafe fn new(l: &'a mut Lowerer, func: LLVMValueRef) -> Self {
+        let nparams = LLVMCountParams(func);
+        let mut regs = FxHashMap::default();
+        for i in 0..nparams {
+            regs.insert(LLVMGetParam(func, i), RegId(i));
+        }
+        FunctionLowerer {
+            fname: split_name(&value_name(func)).1.to_string(),
+            l,
+            func,
+            regs,
+            blocks: FxHashMap::default(),
+            num_regs: nparams,
+            param_names: vec![None; nparams as usize],
+        }
+    }
+
+    unsafe fn lower(mut self) -> LoweredBody {
+        // First pass: number blocks and value-producing instructions.
+        let mut bbs = Vec::new();
+        let mut bb = LLVMGetFirstBasicBlock(self.func);
+        while !bb.is_null() {
+            self.blocks.insert(bb, BlockId(bbs.len() as u32));
+            bbs.push(bb);
+            let mut inst = LLVMGetFirstInstruction(bb);
+            while !inst.is_null() {
+                if LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMTypeKind::LLVMVoidTypeKind {
+                    self.regs.insert(inst, RegId(self.num_regs));
+                    self.num_regs += 1;
+                }
+                inst = LLVMGetNextInstruction(inst);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+        let blocks = bbs.iter().map(|&bb| self.lower_block(bb)).collect();
+        LoweredBody {
+            blocks,
+            num_regs: self.num_regs,
+            param_names: self.param_names,
+        }
+    }
+
+    unsafe fn lower_block(&mut self, bb: LLVMBasicBlockRef) -> Block {
+        let mut block = Block {
+            phis: Vec::new(),
+            insts: Vec::new(),
+            locs: Vec::new(),
+            term: Terminator::Unreachable,
+            term_loc: LocId(0),
+        };
+        let mut inst = LLVMGetFirstInstruction(bb);
+        while !inst.is_null() {
+            let loc = self.location(inst);
+            let opcode = LLVMGetInstructionOpcode(inst);
+            if opcode == LLVMOpcode::LLVMPHI {
+                match self.lower_phi(inst) {
+                    Ok(phi) => block.phis.push(phi),
+                    Err(what) => {
+                        block.insts.push(Inst::Unsupported { what });
+                        block.locs.push(loc);
+                    }
+                }
+            } else if LLVMIsATerminatorInst(inst).is_null() {
+                self.note_debug_name(inst);
+                let lowered = self.lower_inst(inst, opcode).unwrap_or_else(|what| Inst::Unsupported { what });
+                if !matches!(lowered, Inst::Intrinsic { kind: Intrinsic::PassThrough, dst: None, .. }) {
+                    block.insts.push(lowered);
+                    block.locs.push(loc);
+                }
+            } else {
+                block.term = self.lower_terminator(inst, opcode).unwrap_or_else(|what| Terminator::Unsupported { what });
+                block.term_loc = loc;
+            }
+            inst = LLVMGetNextInstruction(inst);
+        }
+        block
+    }
+
+    /// `file:line` of an instruction, or `function` when there is no debug info.
+    unsafe fn location(&mut self, inst: LLVMValueRef) -> LocId {
+        let mut len = 0u32;
+        let file = LLVMGetDebugLocFilename(inst, &mut len);
+        let text = if file.is_null() || len == 0 {
+            format!("{}()", self.fname)
+        } else {
+            let bytes = std::slice::from_raw_parts(file as *const u8, len as usize);
+            let name = String::from_utf8_lossy(bytes);
+            let short = name.rsplit('/').next().unwrap_or(&name).to_string();
+            format!("{short}:{}", LLVMGetDebugLocLine(inst))
+        };
+        self.l.loc(text)
+    }
+
+    /// Records a parameter's source name from `llvm.dbg.declare`/`llvm.dbg.value`.
+    unsafe fn note_debug_name(&mut self, inst: LLVMValueRef) {
+        if LLVMGetInstructionOpcode(inst) != LLVMOpcode::LLVMCall {
+            return;
+        }
+        let callee = LLVMGetCalledValue(inst);
+        let name = value_name(callee);
+        if name != "llvm.dbg.declare" && name != "llvm.dbg.value" {
+            return;
+        }
+        let var = print_value(LLVMGetOperand(inst, 1));
+        if let Some((name, arg)) = parse_di_local_variable(&var) {
+            if let Some(slot) = self.param_names.get_mut(arg.wrapping_sub(1)) {
+                slot.get_or_insert(name);
+            }
+        }
+    }
+
+    unsafe fn operand(&mut self, v: LLVMValueRef) -> Result<Operand, String> {
+        if let Some(&r) = self.regs.get(&v) {
+            return Ok(Operand::Reg(r));
+        }
+        if !LLVMIsAInstruction(v).is_null() || !LLVMIsAArgument(v).is_null() {
+            return Err("operand defined outside its function".into());
+        }
+        let k = self.l.const_int(v)?;
+        Ok(Operand::Const(self.l.constant(k)))
+    }
+
+    unsafe fn reg(&self, inst: LLVMValueRef) -> RegId {
+        self.regs[&inst]
+    }
+
+    unsafe fn block(&self, bb: LLVMBasicBlockRef) -> BlockId {
+        self.blocks[&bb]
+    }
+
+    unsafe fn lower_phi(&mut self, inst: LLVMValueRef) -> Result<Phi, String> {
+        self.l.width_of(LLVMTypeOf(inst))?;
+        let n = LLVMCountIncoming(inst);
+        let mut incoming = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let v = self.operand(LLVMGetIncomingValue(inst, i))?;
+            incoming.push((self.block(LLVMGetIncomingBlock(inst, i)), v));
+        }
+        Ok(Phi {
+            dst: self.reg(inst),
+            incoming,
+        })
+    }
+
+    unsafe fn lower_terminator(&mut self, inst: LLVMValueRef, opcode: LLVMOpcode) -> Result<Terminator, String> {
+        use LLVMOpcode::*;
+        Ok(match opcode {
+            LLVMRet => {
+                if LLVMGetNumOperands(inst) == 0 {
+                    Terminator::Ret(None)
+                } else {
+                    let v = LLVMGetOperand(inst, 0);
+                    self.l.width_of(LLVMTypeOf(v))?;
+                    Terminator::Ret(Some(self.operand(v)?))
+                }
+            }
+            LLVMBr => {
+                if LLVMIsConditional(inst) != 0 {
+                    Terminator::CondBr {
+                        cond: self.operand(LLVMGetCondition(inst))?,
+                        then: self.block(LLVMGetSuccessor(inst, 0)),
+                        els: self.block(LLVMGetSuccessor(inst, 1)),
+                    }
+                } else {
+                    Terminator::Br(self.block(LLVMGetSuccessor(inst, 0)))
+                }
+            }
+            LLVMSwitch => {
+                let value = self.operand(LLVMGetOperand(inst, 0))?;
+                let n = LLVMGetNumSuccessors(inst);
+                let mut cases = Vec::new();
+                for i in 1..n {
+                    let k = self.l.const_int(LLVMGetOperand(inst, 2 * i))?;
+                    cases.push((k.value, self.block(LLVMGetSuccessor(inst, i))));
+                }
+                Terminator::Switch {
+                    value,
+                    default: self.block(LLVMGetSwitchDefaultDest(inst)),
+                    cases,
+                }
+            }
+            LLVMUnreachable => Terminator::Unreachable,
+            other => return Err(format!("terminator {}", opcode_name(other))),
+        })
+    }
+
+    unsafe fn lower_inst(&mut self, inst: LLVMValueRef, opcode: LLVMOpcode) -> InstResult {
+        use LLVMOpcode::*;
+        let ty = LLVMTypeOf(inst);
+        if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVoidTypeKind {
+            self.l.width_of(ty).map_err(|e| format!("{} producing {e}", opcode_name(opcode)))?;
+        }
+        let op = |s: &mut Self, i: u32| s.operand(LLVMGetOperand(inst, i));
+        let binary = |s: &mut Self, op_: BinaryOp| -> InstResult {
+            Ok(Inst::Binary {
+                dst: s.reg(inst),
+                op: op_,
+                lhs: op(s, 0)?,
+                rhs: op(s, 1)?,
+            })
+        };
+        match opcode {
+            LLVMAdd => binary(self, BinaryOp::Add),
+            LLVMSub => binary(self, BinaryOp::Sub),
+            LLVMMul => binary(self, BinaryOp::Mul),
+            LLVMUDiv => binary(self, BinaryOp::UDiv),
+            LLVMSDiv => binary(self, BinaryOp::SDiv),
+            LLVMURem => binary(self, BinaryOp::URem),
+            LLVMSRem => binary(self, BinaryOp::SRem),
+            LLVMAnd => binary(self, BinaryOp::And),
+            LLVMOr => binary(self, BinaryOp::Or),
+            LLVMXor => binary(self, BinaryOp::Xor),
+            LLVMShl => binary(self, BinaryOp::Shl),
+            LLVMLShr => binary(self, BinaryOp::LShr),
+            LLVMAShr => binary(self, BinaryOp::AShr),
+            LLVMICmp => {
+                self.l.width_of(LLVMTypeOf(LLVMGetOperand(inst, 0)))?;
+                Ok(Inst::ICmp {
+                    dst: self.reg(inst),
+                    pred: predicate(LLVMGetICmpPredicate(inst)),
+                    lhs: op(self, 0)?,
+                    rhs: op(self, 1)?,
+                })
+            }
+            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMPtrToInt | LLVMIntToPtr => {
+                let src_ty = LLVMTypeOf(LLVMGetOperand(inst, 0));
+                let from = self.l.width_of(src_ty)?;
+                let to = self.l.width_of(ty)?;
+                let kind = match opcode {
+                    LLVMSExt => CastKind::SExt,
+                    _ if to > from => CastKind::ZExt,
+                    _ if to < from => CastKind::Trunc,
+                    _ => {
+                        return Ok(Inst::Copy {
+                            dst: self.reg(inst),
+                            src: op(self, 0)?,
+                        })
+                    }
+                };
+                Ok(Inst::Cast {
+                    dst: self.reg(inst),
+                    kind,
+                    src: op(self, 0)?,
+                    width: to,
+                })
+            }
+            LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze => {
+                self.l.width_of(LLVMTypeOf(LLVMGetOperand(inst, 0)))?;
+                Ok(Inst::Copy {
+                    dst: self.reg(inst),
+                    src: op(self, 0)?,
+                })
+            }
+            LLVMSelect => {
+                if LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0))) == LLVMTypeKind::LLVMVectorTypeKind {
+                    return Err("select on vectors".into());
+                }
+                Ok(Inst::Select {
+                    dst: self.reg(inst),
+                    cond: op(self, 0)?,
+                    then: op(self, 1)?,
+                    els: op(self, 2)?,
+                })
+            }
+            LLVMAlloca => {
+                let allocated = LLVMGetAllocatedType(inst);
+                if LLVMTypeIsSized(allocated) == 0 {
+                    return Err("alloca of an unsized type".into());
+                }
+                Ok(Inst::Alloca {
+                    dst: self.reg(inst),
+                    size: LLVMABISizeOfType(self.l.td, allocated),
+                    count: op(self, 0)?,
+                })
+            }
+            LLVMLoad => {
+                let width = self.l.width_of(ty)?;
+                Ok(Inst::Load {
+                    dst: self.reg(inst),
+                    addr: op(self, 0)?,
+                    bytes: LLVMStoreSizeOfType(self.l.td, ty) as u32,
+                    width,
+                })
+            }
+            LLVMStore => {
+                let vty = LLVMTypeOf(LLVMGetOperand(inst, 0));
+                self.l.width_of(vty).map_err(|e| format!("store of {e}"))?;
+                Ok(Inst::Store {
+                    value: op(self, 0)?,
+                    addr: op(self, 1)?,
+                    bytes: LLVMStoreSizeOfType(self.l.td, vty) as u32,
+                })
+            }
+            LLVMGetElementPtr => self.lower_gep(inst),
+            LLVMExtractValue | LLVMInsertValue => self.lower_aggregate(inst, opcode),
+            LLVMCall => self.lower_call(inst),
+            LLVMFence => Ok(Inst::Intrinsic {
+                dst: None,
+                kind: Intrinsic::PassThrough,
+                args: Vec::new(),
+                width: 0,
+            }),
+            other => Err(format!("instruction '{}'", opcode_name(other))),
+        }
+    }
+
+    unsafe fn lower_gep(&mut self, inst: LLVMValueRef) -> InstResult {
+        let base = self.operand(LLVMGetOperand(inst, 0))?;
+        if LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMTypeKind::LLVMVectorTypeKind {
+            return Err("getelementptr over vectors".into());
+        }
+        let mut ty = LLVMGetGEPSourceElementType(inst);
+        let n = LLVMGetNumOperands(inst) as u32;
+        let mut offset = 0i64;
+        let mut indices = Vec::new();
+        for i in 1..n {
+            let v = LLVMGetOperand(inst, i);
+            let scale;
+            if i == 1 {
+                scale = LLVMABISizeOfType(self.l.td, ty);
+            } else {
+                match LLVMGetTypeKind(ty) {
+                    LLVMTypeKind::LLVMStructTypeKind => {
+                        let k = self.l.const_int(v)?;
+                        offset += LLVMOffsetOfElement(self.l.td, ty, k.value as u32) as i64;
+                        ty = LLVMStructGetTypeAtIndex(ty, k.value as u32);
+                        continue;
+                    }
+                    LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                        ty = LLVMGetElementType(ty);
+                        scale = LLVMABISizeOfType(self.l.td, ty);
+                    }
+                    other => return Err(format!("getelementptr into {other:?}")),
+                }
+            }
+            let index = self.operand(v)?;
+            match index {
+                Operand::Const(c) => {
+                    let k = self.l.out.constant(c);
+                    let idx = crate::expr::to_signed(k.width, k.value) as i64;
+                    offset = offset.wrapping_add(idx.wrapping_mul(scale as i64));
+                }
+                Operand::Reg(_) => indices.push(GepIndex { index, scale }),
+            }
+        }
+        Ok(Inst::Gep {
+            dst: self.reg(inst),
+            base,
+            offset,
+            indices,
+        })
+    }
+
+    unsafe fn lower_aggregate(&mut self, inst: LLVMValueRef, opcode: LLVMOpcode) -> InstResult {
+        let agg_v = LLVMGetOperand(inst, 0);
+        let mut ty = LLVMTypeOf(agg_v);
+        self.l.width_of(ty)?;
+        let n = LLVMGetNumIndices(inst) as usize;
+        let idx = std::slice::from_raw_parts(LLVMGetIndices(inst), n);
+        let mut lo = 0u64;
+        for &i in idx {
+            match LLVMGetTypeKind(ty) {
+                LLVMTypeKind::LLVMStructTypeKind => {
+                    lo += LLVMOffsetOfElement(self.l.td, ty, i) * 8;
+                    ty = LLVMStructGetTypeAtIndex(ty, i);
+                }
+                LLVMTypeKind::LLVMArrayTypeKind => {
+                    ty = LLVMGetElementType(ty);
+                    lo += i as u64 * LLVMABISizeOfType(self.l.td, ty) * 8;
+                }
+                other => return Err(format!("aggregate index into {other:?}")),
+            }
+        }
+        let width = self.l.width_of(ty)?;
+        let agg = self.operand(agg_v)?;
+        if opcode == LLVMOpcode::LLVMExtractValue {
+            Ok(Inst::ExtractValue {
+                dst: self.reg(inst),
+                agg,
+                lo: lo as u32,
+                width,
+            })
+        } else {
+            Ok(Inst::InsertValue {
+                dst: self.reg(inst),
+                agg,
+                value: self.operand(LLVMGetOperand(inst, 1))?,
+                lo: lo as u32,
+                width,
+            })
+        }
+    }
+
+    unsafe fn lower_call(&mut self, inst: LLVMValueRef) -> InstResult {
+        let mut callee = LLVMGetCalledValue(inst);
+        // Look through `bitcast (fn to other-fn-type)`, as emitted for K&R-style calls.
+        while !LLVMIsAConstantExpr(callee).is_null() && LLVMGetConstOpcode(callee) == LLVMOpcode::LLVMBitCast {
+            callee = LLVMGetOperand(callee, 0);
+        }
+        if !LLVMIsAInlineAsm(callee).is_null() {
+            return Err("inline assembly".into());
+        }
+        let nargs = LLVMGetNumArgOperands(inst);
+        let ty = LLVMTypeOf(inst);
+        let dst = (LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVoidTypeKind).then(|| self.reg(inst));
+        let name = if LLVMIsAFunction(callee).is_null() {
+            String::new()
+        } else {
+            value_name(callee)
+        };
+        if let Some(intrinsic) = name.strip_prefix("llvm.") {
+            let width = if dst.is_some() { self.l.width_of(ty)? } else { 0 };
+            let mut args = Vec::new();
+            for i in 0..nargs {
+                let v = LLVMGetOperand(inst, i);
+                if LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMTypeKind::LLVMMetadataTypeKind {
+                    continue;
+                }
+                args.push(self.operand(v)?);
+            }
+            return self.lower_intrinsic(intrinsic, dst, args, width);
+        }
+        let mut args = Vec::with_capacity(nargs as usize);
+        for i in 0..nargs {
+            let v = LLVMGetOperand(inst, i);
+            self.l.width_of(LLVMTypeOf(v)).map_err(|e| format!("call passing {e}"))?;
+            args.push(self.operand(v)?);
+        }
+        let callee = match self.l.functions.get(&callee) {
+            Some(&f) => Callee::Direct(f),
+            None => Callee::Indirect(self.operand(callee)?),
+        };
+        Ok(Inst::Call { dst, callee, args })
+    }
+
+    fn lower_intrinsic(&mut self, name: &str, dst: Option<RegId>, args: Vec<Operand>, width: u32) -> InstResult {
+        let base = name.split('.').next().unwrap_or(name);
+        let kind = match base {
+            "dbg" | "lifetime" | "assume" | "prefetch" | "donothing" | "var" | "annotation" | "stackrestore" | "sideeffect" => {
+                return Ok(Inst::Intrinsic {
+                    dst: None,
+                    kind: Intrinsic::PassThrough,
+                    args: Vec::new(),
+                    width: 0,
+                })
+            }
+            "memcpy" => Intrinsic::Memcpy,
+            "memmove" => Intrinsic::Memmove,
+            "memset" => Intrinsic::Memset,
+            "sadd" | "uadd" | "ssub" | "usub" | "smul" | "umul" if name.contains("with.overflow") => {
+                let signed = base.starts_with('s');
+                match &base[1..] {
+                    "add" => Intrinsic::AddOverflow { signed },
+                    "sub" => Intrinsic::SubOverflow { signed },
+                    _ => Intrinsic::MulOverflow { signed },
+                }
+            }
+            "sadd" | "uadd" if name.contains(".sat") => Intrinsic::AddSat { signed: base == "sadd" },
+            "ssub" | "usub" if name.contains(".sat") => Intrinsic::SubSat { signed: base == "ssub" },
+            "ctpop" => Intrinsic::Ctpop,
+            "ctlz" => Intrinsic::Ctlz,
+            "cttz" => Intrinsic::Cttz,
+            "bswap" => Intrinsic::Bswap,
+            "bitreverse" => Intrinsic::Bitreverse,
+            "fshl" => Intrinsic::Fshl,
+            "fshr" => Intrinsic::Fshr,
+            "abs" => Intrinsic::Abs,
+            "smin" => Intrinsic::SMin,
+            "smax" => Intrinsic::SMax,
+            "umin" => Intrinsic::UMin,
+            "umax" => Intrinsic::UMax,
+            "expect" | "ptr" | "launder" | "strip" => Intrinsic::PassThrough,
+            "trap" | "debugtrap" => Intrinsic::Trap,
+            "objectsize" => {
+                // Unknown size: -1 when asked for the maximum, 0 for the minimum.
+                let dst = dst.ok_or("objectsize without result")?;
+                let min = match args.get(1) {
+                    Some(Operand::Const(c)) => self.l.out.constant(*c).value != 0,
+                    _ => false,
+                };
+                let value = if min { 0 } else { crate::expr::mask(width, u128::MAX) };
+                let c = self.l.constant(Constant { width, value });
+                return Ok(Inst::Copy { dst, src: Operand::Const(c) });
+            }
+            "stacksave" => {
+                let dst = dst.ok_or("stacksave without result")?;
+                let c = self.l.constant(Constant { width, value: 0 });
+                return Ok(Inst::Copy { dst, src: Operand::Const(c) });
+            }
+            _ => return Err(format!("intrinsic llvm.{name}")),
+        };
+        if kind == Intrinsic::PassThrough && dst.is_none() {
+            return Ok(Inst::Intrinsic {
+                dst: None,
+                kind,
+                args: Vec::new(),
+                width: 0,
+            });
+        }
+        Ok(Inst::Intrinsic { dst, kind, args, width })
+    }
+}
+
+unsafe fn aggregate_element(c: LLVMValueRef, i: u32) -> Result<LLVMValueRef, String> {
+    if !LLVMIsAConstantDataSequential(c).is_null() {
+        return Ok(LLVMGetElementAsConstant(c, i));
+    }
+    if !LLVMIsAConstantStruct(c).is_null() || !LLVMIsAConstantArray(c).is_null() || !LLVMIsAConstantVector(c).is_null() {
+        return Ok(LLVMGetOperand(c, i));
+    }
+    Err(format!("aggregate constant '{}' is not supported", print_value(c)))
+}
+
+/// The value of a `ConstantInt` of any width up to 128 bits.
+unsafe fn const_int_value(c: LLVMValueRef, width: u32) -> Result<u128, String> {
+    if width <= 64 {
+        return Ok(LLVMConstIntGetZExtValue(c) as u128);
+    }
+    // Wider constants: parse the printed form `iN <decimal>`.
+    let text = print_value(c);
+    let digits = text.rsplit(' ').next().unwrap_or("");
+    let value = if let Some(neg) = digits.strip_prefix('-') {
+        neg.parse::<u128>().map(|v| v.wrapping_neg())
+    } else {
+        digits.parse::<u128>()
+    };
+    value.map(|v| crate::expr::mask(width, v)).map_err(|_| format!("cannot read constant '{text}'"))
+}
+
+fn predicate(p: LLVMIntPredicate) -> Predicate {
+    use LLVMIntPredicate::*;
+    match p {
+        LLVMIntEQ => Predicate::Eq,
+        LLVMIntNE => Predicate::Ne,
+        LLVMIntUGT => Predicate::Ugt,
+        LLVMIntUGE => Predicate::Uge,
+        LLVMIntULT => Predicate::Ult,
+        LLVMIntULE => Predicate::Ule,
+        LLVMIntSGT => Predicate::Sgt,
+        LLVMIntSGE => Predicate::Sge,
+        LLVMIntSLT => Predicate::Slt,
+        LLVMIntSLE => Predicate::Sle,
+    }
+}
+
+/// Concrete integer comparison, shared with the interpreter.
+pub fn eval_predicate(p: Predicate, width: u32, a: u128, b: u128) -> bool {
+    use crate::expr::to_signed;
+    match p {
+        Predicate::Eq => a == b,
+        Predicate::Ne => a != b,
+        Predicate::Ugt => a > b,
+        Predicate::Uge => a >= b,
+        Predicate::Ult => a < b,
+        Predicate::Ule => a <= b,
+        Predicate::Sgt => to_signed(width, a) > to_signed(width, b),
+        Predicate::Sge => to_signed(width, a) >= to_signed(width, b),
+        Predicate::Slt => to_signed(width, a) < to_signed(width, b),
+        Predicate::Sle => to_signed(width, a) <= to_signed(width, b),
+    }
+}
+
+/// Parses `name: "x", arg: 2` out of a printed `DILocalVariable`.
+fn parse_di_local_variable(text: &str) -> Option<(String, usize)> {
+    let start = text.find("DILocalVariable(")?;
+    let body = &text[start..];
+    let name_at = body.find("name: \"")? + 7;
+    let name_end = body[name_at..].find('"')? + name_at;
+    let arg_at = body.find("arg: ")? + 5;
+    let arg: String = body[arg_at..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    Some((body[name_at..name_end].to_string(), arg.parse().ok()?))
+}
+
+unsafe fn value_name(v: LLVMValueRef) -> String {
+    let mut len = 0usize;
+    let p = LLVMGetValueName2(v, &mut len);
+    if p.is_null() {
+        return String::new();
+    }
+    String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
+}
+
+unsafe fn print_value(v: LLVMValueRef) -> String {
+    let p = LLVMPrintValueToString(v);
+    let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+    LLVMDisposeMessage(p);
+    s
+}
+
+unsafe fn type_string(t: LLVMTypeRef) -> String {
+    let p = LLVMPrintTypeToString(t);
+    let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+    LLVMDisposeMessage(p);
+    s
+}
+
+fn opcode_name(op: LLVMOpcode) -> String {
+    let raw = format!("{op:?}");
+    raw.strip_prefix("LLVM").unwrap_or(&raw).to_lowercase()
+}

@@ -1,0 +1,297 @@
+//! The result of one equivalence check, as one model that several printers render.
+//!
+//! The engine fills a [`Report`]: a [`Summary`] of the whole run and one [`PathRow`] per
+//! explored path (or group of merged paths). [`table::render_table`] prints it for a
+//! terminal, [`table::render_markdown`] for a document, and [`files::write_reports`] saves
+//! Markdown, CSV and JSON copies. Only these types are serialized; the JSON field names are
+//! the Rust field names, and enum values are snake case (`error_one`, `inconclusive`).
+
+pub mod files;
+pub mod table;
+
+pub use files::write_reports;
+pub use table::{render_markdown, render_table};
+
+use serde::Serialize;
+use std::fmt;
+
+/// What is known about one path after both implementations ran along it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PathVerdict {
+    /// Both sides agree for every input that takes this path.
+    Proved,
+    /// Some input on this path makes the results differ.
+    Diverged,
+    /// Both sides fail (for example divide by zero) for the inputs on this path.
+    ErrorBoth,
+    /// Only one side fails for some input on this path.
+    ErrorOne,
+    /// The path was not decided: a timeout, an unsupported instruction, a solver failure.
+    Unknown,
+}
+
+impl PathVerdict {
+    /// True for a path that shows the implementations behave differently.
+    pub fn is_difference(&self) -> bool {
+        matches!(self, PathVerdict::Diverged | PathVerdict::ErrorOne)
+    }
+}
+
+impl fmt::Display for PathVerdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PathVerdict::Proved => "proved",
+            PathVerdict::Diverged => "DIVERGED",
+            PathVerdict::ErrorBoth => "error (both)",
+            PathVerdict::ErrorOne => "ERROR (one side)",
+            PathVerdict::Unknown => "unknown",
+        })
+    }
+}
+
+/// The verdict on the whole run.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Overall {
+    /// Every path was explored and none differs.
+    Equivalent,
+    /// At least one input makes the implementations differ.
+    Diverged,
+    /// No difference was found, but not every path was decided or explored.
+    Inconclusive,
+}
+
+impl Overall {
+    /// The process exit code for this verdict: 0, 1 or 3.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Overall::Equivalent => 0,
+            Overall::Diverged => 1,
+            Overall::Inconclusive => 3,
+        }
+    }
+}
+
+impl fmt::Display for Overall {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Overall::Equivalent => "EQUIVALENT",
+            Overall::Diverged => "NOT EQUIVALENT",
+            Overall::Inconclusive => "INCONCLUSIVE",
+        })
+    }
+}
+
+/// One concrete input of a counterexample.
+#[derive(Clone, Debug, Serialize)]
+pub struct InputValue {
+    /// The parameter or object name.
+    pub name: String,
+    /// The raw bytes, in memory order.
+    pub bytes: Vec<u8>,
+    /// A readable form, for example `5` or `"ab\0"`.
+    pub display: String,
+}
+
+/// One explored path, or one group of merged paths.
+#[derive(Clone, Debug, Serialize)]
+pub struct PathRow {
+    /// The path's number, from 1.
+    pub id: usize,
+    /// What is known about the path.
+    pub verdict: PathVerdict,
+    /// How many paths were merged into this row; 1 unless state merging was on.
+    pub merged_paths: u64,
+    /// Concrete inputs that take this path; empty for proved rows.
+    pub inputs: Vec<InputValue>,
+    /// What implementation A returned or did for those inputs.
+    pub result_a: String,
+    /// What implementation B returned or did for those inputs.
+    pub result_b: String,
+    /// Why the row has its verdict, for example `return values differ`.
+    pub detail: String,
+    /// The `.ktest` file written for the inputs, if any.
+    pub ktest: Option<String>,
+    /// Whether replaying the inputs concretely agreed with the symbolic result.
+    pub confirmed: Option<bool>,
+}
+
+/// Totals and settings of the whole run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// What was compared, for example `ref.bc:mod  vs  opt.bc:modOpt`.
+    pub title: String,
+    /// The verdict on the whole run.
+    pub overall: Overall,
+    /// Whether every path was explored.
+    pub complete: bool,
+    /// Number of rows (paths or merged groups).
+    pub paths: usize,
+    /// Rows proved equal.
+    pub proved: usize,
+    /// Rows that diverged.
+    pub diverged: usize,
+    /// Rows where both sides fail.
+    pub errors_both: usize,
+    /// Rows where one side fails.
+    pub errors_one: usize,
+    /// Rows left undecided.
+    pub unknown: usize,
+    /// Instructions executed on both sides.
+    pub instructions: u64,
+    /// Solver queries made.
+    pub queries: u64,
+    /// Time spent in the solver, in milliseconds.
+    pub solver_time_ms: u64,
+    /// Time the whole run took, in milliseconds.
+    pub wall_time_ms: u64,
+    /// Why exploration stopped early, for example `max-time 60s reached`.
+    pub stop_reason: Option<String>,
+    /// Unsupported constructs with their locations, options used, and other remarks.
+    pub notes: Vec<String>,
+}
+
+/// A whole run: the summary and every row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Totals and settings.
+    pub summary: Summary,
+    /// One row per path, in the order the engine numbered them.
+    pub rows: Vec<PathRow>,
+}
+
+/// Formats a duration in milliseconds for people: `850 ms`, `1.500 s`, `2 min 5.000 s`.
+pub fn format_ms(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms < 60_000 {
+        format!("{}.{:03} s", ms / 1000, ms % 1000)
+    } else {
+        let s = ms % 60_000;
+        format!("{} min {}.{:03} s", ms / 60_000, s / 1000, s % 1000)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A small report with one row of each kind, shared by the printers' tests.
+    pub(crate) fn sample_report() -> Report {
+        let row = |id, verdict, detail: &str| PathRow {
+            id,
+            verdict,
+            merged_paths: 1,
+            inputs: Vec::new(),
+            result_a: String::new(),
+            result_b: String::new(),
+            detail: detail.to_string(),
+            ktest: None,
+            confirmed: None,
+        };
+        let int = |name: &str, v: i32| InputValue {
+            name: name.to_string(),
+            bytes: v.to_le_bytes().to_vec(),
+            display: v.to_string(),
+        };
+        let rows = vec![
+            PathRow {
+                merged_paths: 3,
+                ..row(1, PathVerdict::Proved, "")
+            },
+            PathRow {
+                inputs: vec![
+                    int("n", 5),
+                    InputValue {
+                        name: "s".to_string(),
+                        bytes: b"ab\0".to_vec(),
+                        display: "\"ab\\0\"".to_string(),
+                    },
+                ],
+                result_a: "ret 7".to_string(),
+                result_b: "ret 8".to_string(),
+                ktest: Some("test000001.ktest".to_string()),
+                confirmed: Some(true),
+                ..row(2, PathVerdict::Diverged, "return values differ")
+            },
+            PathRow {
+                inputs: vec![int("n", 0)],
+                result_a: "ret 0".to_string(),
+                result_b: "division by zero".to_string(),
+                ktest: Some("test000002.ktest".to_string()),
+                confirmed: Some(false),
+                ..row(3, PathVerdict::ErrorOne, "B: division by zero at b.c:12")
+            },
+            PathRow {
+                inputs: vec![int("n", -1)],
+                result_a: "abort".to_string(),
+                result_b: "abort".to_string(),
+                ..row(
+                    4,
+                    PathVerdict::ErrorBoth,
+                    "A: abort at a.c:9; B: abort at b.c:4",
+                )
+            },
+            PathRow {
+                inputs: vec![int("n", 1_000_000)],
+                ..row(
+                    5,
+                    PathVerdict::Unknown,
+                    "unsupported: fadd at a.c:3 (floating point is not modelled yet, sorry)",
+                )
+            },
+        ];
+        Report {
+            summary: Summary {
+                title: "ref.bc:mod  vs  opt.bc:modOpt".to_string(),
+                overall: Overall::Diverged,
+                complete: false,
+                paths: 5,
+                proved: 1,
+                diverged: 1,
+                errors_both: 1,
+                errors_one: 1,
+                unknown: 1,
+                instructions: 12345,
+                queries: 67,
+                solver_time_ms: 250,
+                wall_time_ms: 61_500,
+                stop_reason: Some("max-time 60s reached".to_string()),
+                notes: vec![
+                    "unsupported: fadd at a.c:3".to_string(),
+                    "options: --max-time 60".to_string(),
+                ],
+            },
+            rows,
+        }
+    }
+
+    #[test]
+    fn verdict_words_and_exit_codes() {
+        assert_eq!(PathVerdict::Proved.to_string(), "proved");
+        assert_eq!(PathVerdict::Diverged.to_string(), "DIVERGED");
+        assert_eq!(PathVerdict::ErrorBoth.to_string(), "error (both)");
+        assert_eq!(PathVerdict::ErrorOne.to_string(), "ERROR (one side)");
+        assert_eq!(PathVerdict::Unknown.to_string(), "unknown");
+        assert_eq!(Overall::Equivalent.exit_code(), 0);
+        assert_eq!(Overall::Diverged.exit_code(), 1);
+        assert_eq!(Overall::Inconclusive.exit_code(), 3);
+    }
+
+    #[test]
+    fn serialized_names_are_snake_case() {
+        let v = serde_json::to_string(&[PathVerdict::ErrorBoth, PathVerdict::ErrorOne]).unwrap();
+        assert_eq!(v, r#"["error_both","error_one"]"#);
+        let o = serde_json::to_string(&Overall::Inconclusive).unwrap();
+        assert_eq!(o, r#""inconclusive""#);
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(format_ms(0), "0 ms");
+        assert_eq!(format_ms(999), "999 ms");
+        assert_eq!(format_ms(1500), "1.500 s");
+        assert_eq!(format_ms(61_500), "1 min 1.500 s");
+    }
+}

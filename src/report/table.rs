@@ -1,0 +1,590 @@
+//! Plain-text and Markdown renderings of a [`Report`], for terminals and documents.
+//!
+//! Both printers are deterministic: the same report always gives the same text, with no
+//! timestamps or machine-dependent values. Table cells longer than [`MAX_CELL`] characters
+//! are cut and end in `…`; control characters in cells are shown as escapes (`\n`) so that
+//! every row stays on one line. The Markdown rendering repeats each difference in full.
+
+use super::{format_ms, PathRow, PathVerdict, Report, Summary};
+use std::fmt::Write as _;
+
+/// The widest a table cell gets, in characters, before it is cut.
+pub const MAX_CELL: usize = 40;
+
+/// Renders the report as an aligned table followed by a summary block.
+pub fn render_table(report: &Report) -> String {
+    let show_merged = report.rows.iter().any(|r| r.merged_paths != 1);
+    let mut headers = vec!["#", "verdict"];
+    if show_merged {
+        headers.push("merged");
+    }
+    headers.extend(["inputs", "A", "B", "detail", "ktest"]);
+    let right: Vec<bool> = headers
+        .iter()
+        .map(|h| matches!(*h, "#" | "merged"))
+        .collect();
+    let rows: Vec<Vec<String>> = report
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![row.id.to_string(), row.verdict.to_string()];
+            if show_merged {
+                cells.push(row.merged_paths.to_string());
+            }
+            cells.extend([
+                inputs_cell(row),
+                row.result_a.clone(),
+                row.result_b.clone(),
+                row.detail.clone(),
+                ktest_cell(row),
+            ]);
+            cells.into_iter().map(|c| truncate(&one_line(&c))).collect()
+        })
+        .collect();
+
+    let mut out = String::new();
+    out.push_str(&one_line(&report.summary.title));
+    out.push_str("\n\n");
+    if rows.is_empty() {
+        out.push_str("(no paths)\n");
+    } else {
+        out.push_str(&align(&headers, &right, &rows));
+    }
+    out.push('\n');
+    out.push_str(&summary_block(&report.summary));
+    out
+}
+
+/// Renders the report as Markdown: the summary, a table of every path, then one section per
+/// difference with the full inputs and both results.
+pub fn render_markdown(report: &Report) -> String {
+    let s = &report.summary;
+    let mut out = String::new();
+    let _ = writeln!(out, "# xcheck: {}\n", md_escape(&one_line(&s.title)));
+    let _ = writeln!(out, "**{}**\n", md_escape(&verdict_sentence(s)));
+    for (label, value) in summary_lines(s) {
+        let _ = writeln!(out, "- {label}: {}", md_escape(&value));
+    }
+    if !s.notes.is_empty() {
+        out.push_str("\nNotes:\n\n");
+        for note in &s.notes {
+            let _ = writeln!(out, "- {}", md_escape(&one_line(note)));
+        }
+    }
+
+    out.push_str("\n## Paths\n\n");
+    if report.rows.is_empty() {
+        out.push_str("No paths were explored.\n");
+    } else {
+        out.push_str("| # | verdict | merged | inputs | A | B | detail | ktest |\n");
+        out.push_str("|--:|---|--:|---|---|---|---|---|\n");
+        for row in &report.rows {
+            let cells = [
+                inputs_cell(row),
+                row.result_a.clone(),
+                row.result_b.clone(),
+                row.detail.clone(),
+                ktest_cell(row),
+            ];
+            let _ = write!(
+                out,
+                "| {} | {} | {} |",
+                row.id, row.verdict, row.merged_paths
+            );
+            for cell in cells {
+                let _ = write!(out, " {} |", md_escape(&truncate(&one_line(&cell))));
+            }
+            out.push('\n');
+        }
+    }
+
+    let differences: Vec<&PathRow> = report
+        .rows
+        .iter()
+        .filter(|r| r.verdict.is_difference())
+        .collect();
+    if !differences.is_empty() {
+        out.push_str("\n## Differences\n");
+    }
+    for row in differences {
+        let _ = writeln!(out, "\n### Path {}: {}\n", row.id, row.verdict);
+        if !row.detail.is_empty() {
+            let _ = writeln!(out, "{}\n", md_escape(&one_line(&row.detail)));
+        }
+        let mut inputs = String::new();
+        for input in &row.inputs {
+            let hex: Vec<String> = input.bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let _ = writeln!(
+                inputs,
+                "{} = {}    (bytes: {})",
+                input.name,
+                input.display,
+                if hex.is_empty() {
+                    "none".to_string()
+                } else {
+                    hex.join(" ")
+                }
+            );
+        }
+        if inputs.is_empty() {
+            inputs.push_str("(no inputs)\n");
+        }
+        out.push_str("Inputs:\n\n");
+        out.push_str(&code_block(&inputs));
+        out.push_str("\nA:\n\n");
+        out.push_str(&code_block(&row.result_a));
+        out.push_str("\nB:\n\n");
+        out.push_str(&code_block(&row.result_b));
+        if row.ktest.is_some() {
+            let _ = writeln!(out, "\nTest case: {}", md_escape(&ktest_cell(row)));
+        }
+    }
+    out
+}
+
+/// One sentence that gives the overall verdict and its reason.
+fn verdict_sentence(s: &Summary) -> String {
+    use super::Overall;
+    match s.overall {
+        Overall::Equivalent => format!("{}: the implementations agree on every path", s.overall),
+        Overall::Diverged => {
+            let n = s.diverged + s.errors_one;
+            if n == 0 {
+                format!("{}", s.overall)
+            } else {
+                format!("{}: {} differ", s.overall, plural(n, "path", "paths"))
+            }
+        }
+        Overall::Inconclusive => {
+            let mut why = Vec::new();
+            if s.unknown > 0 {
+                why.push(format!(
+                    "{} undecided",
+                    plural(s.unknown, "path is", "paths are")
+                ));
+            }
+            if !s.complete {
+                why.push("exploration is incomplete".to_string());
+            }
+            if why.is_empty() {
+                format!("{}: no difference found", s.overall)
+            } else {
+                format!(
+                    "{}: no difference found, but {}",
+                    s.overall,
+                    why.join(" and ")
+                )
+            }
+        }
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The summary's facts as label and value pairs, in display order.
+fn summary_lines(s: &Summary) -> Vec<(&'static str, String)> {
+    let exploration = if s.complete {
+        "exploration complete".to_string()
+    } else {
+        match &s.stop_reason {
+            Some(reason) => format!("incomplete: {}", one_line(reason)),
+            None => "incomplete".to_string(),
+        }
+    };
+    vec![
+        ("exploration", exploration),
+        (
+            "paths",
+            format!(
+                "{} (proved {}, diverged {}, errors in both {}, errors in one side {}, unknown {})",
+                s.paths, s.proved, s.diverged, s.errors_both, s.errors_one, s.unknown
+            ),
+        ),
+        ("instructions", s.instructions.to_string()),
+        ("queries", s.queries.to_string()),
+        ("solver time", format_ms(s.solver_time_ms)),
+        ("wall time", format_ms(s.wall_time_ms)),
+    ]
+}
+
+fn summary_block(s: &Summary) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{:<13}: {}", "verdict", verdict_sentence(s));
+    for (label, value) in summary_lines(s) {
+        let _ = writeln!(out, "{label:<13}: {value}");
+    }
+    if !s.notes.is_empty() {
+        let _ = writeln!(out, "{:<13}:", "notes");
+        for note in &s.notes {
+            let _ = writeln!(out, "  - {}", one_line(note));
+        }
+    }
+    out
+}
+
+/// The inputs as `name=display`, separated by commas.
+fn inputs_cell(row: &PathRow) -> String {
+    let parts: Vec<String> = row
+        .inputs
+        .iter()
+        .map(|i| format!("{}={}", i.name, i.display))
+        .collect();
+    parts.join(", ")
+}
+
+/// The `.ktest` file name and whether concrete replay confirmed the row.
+fn ktest_cell(row: &PathRow) -> String {
+    let mut cell = row.ktest.clone().unwrap_or_default();
+    let mark = match row.confirmed {
+        Some(true) => "confirmed",
+        Some(false) => "NOT confirmed",
+        None => return cell,
+    };
+    if row.verdict == PathVerdict::Proved && row.ktest.is_none() {
+        return cell;
+    }
+    if cell.is_empty() {
+        cell.push_str(mark);
+    } else {
+        let _ = write!(cell, " ({mark})");
+    }
+    cell
+}
+
+/// Replaces control characters with escapes so a cell stays on one line.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            _ if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Cuts `text` to [`MAX_CELL`] characters, the last being `…` when anything was cut.
+fn truncate(text: &str) -> String {
+    if text.chars().count() <= MAX_CELL {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(MAX_CELL - 1).collect();
+    out.push('…');
+    out
+}
+
+/// Lays out rows under headers, with two spaces between columns and no trailing spaces.
+fn align(headers: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: &mut dyn Iterator<Item = &str>| {
+        let mut text = String::new();
+        for (i, cell) in cells.enumerate() {
+            if i > 0 {
+                text.push_str("  ");
+            }
+            let pad = widths[i].saturating_sub(cell.chars().count());
+            if right[i] {
+                text.extend(std::iter::repeat_n(' ', pad));
+                text.push_str(cell);
+            } else {
+                text.push_str(cell);
+                text.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(&mut headers.iter().copied());
+    let rules: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
+    line(&mut rules.iter().map(String::as_str));
+    for row in rows {
+        line(&mut row.iter().map(String::as_str));
+    }
+    out
+}
+
+/// Escapes Markdown's special characters so text shows literally.
+fn md_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\`*_[]<>|#~&!".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A fenced code block holding `text` literally, with a fence longer than any backtick run
+/// inside it.
+fn code_block(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat((longest + 1).max(3));
+    let body = if text.is_empty() { "(nothing)" } else { text };
+    let newline = if body.ends_with('\n') { "" } else { "\n" };
+    format!("{fence}text\n{body}{newline}{fence}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::sample_report;
+    use crate::report::{InputValue, Overall};
+
+    /// Compares text, showing a line diff when it differs.
+    #[track_caller]
+    fn assert_text(actual: &str, expected: &str) {
+        if actual != expected {
+            let diff = similar::TextDiff::from_lines(expected, actual);
+            panic!(
+                "text differs (- expected, + actual):\n{}",
+                diff.unified_diff()
+            );
+        }
+    }
+
+    #[test]
+    fn table_snapshot() {
+        let expected = "\
+ref.bc:mod  vs  opt.bc:modOpt
+
+#  verdict           merged  inputs         A      B                 detail                                    ktest
+-  ----------------  ------  -------------  -----  ----------------  ----------------------------------------  --------------------------------
+1  proved                 3
+2  DIVERGED               1  n=5, s=\"ab\\0\"  ret 7  ret 8             return values differ                      test000001.ktest (confirmed)
+3  ERROR (one side)       1  n=0            ret 0  division by zero  B: division by zero at b.c:12             test000002.ktest (NOT confirmed)
+4  error (both)           1  n=-1           abort  abort             A: abort at a.c:9; B: abort at b.c:4
+5  unknown                1  n=1000000                               unsupported: fadd at a.c:3 (floating po…
+
+verdict      : NOT EQUIVALENT: 2 paths differ
+exploration  : incomplete: max-time 60s reached
+paths        : 5 (proved 1, diverged 1, errors in both 1, errors in one side 1, unknown 1)
+instructions : 12345
+queries      : 67
+solver time  : 250 ms
+wall time    : 1 min 1.500 s
+notes        :
+  - unsupported: fadd at a.c:3
+  - options: --max-time 60
+";
+        assert_text(&render_table(&sample_report()), expected);
+    }
+
+    #[test]
+    fn table_of_an_equivalent_run() {
+        let mut report = sample_report();
+        report.rows.truncate(1);
+        report.rows[0].merged_paths = 1;
+        report.rows.push(PathRow {
+            id: 2,
+            ..report.rows[0].clone()
+        });
+        let s = &mut report.summary;
+        s.overall = Overall::Equivalent;
+        s.complete = true;
+        s.stop_reason = None;
+        (
+            s.paths,
+            s.proved,
+            s.diverged,
+            s.errors_both,
+            s.errors_one,
+            s.unknown,
+        ) = (2, 2, 0, 0, 0, 0);
+        s.notes.clear();
+        s.wall_time_ms = 1500;
+        let expected = "\
+ref.bc:mod  vs  opt.bc:modOpt
+
+#  verdict  inputs  A  B  detail  ktest
+-  -------  ------  -  -  ------  -----
+1  proved
+2  proved
+
+verdict      : EQUIVALENT: the implementations agree on every path
+exploration  : exploration complete
+paths        : 2 (proved 2, diverged 0, errors in both 0, errors in one side 0, unknown 0)
+instructions : 12345
+queries      : 67
+solver time  : 250 ms
+wall time    : 1.500 s
+";
+        assert_text(&render_table(&report), expected);
+    }
+
+    #[test]
+    fn inconclusive_sentences() {
+        let mut s = sample_report().summary;
+        s.overall = Overall::Inconclusive;
+        assert_eq!(
+            verdict_sentence(&s),
+            "INCONCLUSIVE: no difference found, but 1 path is undecided and exploration is incomplete"
+        );
+        s.unknown = 0;
+        assert_eq!(
+            verdict_sentence(&s),
+            "INCONCLUSIVE: no difference found, but exploration is incomplete"
+        );
+        s.complete = true;
+        s.unknown = 3;
+        assert_eq!(
+            verdict_sentence(&s),
+            "INCONCLUSIVE: no difference found, but 3 paths are undecided"
+        );
+    }
+
+    #[test]
+    fn cells_stay_on_one_line_and_are_cut() {
+        let mut report = sample_report();
+        report.rows[1].result_a = "line1\nline2\ttab\u{7}".to_string();
+        report.rows[1].detail = "é".repeat(100);
+        let table = render_table(&report);
+        assert!(table.contains("line1\\nline2\\ttab\\u{7}"), "{table}");
+        assert!(table.contains(&format!("{}…", "é".repeat(MAX_CELL - 1))));
+        assert!(!table.contains(&"é".repeat(MAX_CELL)));
+        // Every line of the table has a two-space gap before each column the rule line shows.
+        let lines: Vec<Vec<char>> = table
+            .lines()
+            .skip(2)
+            .take(7)
+            .map(|l| l.chars().collect())
+            .collect();
+        let rule = &lines[1];
+        let starts: Vec<usize> = (1..rule.len())
+            .filter(|&i| rule[i] == '-' && rule[i - 1] == ' ')
+            .collect();
+        assert_eq!(starts.len(), 7);
+        for line in &lines {
+            for &start in &starts {
+                if start < line.len() {
+                    assert_eq!(
+                        &line[start - 2..start],
+                        [' ', ' '],
+                        "{}",
+                        String::from_iter(line)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn empty_report() {
+        let mut report = sample_report();
+        report.rows.clear();
+        assert!(render_table(&report).contains("\n(no paths)\n"));
+        assert!(render_markdown(&report).contains("No paths were explored."));
+    }
+
+    #[test]
+    fn markdown_snapshot() {
+        let mut report = sample_report();
+        report.rows.truncate(3);
+        report.rows[2].inputs.push(InputValue {
+            name: "code".to_string(),
+            bytes: Vec::new(),
+            display: "a ``` b".to_string(),
+        });
+        let expected = r#"# xcheck: ref.bc:mod  vs  opt.bc:modOpt
+
+**NOT EQUIVALENT: 2 paths differ**
+
+- exploration: incomplete: max-time 60s reached
+- paths: 5 (proved 1, diverged 1, errors in both 1, errors in one side 1, unknown 1)
+- instructions: 12345
+- queries: 67
+- solver time: 250 ms
+- wall time: 1 min 1.500 s
+
+Notes:
+
+- unsupported: fadd at a.c:3
+- options: --max-time 60
+
+## Paths
+
+| # | verdict | merged | inputs | A | B | detail | ktest |
+|--:|---|--:|---|---|---|---|---|
+| 1 | proved | 3 |  |  |  |  |  |
+| 2 | DIVERGED | 1 | n=5, s="ab\\0" | ret 7 | ret 8 | return values differ | test000001.ktest (confirmed) |
+| 3 | ERROR (one side) | 1 | n=0, code=a \`\`\` b | ret 0 | division by zero | B: division by zero at b.c:12 | test000002.ktest (NOT confirmed) |
+
+## Differences
+
+### Path 2: DIVERGED
+
+return values differ
+
+Inputs:
+
+```text
+n = 5    (bytes: 05 00 00 00)
+s = "ab\0"    (bytes: 61 62 00)
+```
+
+A:
+
+```text
+ret 7
+```
+
+B:
+
+```text
+ret 8
+```
+
+Test case: test000001.ktest (confirmed)
+
+### Path 3: ERROR (one side)
+
+B: division by zero at b.c:12
+
+Inputs:
+
+````text
+n = 0    (bytes: 00 00 00 00)
+code = a ``` b    (bytes: none)
+````
+
+A:
+
+```text
+ret 0
+```
+
+B:
+
+```text
+division by zero
+```
+
+Test case: test000002.ktest (NOT confirmed)
+"#;
+        assert_text(&render_markdown(&report), expected);
+    }
+
+    #[test]
+    fn markdown_escapes_table_breakers() {
+        assert_eq!(md_escape("a|b*c_d<e>"), "a\\|b\\*c\\_d\\<e\\>");
+        assert_eq!(code_block(""), "```text\n(nothing)\n```\n");
+    }
+}

@@ -1,0 +1,876 @@
+//! The SMT backend: lowers expressions to Bitwuzla terms and decides them incrementally.
+//!
+//! This is the only file of the project that uses Bitwuzla. All foreign calls go through the
+//! private [`Instance`] type, which owns one term manager, one options object and one solver.
+//!
+//! Design:
+//! - **Incrementality.** One long-lived solver instance answers many queries through
+//!   `check_sat_assuming`: nothing is ever asserted, every constraint and the query are passed
+//!   as assumptions. Bitwuzla keeps the bit-blasted encoding of every term it has seen, so a
+//!   constraint shared by many queries (a path-condition prefix) is translated and encoded
+//!   once.
+//! - **Translation memo.** Expressions are lowered with an explicit work stack (no recursion,
+//!   so 10k-deep expressions are fine) into a memo table from `ExprId` to term that persists
+//!   across queries. Width-1 expressions have a bit-vector form (`#b1` is true) and, when it
+//!   is cheap to derive (comparisons, constants, and `not`/`and`/`or`/`xor`/`eq`/`ite` over
+//!   such forms), a Boolean form too; assumptions and `ite` conditions use the Boolean form,
+//!   or `(= t #b1)` when there is none, so sorts always match.
+//! - **Memory bound.** The memo, the term manager and the SAT solver's clause database only
+//!   grow, so the instance is dropped and recreated (lazily, at the next query) after
+//!   [`DEFAULT_RESET_INTERVAL`] checks, when the memo exceeds [`DEFAULT_MEMO_LIMIT`] terms,
+//!   after an `Unknown` answer, and when the solver is handed a different pool. Both limits
+//!   can be changed with [`BitwuzlaSolver::with_limits`].
+//! - **Errors.** Bitwuzla's C API reports misuse through an abort callback that cannot return
+//!   control to Rust, so every node is checked for well-sortedness before it is lowered and a
+//!   malformed expression becomes [`SolverError::Backend`] instead of reaching the backend.
+
+use super::{
+    assignment_from_bytes, children, pool_key, symbolic_bytes, SatResult, Solver, SolverError,
+    SolverStats,
+};
+use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
+use bitwuzla_sys as bz;
+use bz::{BitwuzlaKind, BitwuzlaSort, BitwuzlaTerm};
+use rustc_hash::FxHashMap;
+use std::ffi::{CStr, CString};
+use std::time::{Duration, Instant};
+
+/// Checks after which the backend instance is recreated, to bound the memory of the
+/// incremental SAT solver and of the translation memo.
+pub const DEFAULT_RESET_INTERVAL: u64 = 500;
+
+/// Memoised translations above which the backend instance is recreated at the next query.
+pub const DEFAULT_MEMO_LIMIT: usize = 200_000;
+
+/// The reason given by `SatResult::Unknown` when a check runs out of time.
+pub const TIMEOUT: &str = "timeout";
+
+/// A [`Solver`] backed by one incremental Bitwuzla instance (see the module documentation).
+pub struct BitwuzlaSolver {
+    timeout: Option<Duration>,
+    reset_interval: u64,
+    memo_limit: usize,
+    /// Created at the first query after construction or after a reset.
+    instance: Option<Instance>,
+    /// The pool the memo refers to.
+    pool: usize,
+    stats: SolverStats,
+}
+
+impl BitwuzlaSolver {
+    /// A solver whose every check is limited to `timeout` (`None`: no limit), with the default
+    /// memory bounds. The backend is created lazily, so this cannot fail.
+    pub fn new(timeout: Option<Duration>) -> Self {
+        Self::with_limits(timeout, DEFAULT_RESET_INTERVAL, DEFAULT_MEMO_LIMIT)
+    }
+
+    /// Like [`BitwuzlaSolver::new`], recreating the backend instance after `reset_interval`
+    /// checks or once its memo holds more than `memo_limit` terms.
+    pub fn with_limits(timeout: Option<Duration>, reset_interval: u64, memo_limit: usize) -> Self {
+        Self {
+            timeout,
+            reset_interval: reset_interval.max(1),
+            memo_limit,
+            instance: None,
+            pool: 0,
+            stats: SolverStats::default(),
+        }
+    }
+
+    /// Drops the backend instance and its memo; the next query starts afresh.
+    pub fn reset(&mut self) {
+        if self.instance.take().is_some() {
+            self.stats.backend_resets += 1;
+        }
+    }
+
+    /// The number of expressions currently memoised (0 before the first query).
+    pub fn memo_len(&self) -> usize {
+        self.instance.as_ref().map_or(0, |i| i.terms.len())
+    }
+
+    /// The instance to use for the next query, recreated if a bound was reached.
+    fn instance_for(&mut self, pool: &ExprPool) -> Result<&mut Instance, SolverError> {
+        let key = pool_key(pool);
+        let stale = self.instance.as_ref().is_some_and(|i| {
+            self.pool != key || i.checks >= self.reset_interval || i.terms.len() > self.memo_limit
+        });
+        if stale {
+            self.reset();
+        }
+        self.pool = key;
+        match &mut self.instance {
+            Some(instance) => Ok(instance),
+            slot @ None => Ok(slot.insert(Instance::new(self.timeout)?)),
+        }
+    }
+}
+
+impl Solver for BitwuzlaSolver {
+    fn check(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<SatResult, SolverError> {
+        let timeout = self.timeout;
+        let instance = self.instance_for(pool)?;
+        let mut assumptions = Vec::with_capacity(constraints.len() + 1);
+        for &root in constraints.iter().chain(std::iter::once(&query)) {
+            if pool.sort(root) != Sort::Bv(1) {
+                return Err(SolverError::Backend(format!(
+                    "expression {} is not a width-1 condition (sort {:?})",
+                    root.index(),
+                    pool.sort(root)
+                )));
+            }
+            instance.lower(pool, root)?;
+            assumptions.push(instance.bool_of(root)?);
+        }
+        assumptions.sort_unstable();
+        assumptions.dedup();
+
+        let start = Instant::now();
+        let result = instance.check_assuming(&mut assumptions)?;
+        let elapsed = start.elapsed();
+
+        let answer = match result {
+            Answer::Sat => {
+                let roots = constraints.iter().copied().chain(std::iter::once(query));
+                let mut bytes = Vec::new();
+                for (id, array, offset) in symbolic_bytes(pool, roots) {
+                    bytes.push((array, offset, instance.byte_value(id)?));
+                }
+                SatResult::Sat(assignment_from_bytes(pool, bytes))
+            }
+            Answer::Unsat => SatResult::Unsat,
+            Answer::Unknown => SatResult::Unknown(match timeout {
+                Some(_) => TIMEOUT.to_string(),
+                None => "the backend answered unknown".to_string(),
+            }),
+        };
+
+        self.stats.backend_queries += 1;
+        self.stats.backend_time += elapsed;
+        match answer {
+            SatResult::Sat(_) => self.stats.backend_sat += 1,
+            SatResult::Unsat => self.stats.backend_unsat += 1,
+            SatResult::Unknown(_) => {
+                self.stats.backend_unknown += 1;
+                // A check stopped by its time limit leaves the SAT solver in a state we do not
+                // want to build on; start the next query from a fresh instance.
+                self.reset();
+            }
+        }
+        Ok(answer)
+    }
+
+    fn stats(&self) -> SolverStats {
+        self.stats
+    }
+}
+
+/// The outcome of one backend check.
+enum Answer {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+/// One Bitwuzla term manager, options object and solver, with the translation memo.
+struct Instance {
+    tm: *mut bz::BitwuzlaTermManager,
+    options: *mut bz::BitwuzlaOptions,
+    solver: *mut bz::Bitwuzla,
+    bv_sorts: FxHashMap<Width, BitwuzlaSort>,
+    array_sort: BitwuzlaSort,
+    bool_true: BitwuzlaTerm,
+    bool_false: BitwuzlaTerm,
+    bv_one: BitwuzlaTerm,
+    bv_zero: BitwuzlaTerm,
+    /// The term of every lowered expression: a bit-vector or an array.
+    terms: FxHashMap<ExprId, BitwuzlaTerm>,
+    /// The Boolean form of width-1 expressions, where one has been built.
+    bools: FxHashMap<ExprId, BitwuzlaTerm>,
+    /// Checks run on this instance.
+    checks: u64,
+}
+
+// SAFETY: an `Instance` exclusively owns its term manager, options and solver; no other
+// object holds these pointers, and every access goes through `&mut self` or `&self` of the
+// one owning `BitwuzlaSolver`, so moving it to another thread cannot create concurrent
+// access. Bitwuzla keeps no per-thread state tied to these objects: the C API's thread-local
+// buffers only hold return values, which are copied out before the method that called the
+// API returns. Solvers on different threads use different term managers, which Bitwuzla
+// supports.
+unsafe impl Send for Instance {}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        // SAFETY: the pointers were returned by the matching constructors, are deleted once,
+        // and the solver is deleted before the term manager whose terms it uses.
+        unsafe {
+            if !self.solver.is_null() {
+                bz::bitwuzla_delete(self.solver);
+            }
+            if !self.options.is_null() {
+                bz::bitwuzla_options_delete(self.options);
+            }
+            if !self.tm.is_null() {
+                bz::bitwuzla_term_manager_delete(self.tm);
+            }
+        }
+    }
+}
+
+impl Instance {
+    /// A fresh term manager and solver producing models, with a per-check time limit.
+    fn new(timeout: Option<Duration>) -> Result<Self, SolverError> {
+        let mut instance = Instance {
+            tm: std::ptr::null_mut(),
+            options: std::ptr::null_mut(),
+            solver: std::ptr::null_mut(),
+            bv_sorts: FxHashMap::default(),
+            array_sort: 0,
+            bool_true: 0,
+            bool_false: 0,
+            bv_one: 0,
+            bv_zero: 0,
+            terms: FxHashMap::default(),
+            bools: FxHashMap::default(),
+            checks: 0,
+        };
+        // SAFETY: constructors without preconditions; null results are checked below, and a
+        // partially built instance is cleaned up by `Drop`.
+        unsafe {
+            instance.tm = bz::bitwuzla_term_manager_new();
+            instance.options = bz::bitwuzla_options_new();
+        }
+        if instance.tm.is_null() || instance.options.is_null() {
+            return Err(SolverError::Backend(
+                "could not create a Bitwuzla term manager".into(),
+            ));
+        }
+        // SAFETY: `options` and `tm` are live; the options set here are valid numeric
+        // options of this Bitwuzla version.
+        unsafe {
+            bz::bitwuzla_set_option(instance.options, bz::BITWUZLA_OPT_PRODUCE_MODELS, 1);
+            if let Some(limit) = timeout {
+                // A limit of 0 means "none" to Bitwuzla, so round up to 1 ms.
+                let millis = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX).max(1);
+                bz::bitwuzla_set_option(instance.options, bz::BITWUZLA_OPT_TIME_LIMIT_PER, millis);
+            }
+            instance.solver = bz::bitwuzla_new(instance.tm, instance.options);
+        }
+        if instance.solver.is_null() {
+            return Err(SolverError::Backend(
+                "could not create a Bitwuzla solver".into(),
+            ));
+        }
+        // SAFETY: `tm` is live and the sorts passed are sorts of `tm`.
+        unsafe {
+            let bool_sort = bz::bitwuzla_mk_bool_sort(instance.tm);
+            instance.bool_true = bz::bitwuzla_mk_true(instance.tm);
+            instance.bool_false = bz::bitwuzla_mk_false(instance.tm);
+            bz::bitwuzla_sort_release(bool_sort);
+        }
+        let bv1 = instance.bv_sort(1);
+        let index = instance.bv_sort(INDEX_WIDTH);
+        let byte = instance.bv_sort(8);
+        // SAFETY: `tm` is live and the sorts are sorts of `tm`.
+        unsafe {
+            instance.bv_one = bz::bitwuzla_mk_bv_one(instance.tm, bv1);
+            instance.bv_zero = bz::bitwuzla_mk_bv_zero(instance.tm, bv1);
+            instance.array_sort = bz::bitwuzla_mk_array_sort(instance.tm, index, byte);
+        }
+        Ok(instance)
+    }
+
+    /// The bit-vector sort of `width` bits (`1 ..= MAX_WIDTH`, checked by the caller).
+    fn bv_sort(&mut self, width: Width) -> BitwuzlaSort {
+        let tm = self.tm;
+        *self.bv_sorts.entry(width).or_insert_with(|| {
+            // SAFETY: `tm` is live and `width` is positive.
+            unsafe { bz::bitwuzla_mk_bv_sort(tm, u64::from(width)) }
+        })
+    }
+
+    fn mk1(&self, kind: BitwuzlaKind, a: BitwuzlaTerm) -> BitwuzlaTerm {
+        // SAFETY: `a` is a term of `tm` whose sort `lower` checked against `kind`.
+        unsafe { bz::bitwuzla_mk_term1(self.tm, kind, a) }
+    }
+
+    fn mk2(&self, kind: BitwuzlaKind, a: BitwuzlaTerm, b: BitwuzlaTerm) -> BitwuzlaTerm {
+        // SAFETY: `a` and `b` are terms of `tm` whose sorts `lower` checked against `kind`.
+        unsafe { bz::bitwuzla_mk_term2(self.tm, kind, a, b) }
+    }
+
+    fn mk3(
+        &self,
+        kind: BitwuzlaKind,
+        a: BitwuzlaTerm,
+        b: BitwuzlaTerm,
+        c: BitwuzlaTerm,
+    ) -> BitwuzlaTerm {
+        // SAFETY: the terms belong to `tm` and `lower` checked their sorts against `kind`.
+        unsafe { bz::bitwuzla_mk_term3(self.tm, kind, a, b, c) }
+    }
+
+    /// The bit-vector form `ite(b, #b1, #b0)` of a Boolean term.
+    fn bv_of_bool(&self, b: BitwuzlaTerm) -> BitwuzlaTerm {
+        self.mk3(bz::BITWUZLA_KIND_ITE, b, self.bv_one, self.bv_zero)
+    }
+
+    /// The term of an already lowered expression.
+    fn term(&self, id: ExprId) -> Result<BitwuzlaTerm, SolverError> {
+        self.terms.get(&id).copied().ok_or_else(|| {
+            SolverError::Backend(format!("expression {} was not lowered", id.index()))
+        })
+    }
+
+    /// The Boolean form of the lowered width-1 expression `id`, built as `(= t #b1)` if
+    /// lowering did not provide one.
+    fn bool_of(&mut self, id: ExprId) -> Result<BitwuzlaTerm, SolverError> {
+        if let Some(&b) = self.bools.get(&id) {
+            return Ok(b);
+        }
+        let b = self.mk2(bz::BITWUZLA_KIND_EQUAL, self.term(id)?, self.bv_one);
+        self.bools.insert(id, b);
+        Ok(b)
+    }
+
+    /// Lowers `root` and everything below it that is not memoised yet, children first, with
+    /// an explicit stack.
+    fn lower(&mut self, pool: &ExprPool, root: ExprId) -> Result<(), SolverError> {
+        let mut stack = vec![(root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if self.terms.contains_key(&id) {
+                continue;
+            }
+            let node = pool.node(id);
+            if expanded {
+                self.lower_node(pool, id, node)?;
+            } else {
+                // Everything pushed after `(id, true)` is lowered before it is popped again.
+                stack.push((id, true));
+                stack.extend(
+                    children(&node)
+                        .filter(|c| !self.terms.contains_key(c))
+                        .map(|c| (c, false)),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers one node whose children are all lowered, after checking its sorts.
+    fn lower_node(&mut self, pool: &ExprPool, id: ExprId, node: Node) -> Result<(), SolverError> {
+        let malformed = |what: &str| {
+            Err(SolverError::Backend(format!(
+                "malformed expression {} ({what}): {node:?}",
+                id.index()
+            )))
+        };
+        let bv_width = |e: ExprId| match pool.sort(e) {
+            Sort::Bv(w) => Some(w),
+            Sort::Array => None,
+        };
+        let mut boolean = None;
+        let term = match node {
+            Node::Const { width, value } => {
+                if width == 0 || width > MAX_WIDTH {
+                    return malformed("constant width out of range");
+                }
+                let sort = self.bv_sort(width);
+                if width == 1 {
+                    boolean = Some(if value & 1 == 1 {
+                        self.bool_true
+                    } else {
+                        self.bool_false
+                    });
+                }
+                if let Ok(small) = u64::try_from(value) {
+                    // SAFETY: `sort` is a bit-vector sort of `tm` wide enough for `small`,
+                    // since constants are masked to their width.
+                    unsafe { bz::bitwuzla_mk_bv_value_uint64(self.tm, sort, small) }
+                } else {
+                    let digits = CString::new(format!("{value:x}"))
+                        .map_err(|e| SolverError::Backend(e.to_string()))?;
+                    // SAFETY: `digits` is a NUL-terminated hexadecimal numeral that fits
+                    // `sort`, since constants are masked to their width.
+                    unsafe { bz::bitwuzla_mk_bv_value(self.tm, sort, digits.as_ptr(), 16) }
+                }
+            }
+            Node::Sym { array, offset } => {
+                let name = format!("{}[{offset}]", pool.array_info(array).name);
+                let symbol = CString::new(name.replace('\0', "?"))
+                    .map_err(|e| SolverError::Backend(e.to_string()))?;
+                let sort = self.bv_sort(8);
+                // SAFETY: `sort` belongs to `tm` and `symbol` is NUL-terminated; Bitwuzla
+                // copies the symbol.
+                unsafe { bz::bitwuzla_mk_const(self.tm, sort, symbol.as_ptr()) }
+            }
+            Node::Unary { op, arg } => {
+                let Some(width) = bv_width(arg) else {
+                    return malformed("unary operator on an array");
+                };
+                let a = self.term(arg)?;
+                match op {
+                    UnOp::Not => {
+                        if width == 1 {
+                            if let Some(&b) = self.bools.get(&arg) {
+                                boolean = Some(self.mk1(bz::BITWUZLA_KIND_NOT, b));
+                            }
+                        }
+                        self.mk1(bz::BITWUZLA_KIND_BV_NOT, a)
+                    }
+                    UnOp::Neg => self.mk1(bz::BITWUZLA_KIND_BV_NEG, a),
+                }
+            }
+            Node::Binary { op, lhs, rhs } => {
+                let (l, r) = (self.term(lhs)?, self.term(rhs)?);
+                let (lw, rw) = (bv_width(lhs), bv_width(rhs));
+                if op == BinOp::Eq {
+                    if pool.sort(lhs) != pool.sort(rhs) {
+                        return malformed("operands of different sorts");
+                    }
+                    let cmp = match (lw, self.bools.get(&lhs), self.bools.get(&rhs)) {
+                        (Some(1), Some(&lb), Some(&rb)) => {
+                            self.mk2(bz::BITWUZLA_KIND_EQUAL, lb, rb)
+                        }
+                        _ => self.mk2(bz::BITWUZLA_KIND_EQUAL, l, r),
+                    };
+                    boolean = Some(cmp);
+                    self.bv_of_bool(cmp)
+                } else {
+                    let width = match (lw, rw) {
+                        (Some(a), Some(b)) if a == b => a,
+                        _ => return malformed("operands of different sorts"),
+                    };
+                    if op.is_comparison() {
+                        let cmp = self.mk2(binary_kind(op), l, r);
+                        boolean = Some(cmp);
+                        self.bv_of_bool(cmp)
+                    } else {
+                        if width == 1 {
+                            let logical = match op {
+                                BinOp::And => Some(bz::BITWUZLA_KIND_AND),
+                                BinOp::Or => Some(bz::BITWUZLA_KIND_OR),
+                                BinOp::Xor => Some(bz::BITWUZLA_KIND_XOR),
+                                _ => None,
+                            };
+                            if let (Some(kind), Some(&lb), Some(&rb)) =
+                                (logical, self.bools.get(&lhs), self.bools.get(&rhs))
+                            {
+                                boolean = Some(self.mk2(kind, lb, rb));
+                            }
+                        }
+                        self.mk2(binary_kind(op), l, r)
+                    }
+                }
+            }
+            Node::Ite { cond, then, els } => {
+                if pool.sort(cond) != Sort::Bv(1) {
+                    return malformed("condition is not width 1");
+                }
+                if pool.sort(then) != pool.sort(els) {
+                    return malformed("branches of different sorts");
+                }
+                let c = self.bool_of(cond)?;
+                if bv_width(then) == Some(1) {
+                    if let (Some(&tb), Some(&eb)) = (self.bools.get(&then), self.bools.get(&els)) {
+                        boolean = Some(self.mk3(bz::BITWUZLA_KIND_ITE, c, tb, eb));
+                    }
+                }
+                self.mk3(bz::BITWUZLA_KIND_ITE, c, self.term(then)?, self.term(els)?)
+            }
+            Node::Extract { arg, lo, width } => {
+                let Some(arg_width) = bv_width(arg) else {
+                    return malformed("extract from an array");
+                };
+                if width == 0 || u64::from(lo) + u64::from(width) > u64::from(arg_width) {
+                    return malformed("extracted bits out of range");
+                }
+                let hi = u64::from(lo) + u64::from(width) - 1;
+                // SAFETY: `arg` is a bit-vector term of `tm` and `lo <= hi < arg_width`.
+                unsafe {
+                    bz::bitwuzla_mk_term1_indexed2(
+                        self.tm,
+                        bz::BITWUZLA_KIND_BV_EXTRACT,
+                        self.term(arg)?,
+                        hi,
+                        u64::from(lo),
+                    )
+                }
+            }
+            Node::ZExt { arg, .. } | Node::SExt { arg, .. } => {
+                let (Some(arg_width), Some(width)) = (bv_width(arg), bv_width(id)) else {
+                    return malformed("extension of an array");
+                };
+                if width < arg_width {
+                    return malformed("extension to a narrower width");
+                }
+                let a = self.term(arg)?;
+                if width == arg_width {
+                    a
+                } else {
+                    let kind = if matches!(node, Node::ZExt { .. }) {
+                        bz::BITWUZLA_KIND_BV_ZERO_EXTEND
+                    } else {
+                        bz::BITWUZLA_KIND_BV_SIGN_EXTEND
+                    };
+                    // SAFETY: `a` is a bit-vector term of `tm`; the extension is positive.
+                    unsafe {
+                        bz::bitwuzla_mk_term1_indexed1(
+                            self.tm,
+                            kind,
+                            a,
+                            u64::from(width - arg_width),
+                        )
+                    }
+                }
+            }
+            Node::Concat { hi, lo } => {
+                if bv_width(hi).is_none() || bv_width(lo).is_none() {
+                    return malformed("concatenation of an array");
+                }
+                self.mk2(bz::BITWUZLA_KIND_BV_CONCAT, self.term(hi)?, self.term(lo)?)
+            }
+            Node::ArrayConst { value } => {
+                let byte = self.bv_sort(8);
+                // SAFETY: `byte` is a sort of `tm`, the value fits 8 bits, and the array sort
+                // has `byte` elements.
+                unsafe {
+                    let element = bz::bitwuzla_mk_bv_value_uint64(self.tm, byte, u64::from(value));
+                    bz::bitwuzla_mk_const_array(self.tm, self.array_sort, element)
+                }
+            }
+            Node::ArrayStore {
+                array,
+                index,
+                value,
+            } => {
+                if pool.sort(array) != Sort::Array
+                    || pool.sort(index) != Sort::Bv(INDEX_WIDTH)
+                    || pool.sort(value) != Sort::Bv(8)
+                {
+                    return malformed("store with operands of wrong sorts");
+                }
+                self.mk3(
+                    bz::BITWUZLA_KIND_ARRAY_STORE,
+                    self.term(array)?,
+                    self.term(index)?,
+                    self.term(value)?,
+                )
+            }
+            Node::ArrayRead { array, index } => {
+                if pool.sort(array) != Sort::Array || pool.sort(index) != Sort::Bv(INDEX_WIDTH) {
+                    return malformed("read with operands of wrong sorts");
+                }
+                self.mk2(
+                    bz::BITWUZLA_KIND_ARRAY_SELECT,
+                    self.term(array)?,
+                    self.term(index)?,
+                )
+            }
+        };
+        self.terms.insert(id, term);
+        if let Some(b) = boolean {
+            self.bools.insert(id, b);
+        }
+        Ok(())
+    }
+
+    /// Checks the conjunction of `assumptions` (Boolean terms of `tm`).
+    fn check_assuming(&mut self, assumptions: &mut [BitwuzlaTerm]) -> Result<Answer, SolverError> {
+        let count = u32::try_from(assumptions.len())
+            .map_err(|_| SolverError::Backend("too many assumptions".into()))?;
+        self.checks += 1;
+        // SAFETY: `solver` is live and `assumptions` holds `count` Boolean terms of its term
+        // manager; Bitwuzla only reads the array.
+        let result =
+            unsafe { bz::bitwuzla_check_sat_assuming(self.solver, count, assumptions.as_mut_ptr()) };
+        match result {
+            bz::BITWUZLA_SAT => Ok(Answer::Sat),
+            bz::BITWUZLA_UNSAT => Ok(Answer::Unsat),
+            bz::BITWUZLA_UNKNOWN => Ok(Answer::Unknown),
+            other => Err(SolverError::Backend(format!(
+                "unexpected check result {other}"
+            ))),
+        }
+    }
+
+    /// The value, in the current model, of the lowered symbolic byte `id`. Only valid right
+    /// after a check that answered SAT.
+    fn byte_value(&self, id: ExprId) -> Result<u8, SolverError> {
+        let term = self.term(id)?;
+        // SAFETY: the last check answered SAT with model production on, and `term` is an
+        // 8-bit term of this solver's term manager. The value string is copied before any
+        // other call can overwrite Bitwuzla's buffer, and the value term is released once.
+        let text = unsafe {
+            let value = bz::bitwuzla_get_value(self.solver, term);
+            let raw = bz::bitwuzla_term_value_get_str(value);
+            let text = if raw.is_null() {
+                None
+            } else {
+                Some(CStr::from_ptr(raw).to_string_lossy().into_owned())
+            };
+            bz::bitwuzla_term_release(value);
+            text
+        };
+        let text = text.ok_or_else(|| SolverError::Backend("model value is missing".into()))?;
+        u8::from_str_radix(&text, 2)
+            .map_err(|e| SolverError::Backend(format!("model value {text:?} is not a byte: {e}")))
+    }
+}
+
+/// The Bitwuzla kind of a bit-vector operator or comparison other than `Eq`.
+fn binary_kind(op: BinOp) -> BitwuzlaKind {
+    match op {
+        BinOp::Add => bz::BITWUZLA_KIND_BV_ADD,
+        BinOp::Sub => bz::BITWUZLA_KIND_BV_SUB,
+        BinOp::Mul => bz::BITWUZLA_KIND_BV_MUL,
+        BinOp::UDiv => bz::BITWUZLA_KIND_BV_UDIV,
+        BinOp::SDiv => bz::BITWUZLA_KIND_BV_SDIV,
+        BinOp::URem => bz::BITWUZLA_KIND_BV_UREM,
+        BinOp::SRem => bz::BITWUZLA_KIND_BV_SREM,
+        BinOp::And => bz::BITWUZLA_KIND_BV_AND,
+        BinOp::Or => bz::BITWUZLA_KIND_BV_OR,
+        BinOp::Xor => bz::BITWUZLA_KIND_BV_XOR,
+        BinOp::Shl => bz::BITWUZLA_KIND_BV_SHL,
+        BinOp::LShr => bz::BITWUZLA_KIND_BV_SHR,
+        BinOp::AShr => bz::BITWUZLA_KIND_BV_ASHR,
+        BinOp::Eq => bz::BITWUZLA_KIND_EQUAL,
+        BinOp::Ult => bz::BITWUZLA_KIND_BV_ULT,
+        BinOp::Ule => bz::BITWUZLA_KIND_BV_ULE,
+        BinOp::Slt => bz::BITWUZLA_KIND_BV_SLT,
+        BinOp::Sle => bz::BITWUZLA_KIND_BV_SLE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{ArrayId, Assignment};
+
+    fn solve(
+        solver: &mut BitwuzlaSolver,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> SatResult {
+        solver.check(pool, constraints, query).unwrap()
+    }
+
+    /// The model of a Sat answer, after checking it satisfies every root.
+    fn model_of(
+        result: SatResult,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Assignment {
+        let SatResult::Sat(model) = result else {
+            panic!("expected Sat, got {result:?}");
+        };
+        for &e in constraints.iter().chain([&query]) {
+            assert_eq!(pool.eval(e, &model), 1, "{}", pool.to_sexp(e));
+        }
+        model
+    }
+
+    /// `bytes` symbolic bytes of `array`, little endian, as one bit-vector.
+    fn word(pool: &ExprPool, array: ArrayId, bytes: u32) -> ExprId {
+        let syms: Vec<ExprId> = (0..bytes).map(|i| pool.sym(array, i)).collect();
+        syms[1..]
+            .iter()
+            .fold(syms[0], |acc, &byte| pool.concat(byte, acc))
+    }
+
+    #[test]
+    fn sat_and_unsat_with_models() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 2);
+        let x0 = pool.sym(x, 0);
+        let mut solver = BitwuzlaSolver::new(None);
+        let q = pool.eq(pool.mul(x0, pool.constant(8, 3)), pool.constant(8, 12));
+        let c = pool.ult(x0, pool.constant(8, 100));
+        let model = model_of(solve(&mut solver, &pool, &[c], q), &pool, &[c], q);
+        assert_eq!(model.get(x), Some(&[4, 0][..]));
+
+        let impossible = pool.ult(x0, pool.constant(8, 4));
+        assert_eq!(solve(&mut solver, &pool, &[c, impossible], q), SatResult::Unsat);
+        let stats = solver.stats();
+        assert_eq!(stats.backend_queries, 2);
+        assert_eq!((stats.backend_sat, stats.backend_unsat), (1, 1));
+    }
+
+    #[test]
+    fn wide_constants_and_widths() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 16);
+        let value: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        let q = pool.eq(word(&pool, x, 16), pool.constant(128, value));
+        let mut solver = BitwuzlaSolver::new(None);
+        let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
+        assert_eq!(model.get(x), Some(&value.to_le_bytes()[..]));
+
+        // An expression the constructors cannot fold: a 128-bit sum compared with a wide
+        // constant, sign extension, extraction.
+        let y = pool.new_array("y", 8);
+        let wide = pool.add(pool.sext(word(&pool, y, 8), 128), pool.constant(128, u128::MAX));
+        let q = pool.eq(wide, pool.constant(128, u128::MAX - 1));
+        let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
+        assert_eq!(model.get(y), Some(&[u8::MAX; 8][..]));
+        let top = pool.extract(word(&pool, y, 8), 60, 4);
+        let q = pool.eq(top, pool.constant(4, 0b1010));
+        let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
+        assert_eq!(model.byte(y, 7) >> 4, 0b1010);
+    }
+
+    #[test]
+    fn booleans_mix_with_bit_vectors() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 2);
+        let (a, b) = (pool.sym(x, 0), pool.sym(x, 1));
+        let lt = pool.ult(a, b);
+        let eq = pool.eq(a, pool.constant(8, 5));
+        // A comparison used as a bit-vector: (zext (a < b)) + (a == 5) == 2.
+        let sum = pool.add(pool.zext(lt, 8), pool.zext(eq, 8));
+        let q = pool.eq(sum, pool.constant(8, 2));
+        let mut solver = BitwuzlaSolver::new(None);
+        let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
+        assert_eq!(model.byte(x, 0), 5);
+        assert!(model.byte(x, 1) > 5);
+
+        // Width-1 logic and ite over comparisons.
+        let either = pool.bool_or(pool.bool_and(lt, eq), pool.xor(lt, eq));
+        let picked = pool.ite(either, a, b);
+        let q = pool.bool_and(pool.bool_not(lt), pool.eq(picked, pool.constant(8, 9)));
+        let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
+        assert!(model.byte(x, 0) >= model.byte(x, 1));
+    }
+
+    #[test]
+    fn symbolic_index_read_over_write() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 2);
+        let (i, v) = (pool.zext(pool.sym(x, 0), 32), pool.sym(x, 1));
+        let mem = pool.array_store(pool.array_const(0), i, v);
+        let mem = pool.array_store(mem, pool.constant(32, 3), pool.constant(8, 7));
+        let read = pool.array_read(mem, pool.constant(32, 200));
+        let q = pool.eq(read, pool.constant(8, 99));
+        let mut solver = BitwuzlaSolver::new(None);
+        let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
+        assert_eq!(model.get(x), Some(&[200, 99][..]));
+        let overwritten = pool.eq(pool.array_read(mem, pool.constant(32, 3)), pool.constant(8, 8));
+        assert_eq!(solve(&mut solver, &pool, &[], overwritten), SatResult::Unsat);
+    }
+
+    #[test]
+    fn models_cover_every_array_of_the_formula() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 3);
+        let y = pool.new_array("y", u32::MAX);
+        let c = pool.ule(pool.sym(y, 4), pool.constant(8, 200));
+        let q = pool.eq(pool.sym(x, 1), pool.constant(8, 1));
+        let mut solver = BitwuzlaSolver::new(None);
+        let model = model_of(solve(&mut solver, &pool, &[c], q), &pool, &[c], q);
+        assert_eq!(model.get(x).map(<[u8]>::len), Some(3));
+        assert_eq!(model.get(y).map(<[u8]>::len), Some(5));
+    }
+
+    #[test]
+    fn deep_expressions_do_not_overflow_the_stack() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 4);
+        let before = pool.len();
+        let mut e = pool.zext(pool.sym(x, 0), 32);
+        for i in 0..5_000u32 {
+            let step = pool.add(e, pool.constant(32, u128::from(i) + 1));
+            e = pool.xor(step, pool.zext(pool.sym(x, i % 4), 32));
+        }
+        assert!(pool.len() - before > 10_000);
+        let mut target = Assignment::new();
+        target.set(x, vec![1, 2, 3, 4]);
+        let q = pool.eq(e, pool.constant(32, pool.eval(e, &target)));
+        let handle = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || {
+                let mut solver = BitwuzlaSolver::new(None);
+                let result = solver.check(&pool, &[], q).unwrap();
+                model_of(result, &pool, &[], q);
+                solver.memo_len()
+            })
+            .unwrap();
+        assert!(handle.join().unwrap() > 10_000);
+    }
+
+    #[test]
+    fn the_memo_persists_and_the_instance_is_recreated() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 1);
+        let x0 = pool.sym(x, 0);
+        let mut solver = BitwuzlaSolver::with_limits(None, 2, usize::MAX);
+        for k in 0..5u8 {
+            let q = pool.eq(x0, pool.constant(8, u128::from(k)));
+            let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
+            assert_eq!(model.byte(x, 0), k);
+            assert!(solver.memo_len() > 0);
+        }
+        assert_eq!(solver.stats().backend_resets, 2);
+
+        let mut solver = BitwuzlaSolver::with_limits(None, 1000, 4);
+        let deep = pool.ult(pool.add(pool.mul(x0, x0), x0), pool.constant(8, 3));
+        solve(&mut solver, &pool, &[], deep);
+        let memo = solver.memo_len();
+        assert!(memo > 4);
+        solve(&mut solver, &pool, &[], deep);
+        assert_eq!(solver.memo_len(), memo);
+        assert_eq!(solver.stats().backend_resets, 1);
+    }
+
+    #[test]
+    fn a_new_pool_gets_a_fresh_memo() {
+        let mut solver = BitwuzlaSolver::new(None);
+        for value in [3u8, 4] {
+            let pool = ExprPool::new();
+            // Different node orders give the same ids different meanings in each pool.
+            let x = pool.new_array("x", 1);
+            if value == 4 {
+                pool.constant(8, 77);
+            }
+            let q = pool.eq(pool.sym(x, 0), pool.constant(8, u128::from(value)));
+            let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
+            assert_eq!(model.byte(x, 0), value);
+        }
+    }
+
+    #[test]
+    fn constraints_must_be_conditions() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 1);
+        let mut solver = BitwuzlaSolver::new(None);
+        let err = solver.check(&pool, &[pool.sym(x, 0)], pool.true_());
+        assert!(matches!(err, Err(SolverError::Backend(_))));
+    }
+
+    #[test]
+    fn a_hard_query_times_out() {
+        let pool = ExprPool::new();
+        let (p, q) = (pool.new_array("p", 8), pool.new_array("q", 8));
+        let (a, b) = (pool.zext(word(&pool, p, 8), 128), pool.zext(word(&pool, q, 8), 128));
+        let one = pool.constant(128, 1);
+        let constraints = [pool.ult(one, a), pool.ult(one, b)];
+        // The product of the primes 4294967291 and 4294967279.
+        let product = pool.eq(pool.mul(a, b), pool.constant(128, 18446743979220271189));
+        let mut solver = BitwuzlaSolver::new(Some(Duration::from_millis(50)));
+        let start = Instant::now();
+        let result = solve(&mut solver, &pool, &constraints, product);
+        assert_eq!(result, SatResult::Unknown(TIMEOUT.to_string()));
+        assert!(start.elapsed() < Duration::from_secs(20));
+        assert_eq!(solver.stats().backend_unknown, 1);
+        // The solver stays usable after a timeout.
+        let easy = pool.eq(pool.sym(p, 0), pool.constant(8, 1));
+        assert!(solve(&mut solver, &pool, &[], easy).is_sat());
+    }
+}

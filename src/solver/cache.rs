@@ -1,0 +1,96 @@
+//! A query cache: repeated questions are answered without asking the backend again.
+//!
+//! The key is the sorted, deduplicated list of constraint ids together with the query id;
+//! hash-consing makes id equality structural equality, so equal formulas hit the same entry
+//! whatever the order or repetition of their constraints. `Sat` and `Unsat` answers are
+//! cached; `Unknown` answers are not, because they depend on the machine's load at the time.
+//! The cache is emptied when it reaches its capacity, which bounds its memory (models
+//! included) without bookkeeping on every hit.
+
+use super::{pool_key, SatResult, Solver, SolverError, SolverStats};
+use crate::expr::{ExprId, ExprPool};
+use rustc_hash::FxHashMap;
+
+/// Entries held before the cache is emptied.
+pub const DEFAULT_CACHE_CAPACITY: usize = 100_000;
+
+/// The cache key: sorted, deduplicated constraints and the query.
+type Key = (Box<[ExprId]>, ExprId);
+
+/// A [`Solver`] layer that remembers the answers of the solver it wraps.
+pub struct CachingSolver {
+    inner: Box<dyn Solver>,
+    entries: FxHashMap<Key, SatResult>,
+    capacity: usize,
+    pool: usize,
+    hits: u64,
+    misses: u64,
+}
+
+impl CachingSolver {
+    /// Caches the answers of `inner`, holding at most [`DEFAULT_CACHE_CAPACITY`] entries.
+    pub fn new(inner: Box<dyn Solver>) -> Self {
+        Self::with_capacity(inner, DEFAULT_CACHE_CAPACITY)
+    }
+
+    /// Caches the answers of `inner`, emptying the cache when it holds `capacity` entries.
+    pub fn with_capacity(inner: Box<dyn Solver>, capacity: usize) -> Self {
+        Self {
+            inner,
+            entries: FxHashMap::default(),
+            capacity: capacity.max(1),
+            pool: 0,
+            hits: 0,
+            misses: 0,
+        }
+    }
+
+    /// The number of cached answers.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no answer is cached.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl Solver for CachingSolver {
+    fn check(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<SatResult, SolverError> {
+        let key_pool = pool_key(pool);
+        if key_pool != self.pool {
+            self.entries.clear();
+            self.pool = key_pool;
+        }
+        let mut sorted = constraints.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let key = (sorted.into_boxed_slice(), query);
+        if let Some(answer) = self.entries.get(&key) {
+            self.hits += 1;
+            return Ok(answer.clone());
+        }
+        self.misses += 1;
+        let answer = self.inner.check(pool, &key.0, query)?;
+        if !matches!(answer, SatResult::Unknown(_)) {
+            if self.entries.len() >= self.capacity {
+                self.entries.clear();
+            }
+            self.entries.insert(key, answer.clone());
+        }
+        Ok(answer)
+    }
+
+    fn stats(&self) -> SolverStats {
+        let mut stats = self.inner.stats();
+        stats.cache_hits += self.hits;
+        stats.cache_misses += self.misses;
+        stats
+    }
+}

@@ -1,0 +1,184 @@
+//! Constraint independence (as in KLEE): constraints that share no symbolic array with the
+//! query, directly or through other constraints, cannot change whether the query is
+//! satisfiable, so they are left out of the backend query.
+//!
+//! Soundness of the model. Leaving constraints out would make the returned model satisfy only
+//! the constraints that were kept, and the callers (and the validation layer) expect a model
+//! of the full constraint set. So, on `Sat`, this layer evaluates every dropped group of
+//! constraints (a connected component of the "shares an array" relation) under the model,
+//! with the group's arrays absent and hence reading 0:
+//! - a group that holds there gets all-zero arrays in the model;
+//! - any other group is solved on its own (query `true`); its arrays are disjoint from the
+//!   model's, so the union of the two models is a model of both, and an `Unsat` group makes
+//!   the whole formula `Unsat` (an `Unknown` one makes it `Unknown`).
+//!
+//! The answer is therefore exactly the answer for the full formula, and the model assigns
+//! every array the full formula mentions. Constraints that mention no array at all are
+//! always kept (they are cheap, and a false one decides the query).
+
+use super::{fill_missing_arrays, pool_key, SatResult, Solver, SolverError, SolverStats};
+use crate::expr::{ArrayId, ExprId, ExprPool};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
+
+/// Expressions whose arrays are memoised before the memo is emptied.
+const ARRAYS_MEMO_LIMIT: usize = 1 << 20;
+
+/// A [`Solver`] layer that drops constraints independent of the query.
+pub struct IndependenceSolver {
+    inner: Box<dyn Solver>,
+    /// The arrays of each constraint and query seen, since `arrays_in` walks the expression.
+    arrays: FxHashMap<ExprId, Box<[ArrayId]>>,
+    pool: usize,
+    dropped: u64,
+    completions: u64,
+}
+
+/// One group of dropped constraints and the arrays they mention.
+#[derive(Default)]
+struct Group {
+    constraints: Vec<ExprId>,
+    arrays: FxHashSet<ArrayId>,
+}
+
+impl IndependenceSolver {
+    /// Drops independent constraints before asking `inner`.
+    pub fn new(inner: Box<dyn Solver>) -> Self {
+        Self {
+            inner,
+            arrays: FxHashMap::default(),
+            pool: 0,
+            dropped: 0,
+            completions: 0,
+        }
+    }
+
+    /// The arrays `e` mentions, memoised.
+    fn arrays_of(&mut self, pool: &ExprPool, e: ExprId) -> Box<[ArrayId]> {
+        if let Some(arrays) = self.arrays.get(&e) {
+            return arrays.clone();
+        }
+        if self.arrays.len() >= ARRAYS_MEMO_LIMIT {
+            self.arrays.clear();
+        }
+        let arrays: Box<[ArrayId]> = pool.arrays_in(e).into_boxed_slice();
+        self.arrays.insert(e, arrays.clone());
+        arrays
+    }
+}
+
+/// Union-find over arrays, with path halving.
+#[derive(Default)]
+struct Components {
+    parent: FxHashMap<ArrayId, ArrayId>,
+}
+
+impl Components {
+    fn find(&mut self, mut a: ArrayId) -> ArrayId {
+        loop {
+            let p = *self.parent.entry(a).or_insert(a);
+            if p == a {
+                return a;
+            }
+            let grandparent = *self.parent.entry(p).or_insert(p);
+            self.parent.insert(a, grandparent);
+            a = grandparent;
+        }
+    }
+
+    fn union_all(&mut self, arrays: &[ArrayId]) {
+        if let Some((&first, rest)) = arrays.split_first() {
+            let root = self.find(first);
+            for &a in rest {
+                let other = self.find(a);
+                if other != root {
+                    self.parent.insert(other, root);
+                }
+            }
+        }
+    }
+}
+
+impl Solver for IndependenceSolver {
+    fn check(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<SatResult, SolverError> {
+        let key = pool_key(pool);
+        if key != self.pool {
+            self.arrays.clear();
+            self.pool = key;
+        }
+
+        let mut components = Components::default();
+        let query_arrays = self.arrays_of(pool, query);
+        components.union_all(&query_arrays);
+        let constraint_arrays: Vec<Box<[ArrayId]>> =
+            constraints.iter().map(|&c| self.arrays_of(pool, c)).collect();
+        for arrays in &constraint_arrays {
+            components.union_all(arrays);
+        }
+        let relevant: FxHashSet<ArrayId> =
+            query_arrays.iter().map(|&a| components.find(a)).collect();
+
+        let mut kept = Vec::with_capacity(constraints.len());
+        // Keyed by component root, so groups are solved in a deterministic order.
+        let mut groups: BTreeMap<ArrayId, Group> = BTreeMap::new();
+        for (&c, arrays) in constraints.iter().zip(&constraint_arrays) {
+            let Some(&first) = arrays.first() else {
+                kept.push(c);
+                continue;
+            };
+            let root = components.find(first);
+            if relevant.contains(&root) {
+                kept.push(c);
+            } else {
+                let group = groups.entry(root).or_default();
+                group.constraints.push(c);
+                group.arrays.extend(arrays.iter().copied());
+            }
+        }
+        if groups.is_empty() {
+            return self.inner.check(pool, constraints, query);
+        }
+        self.dropped += (constraints.len() - kept.len()) as u64;
+
+        let mut model = match self.inner.check(pool, &kept, query)? {
+            SatResult::Sat(model) => model,
+            other => return Ok(other),
+        };
+        for group in groups.into_values() {
+            let holds = group
+                .constraints
+                .iter()
+                .all(|&c| pool.eval(c, &model) == 1);
+            if holds {
+                fill_missing_arrays(pool, &mut model, &group.constraints);
+                continue;
+            }
+            self.completions += 1;
+            match self.inner.check(pool, &group.constraints, pool.true_())? {
+                SatResult::Sat(part) => {
+                    let mut arrays: Vec<ArrayId> = group.arrays.into_iter().collect();
+                    arrays.sort_unstable();
+                    for array in arrays {
+                        if let Some(data) = part.get(array) {
+                            model.set(array, data.to_vec());
+                        }
+                    }
+                }
+                other => return Ok(other),
+            }
+        }
+        Ok(SatResult::Sat(model))
+    }
+
+    fn stats(&self) -> SolverStats {
+        let mut stats = self.inner.stats();
+        stats.independence_dropped += self.dropped;
+        stats.independence_completions += self.completions;
+        stats
+    }
+}

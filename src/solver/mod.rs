@@ -1,0 +1,569 @@
+//! Satisfiability of path constraints: the solver stage between the executor and Bitwuzla.
+//!
+//! A [`Solver`] answers one question: is `constraints ∧ query` satisfiable, and if so, which
+//! input bytes make it true? Every other question (validity, possible values, models) is built
+//! on top of that one by the convenience methods of [`SolverExt`].
+//!
+//! The production solver is a chain of layers built by [`build_chain`], outermost first:
+//!
+//! 1. [`ValidatingSolver`] evaluates every satisfying model concretely on all constraints and
+//!    the query, so that a backend bug or a translation bug can never produce a false
+//!    counterexample ([`SolverError::InvalidModel`]).
+//! 2. [`CachingSolver`] answers repeated queries from a table keyed by expression ids.
+//! 3. [`IndependenceSolver`] drops constraints that share no symbolic array, directly or
+//!    transitively, with the query (KLEE's constraint independence), and completes the model
+//!    for the dropped constraints afterwards so that it satisfies the full constraint set.
+//! 4. [`BitwuzlaSolver`] translates expressions to the SMT backend and solves incrementally.
+//!
+//! Every layer serves a single [`ExprPool`]: expression ids are only meaningful inside the pool
+//! that created them. Layers that keep state keyed by ids notice when they are handed a pool at
+//! a different address and then drop that state, but a chain should still be created per pool.
+
+mod bitwuzla;
+mod cache;
+mod chain;
+mod independence;
+mod validate;
+
+pub use self::bitwuzla::BitwuzlaSolver;
+pub use cache::CachingSolver;
+pub use chain::{build_chain, ChainSolver};
+pub use independence::IndependenceSolver;
+pub use validate::ValidatingSolver;
+
+use crate::expr::{ArrayId, Assignment, ExprId, ExprPool, Node};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::time::Duration;
+
+/// The answer to "is `constraints ∧ query` satisfiable?".
+#[derive(Clone, Debug, PartialEq)]
+pub enum SatResult {
+    /// Satisfiable; the assignment gives a value to every byte of every symbolic array that the
+    /// formula mentions (bytes the formula does not constrain are 0).
+    Sat(Assignment),
+    /// Unsatisfiable.
+    Unsat,
+    /// The backend gave up; the string says why (for example `timeout`).
+    Unknown(String),
+}
+
+impl SatResult {
+    /// Whether this is [`SatResult::Sat`].
+    pub fn is_sat(&self) -> bool {
+        matches!(self, SatResult::Sat(_))
+    }
+
+    /// Whether this is [`SatResult::Unsat`].
+    pub fn is_unsat(&self) -> bool {
+        matches!(self, SatResult::Unsat)
+    }
+}
+
+/// A failure of the solver stage itself, as opposed to an `Unknown` answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolverError {
+    /// The backend could not be set up or could not translate the formula.
+    #[error("solver backend error: {0}")]
+    Backend(String),
+    /// The backend answered SAT with a model that fails concrete evaluation.
+    #[error("solver returned an invalid model: {0}")]
+    InvalidModel(String),
+    /// A convenience method needed a definite answer and the backend answered `Unknown`.
+    #[error("solver could not decide a query: {0}")]
+    Unknown(String),
+}
+
+/// Counters of every layer of a solver chain. Each layer adds its own counters to those of the
+/// layer it wraps, so `stats()` on the outermost layer reports the whole chain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolverStats {
+    /// Queries asked of the chain (counted by [`ChainSolver`]).
+    pub queries: u64,
+    /// Wall-clock time spent in the chain (counted by [`ChainSolver`]).
+    pub total_time: Duration,
+    /// Queries answered from the cache.
+    pub cache_hits: u64,
+    /// Queries the cache passed on to the next layer.
+    pub cache_misses: u64,
+    /// Constraints removed from queries by constraint independence.
+    pub independence_dropped: u64,
+    /// Extra queries the independence layer asked to complete a model for dropped constraints.
+    pub independence_completions: u64,
+    /// Satisfiability checks run by the backend.
+    pub backend_queries: u64,
+    pub backend_sat: u64,
+    pub backend_unsat: u64,
+    pub backend_unknown: u64,
+    /// Time the backend spent in satisfiability checks (not in translation).
+    pub backend_time: Duration,
+    /// Times the backend dropped its instance and translation memo to bound memory.
+    pub backend_resets: u64,
+    /// SAT models checked by concrete evaluation.
+    pub validated_models: u64,
+}
+
+impl SolverStats {
+    /// Adds every counter of `other` to `self`.
+    pub fn merge(&mut self, other: &Self) {
+        self.queries += other.queries;
+        self.total_time += other.total_time;
+        self.cache_hits += other.cache_hits;
+        self.cache_misses += other.cache_misses;
+        self.independence_dropped += other.independence_dropped;
+        self.independence_completions += other.independence_completions;
+        self.backend_queries += other.backend_queries;
+        self.backend_sat += other.backend_sat;
+        self.backend_unsat += other.backend_unsat;
+        self.backend_unknown += other.backend_unknown;
+        self.backend_time += other.backend_time;
+        self.backend_resets += other.backend_resets;
+        self.validated_models += other.validated_models;
+    }
+}
+
+/// A decision procedure for conjunctions of width-1 expressions.
+pub trait Solver: Send {
+    /// Is `constraints ∧ query` satisfiable? On Sat, the model assigns every array the formula
+    /// mentions. Every constraint and the query must have width 1.
+    fn check(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<SatResult, SolverError>;
+
+    /// The counters of this solver and of every layer it wraps.
+    fn stats(&self) -> SolverStats;
+}
+
+/// Which layers [`build_chain`] stacks on the backend, and the backend's time limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// Time limit of each backend satisfiability check; `None` means no limit. A check that
+    /// runs out of time answers `SatResult::Unknown("timeout")`.
+    pub timeout: Option<Duration>,
+    /// Answer repeated queries from a cache.
+    pub cache: bool,
+    /// Drop constraints independent of the query before asking the backend.
+    pub independence: bool,
+    /// Check every model by concrete evaluation. On by default, in release builds too.
+    pub validate: bool,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        Self {
+            timeout: None,
+            cache: true,
+            independence: true,
+            validate: true,
+        }
+    }
+}
+
+/// The answer of [`SolverExt::must_be_true`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Truth {
+    /// The query holds for every input satisfying the constraints.
+    Yes,
+    /// Some input satisfies the constraints and falsifies the query; here is one.
+    No(Assignment),
+    /// The backend could not decide; the string says why.
+    Unknown(String),
+}
+
+/// The answer of [`SolverExt::may_be_true`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Possibility {
+    /// Some input satisfies the constraints and the query; here is one.
+    Yes(Assignment),
+    /// No input satisfies both the constraints and the query.
+    No,
+    /// The backend could not decide; the string says why.
+    Unknown(String),
+}
+
+/// Questions derived from [`Solver::check`]. Implemented for every solver, including
+/// `dyn Solver` and therefore `Box<dyn Solver>`. Below, `C(X)` is the conjunction of the
+/// constraints over the inputs `X`.
+pub trait SolverExt: Solver {
+    /// Validity under the constraints: `∀X. C(X) → q(X)`, decided as `C ∧ ¬q` unsatisfiable.
+    /// On `No`, the assignment is a witness of `C ∧ ¬q`.
+    fn must_be_true(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<Truth, SolverError> {
+        let negated = pool.bool_not(query);
+        Ok(match self.check(pool, constraints, negated)? {
+            SatResult::Unsat => Truth::Yes,
+            SatResult::Sat(model) => Truth::No(model),
+            SatResult::Unknown(why) => Truth::Unknown(why),
+        })
+    }
+
+    /// Satisfiability under the constraints: `∃X. C(X) ∧ q(X)`. On `Yes`, the assignment is a
+    /// witness of `C ∧ q`.
+    fn may_be_true(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<Possibility, SolverError> {
+        Ok(match self.check(pool, constraints, query)? {
+            SatResult::Sat(model) => Possibility::Yes(model),
+            SatResult::Unsat => Possibility::No,
+            SatResult::Unknown(why) => Possibility::Unknown(why),
+        })
+    }
+
+    /// One possible value of `e`: some `X` with `C(X)`, and `e(X)`. `None` when `C` is
+    /// unsatisfiable; [`SolverError::Unknown`] when the backend cannot decide. Arrays that only
+    /// `e` mentions are absent from the returned assignment and read as 0, which is the value
+    /// the returned number was computed with.
+    fn get_value(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        e: ExprId,
+    ) -> Result<Option<(u128, Assignment)>, SolverError> {
+        Ok(self
+            .get_model(pool, constraints)?
+            .map(|model| (pool.eval(e, &model), model)))
+    }
+
+    /// Some `X` with `C(X)`: a model of the constraints alone (query `true`). `None` when `C`
+    /// is unsatisfiable; [`SolverError::Unknown`] when the backend cannot decide.
+    fn get_model(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+    ) -> Result<Option<Assignment>, SolverError> {
+        match self.check(pool, constraints, pool.true_())? {
+            SatResult::Sat(model) => Ok(Some(model)),
+            SatResult::Unsat => Ok(None),
+            SatResult::Unknown(why) => Err(SolverError::Unknown(why)),
+        }
+    }
+}
+
+impl<S: Solver + ?Sized> SolverExt for S {}
+
+/// Arrays larger than this many bytes get a model only as long as the highest offset the
+/// formula reads, plus one, instead of their declared size.
+const DENSE_MODEL_LIMIT: u32 = 1 << 16;
+
+/// The children of `node`, in no particular order.
+pub(crate) fn children(node: &Node) -> impl Iterator<Item = ExprId> {
+    let (ids, n): ([Option<ExprId>; 3], usize) = match *node {
+        Node::Const { .. } | Node::Sym { .. } | Node::ArrayConst { .. } => ([None; 3], 0),
+        Node::Unary { arg, .. }
+        | Node::Extract { arg, .. }
+        | Node::ZExt { arg, .. }
+        | Node::SExt { arg, .. } => ([Some(arg), None, None], 1),
+        Node::Binary { lhs, rhs, .. } => ([Some(lhs), Some(rhs), None], 2),
+        Node::Concat { hi, lo } => ([Some(hi), Some(lo), None], 2),
+        Node::ArrayRead { array, index } => ([Some(array), Some(index), None], 2),
+        Node::Ite { cond, then, els } => ([Some(cond), Some(then), Some(els)], 3),
+        Node::ArrayStore {
+            array,
+            index,
+            value,
+        } => ([Some(array), Some(index), Some(value)], 3),
+    };
+    ids.into_iter().take(n).flatten()
+}
+
+/// Every symbolic byte reachable from `roots`, as `(node id, array, offset)`, each once. The
+/// walk uses an explicit stack, so deep expressions cannot overflow the call stack.
+pub(crate) fn symbolic_bytes(
+    pool: &ExprPool,
+    roots: impl IntoIterator<Item = ExprId>,
+) -> Vec<(ExprId, ArrayId, u32)> {
+    let mut seen = FxHashSet::default();
+    let mut stack: Vec<ExprId> = roots.into_iter().collect();
+    let mut found = Vec::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let node = pool.node(id);
+        if let Node::Sym { array, offset } = node {
+            found.push((id, array, offset));
+        }
+        stack.extend(children(&node).filter(|c| !seen.contains(c)));
+    }
+    found
+}
+
+/// The number of bytes a model gives `array` when the formula reads it at offsets up to
+/// `max_offset`: the declared size, unless that is huge (then `max_offset + 1`), and never
+/// less than `max_offset + 1`.
+pub(crate) fn model_len(pool: &ExprPool, array: ArrayId, max_offset: u32) -> usize {
+    let needed = max_offset as usize + 1;
+    let declared = pool.array_info(array).size;
+    if declared > DENSE_MODEL_LIMIT {
+        needed
+    } else {
+        needed.max(declared as usize)
+    }
+}
+
+/// Groups `(array, offset, value)` bytes into an assignment whose arrays have their model
+/// length (see [`model_len`]); bytes not listed are 0.
+pub(crate) fn assignment_from_bytes(
+    pool: &ExprPool,
+    bytes: impl IntoIterator<Item = (ArrayId, u32, u8)>,
+) -> Assignment {
+    let mut by_array: FxHashMap<ArrayId, Vec<(u32, u8)>> = FxHashMap::default();
+    for (array, offset, value) in bytes {
+        by_array.entry(array).or_default().push((offset, value));
+    }
+    let mut arrays: Vec<_> = by_array.into_iter().collect();
+    arrays.sort_unstable_by_key(|(array, _)| *array);
+    let mut model = Assignment::new();
+    for (array, values) in arrays {
+        let max_offset = values.iter().map(|&(o, _)| o).max().unwrap_or(0);
+        let mut data = vec![0u8; model_len(pool, array, max_offset)];
+        for (offset, value) in values {
+            data[offset as usize] = value;
+        }
+        model.set(array, data);
+    }
+    model
+}
+
+/// Gives every array that `roots` mention and `model` lacks an all-zero value of its model
+/// length, so that the model assigns every array of the formula.
+pub(crate) fn fill_missing_arrays(pool: &ExprPool, model: &mut Assignment, roots: &[ExprId]) {
+    let missing: Vec<(ArrayId, u32, u8)> = symbolic_bytes(pool, roots.iter().copied())
+        .into_iter()
+        .filter(|&(_, array, _)| model.get(array).is_none())
+        .map(|(_, array, offset)| (array, offset, 0u8))
+        .collect();
+    let arrays: FxHashSet<ArrayId> = missing.iter().map(|&(array, _, _)| array).collect();
+    let zeros = assignment_from_bytes(pool, missing);
+    for array in arrays {
+        if let Some(data) = zeros.get(array) {
+            model.set(array, data.to_vec());
+        }
+    }
+}
+
+/// Identifies the pool a stateful layer last served, to drop id-keyed state when it changes.
+pub(crate) fn pool_key(pool: &ExprPool) -> usize {
+    pool as *const ExprPool as usize
+}
+
+/// Shortens `text` to at most `max` characters for error messages.
+pub(crate) fn abbreviate(text: String, max: usize) -> String {
+    if text.chars().count() <= max {
+        text
+    } else {
+        let mut short: String = text.chars().take(max).collect();
+        short.push('…');
+        short
+    }
+}
+
+/// Helpers shared by the unit tests of the layers.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{SatResult, Solver, SolverError, SolverStats};
+    use crate::expr::{ExprId, ExprPool};
+    use std::sync::{Arc, Mutex};
+
+    /// The questions a [`Scripted`] solver was asked, shared with the test.
+    pub(crate) type Calls = Arc<Mutex<Vec<(Vec<ExprId>, ExprId)>>>;
+
+    type Script = Box<dyn FnMut(&ExprPool, &[ExprId], ExprId) -> SatResult + Send>;
+
+    /// A solver that answers from a closure and records every question.
+    pub(crate) struct Scripted {
+        pub(crate) calls: Calls,
+        script: Script,
+    }
+
+    impl Scripted {
+        pub(crate) fn new(
+            script: impl FnMut(&ExprPool, &[ExprId], ExprId) -> SatResult + Send + 'static,
+        ) -> (Self, Calls) {
+            let calls = Calls::default();
+            let solver = Self {
+                calls: calls.clone(),
+                script: Box::new(script),
+            };
+            (solver, calls)
+        }
+    }
+
+    impl Solver for Scripted {
+        fn check(
+            &mut self,
+            pool: &ExprPool,
+            constraints: &[ExprId],
+            query: ExprId,
+        ) -> Result<SatResult, SolverError> {
+            self.calls
+                .lock()
+                .expect("calls lock")
+                .push((constraints.to_vec(), query));
+            Ok((self.script)(pool, constraints, query))
+        }
+
+        fn stats(&self) -> SolverStats {
+            SolverStats {
+                backend_queries: self.calls.lock().expect("calls lock").len() as u64,
+                ..SolverStats::default()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn byte_var(pool: &ExprPool, name: &str, size: u32) -> (ArrayId, ExprId) {
+        let array = pool.new_array(name, size);
+        (array, pool.sym(array, 0))
+    }
+
+    #[test]
+    fn must_be_true_is_validity_under_the_constraints() {
+        let pool = ExprPool::new();
+        let (x, x0) = byte_var(&pool, "x", 1);
+        let mut solver = build_chain(&SolverConfig::default());
+        let below10 = pool.ult(x0, pool.constant(8, 10));
+        let below20 = pool.ult(x0, pool.constant(8, 20));
+        let below5 = pool.ult(x0, pool.constant(8, 5));
+        assert_eq!(
+            solver.must_be_true(&pool, &[below10], below20).unwrap(),
+            Truth::Yes
+        );
+        match solver.must_be_true(&pool, &[below10], below5).unwrap() {
+            Truth::No(witness) => assert!((5..10).contains(&witness.byte(x, 0))),
+            other => panic!("expected a counterexample, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn may_be_true_is_satisfiability_under_the_constraints() {
+        let pool = ExprPool::new();
+        let (x, x0) = byte_var(&pool, "x", 1);
+        let mut solver = build_chain(&SolverConfig::default());
+        let below10 = pool.ult(x0, pool.constant(8, 10));
+        let is12 = pool.eq(x0, pool.constant(8, 12));
+        let is7 = pool.eq(x0, pool.constant(8, 7));
+        assert_eq!(
+            solver.may_be_true(&pool, &[below10], is12).unwrap(),
+            Possibility::No
+        );
+        match solver.may_be_true(&pool, &[below10], is7).unwrap() {
+            Possibility::Yes(witness) => assert_eq!(witness.byte(x, 0), 7),
+            other => panic!("expected a witness, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn get_value_and_get_model() {
+        let pool = ExprPool::new();
+        let (x, x0) = byte_var(&pool, "x", 4);
+        let mut solver = build_chain(&SolverConfig::default());
+        let is42 = pool.eq(x0, pool.constant(8, 42));
+        let e = pool.add(pool.zext(x0, 32), pool.constant(32, 1));
+        let (value, model) = solver.get_value(&pool, &[is42], e).unwrap().unwrap();
+        assert_eq!(value, 43);
+        assert_eq!(model.get(x), Some(&[42, 0, 0, 0][..]));
+
+        let model = solver.get_model(&pool, &[is42]).unwrap().unwrap();
+        assert_eq!(model.byte(x, 0), 42);
+        let contradiction = [is42, pool.eq(x0, pool.constant(8, 41))];
+        assert_eq!(solver.get_model(&pool, &contradiction).unwrap(), None);
+        assert_eq!(solver.get_value(&pool, &contradiction, e).unwrap(), None);
+    }
+
+    #[test]
+    fn stats_merge_adds_every_counter() {
+        let one = SolverStats {
+            queries: 1,
+            total_time: Duration::from_millis(1),
+            cache_hits: 2,
+            cache_misses: 3,
+            independence_dropped: 4,
+            independence_completions: 5,
+            backend_queries: 6,
+            backend_sat: 7,
+            backend_unsat: 8,
+            backend_unknown: 9,
+            backend_time: Duration::from_millis(10),
+            backend_resets: 11,
+            validated_models: 12,
+        };
+        let mut sum = one;
+        sum.merge(&one);
+        assert_eq!(sum.queries, 2);
+        assert_eq!(sum.total_time, Duration::from_millis(2));
+        assert_eq!(sum.cache_hits, 4);
+        assert_eq!(sum.cache_misses, 6);
+        assert_eq!(sum.independence_dropped, 8);
+        assert_eq!(sum.independence_completions, 10);
+        assert_eq!(sum.backend_queries, 12);
+        assert_eq!(sum.backend_sat, 14);
+        assert_eq!(sum.backend_unsat, 16);
+        assert_eq!(sum.backend_unknown, 18);
+        assert_eq!(sum.backend_time, Duration::from_millis(20));
+        assert_eq!(sum.backend_resets, 22);
+        assert_eq!(sum.validated_models, 24);
+    }
+
+    #[test]
+    fn symbolic_bytes_visits_shared_nodes_once() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 8);
+        let (a, b) = (pool.sym(x, 0), pool.sym(x, 5));
+        let sum = pool.add(a, b);
+        let e1 = pool.ult(sum, pool.constant(8, 3));
+        let e2 = pool.eq(pool.mul(sum, sum), pool.constant(8, 9));
+        let mut found: Vec<(ArrayId, u32)> = symbolic_bytes(&pool, [e1, e2, e1])
+            .into_iter()
+            .map(|(_, array, offset)| (array, offset))
+            .collect();
+        found.sort_unstable();
+        assert_eq!(found, vec![(x, 0), (x, 5)]);
+    }
+
+    #[test]
+    fn models_of_huge_arrays_stop_at_the_highest_offset_read() {
+        let pool = ExprPool::new();
+        let small = pool.new_array("small", 4);
+        let huge = pool.new_array("huge", u32::MAX);
+        assert_eq!(model_len(&pool, small, 1), 4);
+        assert_eq!(model_len(&pool, small, 9), 10);
+        assert_eq!(model_len(&pool, huge, 6), 7);
+        let model = assignment_from_bytes(&pool, [(huge, 2, 7), (small, 1, 9)]);
+        assert_eq!(model.get(huge), Some(&[0, 0, 7][..]));
+        assert_eq!(model.get(small), Some(&[0, 9, 0, 0][..]));
+
+        let mut partial = Assignment::new();
+        partial.set(small, vec![1, 2, 3, 4]);
+        let read = pool.eq(pool.sym(huge, 3), pool.sym(small, 0));
+        fill_missing_arrays(&pool, &mut partial, &[read]);
+        assert_eq!(partial.get(small), Some(&[1, 2, 3, 4][..]));
+        assert_eq!(partial.get(huge), Some(&[0, 0, 0, 0][..]));
+    }
+
+    #[test]
+    fn abbreviate_shortens_long_text() {
+        assert_eq!(abbreviate("short".into(), 10), "short");
+        assert_eq!(abbreviate("abcdefghij".into(), 4), "abcd…");
+    }
+
+    #[test]
+    fn chains_are_send() {
+        fn assert_send<T: Send>(_: &T) {}
+        let solver = build_chain(&SolverConfig::default());
+        assert_send(&solver);
+    }
+}

@@ -1,0 +1,70 @@
+//! The outermost safety net: every satisfying model is checked by concrete evaluation.
+//!
+//! A model that does not make every constraint and the query evaluate to 1 is turned into
+//! [`SolverError::InvalidModel`], so a translation bug or a backend bug can never surface as a
+//! false counterexample. Validation is always on unless the configuration turns it off, in
+//! release builds too: evaluation is cheap next to solving.
+
+use super::{abbreviate, SatResult, Solver, SolverError, SolverStats};
+use crate::expr::{ExprId, ExprPool};
+
+/// Longest expression text quoted in an [`SolverError::InvalidModel`] message.
+const QUOTE_LIMIT: usize = 240;
+
+/// A [`Solver`] layer that checks the models of the solver it wraps.
+pub struct ValidatingSolver {
+    inner: Box<dyn Solver>,
+    validated: u64,
+}
+
+impl ValidatingSolver {
+    /// Validates every model that `inner` returns.
+    pub fn new(inner: Box<dyn Solver>) -> Self {
+        Self {
+            inner,
+            validated: 0,
+        }
+    }
+}
+
+impl Solver for ValidatingSolver {
+    fn check(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<SatResult, SolverError> {
+        let result = self.inner.check(pool, constraints, query)?;
+        if let SatResult::Sat(model) = &result {
+            let mut roots = constraints.to_vec();
+            roots.push(query);
+            // One evaluation of all roots shares the work on common subexpressions.
+            let values = pool.eval_all(&roots, model);
+            if let Some((i, (&e, &value))) = roots
+                .iter()
+                .zip(&values)
+                .enumerate()
+                .find(|(_, (_, &value))| value != 1)
+            {
+                let role = if i == constraints.len() {
+                    "the query".to_string()
+                } else {
+                    format!("constraint {i}")
+                };
+                return Err(SolverError::InvalidModel(format!(
+                    "{role} evaluates to {value} under {}: {}",
+                    abbreviate(format!("{model:?}"), QUOTE_LIMIT),
+                    abbreviate(pool.to_sexp(e), QUOTE_LIMIT)
+                )));
+            }
+            self.validated += 1;
+        }
+        Ok(result)
+    }
+
+    fn stats(&self) -> SolverStats {
+        let mut stats = self.inner.stats();
+        stats.validated_models += self.validated;
+        stats
+    }
+}
