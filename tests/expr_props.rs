@@ -539,7 +539,7 @@ fn new_pool() -> (ExprPool, Vec<ArrayId>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1024))]
+    #![proptest_config(ProptestConfig::with_cases(4096))]
 
     #[test]
     fn constructors_agree_with_the_reference(

@@ -410,7 +410,7 @@ impl ExprPool {
                 let c2 = self.as_const(lhs)?;
                 let solved = match op {
                     BinOp::Add => c.wrapping_sub(c2),
-                    BinOp::Sub => c.wrapping_sub(c2),
+                    BinOp::Sub => c2.wrapping_sub(c),
                     BinOp::Xor => c ^ c2,
                     _ => return None,
                 };

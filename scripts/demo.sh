@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs everything, builds xcheck and the corpora, and checks the bundled default pair:
+# an optimized modulo against its reference.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+cargo build --release
+bash scripts/build-corpora.sh
+exec ./target/release/xcheck build/corpora/mod_pow2/a.O2.bc build/corpora/mod_pow2/b.O2.bc --function mod=modOpt "$@"

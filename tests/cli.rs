@@ -1,0 +1,127 @@
+//! The command line: exit codes, and one clear line on stderr for every kind of bad input.
+
+mod common;
+use common::*;
+
+/// Asserts a usage/input error: exit 2, exactly one line on stderr containing `needle`.
+fn assert_error(o: &std::process::Output, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line expected, got: {err}");
+    assert!(err.contains(needle), "'{needle}' not in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn equivalent_pair_exits_0_and_writes_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("pair_a.c", dir.path(), "-O0");
+    let b = compile_fixture("pair_b.c", dir.path(), "-O0");
+    let o = xcheck(dir.path(), &[a.to_str().unwrap(), b.to_str().unwrap(), "--function", "twice"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("EQUIVALENT"), "{}", stdout(&o));
+    for f in ["report.md", "report.csv", "report.json"] {
+        assert!(dir.path().join("xcheck-out").join(f).exists(), "{f} missing");
+    }
+}
+
+#[test]
+fn not_bitcode_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("pair_a.c", dir.path(), "-O0");
+    std::fs::write(dir.path().join("text.bc"), "int f(void) { return 0; }\n").unwrap();
+    let o = xcheck(dir.path(), &[a.to_str().unwrap(), "text.bc", "--function", "twice"]);
+    assert_error(&o, "text.bc: not an LLVM bitcode file");
+}
+
+#[test]
+fn missing_file_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("pair_a.c", dir.path(), "-O0");
+    let o = xcheck(dir.path(), &[a.to_str().unwrap(), "nope.bc", "--function", "twice"]);
+    assert_error(&o, "nope.bc: cannot read");
+}
+
+#[test]
+fn missing_function_names_the_file_and_lists_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("pair_a.c", dir.path(), "-O0");
+    let b = compile_fixture("pair_b.c", dir.path(), "-O0");
+    let o = xcheck(dir.path(), &[a.to_str().unwrap(), b.to_str().unwrap(), "--function", "twice=thrice"]);
+    assert_error(&o, "no function 'thrice' is defined here (defined: clamp, twice)");
+}
+
+#[test]
+fn signature_mismatch_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("pair_a.c", dir.path(), "-O0");
+    let b = compile_fixture("pair_b.c", dir.path(), "-O0");
+    let o = xcheck(dir.path(), &[a.to_str().unwrap(), b.to_str().unwrap(), "--function", "clamp"]);
+    assert_error(&o, "signature of 'clamp' (i64 (i64)) does not match 'clamp'");
+}
+
+#[test]
+fn bad_assume_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("pair_a.c", dir.path(), "-O0");
+    let b = compile_fixture("pair_b.c", dir.path(), "-O0");
+    let args = [a.to_str().unwrap(), b.to_str().unwrap(), "--function", "twice", "--assume"];
+    let o = xcheck(dir.path(), &[&args[..], &["x < (3"]].concat());
+    assert_error(&o, "--assume 'x < (3': column");
+    let o = xcheck(dir.path(), &[&args[..], &["y > 3"]].concat());
+    assert_error(&o, "unknown parameter 'y'");
+    let o = xcheck(dir.path(), &[&args[..], &["x > 3 && x < 2"]].concat());
+    assert_error(&o, "preconditions contradict each other");
+}
+
+#[test]
+fn truncated_ktest_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = repo().join("tests/data/ktest/one_object.ktest");
+    let bytes = std::fs::read(good).unwrap();
+    std::fs::write(dir.path().join("cut.ktest"), &bytes[..bytes.len() - 3]).unwrap();
+    let o = xcheck(dir.path(), &["show", "cut.ktest"]);
+    assert_error(&o, "cut.ktest: ");
+    assert!(stderr(&o).contains("truncated"), "{}", stderr(&o));
+}
+
+#[test]
+fn show_prints_a_klee_ktest() {
+    let o = xcheck(&repo(), &["show", "tests/data/ktest/one_object.ktest"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("num objects: 1"), "{out}");
+    assert!(out.contains("object 0: name: 'a'"), "{out}");
+}
+
+#[test]
+fn bad_options_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = xcheck(dir.path(), &["a.bc", "b.bc", "--function", "f", "--max-time", "soon"]);
+    assert_error(&o, "--max-time 'soon'");
+    let o = xcheck(dir.path(), &["a.bc", "b.bc", "--function", "f", "--search", "sideways"]);
+    assert_error(&o, "unknown search 'sideways'");
+    let o = xcheck(dir.path(), &["a.bc", "b.bc", "--function", "f", "--buffer-size", "0"]);
+    assert_error(&o, "--buffer-size '0'");
+}
+
+#[test]
+fn harness_run_writes_a_test_per_path_and_an_err_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = compile_fixture("harness.c", dir.path(), "-O0");
+    let o = xcheck(dir.path(), &["run", h.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("assertion failed: x != 42"), "{out}");
+    let errs: Vec<_> = std::fs::read_dir(dir.path().join("xcheck-out"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".assert.err"))
+        .collect();
+    assert_eq!(errs.len(), 1);
+    // The failing test holds x = 42.
+    let ktest = errs[0].path().to_string_lossy().replace(".assert.err", ".ktest");
+    let t = xcheck::ktest::KTest::read(&ktest).unwrap();
+    assert_eq!(t.objects[0].name, "x");
+    assert_eq!(t.objects[0].bytes, 42i32.to_le_bytes());
+}

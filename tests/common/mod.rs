@@ -1,0 +1,42 @@
+//! Helpers shared by the integration tests: compiling C fixtures to bitcode, running the binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Compiles `tests/fixtures/<name>` to bitcode in `dir` with clang-14 at `opt`.
+pub fn compile_fixture(name: &str, dir: &Path, opt: &str) -> PathBuf {
+    let src = repo().join("tests/fixtures").join(name);
+    let out = dir.join(format!("{}.{opt}.bc", name.trim_end_matches(".c")));
+    let status = Command::new("clang-14")
+        .args(["-c", "-emit-llvm", "-g", opt, "-Xclang", "-disable-O0-optnone"])
+        .arg("-I")
+        .arg(repo().join("harness/include"))
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .expect("clang-14 runs (scripts/install.sh installs it)");
+    assert!(status.success(), "clang-14 failed on {}", src.display());
+    out
+}
+
+/// Runs the xcheck binary with `args` in `dir`.
+pub fn xcheck(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xcheck"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the xcheck binary runs")
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
