@@ -308,6 +308,8 @@ pub struct Function {
     pub params: Vec<Param>,
     /// Width of the returned value; `None` for `void`.
     pub ret_width: Option<u32>,
+    /// Whether the returned value is a pointer.
+    pub ret_is_pointer: bool,
     pub is_var_arg: bool,
     /// Empty for a declaration.
     pub blocks: Vec<Block>,

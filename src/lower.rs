@@ -128,6 +128,7 @@ impl Lowerer {
                 side,
                 params,
                 ret_width,
+                ret_is_pointer: LLVMGetTypeKind(ret_ty) == LLVMTypeKind::LLVMPointerTypeKind,
                 is_var_arg: LLVMIsFunctionVarArg(fty) != 0,
                 blocks: Vec::new(),
                 num_regs: nparams,

@@ -186,7 +186,7 @@ impl Gen<'_> {
             return self.leaf(width);
         }
         let d = depth - 1;
-        match self.pick(12) {
+        match self.pick(14) {
             0 => {
                 let op = self.pick_from(&[UnOp::Not, UnOp::Neg]);
                 Tree::Unary(op, Box::new(self.bv(width, d)))
@@ -251,11 +251,51 @@ impl Gen<'_> {
                 let mem = self.mem(d);
                 Tree::Read(Box::new(mem), Box::new(self.index(d)))
             }
+            12 => self.linear(width, d),
+            13 if width == 1 => {
+                let w = self.pick_from(&WIDTHS);
+                let c = Box::new(Tree::Const(w, self.value(w)));
+                let x = Box::new(self.linear(w, d));
+                let op = self.pick_from(&COMPARISONS);
+                if self.pick(2) == 0 {
+                    Tree::Binary(op, c, x)
+                } else {
+                    Tree::Binary(op, x, c)
+                }
+            }
             _ => {
                 let (a, b) = self.operands(width, d);
                 Tree::Binary(self.pick_from(&ARITH_OPS), a, b)
             }
         }
+    }
+
+    /// A few arithmetic operators nested around one tree, mostly with constant operands:
+    /// the shapes that linear simplification looks for.
+    fn linear(&mut self, width: Width, depth: u32) -> Tree {
+        const OPS: [BinOp; 8] = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::Xor,
+            BinOp::And,
+            BinOp::Or,
+        ];
+        let mut t = self.bv(width, depth);
+        for _ in 0..1 + self.pick(3) {
+            let op = self.pick_from(&OPS);
+            let c = Box::new(Tree::Const(width, self.value(width)));
+            t = match self.pick(5) {
+                0 => Tree::Binary(op, c, Box::new(t)),
+                1 => Tree::Binary(op, Box::new(t), c),
+                2 => Tree::Unary(self.pick_from(&[UnOp::Not, UnOp::Neg]), Box::new(t)),
+                3 => Tree::Binary(op, Box::new(self.bv(width, depth)), Box::new(t)),
+                _ => Tree::Binary(op, Box::new(t), Box::new(self.bv(width, depth))),
+            };
+        }
+        t
     }
 }
 

@@ -38,6 +38,8 @@ pub struct Signature {
     pub b: FuncId,
     pub params: Vec<ParamSpec>,
     pub ret_width: Option<u32>,
+    /// Whether the entry points return a pointer (compared relative to the buffers).
+    pub ret_is_pointer: bool,
 }
 
 /// Finds both entry points and checks that their types agree.
@@ -60,7 +62,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
     let b = find(Side::B, &check.b_name, &check.b_path)?;
     let (fa, fb) = (module.function(a), module.function(b));
     let shape = |f: &crate::ir::Function| -> Vec<(u32, bool)> { f.params.iter().map(|p| (p.width, p.is_pointer)).collect() };
-    if shape(fa) != shape(fb) || fa.ret_width != fb.ret_width || fa.is_var_arg || fb.is_var_arg {
+    if shape(fa) != shape(fb) || fa.ret_width != fb.ret_width || fa.ret_is_pointer != fb.ret_is_pointer || fa.is_var_arg || fb.is_var_arg {
         return Err(Error::input(
             &check.b_path,
             format!(
@@ -95,7 +97,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
             return Err(Error::Usage(format!("--buffer-size {name}=…: '{}' has no parameter named '{name}'", check.a_name)));
         }
     }
-    Ok(Signature { a, b, params, ret_width: fa.ret_width })
+    Ok(Signature { a, b, params, ret_width: fa.ret_width, ret_is_pointer: fa.ret_is_pointer })
 }
 
 /// Parses every `--assume` text, naming the one at fault.

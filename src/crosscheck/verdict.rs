@@ -103,6 +103,31 @@ impl<'s> CrossDriver<'s> {
         state
     }
 
+    /// A pointer returned by B, translated to the same offset in A's buffer when it points
+    /// into one of B's buffers (the two sides' buffers live at different addresses).
+    fn pointer_in_a(&self, ex: &Executor<'_>, state: &State, v: Value) -> Value {
+        let pool = ex.pool;
+        let a_buffers: Vec<u64> = self
+            .sig
+            .params
+            .iter()
+            .zip(&self.args.values)
+            .filter(|(p, _)| p.buffer.is_some())
+            .map(|(_, v)| v.as_concrete().unwrap_or(0) as u64)
+            .collect();
+        let sizes = self.sig.params.iter().filter_map(|p| p.buffer);
+        let mut e = v.expr(pool);
+        for ((&b_base, &a_base), size) in state.buffers.iter().zip(&a_buffers).zip(sizes) {
+            let lo = pool.constant(64, b_base as u128);
+            // One past the end is a valid pointer too.
+            let hi = pool.constant(64, (b_base + size as u64) as u128);
+            let inside = pool.bool_and(pool.ule(lo, e), pool.ule(e, hi));
+            let moved = pool.add(pool.sub(e, lo), pool.constant(64, a_base as u128));
+            e = pool.ite(inside, moved, e);
+        }
+        Value::from_expr(pool, e)
+    }
+
     /// Decides the verdict of a path where both sides ended.
     fn decide(&mut self, ex: &mut Executor<'_>, state: State, a: SideOutcome, b: SideOutcome) {
         let text_a = describe(ex, &a);
@@ -135,6 +160,7 @@ impl<'s> CrossDriver<'s> {
         match (a, b) {
             (SideOutcome::Returned { value: va, buffers: ba }, SideOutcome::Returned { value: vb, buffers: bb }) => {
                 if let (Some(x), Some(y)) = (va, vb) {
+                    let y = if self.sig.ret_is_pointer { self.pointer_in_a(ex, &state, *y) } else { *y };
                     terms.push(("return value".into(), pool.ne(x.expr(pool), y.expr(pool))));
                 }
                 if self.compare_buffers {

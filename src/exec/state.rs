@@ -15,6 +15,7 @@ use std::sync::Arc;
 pub enum Termination {
     /// Division or remainder by zero.
     DivByZero,
+
     /// A load or store outside every object.
     OutOfBounds,
     /// A load or store through a null pointer.
@@ -38,6 +39,7 @@ impl Termination {
     pub fn describe(&self) -> String {
         match self {
             Termination::DivByZero => "division by zero".into(),
+
             Termination::OutOfBounds => "out-of-bounds memory access".into(),
             Termination::NullPointer => "null pointer dereference".into(),
             Termination::AssertFail(what) => format!("assertion failed: {what}"),
@@ -53,6 +55,7 @@ impl Termination {
     pub fn suffix(&self) -> &str {
         match self {
             Termination::DivByZero => "div",
+
             Termination::OutOfBounds | Termination::NullPointer => "ptr",
             Termination::AssertFail(_) => "assert",
             Termination::Abort => "abort",

@@ -3,6 +3,11 @@
 //! Every function takes the state by value and returns it if it keeps running; a state
 //! that forks leaves its siblings in `Executor::pending`, one that ends goes through
 //! `Executor::finish`. Concrete operands are computed on integers directly.
+//!
+//! Poison is not tracked: a shift by at least the bit width gives SMT-LIB's result (0, or
+//! the sign bits for `ashr`) rather than poison, because at -O2 clang emits such shifts
+//! speculatively under a `select` that discards them. Division by zero, which is immediate
+//! undefined behaviour in LLVM, is a checked error.
 
 use crate::exec::executor::{Executor, Exit, Offset};
 use crate::exec::memory::{ObjectKind, ObjectState};
