@@ -59,6 +59,9 @@ enum Tree {
     /// Little-endian bytes joined with `concat_bytes`.
     Bytes(Vec<Tree>),
     Read(Box<Mem>, Box<Tree>),
+    /// The constant value of the tree under the first assignment of a test case; see [`pin`].
+    /// Comparisons against it are true for at least one assignment.
+    ValueOf(Box<Tree>),
 }
 
 /// An unsimplified array expression.
@@ -254,8 +257,12 @@ impl Gen<'_> {
             12 => self.linear(width, d),
             13 if width == 1 => {
                 let w = self.pick_from(&WIDTHS);
-                let c = Box::new(Tree::Const(w, self.value(w)));
                 let x = Box::new(self.linear(w, d));
+                let c = Box::new(if self.pick(2) == 0 {
+                    Tree::ValueOf(x.clone())
+                } else {
+                    Tree::Const(w, self.value(w))
+                });
                 let op = self.pick_from(&COMPARISONS);
                 if self.pick(2) == 0 {
                     Tree::Binary(op, c, x)
@@ -300,6 +307,39 @@ impl Gen<'_> {
 }
 
 // ---- The reference interpreter ----
+
+/// `t` with every [`Tree::ValueOf`] replaced by its value under `env`.
+fn pin(t: &Tree, env: &Env) -> Tree {
+    let p = |t: &Tree| Box::new(pin(t, env));
+    match t {
+        Tree::Const(..) | Tree::Sym(..) => t.clone(),
+        Tree::Unary(op, a) => Tree::Unary(*op, p(a)),
+        Tree::Binary(op, a, b) => Tree::Binary(*op, p(a), p(b)),
+        Tree::Derived(k, a, b) => Tree::Derived(*k, p(a), p(b)),
+        Tree::Ite(c, a, b) => Tree::Ite(p(c), p(a), p(b)),
+        Tree::Extract(lo, w, a) => Tree::Extract(*lo, *w, p(a)),
+        Tree::ZExt(w, a) => Tree::ZExt(*w, p(a)),
+        Tree::SExt(w, a) => Tree::SExt(*w, p(a)),
+        Tree::Concat(h, l) => Tree::Concat(p(h), p(l)),
+        Tree::Bytes(bytes) => Tree::Bytes(bytes.iter().map(|b| pin(b, env)).collect()),
+        Tree::Read(mem, index) => Tree::Read(Box::new(pin_mem(mem, env)), p(index)),
+        Tree::ValueOf(a) => {
+            let (value, width) = reference(&pin(a, env), env);
+            Tree::Const(width, value)
+        }
+    }
+}
+
+fn pin_mem(mem: &Mem, env: &Env) -> Mem {
+    match mem {
+        Mem::Const(c) => Mem::Const(*c),
+        Mem::Store(inner, index, value) => Mem::Store(
+            Box::new(pin_mem(inner, env)),
+            Box::new(pin(index, env)),
+            Box::new(pin(value, env)),
+        ),
+    }
+}
 
 fn mask(width: Width, value: u128) -> u128 {
     if width == 128 {
@@ -356,9 +396,10 @@ fn reference_binary(op: BinOp, w: Width, a: u128, b: u128) -> u128 {
     }
 }
 
-/// The value and width of `t` in `env`.
+/// The value and width of `t` in `env`. `t` must be pinned.
 fn reference(t: &Tree, env: &Env) -> (u128, Width) {
     match t {
+        Tree::ValueOf(_) => unreachable!("trees are pinned before evaluation"),
         &Tree::Const(w, v) => (v, w),
         &Tree::Sym(array, offset) => {
             let byte = env[array].get(offset as usize).copied().unwrap_or(0);
@@ -470,6 +511,7 @@ fn build(pool: &ExprPool, arrays: &[ArrayId], t: &Tree) -> ExprId {
             let mem = build_mem(pool, arrays, mem);
             pool.array_read(mem, b(index))
         }
+        Tree::ValueOf(_) => unreachable!("trees are pinned before building"),
     }
 }
 
@@ -586,7 +628,7 @@ proptest! {
         choices in prop::collection::vec(any::<u64>(), 0..300),
         envs in prop::collection::vec(env(), 1..4),
     ) {
-        let t = tree(&choices);
+        let t = pin(&tree(&choices), &envs[0]);
         let (pool, arrays) = new_pool();
         let e = build(&pool, &arrays, &t);
         let width = reference(&t, &envs[0]).1;
@@ -606,7 +648,7 @@ proptest! {
         choices in prop::collection::vec(any::<u64>(), 0..300),
         env in env(),
     ) {
-        let t = tree(&choices);
+        let t = pin(&tree(&choices), &env);
         let (pool, arrays) = new_pool();
         let e = build(&pool, &arrays, &t);
         let text = pool.to_sexp(e);
