@@ -189,7 +189,11 @@ impl Gen<'_> {
             return self.leaf(width);
         }
         let d = depth - 1;
-        match self.pick(14) {
+        // Booleans are mostly comparisons.
+        if width == 1 && self.pick(2) == 0 {
+            return self.comparison(d);
+        }
+        match self.pick(13) {
             0 => {
                 let op = self.pick_from(&[UnOp::Not, UnOp::Neg]);
                 Tree::Unary(op, Box::new(self.bv(width, d)))
@@ -199,15 +203,7 @@ impl Gen<'_> {
                 let (a, b) = self.operands_with_constant(width, d);
                 Tree::Binary(op, a, b)
             }
-            4 | 5 if width == 1 => {
-                let w = self.pick_from(&WIDTHS);
-                let (a, b) = self.operands_with_constant(w, d);
-                if self.pick(3) == 0 {
-                    Tree::Derived(self.pick(DERIVED.len() as u64) as usize, a, b)
-                } else {
-                    Tree::Binary(self.pick_from(&COMPARISONS), a, b)
-                }
-            }
+            4 | 5 => self.linear(width, d),
             6 => {
                 let cond = self.bv(1, d);
                 let (a, b) = self.operands(width, d);
@@ -254,26 +250,38 @@ impl Gen<'_> {
                 let mem = self.mem(d);
                 Tree::Read(Box::new(mem), Box::new(self.index(d)))
             }
-            12 => self.linear(width, d),
-            13 if width == 1 => {
-                let w = self.pick_from(&WIDTHS);
-                let x = Box::new(self.linear(w, d));
+            _ => {
+                let (a, b) = self.operands(width, d);
+                Tree::Binary(self.pick_from(&ARITH_OPS), a, b)
+            }
+        }
+    }
+
+    /// A comparison of two trees of the same random width.
+    fn comparison(&mut self, depth: u32) -> Tree {
+        let w = self.pick_from(&WIDTHS);
+        let (a, b) = match self.pick(3) {
+            0 => self.operands_with_constant(w, depth),
+            _ => {
+                // A linear tree against a constant, often its own value, which makes the
+                // comparison true or borderline for at least one assignment.
+                let x = Box::new(self.linear(w, depth));
                 let c = Box::new(if self.pick(2) == 0 {
                     Tree::ValueOf(x.clone())
                 } else {
                     Tree::Const(w, self.value(w))
                 });
-                let op = self.pick_from(&COMPARISONS);
                 if self.pick(2) == 0 {
-                    Tree::Binary(op, c, x)
+                    (c, x)
                 } else {
-                    Tree::Binary(op, x, c)
+                    (x, c)
                 }
             }
-            _ => {
-                let (a, b) = self.operands(width, d);
-                Tree::Binary(self.pick_from(&ARITH_OPS), a, b)
-            }
+        };
+        if self.pick(4) == 0 {
+            Tree::Derived(self.pick(DERIVED.len() as u64) as usize, a, b)
+        } else {
+            Tree::Binary(self.pick_from(&COMPARISONS), a, b)
         }
     }
 
@@ -610,7 +618,7 @@ fn env() -> impl Strategy<Value = Env> {
 /// A random tree of a random width, from `choices`.
 fn tree(choices: &[u64]) -> Tree {
     let mut gen = Gen { choices, next: 0 };
-    let width = gen.pick_from(&WIDTHS);
+    let width = gen.pick_from(&[1, 1, 8, 16, 32, 64, 128]);
     gen.bv(width, DEPTH)
 }
 

@@ -385,7 +385,7 @@ impl ExprPool {
             (BinOp::UDiv, 0) => Some(self.all_ones(w)),
             (BinOp::URem | BinOp::SRem, 0) | (BinOp::UDiv | BinOp::SDiv, 1) => Some(a),
             (BinOp::URem | BinOp::SRem, 1) => Some(self.zero(w)),
-            (BinOp::SRem, c) if c == all => Some(a),
+            (BinOp::SRem, c) if c == all => Some(self.zero(w)),
             (BinOp::SDiv, c) if c == all => Some(self.neg(a)),
             (BinOp::UDiv, c) => {
                 log2_exact(c).map(|n| self.lshr(a, self.constant(w, u128::from(n))))
@@ -410,7 +410,7 @@ impl ExprPool {
                 let c2 = self.as_const(lhs)?;
                 let solved = match op {
                     BinOp::Add => c.wrapping_sub(c2),
-                    BinOp::Sub => c2.wrapping_sub(c),
+                    BinOp::Sub => c.wrapping_sub(c2),
                     BinOp::Xor => c ^ c2,
                     _ => return None,
                 };

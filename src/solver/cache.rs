@@ -94,3 +94,64 @@ impl Solver for CachingSolver {
         stats
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::testing::Scripted;
+
+    #[test]
+    fn equal_formulas_hit_whatever_the_order_of_constraints() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 1);
+        let x0 = pool.sym(x, 0);
+        let (a, b) = (
+            pool.ult(x0, pool.constant(8, 9)),
+            pool.ult(pool.constant(8, 2), x0),
+        );
+        let q = pool.eq(x0, pool.constant(8, 4));
+        let (inner, calls) = Scripted::new(|_, _, _| SatResult::Unsat);
+        let mut solver = CachingSolver::new(Box::new(inner));
+        assert_eq!(solver.check(&pool, &[a, b], q).unwrap(), SatResult::Unsat);
+        assert_eq!(solver.check(&pool, &[b, a, b], q).unwrap(), SatResult::Unsat);
+        assert_eq!(calls.lock().unwrap().len(), 1);
+        // A different query or constraint set misses.
+        solver.check(&pool, &[a], q).unwrap();
+        solver.check(&pool, &[a, b], a).unwrap();
+        assert_eq!(calls.lock().unwrap().len(), 3);
+        let stats = solver.stats();
+        assert_eq!((stats.cache_hits, stats.cache_misses), (1, 3));
+        assert_eq!(solver.len(), 3);
+        // The inner solver saw the sorted, deduplicated constraints.
+        let mut sorted = vec![a, b];
+        sorted.sort_unstable();
+        assert_eq!(calls.lock().unwrap()[0].0, sorted);
+    }
+
+    #[test]
+    fn unknown_answers_are_not_cached() {
+        let pool = ExprPool::new();
+        let (inner, calls) = Scripted::new(|_, _, _| SatResult::Unknown("timeout".into()));
+        let mut solver = CachingSolver::new(Box::new(inner));
+        let t = pool.true_();
+        solver.check(&pool, &[], t).unwrap();
+        solver.check(&pool, &[], t).unwrap();
+        assert_eq!(calls.lock().unwrap().len(), 2);
+        assert!(solver.is_empty());
+    }
+
+    #[test]
+    fn a_full_cache_is_emptied() {
+        let pool = ExprPool::new();
+        let (inner, calls) = Scripted::new(|_, _, _| SatResult::Unsat);
+        let mut solver = CachingSolver::with_capacity(Box::new(inner), 2);
+        let qs: Vec<ExprId> = (0..3).map(|v| pool.constant(1, v % 2)).collect();
+        let x = pool.new_array("x", 1);
+        let third = pool.eq(pool.sym(x, 0), pool.constant(8, 1));
+        for q in [qs[0], qs[1], third, qs[0]] {
+            solver.check(&pool, &[], q).unwrap();
+        }
+        assert_eq!(calls.lock().unwrap().len(), 4);
+        assert_eq!(solver.len(), 2);
+    }
+}

@@ -60,3 +60,56 @@ impl Solver for ChainSolver {
         stats
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_chain_reports_every_layer() {
+        let pool = ExprPool::new();
+        let (x, y) = (pool.new_array("x", 1), pool.new_array("y", 1));
+        let unrelated = pool.ult(pool.sym(y, 0), pool.constant(8, 3));
+        let q = pool.eq(pool.sym(x, 0), pool.constant(8, 7));
+        let mut solver = build_chain(&SolverConfig::default());
+        for _ in 0..2 {
+            let SatResult::Sat(model) = solver.check(&pool, &[unrelated], q).unwrap() else {
+                panic!("expected Sat");
+            };
+            assert_eq!(model.byte(x, 0), 7);
+            assert!(model.byte(y, 0) < 3);
+        }
+        let stats = solver.stats();
+        assert_eq!(stats.queries, 2);
+        assert_eq!((stats.cache_hits, stats.cache_misses), (1, 1));
+        assert_eq!(stats.independence_dropped, 1);
+        assert_eq!(stats.backend_queries, 1);
+        assert_eq!(stats.backend_sat, 1);
+        assert_eq!(stats.validated_models, 2);
+        assert!(stats.total_time >= stats.backend_time);
+    }
+
+    #[test]
+    fn layers_can_be_switched_off() {
+        let pool = ExprPool::new();
+        let (x, y) = (pool.new_array("x", 1), pool.new_array("y", 1));
+        let unrelated = pool.ult(pool.sym(y, 0), pool.constant(8, 3));
+        let q = pool.eq(pool.sym(x, 0), pool.constant(8, 7));
+        let cfg = SolverConfig {
+            timeout: Some(std::time::Duration::from_secs(10)),
+            cache: false,
+            independence: false,
+            validate: false,
+        };
+        let mut solver = build_chain(&cfg);
+        for _ in 0..2 {
+            assert!(solver.check(&pool, &[unrelated], q).unwrap().is_sat());
+        }
+        let stats = solver.stats();
+        assert_eq!(stats.queries, 2);
+        assert_eq!(stats.backend_queries, 2);
+        assert_eq!(stats.cache_hits + stats.cache_misses, 0);
+        assert_eq!(stats.independence_dropped, 0);
+        assert_eq!(stats.validated_models, 0);
+    }
+}

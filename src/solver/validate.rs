@@ -68,3 +68,68 @@ impl Solver for ValidatingSolver {
         stats
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::Assignment;
+    use crate::solver::testing::Scripted;
+
+    #[test]
+    fn good_models_pass_and_are_counted() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 1);
+        let q = pool.eq(pool.sym(x, 0), pool.constant(8, 5));
+        let c = pool.ult(pool.sym(x, 0), pool.constant(8, 9));
+        let (inner, _) = Scripted::new(move |_, _, _| {
+            let mut model = Assignment::new();
+            model.set(x, vec![5]);
+            SatResult::Sat(model)
+        });
+        let mut solver = ValidatingSolver::new(Box::new(inner));
+        assert!(solver.check(&pool, &[c], q).unwrap().is_sat());
+        assert_eq!(solver.stats().validated_models, 1);
+    }
+
+    #[test]
+    fn bad_models_are_errors() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 1);
+        let q = pool.eq(pool.sym(x, 0), pool.constant(8, 5));
+        let c = pool.ult(pool.sym(x, 0), pool.constant(8, 3));
+        let (inner, _) = Scripted::new(move |_, _, _| {
+            let mut model = Assignment::new();
+            model.set(x, vec![5]);
+            SatResult::Sat(model)
+        });
+        let mut solver = ValidatingSolver::new(Box::new(inner));
+        match solver.check(&pool, &[c], q) {
+            Err(SolverError::InvalidModel(why)) => assert!(why.contains("constraint 0"), "{why}"),
+            other => panic!("expected an invalid model, got {other:?}"),
+        }
+        match solver.check(&pool, &[], pool.false_()) {
+            Err(SolverError::InvalidModel(why)) => assert!(why.contains("the query"), "{why}"),
+            other => panic!("expected an invalid model, got {other:?}"),
+        }
+        assert_eq!(solver.stats().validated_models, 0);
+    }
+
+    #[test]
+    fn other_answers_pass_through() {
+        let pool = ExprPool::new();
+        let (inner, _) = Scripted::new(|_, constraints, _| {
+            if constraints.is_empty() {
+                SatResult::Unsat
+            } else {
+                SatResult::Unknown("timeout".into())
+            }
+        });
+        let mut solver = ValidatingSolver::new(Box::new(inner));
+        let t = pool.true_();
+        assert_eq!(solver.check(&pool, &[], t).unwrap(), SatResult::Unsat);
+        assert_eq!(
+            solver.check(&pool, &[t], t).unwrap(),
+            SatResult::Unknown("timeout".into())
+        );
+    }
+}

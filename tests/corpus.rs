@@ -1,0 +1,123 @@
+//! Every pair of `corpora/` at -O0 and -O2: the verdict matches `case.toml`, every
+//! counterexample was confirmed by concrete replay, and `xcheck replay` reproduces it.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(serde::Deserialize)]
+struct Case {
+    function: Option<String>,
+    a: Option<String>,
+    b: Option<String>,
+    check: Vec<Check>,
+}
+
+#[derive(serde::Deserialize)]
+struct Check {
+    #[serde(default)]
+    args: Vec<String>,
+    expect: String,
+}
+
+fn build_dir() -> PathBuf {
+    std::env::var_os("XCHECK_BUILD_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("build"))
+}
+
+fn build_corpora() {
+    let status = Command::new("bash").arg(repo().join("scripts/build-corpora.sh")).status().expect("bash runs");
+    assert!(status.success(), "scripts/build-corpora.sh failed");
+}
+
+fn cases() -> Vec<(String, Case)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(repo().join("corpora")).unwrap() {
+        let dir = entry.unwrap().path();
+        let toml_path = dir.join("case.toml");
+        if !toml_path.exists() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&toml_path).unwrap();
+        let case: Case = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", toml_path.display()));
+        assert!(!case.check.is_empty(), "{} has no [[check]]: every case must expect something", toml_path.display());
+        out.push((dir.file_name().unwrap().to_string_lossy().into_owned(), case));
+    }
+    out.sort_by(|x, y| x.0.cmp(&y.0));
+    assert!(out.len() >= 15, "the corpus must have at least 15 pairs, found {}", out.len());
+    out
+}
+
+fn expected_code(expect: &str) -> i32 {
+    match expect {
+        "equivalent" => 0,
+        "diverged" => 1,
+        "inconclusive" => 3,
+        other => panic!("unknown expectation '{other}'"),
+    }
+}
+
+fn run_check(name: &str, case: &Case, check: &Check, opt: &str, out: &Path) -> Vec<String> {
+    let mut failures = Vec::new();
+    let dir = build_dir().join("corpora").join(name);
+    let a = dir.join(format!("a.{opt}.bc"));
+    let b = dir.join(format!("b.{opt}.bc"));
+    let spec = match (&case.function, &case.a, &case.b) {
+        (Some(f), _, _) => f.clone(),
+        (None, Some(a), Some(b)) => format!("{a}={b}"),
+        _ => panic!("{name}: case.toml needs `function` or `a` and `b`"),
+    };
+    let mut args: Vec<String> = vec![a.display().to_string(), b.display().to_string(), "--function".into(), spec.clone(), "-o".into()];
+    args.push(out.display().to_string());
+    args.extend(check.args.iter().cloned());
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = xcheck(&repo(), &argv);
+    let label = format!("{name} {opt} {:?}", check.args);
+    let want = expected_code(&check.expect);
+    if o.status.code() != Some(want) {
+        failures.push(format!("{label}: expected {} (exit {want}), got exit {:?}\n{}{}", check.expect, o.status.code(), stdout(&o), stderr(&o)));
+        return failures;
+    }
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    for row in rows {
+        if !row["ktest"].is_null() && row["confirmed"] != serde_json::Value::Bool(true) {
+            failures.push(format!("{label}: row {} was not confirmed by concrete replay", row["id"]));
+        }
+    }
+    if check.expect == "diverged" {
+        // Replay every test of the run through the command line: each must still differ or fail.
+        let mut replay: Vec<String> = vec!["replay".into(), out.display().to_string(), a.display().to_string(), b.display().to_string(), "--function".into(), spec];
+        let mut it = check.args.iter();
+        while let Some(x) = it.next() {
+            if x == "--buffer-size" || x == "--assume" {
+                replay.push(x.clone());
+                replay.push(it.next().unwrap().clone());
+            }
+        }
+        let argv: Vec<&str> = replay.iter().map(String::as_str).collect();
+        let o = xcheck(&repo(), &argv);
+        if o.status.code() != Some(1) {
+            failures.push(format!("{label}: replay of the counterexamples did not show a difference\n{}{}", stdout(&o), stderr(&o)));
+        }
+    }
+    failures
+}
+
+#[test]
+fn every_corpus_verdict_holds_at_o0_and_o2() {
+    build_corpora();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, case) in cases() {
+        for (i, check) in case.check.iter().enumerate() {
+            for opt in ["O0", "O2"] {
+                let out = tempfile::tempdir().unwrap();
+                failures.extend(run_check(&name, &case, check, opt, out.path()));
+                checked += 1;
+                let _ = i;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {checked} corpus checks failed:\n{}", failures.len(), failures.join("\n"));
+}
