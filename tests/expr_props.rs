@@ -207,6 +207,12 @@ impl Gen<'_> {
             6 => {
                 let cond = self.bv(1, d);
                 let (a, b) = self.operands(width, d);
+                // Sometimes an arm tests the same condition again.
+                let (a, b) = match self.pick(4) {
+                    0 => (Box::new(Tree::Ite(Box::new(cond.clone()), a, b.clone())), b),
+                    1 => (a.clone(), Box::new(Tree::Ite(Box::new(cond.clone()), a, b))),
+                    _ => (a, b),
+                };
                 Tree::Ite(Box::new(cond), a, b)
             }
             7 => {
@@ -224,22 +230,28 @@ impl Gen<'_> {
                 }
             }
             9 if width > 1 => {
-                // Split one value and join the halves again, or join unrelated halves.
+                // Split one value and join the halves again, join two arbitrary pieces of
+                // one value, or join unrelated halves.
                 let split = 1 + self.pick(u64::from(width - 1)) as Width;
-                if self.pick(2) == 0 {
-                    let whole = self.bv(width, d);
-                    Tree::Concat(
-                        Box::new(Tree::Extract(split, width - split, Box::new(whole.clone()))),
-                        Box::new(Tree::Extract(0, split, Box::new(whole))),
-                    )
-                } else {
-                    Tree::Concat(
-                        Box::new(self.bv(width - split, d)),
-                        Box::new(self.bv(split, d)),
-                    )
+                let hw = width - split;
+                let piece = |lo: u64, w: Width, whole: &Tree| {
+                    Box::new(Tree::Extract(lo as u32, w, Box::new(whole.clone())))
+                };
+                match self.pick(3) {
+                    0 => {
+                        let whole = self.bv(width, d);
+                        Tree::Concat(piece(u64::from(split), hw, &whole), piece(0, split, &whole))
+                    }
+                    1 => {
+                        let whole = self.bv(width, d);
+                        let hl = self.pick(u64::from(split) + 1);
+                        let ll = self.pick(u64::from(hw) + 1);
+                        Tree::Concat(piece(hl, hw, &whole), piece(ll, split, &whole))
+                    }
+                    _ => Tree::Concat(Box::new(self.bv(hw, d)), Box::new(self.bv(split, d))),
                 }
             }
-            10 if width % 8 == 0 && width > 8 => {
+            10 if width.is_multiple_of(8) && width > 8 => {
                 let whole = self.bv(width, d);
                 let bytes = (0..width / 8)
                     .map(|i| Tree::Extract(8 * i, 8, Box::new(whole.clone())))
@@ -585,7 +597,11 @@ fn check_canonical(pool: &ExprPool, root: ExprId) -> Result<(), TestCaseError> {
         if let Node::Binary { op, lhs, rhs } = node {
             if op.is_commutative() {
                 let (cl, cr) = (pool.as_const(lhs).is_some(), pool.as_const(rhs).is_some());
-                prop_assert!(cl || (!cr && lhs <= rhs), "non-canonical {}", pool.to_sexp(id));
+                prop_assert!(
+                    cl || (!cr && lhs <= rhs),
+                    "non-canonical {}",
+                    pool.to_sexp(id)
+                );
             }
         }
         if let Node::Const { width, value } = node {
@@ -605,7 +621,14 @@ fn assignment(arrays: &[ArrayId], env: &Env) -> Assignment {
 }
 
 fn byte() -> impl Strategy<Value = u8> {
-    prop_oneof![Just(0u8), Just(1), Just(0x7f), Just(0x80), Just(0xff), any::<u8>()]
+    prop_oneof![
+        Just(0u8),
+        Just(1),
+        Just(0x7f),
+        Just(0x80),
+        Just(0xff),
+        any::<u8>()
+    ]
 }
 
 fn env() -> impl Strategy<Value = Env> {
@@ -752,6 +775,35 @@ fn deep_chains_evaluate_and_print() {
         pool.array_read(mem, pool.constant(INDEX_WIDTH, 1)),
         pool.sym(arrays[0], 0)
     );
+
+    // Long chains of invertible steps: an equality with a constant is solved through all of
+    // them without recursing once per step.
+    let x = pool.sym(arrays[0], 0);
+    let (mut not_chain, mut neg_chain, mut xor_chain) = (x, x, x);
+    let (mut not_value, mut neg_value, mut xor_value) = (3u128, 3u128, 3u128);
+    for i in 0..N {
+        let c = u128::from(i % 7);
+        not_chain = pool.not(pool.add(pool.constant(8, c), not_chain));
+        not_value = mask(8, !(not_value + c));
+        neg_chain = pool.neg(pool.add(pool.constant(8, c), neg_chain));
+        neg_value = mask(8, 0u128.wrapping_sub(neg_value + c));
+        xor_chain = pool.add(
+            pool.constant(8, c),
+            pool.xor(pool.constant(8, 0x5a), xor_chain),
+        );
+        xor_value = mask(8, (xor_value ^ 0x5a) + c);
+    }
+    for (chain, value) in [
+        (not_chain, not_value),
+        (neg_chain, neg_value),
+        (xor_chain, xor_value),
+    ] {
+        assert_eq!(pool.eval(chain, &a), value);
+        let eq = pool.eq(pool.constant(8, value), chain);
+        assert!(matches!(pool.node(eq), Node::Binary { op: BinOp::Eq, rhs, .. } if rhs == x));
+        assert_eq!(pool.eval(eq, &a), 1);
+        assert_eq!(pool.parse_sexp(&pool.to_sexp(chain)), Ok(chain));
+    }
 
     // A deep chain of conditionals.
     let mut ite = pool.sym(arrays[0], 0);

@@ -10,7 +10,7 @@
 use crate::expr::{ExprId, ExprPool, INDEX_WIDTH};
 use crate::exec::value::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Identity of an allocation, fixed for its whole life.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,13 +40,16 @@ impl MemoryObject {
 }
 
 /// Contents of one object in one state.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ObjectState {
     concrete: Vec<u8>,
     /// Symbolic bytes (parallel to `concrete`); empty while every byte is concrete.
     symbolic: Vec<Option<ExprId>>,
     /// In array mode, the whole contents as an array expression; bytes above are stale.
     array: Option<ExprId>,
+    /// The contents as an array expression, built on the first symbolic-offset read and
+    /// dropped by any write.
+    array_cache: OnceLock<ExprId>,
 }
 
 impl ObjectState {
@@ -59,6 +62,7 @@ impl ObjectState {
             concrete: bytes,
             symbolic: Vec::new(),
             array: None,
+            array_cache: OnceLock::new(),
         }
     }
 
@@ -85,6 +89,7 @@ impl ObjectState {
 
     /// Sets byte `offset` to an 8-bit value.
     pub fn set_byte(&mut self, pool: &ExprPool, offset: usize, value: Value) {
+        self.array_cache = OnceLock::new();
         if let Some(array) = self.array {
             let index = pool.constant(INDEX_WIDTH, offset as u128);
             self.array = Some(pool.array_store(array, index, value.to_expr(pool, 8)));
@@ -116,6 +121,10 @@ impl ObjectState {
         if let Some(array) = self.array {
             return array;
         }
+        *self.array_cache.get_or_init(|| self.build_array(pool))
+    }
+
+    fn build_array(&self, pool: &ExprPool) -> ExprId {
         let mut array = pool.array_const(0);
         for i in 0..self.concrete.len() {
             let byte = self.byte(pool, i);
@@ -136,6 +145,7 @@ impl ObjectState {
     /// Writes one byte at a symbolic `index` (already known to be in bounds).
     pub fn write_symbolic(&mut self, pool: &ExprPool, index: ExprId, value: ExprId) {
         let array = self.as_array(pool);
+        self.array_cache = OnceLock::new();
         self.array = Some(pool.array_store(array, index, value));
     }
 }

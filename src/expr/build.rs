@@ -63,6 +63,22 @@ impl ExprPool {
 
     // ---- Operators ----
 
+    /// `(c, x)` when `id` is `op` applied to the constant `c` and `x`.
+    fn const_lhs(&self, id: ExprId, op: BinOp) -> Option<(u128, ExprId)> {
+        match self.node(id) {
+            Node::Binary { op: o, lhs, rhs } if o == op => Some((self.as_const(lhs)?, rhs)),
+            _ => None,
+        }
+    }
+
+    /// `x` when `id` is `op` applied to `x`.
+    fn unary_arg(&self, id: ExprId, op: UnOp) -> Option<ExprId> {
+        match self.node(id) {
+            Node::Unary { op: o, arg } if o == op => Some(arg),
+            _ => None,
+        }
+    }
+
     /// `op` applied to `a`.
     pub fn unary(&self, op: UnOp, a: ExprId) -> ExprId {
         debug_assert!(matches!(self.sort(a), Sort::Bv(_)), "unary of an array");
@@ -70,9 +86,13 @@ impl ExprPool {
         if let Some(v) = self.as_const(a) {
             return self.constant(w, fold_unary(op, w, v));
         }
+        // In one bit, negation changes nothing.
+        if w == 1 && op == UnOp::Neg {
+            return a;
+        }
         match (op, self.node(a)) {
             // Both operators are involutions.
-            (_, Node::Unary { op: inner, arg }) if inner == op => return arg,
+            (_, Node::Unary { op: o, arg }) if o == op => return arg,
             // Negated comparisons swap to the opposite comparison.
             (UnOp::Not, Node::Binary { op, lhs, rhs }) => {
                 let flipped = match op {
@@ -85,13 +105,20 @@ impl ExprPool {
                 if let Some(flipped) = flipped {
                     return self.binary(flipped, rhs, lhs);
                 }
-                if op == BinOp::Xor {
-                    if let Some(c) = self.as_const(lhs) {
-                        return self.xor(self.constant(w, !c), rhs);
-                    }
+                // !(c ^ x) = !c ^ x.
+                if let Some((c, x)) = self.const_lhs(a, BinOp::Xor) {
+                    return self.xor(self.constant(w, !c), x);
                 }
             }
-            (UnOp::Neg, Node::Binary { op: BinOp::Sub, lhs, rhs }) => return self.sub(rhs, lhs),
+            (UnOp::Neg, Node::Binary { op, lhs, rhs }) => {
+                if op == BinOp::Sub {
+                    return self.sub(rhs, lhs);
+                }
+                // -(c + x) = (-c) - x.
+                if let Some((c, x)) = self.const_lhs(a, BinOp::Add) {
+                    return self.sub(self.constant(w, c.wrapping_neg()), x);
+                }
+            }
             _ => {}
         }
         self.intern(Node::Unary { op, arg: a }, Sort::Bv(w))
@@ -101,12 +128,24 @@ impl ExprPool {
     pub fn binary(&self, op: BinOp, a: ExprId, b: ExprId) -> ExprId {
         debug_assert!(matches!(self.sort(a), Sort::Bv(_)), "binary of an array");
         let w = self.width(a);
-        debug_assert_eq!(self.sort(b), Sort::Bv(w), "binary operands of unequal sorts");
+        debug_assert_eq!(
+            self.sort(b),
+            Sort::Bv(w),
+            "binary operands of unequal sorts"
+        );
         let result_width = if op.is_comparison() { 1 } else { w };
         let (mut a, mut b) = (a, b);
         let (mut ca, mut cb) = (self.as_const(a), self.as_const(b));
         if let (Some(x), Some(y)) = (ca, cb) {
             return self.constant(result_width, fold_binary(op, w, x, y));
+        }
+        // In one bit, addition and subtraction are exclusive or, and multiplication is and.
+        if w == 1 {
+            match op {
+                BinOp::Add | BinOp::Sub => return self.xor(a, b),
+                BinOp::Mul => return self.and(a, b),
+                _ => {}
+            }
         }
         // Canonical order: a constant on the left, otherwise the smaller id on the left.
         if op.is_commutative() && (cb.is_some() || (ca.is_none() && b < a)) {
@@ -128,71 +167,35 @@ impl ExprPool {
             }
         };
         simplified.unwrap_or_else(|| {
-            self.intern(
-                Node::Binary {
-                    op,
-                    lhs: a,
-                    rhs: b,
-                },
-                Sort::Bv(result_width),
-            )
+            self.intern(Node::Binary { op, lhs: a, rhs: b }, Sort::Bv(result_width))
         })
     }
 
-    /// `a + b`, with a constant `a` already on the left.
+    /// `a + b`, with any constant on the left.
     fn simplify_add(&self, w: Width, a: ExprId, ca: Option<u128>, b: ExprId) -> Option<ExprId> {
         if ca == Some(0) {
             return Some(b);
         }
-        let nb = self.node(b);
         // Terms that cancel: x + -y = x - y.
-        if let Node::Unary {
-            op: UnOp::Neg,
-            arg,
-        } = nb
-        {
-            return Some(self.sub(a, arg));
+        if let Some(y) = self.unary_arg(b, UnOp::Neg) {
+            return Some(self.sub(a, y));
         }
         if let Some(c) = ca {
-            return match nb {
-                // c1 + (c2 + x) = (c1 + c2) + x.
-                Node::Binary {
-                    op: BinOp::Add,
-                    lhs,
-                    rhs,
-                } => self
-                    .as_const(lhs)
-                    .map(|c2| self.add(self.constant(w, c.wrapping_add(c2)), rhs)),
-                // c1 + (c2 - x) = (c1 + c2) - x.
-                Node::Binary {
-                    op: BinOp::Sub,
-                    lhs,
-                    rhs,
-                } => self
-                    .as_const(lhs)
-                    .map(|c2| self.sub(self.constant(w, c.wrapping_add(c2)), rhs)),
-                _ => None,
-            };
+            // c1 + (c2 + x) = (c1 + c2) + x, and c1 + (c2 - x) = (c1 + c2) - x.
+            for op in [BinOp::Add, BinOp::Sub] {
+                if let Some((c2, x)) = self.const_lhs(b, op) {
+                    return Some(self.binary(op, self.constant(w, c.wrapping_add(c2)), x));
+                }
+            }
+            return None;
         }
-        let na = self.node(a);
-        if let Node::Unary {
-            op: UnOp::Neg,
-            arg,
-        } = na
-        {
-            return Some(self.sub(b, arg));
+        if let Some(y) = self.unary_arg(a, UnOp::Neg) {
+            return Some(self.sub(b, y));
         }
         // Constants move outwards: (c + x) + y = c + (x + y).
-        for (side, other) in [(na, b), (nb, a)] {
-            if let Node::Binary {
-                op: BinOp::Add,
-                lhs,
-                rhs,
-            } = side
-            {
-                if self.as_const(lhs).is_some() {
-                    return Some(self.add(lhs, self.add(rhs, other)));
-                }
+        for (side, other) in [(a, b), (b, a)] {
+            if let Some((c, x)) = self.const_lhs(side, BinOp::Add) {
+                return Some(self.add(self.constant(w, c), self.add(x, other)));
             }
         }
         None
@@ -217,34 +220,21 @@ impl ExprPool {
         if ca == Some(0) {
             return Some(self.neg(b));
         }
-        match self.node(b) {
-            // x - -y = x + y.
-            Node::Unary {
-                op: UnOp::Neg,
-                arg,
-            } => return Some(self.add(a, arg)),
-            // x - (c + y) = (-c) + (x - y).
-            Node::Binary {
-                op: BinOp::Add,
-                lhs,
-                rhs,
-            } => {
-                if let Some(c) = self.as_const(lhs) {
-                    return Some(self.add(self.constant(w, c.wrapping_neg()), self.sub(a, rhs)));
-                }
-            }
-            _ => {}
+        // c1 - (c2 - y) = (c1 - c2) + y.
+        if let (Some(c), Some((c2, y))) = (ca, self.const_lhs(b, BinOp::Sub)) {
+            return Some(self.add(self.constant(w, c.wrapping_sub(c2)), y));
+        }
+        // x - -y = x + y.
+        if let Some(y) = self.unary_arg(b, UnOp::Neg) {
+            return Some(self.add(a, y));
+        }
+        // x - (c + y) = (-c) + (x - y).
+        if let Some((c, y)) = self.const_lhs(b, BinOp::Add) {
+            return Some(self.add(self.constant(w, c.wrapping_neg()), self.sub(a, y)));
         }
         // (c + x) - y = c + (x - y).
-        if let Node::Binary {
-            op: BinOp::Add,
-            lhs,
-            rhs,
-        } = self.node(a)
-        {
-            if self.as_const(lhs).is_some() {
-                return Some(self.add(lhs, self.sub(rhs, b)));
-            }
+        if let Some((c, x)) = self.const_lhs(a, BinOp::Add) {
+            return Some(self.add(self.constant(w, c), self.sub(x, b)));
         }
         None
     }
@@ -265,17 +255,8 @@ impl ExprPool {
             return Some(self.shl(b, self.constant(w, u128::from(n))));
         }
         // c1 * (c2 * x) = (c1 * c2) * x.
-        if let Node::Binary {
-            op: BinOp::Mul,
-            lhs,
-            rhs,
-        } = self.node(b)
-        {
-            if let Some(c2) = self.as_const(lhs) {
-                return Some(self.mul(self.constant(w, c.wrapping_mul(c2)), rhs));
-            }
-        }
-        None
+        let (c2, x) = self.const_lhs(b, BinOp::Mul)?;
+        Some(self.mul(self.constant(w, c.wrapping_mul(c2)), x))
     }
 
     /// `a & b`, `a | b` or `a ^ b`, with any constant on the left.
@@ -301,25 +282,12 @@ impl ExprPool {
                 _ => {}
             }
             // c1 op (c2 op x) = (c1 op c2) op x.
-            if let Node::Binary { op: inner, lhs, rhs } = self.node(b) {
-                if inner == op {
-                    if let Some(c2) = self.as_const(lhs) {
-                        let folded = self.constant(w, fold_binary(op, w, c, c2));
-                        return Some(self.binary(op, folded, rhs));
-                    }
-                }
-            }
-            return None;
+            let (c2, x) = self.const_lhs(b, op)?;
+            let folded = self.constant(w, fold_binary(op, w, c, c2));
+            return Some(self.binary(op, folded, x));
         }
         // x op !x.
-        let complement = |x: ExprId, y: ExprId| {
-            self.node(x)
-                == Node::Unary {
-                    op: UnOp::Not,
-                    arg: y,
-                }
-        };
-        if complement(a, b) || complement(b, a) {
+        if self.unary_arg(a, UnOp::Not) == Some(b) || self.unary_arg(b, UnOp::Not) == Some(a) {
             return Some(match op {
                 BinOp::And => self.zero(w),
                 _ => self.all_ones(w),
@@ -353,7 +321,12 @@ impl ExprPool {
         }
         // (x << c1) << c2 = x << (c1 + c2), and likewise for logical right shifts.
         if op != BinOp::AShr {
-            if let Node::Binary { op: inner, lhs, rhs } = self.node(a) {
+            if let Node::Binary {
+                op: inner,
+                lhs,
+                rhs,
+            } = self.node(a)
+            {
                 if inner == op {
                     if let Some(m) = self.as_const(rhs) {
                         return Some(self.binary(op, lhs, self.constant(w, n + m)));
@@ -404,22 +377,33 @@ impl ExprPool {
         if w == 1 {
             return Some(if c == 1 { b } else { self.not(b) });
         }
+        // Solve c1 = c2 + x, c1 = c2 - x, c1 = c2 ^ x, c1 = !x and c1 = -x for x, in a loop
+        // rather than by recursion since such chains can be long.
+        let (mut c, mut x) = (c, b);
+        loop {
+            let (solved, inner) = match self.node(x) {
+                Node::Binary { op, rhs, .. } => {
+                    let Some((c2, _)) = self.const_lhs(x, op) else {
+                        break;
+                    };
+                    let solved = match op {
+                        BinOp::Add => c.wrapping_sub(c2),
+                        BinOp::Sub => c2.wrapping_sub(c),
+                        BinOp::Xor => c ^ c2,
+                        _ => break,
+                    };
+                    (solved, rhs)
+                }
+                Node::Unary { op, arg } => (fold_unary(op, w, c), arg),
+                _ => break,
+            };
+            c = mask(w, solved);
+            x = inner;
+        }
+        if x != b {
+            return Some(self.eq(self.constant(w, c), x));
+        }
         match self.node(b) {
-            // Solve c1 = c2 + x, c1 = c2 - x, c1 = c2 ^ x for x.
-            Node::Binary { op, lhs, rhs } => {
-                let c2 = self.as_const(lhs)?;
-                let solved = match op {
-                    BinOp::Add => c.wrapping_sub(c2),
-                    BinOp::Sub => c.wrapping_sub(c2),
-                    BinOp::Xor => c ^ c2,
-                    _ => return None,
-                };
-                Some(self.eq(self.constant(w, solved), rhs))
-            }
-            Node::Unary { op, arg } => {
-                let solved = self.constant(w, fold_unary(op, w, c));
-                Some(self.eq(solved, arg))
-            }
             Node::ZExt { arg, .. } => {
                 let aw = self.width(arg);
                 Some(if mask(aw, c) == c {
@@ -624,7 +608,11 @@ impl ExprPool {
 
     /// `cond ? then : els`, where `cond` has width 1 and the arms have equal sorts.
     pub fn ite(&self, cond: ExprId, then: ExprId, els: ExprId) -> ExprId {
-        debug_assert_eq!(self.sort(cond), Sort::Bv(1), "ite condition must be a boolean");
+        debug_assert_eq!(
+            self.sort(cond),
+            Sort::Bv(1),
+            "ite condition must be a boolean"
+        );
         let sort = self.sort(then);
         debug_assert_eq!(self.sort(els), sort, "ite arms of unequal sorts");
         if let Some(c) = self.as_const(cond) {
@@ -633,11 +621,7 @@ impl ExprPool {
         if then == els {
             return then;
         }
-        if let Node::Unary {
-            op: UnOp::Not,
-            arg,
-        } = self.node(cond)
-        {
+        if let Node::Unary { op: UnOp::Not, arg } = self.node(cond) {
             return self.ite(arg, els, then);
         }
         if sort == Sort::Bv(1) {
@@ -650,12 +634,18 @@ impl ExprPool {
             }
         }
         // An arm that tests the same condition again knows its outcome.
-        if let Node::Ite { cond: c, then: t, .. } = self.node(then) {
+        if let Node::Ite {
+            cond: c, then: t, ..
+        } = self.node(then)
+        {
             if c == cond {
                 return self.ite(cond, t, els);
             }
         }
-        if let Node::Ite { cond: c, els: e, .. } = self.node(els) {
+        if let Node::Ite {
+            cond: c, els: e, ..
+        } = self.node(els)
+        {
             if c == cond {
                 return self.ite(cond, then, e);
             }
@@ -788,7 +778,12 @@ impl ExprPool {
                 return self.concat(merged, ll);
             }
         }
-        if nh == (Node::Const { width: hw, value: 0 }) {
+        if nh
+            == (Node::Const {
+                width: hw,
+                value: 0,
+            })
+        {
             return self.zext(lo, w);
         }
         self.intern(Node::Concat { hi, lo }, Sort::Bv(w))
@@ -1024,13 +1019,18 @@ mod tests {
         check("(add x[1] (neg x[0]))", "(sub x[1] x[0])");
         check("(sub x[1] (neg x[0]))", "(add x[1] x[0])");
         check("(add 3:w8 (sub 4:w8 x[0]))", "(sub 7:w8 x[0])");
-        check("(add (add 1:w8 x[0]) (add 2:w8 x[1]))", "(add 3:w8 (add x[0] x[1]))");
+        check(
+            "(add (add 1:w8 x[0]) (add 2:w8 x[1]))",
+            "(add 3:w8 (add x[0] x[1]))",
+        );
         check("(mul 3:w8 (mul 5:w8 x[0]))", "(mul 15:w8 x[0])");
         check("(and 12:w8 (and 10:w8 x[0]))", "(and 8:w8 x[0])");
         check("(not (not x[0]))", "x[0]");
         check("(neg (neg x[0]))", "x[0]");
         check("(neg (sub x[0] x[1]))", "(sub x[1] x[0])");
         check("(not (xor 15:w8 x[0]))", "(xor 240:w8 x[0])");
+        check("(neg (add 1:w8 x[0]))", "(sub 255:w8 x[0])");
+        check("(sub 10:w8 (sub 3:w8 x[0]))", "(add 7:w8 x[0])");
     }
 
     #[test]
@@ -1047,6 +1047,10 @@ mod tests {
         check("(eq 7:w8 (xor 2:w8 x[0]))", "(eq 5:w8 x[0])");
         check("(eq 7:w8 (not x[0]))", "(eq 248:w8 x[0])");
         check("(eq 7:w8 (neg x[0]))", "(eq 249:w8 x[0])");
+        check(
+            "(eq 7:w8 (add 1:w8 (not (xor 3:w8 (sub 9:w8 x[0])))))",
+            "(eq 15:w8 x[0])",
+        );
         check("(eq 7:w16 (zext 16 x[0]))", "(eq 7:w8 x[0])");
         check("(eq 256:w16 (zext 16 x[0]))", "0:w1");
         check("(eq 65535:w16 (sext 16 x[0]))", "(eq 255:w8 x[0])");
@@ -1069,6 +1073,16 @@ mod tests {
         check("(slt 127:w8 x[0])", "0:w1");
         check("(not (ult x[0] x[1]))", "(ule x[1] x[0])");
         check("(not (sle x[0] x[1]))", "(slt x[1] x[0])");
+    }
+
+    #[test]
+    fn one_bit_arithmetic_is_logic() {
+        let a = "(extract 0 1 x[0])";
+        let b = "(extract 1 1 x[0])";
+        check(&format!("(neg {a})"), a);
+        check(&format!("(add {a} {b})"), &format!("(xor {a} {b})"));
+        check(&format!("(sub {a} {b})"), &format!("(xor {a} {b})"));
+        check(&format!("(mul {a} {b})"), &format!("(and {a} {b})"));
     }
 
     #[test]
@@ -1109,12 +1123,24 @@ mod tests {
         check("(extract 0 4 (zext 16 x[0]))", "(extract 0 4 x[0])");
         check("(extract 8 8 (zext 16 x[0]))", "0:w8");
         check("(extract 0 12 (zext 16 x[0]))", "(zext 12 x[0])");
-        check("(extract 4 8 (zext 16 x[0]))", "(zext 8 (extract 4 4 x[0]))");
+        check(
+            "(extract 4 8 (zext 16 x[0]))",
+            "(zext 8 (extract 4 4 x[0]))",
+        );
         check("(extract 2 4 (sext 16 x[0]))", "(extract 2 4 x[0])");
-        check("(extract 8 8 (sext 16 x[0]))", "(sext 8 (extract 7 1 x[0]))");
+        check(
+            "(extract 8 8 (sext 16 x[0]))",
+            "(sext 8 (extract 7 1 x[0]))",
+        );
         check("(concat (extract 4 4 x[0]) (extract 0 4 x[0]))", "x[0]");
-        check("(concat (extract 5 2 x[0]) (extract 1 4 x[0]))", "(extract 1 6 x[0])");
-        check("(concat (concat x[2] x[1]) x[0])", "(concat x[2] (concat x[1] x[0]))");
+        check(
+            "(concat (extract 5 2 x[0]) (extract 1 4 x[0]))",
+            "(extract 1 6 x[0])",
+        );
+        check(
+            "(concat (concat x[2] x[1]) x[0])",
+            "(concat x[2] (concat x[1] x[0]))",
+        );
         check("(concat 1:w8 (concat 2:w8 x[0]))", "(concat 258:w16 x[0])");
         check("(concat 0:w8 x[0])", "(zext 16 x[0])");
         check("(zext 16 (zext 12 x[0]))", "(zext 16 x[0])");
@@ -1146,10 +1172,7 @@ mod tests {
         assert_eq!(pool.concat_bytes(&loaded), v);
 
         // A 16-bit load from the middle is the matching extract.
-        assert_eq!(
-            pool.concat_bytes(&loaded[1..3]),
-            pool.extract(v, 8, 16)
-        );
+        assert_eq!(pool.concat_bytes(&loaded[1..3]), pool.extract(v, 8, 16));
     }
 
     #[test]
@@ -1193,7 +1216,10 @@ mod tests {
         let arr = pool.array_store(pool.array_const(1), c32(4), c(2));
         assert_eq!(pool.as_const(pool.array_read(arr, c32(4))), Some(2));
         assert_eq!(pool.as_const(pool.array_read(arr, c32(5))), Some(1));
-        assert_eq!(pool.as_const(pool.concat_bytes(&[c(1), c(2), c(3)])), Some(0x030201));
+        assert_eq!(
+            pool.as_const(pool.concat_bytes(&[c(1), c(2), c(3)])),
+            Some(0x030201)
+        );
         assert_eq!(pool.and_all(&[]), pool.true_());
         assert_eq!(pool.or_all(&[]), pool.false_());
     }

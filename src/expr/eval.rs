@@ -43,7 +43,9 @@ impl Assignment {
 
     /// The arrays with given contents, in increasing id order.
     pub fn iter(&self) -> impl Iterator<Item = (ArrayId, &[u8])> + '_ {
-        self.arrays.iter().map(|(&id, bytes)| (id, bytes.as_slice()))
+        self.arrays
+            .iter()
+            .map(|(&id, bytes)| (id, bytes.as_slice()))
     }
 
     /// Number of arrays with given contents.
@@ -107,8 +109,8 @@ pub fn fold_unary(op: UnOp, width: Width, a: u128) -> u128 {
 /// give 0 or 1; every other result is masked to `width`.
 pub fn fold_binary(op: BinOp, width: Width, a: u128, b: u128) -> u128 {
     let neg = |v: u128| mask(width, v.wrapping_neg());
-    let udiv = |x: u128, y: u128| if y == 0 { ones(width) } else { x / y };
-    let urem = |x: u128, y: u128| if y == 0 { x } else { x % y };
+    let udiv = |x: u128, y: u128| x.checked_div(y).unwrap_or(ones(width));
+    let urem = |x: u128, y: u128| x.checked_rem(y).unwrap_or(x);
     let in_range = b < u128::from(width);
     match op {
         BinOp::Add => mask(width, a.wrapping_add(b)),
@@ -372,7 +374,12 @@ mod tests {
         let store = "(store (store (array-const 7) 1:w32 x[0]) (zext 32 y[0]) x[1])";
         check(&format!("(read {store} 1:w32)"), &[10, 20], &[0], 10);
         check(&format!("(read {store} 1:w32)"), &[10, 20], &[1], 20);
-        check(&format!("(read {store} (zext 32 y[1]))"), &[10, 20], &[1, 5], 7);
+        check(
+            &format!("(read {store} (zext 32 y[1]))"),
+            &[10, 20],
+            &[1, 5],
+            7,
+        );
     }
 
     #[test]
@@ -397,7 +404,9 @@ mod tests {
         let pool = ExprPool::new();
         let (x, y) = (pool.new_array("x", 4), pool.new_array("y", 4));
         let e = pool
-            .parse_sexp("(add (mul y[0] x[1]) (read (store (array-const 0) 0:w32 y[2]) (zext 32 x[0])))")
+            .parse_sexp(
+                "(add (mul y[0] x[1]) (read (store (array-const 0) 0:w32 y[2]) (zext 32 x[0])))",
+            )
             .expect("parses");
         assert_eq!(pool.arrays_in(e), vec![x, y]);
         assert_eq!(pool.arrays_in(pool.constant(8, 1)), vec![]);

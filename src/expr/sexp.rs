@@ -241,7 +241,7 @@ impl ExprPool {
             let offset = index
                 .strip_prefix('[')
                 .and_then(|rest| rest.strip_suffix(']'))
-                .and_then(|digits| parse_number(digits))
+                .and_then(parse_number)
                 .and_then(|n| u32::try_from(n).ok())
                 .ok_or_else(|| ParseError::new(format!("bad byte offset in `{atom}`"), pos))?;
             let array = self
@@ -285,7 +285,10 @@ impl ExprPool {
         let e = self.expect_expr(arg)?;
         match self.sort(e) {
             Sort::Bv(w) => Ok((e, w)),
-            Sort::Array => Err(ParseError::new("expected a bit-vector, found an array", pos)),
+            Sort::Array => Err(ParseError::new(
+                "expected a bit-vector, found an array",
+                pos,
+            )),
         }
     }
 
@@ -308,7 +311,10 @@ impl ExprPool {
         let e = self.expect_expr(arg)?;
         match self.sort(e) {
             Sort::Array => Ok(e),
-            Sort::Bv(_) => Err(ParseError::new("expected an array, found a bit-vector", pos)),
+            Sort::Bv(_) => Err(ParseError::new(
+                "expected an array, found a bit-vector",
+                pos,
+            )),
         }
     }
 
@@ -335,7 +341,7 @@ impl ExprPool {
                 let b = self.expect_width(next(), w)?;
                 self.binary(op, a, b)
             }
-            Op::Swapped(build) => {
+            Op::Derived(_, build) => {
                 let (a, w) = self.expect_bv(next())?;
                 let b = self.expect_width(next(), w)?;
                 build(self, a, b)
@@ -432,7 +438,7 @@ type Derived = fn(&ExprPool, ExprId, ExprId) -> ExprId;
 enum Op {
     Unary(UnOp),
     Binary(BinOp),
-    Swapped(Derived),
+    Derived(&'static str, Derived),
     Ite,
     Extract,
     ZExt,
@@ -451,11 +457,11 @@ impl Op {
         Some(match name {
             "not" => Op::Unary(UnOp::Not),
             "neg" => Op::Unary(UnOp::Neg),
-            "ne" => Op::Swapped(ExprPool::ne),
-            "ugt" => Op::Swapped(ExprPool::ugt),
-            "uge" => Op::Swapped(ExprPool::uge),
-            "sgt" => Op::Swapped(ExprPool::sgt),
-            "sge" => Op::Swapped(ExprPool::sge),
+            "ne" => Op::Derived("ne", ExprPool::ne),
+            "ugt" => Op::Derived("ugt", ExprPool::ugt),
+            "uge" => Op::Derived("uge", ExprPool::uge),
+            "sgt" => Op::Derived("sgt", ExprPool::sgt),
+            "sge" => Op::Derived("sge", ExprPool::sge),
             "ite" => Op::Ite,
             "extract" => Op::Extract,
             "zext" => Op::ZExt,
@@ -473,7 +479,7 @@ impl Op {
             Op::Unary(UnOp::Not) => "not",
             Op::Unary(UnOp::Neg) => "neg",
             Op::Binary(op) => binop_name(op),
-            Op::Swapped(_) => "comparison",
+            Op::Derived(name, _) => name,
             Op::Ite => "ite",
             Op::Extract => "extract",
             Op::ZExt => "zext",
@@ -488,7 +494,7 @@ impl Op {
     fn arity(self) -> usize {
         match self {
             Op::Unary(_) | Op::ArrayConst => 1,
-            Op::Binary(_) | Op::Swapped(_) | Op::ZExt | Op::SExt | Op::Concat | Op::Read => 2,
+            Op::Binary(_) | Op::Derived(..) | Op::ZExt | Op::SExt | Op::Concat | Op::Read => 2,
             Op::Ite | Op::Extract | Op::Store => 3,
         }
     }
@@ -694,7 +700,10 @@ mod tests {
         check("(ule x[0] x[1])", "(ule x[0] x[1])");
         check("(sle x[0] x[1])", "(sle x[0] x[1])");
         check("(neg x[0])", "(neg x[0])");
-        check("(ite (slt x[0] x[1]) x[2] x[3])", "(ite (slt x[0] x[1]) x[2] x[3])");
+        check(
+            "(ite (slt x[0] x[1]) x[2] x[3])",
+            "(ite (slt x[0] x[1]) x[2] x[3])",
+        );
         check("(extract 2 3 x[0])", "(extract 2 3 x[0])");
         check("(zext 32 x[0])", "(zext 32 x[0])");
         check("(sext 9 x[0])", "(sext 9 x[0])");
@@ -738,7 +747,13 @@ mod tests {
         assert_eq!(pool.parse_sexp("x[2]"), Ok(pool.sym(x, 2)));
         let fresh = pool.parse_sexp("z[0]").expect("parses");
         let z = pool.array_by_name("z").expect("registered");
-        assert_eq!(pool.node(fresh), Node::Sym { array: z, offset: 0 });
+        assert_eq!(
+            pool.node(fresh),
+            Node::Sym {
+                array: z,
+                offset: 0
+            }
+        );
         assert_eq!(pool.array_info(z).size, u32::MAX);
     }
 
@@ -780,11 +795,7 @@ mod tests {
         check_error("(zext 4 x[0])", "cannot extend", 6);
         check_error("(sext 129 x[0])", "out of range", 6);
         check_error("(zext 16 4)", "without a width", 9);
-        check_error(
-            "(concat (zext 128 x[0]) x[1])",
-            "too wide",
-            24,
-        );
+        check_error("(concat (zext 128 x[0]) x[1])", "too wide", 24);
         check_error("(array-const 256)", "does not fit a byte", 13);
         check_error("(array-const x[0])", "constant byte", 13);
         check_error("(store (array-const 0) 1:w32 1:w16)", "expected 8 bits", 29);
@@ -808,7 +819,11 @@ mod tests {
         let mut e = pool.sym(x, 0);
         for i in 0..10_000u32 {
             let s = pool.sym(x, i % 4);
-            e = if i % 2 == 0 { pool.mul(e, s) } else { pool.xor(s, e) };
+            e = if i % 2 == 0 {
+                pool.mul(e, s)
+            } else {
+                pool.xor(s, e)
+            };
         }
         let text = pool.to_sexp(e);
         assert!(text.starts_with("(xor"));

@@ -6,9 +6,9 @@
 //! Design:
 //! - **Incrementality.** One long-lived solver instance answers many queries through
 //!   `check_sat_assuming`: nothing is ever asserted, every constraint and the query are passed
-//!   as assumptions. Bitwuzla keeps the bit-blasted encoding of every term it has seen, so a
-//!   constraint shared by many queries (a path-condition prefix) is translated and encoded
-//!   once.
+//!   as assumptions. A constraint shared by many queries (a path-condition prefix) is
+//!   translated once, and the incremental SAT solver can reuse its encoding and what it
+//!   learned about it in later checks.
 //! - **Translation memo.** Expressions are lowered with an explicit work stack (no recursion,
 //!   so 10k-deep expressions are fine) into a memo table from `ExprId` to term that persists
 //!   across queries. Width-1 expressions have a bit-vector form (`#b1` is true) and, when it
@@ -21,8 +21,10 @@
 //!   after an `Unknown` answer, and when the solver is handed a different pool. Both limits
 //!   can be changed with [`BitwuzlaSolver::with_limits`].
 //! - **Errors.** Bitwuzla's C API reports misuse through an abort callback that cannot return
-//!   control to Rust, so every node is checked for well-sortedness before it is lowered and a
-//!   malformed expression becomes [`SolverError::Backend`] instead of reaching the backend.
+//!   control to Rust (its default prints the message and exits the process), so every node is
+//!   checked for well-sortedness before it is lowered and a malformed expression becomes
+//!   [`SolverError::Backend`] instead of reaching the backend. Only an internal Bitwuzla
+//!   failure on well-sorted input could still end the process.
 
 use super::{
     assignment_from_bytes, children, pool_key, symbolic_bytes, SatResult, Solver, SolverError,
@@ -588,8 +590,9 @@ impl Instance {
         self.checks += 1;
         // SAFETY: `solver` is live and `assumptions` holds `count` Boolean terms of its term
         // manager; Bitwuzla only reads the array.
-        let result =
-            unsafe { bz::bitwuzla_check_sat_assuming(self.solver, count, assumptions.as_mut_ptr()) };
+        let result = unsafe {
+            bz::bitwuzla_check_sat_assuming(self.solver, count, assumptions.as_mut_ptr())
+        };
         match result {
             bz::BITWUZLA_SAT => Ok(Answer::Sat),
             bz::BITWUZLA_UNSAT => Ok(Answer::Unsat),
@@ -698,7 +701,10 @@ mod tests {
         assert_eq!(model.get(x), Some(&[4, 0][..]));
 
         let impossible = pool.ult(x0, pool.constant(8, 4));
-        assert_eq!(solve(&mut solver, &pool, &[c, impossible], q), SatResult::Unsat);
+        assert_eq!(
+            solve(&mut solver, &pool, &[c, impossible], q),
+            SatResult::Unsat
+        );
         let stats = solver.stats();
         assert_eq!(stats.backend_queries, 2);
         assert_eq!((stats.backend_sat, stats.backend_unsat), (1, 1));
@@ -717,7 +723,10 @@ mod tests {
         // An expression the constructors cannot fold: a 128-bit sum compared with a wide
         // constant, sign extension, extraction.
         let y = pool.new_array("y", 8);
-        let wide = pool.add(pool.sext(word(&pool, y, 8), 128), pool.constant(128, u128::MAX));
+        let wide = pool.add(
+            pool.sext(word(&pool, y, 8), 128),
+            pool.constant(128, u128::MAX),
+        );
         let q = pool.eq(wide, pool.constant(128, u128::MAX - 1));
         let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
         assert_eq!(model.get(y), Some(&[u8::MAX; 8][..]));
@@ -762,8 +771,14 @@ mod tests {
         let mut solver = BitwuzlaSolver::new(None);
         let model = model_of(solve(&mut solver, &pool, &[], q), &pool, &[], q);
         assert_eq!(model.get(x), Some(&[200, 99][..]));
-        let overwritten = pool.eq(pool.array_read(mem, pool.constant(32, 3)), pool.constant(8, 8));
-        assert_eq!(solve(&mut solver, &pool, &[], overwritten), SatResult::Unsat);
+        let overwritten = pool.eq(
+            pool.array_read(mem, pool.constant(32, 3)),
+            pool.constant(8, 8),
+        );
+        assert_eq!(
+            solve(&mut solver, &pool, &[], overwritten),
+            SatResult::Unsat
+        );
     }
 
     #[test]
@@ -867,7 +882,10 @@ mod tests {
     fn a_hard_query_times_out() {
         let pool = ExprPool::new();
         let (p, q) = (pool.new_array("p", 8), pool.new_array("q", 8));
-        let (a, b) = (pool.zext(word(&pool, p, 8), 128), pool.zext(word(&pool, q, 8), 128));
+        let (a, b) = (
+            pool.zext(word(&pool, p, 8), 128),
+            pool.zext(word(&pool, q, 8), 128),
+        );
         let one = pool.constant(128, 1);
         let constraints = [pool.ult(one, a), pool.ult(one, b)];
         // The product of the primes 4294967291 and 4294967279.

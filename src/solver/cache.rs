@@ -28,7 +28,8 @@ pub struct CachingSolver {
 }
 
 impl CachingSolver {
-    /// Caches the answers of `inner`, holding at most [`DEFAULT_CACHE_CAPACITY`] entries.
+    /// Caches the answers of `inner`, holding at most
+    /// [`DEFAULT_CACHE_CAPACITY`](super::DEFAULT_CACHE_CAPACITY) entries.
     pub fn new(inner: Box<dyn Solver>) -> Self {
         Self::with_capacity(inner, DEFAULT_CACHE_CAPACITY)
     }
@@ -113,7 +114,10 @@ mod tests {
         let (inner, calls) = Scripted::new(|_, _, _| SatResult::Unsat);
         let mut solver = CachingSolver::new(Box::new(inner));
         assert_eq!(solver.check(&pool, &[a, b], q).unwrap(), SatResult::Unsat);
-        assert_eq!(solver.check(&pool, &[b, a, b], q).unwrap(), SatResult::Unsat);
+        assert_eq!(
+            solver.check(&pool, &[b, a, b], q).unwrap(),
+            SatResult::Unsat
+        );
         assert_eq!(calls.lock().unwrap().len(), 1);
         // A different query or constraint set misses.
         solver.check(&pool, &[a], q).unwrap();

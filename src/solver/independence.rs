@@ -20,6 +20,7 @@ use super::{fill_missing_arrays, pool_key, SatResult, Solver, SolverError, Solve
 use crate::expr::{ArrayId, ExprId, ExprPool};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Expressions whose arrays are memoised before the memo is emptied.
 const ARRAYS_MEMO_LIMIT: usize = 1 << 20;
@@ -28,7 +29,7 @@ const ARRAYS_MEMO_LIMIT: usize = 1 << 20;
 pub struct IndependenceSolver {
     inner: Box<dyn Solver>,
     /// The arrays of each constraint and query seen, since `arrays_in` walks the expression.
-    arrays: FxHashMap<ExprId, Box<[ArrayId]>>,
+    arrays: FxHashMap<ExprId, Arc<[ArrayId]>>,
     pool: usize,
     dropped: u64,
     completions: u64,
@@ -54,15 +55,15 @@ impl IndependenceSolver {
     }
 
     /// The arrays `e` mentions, memoised.
-    fn arrays_of(&mut self, pool: &ExprPool, e: ExprId) -> Box<[ArrayId]> {
+    fn arrays_of(&mut self, pool: &ExprPool, e: ExprId) -> Arc<[ArrayId]> {
         if let Some(arrays) = self.arrays.get(&e) {
-            return arrays.clone();
+            return Arc::clone(arrays);
         }
         if self.arrays.len() >= ARRAYS_MEMO_LIMIT {
             self.arrays.clear();
         }
-        let arrays: Box<[ArrayId]> = pool.arrays_in(e).into_boxed_slice();
-        self.arrays.insert(e, arrays.clone());
+        let arrays: Arc<[ArrayId]> = pool.arrays_in(e).into();
+        self.arrays.insert(e, Arc::clone(&arrays));
         arrays
     }
 }
@@ -115,8 +116,10 @@ impl Solver for IndependenceSolver {
         let mut components = Components::default();
         let query_arrays = self.arrays_of(pool, query);
         components.union_all(&query_arrays);
-        let constraint_arrays: Vec<Box<[ArrayId]>> =
-            constraints.iter().map(|&c| self.arrays_of(pool, c)).collect();
+        let constraint_arrays: Vec<Arc<[ArrayId]>> = constraints
+            .iter()
+            .map(|&c| self.arrays_of(pool, c))
+            .collect();
         for arrays in &constraint_arrays {
             components.union_all(arrays);
         }
@@ -150,10 +153,10 @@ impl Solver for IndependenceSolver {
             other => return Ok(other),
         };
         for group in groups.into_values() {
-            let holds = group
-                .constraints
+            let holds = pool
+                .eval_all(&group.constraints, &model)
                 .iter()
-                .all(|&c| pool.eval(c, &model) == 1);
+                .all(|&v| v == 1);
             if holds {
                 fill_missing_arrays(pool, &mut model, &group.constraints);
                 continue;
@@ -180,5 +183,91 @@ impl Solver for IndependenceSolver {
         stats.independence_dropped += self.dropped;
         stats.independence_completions += self.completions;
         stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::Assignment;
+    use crate::solver::testing::Scripted;
+    use crate::solver::BitwuzlaSolver;
+
+    #[test]
+    fn only_transitively_related_constraints_are_kept() {
+        let pool = ExprPool::new();
+        let [x, y, z, w] = ["x", "y", "z", "w"].map(|n| pool.new_array(n, 1));
+        let byte = |a| pool.sym(a, 0);
+        let q = pool.ult(byte(x), pool.constant(8, 10));
+        let links_xz = pool.eq(byte(x), byte(z));
+        let on_z = pool.ult(pool.constant(8, 2), byte(z));
+        let on_y = pool.eq(byte(y), pool.constant(8, 5));
+        let on_w = pool.ult(byte(w), pool.constant(8, 5));
+        let truth = pool.true_();
+        let (inner, calls) = Scripted::new(move |_, _, query| {
+            let mut model = Assignment::new();
+            if query == truth {
+                model.set(y, vec![5]);
+            } else {
+                model.set(x, vec![3]);
+                model.set(z, vec![3]);
+            }
+            SatResult::Sat(model)
+        });
+        let mut solver = IndependenceSolver::new(Box::new(inner));
+        let constraints = [on_y, links_xz, on_w, on_z];
+        let SatResult::Sat(model) = solver.check(&pool, &constraints, q).unwrap() else {
+            panic!("expected Sat");
+        };
+        let calls = calls.lock().unwrap().clone();
+        assert_eq!(calls[0], (vec![links_xz, on_z], q));
+        // The `y` group fails with zeros and is solved alone; the `w` group holds with zeros.
+        assert_eq!(calls[1..], [(vec![on_y], truth)]);
+        assert_eq!(model.get(x), Some(&[3][..]));
+        assert_eq!(model.get(y), Some(&[5][..]));
+        assert_eq!(model.get(z), Some(&[3][..]));
+        assert_eq!(model.get(w), Some(&[0][..]));
+        let stats = solver.stats();
+        assert_eq!(stats.independence_dropped, 2);
+        assert_eq!(stats.independence_completions, 1);
+    }
+
+    #[test]
+    fn nothing_dropped_passes_the_question_unchanged() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 2);
+        let q = pool.ult(pool.sym(x, 0), pool.sym(x, 1));
+        let c = pool.ult(pool.sym(x, 1), pool.constant(8, 3));
+        let ground = pool.true_();
+        let (inner, calls) = Scripted::new(|_, _, _| SatResult::Unsat);
+        let mut solver = IndependenceSolver::new(Box::new(inner));
+        assert_eq!(
+            solver.check(&pool, &[c, ground], q).unwrap(),
+            SatResult::Unsat
+        );
+        assert_eq!(calls.lock().unwrap()[0], (vec![c, ground], q));
+        assert_eq!(solver.stats().independence_dropped, 0);
+    }
+
+    #[test]
+    fn answers_are_those_of_the_full_formula() {
+        let pool = ExprPool::new();
+        let (x, y) = (pool.new_array("x", 1), pool.new_array("y", 1));
+        let q = pool.eq(pool.sym(x, 0), pool.constant(8, 1));
+        let y5 = pool.eq(pool.sym(y, 0), pool.constant(8, 5));
+        let y6 = pool.eq(pool.sym(y, 0), pool.constant(8, 6));
+        let mut solver = IndependenceSolver::new(Box::new(BitwuzlaSolver::new(None)));
+        // A contradiction among dropped constraints makes the whole formula unsatisfiable.
+        assert_eq!(solver.check(&pool, &[y5, y6], q).unwrap(), SatResult::Unsat);
+        // A false ground constraint is kept.
+        assert_eq!(
+            solver.check(&pool, &[pool.false_()], q).unwrap(),
+            SatResult::Unsat
+        );
+        // A query without arrays (a model of the constraints alone) solves every group.
+        let SatResult::Sat(model) = solver.check(&pool, &[y5, q], pool.true_()).unwrap() else {
+            panic!("expected Sat");
+        };
+        assert_eq!((model.byte(x, 0), model.byte(y, 0)), (1, 5));
     }
 }

@@ -16,8 +16,10 @@
 //! 4. [`BitwuzlaSolver`] translates expressions to the SMT backend and solves incrementally.
 //!
 //! Every layer serves a single [`ExprPool`]: expression ids are only meaningful inside the pool
-//! that created them. Layers that keep state keyed by ids notice when they are handed a pool at
-//! a different address and then drop that state, but a chain should still be created per pool.
+//! that created them. Layers that keep state keyed by ids (the cache, the independence layer's
+//! array sets, the backend's translation memo) drop it when they are handed a pool at a
+//! different address. That guard cannot see a pool that was dropped and replaced by a new one
+//! at the same address, so create one chain per pool and drop it with the pool.
 
 mod bitwuzla;
 mod cache;
@@ -25,8 +27,8 @@ mod chain;
 mod independence;
 mod validate;
 
-pub use self::bitwuzla::BitwuzlaSolver;
-pub use cache::CachingSolver;
+pub use self::bitwuzla::{BitwuzlaSolver, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT};
+pub use cache::{CachingSolver, DEFAULT_CACHE_CAPACITY};
 pub use chain::{build_chain, ChainSolver};
 pub use independence::IndependenceSolver;
 pub use validate::ValidatingSolver;
@@ -137,7 +139,7 @@ pub trait Solver: Send {
 }
 
 /// Which layers [`build_chain`] stacks on the backend, and the backend's time limit.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverConfig {
     /// Time limit of each backend satisfiability check; `None` means no limit. A check that
     /// runs out of time answers `SatResult::Unknown("timeout")`.
