@@ -12,7 +12,14 @@ fn main() {
     let harness = out.join("harness.bc");
     let clang = std::env::var("XCHECK_CLANG").unwrap_or_else(|_| "clang-14".to_string());
     let status = Command::new(&clang)
-        .args(["-c", "-emit-llvm", "-O1", "-g", "-target", "x86_64-unknown-linux-gnu"])
+        .args([
+            "-c",
+            "-emit-llvm",
+            "-O1",
+            "-g",
+            "-target",
+            "x86_64-unknown-linux-gnu",
+        ])
         .args(["-fno-vectorize", "-fno-slp-vectorize", "-ffreestanding"])
         .args(["-I", "harness/include", "harness/klee.c", "-o"])
         .arg(&harness)

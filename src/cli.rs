@@ -23,8 +23,14 @@ use std::time::Duration;
 pub const EXIT_ERROR: i32 = 2;
 
 #[derive(Parser, Debug)]
-#[command(name = "xcheck", version, about = "Prove two LLVM bitcode implementations equivalent, or show where they differ")]
-#[command(after_help = "Other commands: `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest A.bc B.bc --function f`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.")]
+#[command(
+    name = "xcheck",
+    version,
+    about = "Prove two LLVM bitcode implementations equivalent, or show where they differ"
+)]
+#[command(
+    after_help = "Other commands: `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest A.bc B.bc --function f`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
+)]
 struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
     a: PathBuf,
@@ -82,7 +88,10 @@ struct EngineArgs {
 }
 
 #[derive(Parser, Debug)]
-#[command(name = "xcheck run", about = "Explore a program whose main uses KLEE's interface")]
+#[command(
+    name = "xcheck run",
+    about = "Explore a program whose main uses KLEE's interface"
+)]
 struct RunArgs {
     program: PathBuf,
     #[command(flatten)]
@@ -92,7 +101,10 @@ struct RunArgs {
 }
 
 #[derive(Parser, Debug)]
-#[command(name = "xcheck show", about = "Print .ktest files as KLEE's ktest-tool does")]
+#[command(
+    name = "xcheck show",
+    about = "Print .ktest files as KLEE's ktest-tool does"
+)]
 struct ShowArgs {
     #[arg(required = true)]
     tests: Vec<PathBuf>,
@@ -114,12 +126,22 @@ struct ReplayArgs {
 /// Runs the command line `args` (program name first) and returns the exit code.
 pub fn main(args: Vec<OsString>) -> i32 {
     let sub = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
-    let rest = || std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned());
+    let rest = || {
+        std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned())
+    };
     let result = match sub {
-        "run" => RunArgs::try_parse_from(rest()).map_err(clap_exit).and_then(run),
-        "show" => ShowArgs::try_parse_from(rest()).map_err(clap_exit).and_then(show),
-        "replay" => ReplayArgs::try_parse_from(rest()).map_err(clap_exit).and_then(replay),
-        _ => CheckArgs::try_parse_from(args.iter().cloned()).map_err(clap_exit).and_then(check),
+        "run" => RunArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .and_then(run),
+        "show" => ShowArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .and_then(show),
+        "replay" => ReplayArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .and_then(replay),
+        _ => CheckArgs::try_parse_from(args.iter().cloned())
+            .map_err(clap_exit)
+            .and_then(check),
     };
     match result {
         Ok(code) => code,
@@ -159,13 +181,21 @@ fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
         Some(i) => t.split_at(i),
         None => (t, "s"),
     };
-    let value: f64 = num.parse().map_err(|_| usage(format!("{option} '{text}': expected a duration such as 90s or 5m")))?;
+    let value: f64 = num.parse().map_err(|_| {
+        usage(format!(
+            "{option} '{text}': expected a duration such as 90s or 5m"
+        ))
+    })?;
     let secs = match unit {
         "ms" => value / 1000.0,
         "s" => value,
         "m" | "min" => value * 60.0,
         "h" => value * 3600.0,
-        _ => return Err(usage(format!("{option} '{text}': unknown unit '{unit}' (ms, s, m, h)"))),
+        _ => {
+            return Err(usage(format!(
+                "{option} '{text}': unknown unit '{unit}' (ms, s, m, h)"
+            )))
+        }
     };
     if !secs.is_finite() || secs <= 0.0 {
         return Err(usage(format!("{option} '{text}': must be positive")));
@@ -174,16 +204,27 @@ fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
 }
 
 fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
-    let search: SearchKind = e.search.parse().map_err(|m| usage(format!("--search: {m}")))?;
+    let search: SearchKind = e
+        .search
+        .parse()
+        .map_err(|m| usage(format!("--search: {m}")))?;
     let exec = ExecConfig {
-        max_time: e.max_time.as_deref().map(|t| parse_duration("--max-time", t)).transpose()?,
+        max_time: e
+            .max_time
+            .as_deref()
+            .map(|t| parse_duration("--max-time", t))
+            .transpose()?,
         max_paths: e.max_paths,
         search,
         seed: e.seed,
         ..ExecConfig::default()
     };
     let solver = SolverConfig {
-        timeout: e.solver_timeout.as_deref().map(|t| parse_duration("--solver-timeout", t)).transpose()?,
+        timeout: e
+            .solver_timeout
+            .as_deref()
+            .map(|t| parse_duration("--solver-timeout", t))
+            .transpose()?,
         cache: !e.no_cache,
         independence: !e.no_independence,
         validate: true,
@@ -208,7 +249,15 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
             Some((name, n)) => (Some(name.trim()), n.trim()),
             None => (None, s.trim()),
         };
-        let size: u32 = n.parse().ok().filter(|&n| n > 0 && n <= 1 << 20).ok_or_else(|| usage(format!("--buffer-size '{s}': expected a size from 1 to 1048576")))?;
+        let size: u32 = n
+            .parse()
+            .ok()
+            .filter(|&n| n > 0 && n <= 1 << 20)
+            .ok_or_else(|| {
+                usage(format!(
+                    "--buffer-size '{s}': expected a size from 1 to 1048576"
+                ))
+            })?;
         match name {
             Some(name) => check.param_sizes.push((name.to_string(), size)),
             None => check.buffer_size = size,

@@ -129,12 +129,22 @@ pub enum Intrinsic {
     Memmove,
     Memset,
     /// `{iN, i1}` results: the arithmetic result and an overflow flag.
-    AddOverflow { signed: bool },
-    SubOverflow { signed: bool },
-    MulOverflow { signed: bool },
+    AddOverflow {
+        signed: bool,
+    },
+    SubOverflow {
+        signed: bool,
+    },
+    MulOverflow {
+        signed: bool,
+    },
     /// Saturating arithmetic.
-    AddSat { signed: bool },
-    SubSat { signed: bool },
+    AddSat {
+        signed: bool,
+    },
+    SubSat {
+        signed: bool,
+    },
     Ctpop,
     Ctlz,
     Cttz,
@@ -264,7 +274,9 @@ pub enum Terminator {
     },
     Ret(Option<Operand>),
     Unreachable,
-    Unsupported { what: String },
+    Unsupported {
+        what: String,
+    },
 }
 
 /// `dst` takes the value of the operand paired with the predecessor the block was entered from.

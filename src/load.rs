@@ -65,14 +65,22 @@ pub fn load(a: &Path, b: Option<&Path>) -> Result<ir::Module> {
 
 fn parse<'ctx>(context: &'ctx Context, path: &Path) -> Result<Module<'ctx>> {
     let bytes = std::fs::read(path).map_err(|e| Error::input(path, format!("cannot read: {e}")))?;
-    let looks_like_bitcode = bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
+    let looks_like_bitcode =
+        bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
     if !looks_like_bitcode {
-        return Err(Error::input(path, "not an LLVM bitcode file (bad magic number)"));
+        return Err(Error::input(
+            path,
+            "not an LLVM bitcode file (bad magic number)",
+        ));
     }
     let name = path.display().to_string();
     let buffer = MemoryBuffer::create_from_memory_range_copy(&bytes, &name);
-    Module::parse_bitcode_from_buffer(&buffer, context)
-        .map_err(|e| Error::input(path, format!("not valid LLVM 14 bitcode: {}", e.to_string().trim())))
+    Module::parse_bitcode_from_buffer(&buffer, context).map_err(|e| {
+        Error::input(
+            path,
+            format!("not valid LLVM 14 bitcode: {}", e.to_string().trim()),
+        )
+    })
 }
 
 /// Renames every definition of `module` apart for `side`.
@@ -81,7 +89,9 @@ fn rename_definitions(module: &Module<'_>, side: Side) {
     for function in module.get_functions() {
         let name = function.get_name().to_string_lossy().into_owned();
         if function.count_basic_blocks() > 0 && !name.starts_with("llvm.") {
-            function.as_global_value().set_name(&format!("{prefix}{name}"));
+            function
+                .as_global_value()
+                .set_name(&format!("{prefix}{name}"));
         }
     }
     for global in module.get_globals() {

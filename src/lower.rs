@@ -173,7 +173,8 @@ impl Lowerer {
     }
 
     unsafe fn init_globals(&mut self) -> Result<(), LowerError> {
-        let globals: Vec<(LLVMValueRef, GlobalId)> = self.globals.iter().map(|(&g, &id)| (g, id)).collect();
+        let globals: Vec<(LLVMValueRef, GlobalId)> =
+            self.globals.iter().map(|(&g, &id)| (g, id)).collect();
         for (g, id) in globals {
             let init = LLVMGetInitializer(g);
             if init.is_null() {
@@ -193,7 +194,12 @@ impl Lowerer {
     }
 
     /// Lays out the constant `c` at `offset` of `out`, in memory order (little-endian).
-    unsafe fn write_const_bytes(&self, c: LLVMValueRef, out: &mut [u8], offset: usize) -> Result<(), String> {
+    unsafe fn write_const_bytes(
+        &self,
+        c: LLVMValueRef,
+        out: &mut [u8],
+        offset: usize,
+    ) -> Result<(), String> {
         let ty = LLVMTypeOf(c);
         let size = LLVMStoreSizeOfType(self.td, ty) as usize;
         if offset + size > out.len() {
@@ -228,7 +234,11 @@ impl Lowerer {
             LLVMTypeKind::LLVMIntegerTypeKind | LLVMTypeKind::LLVMPointerTypeKind => {
                 let k = self.const_int(c)?;
                 for (i, byte) in out[offset..offset + size].iter_mut().enumerate() {
-                    *byte = if i < 16 { (k.value >> (8 * i)) as u8 } else { 0 };
+                    *byte = if i < 16 {
+                        (k.value >> (8 * i)) as u8
+                    } else {
+                        0
+                    };
                 }
                 Ok(())
             }
@@ -279,16 +289,25 @@ impl Lowerer {
         }
         if !LLVMIsAGlobalAlias(c).is_null() {
             let target = self.const_int(LLVMAliasGetAliasee(c))?;
-            return Ok(Constant { width, value: target.value });
+            return Ok(Constant {
+                width,
+                value: target.value,
+            });
         }
-        if !LLVMIsAConstantStruct(c).is_null() || !LLVMIsAConstantArray(c).is_null() || !LLVMIsAConstantDataSequential(c).is_null() {
+        if !LLVMIsAConstantStruct(c).is_null()
+            || !LLVMIsAConstantArray(c).is_null()
+            || !LLVMIsAConstantDataSequential(c).is_null()
+        {
             let size = LLVMStoreSizeOfType(self.td, ty) as usize;
             if size > 16 {
                 return Err("aggregate constant wider than 128 bits".into());
             }
             let mut bytes = vec![0u8; size];
             self.write_const_bytes(c, &mut bytes, 0)?;
-            let value = bytes.iter().rev().fold(0u128, |acc, &b| (acc << 8) | b as u128);
+            let value = bytes
+                .iter()
+                .rev()
+                .fold(0u128, |acc, &b| (acc << 8) | b as u128);
             return Ok(Constant { width, value });
         }
         if !LLVMIsAConstantExpr(c).is_null() {
@@ -305,7 +324,8 @@ impl Lowerer {
         let op = |i| self.const_int(LLVMGetOperand(c, i));
         let mask = |v: u128| crate::expr::mask(width, v);
         let value = match LLVMGetConstOpcode(c) {
-            LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr | LLVMAddrSpaceCast | LLVMZExt | LLVMTrunc => mask(op(0)?.value),
+            LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr | LLVMAddrSpaceCast | LLVMZExt
+            | LLVMTrunc => mask(op(0)?.value),
             LLVMSExt => {
                 let a = op(0)?;
                 mask(crate::expr::to_signed(a.width, a.value) as u128)
@@ -330,7 +350,12 @@ impl Lowerer {
             LLVMXor => op(0)?.value ^ op(1)?.value,
             LLVMICmp => {
                 let (a, b) = (op(0)?, op(1)?);
-                eval_predicate(predicate(LLVMGetICmpPredicate(c)), a.width, a.value, b.value) as u128
+                eval_predicate(
+                    predicate(LLVMGetICmpPredicate(c)),
+                    a.width,
+                    a.value,
+                    b.value,
+                ) as u128
             }
             LLVMSelect => {
                 if op(0)?.value != 0 {
@@ -350,7 +375,8 @@ impl Lowerer {
         let mut offset = 0i64;
         for (n, &idx) in indices.iter().enumerate() {
             if n == 0 {
-                offset = offset.wrapping_add(idx.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
+                offset =
+                    offset.wrapping_add(idx.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
                 continue;
             }
             match LLVMGetTypeKind(ty) {
@@ -360,7 +386,8 @@ impl Lowerer {
                 }
                 LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
                     ty = LLVMGetElementType(ty);
-                    offset = offset.wrapping_add(idx.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
+                    offset = offset
+                        .wrapping_add(idx.wrapping_mul(LLVMABISizeOfType(self.td, ty) as i64));
                 }
                 other => return Err(format!("getelementptr into {other:?}")),
             }
@@ -388,9 +415,11 @@ impl Lowerer {
                     Ok(bits as u32)
                 }
             }
-            LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind | LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMX86_FP80TypeKind | LLVMTypeKind::LLVMFP128TypeKind => {
-                Err("floating point".into())
-            }
+            LLVMTypeKind::LLVMFloatTypeKind
+            | LLVMTypeKind::LLVMDoubleTypeKind
+            | LLVMTypeKind::LLVMHalfTypeKind
+            | LLVMTypeKind::LLVMX86_FP80TypeKind
+            | LLVMTypeKind::LLVMFP128TypeKind => Err("floating point".into()),
             LLVMTypeKind::LLVMVectorTypeKind => Err("vector type".into()),
             other => Err(format!("values of type kind {other:?}")),
         }
@@ -502,13 +531,24 @@ impl<'a> FunctionLowerer<'a> {
                 }
             } else if LLVMIsATerminatorInst(inst).is_null() {
                 self.note_debug_name(inst);
-                let lowered = self.lower_inst(inst, opcode).unwrap_or_else(|what| Inst::Unsupported { what });
-                if !matches!(lowered, Inst::Intrinsic { kind: Intrinsic::PassThrough, dst: None, .. }) {
+                let lowered = self
+                    .lower_inst(inst, opcode)
+                    .unwrap_or_else(|what| Inst::Unsupported { what });
+                if !matches!(
+                    lowered,
+                    Inst::Intrinsic {
+                        kind: Intrinsic::PassThrough,
+                        dst: None,
+                        ..
+                    }
+                ) {
                     block.insts.push(lowered);
                     block.locs.push(loc);
                 }
             } else {
-                block.term = self.lower_terminator(inst, opcode).unwrap_or_else(|what| Terminator::Unsupported { what });
+                block.term = self
+                    .lower_terminator(inst, opcode)
+                    .unwrap_or_else(|what| Terminator::Unsupported { what });
                 block.term_loc = loc;
             }
             inst = LLVMGetNextInstruction(inst);
@@ -582,7 +622,11 @@ impl<'a> FunctionLowerer<'a> {
         })
     }
 
-    unsafe fn lower_terminator(&mut self, inst: LLVMValueRef, opcode: LLVMOpcode) -> Result<Terminator, String> {
+    unsafe fn lower_terminator(
+        &mut self,
+        inst: LLVMValueRef,
+        opcode: LLVMOpcode,
+    ) -> Result<Terminator, String> {
         use LLVMOpcode::*;
         Ok(match opcode {
             LLVMRet => {
@@ -628,7 +672,9 @@ impl<'a> FunctionLowerer<'a> {
         use LLVMOpcode::*;
         let ty = LLVMTypeOf(inst);
         if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVoidTypeKind {
-            self.l.width_of(ty).map_err(|e| format!("{} producing {e}", opcode_name(opcode)))?;
+            self.l
+                .width_of(ty)
+                .map_err(|e| format!("{} producing {e}", opcode_name(opcode)))?;
         }
         let op = |s: &mut Self, i: u32| s.operand(LLVMGetOperand(inst, i));
         let binary = |s: &mut Self, op_: BinaryOp| -> InstResult {
@@ -692,7 +738,9 @@ impl<'a> FunctionLowerer<'a> {
                 })
             }
             LLVMSelect => {
-                if LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0))) == LLVMTypeKind::LLVMVectorTypeKind {
+                if LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0)))
+                    == LLVMTypeKind::LLVMVectorTypeKind
+                {
                     return Err("select on vectors".into());
                 }
                 Ok(Inst::Select {
@@ -834,7 +882,9 @@ impl<'a> FunctionLowerer<'a> {
     unsafe fn lower_call(&mut self, inst: LLVMValueRef) -> InstResult {
         let mut callee = LLVMGetCalledValue(inst);
         // Look through `bitcast (fn to other-fn-type)`, as emitted for K&R-style calls.
-        while !LLVMIsAConstantExpr(callee).is_null() && LLVMGetConstOpcode(callee) == LLVMOpcode::LLVMBitCast {
+        while !LLVMIsAConstantExpr(callee).is_null()
+            && LLVMGetConstOpcode(callee) == LLVMOpcode::LLVMBitCast
+        {
             callee = LLVMGetOperand(callee, 0);
         }
         if !LLVMIsAInlineAsm(callee).is_null() {
@@ -849,7 +899,11 @@ impl<'a> FunctionLowerer<'a> {
             value_name(callee)
         };
         if let Some(intrinsic) = name.strip_prefix("llvm.") {
-            let width = if dst.is_some() { self.l.width_of(ty)? } else { 0 };
+            let width = if dst.is_some() {
+                self.l.width_of(ty)?
+            } else {
+                0
+            };
             let mut args = Vec::new();
             for i in 0..nargs {
                 let v = LLVMGetOperand(inst, i);
@@ -863,7 +917,9 @@ impl<'a> FunctionLowerer<'a> {
         let mut args = Vec::with_capacity(nargs as usize);
         for i in 0..nargs {
             let v = LLVMGetOperand(inst, i);
-            self.l.width_of(LLVMTypeOf(v)).map_err(|e| format!("call passing {e}"))?;
+            self.l
+                .width_of(LLVMTypeOf(v))
+                .map_err(|e| format!("call passing {e}"))?;
             args.push(self.operand(v)?);
         }
         let callee = match self.l.functions.get(&callee) {
@@ -873,10 +929,17 @@ impl<'a> FunctionLowerer<'a> {
         Ok(Inst::Call { dst, callee, args })
     }
 
-    fn lower_intrinsic(&mut self, name: &str, dst: Option<RegId>, args: Vec<Operand>, width: u32) -> InstResult {
+    fn lower_intrinsic(
+        &mut self,
+        name: &str,
+        dst: Option<RegId>,
+        args: Vec<Operand>,
+        width: u32,
+    ) -> InstResult {
         let base = name.split('.').next().unwrap_or(name);
         let kind = match base {
-            "dbg" | "lifetime" | "assume" | "prefetch" | "donothing" | "var" | "annotation" | "stackrestore" | "sideeffect" => {
+            "dbg" | "lifetime" | "assume" | "prefetch" | "donothing" | "var" | "annotation"
+            | "stackrestore" | "sideeffect" => {
                 return Ok(Inst::Intrinsic {
                     dst: None,
                     kind: Intrinsic::PassThrough,
@@ -887,7 +950,9 @@ impl<'a> FunctionLowerer<'a> {
             "memcpy" => Intrinsic::Memcpy,
             "memmove" => Intrinsic::Memmove,
             "memset" => Intrinsic::Memset,
-            "sadd" | "uadd" | "ssub" | "usub" | "smul" | "umul" if name.contains("with.overflow") => {
+            "sadd" | "uadd" | "ssub" | "usub" | "smul" | "umul"
+                if name.contains("with.overflow") =>
+            {
                 let signed = base.starts_with('s');
                 match &base[1..] {
                     "add" => Intrinsic::AddOverflow { signed },
@@ -895,8 +960,12 @@ impl<'a> FunctionLowerer<'a> {
                     _ => Intrinsic::MulOverflow { signed },
                 }
             }
-            "sadd" | "uadd" if name.contains(".sat") => Intrinsic::AddSat { signed: base == "sadd" },
-            "ssub" | "usub" if name.contains(".sat") => Intrinsic::SubSat { signed: base == "ssub" },
+            "sadd" | "uadd" if name.contains(".sat") => Intrinsic::AddSat {
+                signed: base == "sadd",
+            },
+            "ssub" | "usub" if name.contains(".sat") => Intrinsic::SubSat {
+                signed: base == "ssub",
+            },
             "ctpop" => Intrinsic::Ctpop,
             "ctlz" => Intrinsic::Ctlz,
             "cttz" => Intrinsic::Cttz,
@@ -918,14 +987,24 @@ impl<'a> FunctionLowerer<'a> {
                     Some(Operand::Const(c)) => self.l.out.constant(*c).value != 0,
                     _ => false,
                 };
-                let value = if min { 0 } else { crate::expr::mask(width, u128::MAX) };
+                let value = if min {
+                    0
+                } else {
+                    crate::expr::mask(width, u128::MAX)
+                };
                 let c = self.l.constant(Constant { width, value });
-                return Ok(Inst::Copy { dst, src: Operand::Const(c) });
+                return Ok(Inst::Copy {
+                    dst,
+                    src: Operand::Const(c),
+                });
             }
             "stacksave" => {
                 let dst = dst.ok_or("stacksave without result")?;
                 let c = self.l.constant(Constant { width, value: 0 });
-                return Ok(Inst::Copy { dst, src: Operand::Const(c) });
+                return Ok(Inst::Copy {
+                    dst,
+                    src: Operand::Const(c),
+                });
             }
             _ => return Err(format!("intrinsic llvm.{name}")),
         };
@@ -937,7 +1016,12 @@ impl<'a> FunctionLowerer<'a> {
                 width: 0,
             });
         }
-        Ok(Inst::Intrinsic { dst, kind, args, width })
+        Ok(Inst::Intrinsic {
+            dst,
+            kind,
+            args,
+            width,
+        })
     }
 }
 
@@ -945,10 +1029,16 @@ unsafe fn aggregate_element(c: LLVMValueRef, i: u32) -> Result<LLVMValueRef, Str
     if !LLVMIsAConstantDataSequential(c).is_null() {
         return Ok(LLVMGetElementAsConstant(c, i));
     }
-    if !LLVMIsAConstantStruct(c).is_null() || !LLVMIsAConstantArray(c).is_null() || !LLVMIsAConstantVector(c).is_null() {
+    if !LLVMIsAConstantStruct(c).is_null()
+        || !LLVMIsAConstantArray(c).is_null()
+        || !LLVMIsAConstantVector(c).is_null()
+    {
         return Ok(LLVMGetOperand(c, i));
     }
-    Err(format!("aggregate constant '{}' is not supported", print_value(c)))
+    Err(format!(
+        "aggregate constant '{}' is not supported",
+        print_value(c)
+    ))
 }
 
 /// The value of a `ConstantInt` of any width up to 128 bits.
@@ -964,7 +1054,9 @@ unsafe fn const_int_value(c: LLVMValueRef, width: u32) -> Result<u128, String> {
     } else {
         digits.parse::<u128>()
     };
-    value.map(|v| crate::expr::mask(width, v)).map_err(|_| format!("cannot read constant '{text}'"))
+    value
+        .map(|v| crate::expr::mask(width, v))
+        .map_err(|_| format!("cannot read constant '{text}'"))
 }
 
 fn predicate(p: LLVMIntPredicate) -> Predicate {
@@ -1007,7 +1099,10 @@ fn parse_di_local_variable(text: &str) -> Option<(String, usize)> {
     let name_at = body.find("name: \"")? + 7;
     let name_end = body[name_at..].find('"')? + name_at;
     let arg_at = body.find("arg: ")? + 5;
-    let arg: String = body[arg_at..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    let arg: String = body[arg_at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
     Some((body[name_at..name_end].to_string(), arg.parse().ok()?))
 }
 

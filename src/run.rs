@@ -53,14 +53,22 @@ impl HarnessDriver<'_> {
             .iter()
             .map(|input| KTestObject {
                 name: input.name.clone(),
-                bytes: (0..input.size).map(|i| model.byte(input.array, i)).collect(),
+                bytes: (0..input.size)
+                    .map(|i| model.byte(input.array, i))
+                    .collect(),
             })
             .collect();
-        let ktest = KTest { args: vec![self.program.clone()], sym_argvs: 0, sym_argv_len: 0, objects };
+        let ktest = KTest {
+            args: vec![self.program.clone()],
+            sym_argvs: 0,
+            sym_argv_len: 0,
+            objects,
+        };
         self.summary.tests += 1;
         let path = self.out_dir.join(test_file_name(self.summary.tests));
         if let Err(e) = ktest.write(&path) {
-            self.failure.get_or_insert(std::io::Error::other(e.to_string()));
+            self.failure
+                .get_or_insert(std::io::Error::other(e.to_string()));
         }
         Some(path)
     }
@@ -80,7 +88,9 @@ impl Driver for HarnessDriver<'_> {
                     if let Err(e) = std::fs::write(&err, text) {
                         self.failure.get_or_insert(e);
                     }
-                    self.summary.errors.push((path, format!("{} at {}", f.kind.describe(), f.loc)));
+                    self.summary
+                        .errors
+                        .push((path, format!("{} at {}", f.kind.describe(), f.loc)));
                 }
             }
             Exit::Silent => {}
@@ -91,13 +101,21 @@ impl Driver for HarnessDriver<'_> {
 }
 
 /// Explores `main` of the program at `path`.
-pub fn run_harness(path: &Path, exec: ExecConfig, solver: &SolverConfig, out_dir: &Path) -> Result<RunSummary> {
+pub fn run_harness(
+    path: &Path,
+    exec: ExecConfig,
+    solver: &SolverConfig,
+    out_dir: &Path,
+) -> Result<RunSummary> {
     let module = crate::load::load(path, None)?;
     let main = module
         .function_on_side(Side::A, "main")
         .filter(|&f| !module.function(f).is_declaration())
         .ok_or_else(|| Error::input(path, "no function 'main' is defined here"))?;
-    std::fs::create_dir_all(out_dir).map_err(|e| Error::Output { path: out_dir.to_path_buf(), source: e })?;
+    std::fs::create_dir_all(out_dir).map_err(|e| Error::Output {
+        path: out_dir.to_path_buf(),
+        source: e,
+    })?;
     let pool = ExprPool::new();
     let mut ex = Executor::new(&module, &pool, build_chain(solver), exec);
     let mut state = ex.initial_state();
@@ -105,11 +123,23 @@ pub fn run_harness(path: &Path, exec: ExecConfig, solver: &SolverConfig, out_dir
     // argv = { "<program>", NULL }, as a program run without arguments sees it.
     let mut name = program.clone().into_bytes();
     name.push(0);
-    let arg0 = ex.allocate(&mut state, name.len() as u64, ObjectKind::Input, "argv[0]".into(), ObjectState::from_bytes(name));
+    let arg0 = ex.allocate(
+        &mut state,
+        name.len() as u64,
+        ObjectKind::Input,
+        "argv[0]".into(),
+        ObjectState::from_bytes(name),
+    );
     let mut argv = Vec::new();
     argv.extend_from_slice(&arg0.to_le_bytes());
     argv.extend_from_slice(&0u64.to_le_bytes());
-    let argv_addr = ex.allocate(&mut state, argv.len() as u64, ObjectKind::Input, "argv".into(), ObjectState::from_bytes(argv));
+    let argv_addr = ex.allocate(
+        &mut state,
+        argv.len() as u64,
+        ObjectKind::Input,
+        "argv".into(),
+        ObjectState::from_bytes(argv),
+    );
     let f = module.function(main);
     let mut args = Vec::new();
     for (i, p) in f.params.iter().enumerate() {
@@ -120,10 +150,18 @@ pub fn run_harness(path: &Path, exec: ExecConfig, solver: &SolverConfig, out_dir
         });
     }
     ex.push_call(&mut state, main, &args, None);
-    let mut driver = HarnessDriver { out_dir, program, summary: RunSummary::default(), failure: None };
+    let mut driver = HarnessDriver {
+        out_dir,
+        program,
+        summary: RunSummary::default(),
+        failure: None,
+    };
     ex.run(state, &mut driver);
     if let Some(e) = driver.failure {
-        return Err(Error::Output { path: out_dir.to_path_buf(), source: e });
+        return Err(Error::Output {
+            path: out_dir.to_path_buf(),
+            source: e,
+        });
     }
     let mut summary = driver.summary;
     summary.instructions = ex.stats.instructions;

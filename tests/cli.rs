@@ -7,7 +7,11 @@ use common::*;
 fn assert_error(o: &std::process::Output, needle: &str) {
     let err = stderr(o);
     assert_eq!(o.status.code(), Some(2), "stderr: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line expected, got: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one line expected, got: {err}"
+    );
     assert!(err.contains(needle), "'{needle}' not in: {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
@@ -17,11 +21,22 @@ fn equivalent_pair_exits_0_and_writes_reports() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("pair_a.c", dir.path(), "-O0");
     let b = compile_fixture("pair_b.c", dir.path(), "-O0");
-    let o = xcheck(dir.path(), &[a.to_str().unwrap(), b.to_str().unwrap(), "--function", "twice"]);
+    let o = xcheck(
+        dir.path(),
+        &[
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            "twice",
+        ],
+    );
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("EQUIVALENT"), "{}", stdout(&o));
     for f in ["report.md", "report.csv", "report.json"] {
-        assert!(dir.path().join("xcheck-out").join(f).exists(), "{f} missing");
+        assert!(
+            dir.path().join("xcheck-out").join(f).exists(),
+            "{f} missing"
+        );
     }
 }
 
@@ -30,7 +45,10 @@ fn not_bitcode_is_an_input_error() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("pair_a.c", dir.path(), "-O0");
     std::fs::write(dir.path().join("text.bc"), "int f(void) { return 0; }\n").unwrap();
-    let o = xcheck(dir.path(), &[a.to_str().unwrap(), "text.bc", "--function", "twice"]);
+    let o = xcheck(
+        dir.path(),
+        &[a.to_str().unwrap(), "text.bc", "--function", "twice"],
+    );
     assert_error(&o, "text.bc: not an LLVM bitcode file");
 }
 
@@ -38,7 +56,10 @@ fn not_bitcode_is_an_input_error() {
 fn missing_file_is_an_input_error() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("pair_a.c", dir.path(), "-O0");
-    let o = xcheck(dir.path(), &[a.to_str().unwrap(), "nope.bc", "--function", "twice"]);
+    let o = xcheck(
+        dir.path(),
+        &[a.to_str().unwrap(), "nope.bc", "--function", "twice"],
+    );
     assert_error(&o, "nope.bc: cannot read");
 }
 
@@ -47,8 +68,19 @@ fn missing_function_names_the_file_and_lists_candidates() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("pair_a.c", dir.path(), "-O0");
     let b = compile_fixture("pair_b.c", dir.path(), "-O0");
-    let o = xcheck(dir.path(), &[a.to_str().unwrap(), b.to_str().unwrap(), "--function", "twice=thrice"]);
-    assert_error(&o, "no function 'thrice' is defined here (defined: clamp, twice)");
+    let o = xcheck(
+        dir.path(),
+        &[
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            "twice=thrice",
+        ],
+    );
+    assert_error(
+        &o,
+        "no function 'thrice' is defined here (defined: clamp, twice)",
+    );
 }
 
 #[test]
@@ -56,8 +88,19 @@ fn signature_mismatch_is_an_input_error() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("pair_a.c", dir.path(), "-O0");
     let b = compile_fixture("pair_b.c", dir.path(), "-O0");
-    let o = xcheck(dir.path(), &[a.to_str().unwrap(), b.to_str().unwrap(), "--function", "clamp"]);
-    assert_error(&o, "signature of 'clamp' (i64 (i64)) does not match 'clamp'");
+    let o = xcheck(
+        dir.path(),
+        &[
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            "clamp",
+        ],
+    );
+    assert_error(
+        &o,
+        "signature of 'clamp' (i64 (i64)) does not match 'clamp'",
+    );
 }
 
 #[test]
@@ -65,7 +108,13 @@ fn bad_assume_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("pair_a.c", dir.path(), "-O0");
     let b = compile_fixture("pair_b.c", dir.path(), "-O0");
-    let args = [a.to_str().unwrap(), b.to_str().unwrap(), "--function", "twice", "--assume"];
+    let args = [
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--function",
+        "twice",
+        "--assume",
+    ];
     let o = xcheck(dir.path(), &[&args[..], &["x < (3"]].concat());
     assert_error(&o, "--assume 'x < (3': column");
     let o = xcheck(dir.path(), &[&args[..], &["y > 3"]].concat());
@@ -97,11 +146,20 @@ fn show_prints_a_klee_ktest() {
 #[test]
 fn bad_options_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let o = xcheck(dir.path(), &["a.bc", "b.bc", "--function", "f", "--max-time", "soon"]);
+    let o = xcheck(
+        dir.path(),
+        &["a.bc", "b.bc", "--function", "f", "--max-time", "soon"],
+    );
     assert_error(&o, "--max-time 'soon'");
-    let o = xcheck(dir.path(), &["a.bc", "b.bc", "--function", "f", "--search", "sideways"]);
+    let o = xcheck(
+        dir.path(),
+        &["a.bc", "b.bc", "--function", "f", "--search", "sideways"],
+    );
     assert_error(&o, "unknown search 'sideways'");
-    let o = xcheck(dir.path(), &["a.bc", "b.bc", "--function", "f", "--buffer-size", "0"]);
+    let o = xcheck(
+        dir.path(),
+        &["a.bc", "b.bc", "--function", "f", "--buffer-size", "0"],
+    );
     assert_error(&o, "--buffer-size '0'");
 }
 
@@ -120,7 +178,10 @@ fn harness_run_writes_a_test_per_path_and_an_err_file() {
         .collect();
     assert_eq!(errs.len(), 1);
     // The failing test holds x = 42.
-    let ktest = errs[0].path().to_string_lossy().replace(".assert.err", ".ktest");
+    let ktest = errs[0]
+        .path()
+        .to_string_lossy()
+        .replace(".assert.err", ".ktest");
     let t = xcheck::ktest::KTest::read(&ktest).unwrap();
     assert_eq!(t.objects[0].name, "x");
     assert_eq!(t.objects[0].bytes, 42i32.to_le_bytes());

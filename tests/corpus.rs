@@ -22,11 +22,16 @@ struct Check {
 }
 
 fn build_dir() -> PathBuf {
-    std::env::var_os("XCHECK_BUILD_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("build"))
+    std::env::var_os("XCHECK_BUILD_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("build"))
 }
 
 fn build_corpora() {
-    let status = Command::new("bash").arg(repo().join("scripts/build-corpora.sh")).status().expect("bash runs");
+    let status = Command::new("bash")
+        .arg(repo().join("scripts/build-corpora.sh"))
+        .status()
+        .expect("bash runs");
     assert!(status.success(), "scripts/build-corpora.sh failed");
 }
 
@@ -39,12 +44,24 @@ fn cases() -> Vec<(String, Case)> {
             continue;
         }
         let text = std::fs::read_to_string(&toml_path).unwrap();
-        let case: Case = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", toml_path.display()));
-        assert!(!case.check.is_empty(), "{} has no [[check]]: every case must expect something", toml_path.display());
-        out.push((dir.file_name().unwrap().to_string_lossy().into_owned(), case));
+        let case: Case =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", toml_path.display()));
+        assert!(
+            !case.check.is_empty(),
+            "{} has no [[check]]: every case must expect something",
+            toml_path.display()
+        );
+        out.push((
+            dir.file_name().unwrap().to_string_lossy().into_owned(),
+            case,
+        ));
     }
     out.sort_by(|x, y| x.0.cmp(&y.0));
-    assert!(out.len() >= 15, "the corpus must have at least 15 pairs, found {}", out.len());
+    assert!(
+        out.len() >= 15,
+        "the corpus must have at least 15 pairs, found {}",
+        out.len()
+    );
     out
 }
 
@@ -67,7 +84,13 @@ fn run_check(name: &str, case: &Case, check: &Check, opt: &str, out: &Path) -> V
         (None, Some(a), Some(b)) => format!("{a}={b}"),
         _ => panic!("{name}: case.toml needs `function` or `a` and `b`"),
     };
-    let mut args: Vec<String> = vec![a.display().to_string(), b.display().to_string(), "--function".into(), spec.clone(), "-o".into()];
+    let mut args: Vec<String> = vec![
+        a.display().to_string(),
+        b.display().to_string(),
+        "--function".into(),
+        spec.clone(),
+        "-o".into(),
+    ];
     args.push(out.display().to_string());
     args.extend(check.args.iter().cloned());
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -75,19 +98,36 @@ fn run_check(name: &str, case: &Case, check: &Check, opt: &str, out: &Path) -> V
     let label = format!("{name} {opt} {:?}", check.args);
     let want = expected_code(&check.expect);
     if o.status.code() != Some(want) {
-        failures.push(format!("{label}: expected {} (exit {want}), got exit {:?}\n{}{}", check.expect, o.status.code(), stdout(&o), stderr(&o)));
+        failures.push(format!(
+            "{label}: expected {} (exit {want}), got exit {:?}\n{}{}",
+            check.expect,
+            o.status.code(),
+            stdout(&o),
+            stderr(&o)
+        ));
         return failures;
     }
-    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     let rows = report["rows"].as_array().unwrap();
     for row in rows {
         if !row["ktest"].is_null() && row["confirmed"] != serde_json::Value::Bool(true) {
-            failures.push(format!("{label}: row {} was not confirmed by concrete replay", row["id"]));
+            failures.push(format!(
+                "{label}: row {} was not confirmed by concrete replay",
+                row["id"]
+            ));
         }
     }
     if check.expect == "diverged" {
         // Replay every test of the run through the command line: each must still differ or fail.
-        let mut replay: Vec<String> = vec!["replay".into(), out.display().to_string(), a.display().to_string(), b.display().to_string(), "--function".into(), spec];
+        let mut replay: Vec<String> = vec![
+            "replay".into(),
+            out.display().to_string(),
+            a.display().to_string(),
+            b.display().to_string(),
+            "--function".into(),
+            spec,
+        ];
         let mut it = check.args.iter();
         while let Some(x) = it.next() {
             if x == "--buffer-size" || x == "--assume" {
@@ -98,7 +138,11 @@ fn run_check(name: &str, case: &Case, check: &Check, opt: &str, out: &Path) -> V
         let argv: Vec<&str> = replay.iter().map(String::as_str).collect();
         let o = xcheck(&repo(), &argv);
         if o.status.code() != Some(1) {
-            failures.push(format!("{label}: replay of the counterexamples did not show a difference\n{}{}", stdout(&o), stderr(&o)));
+            failures.push(format!(
+                "{label}: replay of the counterexamples did not show a difference\n{}{}",
+                stdout(&o),
+                stderr(&o)
+            ));
         }
     }
     failures
@@ -119,5 +163,10 @@ fn every_corpus_verdict_holds_at_o0_and_o2() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {checked} corpus checks failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} corpus checks failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

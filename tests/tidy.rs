@@ -31,7 +31,10 @@ fn all_sources() -> Vec<(String, String)> {
 #[test]
 fn every_module_starts_with_a_doc_comment() {
     for (path, text) in all_sources() {
-        assert!(text.starts_with("//!"), "{path} must start with a `//!` line saying what it is for");
+        assert!(
+            text.starts_with("//!"),
+            "{path} must start with a `//!` line saying what it is for"
+        );
     }
 }
 
@@ -40,7 +43,10 @@ fn only_load_and_lower_touch_llvm() {
     for (path, text) in all_sources() {
         let allowed = path == "src/load.rs" || path == "src/lower.rs";
         let uses_llvm = text.contains("inkwell") || text.contains("llvm_sys");
-        assert!(allowed || !uses_llvm, "{path} must not use inkwell/llvm_sys (only load.rs and lower.rs do)");
+        assert!(
+            allowed || !uses_llvm,
+            "{path} must not use inkwell/llvm_sys (only load.rs and lower.rs do)"
+        );
     }
 }
 
@@ -48,10 +54,16 @@ fn only_load_and_lower_touch_llvm() {
 fn only_the_backend_uses_the_bitwuzla_bindings() {
     for (path, text) in all_sources() {
         if text.contains("bitwuzla_sys") {
-            assert_eq!(path, "src/solver/bitwuzla.rs", "only the backend may use bitwuzla_sys");
+            assert_eq!(
+                path, "src/solver/bitwuzla.rs",
+                "only the backend may use bitwuzla_sys"
+            );
         }
         if !path.starts_with("src/solver/") {
-            assert!(!text.to_lowercase().contains("bitwuzla"), "{path} names Bitwuzla; only src/solver/ may");
+            assert!(
+                !text.to_lowercase().contains("bitwuzla"),
+                "{path} names Bitwuzla; only src/solver/ may"
+            );
         }
     }
 }
@@ -60,7 +72,10 @@ fn only_the_backend_uses_the_bitwuzla_bindings() {
 fn logic_files_stay_small() {
     for (path, text) in all_sources() {
         let lines = text.lines().count();
-        assert!(lines <= 1500, "{path} has {lines} lines; split it by responsibility");
+        assert!(
+            lines <= 1500,
+            "{path} has {lines} lines; split it by responsibility"
+        );
     }
 }
 

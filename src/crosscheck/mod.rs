@@ -77,11 +77,15 @@ pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
     let signature = setup::signature(&module, check)?;
     let pool = ExprPool::new();
     let preconditions = setup::parse_preconditions(&check.assumes)?;
-    std::fs::create_dir_all(&check.out_dir).map_err(|e| Error::Output { path: check.out_dir.clone(), source: e })?;
+    std::fs::create_dir_all(&check.out_dir).map_err(|e| Error::Output {
+        path: check.out_dir.clone(),
+        source: e,
+    })?;
 
     let solver = build_chain(&check.solver);
     let mut ex = Executor::new(&module, &pool, solver, check.exec.clone());
-    let (initial, args) = setup::initial_state(&mut ex, &signature, setup::Inputs::Symbolic, &preconditions)?;
+    let (initial, args) =
+        setup::initial_state(&mut ex, &signature, setup::Inputs::Symbolic, &preconditions)?;
     let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args);
     ex.run(initial, &mut driver);
     let solver_stats = ex.solver.stats();
@@ -92,11 +96,17 @@ pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
 
     // Tests: one per row that is not a proof, written as soon as the run ends.
     let mut tests = Vec::new();
-    for row in rows.iter_mut().filter(|r| r.verdict != PathVerdict::Proved && r.verdict != PathVerdict::Unknown) {
+    for row in rows
+        .iter_mut()
+        .filter(|r| r.verdict != PathVerdict::Proved && r.verdict != PathVerdict::Unknown)
+    {
         let ktest = setup::ktest_of(check, &signature, &row.inputs);
         let name = test_file_name(tests.len() + 1);
         let path = check.out_dir.join(&name);
-        ktest.write(&path).map_err(|e| Error::Output { path: path.clone(), source: std::io::Error::other(e.to_string()) })?;
+        ktest.write(&path).map_err(|e| Error::Output {
+            path: path.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
         row.ktest = Some(name);
         // Confirm by concrete replay on both sides.
         let replayed = replay(&module, check, &signature, &ktest)?;
@@ -104,7 +114,9 @@ pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
         tests.push(path);
     }
     if rows.iter().any(|r| r.confirmed == Some(false)) {
-        notes.push("a divergence did not reproduce in concrete replay: this is an engine bug".into());
+        notes.push(
+            "a divergence did not reproduce in concrete replay: this is an engine bug".into(),
+        );
     }
     let count = |v: PathVerdict| rows.iter().filter(|r| r.verdict == v).count();
     let diverged = count(PathVerdict::Diverged);
@@ -118,7 +130,10 @@ pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
         Overall::Equivalent
     };
     if let Some(why) = &stats.stop_reason {
-        notes.push(format!("exploration stopped: {why}; {} states were still live", ex.live_at_end));
+        notes.push(format!(
+            "exploration stopped: {why}; {} states were still live",
+            ex.live_at_end
+        ));
     }
     let summary = Summary {
         title: format!(
@@ -144,17 +159,34 @@ pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
         notes,
     };
     let report = Report { summary, rows };
-    crate::report::write_reports(&check.out_dir, &report).map_err(|e| Error::Output { path: check.out_dir.clone(), source: e })?;
+    crate::report::write_reports(&check.out_dir, &report).map_err(|e| Error::Output {
+        path: check.out_dir.clone(),
+        source: e,
+    })?;
     Ok(Outcome { report, tests })
 }
 
 /// Runs both sides concretely on the inputs of `ktest` and returns the verdict of that
 /// single path (`None` if the replay itself could not finish).
-pub fn replay(module: &Module, check: &FunctionCheck, signature: &Signature, ktest: &KTest) -> Result<Option<PathVerdict>> {
+pub fn replay(
+    module: &Module,
+    check: &FunctionCheck,
+    signature: &Signature,
+    ktest: &KTest,
+) -> Result<Option<PathVerdict>> {
     let pool = ExprPool::new();
     let solver = build_chain(&check.solver);
-    let mut ex = Executor::new(module, &pool, solver, ExecConfig { search: crate::exec::SearchKind::Dfs, ..check.exec.clone() });
-    let (initial, args) = setup::initial_state(&mut ex, signature, setup::Inputs::Concrete(ktest), &[])?;
+    let mut ex = Executor::new(
+        module,
+        &pool,
+        solver,
+        ExecConfig {
+            search: crate::exec::SearchKind::Dfs,
+            ..check.exec.clone()
+        },
+    );
+    let (initial, args) =
+        setup::initial_state(&mut ex, signature, setup::Inputs::Concrete(ktest), &[])?;
     let mut driver = verdict::CrossDriver::new(signature, check.compare_buffers, args);
     ex.run(initial, &mut driver);
     Ok(match driver.rows.as_slice() {
@@ -164,14 +196,23 @@ pub fn replay(module: &Module, check: &FunctionCheck, signature: &Signature, kte
 }
 
 /// Replays a `.ktest` file against a pair and returns the per-side results as text.
-pub fn replay_file(check: &FunctionCheck, ktest_path: &Path) -> Result<(PathVerdict, String, String)> {
+pub fn replay_file(
+    check: &FunctionCheck,
+    ktest_path: &Path,
+) -> Result<(PathVerdict, String, String)> {
     let ktest = KTest::read(ktest_path).map_err(|e| Error::input(ktest_path, e.to_string()))?;
     let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
     let signature = setup::signature(&module, check)?;
     let pool = ExprPool::new();
-    let mut ex = Executor::new(&module, &pool, build_chain(&check.solver), check.exec.clone());
-    let (initial, args) = setup::initial_state(&mut ex, &signature, setup::Inputs::Concrete(&ktest), &[])
-        .map_err(|e| Error::input(ktest_path, e.to_string()))?;
+    let mut ex = Executor::new(
+        &module,
+        &pool,
+        build_chain(&check.solver),
+        check.exec.clone(),
+    );
+    let (initial, args) =
+        setup::initial_state(&mut ex, &signature, setup::Inputs::Concrete(&ktest), &[])
+            .map_err(|e| Error::input(ktest_path, e.to_string()))?;
     let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args);
     ex.run(initial, &mut driver);
     match driver.rows.into_iter().next() {

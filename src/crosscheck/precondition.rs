@@ -17,12 +17,22 @@ pub enum Binding {
 }
 
 /// Builds the condition of `e`; `lookup` resolves parameter names and `argN` positions.
-pub fn lower(pool: &ExprPool, e: &AssumeExpr, width: u32, lookup: &dyn Fn(&str) -> Option<Binding>) -> Result<ExprId, String> {
+pub fn lower(
+    pool: &ExprPool,
+    e: &AssumeExpr,
+    width: u32,
+    lookup: &dyn Fn(&str) -> Option<Binding>,
+) -> Result<ExprId, String> {
     let v = value(pool, e, width, lookup)?;
     Ok(pool.ne(v, pool.constant(width, 0)))
 }
 
-fn value(pool: &ExprPool, e: &AssumeExpr, w: u32, lookup: &dyn Fn(&str) -> Option<Binding>) -> Result<ExprId, String> {
+fn value(
+    pool: &ExprPool,
+    e: &AssumeExpr,
+    w: u32,
+    lookup: &dyn Fn(&str) -> Option<Binding>,
+) -> Result<ExprId, String> {
     let bool_to_int = |b: ExprId| pool.zext(b, w);
     let truthy = |x: ExprId| pool.ne(x, pool.constant(w, 0));
     Ok(match e {
@@ -38,19 +48,25 @@ fn value(pool: &ExprPool, e: &AssumeExpr, w: u32, lookup: &dyn Fn(&str) -> Optio
                     pool.trunc(x, w)
                 }
             }
-            Some(Binding::Buffer(_)) => return Err(format!("'{name}' is a buffer: index it, as in {name}[0]")),
+            Some(Binding::Buffer(_)) => {
+                return Err(format!("'{name}' is a buffer: index it, as in {name}[0]"))
+            }
             None => return Err(format!("unknown parameter '{name}'")),
         },
         AssumeExpr::Index(name, index) => {
             let bytes = match lookup(name) {
                 Some(Binding::Buffer(bytes)) => bytes,
-                Some(Binding::Scalar(_)) => return Err(format!("'{name}' is not a buffer and cannot be indexed")),
+                Some(Binding::Scalar(_)) => {
+                    return Err(format!("'{name}' is not a buffer and cannot be indexed"))
+                }
                 None => return Err(format!("unknown parameter '{name}'")),
             };
             let i = value(pool, index, w, lookup)?;
             match pool.as_const(i) {
                 Some(k) => {
-                    let byte = bytes.get(k as usize).ok_or_else(|| format!("{name}[{k}] is outside the buffer of {} bytes", bytes.len()))?;
+                    let byte = bytes.get(k as usize).ok_or_else(|| {
+                        format!("{name}[{k}] is outside the buffer of {} bytes", bytes.len())
+                    })?;
                     pool.zext(*byte, w)
                 }
                 None => {

@@ -45,7 +45,9 @@ pub struct Signature {
 /// Finds both entry points and checks that their types agree.
 pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
     let find = |side: Side, name: &str, path: &std::path::Path| -> Result<FuncId> {
-        let id = module.function_on_side(side, name).filter(|&f| !module.function(f).is_declaration());
+        let id = module
+            .function_on_side(side, name)
+            .filter(|&f| !module.function(f).is_declaration());
         id.ok_or_else(|| {
             let mut defined: Vec<&str> = module
                 .functions
@@ -54,15 +56,29 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
                 .map(|f| f.source_name.as_str())
                 .collect();
             defined.sort_unstable();
-            let list = if defined.is_empty() { "none".to_string() } else { defined.join(", ") };
-            Error::input(path, format!("no function '{name}' is defined here (defined: {list})"))
+            let list = if defined.is_empty() {
+                "none".to_string()
+            } else {
+                defined.join(", ")
+            };
+            Error::input(
+                path,
+                format!("no function '{name}' is defined here (defined: {list})"),
+            )
         })
     };
     let a = find(Side::A, &check.a_name, &check.a_path)?;
     let b = find(Side::B, &check.b_name, &check.b_path)?;
     let (fa, fb) = (module.function(a), module.function(b));
-    let shape = |f: &crate::ir::Function| -> Vec<(u32, bool)> { f.params.iter().map(|p| (p.width, p.is_pointer)).collect() };
-    if shape(fa) != shape(fb) || fa.ret_width != fb.ret_width || fa.ret_is_pointer != fb.ret_is_pointer || fa.is_var_arg || fb.is_var_arg {
+    let shape = |f: &crate::ir::Function| -> Vec<(u32, bool)> {
+        f.params.iter().map(|p| (p.width, p.is_pointer)).collect()
+    };
+    if shape(fa) != shape(fb)
+        || fa.ret_width != fb.ret_width
+        || fa.ret_is_pointer != fb.ret_is_pointer
+        || fa.is_var_arg
+        || fb.is_var_arg
+    {
         return Err(Error::input(
             &check.b_path,
             format!(
@@ -77,27 +93,58 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
     }
     let mut params = Vec::new();
     for (i, (pa, pb)) in fa.params.iter().zip(&fb.params).enumerate() {
-        let name = pa.name.clone().or_else(|| pb.name.clone()).unwrap_or_else(|| format!("arg{i}"));
+        let name = pa
+            .name
+            .clone()
+            .or_else(|| pb.name.clone())
+            .unwrap_or_else(|| format!("arg{i}"));
         let buffer = if pa.is_pointer {
-            let explicit = check.param_sizes.iter().find(|(n, _)| *n == name || *n == format!("arg{i}")).map(|&(_, s)| s);
-            let struct_size = (!pa.pointee_is_scalar).then_some(pa.pointee_size).flatten().filter(|&s| s > 0);
-            let size = explicit.or(struct_size.map(|s| s as u32)).unwrap_or(check.buffer_size);
+            let explicit = check
+                .param_sizes
+                .iter()
+                .find(|(n, _)| *n == name || *n == format!("arg{i}"))
+                .map(|&(_, s)| s);
+            let struct_size = (!pa.pointee_is_scalar)
+                .then_some(pa.pointee_size)
+                .flatten()
+                .filter(|&s| s > 0);
+            let size = explicit
+                .or(struct_size.map(|s| s as u32))
+                .unwrap_or(check.buffer_size);
             if size == 0 {
-                return Err(Error::Usage(format!("buffer size of '{name}' must be at least 1")));
+                return Err(Error::Usage(format!(
+                    "buffer size of '{name}' must be at least 1"
+                )));
             }
             Some(size)
         } else {
             None
         };
-        params.push(ParamSpec { name, width: pa.width, buffer });
+        params.push(ParamSpec {
+            name,
+            width: pa.width,
+            buffer,
+        });
     }
     for (name, _) in &check.param_sizes {
-        let known = params.iter().enumerate().any(|(i, p)| p.name == *name || format!("arg{i}") == *name);
+        let known = params
+            .iter()
+            .enumerate()
+            .any(|(i, p)| p.name == *name || format!("arg{i}") == *name);
         if !known {
-            return Err(Error::Usage(format!("--buffer-size {name}=…: '{}' has no parameter named '{name}'", check.a_name)));
+            return Err(Error::Usage(format!(
+                "--buffer-size {name}=…: '{}' has no parameter named '{name}'",
+                check.a_name
+            )));
         }
     }
-    Ok(Signature { a, b, params, ret_width: fa.ret_width, ret_is_pointer: fa.ret_is_pointer })
+    Ok(Signature {
+        a,
+        b,
+        params,
+        ret_width: fa.ret_width,
+        ret_is_pointer: fa.ret_is_pointer,
+    })
 }
 
 /// Parses every `--assume` text, naming the one at fault.
@@ -126,22 +173,40 @@ pub struct Arguments {
 }
 
 /// The state that calls A with the arguments, and the arguments.
-pub fn initial_state(ex: &mut Executor<'_>, sig: &Signature, inputs: Inputs<'_>, preconditions: &[AssumeExpr]) -> Result<(State, Arguments)> {
+pub fn initial_state(
+    ex: &mut Executor<'_>,
+    sig: &Signature,
+    inputs: Inputs<'_>,
+    preconditions: &[AssumeExpr],
+) -> Result<(State, Arguments)> {
     let pool = ex.pool;
     let mut state = ex.initial_state();
-    let mut args = Arguments { values: Vec::new(), bytes: Vec::new() };
+    let mut args = Arguments {
+        values: Vec::new(),
+        bytes: Vec::new(),
+    };
     for (i, p) in sig.params.iter().enumerate() {
         let size = p.object_size();
         let bytes: Vec<Value> = match &inputs {
             Inputs::Symbolic => {
                 let array = pool.new_array(&p.name, size);
                 let info = pool.array_info(array);
-                state.inputs.push(SymbolicInput { array, name: info.name, size });
+                state.inputs.push(SymbolicInput {
+                    array,
+                    name: info.name,
+                    size,
+                });
                 (0..size).map(|k| Value::Sym(pool.sym(array, k))).collect()
             }
             Inputs::Concrete(ktest) => {
-                let object = ktest.objects.iter().find(|o| o.name == p.name).or_else(|| ktest.objects.get(i));
-                let object = object.ok_or_else(|| Error::Usage(format!("test has no object for parameter '{}'", p.name)))?;
+                let object = ktest
+                    .objects
+                    .iter()
+                    .find(|o| o.name == p.name)
+                    .or_else(|| ktest.objects.get(i));
+                let object = object.ok_or_else(|| {
+                    Error::Usage(format!("test has no object for parameter '{}'", p.name))
+                })?;
                 if object.bytes.len() != size as usize {
                     return Err(Error::Usage(format!(
                         "test object '{}' has {} bytes, parameter '{}' needs {size}",
@@ -150,7 +215,11 @@ pub fn initial_state(ex: &mut Executor<'_>, sig: &Signature, inputs: Inputs<'_>,
                         p.name
                     )));
                 }
-                object.bytes.iter().map(|&b| Value::concrete(8, b as u128)).collect()
+                object
+                    .bytes
+                    .iter()
+                    .map(|&b| Value::concrete(8, b as u128))
+                    .collect()
             }
         };
         let value = match p.buffer {
@@ -164,22 +233,33 @@ pub fn initial_state(ex: &mut Executor<'_>, sig: &Signature, inputs: Inputs<'_>,
         args.bytes.push(bytes);
     }
     if !preconditions.is_empty() {
-        let width = sig.params.iter().map(|p| p.width).max().unwrap_or(64).max(64);
+        let width = sig
+            .params
+            .iter()
+            .map(|p| p.width)
+            .max()
+            .unwrap_or(64)
+            .max(64);
         let lookup = |name: &str| -> Option<Binding> {
-            let index = sig
-                .params
-                .iter()
-                .position(|p| p.name == name)
-                .or_else(|| name.strip_prefix("arg").and_then(|n| n.parse::<usize>().ok()).filter(|&n| n < sig.params.len()))?;
+            let index = sig.params.iter().position(|p| p.name == name).or_else(|| {
+                name.strip_prefix("arg")
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .filter(|&n| n < sig.params.len())
+            })?;
             let p = &sig.params[index];
             Some(match p.buffer {
-                Some(_) => Binding::Buffer(args.bytes[index].iter().map(|v| v.expr(pool)).collect()),
+                Some(_) => {
+                    Binding::Buffer(args.bytes[index].iter().map(|v| v.expr(pool)).collect())
+                }
                 None => Binding::Scalar(args.values[index].expr(pool)),
             })
         };
         let mut conds: Vec<ExprId> = Vec::new();
         for e in preconditions {
-            conds.push(precondition::lower(pool, e, width, &lookup).map_err(|m| Error::Usage(format!("--assume '{e}': {m}")))?);
+            conds.push(
+                precondition::lower(pool, e, width, &lookup)
+                    .map_err(|m| Error::Usage(format!("--assume '{e}': {m}")))?,
+            );
         }
         let all = pool.and_all(&conds);
         match ex.check(&state, all) {
@@ -187,8 +267,16 @@ pub fn initial_state(ex: &mut Executor<'_>, sig: &Signature, inputs: Inputs<'_>,
                 state.add_constraint(all);
                 state.model = Some(model);
             }
-            Ok(None) => return Err(Error::Usage("--assume: the preconditions contradict each other".into())),
-            Err(why) => return Err(Error::Usage(format!("--assume: cannot decide the preconditions: {why}"))),
+            Ok(None) => {
+                return Err(Error::Usage(
+                    "--assume: the preconditions contradict each other".into(),
+                ))
+            }
+            Err(why) => {
+                return Err(Error::Usage(format!(
+                    "--assume: cannot decide the preconditions: {why}"
+                )))
+            }
         }
     }
     state.buffers = sig
@@ -209,14 +297,23 @@ pub fn make_buffer(ex: &Executor<'_>, state: &mut State, name: &str, bytes: &[Va
     for (i, b) in bytes.iter().enumerate() {
         contents.set_byte(ex.pool, i, *b);
     }
-    ex.allocate(state, bytes.len() as u64, ObjectKind::Input, format!("parameter '{name}'"), contents)
+    ex.allocate(
+        state,
+        bytes.len() as u64,
+        ObjectKind::Input,
+        format!("parameter '{name}'"),
+        contents,
+    )
 }
 
 /// A scalar parameter's value from its bytes (little-endian).
 fn scalar_of(ex: &Executor<'_>, bytes: &[Value], width: u32) -> Value {
     let pool = ex.pool;
     if bytes.iter().all(Value::is_concrete) {
-        let bits = bytes.iter().rev().fold(0u128, |acc, b| (acc << 8) | b.as_concrete().unwrap_or(0));
+        let bits = bytes
+            .iter()
+            .rev()
+            .fold(0u128, |acc, b| (acc << 8) | b.as_concrete().unwrap_or(0));
         return Value::concrete(width, bits);
     }
     let exprs: Vec<ExprId> = bytes.iter().map(|b| b.expr(pool)).collect();
@@ -230,8 +327,15 @@ pub fn ktest_of(check: &FunctionCheck, sig: &Signature, inputs: &[InputValue]) -
         .params
         .iter()
         .map(|p| {
-            let bytes = inputs.iter().find(|i| i.name == p.name).map(|i| i.bytes.clone()).unwrap_or_else(|| vec![0; p.object_size() as usize]);
-            KTestObject { name: p.name.clone(), bytes }
+            let bytes = inputs
+                .iter()
+                .find(|i| i.name == p.name)
+                .map(|i| i.bytes.clone())
+                .unwrap_or_else(|| vec![0; p.object_size() as usize]);
+            KTestObject {
+                name: p.name.clone(),
+                bytes,
+            }
         })
         .collect();
     KTest {

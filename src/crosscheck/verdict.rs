@@ -12,6 +12,13 @@ use crate::expr::{mask, to_signed, Assignment, ExprId};
 use crate::report::{InputValue, PathRow, PathVerdict};
 use std::sync::Arc;
 
+/// The text columns of a row.
+struct RowText {
+    a: String,
+    b: String,
+    detail: String,
+}
+
 pub struct CrossDriver<'s> {
     sig: &'s Signature,
     compare_buffers: bool,
@@ -21,7 +28,12 @@ pub struct CrossDriver<'s> {
 
 impl<'s> CrossDriver<'s> {
     pub fn new(sig: &'s Signature, compare_buffers: bool, args: Arguments) -> Self {
-        CrossDriver { sig, compare_buffers, args, rows: Vec::new() }
+        CrossDriver {
+            sig,
+            compare_buffers,
+            args,
+            rows: Vec::new(),
+        }
     }
 
     /// What side A or B ended with, reading its buffers' final bytes.
@@ -45,7 +57,15 @@ impl<'s> CrossDriver<'s> {
         }
     }
 
-    fn push_row(&mut self, ex: &Executor<'_>, state: &State, verdict: PathVerdict, model: Option<&Assignment>, a: String, b: String, detail: String) {
+    fn push_row(
+        &mut self,
+        ex: &Executor<'_>,
+        state: &State,
+        verdict: PathVerdict,
+        model: Option<&Assignment>,
+        text: RowText,
+    ) {
+        let RowText { a, b, detail } = text;
         let inputs = match model {
             Some(m) => self.inputs(ex, state, m),
             None => Vec::new(),
@@ -70,15 +90,23 @@ impl<'s> CrossDriver<'s> {
             .iter()
             .zip(&self.args.bytes)
             .map(|(p, bytes)| {
-                let concrete: Vec<u8> = bytes.iter().map(|b| concrete_byte(ex, *b, model)).collect();
+                let concrete: Vec<u8> =
+                    bytes.iter().map(|b| concrete_byte(ex, *b, model)).collect();
                 let display = match p.buffer {
                     Some(_) => display_buffer(&concrete),
                     None => {
-                        let bits = concrete.iter().rev().fold(0u128, |acc, &b| (acc << 8) | b as u128);
+                        let bits = concrete
+                            .iter()
+                            .rev()
+                            .fold(0u128, |acc, &b| (acc << 8) | b as u128);
                         display_int(p.width, mask(p.width, bits))
                     }
                 };
-                InputValue { name: p.name.clone(), bytes: concrete, display }
+                InputValue {
+                    name: p.name.clone(),
+                    bytes: concrete,
+                    display,
+                }
             })
             .collect()
     }
@@ -87,7 +115,13 @@ impl<'s> CrossDriver<'s> {
     fn start_b(&self, ex: &mut Executor<'_>, mut state: State) -> State {
         let mut values = Vec::new();
         let mut buffers = Vec::new();
-        for ((p, value), bytes) in self.sig.params.iter().zip(&self.args.values).zip(&self.args.bytes) {
+        for ((p, value), bytes) in self
+            .sig
+            .params
+            .iter()
+            .zip(&self.args.values)
+            .zip(&self.args.bytes)
+        {
             if p.buffer.is_some() {
                 let address = make_buffer(ex, &mut state, &p.name, bytes);
                 buffers.push(address);
@@ -136,37 +170,112 @@ impl<'s> CrossDriver<'s> {
             (SideOutcome::Failed(fa), SideOutcome::Failed(fb)) => {
                 let model = any_model(ex, &state);
                 if fa.kind.same_kind(&fb.kind) {
-                    let detail = format!("both fail: {} (A at {}, B at {})", fa.kind.describe(), fa.loc, fb.loc);
-                    self.push_row(ex, &state, PathVerdict::ErrorBoth, model.as_deref(), text_a, text_b, detail);
+                    let detail = format!(
+                        "both fail: {} (A at {}, B at {})",
+                        fa.kind.describe(),
+                        fa.loc,
+                        fb.loc
+                    );
+                    self.push_row(
+                        ex,
+                        &state,
+                        PathVerdict::ErrorBoth,
+                        model.as_deref(),
+                        RowText {
+                            a: text_a,
+                            b: text_b,
+                            detail,
+                        },
+                    );
                 } else {
-                    let detail = format!("A: {} at {}; B: {} at {}", fa.kind.describe(), fa.loc, fb.kind.describe(), fb.loc);
-                    self.push_row(ex, &state, PathVerdict::Diverged, model.as_deref(), text_a, text_b, detail);
+                    let detail = format!(
+                        "A: {} at {}; B: {} at {}",
+                        fa.kind.describe(),
+                        fa.loc,
+                        fb.kind.describe(),
+                        fb.loc
+                    );
+                    self.push_row(
+                        ex,
+                        &state,
+                        PathVerdict::Diverged,
+                        model.as_deref(),
+                        RowText {
+                            a: text_a,
+                            b: text_b,
+                            detail,
+                        },
+                    );
                 }
             }
             (SideOutcome::Failed(f), _) | (_, SideOutcome::Failed(f)) => {
-                let side = if matches!(a, SideOutcome::Failed(_)) { "A" } else { "B" };
+                let side = if matches!(a, SideOutcome::Failed(_)) {
+                    "A"
+                } else {
+                    "B"
+                };
                 let model = any_model(ex, &state);
                 let detail = format!("only {side} fails: {} at {}", f.kind.describe(), f.loc);
-                self.push_row(ex, &state, PathVerdict::ErrorOne, model.as_deref(), text_a, text_b, detail);
+                self.push_row(
+                    ex,
+                    &state,
+                    PathVerdict::ErrorOne,
+                    model.as_deref(),
+                    RowText {
+                        a: text_a,
+                        b: text_b,
+                        detail,
+                    },
+                );
             }
             _ => self.compare_results(ex, state, &a, &b, text_a, text_b),
         }
     }
 
-    fn compare_results(&mut self, ex: &mut Executor<'_>, state: State, a: &SideOutcome, b: &SideOutcome, text_a: String, text_b: String) {
+    fn compare_results(
+        &mut self,
+        ex: &mut Executor<'_>,
+        state: State,
+        a: &SideOutcome,
+        b: &SideOutcome,
+        text_a: String,
+        text_b: String,
+    ) {
         let pool = ex.pool;
         // Each term is one way the two results may differ, with its name.
         let mut terms: Vec<(String, ExprId)> = Vec::new();
         match (a, b) {
-            (SideOutcome::Returned { value: va, buffers: ba }, SideOutcome::Returned { value: vb, buffers: bb }) => {
+            (
+                SideOutcome::Returned {
+                    value: va,
+                    buffers: ba,
+                },
+                SideOutcome::Returned {
+                    value: vb,
+                    buffers: bb,
+                },
+            ) => {
                 if let (Some(x), Some(y)) = (va, vb) {
-                    let y = if self.sig.ret_is_pointer { self.pointer_in_a(ex, &state, *y) } else { *y };
+                    let y = if self.sig.ret_is_pointer {
+                        self.pointer_in_a(ex, &state, *y)
+                    } else {
+                        *y
+                    };
                     terms.push(("return value".into(), pool.ne(x.expr(pool), y.expr(pool))));
                 }
                 if self.compare_buffers {
-                    let names = self.sig.params.iter().filter(|p| p.buffer.is_some()).map(|p| p.name.clone());
+                    let names = self
+                        .sig
+                        .params
+                        .iter()
+                        .filter(|p| p.buffer.is_some())
+                        .map(|p| p.name.clone());
                     for ((name, xa), xb) in names.zip(ba).zip(bb) {
-                        let diffs: Vec<ExprId> = xa.iter().zip(xb).map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool))).collect();
+                        let diffs: Vec<ExprId> = xa
+                            .iter()
+                            .zip(xb)
+                            .map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool)))
+                            .collect();
                         terms.push((format!("buffer '{name}'"), pool.or_all(&diffs)));
                     }
                 }
@@ -176,24 +285,85 @@ impl<'s> CrossDriver<'s> {
             }
             _ => {
                 let model = any_model(ex, &state);
-                self.push_row(ex, &state, PathVerdict::Diverged, model.as_deref(), text_a, text_b, "one side returns, the other exits".into());
+                self.push_row(
+                    ex,
+                    &state,
+                    PathVerdict::Diverged,
+                    model.as_deref(),
+                    RowText {
+                        a: text_a,
+                        b: text_b,
+                        detail: "one side returns, the other exits".into(),
+                    },
+                );
                 return;
             }
         }
         let differ = pool.or_all(&terms.iter().map(|(_, t)| *t).collect::<Vec<_>>());
         if pool.as_const(differ) == Some(0) {
-            self.push_row(ex, &state, PathVerdict::Proved, None, text_a, text_b, String::new());
+            self.push_row(
+                ex,
+                &state,
+                PathVerdict::Proved,
+                None,
+                RowText {
+                    a: text_a,
+                    b: text_b,
+                    detail: String::new(),
+                },
+            );
             return;
         }
         match ex.check(&state, differ) {
-            Ok(None) => self.push_row(ex, &state, PathVerdict::Proved, None, text_a, text_b, String::new()),
+            Ok(None) => self.push_row(
+                ex,
+                &state,
+                PathVerdict::Proved,
+                None,
+                RowText {
+                    a: text_a,
+                    b: text_b,
+                    detail: String::new(),
+                },
+            ),
             Ok(Some(model)) => {
-                let what: Vec<&str> = terms.iter().filter(|(_, t)| pool.eval(*t, &model) != 0).map(|(n, _)| n.as_str()).collect();
-                let detail = format!("{} differ{}", what.join(", "), if what.len() == 1 { "s" } else { "" });
-                let (ca, cb) = (concrete_outcome(ex, a, &model), concrete_outcome(ex, b, &model));
-                self.push_row(ex, &state, PathVerdict::Diverged, Some(&model), ca, cb, detail);
+                let what: Vec<&str> = terms
+                    .iter()
+                    .filter(|(_, t)| pool.eval(*t, &model) != 0)
+                    .map(|(n, _)| n.as_str())
+                    .collect();
+                let detail = format!(
+                    "{} differ{}",
+                    what.join(", "),
+                    if what.len() == 1 { "s" } else { "" }
+                );
+                let (ca, cb) = (
+                    concrete_outcome(ex, a, &model),
+                    concrete_outcome(ex, b, &model),
+                );
+                self.push_row(
+                    ex,
+                    &state,
+                    PathVerdict::Diverged,
+                    Some(&model),
+                    RowText {
+                        a: ca,
+                        b: cb,
+                        detail,
+                    },
+                );
             }
-            Err(why) => self.push_row(ex, &state, PathVerdict::Unknown, None, text_a, text_b, why),
+            Err(why) => self.push_row(
+                ex,
+                &state,
+                PathVerdict::Unknown,
+                None,
+                RowText {
+                    a: text_a,
+                    b: text_b,
+                    detail: why,
+                },
+            ),
         }
     }
 }
@@ -204,8 +374,25 @@ impl Driver for CrossDriver<'_> {
             Ok(o) => o,
             Err(why) => {
                 let side = if state.phase == 0 { "A" } else { "B" };
-                let (a, b) = if state.phase == 0 { ("?".to_string(), "not run".to_string()) } else { (state.first.as_ref().map_or("?".into(), |o| describe(ex, o)), "?".to_string()) };
-                self.push_row(ex, &state, PathVerdict::Unknown, None, a, b, format!("{side}: {why}"));
+                let (a, b) = if state.phase == 0 {
+                    ("?".to_string(), "not run".to_string())
+                } else {
+                    (
+                        state.first.as_ref().map_or("?".into(), |o| describe(ex, o)),
+                        "?".to_string(),
+                    )
+                };
+                self.push_row(
+                    ex,
+                    &state,
+                    PathVerdict::Unknown,
+                    None,
+                    RowText {
+                        a,
+                        b,
+                        detail: format!("{side}: {why}"),
+                    },
+                );
                 return None;
             }
         };

@@ -109,8 +109,17 @@ pub struct Executor<'a> {
 }
 
 impl<'a> Executor<'a> {
-    pub fn new(module: &'a Module, pool: &'a ExprPool, solver: Box<dyn Solver + 'a>, config: ExecConfig) -> Self {
-        let coverage = module.functions.iter().map(|f| vec![false; f.blocks.len()]).collect();
+    pub fn new(
+        module: &'a Module,
+        pool: &'a ExprPool,
+        solver: Box<dyn Solver + 'a>,
+        config: ExecConfig,
+    ) -> Self {
+        let coverage = module
+            .functions
+            .iter()
+            .map(|f| vec![false; f.blocks.len()])
+            .collect();
         Executor {
             module,
             pool,
@@ -169,7 +178,13 @@ impl<'a> Executor<'a> {
     }
 
     /// Pushes a call of `func` with `args` on `state`'s stack.
-    pub fn push_call(&self, state: &mut State, func: FuncId, args: &[Value], ret_dst: Option<crate::ir::RegId>) {
+    pub fn push_call(
+        &self,
+        state: &mut State,
+        func: FuncId,
+        args: &[Value],
+        ret_dst: Option<crate::ir::RegId>,
+    ) {
         let f = self.module.function(func);
         let mut regs = vec![Value::concrete(1, 0); f.num_regs as usize];
         for (slot, arg) in regs.iter_mut().zip(args) {
@@ -186,7 +201,14 @@ impl<'a> Executor<'a> {
     }
 
     /// Allocates an object in `state` and returns its address.
-    pub fn allocate(&self, state: &mut State, size: u64, kind: ObjectKind, name: String, contents: ObjectState) -> u64 {
+    pub fn allocate(
+        &self,
+        state: &mut State,
+        size: u64,
+        kind: ObjectKind,
+        name: String,
+        contents: ObjectState,
+    ) -> u64 {
         let address = state.allocator.allocate(size);
         state.memory.insert(
             MemoryObject {
@@ -213,7 +235,9 @@ impl<'a> Executor<'a> {
                 self.stats.stop_reason = Some(reason);
                 break;
             }
-            let state = table.states[slot].take().expect("searcher selected a live state");
+            let state = table.states[slot]
+                .take()
+                .expect("searcher selected a live state");
             let survivor = self.run_slice(state);
             let mut created = std::mem::take(&mut self.pending);
             // Ended states go to the driver, which may continue them (side B) or fork more.
@@ -267,7 +291,10 @@ impl<'a> Executor<'a> {
         for _ in 0..SLICE {
             if state.instructions >= self.config.max_instructions_per_path {
                 let limit = self.config.max_instructions_per_path;
-                self.pending_exits.push((state, Exit::Unknown(format!("path longer than {limit} instructions"))));
+                self.pending_exits.push((
+                    state,
+                    Exit::Unknown(format!("path longer than {limit} instructions")),
+                ));
                 return None;
             }
             let next = self.step(state)?;
@@ -313,9 +340,15 @@ impl<'a> Executor<'a> {
         if let Some(c) = self.pool.as_const(cond) {
             let model = state.model.clone().unwrap_or_default();
             return Ok(if c != 0 {
-                Feasible { yes: Some(model), no: None }
+                Feasible {
+                    yes: Some(model),
+                    no: None,
+                }
             } else {
-                Feasible { yes: None, no: Some(model) }
+                Feasible {
+                    yes: None,
+                    no: Some(model),
+                }
             });
         }
         let not = self.pool.bool_not(cond);
@@ -328,9 +361,15 @@ impl<'a> Executor<'a> {
             let other_model = self.check(state, other)?;
             let known_model = Some(model.clone());
             return Ok(if holds {
-                Feasible { yes: known_model, no: other_model }
+                Feasible {
+                    yes: known_model,
+                    no: other_model,
+                }
             } else {
-                Feasible { yes: other_model, no: known_model }
+                Feasible {
+                    yes: other_model,
+                    no: known_model,
+                }
             });
         }
         let yes = self.check(state, cond)?;
@@ -339,7 +378,11 @@ impl<'a> Executor<'a> {
     }
 
     /// A model of `state`'s constraints together with `query`, if satisfiable.
-    pub fn check(&mut self, state: &State, query: ExprId) -> Result<Option<Arc<Assignment>>, String> {
+    pub fn check(
+        &mut self,
+        state: &State,
+        query: ExprId,
+    ) -> Result<Option<Arc<Assignment>>, String> {
         match self.solver.check(self.pool, &state.constraints, query) {
             Ok(SatResult::Sat(model)) => Ok(Some(Arc::new(model))),
             Ok(SatResult::Unsat) => Ok(None),
@@ -350,7 +393,11 @@ impl<'a> Executor<'a> {
 
     /// Splits `state` on `cond`: returns the state where `cond` holds (if feasible) and
     /// the one where it does not (if feasible). The solver giving up ends the state.
-    pub fn branch(&mut self, mut state: State, cond: ExprId) -> Option<(Option<State>, Option<State>)> {
+    pub fn branch(
+        &mut self,
+        mut state: State,
+        cond: ExprId,
+    ) -> Option<(Option<State>, Option<State>)> {
         let f = match self.feasible(&state, cond) {
             Ok(f) => f,
             Err(why) => {
@@ -420,11 +467,17 @@ impl<'a> Executor<'a> {
                 let address = bits as u64;
                 let found = state.memory.find(address).map(|(o, _)| (o.address, o.size));
                 match found {
-                    Some((base, size)) if address - base <= size.saturating_sub(bytes) && bytes <= size => {
+                    Some((base, size))
+                        if address - base <= size.saturating_sub(bytes) && bytes <= size =>
+                    {
                         vec![(state, base, Offset::Concrete(address - base))]
                     }
                     _ => {
-                        let kind = if address < 4096 { Termination::NullPointer } else { Termination::OutOfBounds };
+                        let kind = if address < 4096 {
+                            Termination::NullPointer
+                        } else {
+                            Termination::OutOfBounds
+                        };
                         self.fail(state, kind);
                         Vec::new()
                     }
@@ -434,7 +487,12 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn resolve_symbolic(&mut self, state: State, p: ExprId, bytes: u64) -> Vec<(State, u64, Offset)> {
+    fn resolve_symbolic(
+        &mut self,
+        state: State,
+        p: ExprId,
+        bytes: u64,
+    ) -> Vec<(State, u64, Offset)> {
         let pool = self.pool;
         let mut results = Vec::new();
         let mut rest = state;
@@ -462,7 +520,9 @@ impl<'a> Executor<'a> {
                     .objects()
                     .map(|(o, _)| inside(pool, p, o.address, o.size))
                     .fold(pool.false_(), |acc, c| pool.bool_or(acc, c));
-                let Some((yes, no)) = self.branch(rest, in_some) else { return results };
+                let Some((yes, no)) = self.branch(rest, in_some) else {
+                    return results;
+                };
                 if let Some(no) = no {
                     let null = pool.eq(p, pool.constant(64, 0));
                     let kind = match self.check(&no, null) {
@@ -489,16 +549,23 @@ impl<'a> Executor<'a> {
             let in_bounds = if bytes > size {
                 pool.false_()
             } else {
-                pool.bool_and(pool.ule(lo, p), pool.ule(p, pool.constant(64, (base + size - bytes) as u128)))
+                pool.bool_and(
+                    pool.ule(lo, p),
+                    pool.ule(p, pool.constant(64, (base + size - bytes) as u128)),
+                )
             };
             // Three regions: in bounds, overlapping the end of this object, elsewhere.
-            let Some((good, other)) = self.branch(rest, in_bounds) else { return results };
+            let Some((good, other)) = self.branch(rest, in_bounds) else {
+                return results;
+            };
             if let Some(good) = good {
                 let offset = pool.trunc(pool.sub(p, lo), INDEX_WIDTH);
                 results.push((good, base, Offset::Symbolic(offset)));
             }
             let Some(other) = other else { return results };
-            let Some((overlap, elsewhere)) = self.branch(other, inside) else { return results };
+            let Some((overlap, elsewhere)) = self.branch(other, inside) else {
+                return results;
+            };
             if let Some(overlap) = overlap {
                 self.fail(overlap, Termination::OutOfBounds);
             }

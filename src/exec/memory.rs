@@ -7,8 +7,8 @@
 //! *array mode*: its contents become one array expression (a store chain), so that later
 //! reads at symbolic offsets are single `read` expressions rather than case splits.
 
-use crate::expr::{ExprId, ExprPool, INDEX_WIDTH};
 use crate::exec::value::Value;
+use crate::expr::{ExprId, ExprPool, INDEX_WIDTH};
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
@@ -113,7 +113,9 @@ impl ObjectState {
 
     /// Reads `count` bytes at a concrete offset, least significant first.
     pub fn read_bytes(&self, pool: &ExprPool, offset: usize, count: usize) -> Vec<Value> {
-        (offset..offset + count).map(|i| self.byte(pool, i)).collect()
+        (offset..offset + count)
+            .map(|i| self.byte(pool, i))
+            .collect()
     }
 
     /// The contents as one array expression (switching to array mode is not needed for this).
@@ -161,7 +163,8 @@ pub struct AddressSpace {
 
 impl AddressSpace {
     pub fn insert(&mut self, object: MemoryObject, state: ObjectState) {
-        self.objects.insert(object.address, (Arc::new(object), Arc::new(state)));
+        self.objects
+            .insert(object.address, (Arc::new(object), Arc::new(state)));
     }
 
     pub fn remove(&mut self, key: ObjectKey) -> Option<Arc<MemoryObject>> {

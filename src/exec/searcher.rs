@@ -63,11 +63,23 @@ pub fn new(kind: SearchKind, seed: u64) -> Box<dyn Searcher> {
     match kind {
         SearchKind::Dfs => Box::new(Dfs::default()),
         SearchKind::Bfs => Box::new(Bfs::default()),
-        SearchKind::RandomState => Box::new(RandomState { slots: Vec::new(), rng: Rng::new(seed) }),
+        SearchKind::RandomState => Box::new(RandomState {
+            slots: Vec::new(),
+            rng: Rng::new(seed),
+        }),
         SearchKind::RandomPath => Box::new(RandomPath::new(seed)),
-        SearchKind::CoverageNew => Box::new(CoverageNew { slots: Vec::new(), rng: Rng::new(seed) }),
+        SearchKind::CoverageNew => Box::new(CoverageNew {
+            slots: Vec::new(),
+            rng: Rng::new(seed),
+        }),
         SearchKind::Interleaved => Box::new(Interleaved {
-            searchers: vec![Box::new(RandomPath::new(seed)), Box::new(CoverageNew { slots: Vec::new(), rng: Rng::new(seed ^ 0x9e37) })],
+            searchers: vec![
+                Box::new(RandomPath::new(seed)),
+                Box::new(CoverageNew {
+                    slots: Vec::new(),
+                    rng: Rng::new(seed ^ 0x9e37),
+                }),
+            ],
             turn: 0,
         }),
     }
@@ -179,7 +191,13 @@ struct TreeNode {
 
 impl RandomPath {
     fn new(seed: u64) -> Self {
-        RandomPath { nodes: Vec::new(), leaf_of: Vec::new(), root: None, free: Vec::new(), rng: Rng::new(seed) }
+        RandomPath {
+            nodes: Vec::new(),
+            leaf_of: Vec::new(),
+            root: None,
+            free: Vec::new(),
+            rng: Rng::new(seed),
+        }
     }
 
     fn node(&mut self, n: TreeNode) -> usize {
@@ -208,12 +226,20 @@ impl Searcher for RandomPath {
         let parent_leaf = parent.and_then(|p| self.leaf_of.get(p).copied().flatten());
         match parent_leaf {
             None => {
-                let n = self.node(TreeNode { parent: None, children: Vec::new(), slot: Some(slot) });
+                let n = self.node(TreeNode {
+                    parent: None,
+                    children: Vec::new(),
+                    slot: Some(slot),
+                });
                 match self.root {
                     None => self.root = Some(n),
                     Some(r) => {
                         // A second root: hang both under a new root.
-                        let top = self.node(TreeNode { parent: None, children: vec![r, n], slot: None });
+                        let top = self.node(TreeNode {
+                            parent: None,
+                            children: vec![r, n],
+                            slot: None,
+                        });
                         self.nodes[r].parent = Some(top);
                         self.nodes[n].parent = Some(top);
                         self.root = Some(top);
@@ -224,8 +250,16 @@ impl Searcher for RandomPath {
             Some(leaf) => {
                 // The parent's leaf becomes a fork point with the parent and the child below.
                 let parent_slot = self.nodes[leaf].slot.take().expect("a leaf holds a state");
-                let a = self.node(TreeNode { parent: Some(leaf), children: Vec::new(), slot: Some(parent_slot) });
-                let b = self.node(TreeNode { parent: Some(leaf), children: Vec::new(), slot: Some(slot) });
+                let a = self.node(TreeNode {
+                    parent: Some(leaf),
+                    children: Vec::new(),
+                    slot: Some(parent_slot),
+                });
+                let b = self.node(TreeNode {
+                    parent: Some(leaf),
+                    children: Vec::new(),
+                    slot: Some(slot),
+                });
                 self.nodes[leaf].children = vec![a, b];
                 self.set_leaf(parent_slot, Some(a));
                 self.set_leaf(slot, Some(b));
@@ -234,7 +268,9 @@ impl Searcher for RandomPath {
     }
 
     fn remove(&mut self, slot: usize, _: &[Option<State>]) {
-        let Some(mut n) = self.leaf_of.get(slot).copied().flatten() else { return };
+        let Some(mut n) = self.leaf_of.get(slot).copied().flatten() else {
+            return;
+        };
         self.set_leaf(slot, None);
         // Remove the leaf and every ancestor left without children.
         loop {

@@ -12,7 +12,13 @@ use crate::ir::{CastKind, FuncId, Intrinsic, Operand, Predicate, RegId, PTR_WIDT
 
 impl<'a> Executor<'a> {
     /// A call to a function without a body.
-    pub fn call_special(&mut self, state: State, func: FuncId, dst: Option<RegId>, args: &[Value]) -> Option<State> {
+    pub fn call_special(
+        &mut self,
+        state: State,
+        func: FuncId,
+        dst: Option<RegId>,
+        args: &[Value],
+    ) -> Option<State> {
         let name = self.module.function(func).source_name.as_str();
         match name {
             "klee_make_symbolic" => self.sp_make_symbolic(state, args),
@@ -48,7 +54,13 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn concrete_arg(&mut self, state: &State, args: &[Value], i: usize, what: &str) -> Result<u128, String> {
+    fn concrete_arg(
+        &mut self,
+        state: &State,
+        args: &[Value],
+        i: usize,
+        what: &str,
+    ) -> Result<u128, String> {
         match args.get(i) {
             Some(Value::Con { bits, .. }) => Ok(*bits),
             Some(Value::Sym(_)) => Err(format!("symbolic {what}")),
@@ -83,7 +95,10 @@ impl<'a> Executor<'a> {
     }
 
     fn sp_make_symbolic(&mut self, state: State, args: &[Value]) -> Option<State> {
-        let (address, size) = match (self.concrete_arg(&state, args, 0, "address"), self.concrete_arg(&state, args, 1, "size")) {
+        let (address, size) = match (
+            self.concrete_arg(&state, args, 0, "address"),
+            self.concrete_arg(&state, args, 1, "size"),
+        ) {
             (Ok(a), Ok(s)) => (a as u64, s as u64),
             (Err(e), _) | (_, Err(e)) => {
                 self.unsupported(state, &format!("klee_make_symbolic with {e}"));
@@ -91,15 +106,27 @@ impl<'a> Executor<'a> {
             }
         };
         let name = match args.get(2) {
-            Some(Value::Con { bits, .. }) if *bits != 0 => self.read_c_string(&state, *bits as u64).unwrap_or_default(),
+            Some(Value::Con { bits, .. }) if *bits != 0 => {
+                self.read_c_string(&state, *bits as u64).unwrap_or_default()
+            }
             _ => String::new(),
         };
-        let name = if name.is_empty() { "unnamed".to_string() } else { name };
+        let name = if name.is_empty() {
+            "unnamed".to_string()
+        } else {
+            name
+        };
         self.make_symbolic(state, address, size, &name)
     }
 
     /// Makes `size` bytes at `address` the fresh symbolic input `name`.
-    pub fn make_symbolic(&mut self, mut state: State, address: u64, size: u64, name: &str) -> Option<State> {
+    pub fn make_symbolic(
+        &mut self,
+        mut state: State,
+        address: u64,
+        size: u64,
+        name: &str,
+    ) -> Option<State> {
         let Some((object, _)) = state.memory.find(address) else {
             self.fail(state, Termination::OutOfBounds);
             return None;
@@ -115,9 +142,17 @@ impl<'a> Executor<'a> {
         let info = pool.array_info(array);
         let contents = state.memory.get_mut(key).expect("object just found");
         for i in 0..size {
-            contents.set_byte(pool, (offset + i) as usize, Value::Sym(pool.sym(array, i as u32)));
+            contents.set_byte(
+                pool,
+                (offset + i) as usize,
+                Value::Sym(pool.sym(array, i as u32)),
+            );
         }
-        state.inputs.push(SymbolicInput { array, name: info.name, size: size as u32 });
+        state.inputs.push(SymbolicInput {
+            array,
+            name: info.name,
+            size: size as u32,
+        });
         Some(state)
     }
 
@@ -143,7 +178,9 @@ impl<'a> Executor<'a> {
 
     fn sp_report_error(&mut self, state: State, args: &[Value]) -> Option<State> {
         let text = |ex: &Self, i: usize| match args.get(i) {
-            Some(Value::Con { bits, .. }) if *bits != 0 => ex.read_c_string(&state, *bits as u64).unwrap_or_default(),
+            Some(Value::Con { bits, .. }) if *bits != 0 => {
+                ex.read_c_string(&state, *bits as u64).unwrap_or_default()
+            }
             _ => String::new(),
         };
         let message = text(self, 2);
@@ -152,9 +189,12 @@ impl<'a> Executor<'a> {
         None
     }
 
-
-
-    fn sp_is_symbolic(&mut self, mut state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
+    fn sp_is_symbolic(
+        &mut self,
+        mut state: State,
+        dst: Option<RegId>,
+        args: &[Value],
+    ) -> Option<State> {
         let symbolic = args.first().is_some_and(|v| !v.is_concrete());
         if let Some(d) = dst {
             self.set(&mut state, d, Value::concrete(32, symbolic as u128));
@@ -164,17 +204,24 @@ impl<'a> Executor<'a> {
 
     fn sp_assert_fail(&mut self, state: State, args: &[Value]) -> Option<State> {
         let what = match args.first() {
-            Some(Value::Con { bits, .. }) => self.read_c_string(&state, *bits as u64).unwrap_or_default(),
+            Some(Value::Con { bits, .. }) => {
+                self.read_c_string(&state, *bits as u64).unwrap_or_default()
+            }
             _ => String::new(),
         };
         self.fail(state, Termination::AssertFail(what));
         None
     }
 
-
     fn heap_object(&mut self, state: &mut State, size: u64) -> u64 {
         let name = format!("heap object allocated at {}", self.current_loc(state));
-        self.allocate(state, size, ObjectKind::Heap, name, ObjectState::zeroed(size as usize))
+        self.allocate(
+            state,
+            size,
+            ObjectKind::Heap,
+            name,
+            ObjectState::zeroed(size as usize),
+        )
     }
 
     fn size_arg(&mut self, state: State, args: &[Value], i: usize) -> Result<(State, u64), ()> {
@@ -221,7 +268,9 @@ impl<'a> Executor<'a> {
         };
         let address = self.heap_object(&mut state, n);
         if old != 0 {
-            let Some((object, contents)) = state.memory.get(old).map(|(o, c)| (o.clone(), c.clone())) else {
+            let Some((object, contents)) =
+                state.memory.get(old).map(|(o, c)| (o.clone(), c.clone()))
+            else {
                 self.fail(state, Termination::BadFree);
                 return None;
             };
@@ -296,7 +345,9 @@ impl<'a> Executor<'a> {
         let sources = self.resolve(state, src, len);
         let mut first = None;
         for (s, key, offset) in sources {
-            let bytes: Vec<Value> = (0..len).map(|i| self.read(&s, key, offset_plus(self, offset, i), 1)).collect();
+            let bytes: Vec<Value> = (0..len)
+                .map(|i| self.read(&s, key, offset_plus(self, offset, i), 1))
+                .collect();
             let targets = self.resolve(s, dst, len);
             let next = self.each_target(targets, |ex, mut s, key, offset| {
                 for (i, b) in bytes.iter().enumerate() {
@@ -340,7 +391,14 @@ impl<'a> Executor<'a> {
     }
 
     /// Executes an intrinsic.
-    pub fn exec_intrinsic(&mut self, mut state: State, dst: Option<RegId>, kind: Intrinsic, ops: &[Operand], width: u32) -> Option<State> {
+    pub fn exec_intrinsic(
+        &mut self,
+        mut state: State,
+        dst: Option<RegId>,
+        kind: Intrinsic,
+        ops: &[Operand],
+        width: u32,
+    ) -> Option<State> {
         let args: Vec<Value> = ops.iter().map(|&o| self.operand(&state, o)).collect();
         let result = match kind {
             Intrinsic::Memcpy | Intrinsic::Memmove => return self.copy_memory(state, &args),
@@ -353,17 +411,39 @@ impl<'a> Executor<'a> {
                 Some(v) => *v,
                 None => return Some(state),
             },
-            Intrinsic::AddOverflow { signed } => self.overflow_op(BinOp::Add, signed, args[0], args[1], width)?,
-            Intrinsic::SubOverflow { signed } => self.overflow_op(BinOp::Sub, signed, args[0], args[1], width)?,
-            Intrinsic::MulOverflow { signed } => self.overflow_op(BinOp::Mul, signed, args[0], args[1], width)?,
-            Intrinsic::AddSat { signed } => self.saturating(BinOp::Add, signed, args[0], args[1])?,
-            Intrinsic::SubSat { signed } => self.saturating(BinOp::Sub, signed, args[0], args[1])?,
-            Intrinsic::Ctpop => self.bit_count(args[0], |v, w| v.count_ones().min(w), BitCount::Pop),
-            Intrinsic::Ctlz => self.bit_count(args[0], |v, w| (v.leading_zeros() - (128 - w)).min(w), BitCount::LeadingZeros),
-            Intrinsic::Cttz => self.bit_count(args[0], |v, w| v.trailing_zeros().min(w), BitCount::TrailingZeros),
+            Intrinsic::AddOverflow { signed } => {
+                self.overflow_op(BinOp::Add, signed, args[0], args[1], width)?
+            }
+            Intrinsic::SubOverflow { signed } => {
+                self.overflow_op(BinOp::Sub, signed, args[0], args[1], width)?
+            }
+            Intrinsic::MulOverflow { signed } => {
+                self.overflow_op(BinOp::Mul, signed, args[0], args[1], width)?
+            }
+            Intrinsic::AddSat { signed } => {
+                self.saturating(BinOp::Add, signed, args[0], args[1])?
+            }
+            Intrinsic::SubSat { signed } => {
+                self.saturating(BinOp::Sub, signed, args[0], args[1])?
+            }
+            Intrinsic::Ctpop => {
+                self.bit_count(args[0], |v, w| v.count_ones().min(w), BitCount::Pop)
+            }
+            Intrinsic::Ctlz => self.bit_count(
+                args[0],
+                |v, w| (v.leading_zeros() - (128 - w)).min(w),
+                BitCount::LeadingZeros,
+            ),
+            Intrinsic::Cttz => self.bit_count(
+                args[0],
+                |v, w| v.trailing_zeros().min(w),
+                BitCount::TrailingZeros,
+            ),
             Intrinsic::Bswap => self.permute_bits(args[0], 8),
             Intrinsic::Bitreverse => self.permute_bits(args[0], 1),
-            Intrinsic::Fshl | Intrinsic::Fshr => self.funnel_shift(kind == Intrinsic::Fshl, args[0], args[1], args[2])?,
+            Intrinsic::Fshl | Intrinsic::Fshr => {
+                self.funnel_shift(kind == Intrinsic::Fshl, args[0], args[1], args[2])?
+            }
             Intrinsic::Abs => {
                 let w = args[0].width(self.pool);
                 let neg = self.compare(Predicate::Slt, args[0], Value::concrete(w, 0));
@@ -403,12 +483,23 @@ impl<'a> Executor<'a> {
     }
 
     /// `{result, overflow}` laid out as the `{iN, i1}` aggregate of `total` bits.
-    fn overflow_op(&self, op: BinOp, signed: bool, a: Value, b: Value, total: u32) -> Option<Value> {
+    fn overflow_op(
+        &self,
+        op: BinOp,
+        signed: bool,
+        a: Value,
+        b: Value,
+        total: u32,
+    ) -> Option<Value> {
         let w = a.width(self.pool);
         if 2 * w > crate::expr::MAX_WIDTH {
             return None;
         }
-        let kind = if signed { CastKind::SExt } else { CastKind::ZExt };
+        let kind = if signed {
+            CastKind::SExt
+        } else {
+            CastKind::ZExt
+        };
         let wide = self.binop(op, self.cast(kind, a, 2 * w), self.cast(kind, b, 2 * w));
         let result = self.cast(CastKind::Trunc, wide, w);
         let back = self.cast(kind, result, 2 * w);
@@ -425,7 +516,11 @@ impl<'a> Executor<'a> {
         if w + 1 > crate::expr::MAX_WIDTH {
             return None;
         }
-        let kind = if signed { CastKind::SExt } else { CastKind::ZExt };
+        let kind = if signed {
+            CastKind::SExt
+        } else {
+            CastKind::ZExt
+        };
         let wide = self.binop(op, self.cast(kind, a, w + 1), self.cast(kind, b, w + 1));
         let (lo, hi) = if signed {
             (1u128 << (w - 1), (1u128 << (w - 1)) - 1)
@@ -434,7 +529,11 @@ impl<'a> Executor<'a> {
         };
         let lo_v = self.cast(kind, Value::concrete(w, lo), w + 1);
         let hi_v = self.cast(kind, Value::concrete(w, hi), w + 1);
-        let (lt, gt) = if signed { (Predicate::Slt, Predicate::Sgt) } else { (Predicate::Ult, Predicate::Ugt) };
+        let (lt, gt) = if signed {
+            (Predicate::Slt, Predicate::Sgt)
+        } else {
+            (Predicate::Ult, Predicate::Ugt)
+        };
         let below = self.compare(lt, wide, lo_v);
         let above = self.compare(gt, wide, hi_v);
         let clamped = self.select(above, hi_v, wide);
@@ -450,12 +549,18 @@ impl<'a> Executor<'a> {
                 let w = pool.width(e);
                 let bit = |i: u32| pool.extract(e, i, 1);
                 let r = match kind {
-                    BitCount::Pop => (0..w).fold(pool.constant(w, 0), |acc, i| pool.add(acc, pool.zext(bit(i), w))),
+                    BitCount::Pop => (0..w).fold(pool.constant(w, 0), |acc, i| {
+                        pool.add(acc, pool.zext(bit(i), w))
+                    }),
                     BitCount::LeadingZeros => (0..w).fold(pool.constant(w, w as u128), |acc, i| {
                         // Scanning from the least significant bit, the highest set bit wins.
                         pool.ite(bit(i), pool.constant(w, (w - 1 - i) as u128), acc)
                     }),
-                    BitCount::TrailingZeros => (0..w).rev().fold(pool.constant(w, w as u128), |acc, i| pool.ite(bit(i), pool.constant(w, i as u128), acc)),
+                    BitCount::TrailingZeros => {
+                        (0..w).rev().fold(pool.constant(w, w as u128), |acc, i| {
+                            pool.ite(bit(i), pool.constant(w, i as u128), acc)
+                        })
+                    }
                 };
                 self.value(r)
             }
@@ -467,9 +572,14 @@ impl<'a> Executor<'a> {
         let pool = self.pool;
         let e = v.expr(pool);
         let w = pool.width(e);
-        let parts: Vec<ExprId> = (0..w / unit).map(|i| pool.extract(e, i * unit, unit)).collect();
+        let parts: Vec<ExprId> = (0..w / unit)
+            .map(|i| pool.extract(e, i * unit, unit))
+            .collect();
         // `concat_bytes`-style: element 0 becomes the most significant unit.
-        let r = parts.iter().skip(1).fold(parts[0], |acc, &p| pool.concat(acc, p));
+        let r = parts
+            .iter()
+            .skip(1)
+            .fold(parts[0], |acc, &p| pool.concat(acc, p));
         self.value(r)
     }
 
@@ -480,7 +590,11 @@ impl<'a> Executor<'a> {
         }
         let amount = self.binop(BinOp::URem, s, Value::concrete(w, w as u128));
         let amount = self.cast(CastKind::ZExt, amount, 2 * w);
-        let hi = self.binop(BinOp::Shl, self.cast(CastKind::ZExt, a, 2 * w), Value::concrete(2 * w, w as u128));
+        let hi = self.binop(
+            BinOp::Shl,
+            self.cast(CastKind::ZExt, a, 2 * w),
+            Value::concrete(2 * w, w as u128),
+        );
         let joined = self.binop(BinOp::Or, hi, self.cast(CastKind::ZExt, b, 2 * w));
         Some(if left {
             let shifted = self.binop(BinOp::Shl, joined, amount);

@@ -104,7 +104,10 @@ pub struct SymbolicInput {
 /// Everything the crosscheck driver remembers of side A while side B runs.
 #[derive(Clone, Debug)]
 pub enum SideOutcome {
-    Returned { value: Option<Value>, buffers: Vec<Vec<Value>> },
+    Returned {
+        value: Option<Value>,
+        buffers: Vec<Vec<Value>>,
+    },
     Exited(Value),
     Failed(Failure),
 }

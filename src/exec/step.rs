@@ -36,27 +36,68 @@ impl<'a> Executor<'a> {
         let inst = &block.insts[pc];
         match inst {
             Inst::Binary { dst, op, lhs, rhs } => self.exec_binary(state, *dst, *op, *lhs, *rhs),
-            Inst::ICmp { dst, pred, lhs, rhs } => self.exec_icmp(state, *dst, *pred, *lhs, *rhs),
-            Inst::Cast { dst, kind, src, width } => self.exec_cast(state, *dst, *kind, *src, *width),
+            Inst::ICmp {
+                dst,
+                pred,
+                lhs,
+                rhs,
+            } => self.exec_icmp(state, *dst, *pred, *lhs, *rhs),
+            Inst::Cast {
+                dst,
+                kind,
+                src,
+                width,
+            } => self.exec_cast(state, *dst, *kind, *src, *width),
             Inst::Copy { dst, src } => {
                 let v = self.operand(&state, *src);
                 self.set(&mut state, *dst, v);
                 Some(state)
             }
-            Inst::Select { dst, cond, then, els } => self.exec_select(state, *dst, *cond, *then, *els),
+            Inst::Select {
+                dst,
+                cond,
+                then,
+                els,
+            } => self.exec_select(state, *dst, *cond, *then, *els),
             Inst::Alloca { dst, size, count } => self.exec_alloca(state, *dst, *size, *count),
-            Inst::Load { dst, addr, bytes, width } => self.exec_load(state, *dst, *addr, *bytes, *width),
+            Inst::Load {
+                dst,
+                addr,
+                bytes,
+                width,
+            } => self.exec_load(state, *dst, *addr, *bytes, *width),
             Inst::Store { value, addr, bytes } => self.exec_store(state, *value, *addr, *bytes),
-            Inst::Gep { dst, base, offset, indices } => self.exec_gep(state, *dst, *base, *offset, indices),
-            Inst::ExtractValue { dst, agg, lo, width } => {
+            Inst::Gep {
+                dst,
+                base,
+                offset,
+                indices,
+            } => self.exec_gep(state, *dst, *base, *offset, indices),
+            Inst::ExtractValue {
+                dst,
+                agg,
+                lo,
+                width,
+            } => {
                 let v = self.operand(&state, *agg);
                 let r = self.extract(v, *lo, *width);
                 self.set(&mut state, *dst, r);
                 Some(state)
             }
-            Inst::InsertValue { dst, agg, value, lo, width } => self.exec_insertvalue(state, *dst, *agg, *value, *lo, *width),
+            Inst::InsertValue {
+                dst,
+                agg,
+                value,
+                lo,
+                width,
+            } => self.exec_insertvalue(state, *dst, *agg, *value, *lo, *width),
             Inst::Call { dst, callee, args } => self.exec_call(state, *dst, callee, args),
-            Inst::Intrinsic { dst, kind, args, width } => self.exec_intrinsic(state, *dst, *kind, args, *width),
+            Inst::Intrinsic {
+                dst,
+                kind,
+                args,
+                width,
+            } => self.exec_intrinsic(state, *dst, *kind, args, *width),
             Inst::Unsupported { what } => {
                 self.unsupported(state, what);
                 None
@@ -70,7 +111,10 @@ impl<'a> Executor<'a> {
             Operand::Reg(r) => state.frame().regs[r.index()],
             Operand::Const(c) => {
                 let k = self.module.constant(c);
-                Value::Con { width: k.width, bits: k.value }
+                Value::Con {
+                    width: k.width,
+                    bits: k.value,
+                }
             }
         }
     }
@@ -84,7 +128,14 @@ impl<'a> Executor<'a> {
         Value::from_expr(self.pool, e)
     }
 
-    fn exec_binary(&mut self, mut state: State, dst: RegId, op: BinaryOp, lhs: Operand, rhs: Operand) -> Option<State> {
+    fn exec_binary(
+        &mut self,
+        mut state: State,
+        dst: RegId,
+        op: BinaryOp,
+        lhs: Operand,
+        rhs: Operand,
+    ) -> Option<State> {
         let a = self.operand(&state, lhs);
         let b = self.operand(&state, rhs);
         let op = expr_op(op);
@@ -115,7 +166,10 @@ impl<'a> Executor<'a> {
         match (a, b) {
             (Value::Con { width, bits: x }, Value::Con { bits: y, .. }) => {
                 let w = if op.is_comparison() { 1 } else { width };
-                Value::Con { width: w, bits: fold_binary(op, width, x, y) }
+                Value::Con {
+                    width: w,
+                    bits: fold_binary(op, width, x, y),
+                }
             }
             _ => {
                 let pool = self.pool;
@@ -126,7 +180,14 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn exec_icmp(&mut self, mut state: State, dst: RegId, pred: Predicate, lhs: Operand, rhs: Operand) -> Option<State> {
+    fn exec_icmp(
+        &mut self,
+        mut state: State,
+        dst: RegId,
+        pred: Predicate,
+        lhs: Operand,
+        rhs: Operand,
+    ) -> Option<State> {
         let a = self.operand(&state, lhs);
         let b = self.operand(&state, rhs);
         let r = self.compare(pred, a, b);
@@ -155,7 +216,14 @@ impl<'a> Executor<'a> {
         self.value(e)
     }
 
-    fn exec_cast(&mut self, mut state: State, dst: RegId, kind: CastKind, src: Operand, width: u32) -> Option<State> {
+    fn exec_cast(
+        &mut self,
+        mut state: State,
+        dst: RegId,
+        kind: CastKind,
+        src: Operand,
+        width: u32,
+    ) -> Option<State> {
         let v = self.operand(&state, src);
         let r = self.cast(kind, v, width);
         self.set(&mut state, dst, r);
@@ -190,7 +258,14 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn exec_select(&mut self, mut state: State, dst: RegId, cond: Operand, then: Operand, els: Operand) -> Option<State> {
+    fn exec_select(
+        &mut self,
+        mut state: State,
+        dst: RegId,
+        cond: Operand,
+        then: Operand,
+        els: Operand,
+    ) -> Option<State> {
         let c = self.operand(&state, cond);
         let t = self.operand(&state, then);
         let e = self.operand(&state, els);
@@ -218,7 +293,15 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn exec_insertvalue(&mut self, mut state: State, dst: RegId, agg: Operand, value: Operand, lo: u32, width: u32) -> Option<State> {
+    fn exec_insertvalue(
+        &mut self,
+        mut state: State,
+        dst: RegId,
+        agg: Operand,
+        value: Operand,
+        lo: u32,
+        width: u32,
+    ) -> Option<State> {
         let a = self.operand(&state, agg);
         let v = self.operand(&state, value);
         let total = a.width(self.pool);
@@ -244,7 +327,13 @@ impl<'a> Executor<'a> {
         Some(state)
     }
 
-    fn exec_alloca(&mut self, mut state: State, dst: RegId, size: u64, count: Operand) -> Option<State> {
+    fn exec_alloca(
+        &mut self,
+        mut state: State,
+        dst: RegId,
+        size: u64,
+        count: Operand,
+    ) -> Option<State> {
         let n = match self.operand(&state, count) {
             Value::Con { bits, .. } => bits as u64,
             Value::Sym(_) => {
@@ -258,13 +347,26 @@ impl<'a> Executor<'a> {
             return None;
         }
         let name = format!("alloca at {}", self.current_loc(&state));
-        let address = self.allocate(&mut state, total, ObjectKind::Stack, name, ObjectState::zeroed(total as usize));
+        let address = self.allocate(
+            &mut state,
+            total,
+            ObjectKind::Stack,
+            name,
+            ObjectState::zeroed(total as usize),
+        );
         state.frame_mut().allocas.push(address);
         self.set(&mut state, dst, Value::concrete(PTR_WIDTH, address as u128));
         Some(state)
     }
 
-    fn exec_load(&mut self, state: State, dst: RegId, addr: Operand, bytes: u32, width: u32) -> Option<State> {
+    fn exec_load(
+        &mut self,
+        state: State,
+        dst: RegId,
+        addr: Operand,
+        bytes: u32,
+        width: u32,
+    ) -> Option<State> {
         let a = self.operand(&state, addr);
         let targets = self.resolve(state, a, bytes as u64);
         self.each_target(targets, |ex, mut s, key, offset| {
@@ -275,13 +377,25 @@ impl<'a> Executor<'a> {
         })
     }
 
-    fn exec_store(&mut self, state: State, value: Operand, addr: Operand, bytes: u32) -> Option<State> {
+    fn exec_store(
+        &mut self,
+        state: State,
+        value: Operand,
+        addr: Operand,
+        bytes: u32,
+    ) -> Option<State> {
         let a = self.operand(&state, addr);
         let v = self.operand(&state, value);
         let targets = self.resolve(state, a, bytes as u64);
         self.each_target(targets, |ex, mut s, key, offset| {
             if s.memory.get(key).is_some_and(|(o, _)| o.read_only) {
-                ex.fail(s, Termination::Reported { message: "write to read-only memory".into(), suffix: "ptr".into() });
+                ex.fail(
+                    s,
+                    Termination::Reported {
+                        message: "write to read-only memory".into(),
+                        suffix: "ptr".into(),
+                    },
+                );
                 return None;
             }
             ex.write(&mut s, key, offset, v, bytes);
@@ -322,7 +436,10 @@ impl<'a> Executor<'a> {
                 .collect(),
         };
         if parts.iter().all(Value::is_concrete) {
-            let bits = parts.iter().rev().fold(0u128, |acc, v| (acc << 8) | v.as_concrete().unwrap_or(0));
+            let bits = parts
+                .iter()
+                .rev()
+                .fold(0u128, |acc, v| (acc << 8) | v.as_concrete().unwrap_or(0));
             return Value::concrete(bytes * 8, bits);
         }
         let exprs: Vec<ExprId> = parts.iter().map(|v| v.expr(pool)).collect();
@@ -349,15 +466,30 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn exec_gep(&mut self, mut state: State, dst: RegId, base: Operand, offset: i64, indices: &[GepIndex]) -> Option<State> {
+    fn exec_gep(
+        &mut self,
+        mut state: State,
+        dst: RegId,
+        base: Operand,
+        offset: i64,
+        indices: &[GepIndex],
+    ) -> Option<State> {
         let mut acc = self.operand(&state, base);
         if offset != 0 {
             acc = self.binop(BinOp::Add, acc, Value::concrete(PTR_WIDTH, offset as u128));
         }
         for gi in indices {
             let idx = self.operand(&state, gi.index);
-            let idx = if idx.width(self.pool) < PTR_WIDTH { self.cast(CastKind::SExt, idx, PTR_WIDTH) } else { self.resize(idx, PTR_WIDTH) };
-            let scaled = self.binop(BinOp::Mul, idx, Value::concrete(PTR_WIDTH, gi.scale as u128));
+            let idx = if idx.width(self.pool) < PTR_WIDTH {
+                self.cast(CastKind::SExt, idx, PTR_WIDTH)
+            } else {
+                self.resize(idx, PTR_WIDTH)
+            };
+            let scaled = self.binop(
+                BinOp::Mul,
+                idx,
+                Value::concrete(PTR_WIDTH, gi.scale as u128),
+            );
             acc = self.binop(BinOp::Add, acc, scaled);
         }
         self.set(&mut state, dst, acc);
@@ -397,7 +529,11 @@ impl<'a> Executor<'a> {
                     }
                 }
             }
-            Terminator::Switch { value, default, cases } => self.exec_switch(state, *value, *default, cases),
+            Terminator::Switch {
+                value,
+                default,
+                cases,
+            } => self.exec_switch(state, *value, *default, cases),
             Terminator::Ret(v) => {
                 let v = v.map(|op| self.operand(&state, op));
                 self.exec_return(state, v)
@@ -413,11 +549,20 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn exec_switch(&mut self, mut state: State, value: Operand, default: BlockId, cases: &[(u128, BlockId)]) -> Option<State> {
+    fn exec_switch(
+        &mut self,
+        mut state: State,
+        value: Operand,
+        default: BlockId,
+        cases: &[(u128, BlockId)],
+    ) -> Option<State> {
         let from = state.frame().block;
         let v = self.operand(&state, value);
         if let Value::Con { bits, .. } = v {
-            let target = cases.iter().find(|(k, _)| *k == bits).map_or(default, |&(_, b)| b);
+            let target = cases
+                .iter()
+                .find(|(k, _)| *k == bits)
+                .map_or(default, |&(_, b)| b);
             self.enter_block(&mut state, from, target);
             return Some(state);
         }
@@ -444,7 +589,11 @@ impl<'a> Executor<'a> {
         let last = targets.len() - 1;
         for (i, (block, cond)) in targets.into_iter().enumerate() {
             let Some(s) = rest.take() else { break };
-            let (yes, no) = if i == last { (Some(s), None) } else { self.branch(s, cond)? };
+            let (yes, no) = if i == last {
+                (Some(s), None)
+            } else {
+                self.branch(s, cond)?
+            };
             if let Some(mut y) = yes {
                 self.enter_block(&mut y, from, block);
                 if result.is_none() {
@@ -468,7 +617,11 @@ impl<'a> Executor<'a> {
                 .phis
                 .iter()
                 .map(|phi| {
-                    let op = phi.incoming.iter().find(|(b, _)| *b == from).map(|&(_, op)| op);
+                    let op = phi
+                        .incoming
+                        .iter()
+                        .find(|(b, _)| *b == from)
+                        .map(|&(_, op)| op);
                     op.map_or(Value::concrete(1, 0), |op| self.operand(state, op))
                 })
                 .collect();
@@ -499,7 +652,13 @@ impl<'a> Executor<'a> {
         Some(state)
     }
 
-    fn exec_call(&mut self, mut state: State, dst: Option<RegId>, callee: &Callee, args: &[Operand]) -> Option<State> {
+    fn exec_call(
+        &mut self,
+        mut state: State,
+        dst: Option<RegId>,
+        callee: &Callee,
+        args: &[Operand],
+    ) -> Option<State> {
         let values: Vec<Value> = args.iter().map(|&a| self.operand(&state, a)).collect();
         let target = match callee {
             Callee::Direct(f) => *f,
@@ -519,7 +678,10 @@ impl<'a> Executor<'a> {
             return self.call_special(state, target, dst, &values);
         }
         if f.is_var_arg {
-            self.unsupported(state, &format!("call to variadic function '{}'", f.source_name));
+            self.unsupported(
+                state,
+                &format!("call to variadic function '{}'", f.source_name),
+            );
             return None;
         }
         if state.stack.len() >= 10_000 {
@@ -535,7 +697,13 @@ impl<'a> Executor<'a> {
     }
 
     /// An indirect call through a symbolic pointer: one state per possible function.
-    fn call_symbolic_pointer(&mut self, state: State, p: ExprId, dst: Option<RegId>, args: Vec<Value>) -> Option<State> {
+    fn call_symbolic_pointer(
+        &mut self,
+        state: State,
+        p: ExprId,
+        dst: Option<RegId>,
+        args: Vec<Value>,
+    ) -> Option<State> {
         let pool = self.pool;
         let mut rest = state;
         let mut first: Option<State> = None;

@@ -30,6 +30,7 @@ pub use eval::{fold_binary, fold_unary, Assignment};
 pub use sexp::ParseError;
 
 use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::RwLock;
 
 /// Width of a bit-vector in bits, from 1 to [`MAX_WIDTH`].
@@ -113,25 +114,64 @@ impl BinOp {
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Node {
     /// A constant; `value` is masked to `width`.
-    Const { width: Width, value: u128 },
+    Const {
+        width: Width,
+        value: u128,
+    },
     /// Byte `offset` of the symbolic input `array` (width 8).
-    Sym { array: ArrayId, offset: u32 },
-    Unary { op: UnOp, arg: ExprId },
-    Binary { op: BinOp, lhs: ExprId, rhs: ExprId },
+    Sym {
+        array: ArrayId,
+        offset: u32,
+    },
+    Unary {
+        op: UnOp,
+        arg: ExprId,
+    },
+    Binary {
+        op: BinOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
     /// `cond` has width 1; `then` and `els` have equal widths.
-    Ite { cond: ExprId, then: ExprId, els: ExprId },
+    Ite {
+        cond: ExprId,
+        then: ExprId,
+        els: ExprId,
+    },
     /// Bits `lo .. lo + width` of `arg`.
-    Extract { arg: ExprId, lo: u32, width: Width },
-    ZExt { arg: ExprId, width: Width },
-    SExt { arg: ExprId, width: Width },
+    Extract {
+        arg: ExprId,
+        lo: u32,
+        width: Width,
+    },
+    ZExt {
+        arg: ExprId,
+        width: Width,
+    },
+    SExt {
+        arg: ExprId,
+        width: Width,
+    },
     /// `hi` forms the most significant bits.
-    Concat { hi: ExprId, lo: ExprId },
+    Concat {
+        hi: ExprId,
+        lo: ExprId,
+    },
     /// An array of bytes (index width [`INDEX_WIDTH`]) whose every element is `value`.
-    ArrayConst { value: u8 },
+    ArrayConst {
+        value: u8,
+    },
     /// `array` with element `index` replaced by the byte `value`.
-    ArrayStore { array: ExprId, index: ExprId, value: ExprId },
+    ArrayStore {
+        array: ExprId,
+        index: ExprId,
+        value: ExprId,
+    },
     /// The byte at `index` of `array` (width 8).
-    ArrayRead { array: ExprId, index: ExprId },
+    ArrayRead {
+        array: ExprId,
+        index: ExprId,
+    },
 }
 
 /// The sort of an expression.
@@ -153,14 +193,31 @@ struct Inner {
 
 /// The store of all expressions of one exploration. Shared by reference; interning is
 /// internally synchronised so that workers on several threads may build expressions.
-#[derive(Default)]
 pub struct ExprPool {
     inner: RwLock<Inner>,
+    id: u64,
+}
+
+/// Source of pool identities: no two pools of a process share one.
+static NEXT_POOL_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Default for ExprPool {
+    fn default() -> Self {
+        ExprPool {
+            inner: RwLock::default(),
+            id: NEXT_POOL_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
 }
 
 impl ExprPool {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A number no other pool of this process has: caches keyed by `ExprId` key on it too.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The node named by `id`.
@@ -233,7 +290,12 @@ impl ExprPool {
 
     /// All arrays registered so far, in creation order.
     pub fn arrays(&self) -> Vec<ArrayId> {
-        let n = self.inner.read().expect("expression pool lock").arrays.len();
+        let n = self
+            .inner
+            .read()
+            .expect("expression pool lock")
+            .arrays
+            .len();
         (0..n as u32).map(ArrayId).collect()
     }
 

@@ -355,7 +355,7 @@ pub(crate) fn fill_missing_arrays(pool: &ExprPool, model: &mut Assignment, roots
 
 /// Identifies the pool a stateful layer last served, to drop id-keyed state when it changes.
 pub(crate) fn pool_key(pool: &ExprPool) -> usize {
-    pool as *const ExprPool as usize
+    pool.id() as usize
 }
 
 /// Shortens `text` to at most `max` characters for error messages.

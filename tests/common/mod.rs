@@ -1,4 +1,5 @@
 //! Helpers shared by the integration tests: compiling C fixtures to bitcode, running the binary.
+#![allow(dead_code)] // Each test binary uses a different subset of the helpers.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -12,7 +13,14 @@ pub fn compile_fixture(name: &str, dir: &Path, opt: &str) -> PathBuf {
     let src = repo().join("tests/fixtures").join(name);
     let out = dir.join(format!("{}.{opt}.bc", name.trim_end_matches(".c")));
     let status = Command::new("clang-14")
-        .args(["-c", "-emit-llvm", "-g", opt, "-Xclang", "-disable-O0-optnone"])
+        .args([
+            "-c",
+            "-emit-llvm",
+            "-g",
+            opt,
+            "-Xclang",
+            "-disable-O0-optnone",
+        ])
         .arg("-I")
         .arg(repo().join("harness/include"))
         .arg(&src)
