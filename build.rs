@@ -9,24 +9,42 @@ fn main() {
     println!("cargo:rerun-if-changed=harness");
 
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let harness = out.join("harness.bc");
     let clang = std::env::var("XCHECK_CLANG").unwrap_or_else(|_| "clang-14".to_string());
-    let status = Command::new(&clang)
-        .args([
-            "-c",
-            "-emit-llvm",
-            "-O1",
-            "-g",
-            "-target",
-            "x86_64-unknown-linux-gnu",
-        ])
-        .args(["-fno-vectorize", "-fno-slp-vectorize", "-ffreestanding"])
-        .args(["-I", "harness/include", "harness/klee.c", "-o"])
-        .arg(&harness)
-        .status();
-    match status {
+    let link = std::env::var("XCHECK_LLVM_LINK").unwrap_or_else(|_| "llvm-link-14".to_string());
+    let mut parts = Vec::new();
+    for source in ["klee.c", "libc.c"] {
+        let part = out.join(source.replace(".c", ".bc"));
+        run(Command::new(&clang)
+            .args([
+                "-c",
+                "-emit-llvm",
+                "-O1",
+                "-g",
+                "-target",
+                "x86_64-unknown-linux-gnu",
+            ])
+            .args([
+                "-fno-vectorize",
+                "-fno-slp-vectorize",
+                "-ffreestanding",
+                "-fno-builtin",
+            ])
+            .args(["-I", "harness/include"])
+            .arg(format!("harness/{source}"))
+            .arg("-o")
+            .arg(&part));
+        parts.push(part);
+    }
+    run(Command::new(&link)
+        .args(&parts)
+        .arg("-o")
+        .arg(out.join("harness.bc")));
+}
+
+fn run(command: &mut Command) {
+    match command.status() {
         Ok(s) if s.success() => {}
-        Ok(s) => panic!("{clang} failed on harness/klee.c ({s})"),
-        Err(e) => panic!("cannot run {clang} ({e}): run scripts/install.sh first"),
+        Ok(s) => panic!("{command:?} failed ({s})"),
+        Err(e) => panic!("cannot run {command:?} ({e}): run scripts/install.sh first"),
     }
 }
