@@ -163,6 +163,34 @@ pub enum Intrinsic {
     Trap,
 }
 
+/// An operation applied lane by lane to vectors.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum VectorOp {
+    Binary(BinaryOp),
+    /// Lanes of the result have width 1.
+    ICmp(Predicate),
+    /// Lanes of the result have the given width.
+    Cast(CastKind, u32),
+    /// `select` with a vector condition: the first operand.
+    Select,
+    /// A pure intrinsic (`umin`, `abs`, `ctpop`…) applied to each lane.
+    Intrinsic(Intrinsic),
+}
+
+/// Horizontal reductions (`llvm.vector.reduce.*`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ReduceOp {
+    Add,
+    Mul,
+    And,
+    Or,
+    Xor,
+    SMax,
+    SMin,
+    UMax,
+    UMin,
+}
+
 /// A callee.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Callee {
@@ -254,6 +282,46 @@ pub enum Inst {
         kind: Intrinsic,
         args: Vec<Operand>,
         width: u32,
+    },
+    /// `op` on each of `lanes` lanes of `elem` bits (the width of the operands' lanes;
+    /// lane 0 is the least significant).
+    Vector {
+        dst: RegId,
+        op: VectorOp,
+        args: Vec<Operand>,
+        lanes: u32,
+        elem: u32,
+    },
+    ExtractElement {
+        dst: RegId,
+        vector: Operand,
+        index: Operand,
+        elem: u32,
+        lanes: u32,
+    },
+    InsertElement {
+        dst: RegId,
+        vector: Operand,
+        value: Operand,
+        index: Operand,
+        elem: u32,
+        lanes: u32,
+    },
+    /// Lane `i` of the result is lane `mask[i]` of `a ++ b` (`None`: undefined, taken as 0).
+    Shuffle {
+        dst: RegId,
+        a: Operand,
+        b: Operand,
+        mask: Vec<Option<u32>>,
+        elem: u32,
+        lanes: u32,
+    },
+    Reduce {
+        dst: RegId,
+        op: ReduceOp,
+        vector: Operand,
+        elem: u32,
+        lanes: u32,
     },
     /// Stops the path: the construct is outside what the engine models.
     Unsupported { what: String },

@@ -420,9 +420,29 @@ impl Lowerer {
             | LLVMTypeKind::LLVMHalfTypeKind
             | LLVMTypeKind::LLVMX86_FP80TypeKind
             | LLVMTypeKind::LLVMFP128TypeKind => Err("floating point".into()),
-            LLVMTypeKind::LLVMVectorTypeKind => Err("vector type".into()),
+            LLVMTypeKind::LLVMVectorTypeKind => {
+                let (lanes, elem) = self.vector_shape(ty)?;
+                if lanes * elem > crate::expr::MAX_WIDTH {
+                    Err(format!(
+                        "vector of {lanes} × {elem} bits (wider than 128 bits)"
+                    ))
+                } else {
+                    Ok(lanes * elem)
+                }
+            }
             other => Err(format!("values of type kind {other:?}")),
         }
+    }
+
+    /// Lanes and lane width of a vector of integers or pointers.
+    unsafe fn vector_shape(&self, ty: LLVMTypeRef) -> Result<(u32, u32), String> {
+        let elem = LLVMGetElementType(ty);
+        let elem_width = match LLVMGetTypeKind(elem) {
+            LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(elem),
+            LLVMTypeKind::LLVMPointerTypeKind => PTR_WIDTH,
+            _ => return Err("vector of floating point".into()),
+        };
+        Ok((LLVMGetVectorSize(ty), elem_width))
     }
 
     fn constant(&mut self, k: Constant) -> ConstId {
@@ -676,6 +696,13 @@ impl<'a> FunctionLowerer<'a> {
                 .width_of(ty)
                 .map_err(|e| format!("{} producing {e}", opcode_name(opcode)))?;
         }
+        let first_is_vector = LLVMGetNumOperands(inst) > 0
+            && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0)))
+                == LLVMTypeKind::LLVMVectorTypeKind;
+        let is_vector = LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMVectorTypeKind || first_is_vector;
+        if is_vector && opcode != LLVMCall && opcode != LLVMStore && opcode != LLVMLoad {
+            return self.lower_vector(inst, opcode);
+        }
         let op = |s: &mut Self, i: u32| s.operand(LLVMGetOperand(inst, i));
         let binary = |s: &mut Self, op_: BinaryOp| -> InstResult {
             Ok(Inst::Binary {
@@ -790,6 +817,128 @@ impl<'a> FunctionLowerer<'a> {
             }),
             other => Err(format!("instruction '{}'", opcode_name(other))),
         }
+    }
+
+    /// Instructions over vectors of integers.
+    unsafe fn lower_vector(&mut self, inst: LLVMValueRef, opcode: LLVMOpcode) -> InstResult {
+        use LLVMOpcode::*;
+        let ty = LLVMTypeOf(inst);
+        let dst = self.reg(inst);
+        let src_ty = LLVMTypeOf(LLVMGetOperand(inst, 0));
+        let args = |s: &mut Self, n: u32| -> Result<Vec<Operand>, String> {
+            (0..n).map(|i| s.operand(LLVMGetOperand(inst, i))).collect()
+        };
+        let binary = |op: BinaryOp| VectorOp::Binary(op);
+        let (op, shape_ty, n) = match opcode {
+            LLVMAdd => (binary(BinaryOp::Add), ty, 2),
+            LLVMSub => (binary(BinaryOp::Sub), ty, 2),
+            LLVMMul => (binary(BinaryOp::Mul), ty, 2),
+            LLVMUDiv => (binary(BinaryOp::UDiv), ty, 2),
+            LLVMSDiv => (binary(BinaryOp::SDiv), ty, 2),
+            LLVMURem => (binary(BinaryOp::URem), ty, 2),
+            LLVMSRem => (binary(BinaryOp::SRem), ty, 2),
+            LLVMAnd => (binary(BinaryOp::And), ty, 2),
+            LLVMOr => (binary(BinaryOp::Or), ty, 2),
+            LLVMXor => (binary(BinaryOp::Xor), ty, 2),
+            LLVMShl => (binary(BinaryOp::Shl), ty, 2),
+            LLVMLShr => (binary(BinaryOp::LShr), ty, 2),
+            LLVMAShr => (binary(BinaryOp::AShr), ty, 2),
+            LLVMICmp => (
+                VectorOp::ICmp(predicate(LLVMGetICmpPredicate(inst))),
+                src_ty,
+                2,
+            ),
+            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMPtrToInt | LLVMIntToPtr => {
+                let (_, from) = self.l.vector_shape(src_ty)?;
+                let (_, to) = self.l.vector_shape(ty)?;
+                let kind = match opcode {
+                    LLVMSExt => CastKind::SExt,
+                    _ if to >= from => CastKind::ZExt,
+                    _ => CastKind::Trunc,
+                };
+                (VectorOp::Cast(kind, to), src_ty, 1)
+            }
+            LLVMBitCast | LLVMFreeze => {
+                self.l.width_of(src_ty)?;
+                self.l.width_of(ty)?;
+                return Ok(Inst::Copy {
+                    dst,
+                    src: self.operand(LLVMGetOperand(inst, 0))?,
+                });
+            }
+            LLVMSelect => {
+                if LLVMGetTypeKind(src_ty) != LLVMTypeKind::LLVMVectorTypeKind {
+                    self.l.width_of(ty)?;
+                    let a = args(self, 3)?;
+                    return Ok(Inst::Select {
+                        dst,
+                        cond: a[0],
+                        then: a[1],
+                        els: a[2],
+                    });
+                }
+                (VectorOp::Select, ty, 3)
+            }
+            LLVMExtractElement => {
+                let (lanes, elem) = self.l.vector_shape(src_ty)?;
+                self.l.width_of(src_ty)?;
+                let a = args(self, 2)?;
+                return Ok(Inst::ExtractElement {
+                    dst,
+                    vector: a[0],
+                    index: a[1],
+                    elem,
+                    lanes,
+                });
+            }
+            LLVMInsertElement => {
+                let (lanes, elem) = self.l.vector_shape(ty)?;
+                self.l.width_of(ty)?;
+                let a = args(self, 3)?;
+                return Ok(Inst::InsertElement {
+                    dst,
+                    vector: a[0],
+                    value: a[1],
+                    index: a[2],
+                    elem,
+                    lanes,
+                });
+            }
+            LLVMShuffleVector => {
+                let (_, elem) = self.l.vector_shape(ty)?;
+                self.l.width_of(ty)?;
+                self.l.width_of(src_ty)?;
+                let n = LLVMGetNumMaskElements(inst);
+                let undef = LLVMGetUndefMaskElem();
+                let mask = (0..n)
+                    .map(|i| {
+                        let m = LLVMGetMaskValue(inst, i);
+                        (m != undef && m >= 0).then_some(m as u32)
+                    })
+                    .collect();
+                let a = args(self, 2)?;
+                let (src_lanes, _) = self.l.vector_shape(src_ty)?;
+                return Ok(Inst::Shuffle {
+                    dst,
+                    a: a[0],
+                    b: a[1],
+                    mask,
+                    elem,
+                    lanes: src_lanes,
+                });
+            }
+            other => return Err(format!("instruction '{}' on vectors", opcode_name(other))),
+        };
+        self.l.width_of(ty)?;
+        self.l.width_of(shape_ty)?;
+        let (lanes, elem) = self.l.vector_shape(shape_ty)?;
+        Ok(Inst::Vector {
+            dst,
+            op,
+            args: args(self, n)?,
+            lanes,
+            elem,
+        })
     }
 
     unsafe fn lower_gep(&mut self, inst: LLVMValueRef) -> InstResult {
@@ -912,6 +1061,13 @@ impl<'a> FunctionLowerer<'a> {
                 }
                 args.push(self.operand(v)?);
             }
+            if intrinsic.starts_with("vector.reduce.")
+                || (nargs > 0
+                    && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0)))
+                        == LLVMTypeKind::LLVMVectorTypeKind)
+            {
+                return self.lower_vector_intrinsic(intrinsic, inst, dst, args);
+            }
             return self.lower_intrinsic(intrinsic, dst, args, width);
         }
         let mut args = Vec::with_capacity(nargs as usize);
@@ -927,6 +1083,65 @@ impl<'a> FunctionLowerer<'a> {
             None => Callee::Indirect(self.operand(callee)?),
         };
         Ok(Inst::Call { dst, callee, args })
+    }
+
+    unsafe fn lower_vector_intrinsic(
+        &mut self,
+        name: &str,
+        inst: LLVMValueRef,
+        dst: Option<RegId>,
+        args: Vec<Operand>,
+    ) -> InstResult {
+        let dst = dst.ok_or_else(|| format!("intrinsic llvm.{name} without result"))?;
+        let vty = LLVMTypeOf(LLVMGetOperand(inst, 0));
+        self.l.width_of(vty)?;
+        let (lanes, elem) = self.l.vector_shape(vty)?;
+        if let Some(rest) = name.strip_prefix("vector.reduce.") {
+            let op = match rest.split('.').next().unwrap_or("") {
+                "add" => ReduceOp::Add,
+                "mul" => ReduceOp::Mul,
+                "and" => ReduceOp::And,
+                "or" => ReduceOp::Or,
+                "xor" => ReduceOp::Xor,
+                "smax" => ReduceOp::SMax,
+                "smin" => ReduceOp::SMin,
+                "umax" => ReduceOp::UMax,
+                "umin" => ReduceOp::UMin,
+                _ => return Err(format!("intrinsic llvm.{name}")),
+            };
+            return Ok(Inst::Reduce {
+                dst,
+                op,
+                vector: args[0],
+                elem,
+                lanes,
+            });
+        }
+        let scalar = self.lower_intrinsic(name, Some(dst), args.clone(), elem)?;
+        match scalar {
+            Inst::Intrinsic { kind, .. }
+                if !matches!(
+                    kind,
+                    Intrinsic::Memcpy
+                        | Intrinsic::Memmove
+                        | Intrinsic::Memset
+                        | Intrinsic::Trap
+                        | Intrinsic::AddOverflow { .. }
+                        | Intrinsic::SubOverflow { .. }
+                        | Intrinsic::MulOverflow { .. }
+                ) =>
+            {
+                self.l.width_of(LLVMTypeOf(inst))?;
+                Ok(Inst::Vector {
+                    dst,
+                    op: VectorOp::Intrinsic(kind),
+                    args,
+                    lanes,
+                    elem,
+                })
+            }
+            _ => Err(format!("intrinsic llvm.{name} on vectors")),
+        }
     }
 
     fn lower_intrinsic(

@@ -186,3 +186,41 @@ fn harness_run_writes_a_test_per_path_and_an_err_file() {
     assert_eq!(t.objects[0].name, "x");
     assert_eq!(t.objects[0].bytes, 42i32.to_le_bytes());
 }
+
+#[test]
+fn vectorized_code_is_checked_lane_by_lane() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("vec_a.c", dir.path(), "-O2");
+    let b = compile_fixture("vec_b.c", dir.path(), "-O2");
+    // The test is only meaningful if clang really vectorized A.
+    let ll = std::process::Command::new("llvm-dis-14")
+        .arg(&a)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .unwrap();
+    let ll = String::from_utf8_lossy(&ll.stdout);
+    assert!(
+        ll.contains("<16 x i8>") && ll.contains("<4 x i32>"),
+        "clang did not vectorize the fixture"
+    );
+    for (function, code) in [("count_a", 0), ("affine", 0), ("max4", 1)] {
+        let o = xcheck(
+            dir.path(),
+            &[
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "--function",
+                function,
+            ],
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{function}: {}{}",
+            stdout(&o),
+            stderr(&o)
+        );
+        assert!(!stdout(&o).contains("unsupported"), "{}", stdout(&o));
+    }
+}

@@ -11,6 +11,7 @@ mod special;
 pub mod state;
 mod step;
 pub mod value;
+mod vector;
 
 pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit};
 pub use searcher::SearchKind;

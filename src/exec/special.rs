@@ -400,32 +400,55 @@ impl<'a> Executor<'a> {
         width: u32,
     ) -> Option<State> {
         let args: Vec<Value> = ops.iter().map(|&o| self.operand(&state, o)).collect();
-        let result = match kind {
+        match kind {
             Intrinsic::Memcpy | Intrinsic::Memmove => return self.copy_memory(state, &args),
             Intrinsic::Memset => return self.set_memory(state, &args),
             Intrinsic::Trap => {
                 self.fail(state, Termination::Abort);
                 return None;
             }
-            Intrinsic::PassThrough => match args.first() {
-                Some(v) => *v,
-                None => return Some(state),
-            },
-            Intrinsic::AddOverflow { signed } => {
-                self.overflow_op(BinOp::Add, signed, args[0], args[1], width)?
+            Intrinsic::PassThrough if args.is_empty() => return Some(state),
+            _ => {}
+        }
+        match self.pure_intrinsic(kind, &args, width) {
+            Ok(result) => {
+                if let Some(d) = dst {
+                    self.set(&mut state, d, result);
+                }
+                Some(state)
             }
-            Intrinsic::SubOverflow { signed } => {
-                self.overflow_op(BinOp::Sub, signed, args[0], args[1], width)?
+            Err(what) => {
+                self.unsupported(state, &what);
+                None
             }
-            Intrinsic::MulOverflow { signed } => {
-                self.overflow_op(BinOp::Mul, signed, args[0], args[1], width)?
-            }
-            Intrinsic::AddSat { signed } => {
-                self.saturating(BinOp::Add, signed, args[0], args[1])?
-            }
-            Intrinsic::SubSat { signed } => {
-                self.saturating(BinOp::Sub, signed, args[0], args[1])?
-            }
+        }
+    }
+
+    /// The value of an intrinsic without side effects; `Err` names what is not supported.
+    pub fn pure_intrinsic(
+        &self,
+        kind: Intrinsic,
+        args: &[Value],
+        width: u32,
+    ) -> Result<Value, String> {
+        let too_wide = || format!("{kind:?} on {} bits", args[0].width(self.pool));
+        Ok(match kind {
+            Intrinsic::PassThrough => args[0],
+            Intrinsic::AddOverflow { signed } => self
+                .overflow_op(BinOp::Add, signed, args[0], args[1], width)
+                .ok_or_else(too_wide)?,
+            Intrinsic::SubOverflow { signed } => self
+                .overflow_op(BinOp::Sub, signed, args[0], args[1], width)
+                .ok_or_else(too_wide)?,
+            Intrinsic::MulOverflow { signed } => self
+                .overflow_op(BinOp::Mul, signed, args[0], args[1], width)
+                .ok_or_else(too_wide)?,
+            Intrinsic::AddSat { signed } => self
+                .saturating(BinOp::Add, signed, args[0], args[1])
+                .ok_or_else(too_wide)?,
+            Intrinsic::SubSat { signed } => self
+                .saturating(BinOp::Sub, signed, args[0], args[1])
+                .ok_or_else(too_wide)?,
             Intrinsic::Ctpop => {
                 self.bit_count(args[0], |v, w| v.count_ones().min(w), BitCount::Pop)
             }
@@ -441,9 +464,9 @@ impl<'a> Executor<'a> {
             ),
             Intrinsic::Bswap => self.permute_bits(args[0], 8),
             Intrinsic::Bitreverse => self.permute_bits(args[0], 1),
-            Intrinsic::Fshl | Intrinsic::Fshr => {
-                self.funnel_shift(kind == Intrinsic::Fshl, args[0], args[1], args[2])?
-            }
+            Intrinsic::Fshl | Intrinsic::Fshr => self
+                .funnel_shift(kind == Intrinsic::Fshl, args[0], args[1], args[2])
+                .ok_or_else(too_wide)?,
             Intrinsic::Abs => {
                 let w = args[0].width(self.pool);
                 let neg = self.compare(Predicate::Slt, args[0], Value::concrete(w, 0));
@@ -454,11 +477,10 @@ impl<'a> Executor<'a> {
             Intrinsic::SMax => self.min_max(Predicate::Sgt, args[0], args[1]),
             Intrinsic::UMin => self.min_max(Predicate::Ult, args[0], args[1]),
             Intrinsic::UMax => self.min_max(Predicate::Ugt, args[0], args[1]),
-        };
-        if let Some(d) = dst {
-            self.set(&mut state, d, result);
-        }
-        Some(state)
+            Intrinsic::Memcpy | Intrinsic::Memmove | Intrinsic::Memset | Intrinsic::Trap => {
+                return Err(format!("{kind:?} as a value"))
+            }
+        })
     }
 
     pub fn select(&self, c: Value, a: Value, b: Value) -> Value {

@@ -98,6 +98,43 @@ impl<'a> Executor<'a> {
                 args,
                 width,
             } => self.exec_intrinsic(state, *dst, *kind, args, *width),
+            Inst::Vector {
+                dst,
+                op,
+                args,
+                lanes,
+                elem,
+            } => self.exec_vector(state, *dst, *op, args, *lanes, *elem),
+            Inst::ExtractElement {
+                dst,
+                vector,
+                index,
+                elem,
+                lanes,
+            } => self.exec_extract_element(state, *dst, *vector, *index, *elem, *lanes),
+            Inst::InsertElement {
+                dst,
+                vector,
+                value,
+                index,
+                elem,
+                lanes,
+            } => self.exec_insert_element(state, *dst, *vector, *value, *index, (*elem, *lanes)),
+            Inst::Shuffle {
+                dst,
+                a,
+                b,
+                mask,
+                elem,
+                lanes,
+            } => self.exec_shuffle(state, *dst, *a, *b, mask, (*elem, *lanes)),
+            Inst::Reduce {
+                dst,
+                op,
+                vector,
+                elem,
+                lanes,
+            } => self.exec_reduce(state, *dst, *op, *vector, *elem, *lanes),
             Inst::Unsupported { what } => {
                 self.unsupported(state, what);
                 None
