@@ -19,8 +19,8 @@
 //! (all sign bits for `ashr`). The engine checks for division by zero before it divides.
 //!
 //! Adding an expression kind: the `Node` variant, its constructor in `build.rs`, its
-//! evaluation in `eval.rs`, its text form in `sexp.rs`, its lowering in
-//! `solver/bitwuzla.rs`, and a test in each.
+//! evaluation in `eval.rs`, its text form in `sexp.rs`, its lowering in the solver
+//! backend (`solver/`), and a test in each.
 
 mod build;
 mod eval;
