@@ -67,9 +67,10 @@ struct EngineArgs {
     /// Search strategy: dfs, bfs, random-state, random-path, coverage-new, interleaved.
     #[arg(long, default_value = "interleaved")]
     search: String,
-    /// Stop exploring after this long (`90`, `90s`, `5m`).
-    #[arg(long = "max-time", value_name = "TIME")]
-    max_time: Option<String>,
+    /// Stop exploring after this long (`90`, `90s`, `5m`; `0` for no limit). Results found
+    /// so far are reported; the verdict is then inconclusive unless a divergence was found.
+    #[arg(long = "max-time", value_name = "TIME", default_value = "5m")]
+    max_time: String,
     /// Stop after this many finished paths.
     #[arg(long = "max-paths")]
     max_paths: Option<u64>,
@@ -209,11 +210,10 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
         .parse()
         .map_err(|m| usage(format!("--search: {m}")))?;
     let exec = ExecConfig {
-        max_time: e
-            .max_time
-            .as_deref()
-            .map(|t| parse_duration("--max-time", t))
-            .transpose()?,
+        max_time: match e.max_time.trim() {
+            "0" | "none" => None,
+            t => Some(parse_duration("--max-time", t)?),
+        },
         max_paths: e.max_paths,
         search,
         seed: e.seed,

@@ -376,6 +376,20 @@ pub struct Param {
     /// For a pointer parameter: whether the pointee is an aggregate (array or struct).
     pub pointee_is_scalar: bool,
     pub is_pointer: bool,
+    /// How the ABI uses a pointer parameter.
+    pub pass: ParamPass,
+}
+
+/// How a parameter carries its value, as the C ABI lowered it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ParamPass {
+    /// An ordinary value (or an ordinary pointer).
+    Direct,
+    /// `byval`: a pointer to the callee's own copy of a struct passed by value; what the
+    /// callee does to it is invisible to the caller.
+    ByVal,
+    /// `sret`: where the callee writes a struct it returns.
+    StructReturn,
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]

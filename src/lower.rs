@@ -72,11 +72,7 @@ impl Lowerer {
                 let target = &mut self.out.functions[id.index()];
                 target.blocks = lowered.blocks;
                 target.num_regs = lowered.num_regs;
-                for (param, name) in target.params.iter_mut().zip(lowered.param_names) {
-                    if param.name.is_none() {
-                        param.name = name;
-                    }
-                }
+                assign_debug_names(&mut target.params, &lowered.param_names);
             }
         }
         Ok(self.out)
@@ -112,13 +108,25 @@ impl Lowerer {
                     (None, false)
                 };
                 let pname = value_name(p);
+                let pass = if has_attribute(f, i + 1, "sret") {
+                    ParamPass::StructReturn
+                } else if has_attribute(f, i + 1, "byval") {
+                    ParamPass::ByVal
+                } else {
+                    ParamPass::Direct
+                };
+                let name = match pass {
+                    ParamPass::StructReturn => Some("result".to_string()),
+                    _ => (!pname.is_empty()).then_some(pname),
+                };
                 params.push(Param {
                     reg: RegId(i),
                     width: self.width_of(ty).unwrap_or(0),
-                    name: (!pname.is_empty()).then_some(pname),
+                    name,
                     pointee_size,
                     pointee_is_scalar,
                     is_pointer,
+                    pass,
                 });
             }
             let signature = type_string(fty);
@@ -470,7 +478,8 @@ impl Lowerer {
 struct LoweredBody {
     blocks: Vec<Block>,
     num_regs: u32,
-    param_names: Vec<Option<String>>,
+    /// `(argument number, source name)` from debug info, numbered from 1.
+    param_names: Vec<(usize, String)>,
 }
 
 struct FunctionLowerer<'a> {
@@ -480,7 +489,8 @@ struct FunctionLowerer<'a> {
     regs: FxHashMap<LLVMValueRef, RegId>,
     blocks: FxHashMap<LLVMBasicBlockRef, BlockId>,
     num_regs: u32,
-    param_names: Vec<Option<String>>,
+    /// `(argument number, source name)` from debug info, numbered from 1.
+    param_names: Vec<(usize, String)>,
 }
 
 /// An instruction that could not be lowered: the reason, reported when a path reaches it.
@@ -500,7 +510,7 @@ impl<'a> FunctionLowerer<'a> {
             regs,
             blocks: FxHashMap::default(),
             num_regs: nparams,
-            param_names: vec![None; nparams as usize],
+            param_names: Vec::new(),
         }
     }
 
@@ -603,8 +613,8 @@ impl<'a> FunctionLowerer<'a> {
         }
         let var = print_value(LLVMGetOperand(inst, 1));
         if let Some((name, arg)) = parse_di_local_variable(&var) {
-            if let Some(slot) = self.param_names.get_mut(arg.wrapping_sub(1)) {
-                slot.get_or_insert(name);
+            if arg >= 1 && !self.param_names.iter().any(|(a, _)| *a == arg) {
+                self.param_names.push((arg, name));
             }
         }
     }
@@ -1240,6 +1250,12 @@ impl<'a> FunctionLowerer<'a> {
     }
 }
 
+/// Whether attribute `name` is set at `index` of function `f` (1 = the first parameter).
+unsafe fn has_attribute(f: LLVMValueRef, index: u32, name: &str) -> bool {
+    let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len());
+    kind != 0 && !LLVMGetEnumAttributeAtIndex(f, index, kind).is_null()
+}
+
 unsafe fn aggregate_element(c: LLVMValueRef, i: u32) -> Result<LLVMValueRef, String> {
     if !LLVMIsAConstantDataSequential(c).is_null() {
         return Ok(LLVMGetElementAsConstant(c, i));
@@ -1304,6 +1320,23 @@ pub fn eval_predicate(p: Predicate, width: u32, a: u128, b: u128) -> bool {
         Predicate::Sge => to_signed(width, a) >= to_signed(width, b),
         Predicate::Slt => to_signed(width, a) < to_signed(width, b),
         Predicate::Sle => to_signed(width, a) <= to_signed(width, b),
+    }
+}
+
+/// Names parameters after their source arguments. Debug info numbers source arguments,
+/// which match the IR parameters (less an `sret` one) unless the ABI split a struct over
+/// several parameters; then the numbering cannot be trusted and names are left alone.
+fn assign_debug_names(params: &mut [Param], names: &[(usize, String)]) {
+    let source: Vec<usize> = (0..params.len())
+        .filter(|&i| params[i].pass != ParamPass::StructReturn)
+        .collect();
+    let consistent =
+        names.len() == source.len() && names.iter().all(|(arg, _)| *arg <= source.len());
+    if !consistent {
+        return;
+    }
+    for (arg, name) in names {
+        params[source[arg - 1]].name = Some(name.clone());
     }
 }
 

@@ -9,7 +9,7 @@ use crate::exec::memory::{ObjectKind, ObjectState};
 use crate::exec::state::SymbolicInput;
 use crate::exec::{Executor, State, Value};
 use crate::expr::ExprId;
-use crate::ir::{FuncId, Module, Side, PTR_WIDTH};
+use crate::ir::{FuncId, Module, ParamPass, Side, PTR_WIDTH};
 use crate::ktest::{KTest, KTestObject};
 use crate::report::InputValue;
 
@@ -22,6 +22,9 @@ pub struct ParamSpec {
     pub width: u32,
     /// For a pointer parameter: the size of the buffer it points to.
     pub buffer: Option<u32>,
+    /// Whether the buffer's final contents are part of the result (not for a `byval`
+    /// struct, which is the callee's private copy).
+    pub compared: bool,
 }
 
 impl ParamSpec {
@@ -120,10 +123,12 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         } else {
             None
         };
+        let compared = pa.pass != ParamPass::ByVal && pb.pass != ParamPass::ByVal;
         params.push(ParamSpec {
             name,
             width: pa.width,
             buffer,
+            compared,
         });
     }
     for (name, _) in &check.param_sizes {

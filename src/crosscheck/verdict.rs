@@ -269,8 +269,11 @@ impl<'s> CrossDriver<'s> {
                         .params
                         .iter()
                         .filter(|p| p.buffer.is_some())
-                        .map(|p| p.name.clone());
-                    for ((name, xa), xb) in names.zip(ba).zip(bb) {
+                        .map(|p| (p.name.clone(), p.compared));
+                    for (((name, compared), xa), xb) in names.zip(ba).zip(bb) {
+                        if !compared {
+                            continue;
+                        }
                         let diffs: Vec<ExprId> = xa
                             .iter()
                             .zip(xb)
