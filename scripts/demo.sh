@@ -6,4 +6,4 @@ cd "$(dirname "$0")/.."
 bash scripts/install.sh
 cargo build --release
 bash scripts/build-corpora.sh
-exec ./target/release/xcheck build/corpora/mod/a.O2.bc build/corpora/mod/b.O2.bc --function mod=modOpt "$@"
+exec ./target/release/xcheck build/corpora/mod/a.O0.bc build/corpora/mod/b.O0.bc --function mod=modOpt "$@"

@@ -28,14 +28,21 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
 pub struct ChainSolver {
     inner: Box<dyn Solver>,
     stats: SolverStats,
+    /// From `XCHECK_SLOW_QUERY_MS`: queries slower than this are printed to stderr.
+    slow: Option<std::time::Duration>,
 }
 
 impl ChainSolver {
     /// Counts the queries passed to `inner`.
     pub fn new(inner: Box<dyn Solver>) -> Self {
+        let slow = std::env::var("XCHECK_SLOW_QUERY_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(std::time::Duration::from_millis);
         Self {
             inner,
             stats: SolverStats::default(),
+            slow,
         }
     }
 }
@@ -50,7 +57,18 @@ impl Solver for ChainSolver {
         let start = Instant::now();
         let result = self.inner.check(pool, constraints, query);
         self.stats.queries += 1;
-        self.stats.total_time += start.elapsed();
+        let took = start.elapsed();
+        self.stats.total_time += took;
+        if self.slow.is_some_and(|limit| took >= limit) {
+            let parts: Vec<String> = constraints.iter().map(|&c| pool.to_sexp(c)).collect();
+            eprintln!(
+                "slow query ({} ms): {}\n  constraints: {}\n  result: {:?}",
+                took.as_millis(),
+                pool.to_sexp(query),
+                parts.join("\n    "),
+                result.as_ref().map(|r| r.is_sat())
+            );
+        }
         result
     }
 
