@@ -152,7 +152,8 @@ fn verdict_sentence(s: &Summary) -> String {
             if n == 0 {
                 format!("{}", s.overall)
             } else {
-                format!("{}: {} differ", s.overall, plural(n, "path", "paths"))
+                let verb = if n == 1 { "differs" } else { "differ" };
+                format!("{}: {} {verb}", s.overall, plural(n, "path", "paths"))
             }
         }
         Overall::Inconclusive => {
