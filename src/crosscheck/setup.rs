@@ -269,7 +269,7 @@ pub fn initial_state(
         let all = pool.and_all(&conds);
         match ex.check(&state, all) {
             Ok(Some(model)) => {
-                state.add_constraint(all);
+                state.constraints.add(pool, all, &mut ex.stats.constraints);
                 state.model = Some(model);
             }
             Ok(None) => {

@@ -74,6 +74,8 @@ pub struct ExecStats {
     /// Branches answered from a state's model without asking the solver.
     pub model_hits: u64,
     pub live_states_max: usize,
+    /// What the path conditions answered without the solver.
+    pub constraints: crate::exec::constraints::ConstraintStats,
     /// Why exploration stopped early, if it did.
     pub stop_reason: Option<String>,
     pub elapsed: Duration,
@@ -143,7 +145,7 @@ impl<'a> Executor<'a> {
             stack: Vec::new(),
             memory: Default::default(),
             allocator: crate::exec::memory::Allocator::new(GLOBAL_BASE),
-            constraints: Vec::new(),
+            constraints: Default::default(),
             model: Some(Arc::new(Assignment::new())),
             inputs: Vec::new(),
             instructions: 0,
@@ -337,9 +339,18 @@ impl<'a> Executor<'a> {
     /// Which of `cond` and `¬cond` are satisfiable with `state`'s path condition.
     /// `Err` carries the reason when the solver could not tell.
     pub fn feasible(&mut self, state: &State, cond: ExprId) -> Result<Feasible, String> {
-        if let Some(c) = self.pool.as_const(cond) {
-            let model = state.model.clone().unwrap_or_default();
-            return Ok(if c != 0 {
+        let pool = self.pool;
+        if let Some(c) = state
+            .constraints
+            .decide(pool, cond, &mut self.stats.constraints)
+        {
+            let model = match &state.model {
+                Some(m) => m.clone(),
+                None => self
+                    .check(state, pool.true_())?
+                    .ok_or("infeasible path condition")?,
+            };
+            return Ok(if c {
                 Feasible {
                     yes: Some(model),
                     no: None,
@@ -351,24 +362,21 @@ impl<'a> Executor<'a> {
                 }
             });
         }
-        let not = self.pool.bool_not(cond);
+        let cond = state.constraints.simplify(pool, cond);
+        let not = pool.bool_not(cond);
         // The current model answers one side for free.
         if let Some(model) = &state.model {
             self.stats.model_hits += 1;
-            let holds = self.pool.eval(cond, model) != 0;
-            let (known, other) = if holds { (cond, not) } else { (not, cond) };
-            let _ = known;
-            let other_model = self.check(state, other)?;
-            let known_model = Some(model.clone());
-            return Ok(if holds {
+            let model = model.clone();
+            return Ok(if pool.eval(cond, &model) != 0 {
                 Feasible {
-                    yes: known_model,
-                    no: other_model,
+                    yes: Some(model),
+                    no: self.check(state, not)?,
                 }
             } else {
                 Feasible {
-                    yes: other_model,
-                    no: known_model,
+                    yes: self.check(state, cond)?,
+                    no: Some(model),
                 }
             });
         }
@@ -383,7 +391,22 @@ impl<'a> Executor<'a> {
         state: &State,
         query: ExprId,
     ) -> Result<Option<Arc<Assignment>>, String> {
-        match self.solver.check(self.pool, &state.constraints, query) {
+        let query = state.constraints.simplify(self.pool, query);
+        match self.pool.as_const(query) {
+            Some(0) => {
+                self.stats.constraints.decided_by_substitution += 1;
+                return Ok(None);
+            }
+            Some(_) if state.model.is_some() => {
+                self.stats.constraints.decided_by_substitution += 1;
+                return Ok(state.model.clone());
+            }
+            _ => {}
+        }
+        match self
+            .solver
+            .check(self.pool, state.constraints.as_slice(), query)
+        {
             Ok(SatResult::Sat(model)) => Ok(Some(Arc::new(model))),
             Ok(SatResult::Unsat) => Ok(None),
             Ok(SatResult::Unknown(why)) => Err(format!("solver gave up ({why})")),
@@ -418,9 +441,12 @@ impl<'a> Executor<'a> {
                 self.stats.forks += 1;
                 let mut other = state.clone();
                 other.id = self.fresh_id();
-                state.add_constraint(cond);
+                let stats = &mut self.stats.constraints;
+                state.constraints.add(self.pool, cond, stats);
                 state.model = Some(my);
-                other.add_constraint(self.pool.bool_not(cond));
+                other
+                    .constraints
+                    .add(self.pool, self.pool.bool_not(cond), stats);
                 other.model = Some(mn);
                 Some((Some(state), Some(other)))
             }
@@ -437,13 +463,17 @@ impl<'a> Executor<'a> {
     pub fn assume(&mut self, mut state: State, cond: ExprId) -> Option<State> {
         if let Some(model) = &state.model {
             if self.pool.eval(cond, model) != 0 {
-                state.add_constraint(cond);
+                state
+                    .constraints
+                    .add(self.pool, cond, &mut self.stats.constraints);
                 return Some(state);
             }
         }
         match self.check(&state, cond) {
             Ok(Some(model)) => {
-                state.add_constraint(cond);
+                state
+                    .constraints
+                    .add(self.pool, cond, &mut self.stats.constraints);
                 state.model = Some(model);
                 Some(state)
             }

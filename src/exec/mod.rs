@@ -4,6 +4,7 @@
 //! meaning, `special` implements intrinsics and engine primitives, `searcher` chooses the
 //! next state to run.
 
+pub mod constraints;
 pub mod executor;
 pub mod memory;
 pub mod searcher;

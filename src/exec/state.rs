@@ -3,9 +3,10 @@
 //! Forking clones a state; the memory contents are shared copy-on-write (`memory`), the
 //! path condition and stack are copied.
 
+use crate::exec::constraints::ConstraintSet;
 use crate::exec::memory::{AddressSpace, Allocator};
 use crate::exec::value::Value;
-use crate::expr::{ArrayId, Assignment, ExprId};
+use crate::expr::{ArrayId, Assignment};
 use crate::ir::{BlockId, FuncId, LocId, RegId};
 use std::sync::Arc;
 
@@ -119,7 +120,7 @@ pub struct State {
     pub memory: AddressSpace,
     pub allocator: Allocator,
     /// The path condition: every expression has width 1 and holds on this path.
-    pub constraints: Vec<ExprId>,
+    pub constraints: ConstraintSet,
     /// A model of `constraints`, when one is known (answers many branches without a query).
     pub model: Option<Arc<Assignment>>,
     pub inputs: Vec<SymbolicInput>,
@@ -145,10 +146,5 @@ impl State {
 
     pub fn frame_mut(&mut self) -> &mut Frame {
         self.stack.last_mut().expect("a running state has a frame")
-    }
-
-    /// Adds a constraint known to be satisfiable together with the others.
-    pub fn add_constraint(&mut self, c: ExprId) {
-        self.constraints.push(c);
     }
 }

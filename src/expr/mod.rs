@@ -25,6 +25,7 @@
 mod build;
 mod eval;
 mod sexp;
+pub mod subst;
 
 pub use eval::{fold_binary, fold_unary, Assignment};
 pub use sexp::ParseError;
