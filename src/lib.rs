@@ -7,6 +7,7 @@
 
 pub mod assume;
 pub mod cli;
+pub mod config;
 pub mod crosscheck;
 pub mod error;
 pub mod exec;

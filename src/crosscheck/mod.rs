@@ -6,6 +6,7 @@
 //! path condition; the path's verdict compares the two (`verdict`). Every divergence found
 //! is replayed concretely in the engine before it is reported as confirmed (`replay`).
 
+mod minimize;
 mod precondition;
 mod setup;
 mod verdict;

@@ -168,7 +168,7 @@ impl<'s> CrossDriver<'s> {
         let text_b = describe(ex, &b);
         match (&a, &b) {
             (SideOutcome::Failed(fa), SideOutcome::Failed(fb)) => {
-                let model = any_model(ex, &state);
+                let model = any_model(ex, &state, self.sig, &self.args);
                 if fa.kind.same_kind(&fb.kind) {
                     let detail = format!(
                         "both fail: {} (A at {}, B at {})",
@@ -214,7 +214,7 @@ impl<'s> CrossDriver<'s> {
                 } else {
                     "B"
                 };
-                let model = any_model(ex, &state);
+                let model = any_model(ex, &state, self.sig, &self.args);
                 let detail = format!("only {side} fails: {} at {}", f.kind.describe(), f.loc);
                 self.push_row(
                     ex,
@@ -287,7 +287,7 @@ impl<'s> CrossDriver<'s> {
                 terms.push(("exit status".into(), pool.ne(x.expr(pool), y.expr(pool))));
             }
             _ => {
-                let model = any_model(ex, &state);
+                let model = any_model(ex, &state, self.sig, &self.args);
                 self.push_row(
                     ex,
                     &state,
@@ -330,6 +330,8 @@ impl<'s> CrossDriver<'s> {
                 },
             ),
             Ok(Some(model)) => {
+                let model =
+                    super::minimize::minimize(ex.pool, &state, differ, self.sig, &self.args, model);
                 let what: Vec<&str> = terms
                     .iter()
                     .filter(|(_, t)| pool.eval(*t, &model) != 0)
@@ -409,12 +411,21 @@ impl Driver for CrossDriver<'_> {
     }
 }
 
-/// A model of the path condition (any input that follows this path).
-fn any_model(ex: &mut Executor<'_>, state: &State) -> Option<Arc<Assignment>> {
-    if let Some(m) = &state.model {
-        return Some(m.clone());
-    }
-    ex.check(state, ex.pool.true_()).ok().flatten()
+/// A model of the path condition (any input that follows this path), made readable.
+fn any_model(
+    ex: &mut Executor<'_>,
+    state: &State,
+    sig: &Signature,
+    args: &Arguments,
+) -> Option<Arc<Assignment>> {
+    let model = match &state.model {
+        Some(m) => m.clone(),
+        None => ex.check(state, ex.pool.true_()).ok().flatten()?,
+    };
+    let goal = ex.pool.true_();
+    Some(super::minimize::minimize(
+        ex.pool, state, goal, sig, args, model,
+    ))
 }
 
 fn concrete_byte(ex: &Executor<'_>, v: Value, model: &Assignment) -> u8 {

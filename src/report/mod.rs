@@ -7,6 +7,7 @@
 //! the Rust field names, and enum values are snake case (`error_one`, `inconclusive`).
 
 pub mod files;
+pub mod junit;
 pub mod table;
 
 pub use files::write_reports;

@@ -1,0 +1,202 @@
+//! Counterexamples a person can read: among the inputs that reach the same outcome, prefer
+//! small numbers and printable (or zero) bytes, by asking the solver for preferred models.
+//!
+//! Each scalar parameter in turn gets the smallest magnitude the path allows (an
+//! exponential then binary search on `|x| ≤ B`), preferring a non-negative value; then the
+//! buffers are asked to hold only printable characters and zeroes, and as many zeroes as
+//! possible at their end. Every step keeps what the previous ones fixed, so the result still
+//! reaches the same outcome. The work is bounded by a query budget and a time budget; what
+//! is not minimized in time keeps the solver's first answer.
+
+use super::setup::{Arguments, Signature};
+use crate::exec::{State, Value};
+use crate::expr::{mask, to_signed, Assignment, ExprId, ExprPool};
+use crate::solver::{build_chain, SatResult, Solver, SolverConfig};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Queries one minimization may ask.
+const QUERY_BUDGET: u32 = 48;
+/// Time one minimization may take.
+const TIME_BUDGET: Duration = Duration::from_secs(2);
+
+/// Time limit of one minimization query: a preference that is hard to decide is skipped.
+const QUERY_TIMEOUT: Duration = Duration::from_millis(250);
+
+struct Search<'e> {
+    pool: &'e ExprPool,
+    /// A solver of its own, with a short time limit per query.
+    solver: Box<dyn Solver>,
+    state: &'e State,
+    /// What must keep holding: the outcome and every preference fixed so far.
+    fixed: Vec<ExprId>,
+    model: Arc<Assignment>,
+    queries: u32,
+    start: Instant,
+}
+
+impl Search<'_> {
+    fn exhausted(&self) -> bool {
+        self.queries >= QUERY_BUDGET || self.start.elapsed() >= TIME_BUDGET
+    }
+
+    /// Adopts `wish` if some input satisfies it together with everything fixed so far.
+    fn try_wish(&mut self, wish: ExprId) -> bool {
+        if self.exhausted() {
+            return false;
+        }
+        let pool = self.pool;
+        if pool.eval(wish, &self.model) != 0 {
+            self.fixed.push(wish);
+            return true;
+        }
+        self.queries += 1;
+        let mut all = self.fixed.clone();
+        all.push(wish);
+        match self.check_all(&all) {
+            Some(model) => {
+                self.model = model;
+                self.fixed.push(wish);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A model of the path condition and every one of `extra`; `None` when there is none or
+    /// the solver did not answer in time.
+    fn check_all(&mut self, extra: &[ExprId]) -> Option<Arc<Assignment>> {
+        let pool = self.pool;
+        let mut rest = Vec::with_capacity(extra.len());
+        for &e in extra {
+            let e = self.state.constraints.simplify(pool, e);
+            match pool.as_const(e) {
+                Some(0) => return None,
+                Some(_) => {}
+                None => rest.push(e),
+            }
+        }
+        let query = rest.pop().unwrap_or_else(|| pool.true_());
+        let mut all = self.state.constraints.as_slice().to_vec();
+        all.extend(rest);
+        match self.solver.check(pool, &all, query) {
+            Ok(SatResult::Sat(model)) => Some(Arc::new(model)),
+            _ => None,
+        }
+    }
+}
+
+/// A model of `state` ∧ `goal` with small, readable parameter values (starting from `model`,
+/// which must satisfy both).
+pub fn minimize(
+    pool: &ExprPool,
+    state: &State,
+    goal: ExprId,
+    sig: &Signature,
+    args: &Arguments,
+    model: Arc<Assignment>,
+) -> Arc<Assignment> {
+    let config = SolverConfig {
+        timeout: Some(QUERY_TIMEOUT),
+        ..SolverConfig::default()
+    };
+    let mut search = Search {
+        pool,
+        solver: build_chain(&config),
+        state,
+        fixed: vec![goal],
+        model,
+        queries: 0,
+        start: Instant::now(),
+    };
+    for (p, (value, bytes)) in sig.params.iter().zip(args.values.iter().zip(&args.bytes)) {
+        match p.buffer {
+            None => {
+                if let Value::Sym(v) = value {
+                    smallest_magnitude(&mut search, pool, *v);
+                }
+            }
+            Some(_) => readable_bytes(&mut search, pool, bytes),
+        }
+    }
+    search.model
+}
+
+/// Narrows `v` to the smallest magnitude possible, then prefers it non-negative.
+fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
+    let w = pool.width(v);
+    let magnitude = if w == 1 {
+        v
+    } else {
+        let negative = pool.slt(v, pool.constant(w, 0));
+        pool.ite(negative, pool.neg(v), v)
+    };
+    let current = |s: &Search<'_>| pool.eval(magnitude, &s.model);
+    // `hi` is always feasible; `lo - 1` never is (or `lo` is 0).
+    let mut hi = current(search);
+    let mut lo = 0u128;
+    let mut probe = 0u128;
+    while probe < hi && !search.exhausted() {
+        let wish = pool.ule(magnitude, pool.constant(w, probe));
+        if search.try_wish(wish) {
+            hi = current(search);
+            break;
+        }
+        lo = probe + 1;
+        probe = probe
+            .saturating_mul(2)
+            .saturating_add(1)
+            .min(mask(w, u128::MAX));
+    }
+    while lo < hi && !search.exhausted() {
+        let mid = lo + (hi - lo) / 2;
+        if search.try_wish(pool.ule(magnitude, pool.constant(w, mid))) {
+            hi = current(search);
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if w > 1 && to_signed(w, pool.eval(v, &search.model)) < 0 {
+        search.try_wish(pool.sge(v, pool.constant(w, 0)));
+    }
+}
+
+/// Prefers printable bytes and zeroes, then zeroes at the end of the buffer.
+fn readable_bytes(search: &mut Search<'_>, pool: &ExprPool, bytes: &[Value]) {
+    let syms: Vec<ExprId> = bytes
+        .iter()
+        .filter_map(|b| {
+            if let Value::Sym(e) = b {
+                Some(*e)
+            } else {
+                None
+            }
+        })
+        .collect();
+    if syms.is_empty() {
+        return;
+    }
+    let readable: Vec<ExprId> = syms
+        .iter()
+        .map(|&b| {
+            let zero = pool.eq(b, pool.constant(8, 0));
+            let printable = pool.bool_and(
+                pool.ule(pool.constant(8, 0x20), b),
+                pool.ule(b, pool.constant(8, 0x7e)),
+            );
+            pool.bool_or(zero, printable)
+        })
+        .collect();
+    if !search.try_wish(pool.and_all(&readable)) {
+        // Byte by byte, as far as the budget allows.
+        for r in readable {
+            search.try_wish(r);
+        }
+    }
+    // Zeroes from the end, as long as they are allowed.
+    for &b in syms.iter().rev() {
+        if search.exhausted() || !search.try_wish(pool.eq(b, pool.constant(8, 0))) {
+            break;
+        }
+    }
+}
