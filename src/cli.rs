@@ -8,15 +8,17 @@
 //! xcheck replay TEST.ktest|DIR A.bc B.bc --function f[=g]
 //! ```
 
+use crate::config::{parse_fail_on, FailOn};
 use crate::crosscheck::{check_functions, replay_file, FunctionCheck};
 use crate::error::Error;
 use crate::exec::{ExecConfig, SearchKind};
+use crate::gate;
 use crate::ktest::KTest;
 use crate::report::render_table;
 use crate::solver::SolverConfig;
 use clap::{Args, Parser};
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Exit code for usage and input errors.
@@ -33,12 +35,36 @@ pub const EXIT_ERROR: i32 = 2;
 )]
 struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
-    a: PathBuf,
+    #[arg(required_unless_present = "config")]
+    a: Option<PathBuf>,
     /// Bitcode of the implementation to check against it (side B).
-    b: PathBuf,
+    #[arg(required_unless_present = "config")]
+    b: Option<PathBuf>,
     /// The function to compare: `f` on both sides, or `f=g` for f in A and g in B.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["all_functions", "config"])]
     function: Option<String>,
+    /// Check every function defined in both modules with the same name and signature.
+    #[arg(long = "all-functions", conflicts_with = "config")]
+    all_functions: bool,
+    /// With --all-functions: only functions matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB", requires = "all_functions")]
+    include: Vec<String>,
+    /// With --all-functions: leave out functions matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB", requires = "all_functions")]
+    exclude: Vec<String>,
+    /// Pairs, functions, preconditions and limits from a TOML file.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["a", "b"])]
+    config: Option<PathBuf>,
+    /// Outcomes that fail the run: any of diverged, error, unknown (comma-separated), or none.
+    /// Given, the exit code is 1 when a check fails the policy and 0 otherwise.
+    #[arg(long = "fail-on", value_name = "LIST")]
+    fail_on: Option<String>,
+    /// Write a JUnit XML report (one test case per function) to this file.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Print one JSON object per checked function on stdout instead of tables.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     params: ParamArgs,
     #[command(flatten)]
@@ -269,22 +295,246 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
 }
 
 fn check(args: CheckArgs) -> Result<i32, Exit> {
+    let fail_on = match &args.fail_on {
+        Some(list) => Some(parse_fail_on(list).map_err(|m| usage(format!("--fail-on: {m}")))?),
+        None => None,
+    };
+    if let Some(path) = &args.config {
+        return gate_config(&args, path, fail_on);
+    }
+    let (Some(a), Some(b)) = (&args.a, &args.b) else {
+        return Err(usage("give two bitcode files, or --config FILE".into()));
+    };
+    if args.all_functions {
+        return gate_all_functions(&args, a, b, fail_on);
+    }
     let Some(spec) = &args.function else {
         return Err(usage(
-            "whole-program crosschecking is not implemented yet: give --function f (or f=g) to compare two functions".into(),
+            "whole-program crosschecking is not implemented yet: give --function f (or f=g), or --all-functions".into(),
         ));
     };
     let (fa, fb) = function_names(spec)?;
-    let mut check = FunctionCheck::new(&args.a, &args.b, &fa, &fb);
+    let mut check = FunctionCheck::new(a, b, &fa, &fb);
     apply_params(&mut check, &args.params)?;
     let (exec, solver) = engine_config(&args.engine)?;
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
     let outcome = check_functions(&check)?;
-    print!("{}", render_table(&outcome.report));
+    let report = outcome.report;
+    let failed = fail_on
+        .as_ref()
+        .map(|f| crate::config::fails(&report, f, None));
+    if let Some(path) = &args.junit {
+        let xml = crate::report::junit::render_junit(
+            "xcheck",
+            &[(
+                spec.clone(),
+                &report,
+                failed.unwrap_or(report.summary.overall != crate::report::Overall::Equivalent),
+            )],
+        );
+        crate::report::junit::write_junit(path, &xml).map_err(|e| Error::Output {
+            path: path.clone(),
+            source: e,
+        })?;
+    }
+    let code = match failed {
+        Some(f) => f as i32,
+        None => report.summary.overall.exit_code(),
+    };
+    if args.json {
+        let result = gate::JobResult {
+            job: gate::Job { check, accept: None, note: None },
+            outcome: Ok(report),
+            failed: failed.unwrap_or(code != 0),
+        };
+        println!("{}", gate::json_line(1, &result));
+        return Ok(code);
+    }
+    print!("{}", render_table(&report));
     println!("Tests and reports written to {}", args.output_dir.display());
-    Ok(outcome.report.summary.overall.exit_code())
+    Ok(code)
+}
+
+/// A function check with the command line's parameters and engine options.
+fn base_check(
+    args: &CheckArgs,
+    a: &Path,
+    b: &Path,
+    fa: &str,
+    fb: &str,
+) -> Result<FunctionCheck, Exit> {
+    let mut check = FunctionCheck::new(a, b, fa, fb);
+    apply_params(&mut check, &args.params)?;
+    let (exec, solver) = engine_config(&args.engine)?;
+    check.exec = exec;
+    check.solver = solver;
+    Ok(check)
+}
+
+fn gate_all_functions(
+    args: &CheckArgs,
+    a: &Path,
+    b: &Path,
+    fail_on: Option<Vec<FailOn>>,
+) -> Result<i32, Exit> {
+    if !args.params.assume.is_empty() {
+        return Err(usage("--assume names parameters of one function: use it with --function, or per function in --config".into()));
+    }
+    let module = gate::load_pair(a, b)?;
+    let (selected, skipped) = gate::select_functions(&module, &args.include, &args.exclude);
+    if selected.is_empty() {
+        eprintln!(
+            "xcheck: warning: no function to check in {} and {}",
+            a.display(),
+            b.display()
+        );
+        return Err(Exit::Error(gate::nothing_to_check(
+            &args.include,
+            &args.exclude,
+        )));
+    }
+    let mut jobs = Vec::new();
+    for f in &selected {
+        let mut check = base_check(args, a, b, f, f)?;
+        check.out_dir = gate::job_dir(&args.output_dir, None, f);
+        jobs.push(gate::Job {
+            check,
+            accept: None,
+            note: None,
+        });
+    }
+    let fail_on = fail_on.unwrap_or_else(|| crate::config::DEFAULT_FAIL_ON.to_vec());
+    let results = gate::run_jobs(&module, jobs, &fail_on);
+    let title = format!("{}  vs  {}", a.display(), b.display());
+    finish_gate(args, vec![(title, results, skipped)])
+}
+
+fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> Result<i32, Exit> {
+    let cfg = crate::config::load_config(path).map_err(|e| Error::Usage(e.to_string()))?;
+    let fail_on = fail_on.unwrap_or_else(|| cfg.fail_on());
+    let (exec, solver) = engine_config(&args.engine)?;
+    let mut sections = Vec::new();
+    for (i, pair) in cfg.pairs.iter().enumerate() {
+        let module = gate::load_pair(&pair.a, &pair.b)?;
+        let mut jobs = Vec::new();
+        let make = |fa: &str, fb: &str, f: Option<&crate::config::FunctionConfig>| -> gate::Job {
+            let mut check = FunctionCheck::new(&pair.a, &pair.b, fa, fb);
+            check.exec = exec.clone();
+            check.solver = solver;
+            let d = &cfg.defaults;
+            check.buffer_size = f
+                .and_then(|f| f.buffer_size)
+                .or(d.buffer_size)
+                .unwrap_or(16);
+            let max_time = f.and_then(|f| f.max_time).or(d.max_time);
+            if let Some(t) = max_time {
+                check.exec.max_time = (!t.is_zero()).then_some(t);
+            }
+            if let Some(seed) = d.seed {
+                check.exec.seed = seed;
+            }
+            if let Some(search) = d.search.as_deref().and_then(|s| s.parse().ok()) {
+                check.exec.search = search;
+            }
+            if let Some(f) = f {
+                check.param_sizes = f.buffer_sizes.clone();
+                check.assumes = f.assume.clone();
+            }
+            let label = if fa == fb {
+                fa.to_string()
+            } else {
+                format!("{fa}={fb}")
+            };
+            check.out_dir = gate::job_dir(&args.output_dir, Some(i), &label);
+            gate::Job {
+                check,
+                accept: f.and_then(|f| f.accept),
+                note: f.and_then(|f| f.note.clone()),
+            }
+        };
+        for f in &pair.functions {
+            jobs.push(make(&f.a_name, &f.b_name, Some(f)));
+        }
+        let mut skipped = Vec::new();
+        if pair.all_functions {
+            let (selected, left_out) =
+                gate::select_functions(&module, &pair.include, &pair.exclude);
+            skipped = left_out;
+            for name in selected {
+                if !pair.functions.iter().any(|f| f.a_name == name) {
+                    jobs.push(make(&name, &name, None));
+                }
+            }
+        }
+        if jobs.is_empty() {
+            eprintln!(
+                "xcheck: warning: {}: pair {} selects no function",
+                path.display(),
+                i + 1
+            );
+            return Err(Exit::Error(gate::nothing_to_check(
+                &pair.include,
+                &pair.exclude,
+            )));
+        }
+        let results = gate::run_jobs(&module, jobs, &fail_on);
+        sections.push((
+            format!(
+                "pair {}: {}  vs  {}",
+                i + 1,
+                pair.a.display(),
+                pair.b.display()
+            ),
+            results,
+            skipped,
+        ));
+    }
+    finish_gate(args, sections)
+}
+
+/// Prints the gate's results, writes JUnit, and decides the exit code.
+fn finish_gate(
+    args: &CheckArgs,
+    sections: Vec<(String, Vec<gate::JobResult>, Vec<gate::Skipped>)>,
+) -> Result<i32, Exit> {
+    let mut cases = Vec::new();
+    let mut any_failed = false;
+    let mut any_error = false;
+    for (i, (title, results, skipped)) in sections.iter().enumerate() {
+        if args.json {
+            for r in results {
+                println!("{}", gate::json_line(i + 1, r));
+            }
+        } else {
+            print!("{}", gate::render_gate_table(title, results, skipped));
+        }
+        for r in results {
+            any_failed |= r.failed;
+            match &r.outcome {
+                Ok(report) => {
+                    cases.push((format!("{}: {}", i + 1, r.job.label()), report, r.failed))
+                }
+                Err(e) => {
+                    any_error = true;
+                    eprintln!("xcheck: error: {}: {e}", r.job.label());
+                }
+            }
+        }
+    }
+    if let Some(path) = &args.junit {
+        let xml = crate::report::junit::render_junit("xcheck", &cases);
+        crate::report::junit::write_junit(path, &xml).map_err(|e| Error::Output {
+            path: path.clone(),
+            source: e,
+        })?;
+    }
+    Ok(if any_error {
+        EXIT_ERROR
+    } else {
+        any_failed as i32
+    })
 }
 
 fn run(args: RunArgs) -> Result<i32, Exit> {

@@ -12,6 +12,7 @@ pub mod crosscheck;
 pub mod error;
 pub mod exec;
 pub mod expr;
+pub mod gate;
 pub mod ir;
 pub mod ktest;
 pub mod load;

@@ -75,7 +75,13 @@ pub struct Outcome {
 pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
     let started = Instant::now();
     let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
-    let signature = setup::signature(&module, check)?;
+    check_loaded(&module, check, started)
+}
+
+/// Checks one function pair of an already linked module (`started`: when the work began,
+/// for the reported wall time).
+pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) -> Result<Outcome> {
+    let signature = setup::signature(module, check)?;
     let pool = ExprPool::new();
     let preconditions = setup::parse_preconditions(&check.assumes)?;
     std::fs::create_dir_all(&check.out_dir).map_err(|e| Error::Output {
@@ -84,7 +90,7 @@ pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
     })?;
 
     let solver = build_chain(&check.solver);
-    let mut ex = Executor::new(&module, &pool, solver, check.exec.clone());
+    let mut ex = Executor::new(module, &pool, solver, check.exec.clone());
     let (initial, args) =
         setup::initial_state(&mut ex, &signature, setup::Inputs::Symbolic, &preconditions)?;
     let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args);
@@ -110,7 +116,7 @@ pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
         })?;
         row.ktest = Some(name);
         // Confirm by concrete replay on both sides.
-        let replayed = replay(&module, check, &signature, &ktest)?;
+        let replayed = replay(module, check, &signature, &ktest)?;
         row.confirmed = Some(replayed.as_ref().is_some_and(|v| *v == row.verdict));
         tests.push(path);
     }
@@ -220,6 +226,61 @@ pub fn replay_file(
         Some(row) => Ok((row.verdict, row.result_a, row.result_b)),
         None => Err(Error::input(ktest_path, "replay produced no result")),
     }
+}
+
+/// How the functions of two linked modules pair up by name and signature.
+#[derive(Clone, Debug, Default)]
+pub struct FunctionPairing {
+    /// Defined on both sides with the same signature, sorted.
+    pub common: Vec<String>,
+    /// Defined only in A.
+    pub only_a: Vec<String>,
+    /// Defined only in B.
+    pub only_b: Vec<String>,
+    /// Defined on both sides with different signatures: name, A's, B's.
+    pub changed: Vec<(String, String, String)>,
+}
+
+/// Pairs the externally visible and internal functions both sides define (not the harness's).
+pub fn pair_functions(module: &Module) -> FunctionPairing {
+    let defined = |side: Side| -> Vec<&crate::ir::Function> {
+        let mut v: Vec<_> = module
+            .functions
+            .iter()
+            .filter(|f| f.side == side && !f.is_declaration())
+            .collect();
+        v.sort_by(|x, y| x.source_name.cmp(&y.source_name));
+        v
+    };
+    let (a, b) = (defined(Side::A), defined(Side::B));
+    let shape = |f: &crate::ir::Function| -> (Vec<(u32, bool)>, Option<u32>, bool, bool) {
+        (
+            f.params.iter().map(|p| (p.width, p.is_pointer)).collect(),
+            f.ret_width,
+            f.ret_is_pointer,
+            f.is_var_arg,
+        )
+    };
+    let mut out = FunctionPairing::default();
+    for fa in &a {
+        match b.iter().find(|fb| fb.source_name == fa.source_name) {
+            Some(fb) if shape(fa) == shape(fb) && !fa.is_var_arg => {
+                out.common.push(fa.source_name.clone())
+            }
+            Some(fb) => out.changed.push((
+                fa.source_name.clone(),
+                fa.signature.clone(),
+                fb.signature.clone(),
+            )),
+            None => out.only_a.push(fa.source_name.clone()),
+        }
+    }
+    out.only_b = b
+        .iter()
+        .filter(|fb| !a.iter().any(|fa| fa.source_name == fb.source_name))
+        .map(|f| f.source_name.clone())
+        .collect();
+    out
 }
 
 /// The side a module path belongs to, for messages.
