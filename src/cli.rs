@@ -109,6 +109,9 @@ struct EngineArgs {
     /// Turn off the query cache.
     #[arg(long = "no-cache")]
     no_cache: bool,
+    /// Turn off the counterexample cache (answers from subsets and supersets of earlier queries).
+    #[arg(long = "no-cex-cache")]
+    no_cex_cache: bool,
     /// Turn off constraint independence.
     #[arg(long = "no-independence")]
     no_independence: bool,
@@ -253,6 +256,7 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
             .transpose()?,
         cache: !e.no_cache,
         independence: !e.no_independence,
+        cex_cache: !e.no_cex_cache,
         validate: true,
     };
     Ok((exec, solver))
@@ -320,6 +324,7 @@ fn check(args: CheckArgs) -> Result<i32, Exit> {
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
+    check.exec.progress = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !args.json;
     let outcome = check_functions(&check)?;
     let report = outcome.report;
     let failed = fail_on
@@ -345,7 +350,11 @@ fn check(args: CheckArgs) -> Result<i32, Exit> {
     };
     if args.json {
         let result = gate::JobResult {
-            job: gate::Job { check, accept: None, note: None },
+            job: gate::Job {
+                check,
+                accept: None,
+                note: None,
+            },
             outcome: Ok(report),
             failed: failed.unwrap_or(code != 0),
         };

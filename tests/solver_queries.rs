@@ -128,6 +128,7 @@ fn every_query_file_gets_its_expected_answer() {
     assert!(!files.is_empty(), "no .query files in tests/data/queries");
     let bare = SolverConfig {
         cache: false,
+        cex_cache: false,
         independence: false,
         ..SolverConfig::default()
     };

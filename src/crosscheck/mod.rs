@@ -99,6 +99,9 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let stats = ex.stats.clone();
     let complete = stats.stop_reason.is_none() && ex.live_at_end == 0;
     let mut notes = ex.unsupported.clone();
+    for side in [Side::A, Side::B] {
+        notes.push(coverage_note(module, &ex.coverage, side));
+    }
     let mut rows = driver.rows;
 
     // Tests: one per row that is not a proof, written as soon as the run ends.
@@ -226,6 +229,42 @@ pub fn replay_file(
         Some(row) => Ok((row.verdict, row.result_a, row.result_b)),
         None => Err(Error::input(ktest_path, "replay produced no result")),
     }
+}
+
+/// "coverage A: 14/16 lines (88%) in 2 functions": source lines reached on one side, over
+/// the functions of that side that ran at all.
+fn coverage_note(module: &Module, coverage: &[Vec<bool>], side: Side) -> String {
+    let mut all = std::collections::BTreeSet::new();
+    let mut reached = std::collections::BTreeSet::new();
+    let mut functions = 0;
+    for (f, covered) in module.functions.iter().zip(coverage) {
+        if f.side != side || !covered.iter().any(|&c| c) {
+            continue;
+        }
+        functions += 1;
+        for (block, &hit) in f.blocks.iter().zip(covered) {
+            for &loc in block.locs.iter().chain(std::iter::once(&block.term_loc)) {
+                let text = module.loc(loc);
+                if text.ends_with(')') {
+                    continue; // No debug location.
+                }
+                all.insert(loc);
+                if hit {
+                    reached.insert(loc);
+                }
+            }
+        }
+    }
+    if all.is_empty() {
+        return format!("coverage {side}: no line information (compile with -g)");
+    }
+    format!(
+        "coverage {side}: {}/{} lines ({}%) in {functions} function{}",
+        reached.len(),
+        all.len(),
+        reached.len() * 100 / all.len(),
+        if functions == 1 { "" } else { "s" }
+    )
 }
 
 /// How the functions of two linked modules pair up by name and signature.

@@ -374,6 +374,16 @@ impl<'s> CrossDriver<'s> {
 }
 
 impl Driver for CrossDriver<'_> {
+    fn status(&self) -> String {
+        let count = |v: PathVerdict| self.rows.iter().filter(|r| r.verdict == v).count();
+        format!(
+            "proved {} | diverged {} | unknown {}",
+            count(PathVerdict::Proved) + count(PathVerdict::ErrorBoth),
+            count(PathVerdict::Diverged) + count(PathVerdict::ErrorOne),
+            count(PathVerdict::Unknown)
+        )
+    }
+
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
         let outcome = match self.outcome(ex, &state, exit) {
             Ok(o) => o,

@@ -10,7 +10,8 @@ use crate::exec::value::Value;
 use crate::expr::{Assignment, ExprId, ExprPool, INDEX_WIDTH};
 use crate::ir::{FuncId, Module, GLOBAL_BASE};
 use crate::solver::{SatResult, Solver};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// How a path (or one side of it) ended.
@@ -33,6 +34,11 @@ pub trait Driver {
     /// Called when `state`'s stack empties or its path fails. Returns the state to keep
     /// running (after pushing a new frame), or `None` when the path is finished.
     fn on_exit(&mut self, ex: &mut Executor<'_>, state: State, exit: Exit) -> Option<State>;
+
+    /// A short account of the results so far, for the progress line.
+    fn status(&self) -> String {
+        String::new()
+    }
 }
 
 /// Exploration options. Every field documents its default.
@@ -50,6 +56,8 @@ pub struct ExecConfig {
     pub seed: u64,
     /// Objects a symbolic pointer may point to before the path gives up. Default is 64.
     pub max_pointer_targets: usize,
+    /// Print a progress line on stderr while exploring. Default is false.
+    pub progress: bool,
 }
 
 impl Default for ExecConfig {
@@ -61,6 +69,7 @@ impl Default for ExecConfig {
             search: SearchKind::Interleaved,
             seed: 0,
             max_pointer_targets: 64,
+            progress: false,
         }
     }
 }
@@ -86,6 +95,9 @@ pub struct Feasible {
     pub yes: Option<Arc<Assignment>>,
     pub no: Option<Arc<Assignment>>,
 }
+
+/// How often the progress line is redrawn.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 
 /// How many instructions a state runs before the searcher chooses again.
 const SLICE: u32 = 10_000;
@@ -152,6 +164,7 @@ impl<'a> Executor<'a> {
             phase: 0,
             first: None,
             buffers: Vec::new(),
+            path: Vec::new(),
             loc: None,
             merged: 1,
             since_new_coverage: 0,
@@ -227,14 +240,45 @@ impl<'a> Executor<'a> {
 
     /// Explores from `initial` until every path ended or a limit was hit.
     pub fn run(&mut self, initial: State, driver: &mut dyn Driver) {
+        self.run_worker(Some(initial), driver, None);
+    }
+
+    /// Explores from `initial` (if any) and, when its own states run out, from states other
+    /// workers hand over through `shared`; hands states over when another worker is idle.
+    pub fn run_worker(
+        &mut self,
+        initial: Option<State>,
+        driver: &mut dyn Driver,
+        shared: Option<&WorkPool>,
+    ) {
         self.start = Instant::now();
         let mut searcher: Box<dyn Searcher> = searcher::new(self.config.search, self.config.seed);
         let mut table = StateTable::default();
-        let slot = table.place(initial);
-        searcher.add(slot, None, &table.states);
-        while let Some(slot) = searcher.select(&table.states) {
+        if let Some(initial) = initial {
+            let slot = table.place(initial);
+            searcher.add(slot, None, &table.states);
+        }
+        let mut last_progress = Instant::now();
+        loop {
+            let slot = match searcher.select(&table.states) {
+                Some(slot) => slot,
+                None => match shared.and_then(WorkPool::take) {
+                    Some(state) => {
+                        let slot = table.place(state);
+                        searcher.add(slot, None, &table.states);
+                        continue;
+                    }
+                    None => break,
+                },
+            };
             if let Some(reason) = self.limit_reached() {
                 self.stats.stop_reason = Some(reason);
+                if let Some(pool) = shared {
+                    pool.stop();
+                }
+                break;
+            }
+            if shared.is_some_and(WorkPool::stopped) {
                 break;
             }
             let state = table.states[slot]
@@ -268,10 +312,43 @@ impl<'a> Executor<'a> {
                 searcher.remove(slot, &table.states);
                 table.release(slot);
             }
+            // Another worker has nothing to do: hand it a state (not the one just run).
+            if let Some(pool) = shared {
+                while pool.hungry() && table.live > 1 {
+                    let Some(give) = (0..table.states.len())
+                        .rev()
+                        .find(|&k| k != slot && table.states[k].is_some())
+                    else {
+                        break;
+                    };
+                    searcher.remove(give, &table.states);
+                    let state = table.states[give].take().expect("a live slot");
+                    table.release(give);
+                    pool.give(state);
+                }
+            }
             self.stats.live_states_max = self.stats.live_states_max.max(table.live);
+            if self.config.progress && last_progress.elapsed() >= PROGRESS_INTERVAL {
+                last_progress = Instant::now();
+                self.print_progress(table.live, &driver.status());
+            }
         }
-        self.live_at_end = table.live;
+        if self.config.progress {
+            eprint!("\r\x1b[2K");
+        }
+        self.live_at_end = table.live + shared.map_or(0, WorkPool::left);
         self.stats.elapsed = self.start.elapsed();
+    }
+
+    /// One line on stderr, rewritten in place: paths, live states, results, speed, time.
+    fn print_progress(&self, live: usize, status: &str) {
+        let secs = self.start.elapsed().as_secs_f64();
+        let ips = self.stats.instructions as f64 / secs.max(1e-9);
+        eprint!(
+            "\r\x1b[2K[{secs:6.1}s] paths {} | live {live} | {status} | {:.1}M instr/s",
+            self.stats.paths,
+            ips / 1e6
+        );
     }
 
     fn limit_reached(&self) -> Option<String> {
@@ -444,6 +521,8 @@ impl<'a> Executor<'a> {
                 let stats = &mut self.stats.constraints;
                 state.constraints.add(self.pool, cond, stats);
                 state.model = Some(my);
+                state.path.push(1);
+                other.path.push(0);
                 other
                     .constraints
                     .add(self.pool, self.pool.bool_not(cond), stats);
@@ -620,6 +699,90 @@ fn inside(pool: &ExprPool, p: ExprId, base: u64, size: u64) -> ExprId {
     let lo = pool.constant(64, base as u128);
     let hi = pool.constant(64, (base + size.max(1)) as u128);
     pool.bool_and(pool.ule(lo, p), pool.ult(p, hi))
+}
+
+/// States shared between the workers of one exploration (`-j N`).
+pub struct WorkPool {
+    inner: Mutex<PoolInner>,
+    ready: Condvar,
+    /// Workers waiting for a state (mirrors `PoolInner::idle`, read without the lock).
+    hungry: AtomicUsize,
+    stopped: AtomicBool,
+}
+
+struct PoolInner {
+    states: Vec<State>,
+    idle: usize,
+    workers: usize,
+    done: bool,
+}
+
+impl WorkPool {
+    pub fn new(workers: usize, initial: State) -> Self {
+        WorkPool {
+            inner: Mutex::new(PoolInner {
+                states: vec![initial],
+                idle: 0,
+                workers,
+                done: false,
+            }),
+            ready: Condvar::new(),
+            hungry: AtomicUsize::new(0),
+            stopped: AtomicBool::new(false),
+        }
+    }
+
+    /// A state to explore; `None` when every worker is idle and no state is left.
+    fn take(&self) -> Option<State> {
+        let mut inner = self.inner.lock().expect("work pool lock");
+        inner.idle += 1;
+        self.hungry.store(inner.idle, Ordering::Relaxed);
+        loop {
+            if let Some(s) = inner.states.pop() {
+                inner.idle -= 1;
+                self.hungry.store(inner.idle, Ordering::Relaxed);
+                return Some(s);
+            }
+            if inner.done || inner.idle == inner.workers {
+                inner.done = true;
+                self.ready.notify_all();
+                return None;
+            }
+            inner = self.ready.wait(inner).expect("work pool lock");
+        }
+    }
+
+    fn give(&self, s: State) {
+        let mut inner = self.inner.lock().expect("work pool lock");
+        inner.states.push(s);
+        // Until the waiting worker takes it, nobody else needs to give.
+        self.hungry.store(
+            inner.idle.saturating_sub(inner.states.len()),
+            Ordering::Relaxed,
+        );
+        self.ready.notify_one();
+    }
+
+    fn hungry(&self) -> bool {
+        self.hungry.load(Ordering::Relaxed) > 0
+    }
+
+    /// Ends the exploration for every worker (a limit was hit).
+    fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        let mut inner = self.inner.lock().expect("work pool lock");
+        inner.done = true;
+        self.ready.notify_all();
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// States nobody explored.
+    fn left(&self) -> usize {
+        self.inner.lock().map(|i| i.states.len()).unwrap_or(0)
+    }
 }
 
 /// Live states by slot, with a free list so that slots are reused.

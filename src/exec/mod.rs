@@ -14,7 +14,7 @@ mod step;
 pub mod value;
 mod vector;
 
-pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit};
+pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, WorkPool};
 pub use searcher::SearchKind;
 pub use state::{Failure, SideOutcome, State, Termination};
 pub use value::Value;

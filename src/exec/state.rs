@@ -131,6 +131,9 @@ pub struct State {
     pub first: Option<SideOutcome>,
     /// Addresses of the buffers passed to the side now running (crosscheck mode).
     pub buffers: Vec<u64>,
+    /// The branch decisions that led here (1: the condition held), which names the path
+    /// independently of the order in which paths were explored.
+    pub path: Vec<u8>,
     /// The location of the instruction being executed, for messages.
     pub loc: Option<LocId>,
     /// Number of paths this state stands for (more than 1 after merging).

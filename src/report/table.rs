@@ -55,6 +55,24 @@ pub fn render_table(report: &Report) -> String {
     out
 }
 
+/// A unified line diff of two results, one result part (`returns …`, `buffer …`) per line.
+fn diff_block(a: &str, b: &str) -> String {
+    let lines = |s: &str| s.split(", ").map(|p| format!("{p}\n")).collect::<String>();
+    let (a, b) = (lines(a), lines(b));
+    let mut text = String::new();
+    for change in similar::TextDiff::from_lines(&a, &b).iter_all_changes() {
+        let sign = match change.tag() {
+            similar::ChangeTag::Delete => "-",
+            similar::ChangeTag::Insert => "+",
+            similar::ChangeTag::Equal => " ",
+        };
+        text.push_str(sign);
+        text.push_str(change.value());
+    }
+    let fence = if text.contains("```") { "~~~~" } else { "```" };
+    format!("{fence}diff\n{text}{fence}\n")
+}
+
 /// Renders the report as Markdown: the summary, a table of every path, then one section per
 /// difference with the full inputs and both results.
 pub fn render_markdown(report: &Report) -> String {
@@ -135,6 +153,8 @@ pub fn render_markdown(report: &Report) -> String {
         out.push_str(&code_block(&row.result_a));
         out.push_str("\nB:\n\n");
         out.push_str(&code_block(&row.result_b));
+        out.push_str("\nDifference (A → B):\n\n");
+        out.push_str(&diff_block(&row.result_a, &row.result_b));
         if row.ktest.is_some() {
             let _ = writeln!(out, "\nTest case: {}", md_escape(&ktest_cell(row)));
         }
@@ -553,6 +573,13 @@ B:
 ret 8
 ```
 
+Difference (A → B):
+
+```diff
+-ret 7
++ret 8
+```
+
 Test case: test000001.ktest (confirmed)
 
 ### Path 3: ERROR (one side)
@@ -576,6 +603,13 @@ B:
 
 ```text
 division by zero
+```
+
+Difference (A → B):
+
+```diff
+-ret 0
++division by zero
 ```
 
 Test case: test000002.ktest (NOT confirmed)

@@ -1,19 +1,28 @@
-//! Assembles the solver chain: Validate → Cache → Independence → Bitwuzla, outermost first.
+//! Assembles the solver chain: Validate → Cache → CexCache → Independence → Bitwuzla, outermost
+//! first.
+//!
+//! The order follows KLEE's `Validating(Caching(CexCaching(Independent(core))))`: the exact
+//! cache answers repeats before the counterexample cache searches subsets and supersets, and
+//! the counterexample cache sees whole constraint sets, before independence slices them.
 
 use super::{
-    BitwuzlaSolver, CachingSolver, IndependenceSolver, SatResult, Solver, SolverConfig,
-    SolverError, SolverStats, ValidatingSolver,
+    BitwuzlaSolver, CachingSolver, CexCachingSolver, IndependenceSolver, SatResult, Solver,
+    SolverConfig, SolverError, SolverStats, ValidatingSolver,
 };
 use crate::expr::{ExprId, ExprPool};
 use std::time::Instant;
 
 /// Builds the solver chain for `cfg`: the backend, wrapped (innermost first) by independence,
-/// the cache and validation, each only if `cfg` switches it on. The result counts queries
-/// and their total time, and its `stats()` includes the counters of every layer.
+/// the counterexample cache, the cache and validation, each only if `cfg` switches it on. The
+/// result counts queries and their total time, and its `stats()` includes the counters of
+/// every layer.
 pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
     let mut solver: Box<dyn Solver> = Box::new(BitwuzlaSolver::new(cfg.timeout));
     if cfg.independence {
         solver = Box::new(IndependenceSolver::new(solver));
+    }
+    if cfg.cex_cache {
+        solver = Box::new(CexCachingSolver::new(solver));
     }
     if cfg.cache {
         solver = Box::new(CachingSolver::new(solver));
@@ -100,6 +109,7 @@ mod tests {
         let stats = solver.stats();
         assert_eq!(stats.queries, 2);
         assert_eq!((stats.cache_hits, stats.cache_misses), (1, 1));
+        assert_eq!(stats.cex_misses, 1);
         assert_eq!(stats.independence_dropped, 1);
         assert_eq!(stats.backend_queries, 1);
         assert_eq!(stats.backend_sat, 1);
@@ -116,6 +126,7 @@ mod tests {
         let cfg = SolverConfig {
             timeout: Some(std::time::Duration::from_secs(10)),
             cache: false,
+            cex_cache: false,
             independence: false,
             validate: false,
         };
@@ -127,7 +138,108 @@ mod tests {
         assert_eq!(stats.queries, 2);
         assert_eq!(stats.backend_queries, 2);
         assert_eq!(stats.cache_hits + stats.cache_misses, 0);
+        assert_eq!(stats.cex_misses, 0);
         assert_eq!(stats.independence_dropped, 0);
         assert_eq!(stats.validated_models, 0);
+    }
+
+    /// The condition of the branch at `depth` of [`explore`]: a comparison of one of three input
+    /// bytes, or of the sum of two, with a threshold, so that paths mix feasible sides with
+    /// infeasible ones.
+    fn condition(pool: &ExprPool, x: crate::expr::ArrayId, depth: usize) -> ExprId {
+        let d = depth as u32;
+        let byte = pool.sym(x, d % 3);
+        let threshold = pool.constant(8, u128::from((d * 67 + 29) % 200 + 20));
+        if depth % 4 == 3 {
+            pool.ult(pool.add(byte, pool.sym(x, (d + 1) % 3)), threshold)
+        } else {
+            pool.ult(byte, threshold)
+        }
+    }
+
+    /// Explores every path of a tree of `depth` branches depth first, as the executor does: at
+    /// each node the same error condition is checked (as a repeated bounds or division check
+    /// would be), both sides of the branch are asked for and the feasible ones are followed,
+    /// and every path that ends asks for a model of its constraints. Returns the paths and the
+    /// infeasible questions, and checks every model on the question it was asked for.
+    fn explore(
+        solver: &mut dyn Solver,
+        pool: &ExprPool,
+        x: crate::expr::ArrayId,
+        pc: &mut Vec<ExprId>,
+        depth: usize,
+    ) -> (usize, usize) {
+        use crate::solver::{Possibility, SolverExt};
+        if pc.len() == depth {
+            let model = solver
+                .get_model(pool, pc)
+                .unwrap()
+                .expect("a feasible path");
+            assert!(pool.eval_all(pc, &model).iter().all(|&v| v == 1));
+            return (1, 0);
+        }
+        let error = pool.eq(pool.sym(x, 2), pool.constant(8, 200));
+        let c = condition(pool, x, pc.len());
+        let (mut paths, mut infeasible) = (0, 0);
+        match solver.may_be_true(pool, pc, error).unwrap() {
+            Possibility::Yes(model) => assert!(pool.eval_bool(error, &model)),
+            Possibility::No => infeasible += 1,
+            Possibility::Unknown(why) => panic!("unknown: {why}"),
+        }
+        for side in [c, pool.bool_not(c)] {
+            match solver.may_be_true(pool, pc, side).unwrap() {
+                Possibility::Yes(model) => {
+                    assert!(pool.eval_bool(side, &model));
+                    pc.push(side);
+                    let (p, i) = explore(solver, pool, x, pc, depth);
+                    pc.pop();
+                    paths += p;
+                    infeasible += i;
+                }
+                Possibility::No => infeasible += 1,
+                Possibility::Unknown(why) => panic!("unknown: {why}"),
+            }
+        }
+        (paths, infeasible)
+    }
+
+    #[test]
+    fn the_cex_cache_saves_backend_queries_on_shared_prefixes() {
+        let mut results = Vec::new();
+        for cex_cache in [false, true] {
+            let pool = ExprPool::new();
+            let x = pool.new_array("x", 3);
+            let mut solver = build_chain(&SolverConfig {
+                cex_cache,
+                ..SolverConfig::default()
+            });
+            let start = Instant::now();
+            let explored = explore(solver.as_mut(), &pool, x, &mut Vec::new(), 9);
+            let stats = solver.stats();
+            eprintln!(
+                "cex_cache {cex_cache}: {explored:?} in {:?}, {stats:?}",
+                start.elapsed()
+            );
+            results.push((explored, stats));
+        }
+        let [(off_explored, off), (on_explored, on)] = &results[..] else {
+            unreachable!();
+        };
+        assert_eq!(off_explored, on_explored);
+        assert!(
+            off_explored.0 > 20 && off_explored.1 > 20,
+            "{off_explored:?}"
+        );
+        assert_eq!(off.queries, on.queries);
+        assert_eq!(off.cex_misses, 0);
+        assert!(on.cex_unsat_subset_hits > 0, "{on:?}");
+        assert!(on.cex_sat_superset_hits > 0, "{on:?}");
+        assert!(on.cex_model_reuse_hits > 0, "{on:?}");
+        assert!(
+            on.backend_queries * 2 < off.backend_queries,
+            "{} backend queries with the cex cache, {} without",
+            on.backend_queries,
+            off.backend_queries
+        );
     }
 }

@@ -10,25 +10,31 @@
 //!    the query, so that a backend bug or a translation bug can never produce a false
 //!    counterexample ([`SolverError::InvalidModel`]).
 //! 2. [`CachingSolver`] answers repeated queries from a table keyed by expression ids.
-//! 3. [`IndependenceSolver`] drops constraints that share no symbolic array, directly or
+//! 3. [`CexCachingSolver`] (KLEE's counterexample cache) treats a query as the set of its
+//!    constraints and query expression and answers it from earlier answers: an unsatisfiable
+//!    subset, the model of a satisfiable superset, or a recent model that evaluates to true on
+//!    it.
+//! 4. [`IndependenceSolver`] drops constraints that share no symbolic array, directly or
 //!    transitively, with the query (KLEE's constraint independence), and completes the model
 //!    for the dropped constraints afterwards so that it satisfies the full constraint set.
-//! 4. [`BitwuzlaSolver`] translates expressions to the SMT backend and solves incrementally.
+//! 5. [`BitwuzlaSolver`] translates expressions to the SMT backend and solves incrementally.
 //!
 //! Every layer serves a single [`ExprPool`]: expression ids are only meaningful inside the pool
-//! that created them. Layers that keep state keyed by ids (the cache, the independence layer's
+//! that created them. Layers that keep state keyed by ids (the caches, the independence layer's
 //! array sets, the backend's translation memo) drop it when they are handed a pool at a
 //! different address. That guard cannot see a pool that was dropped and replaced by a new one
 //! at the same address, so create one chain per pool and drop it with the pool.
 
 mod bitwuzla;
 mod cache;
+mod cex_cache;
 mod chain;
 mod independence;
 mod validate;
 
 pub use self::bitwuzla::{BitwuzlaSolver, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT};
 pub use cache::{CachingSolver, DEFAULT_CACHE_CAPACITY};
+pub use cex_cache::{CexCachingSolver, DEFAULT_CEX_CAPACITY};
 pub use chain::{build_chain, ChainSolver};
 pub use independence::IndependenceSolver;
 pub use validate::ValidatingSolver;
@@ -87,6 +93,17 @@ pub struct SolverStats {
     pub cache_hits: u64,
     /// Queries the cache passed on to the next layer.
     pub cache_misses: u64,
+    /// Queries the counterexample cache answered `Unsat` because a cached unsatisfiable set
+    /// is a subset of theirs (or equal to it).
+    pub cex_unsat_subset_hits: u64,
+    /// Queries the counterexample cache answered with the model of a cached satisfiable
+    /// superset of theirs (or of an equal set).
+    pub cex_sat_superset_hits: u64,
+    /// Queries the counterexample cache answered with an earlier model that evaluates to true
+    /// on all of their expressions.
+    pub cex_model_reuse_hits: u64,
+    /// Queries the counterexample cache passed on to the next layer.
+    pub cex_misses: u64,
     /// Constraints removed from queries by constraint independence.
     pub independence_dropped: u64,
     /// Extra queries the independence layer asked to complete a model for dropped constraints.
@@ -111,6 +128,10 @@ impl SolverStats {
         self.total_time += other.total_time;
         self.cache_hits += other.cache_hits;
         self.cache_misses += other.cache_misses;
+        self.cex_unsat_subset_hits += other.cex_unsat_subset_hits;
+        self.cex_sat_superset_hits += other.cex_sat_superset_hits;
+        self.cex_model_reuse_hits += other.cex_model_reuse_hits;
+        self.cex_misses += other.cex_misses;
         self.independence_dropped += other.independence_dropped;
         self.independence_completions += other.independence_completions;
         self.backend_queries += other.backend_queries;
@@ -146,6 +167,9 @@ pub struct SolverConfig {
     pub timeout: Option<Duration>,
     /// Answer repeated queries from a cache.
     pub cache: bool,
+    /// Answer queries from earlier answers to subsets and supersets of their constraint sets,
+    /// and from recent models that satisfy them (KLEE's counterexample cache).
+    pub cex_cache: bool,
     /// Drop constraints independent of the query before asking the backend.
     pub independence: bool,
     /// Check every model by concrete evaluation. On by default, in release builds too.
@@ -157,6 +181,7 @@ impl Default for SolverConfig {
         Self {
             timeout: None,
             cache: true,
+            cex_cache: true,
             independence: true,
             validate: true,
         }
@@ -493,6 +518,10 @@ mod tests {
             total_time: Duration::from_millis(1),
             cache_hits: 2,
             cache_misses: 3,
+            cex_unsat_subset_hits: 31,
+            cex_sat_superset_hits: 32,
+            cex_model_reuse_hits: 33,
+            cex_misses: 34,
             independence_dropped: 4,
             independence_completions: 5,
             backend_queries: 6,
@@ -509,6 +538,10 @@ mod tests {
         assert_eq!(sum.total_time, Duration::from_millis(2));
         assert_eq!(sum.cache_hits, 4);
         assert_eq!(sum.cache_misses, 6);
+        assert_eq!(sum.cex_unsat_subset_hits, 62);
+        assert_eq!(sum.cex_sat_superset_hits, 64);
+        assert_eq!(sum.cex_model_reuse_hits, 66);
+        assert_eq!(sum.cex_misses, 68);
         assert_eq!(sum.independence_dropped, 8);
         assert_eq!(sum.independence_completions, 10);
         assert_eq!(sum.backend_queries, 12);
