@@ -100,6 +100,10 @@ struct EngineArgs {
     /// Stop after this many finished paths.
     #[arg(long = "max-paths")]
     max_paths: Option<u64>,
+    /// Exploration threads for one check (default: all cores). Function checks of
+    /// --all-functions and --config run in parallel instead, one thread each.
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    jobs: Option<usize>,
     /// Seed of the random choices of the search.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -325,6 +329,11 @@ fn check(args: CheckArgs) -> Result<i32, Exit> {
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
     check.exec.progress = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !args.json;
+    check.exec.jobs = match args.engine.jobs {
+        Some(0) => return Err(usage("--jobs must be at least 1".into())),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
     let outcome = check_functions(&check)?;
     let report = outcome.report;
     let failed = fail_on

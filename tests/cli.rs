@@ -224,3 +224,44 @@ fn vectorized_code_is_checked_lane_by_lane() {
         assert!(!stdout(&o).contains("unsupported"), "{}", stdout(&o));
     }
 }
+
+#[test]
+fn parallel_exploration_gives_the_same_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("branchy_a.c", dir.path(), "-O0");
+    let b = compile_fixture("branchy_b.c", dir.path(), "-O0");
+    let run = |jobs: &str| {
+        let o = xcheck(
+            dir.path(),
+            &[
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "--function",
+                "score",
+                "--buffer-size",
+                "6",
+                "-j",
+                jobs,
+                "-o",
+                jobs,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+        // Everything but timings and the output directory must be equal.
+        stdout(&o)
+            .lines()
+            .filter(|l| {
+                !l.starts_with("wall time")
+                    && !l.starts_with("solver time")
+                    && !l.starts_with("Tests and reports")
+            })
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let one = run("1");
+    assert!(
+        one.iter().any(|l| l.starts_with("paths        : 64")),
+        "{one:?}"
+    );
+    assert_eq!(one, run("2"));
+}

@@ -14,11 +14,11 @@ mod verdict;
 pub use setup::{ParamSpec, Signature};
 
 use crate::error::{Error, Result};
-use crate::exec::{ExecConfig, Executor};
+use crate::exec::{ExecConfig, Executor, WorkPool};
 use crate::expr::ExprPool;
 use crate::ir::{Module, Side};
 use crate::ktest::{test_file_name, KTest};
-use crate::report::{Overall, PathVerdict, Report, Summary};
+use crate::report::{Overall, PathRow, PathVerdict, Report, Summary};
 use crate::solver::{build_chain, SolverConfig};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -93,16 +93,80 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let mut ex = Executor::new(module, &pool, solver, check.exec.clone());
     let (initial, args) =
         setup::initial_state(&mut ex, &signature, setup::Inputs::Symbolic, &preconditions)?;
-    let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args);
-    ex.run(initial, &mut driver);
-    let solver_stats = ex.solver.stats();
-    let stats = ex.stats.clone();
-    let complete = stats.stop_reason.is_none() && ex.live_at_end == 0;
-    let mut notes = ex.unsupported.clone();
-    for side in [Side::A, Side::B] {
-        notes.push(coverage_note(module, &ex.coverage, side));
+    let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone());
+    let jobs = check.exec.jobs.max(1);
+    let mut others = Vec::new();
+    if jobs == 1 {
+        ex.run(initial, &mut driver);
+    } else {
+        // Workers share the pool and the module; each has its own solver and driver.
+        let work = WorkPool::new(jobs, initial);
+        others = std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..jobs)
+                .map(|_| {
+                    let (work, signature, args, pool) = (&work, &signature, args.clone(), &pool);
+                    scope.spawn(move || {
+                        let mut ex = Executor::new(
+                            module,
+                            pool,
+                            build_chain(&check.solver),
+                            check.exec.clone(),
+                        );
+                        let mut driver =
+                            verdict::CrossDriver::new(signature, check.compare_buffers, args);
+                        ex.run_worker(None, &mut driver, Some(work));
+                        (
+                            ex.stats.clone(),
+                            ex.solver.stats(),
+                            ex.unsupported.clone(),
+                            ex.coverage.clone(),
+                            ex.live_at_end,
+                            driver.rows,
+                            driver.keys,
+                        )
+                    })
+                })
+                .collect();
+            ex.run_worker(None, &mut driver, Some(&work));
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an exploration worker panicked"))
+                .collect::<Vec<_>>()
+        });
     }
-    let mut rows = driver.rows;
+    let mut solver_stats = ex.solver.stats();
+    let mut stats = ex.stats.clone();
+    let mut unsupported = ex.unsupported.clone();
+    let mut coverage = ex.coverage.clone();
+    let mut live_at_end = ex.live_at_end;
+    let mut keyed: Vec<(Vec<u8>, PathRow)> = driver.keys.into_iter().zip(driver.rows).collect();
+    for (s, ss, u, cov, live, rows, keys) in others {
+        merge_exec_stats(&mut stats, &s);
+        solver_stats.merge(&ss);
+        for note in u {
+            if !unsupported.contains(&note) {
+                unsupported.push(note);
+            }
+        }
+        for (mine, theirs) in coverage.iter_mut().zip(cov) {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m |= t;
+            }
+        }
+        live_at_end = live_at_end.max(live);
+        keyed.extend(keys.into_iter().zip(rows));
+    }
+    // Rows in path order, whatever order the paths were explored in.
+    keyed.sort_by(|x, y| x.0.cmp(&y.0));
+    let mut rows: Vec<PathRow> = keyed.into_iter().map(|(_, r)| r).collect();
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.id = i + 1;
+    }
+    let complete = stats.stop_reason.is_none() && live_at_end == 0;
+    let mut notes = unsupported;
+    for side in [Side::A, Side::B] {
+        notes.push(coverage_note(module, &coverage, side));
+    }
 
     // Tests: one per row that is not a proof, written as soon as the run ends.
     let mut tests = Vec::new();
@@ -141,8 +205,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     };
     if let Some(why) = &stats.stop_reason {
         notes.push(format!(
-            "exploration stopped: {why}; {} states were still live",
-            ex.live_at_end
+            "exploration stopped: {why}; {live_at_end} states were still live"
         ));
     }
     let summary = Summary {
@@ -229,6 +292,23 @@ pub fn replay_file(
         Some(row) => Ok((row.verdict, row.result_a, row.result_b)),
         None => Err(Error::input(ktest_path, "replay produced no result")),
     }
+}
+
+/// Adds a worker's counters to the totals.
+fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::ExecStats) {
+    total.instructions += other.instructions;
+    total.forks += other.forks;
+    total.paths += other.paths;
+    total.model_hits += other.model_hits;
+    total.live_states_max = total.live_states_max.max(other.live_states_max);
+    if total.stop_reason.is_none() {
+        total.stop_reason = other.stop_reason.clone();
+    }
+    let (t, o) = (&mut total.constraints, &other.constraints);
+    t.decided_by_substitution += o.decided_by_substitution;
+    t.decided_by_ranges += o.decided_by_ranges;
+    t.implied_values += o.implied_values;
+    t.redundant += o.redundant;
 }
 
 /// "coverage A: 14/16 lines (88%) in 2 functions": source lines reached on one side, over

@@ -24,6 +24,9 @@ pub struct CrossDriver<'s> {
     compare_buffers: bool,
     args: Arguments,
     pub rows: Vec<PathRow>,
+    /// The path of each row (its branch decisions), to order rows independently of the
+    /// order of exploration.
+    pub keys: Vec<Vec<u8>>,
 }
 
 impl<'s> CrossDriver<'s> {
@@ -33,6 +36,7 @@ impl<'s> CrossDriver<'s> {
             compare_buffers,
             args,
             rows: Vec::new(),
+            keys: Vec::new(),
         }
     }
 
@@ -70,6 +74,7 @@ impl<'s> CrossDriver<'s> {
             Some(m) => self.inputs(ex, state, m),
             None => Vec::new(),
         };
+        self.keys.push(state.path.clone());
         self.rows.push(PathRow {
             id: self.rows.len() + 1,
             verdict,

@@ -58,6 +58,8 @@ pub struct ExecConfig {
     pub max_pointer_targets: usize,
     /// Print a progress line on stderr while exploring. Default is false.
     pub progress: bool,
+    /// Exploration workers (threads) for one check. Default is 1.
+    pub jobs: usize,
 }
 
 impl Default for ExecConfig {
@@ -70,6 +72,7 @@ impl Default for ExecConfig {
             seed: 0,
             max_pointer_targets: 64,
             progress: false,
+            jobs: 1,
         }
     }
 }
