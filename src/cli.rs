@@ -104,6 +104,10 @@ struct EngineArgs {
     /// --all-functions and --config run in parallel instead, one thread each.
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<usize>,
+    /// Merge the states of a branch where they meet again (one row may then stand for many
+    /// paths). Exploration of one check then runs on one thread.
+    #[arg(long)]
+    merge: bool,
     /// Seed of the random choices of the search.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -250,6 +254,7 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
         max_paths: e.max_paths,
         search,
         seed: e.seed,
+        merge: e.merge,
         ..ExecConfig::default()
     };
     let solver = SolverConfig {
@@ -334,6 +339,10 @@ fn check(args: CheckArgs) -> Result<i32, Exit> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    if check.exec.merge {
+        // Merge groups live in one worker.
+        check.exec.jobs = 1;
+    }
     let outcome = check_functions(&check)?;
     let report = outcome.report;
     let failed = fail_on

@@ -265,3 +265,29 @@ fn parallel_exploration_gives_the_same_report() {
     );
     assert_eq!(one, run("2"));
 }
+
+#[test]
+fn merging_proves_a_branch_per_bit_in_one_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("bits_a.c", dir.path(), "-O0");
+    let b = compile_fixture("bits_b.c", dir.path(), "-O0");
+    let o = xcheck(
+        dir.path(),
+        &[
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            "popc",
+            "--merge",
+            "--max-time",
+            "120s",
+        ],
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("paths        : 1 (proved 1"), "{out}");
+    assert!(
+        out.contains("4294967296"),
+        "the row stands for 2^32 paths: {out}"
+    );
+}

@@ -60,6 +60,8 @@ pub struct ExecConfig {
     pub progress: bool,
     /// Exploration workers (threads) for one check. Default is 1.
     pub jobs: usize,
+    /// Merge the states of a branch where they meet again. Default is false.
+    pub merge: bool,
 }
 
 impl Default for ExecConfig {
@@ -73,6 +75,7 @@ impl Default for ExecConfig {
             max_pointer_targets: 64,
             progress: false,
             jobs: 1,
+            merge: false,
         }
     }
 }
@@ -122,6 +125,8 @@ pub struct Executor<'a> {
     pub unsupported: Vec<String>,
     /// States still live when exploration stopped (non-zero means it was incomplete).
     pub live_at_end: usize,
+    /// State merging, when on.
+    pub merger: Option<crate::exec::merge::Merger>,
     start: Instant,
 }
 
@@ -132,6 +137,7 @@ impl<'a> Executor<'a> {
         solver: Box<dyn Solver + 'a>,
         config: ExecConfig,
     ) -> Self {
+        let merger = config.merge.then(crate::exec::merge::Merger::default);
         let coverage = module
             .functions
             .iter()
@@ -149,6 +155,7 @@ impl<'a> Executor<'a> {
             next_state_id: 0,
             unsupported: Vec::new(),
             live_at_end: 0,
+            merger,
             start: Instant::now(),
         }
     }
@@ -168,6 +175,8 @@ impl<'a> Executor<'a> {
             first: None,
             buffers: Vec::new(),
             path: Vec::new(),
+            log: Vec::new(),
+            markers: Vec::new(),
             loc: None,
             merged: 1,
             since_new_coverage: 0,
@@ -339,7 +348,9 @@ impl<'a> Executor<'a> {
         if self.config.progress {
             eprint!("\r\x1b[2K");
         }
-        self.live_at_end = table.live + shared.map_or(0, WorkPool::left);
+        self.live_at_end = table.live
+            + shared.map_or(0, WorkPool::left)
+            + self.merger.as_ref().map_or(0, |m| m.parked());
         self.stats.elapsed = self.start.elapsed();
     }
 
@@ -389,8 +400,15 @@ impl<'a> Executor<'a> {
     }
 
     /// Ends `state` with `exit`.
-    pub fn finish(&mut self, state: State, exit: Exit) {
+    pub fn finish(&mut self, mut state: State, exit: Exit) {
+        self.merge_leave(&mut state);
         self.pending_exits.push((state, exit));
+    }
+
+    /// Drops `state` silently (an assumption that cannot hold on it).
+    pub fn drop_path(&mut self, mut state: State) {
+        self.merge_leave(&mut state);
+        self.stats.paths += 1;
     }
 
     /// Ends `state` as a program failure at the current location.
@@ -521,14 +539,16 @@ impl<'a> Executor<'a> {
                 self.stats.forks += 1;
                 let mut other = state.clone();
                 other.id = self.fresh_id();
+                let not = self.pool.bool_not(cond);
                 let stats = &mut self.stats.constraints;
                 state.constraints.add(self.pool, cond, stats);
+                other.constraints.add(self.pool, not, stats);
                 state.model = Some(my);
                 state.path.push(1);
                 other.path.push(0);
-                other
-                    .constraints
-                    .add(self.pool, self.pool.bool_not(cond), stats);
+                state.log.push(cond);
+                other.log.push(not);
+                self.merge_fork(&state);
                 other.model = Some(mn);
                 Some((Some(state), Some(other)))
             }
@@ -560,7 +580,7 @@ impl<'a> Executor<'a> {
                 Some(state)
             }
             Ok(None) => {
-                self.stats.paths += 1;
+                self.drop_path(state);
                 None
             }
             Err(why) => {

@@ -70,6 +70,11 @@ impl ObjectState {
         self.concrete.len()
     }
 
+    /// Whether the contents are one array expression (after a symbolic-offset write).
+    pub fn in_array_mode(&self) -> bool {
+        self.array.is_some()
+    }
+
     /// Whether every byte is concrete.
     pub fn is_concrete(&self) -> bool {
         self.array.is_none() && self.symbolic.iter().all(Option::is_none)
@@ -200,7 +205,7 @@ impl AddressSpace {
 }
 
 /// Hands out addresses for objects created while running, above the globals.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Allocator {
     next: u64,
 }

@@ -7,6 +7,7 @@
 pub mod constraints;
 pub mod executor;
 pub mod memory;
+pub mod merge;
 pub mod searcher;
 mod special;
 pub mod state;

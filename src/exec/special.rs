@@ -163,7 +163,7 @@ impl<'a> Executor<'a> {
                     Some(state)
                 } else {
                     // An assumption false on this path: the path is dropped, as in KLEE.
-                    self.stats.paths += 1;
+                    self.drop_path(state);
                     None
                 }
             }

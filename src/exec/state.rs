@@ -103,7 +103,7 @@ pub struct SymbolicInput {
 }
 
 /// Everything the crosscheck driver remembers of side A while side B runs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SideOutcome {
     Returned {
         value: Option<Value>,
@@ -134,6 +134,10 @@ pub struct State {
     /// The branch decisions that led here (1: the condition held), which names the path
     /// independently of the order in which paths were explored.
     pub path: Vec<u8>,
+    /// Every constraint added to this path, as added (for state merging).
+    pub log: Vec<crate::expr::ExprId>,
+    /// The merge groups this state belongs to, innermost last.
+    pub markers: Vec<crate::exec::merge::MergeMarker>,
     /// The location of the instruction being executed, for messages.
     pub loc: Option<LocId>,
     /// Number of paths this state stands for (more than 1 after merging).

@@ -19,6 +19,9 @@ use crate::ir::*;
 impl<'a> Executor<'a> {
     /// Executes the next instruction of `state`.
     pub fn step(&mut self, mut state: State) -> Option<State> {
+        if self.merger.is_some() && !state.markers.is_empty() {
+            state = self.maybe_park(state)?;
+        }
         let module = self.module;
         let frame = state.frame();
         let func = module.function(frame.func);
@@ -548,7 +551,15 @@ impl<'a> Executor<'a> {
                         Some(state)
                     }
                     Value::Sym(c) => {
-                        let (yes, no) = self.branch(state, c)?;
+                        let before = self.merger.is_some().then(|| {
+                            (state.constraints.clone(), state.log.len(), state.path.len())
+                        });
+                        let (mut yes, mut no) = self.branch(state, c)?;
+                        if let (Some(y), Some(n), Some((snapshot, log_len, path_len))) =
+                            (yes.as_mut(), no.as_mut(), before)
+                        {
+                            self.start_merge_group(&mut [y, n], from, &snapshot, log_len, path_len);
+                        }
                         let mut no = no.map(|mut s| {
                             self.enter_block(&mut s, from, *els);
                             s
