@@ -139,6 +139,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let mut unsupported = ex.unsupported.clone();
     let mut coverage = ex.coverage.clone();
     let mut live_at_end = ex.live_at_end;
+    let merged_away = ex.merger.as_ref().map_or(0, |m| m.merged);
     let mut keyed: Vec<(Vec<u8>, PathRow)> = driver.keys.into_iter().zip(driver.rows).collect();
     for (s, ss, u, cov, live, rows, keys) in others {
         merge_exec_stats(&mut stats, &s);
@@ -230,6 +231,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         wall_time_ms: started.elapsed().as_millis() as u64,
         stop_reason: stats.stop_reason.clone(),
         notes,
+        counters: counters(&stats, &solver_stats, merged_away),
     };
     let report = Report { summary, rows };
     crate::report::write_reports(&check.out_dir, &report).map_err(|e| Error::Output {
@@ -292,6 +294,33 @@ pub fn replay_file(
         Some(row) => Ok((row.verdict, row.result_a, row.result_b)),
         None => Err(Error::input(ktest_path, "replay produced no result")),
     }
+}
+
+/// The counters reported with a check: what each layer answered, what reached Bitwuzla.
+fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats, merged_away: u64) -> Vec<(String, u64)> {
+    let c = &stats.constraints;
+    [
+        ("instructions", stats.instructions),
+        ("forks", stats.forks),
+        ("paths merged away", merged_away),
+        ("branches decided by known values", c.decided_by_substitution),
+        ("branches decided by ranges", c.decided_by_ranges),
+        ("implied values", c.implied_values),
+        ("redundant constraints dropped", c.redundant),
+        ("branch sides answered by the path's model", stats.model_hits),
+        ("solver queries", s.queries),
+        ("query cache hits", s.cache_hits),
+        ("cex cache: unsat subset", s.cex_unsat_subset_hits),
+        ("cex cache: sat superset", s.cex_sat_superset_hits),
+        ("cex cache: model reuse", s.cex_model_reuse_hits),
+        ("independence: constraints dropped", s.independence_dropped),
+        ("backend queries", s.backend_queries),
+        ("backend time ms", s.backend_time.as_millis() as u64),
+        ("models validated", s.validated_models),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
 }
 
 /// Adds a worker's counters to the totals.

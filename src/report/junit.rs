@@ -263,6 +263,7 @@ mod tests {
             wall_time_ms,
             stop_reason: None,
             notes: Vec::new(),
+            counters: Vec::new(),
         }
     }
 

@@ -151,6 +151,8 @@ pub struct Summary {
     pub stop_reason: Option<String>,
     /// Unsupported constructs with their locations, options used, and other remarks.
     pub notes: Vec<String>,
+    /// Engine counters (queries answered or avoided by each layer, merges…), by name.
+    pub counters: Vec<(String, u64)>,
 }
 
 /// A whole run: the summary and every row.
@@ -259,6 +261,7 @@ pub(crate) mod tests {
                 solver_time_ms: 250,
                 wall_time_ms: 61_500,
                 stop_reason: Some("max-time 60s reached".to_string()),
+                counters: Vec::new(),
                 notes: vec![
                     "unsupported: fadd at a.c:3".to_string(),
                     "options: --max-time 60".to_string(),

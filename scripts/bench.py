@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The benchmark: every corpus check at -O0 and -O2 with -j 1 and -j 2, plus the branch-per-bit
+pair with --merge and a concrete loop for interpreter speed. Prints a Markdown report (keep it
+with `scripts/bench.sh > reports/bench.md`).
+
+Per check: verdict, paths, solver queries asked of the chain, how many each layer answered,
+backend queries, solver-time share, wall time (-j 1), instructions per second, peak memory,
+and the speed-up of -j 2 over -j 1."""
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release", "xcheck")
+BUILD = os.environ.get("XCHECK_BUILD_DIR", os.path.join(ROOT, "build"))
+
+
+def run(a, b, function, extra, jobs):
+    """Runs one check; returns (summary, wall seconds, peak KiB)."""
+    with tempfile.TemporaryDirectory() as out:
+        cmd = ["/usr/bin/time", "-f", "%M", BIN, a, b, "--function", function, "-o", out, "-j", str(jobs)] + extra
+        start = time.monotonic()
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.monotonic() - start
+        peak = int(p.stderr.strip().splitlines()[-1]) if p.stderr.strip() else 0
+        with open(os.path.join(out, "report.json")) as f:
+            summary = json.load(f)["summary"]
+    return summary, wall, peak
+
+
+def counters(summary):
+    return {k: v for k, v in summary["counters"]}
+
+
+def row(name, opt, extra, a, b, function):
+    s1, w1, peak = run(a, b, function, extra, 1)
+    _, w2, _ = run(a, b, function, extra, 2)
+    c = counters(s1)
+    decided = c["branches decided by known values"] + c["branches decided by ranges"] + c["branch sides answered by the path's model"]
+    cached = c["query cache hits"] + c["cex cache: unsat subset"] + c["cex cache: sat superset"] + c["cex cache: model reuse"]
+    asked = decided + c["solver queries"]
+    avoided = 100.0 * (asked - c["backend queries"]) / asked if asked else 100.0
+    share = 100.0 * c["backend time ms"] / 1000.0 / w1 if w1 else 0
+    ips = c["instructions"] / w1 if w1 else 0
+    return (
+        f"| {name} | {opt} | {' '.join(extra)} | {s1['overall']} | {s1['paths']} | {decided} | {c['solver queries']} | {cached} "
+        f"| {c['backend queries']} | {avoided:.0f}% | {share:.0f}% | {w1 * 1000:.0f} | {ips / 1e6:.2f}M | {peak // 1024} | {w1 / w2:.2f}× |"
+    ), w1
+
+
+def main():
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-corpora.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
+    cpu = "unknown cpu"
+    try:
+        cpu = re.search(r"model name\s*:\s*(.*)", open("/proc/cpuinfo").read()).group(1)
+    except (OSError, AttributeError):
+        pass
+    print("# Benchmark\n")
+    print(f"Measured {time.strftime('%Y-%m-%d')} by `scripts/bench.sh` on {platform.node()}: {os.cpu_count()} cores ({cpu}), "
+          f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') // 2**30} GiB, release build. Wall time includes loading, "
+          "linking, exploration, solving, minimizing and replaying counterexamples.\n")
+    print("Columns: *decided* = branch sides answered by the path condition (known values, ranges) or the path's model "
+          "without a query; *queries* = queries asked of the solver chain; *cached* = of those, answered by the query cache "
+          "or the counterexample cache; *backend* = checks Bitwuzla ran; *avoided* = share of all feasibility questions "
+          "that never reached Bitwuzla; *solver* = Bitwuzla's share of wall time; *wall* = milliseconds with -j 1; "
+          "*instr/s* = LLVM instructions interpreted per second of wall time; *peak* = MiB; *-j 2* = speed-up over -j 1.\n")
+    print("| pair | opt | args | verdict | paths | decided | queries | cached | backend | avoided | solver | wall ms | instr/s | peak | -j 2 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    total = 0.0
+    for name in sorted(os.listdir(os.path.join(ROOT, "corpora"))):
+        case_path = os.path.join(ROOT, "corpora", name, "case.toml")
+        if not os.path.exists(case_path):
+            continue
+        case = tomllib.load(open(case_path, "rb"))
+        function = case.get("function") or f"{case['a']}={case['b']}"
+        for check in case["check"]:
+            for opt in ("O0", "O2"):
+                a = os.path.join(BUILD, "corpora", name, f"a.{opt}.bc")
+                b = os.path.join(BUILD, "corpora", name, f"b.{opt}.bc")
+                line, wall = row(name, opt, check.get("args", []), a, b, function)
+                total += wall
+                print(line)
+                sys.stdout.flush()
+    print(f"\nWhole corpus, -j 1: {total:.2f} s.\n")
+    # The branch-per-bit pair and a concrete loop, built from the test fixtures.
+    with tempfile.TemporaryDirectory() as tmp:
+        def bc(src, opt):
+            out = os.path.join(tmp, os.path.basename(src) + f".{opt}.bc")
+            subprocess.run(["clang-14", "-c", "-emit-llvm", "-g", f"-{opt}", "-Xclang", "-disable-O0-optnone",
+                            os.path.join(ROOT, "tests", "fixtures", src), "-o", out], check=True)
+            return out
+        print("| special | opt | args | verdict | paths | decided | queries | cached | backend | avoided | solver | wall ms | instr/s | peak | -j 2 |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        line, _ = row("popcount, if per bit vs SWAR", "O0", ["--merge"], bc("bits_a.c", "O0"), bc("bits_b.c", "O0"), "popc")
+        print(line)
+        line, _ = row("concrete loop (interpreter speed)", "O0", [], bc("loop_a.c", "O0"), bc("loop_b.c", "O0"), "spin")
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
