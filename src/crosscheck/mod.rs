@@ -297,17 +297,27 @@ pub fn replay_file(
 }
 
 /// The counters reported with a check: what each layer answered, what reached Bitwuzla.
-fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats, merged_away: u64) -> Vec<(String, u64)> {
+fn counters(
+    stats: &crate::exec::ExecStats,
+    s: &crate::solver::SolverStats,
+    merged_away: u64,
+) -> Vec<(String, u64)> {
     let c = &stats.constraints;
     [
         ("instructions", stats.instructions),
         ("forks", stats.forks),
         ("paths merged away", merged_away),
-        ("branches decided by known values", c.decided_by_substitution),
+        (
+            "branches decided by known values",
+            c.decided_by_substitution,
+        ),
         ("branches decided by ranges", c.decided_by_ranges),
         ("implied values", c.implied_values),
         ("redundant constraints dropped", c.redundant),
-        ("branch sides answered by the path's model", stats.model_hits),
+        (
+            "branch sides answered by the path's model",
+            stats.model_hits,
+        ),
         ("solver queries", s.queries),
         ("query cache hits", s.cache_hits),
         ("cex cache: unsat subset", s.cex_unsat_subset_hits),
