@@ -296,7 +296,7 @@ pub fn replay_file(
     }
 }
 
-/// The counters reported with a check: what each layer answered, what reached Bitwuzla.
+/// The counters reported with a check: what each layer answered, what reached the backend.
 fn counters(
     stats: &crate::exec::ExecStats,
     s: &crate::solver::SolverStats,
