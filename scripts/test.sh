@@ -5,5 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/install.sh
 bash scripts/build-corpora.sh
 cargo fmt --check
-cargo clippy --all-targets -- -D warnings
+cargo clippy --release --all-targets -- -D warnings
 cargo test --release
