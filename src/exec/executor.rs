@@ -384,11 +384,14 @@ impl<'a> Executor<'a> {
         for _ in 0..SLICE {
             if state.instructions >= self.config.max_instructions_per_path {
                 let limit = self.config.max_instructions_per_path;
-                self.pending_exits.push((
+                self.finish(
                     state,
                     Exit::Unknown(format!("path longer than {limit} instructions")),
-                ));
+                );
                 return None;
+            }
+            if self.step_in_place(&mut state) {
+                continue;
             }
             let next = self.step(state)?;
             state = next;

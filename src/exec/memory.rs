@@ -116,6 +116,26 @@ impl ObjectState {
         }
     }
 
+    /// The little-endian value of `count` (≤ 16) bytes at `offset`, if they are all concrete.
+    pub fn concrete_value(&self, offset: usize, count: usize) -> Option<u128> {
+        if self.array.is_some() || count > 16 {
+            return None;
+        }
+        if !self.symbolic.is_empty()
+            && self.symbolic[offset..offset + count]
+                .iter()
+                .any(Option::is_some)
+        {
+            return None;
+        }
+        Some(
+            self.concrete[offset..offset + count]
+                .iter()
+                .rev()
+                .fold(0u128, |acc, &b| (acc << 8) | b as u128),
+        )
+    }
+
     /// Reads `count` bytes at a concrete offset, least significant first.
     pub fn read_bytes(&self, pool: &ExprPool, offset: usize, count: usize) -> Vec<Value> {
         (offset..offset + count)

@@ -6,6 +6,7 @@
 
 pub mod constraints;
 pub mod executor;
+mod fast;
 pub mod memory;
 pub mod merge;
 pub mod searcher;

@@ -466,6 +466,11 @@ impl<'a> Executor<'a> {
     pub fn read(&self, state: &State, key: u64, offset: Offset, bytes: u32) -> Value {
         let pool = self.pool;
         let (_, contents) = state.memory.get(key).expect("resolved object exists");
+        if let Offset::Concrete(off) = offset {
+            if let Some(bits) = contents.concrete_value(off as usize, bytes as usize) {
+                return Value::concrete(bytes * 8, bits);
+            }
+        }
         let parts: Vec<Value> = match offset {
             Offset::Concrete(off) => contents.read_bytes(pool, off as usize, bytes as usize),
             Offset::Symbolic(off) => (0..bytes)
@@ -514,12 +519,25 @@ impl<'a> Executor<'a> {
         offset: i64,
         indices: &[GepIndex],
     ) -> Option<State> {
-        let mut acc = self.operand(&state, base);
+        let acc = self.gep_value(&state, base, offset, indices);
+        self.set(&mut state, dst, acc);
+        Some(state)
+    }
+
+    /// `base + offset + Σ index × scale`, indices sign-extended to pointer width.
+    pub(crate) fn gep_value(
+        &self,
+        state: &State,
+        base: Operand,
+        offset: i64,
+        indices: &[GepIndex],
+    ) -> Value {
+        let mut acc = self.operand(state, base);
         if offset != 0 {
             acc = self.binop(BinOp::Add, acc, Value::concrete(PTR_WIDTH, offset as u128));
         }
         for gi in indices {
-            let idx = self.operand(&state, gi.index);
+            let idx = self.operand(state, gi.index);
             let idx = if idx.width(self.pool) < PTR_WIDTH {
                 self.cast(CastKind::SExt, idx, PTR_WIDTH)
             } else {
@@ -532,8 +550,7 @@ impl<'a> Executor<'a> {
             );
             acc = self.binop(BinOp::Add, acc, scaled);
         }
-        self.set(&mut state, dst, acc);
-        Some(state)
+        acc
     }
 
     fn exec_terminator(&mut self, mut state: State, term: &Terminator) -> Option<State> {
