@@ -10,8 +10,9 @@
 //! XML 1.0 forbids (control characters other than tab, line feed and carriage return, and
 //! U+FFFE/U+FFFF) are shown as `\u{..}` escapes, so any input gives a well-formed document.
 
+use super::table::verdict_sentence;
 use super::Overall;
-use super::{PathRow, PathVerdict, Report, Summary};
+use super::{PathRow, PathVerdict, Report};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -139,47 +140,6 @@ fn details(report: &Report) -> String {
         }
     }
     out
-}
-
-/// The verdict line of the text report, for example `NOT EQUIVALENT: 2 paths differ`.
-///
-/// This repeats `table.rs`'s wording; a unit test keeps the two in step.
-fn verdict_sentence(s: &Summary) -> String {
-    let plural =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    match s.overall {
-        Overall::Equivalent => format!("{}: the implementations agree on every path", s.overall),
-        Overall::Diverged => {
-            let n = s.diverged + s.errors_one;
-            if n == 0 {
-                s.overall.to_string()
-            } else {
-                let verb = if n == 1 { "differs" } else { "differ" };
-                format!("{}: {} {verb}", s.overall, plural(n, "path", "paths"))
-            }
-        }
-        Overall::Inconclusive => {
-            let mut why = Vec::new();
-            if s.unknown > 0 {
-                why.push(format!(
-                    "{} undecided",
-                    plural(s.unknown, "path is", "paths are")
-                ));
-            }
-            if !s.complete {
-                why.push("exploration is incomplete".to_string());
-            }
-            if why.is_empty() {
-                format!("{}: no difference found", s.overall)
-            } else {
-                format!(
-                    "{}: no difference found, but {}",
-                    s.overall,
-                    why.join(" and ")
-                )
-            }
-        }
-    }
 }
 
 /// Milliseconds as seconds with three decimals: `61.500`.
@@ -546,28 +506,6 @@ path 3: ERROR (one side)
             );
         }
         check_well_formed(&format!("{head}<a x=\"&#10;\"><b/>t&amp;</a>\n")).unwrap();
-    }
-
-    #[test]
-    fn verdict_sentence_matches_the_table() {
-        let mut reports = vec![sample_report(), equivalent(), inconclusive()];
-        let mut one = sample_report();
-        one.summary.diverged = 1;
-        one.summary.errors_one = 0;
-        reports.push(one);
-        let mut bare = inconclusive();
-        bare.summary.complete = true;
-        bare.summary.unknown = 0;
-        reports.push(bare);
-        let mut zero = sample_report();
-        zero.summary.diverged = 0;
-        zero.summary.errors_one = 0;
-        reports.push(zero);
-        for report in &reports {
-            let table = render_table(report);
-            let line = format!("verdict      : {}\n", verdict_sentence(&report.summary));
-            assert!(table.contains(&line), "{line:?} not in\n{table}");
-        }
     }
 
     #[test]

@@ -163,7 +163,7 @@ pub fn render_markdown(report: &Report) -> String {
 }
 
 /// One sentence that gives the overall verdict and its reason.
-fn verdict_sentence(s: &Summary) -> String {
+pub(crate) fn verdict_sentence(s: &Summary) -> String {
     use super::Overall;
     match s.overall {
         Overall::Equivalent => format!("{}: the implementations agree on every path", s.overall),
