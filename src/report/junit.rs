@@ -204,7 +204,7 @@ fn escape(value: &str, in_attribute: bool) -> String {
 mod tests {
     use super::*;
     use crate::report::tests::sample_report;
-    use crate::report::{render_table, InputValue, Summary};
+    use crate::report::{InputValue, Summary};
 
     fn summary(overall: Overall, wall_time_ms: u64) -> Summary {
         Summary {
