@@ -130,13 +130,7 @@ impl ConstraintSet {
                 }
                 _ => {
                     if let Some((term, pieces)) = range_of(pool, c) {
-                        let current = self
-                            .ranges
-                            .get(&term)
-                            .cloned()
-                            .unwrap_or_else(|| full(pool.width(term)));
-                        let narrowed = widen(intersect(&current, &pieces));
-                        let was_single = matches!(current[..], [(lo, hi)] if lo == hi);
+                        let (was_single, narrowed) = self.narrow(pool, term, &pieces);
                         if let [(lo, hi)] = narrowed[..] {
                             if lo == hi && !was_single {
                                 // One value left: an implied equality.
@@ -147,7 +141,6 @@ impl ConstraintSet {
                                 }
                             }
                         }
-                        self.ranges.insert(term, narrowed);
                     }
                 }
             }
@@ -181,19 +174,29 @@ impl ConstraintSet {
                 kept.push(s);
             }
         }
-        self.list = kept;
         self.ranges.clear();
-        for &c in &self.list {
+        for &c in &kept {
             if let Some((term, pieces)) = range_of(pool, c) {
-                let current = self
-                    .ranges
-                    .get(&term)
-                    .cloned()
-                    .unwrap_or_else(|| full(pool.width(term)));
-                self.ranges
-                    .insert(term, widen(intersect(&current, &pieces)));
+                self.narrow(pool, term, &pieces);
             }
         }
+        self.list = kept;
+    }
+}
+
+impl ConstraintSet {
+    /// Intersects the values allowed for `term` with `pieces`; returns whether the term was
+    /// already pinned to one value, and the narrowed set.
+    fn narrow(&mut self, pool: &ExprPool, term: ExprId, pieces: &Pieces) -> (bool, Pieces) {
+        let current = self
+            .ranges
+            .get(&term)
+            .cloned()
+            .unwrap_or_else(|| full(pool.width(term)));
+        let was_single = matches!(current[..], [(lo, hi)] if lo == hi);
+        let narrowed = widen(intersect(&current, pieces));
+        self.ranges.insert(term, narrowed.clone());
+        (was_single, narrowed)
     }
 }
 
