@@ -185,8 +185,11 @@ pub type ObjectKey = u64;
 /// the objects), and each object's contents are shared until one side writes them.
 #[derive(Debug, Clone, Default)]
 pub struct AddressSpace {
-    objects: Arc<BTreeMap<u64, (Arc<MemoryObject>, Arc<ObjectState>)>>,
+    objects: Arc<ObjectMap>,
 }
+
+/// Objects by base address: identity and contents.
+type ObjectMap = BTreeMap<u64, (Arc<MemoryObject>, Arc<ObjectState>)>;
 
 impl AddressSpace {
     pub fn insert(&mut self, object: MemoryObject, state: ObjectState) {
