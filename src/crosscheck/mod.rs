@@ -306,6 +306,7 @@ fn counters(
     [
         ("instructions", stats.instructions),
         ("forks", stats.forks),
+        ("live states (max)", stats.live_states_max as u64),
         ("paths merged away", merged_away),
         (
             "branches decided by known values",
