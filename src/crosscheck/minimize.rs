@@ -19,6 +19,9 @@ use std::time::{Duration, Instant};
 const QUERY_BUDGET: u32 = 48;
 /// Time one minimization may take.
 const TIME_BUDGET: Duration = Duration::from_secs(2);
+/// Time all the minimizations of one check may take together; later counterexamples keep
+/// the solver's first answer.
+pub const TOTAL_BUDGET: Duration = Duration::from_secs(10);
 
 /// Time limit of one minimization query: a preference that is hard to decide is skipped.
 const QUERY_TIMEOUT: Duration = Duration::from_millis(250);
@@ -33,11 +36,12 @@ struct Search<'e> {
     model: Arc<Assignment>,
     queries: u32,
     start: Instant,
+    limit: Duration,
 }
 
 impl Search<'_> {
     fn exhausted(&self) -> bool {
-        self.queries >= QUERY_BUDGET || self.start.elapsed() >= TIME_BUDGET
+        self.queries >= QUERY_BUDGET || self.start.elapsed() >= self.limit
     }
 
     /// Adopts `wish` if some input satisfies it together with everything fixed so far.
@@ -95,7 +99,11 @@ pub fn minimize(
     sig: &Signature,
     args: &Arguments,
     model: Arc<Assignment>,
+    budget: &mut Duration,
 ) -> Arc<Assignment> {
+    if budget.is_zero() {
+        return model;
+    }
     let config = SolverConfig {
         timeout: Some(QUERY_TIMEOUT),
         ..SolverConfig::default()
@@ -108,6 +116,7 @@ pub fn minimize(
         model,
         queries: 0,
         start: Instant::now(),
+        limit: TIME_BUDGET.min(*budget),
     };
     for (p, (value, bytes)) in sig.params.iter().zip(args.values.iter().zip(&args.bytes)) {
         match p.buffer {
@@ -119,6 +128,7 @@ pub fn minimize(
             Some(_) => readable_bytes(&mut search, pool, bytes),
         }
     }
+    *budget = budget.saturating_sub(search.start.elapsed());
     search.model
 }
 

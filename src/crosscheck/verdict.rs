@@ -27,6 +27,8 @@ pub struct CrossDriver<'s> {
     /// The path of each row (its branch decisions), to order rows independently of the
     /// order of exploration.
     pub keys: Vec<Vec<u8>>,
+    /// Time left for making counterexamples readable.
+    minimize_left: std::time::Duration,
 }
 
 impl<'s> CrossDriver<'s> {
@@ -37,6 +39,7 @@ impl<'s> CrossDriver<'s> {
             args,
             rows: Vec::new(),
             keys: Vec::new(),
+            minimize_left: super::minimize::TOTAL_BUDGET,
         }
     }
 
@@ -173,7 +176,7 @@ impl<'s> CrossDriver<'s> {
         let text_b = describe(ex, &b);
         match (&a, &b) {
             (SideOutcome::Failed(fa), SideOutcome::Failed(fb)) => {
-                let model = any_model(ex, &state, self.sig, &self.args);
+                let model = any_model(ex, &state, self.sig, &self.args, &mut self.minimize_left);
                 if fa.kind.same_kind(&fb.kind) {
                     let detail = format!(
                         "both fail: {} (A at {}, B at {})",
@@ -219,7 +222,7 @@ impl<'s> CrossDriver<'s> {
                 } else {
                     "B"
                 };
-                let model = any_model(ex, &state, self.sig, &self.args);
+                let model = any_model(ex, &state, self.sig, &self.args, &mut self.minimize_left);
                 let detail = format!("only {side} fails: {} at {}", f.kind.describe(), f.loc);
                 self.push_row(
                     ex,
@@ -292,7 +295,7 @@ impl<'s> CrossDriver<'s> {
                 terms.push(("exit status".into(), pool.ne(x.expr(pool), y.expr(pool))));
             }
             _ => {
-                let model = any_model(ex, &state, self.sig, &self.args);
+                let model = any_model(ex, &state, self.sig, &self.args, &mut self.minimize_left);
                 self.push_row(
                     ex,
                     &state,
@@ -335,8 +338,15 @@ impl<'s> CrossDriver<'s> {
                 },
             ),
             Ok(Some(model)) => {
-                let model =
-                    super::minimize::minimize(ex.pool, &state, differ, self.sig, &self.args, model);
+                let model = super::minimize::minimize(
+                    ex.pool,
+                    &state,
+                    differ,
+                    self.sig,
+                    &self.args,
+                    model,
+                    &mut self.minimize_left,
+                );
                 let what: Vec<&str> = terms
                     .iter()
                     .filter(|(_, t)| pool.eval(*t, &model) != 0)
@@ -432,6 +442,7 @@ fn any_model(
     state: &State,
     sig: &Signature,
     args: &Arguments,
+    budget: &mut std::time::Duration,
 ) -> Option<Arc<Assignment>> {
     let model = match &state.model {
         Some(m) => m.clone(),
@@ -439,7 +450,7 @@ fn any_model(
     };
     let goal = ex.pool.true_();
     Some(super::minimize::minimize(
-        ex.pool, state, goal, sig, args, model,
+        ex.pool, state, goal, sig, args, model, budget,
     ))
 }
 
