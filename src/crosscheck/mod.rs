@@ -441,11 +441,3 @@ pub fn pair_functions(module: &Module) -> FunctionPairing {
         .collect();
     out
 }
-
-/// The side a module path belongs to, for messages.
-pub fn side_path(check: &FunctionCheck, side: Side) -> &Path {
-    match side {
-        Side::B => &check.b_path,
-        _ => &check.a_path,
-    }
-}

@@ -10,7 +10,7 @@
 //! XML 1.0 forbids (control characters other than tab, line feed and carriage return, and
 //! U+FFFE/U+FFFF) are shown as `\u{..}` escapes, so any input gives a well-formed document.
 
-use super::table::verdict_sentence;
+use super::table::{one_line, verdict_sentence};
 use super::Overall;
 use super::{PathRow, PathVerdict, Report};
 use std::fmt::Write as _;
@@ -145,23 +145,6 @@ fn details(report: &Report) -> String {
 /// Milliseconds as seconds with three decimals: `61.500`.
 fn seconds(ms: u64) -> String {
     format!("{}.{:03}", ms / 1000, ms % 1000)
-}
-
-/// Shows line breaks and other control characters as escapes, so a value stays on one line.
-fn one_line(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            _ if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 /// Escapes `value` for an attribute value in double quotes; tab and line breaks become

@@ -275,7 +275,7 @@ fn ktest_cell(row: &PathRow) -> String {
 }
 
 /// Replaces control characters with escapes so a cell stays on one line.
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
