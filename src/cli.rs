@@ -104,6 +104,10 @@ struct EngineArgs {
     /// --all-functions and --config run in parallel instead, one thread each.
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<usize>,
+    /// Keep resident memory under this many MiB by dropping live states (counted; the
+    /// verdict is then inconclusive unless a divergence was found).
+    #[arg(long = "max-memory", value_name = "MIB")]
+    max_memory: Option<u64>,
     /// Merge the states of a branch where they meet again (one row may then stand for many
     /// paths). Exploration of one check then runs on one thread.
     #[arg(long)]
@@ -255,6 +259,7 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
         search,
         seed: e.seed,
         merge: e.merge,
+        max_memory: e.max_memory.map(|mib| mib.saturating_mul(1 << 20)),
         ..ExecConfig::default()
     };
     let solver = SolverConfig {

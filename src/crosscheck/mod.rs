@@ -204,6 +204,12 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     } else {
         Overall::Equivalent
     };
+    if stats.dropped_for_memory > 0 {
+        notes.push(format!(
+            "{} states were dropped to stay under --max-memory: exploration is incomplete",
+            stats.dropped_for_memory
+        ));
+    }
     if let Some(why) = &stats.stop_reason {
         notes.push(format!(
             "exploration stopped: {why}; {live_at_end} states were still live"
@@ -307,6 +313,7 @@ fn counters(
         ("instructions", stats.instructions),
         ("forks", stats.forks),
         ("live states (max)", stats.live_states_max as u64),
+        ("states dropped for memory", stats.dropped_for_memory),
         ("paths merged away", merged_away),
         (
             "branches decided by known values",
@@ -341,6 +348,7 @@ fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::Exe
     total.paths += other.paths;
     total.model_hits += other.model_hits;
     total.live_states_max = total.live_states_max.max(other.live_states_max);
+    total.dropped_for_memory += other.dropped_for_memory;
     if total.stop_reason.is_none() {
         total.stop_reason = other.stop_reason.clone();
     }

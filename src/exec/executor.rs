@@ -62,6 +62,9 @@ pub struct ExecConfig {
     pub jobs: usize,
     /// Merge the states of a branch where they meet again. Default is false.
     pub merge: bool,
+    /// Resident memory (bytes) above which live states are dropped (and counted), so that
+    /// exploration stays within it. Default is no cap.
+    pub max_memory: Option<u64>,
 }
 
 impl Default for ExecConfig {
@@ -76,6 +79,7 @@ impl Default for ExecConfig {
             progress: false,
             jobs: 1,
             merge: false,
+            max_memory: None,
         }
     }
 }
@@ -89,6 +93,8 @@ pub struct ExecStats {
     /// Branches answered from a state's model without asking the solver.
     pub model_hits: u64,
     pub live_states_max: usize,
+    /// States dropped to stay under `--max-memory`.
+    pub dropped_for_memory: u64,
     /// What the path conditions answered without the solver.
     pub constraints: crate::exec::constraints::ConstraintStats,
     /// Why exploration stopped early, if it did.
@@ -102,7 +108,14 @@ pub struct Feasible {
     pub no: Option<Arc<Assignment>>,
 }
 
-/// How often the progress line is redrawn.
+/// Resident memory of this process, from `/proc/self/statm` (Linux).
+fn resident_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// How often the progress line (and the memory cap) is checked.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 
 /// How many instructions a state runs before the searcher chooses again.
@@ -340,15 +353,37 @@ impl<'a> Executor<'a> {
                 }
             }
             self.stats.live_states_max = self.stats.live_states_max.max(table.live);
-            if self.config.progress && last_progress.elapsed() >= PROGRESS_INTERVAL {
+            if last_progress.elapsed() >= PROGRESS_INTERVAL {
                 last_progress = Instant::now();
-                self.print_progress(table.live, &driver.status());
+                if self.config.progress {
+                    self.print_progress(table.live, &driver.status());
+                }
+                if self
+                    .config
+                    .max_memory
+                    .is_some_and(|cap| resident_bytes().is_some_and(|rss| rss > cap))
+                {
+                    // Over the cap: drop half of the other live states, newest first.
+                    let victims: Vec<usize> = (0..table.states.len())
+                        .rev()
+                        .filter(|&k| k != slot && table.states[k].is_some())
+                        .take(table.live / 2)
+                        .collect();
+                    for k in victims {
+                        searcher.remove(k, &table.states);
+                        let mut state = table.states[k].take().expect("a live slot");
+                        table.release(k);
+                        self.merge_leave(&mut state);
+                        self.stats.dropped_for_memory += 1;
+                    }
+                }
             }
         }
         if self.config.progress {
             eprint!("\r\x1b[2K");
         }
-        self.live_at_end = table.live
+        self.live_at_end = self.stats.dropped_for_memory as usize
+            + table.live
             + shared.map_or(0, WorkPool::left)
             + self.merger.as_ref().map_or(0, |m| m.parked());
         self.stats.elapsed = self.start.elapsed();
