@@ -291,3 +291,23 @@ fn merging_proves_a_branch_per_bit_in_one_row() {
         "the row stands for 2^32 paths: {out}"
     );
 }
+
+#[test]
+fn a_bitwise_checksum_equals_its_table_driven_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("crc_a.c", dir.path(), "-O0");
+    let b = compile_fixture("crc_b.c", dir.path(), "-O0");
+    let args = [
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--function",
+        "crc8",
+        "--buffer-size",
+        "4",
+        "--merge",
+    ];
+    let o = xcheck(dir.path(), &args);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("paths        : 1 (proved 1"), "{out}");
+}

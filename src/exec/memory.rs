@@ -164,9 +164,30 @@ impl ObjectState {
         array
     }
 
-    /// Reads one byte at a symbolic `index` (already known to be in bounds).
+    /// Reads one byte at a symbolic `index` (already known to be in bounds). Small objects
+    /// whose bytes are all concrete (lookup tables) become a multiplexer over the index bits,
+    /// which bit-blasts better than an array read over a chain of stores.
     pub fn read_symbolic(&self, pool: &ExprPool, index: ExprId) -> ExprId {
+        let size = self.concrete.len();
+        if size <= MUX_LIMIT && self.is_concrete() {
+            let bits = usize::BITS - (size.max(2) - 1).leading_zeros();
+            return self.mux(pool, index, bits, 0);
+        }
         pool.array_read(self.as_array(pool), index)
+    }
+
+    /// The byte at `base + (index's low `bits` bits)`, as a tree of `ite`s on those bits.
+    fn mux(&self, pool: &ExprPool, index: ExprId, bits: u32, base: usize) -> ExprId {
+        if bits == 0 {
+            return pool.constant(8, self.concrete.get(base).copied().unwrap_or(0) as u128);
+        }
+        let half = 1usize << (bits - 1);
+        let low = self.mux(pool, index, bits - 1, base);
+        if base + half >= self.concrete.len() {
+            return low;
+        }
+        let high = self.mux(pool, index, bits - 1, base + half);
+        pool.ite(pool.extract(index, bits - 1, 1), high, low)
     }
 
     /// Writes one byte at a symbolic `index` (already known to be in bounds).
@@ -176,6 +197,9 @@ impl ObjectState {
         self.array = Some(pool.array_store(array, index, value));
     }
 }
+
+/// Concrete objects up to this size are read at symbolic offsets through a multiplexer.
+const MUX_LIMIT: usize = 1024;
 
 /// Identifies an object within an address space (its base address).
 pub type ObjectKey = u64;
@@ -253,5 +277,27 @@ impl Allocator {
         let address = self.next;
         self.next = (address + size.max(1) + RED_ZONE).div_ceil(16) * 16;
         address
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::Assignment;
+
+    #[test]
+    fn table_reads_at_symbolic_offsets_give_every_byte() {
+        let pool = ExprPool::new();
+        let table: Vec<u8> = (0..13u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
+        let object = ObjectState::from_bytes(table.clone());
+        let i = pool.new_array("i", 4);
+        let bytes: Vec<ExprId> = (0..4).map(|k| pool.sym(i, k)).collect();
+        let index = pool.concat_bytes(&bytes);
+        let read = object.read_symbolic(&pool, index);
+        for (k, expected) in table.iter().enumerate() {
+            let mut a = Assignment::new();
+            a.set(i, (k as u32).to_le_bytes().to_vec());
+            assert_eq!(pool.eval(read, &a), *expected as u128, "byte {k}");
+        }
     }
 }
