@@ -142,54 +142,38 @@ pub fn job_dir(base: &Path, pair_index: Option<usize>, label: &str) -> PathBuf {
     }
 }
 
-/// One line of `--json` output.
+/// One line of `--json` output: the job, and its report's summary fields when it ran.
 #[derive(Serialize)]
 pub struct JsonLine<'a> {
     pub pair: usize,
     pub function: String,
+    /// `equivalent`, `diverged`, `inconclusive`, or `error` when the check could not run.
     pub verdict: &'a str,
     pub failed: bool,
-    pub complete: bool,
-    pub paths: usize,
-    pub proved: usize,
-    pub diverged: usize,
-    pub errors_both: usize,
-    pub errors_one: usize,
-    pub unknown: usize,
-    pub wall_time_ms: u64,
     pub error: Option<&'a str>,
     pub note: Option<&'a str>,
     pub out_dir: String,
+    #[serde(flatten)]
+    pub summary: Option<&'a crate::report::Summary>,
 }
 
 pub fn json_line(pair: usize, r: &JobResult) -> String {
-    let (verdict, s) = match &r.outcome {
-        Ok(report) => (
-            match report.summary.overall {
-                Overall::Equivalent => "equivalent",
-                Overall::Diverged => "diverged",
-                Overall::Inconclusive => "inconclusive",
-            },
-            Some(&report.summary),
-        ),
-        Err(_) => ("error", None),
+    let summary = r.outcome.as_ref().ok().map(|report| &report.summary);
+    let verdict = match summary.map(|s| s.overall) {
+        Some(Overall::Equivalent) => "equivalent",
+        Some(Overall::Diverged) => "diverged",
+        Some(Overall::Inconclusive) => "inconclusive",
+        None => "error",
     };
     let line = JsonLine {
         pair,
         function: r.job.label(),
         verdict,
         failed: r.failed,
-        complete: s.is_some_and(|s| s.complete),
-        paths: s.map_or(0, |s| s.paths),
-        proved: s.map_or(0, |s| s.proved),
-        diverged: s.map_or(0, |s| s.diverged),
-        errors_both: s.map_or(0, |s| s.errors_both),
-        errors_one: s.map_or(0, |s| s.errors_one),
-        unknown: s.map_or(0, |s| s.unknown),
-        wall_time_ms: s.map_or(0, |s| s.wall_time_ms),
         error: r.outcome.as_ref().err().map(String::as_str),
         note: r.job.note.as_deref(),
         out_dir: r.job.check.out_dir.display().to_string(),
+        summary,
     };
     serde_json::to_string(&line).unwrap_or_default()
 }
