@@ -66,7 +66,16 @@ impl ConstraintSet {
         cond: ExprId,
         stats: &mut ConstraintStats,
     ) -> Option<bool> {
-        let c = self.simplify(pool, cond);
+        self.decide_simplified(pool, self.simplify(pool, cond), stats)
+    }
+
+    /// [`decide`](Self::decide) for a condition already passed through [`simplify`](Self::simplify).
+    pub fn decide_simplified(
+        &self,
+        pool: &ExprPool,
+        c: ExprId,
+        stats: &mut ConstraintStats,
+    ) -> Option<bool> {
         if let Some(v) = pool.as_const(c) {
             stats.decided_by_substitution += 1;
             return Some(v != 0);

@@ -476,9 +476,11 @@ impl<'a> Executor<'a> {
     /// `Err` carries the reason when the solver could not tell.
     pub fn feasible(&mut self, state: &State, cond: ExprId) -> Result<Feasible, String> {
         let pool = self.pool;
-        if let Some(c) = state
-            .constraints
-            .decide(pool, cond, &mut self.stats.constraints)
+        let cond = state.constraints.simplify(pool, cond);
+        if let Some(c) =
+            state
+                .constraints
+                .decide_simplified(pool, cond, &mut self.stats.constraints)
         {
             let model = match &state.model {
                 Some(m) => m.clone(),
@@ -498,7 +500,6 @@ impl<'a> Executor<'a> {
                 }
             });
         }
-        let cond = state.constraints.simplify(pool, cond);
         let not = pool.bool_not(cond);
         // The current model answers one side for free.
         if let Some(model) = &state.model {
