@@ -12,8 +12,21 @@ fn main() {
     let clang = std::env::var("XCHECK_CLANG").unwrap_or_else(|_| "clang-14".to_string());
     let link = std::env::var("XCHECK_LLVM_LINK").unwrap_or_else(|_| "llvm-link-14".to_string());
     let mut parts = Vec::new();
-    for source in ["klee.c", "libc.c"] {
-        let part = out.join(source.replace(".c", ".bc"));
+    // The KLEE conveniences, the small C library for function checks, and the POSIX model
+    // (every `.c` under `harness/posix/`) that whole-program checks run on.
+    let mut sources = vec!["klee.c".to_string(), "libc.c".to_string()];
+    if let Ok(dir) = std::fs::read_dir("harness/posix") {
+        let mut posix: Vec<String> = dir
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".c"))
+            .map(|n| format!("posix/{n}"))
+            .collect();
+        posix.sort();
+        sources.extend(posix);
+    }
+    for source in &sources {
+        let part = out.join(source.replace(".c", ".bc").replace('/', "_"));
         run(Command::new(&clang)
             .args([
                 "-c",

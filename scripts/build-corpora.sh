@@ -41,6 +41,8 @@ if [ $# -gt 0 ]; then
 else
     names=()
     for dir in "$corpora"/*/; do
+        # Function pairs only; whole-program pairs (corpora/programs) have their own script.
+        [ -f "$dir/case.toml" ] || continue
         names+=("$(basename "$dir")")
     done
 fi

@@ -3,12 +3,15 @@
 //!
 //! ```text
 //! xcheck A.bc B.bc --function f[=g] [options]   check a function pair
+//! xcheck A.bc B.bc [options] [ENV...] [-- ARGS]   crosscheck two whole programs
+//! xcheck cc CLANG-ARGS...                         compile against the bundled musl
 //! xcheck run HARNESS.bc [options]               explore a KLEE-style harness
 //! xcheck show TEST.ktest...                     print tests like ktest-tool
 //! xcheck replay TEST.ktest|DIR A.bc B.bc --function f[=g]
 //! ```
 
 use crate::config::{parse_fail_on, FailOn};
+use crate::crosscheck::program::ProgramCheck;
 use crate::crosscheck::{check_functions, replay_file, FunctionCheck};
 use crate::error::Error;
 use crate::exec::{ExecConfig, SearchKind};
@@ -69,9 +72,95 @@ struct CheckArgs {
     params: ParamArgs,
     #[command(flatten)]
     engine: EngineArgs,
+    /// Whole programs: argv[0] of both programs (default: A's file name up to its first dot).
+    #[arg(long, value_name = "NAME")]
+    argv0: Option<String>,
+    /// Whole programs: what must agree, from stdout, stderr, exit (comma-separated).
+    #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
+    compare: String,
+    /// Whole programs: do not compare exit statuses.
+    #[arg(long = "ignore-exit-code")]
+    ignore_exit_code: bool,
     /// Directory for tests and reports.
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-out")]
     output_dir: PathBuf,
+}
+
+/// The symbolic-environment options of whole-program checks (KLEE's names) and how many
+/// values each takes.
+const ENV_OPTIONS: &[(&str, usize)] = &[
+    ("--sym-arg", 1),
+    ("--sym-args", 3),
+    ("--sym-files", 2),
+    ("--sym-stdin", 1),
+    ("--max-fail", 1),
+];
+
+/// Takes the environment options and everything after `--` out of a check's command line,
+/// keeping their order (it decides the order of the program's arguments).
+fn split_env(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
+    let mut rest = Vec::new();
+    let mut env = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(arg) = it.next() {
+        let text = arg.to_string_lossy().into_owned();
+        if text == "--" {
+            env.extend(it.by_ref().map(|a| a.to_string_lossy().into_owned()));
+            break;
+        }
+        match ENV_OPTIONS.iter().find(|(name, _)| *name == text) {
+            Some((_, arity)) => {
+                env.push(text);
+                env.extend(
+                    it.by_ref()
+                        .take(*arity)
+                        .map(|a| a.to_string_lossy().into_owned()),
+                );
+            }
+            None => rest.push(arg),
+        }
+    }
+    (rest, env)
+}
+
+/// Checks the numbers of the environment options, so that mistakes are usage errors here
+/// rather than failures inside the model.
+fn validate_env(env: &[String]) -> Result<(), Exit> {
+    let mut i = 0;
+    while i < env.len() {
+        if let Some((name, arity)) = ENV_OPTIONS.iter().find(|(n, _)| *n == env[i]) {
+            let values = &env[i + 1..(i + 1 + arity).min(env.len())];
+            if values.len() < *arity {
+                return Err(usage(format!("{name} takes {arity} number(s)")));
+            }
+            let mut nums = Vec::new();
+            for v in values {
+                let n: u32 = v.parse().map_err(|_| {
+                    usage(format!(
+                        "{name} {}: '{v}' is not a number",
+                        values.join(" ")
+                    ))
+                })?;
+                nums.push(n);
+            }
+            let bad = match *name {
+                "--sym-args" if nums[0] > nums[1] => Some("MIN is larger than MAX"),
+                "--sym-args" if nums[1] > 32 => Some("at most 32 arguments"),
+                "--sym-files" if nums[0] > 26 => Some("at most 26 files (A to Z)"),
+                "--sym-arg" | "--sym-stdin" if nums[0] > 4096 => Some("at most 4096 bytes"),
+                "--sym-args" if nums[2] > 4096 => Some("at most 4096 bytes"),
+                "--sym-files" if nums[1] > 4096 => Some("at most 4096 bytes"),
+                _ => None,
+            };
+            if let Some(why) = bad {
+                return Err(usage(format!("{name} {}: {why}", values.join(" "))));
+            }
+            i += 1 + arity;
+        } else {
+            i += 1;
+        }
+    }
+    Ok(())
 }
 
 #[derive(Args, Debug, Clone)]
@@ -181,9 +270,12 @@ pub fn main(args: Vec<OsString>) -> i32 {
         "replay" => ReplayArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(replay),
-        _ => CheckArgs::try_parse_from(args.iter().cloned())
-            .map_err(clap_exit)
-            .and_then(check),
+        _ => {
+            let (args, env) = split_env(args);
+            CheckArgs::try_parse_from(args)
+                .map_err(clap_exit)
+                .and_then(|a| check(a, env))
+        }
     };
     match result {
         Ok(code) => code,
@@ -312,7 +404,7 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
     Ok(())
 }
 
-fn check(args: CheckArgs) -> Result<i32, Exit> {
+fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     let fail_on = match &args.fail_on {
         Some(list) => Some(parse_fail_on(list).map_err(|m| usage(format!("--fail-on: {m}")))?),
         None => None,
@@ -323,13 +415,17 @@ fn check(args: CheckArgs) -> Result<i32, Exit> {
     let (Some(a), Some(b)) = (&args.a, &args.b) else {
         return Err(usage("give two bitcode files, or --config FILE".into()));
     };
+    if !env.is_empty() && (args.all_functions || args.function.is_some()) {
+        return Err(usage(format!(
+            "'{}' is an option of whole-program checks; it does not apply to --function or --all-functions",
+            env[0]
+        )));
+    }
     if args.all_functions {
         return gate_all_functions(&args, a, b, fail_on);
     }
     let Some(spec) = &args.function else {
-        return Err(usage(
-            "whole-program crosschecking is not implemented yet: give --function f (or f=g), or --all-functions".into(),
-        ));
+        return check_programs(&args, a, b, env, fail_on);
     };
     let (fa, fb) = function_names(spec)?;
     let mut check = FunctionCheck::new(a, b, &fa, &fb);
@@ -339,11 +435,7 @@ fn check(args: CheckArgs) -> Result<i32, Exit> {
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
     check.exec.progress = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !args.json;
-    check.exec.jobs = match args.engine.jobs {
-        Some(0) => return Err(usage("--jobs must be at least 1".into())),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    check.exec.jobs = jobs_of(&args.engine)?;
     if check.exec.merge {
         // Merge groups live in one worker.
         check.exec.jobs = 1;
@@ -387,6 +479,106 @@ fn check(args: CheckArgs) -> Result<i32, Exit> {
     print!("{}", render_table(&report));
     println!("Tests and reports written to {}", args.output_dir.display());
     Ok(code)
+}
+
+/// `xcheck A B [ENV…]`: crosschecks two whole programs.
+fn check_programs(
+    args: &CheckArgs,
+    a: &Path,
+    b: &Path,
+    env: Vec<String>,
+    fail_on: Option<Vec<FailOn>>,
+) -> Result<i32, Exit> {
+    if !args.params.assume.is_empty() || !args.params.buffer_size.is_empty() {
+        return Err(usage(
+            "--assume and --buffer-size apply to function checks (--function)".into(),
+        ));
+    }
+    validate_env(&env)?;
+    let mut check = ProgramCheck::new(a, b);
+    if let Some(name) = &args.argv0 {
+        check.argv0 = name.clone();
+    }
+    if !env.is_empty() {
+        check.env = env;
+    }
+    let mut compare = crate::crosscheck::program::Compare {
+        stdout: false,
+        stderr: false,
+        exit: false,
+    };
+    for part in args
+        .compare
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        match part {
+            "stdout" => compare.stdout = true,
+            "stderr" => compare.stderr = true,
+            "exit" => compare.exit = true,
+            other => {
+                return Err(usage(format!(
+                    "--compare: unknown '{other}' (stdout, stderr, exit)"
+                )))
+            }
+        }
+    }
+    if args.ignore_exit_code {
+        compare.exit = false;
+    }
+    check.compare = compare;
+    let (exec, solver) = engine_config(&args.engine)?;
+    check.exec = exec;
+    check.solver = solver;
+    check.out_dir = args.output_dir.clone();
+    check.exec.progress = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !args.json;
+    check.exec.jobs = jobs_of(&args.engine)?;
+    if check.exec.merge {
+        check.exec.jobs = 1;
+    }
+    let report = crate::crosscheck::program::check_programs(&check)?.report;
+    let failed = fail_on
+        .as_ref()
+        .map(|f| crate::config::fails(&report, f, None));
+    if let Some(path) = &args.junit {
+        let xml = crate::report::junit::render_junit(
+            "xcheck",
+            &[(
+                "main".to_string(),
+                &report,
+                failed.unwrap_or(report.summary.overall != crate::report::Overall::Equivalent),
+            )],
+        );
+        crate::report::junit::write_junit(path, &xml).map_err(|e| Error::Output {
+            path: path.clone(),
+            source: e,
+        })?;
+    }
+    let code = match failed {
+        Some(f) => f as i32,
+        None => report.summary.overall.exit_code(),
+    };
+    if args.json {
+        let line = serde_json::to_string(&report.summary).map_err(|e| Error::Output {
+            path: args.output_dir.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+        println!("{line}");
+        return Ok(code);
+    }
+    print!("{}", render_table(&report));
+    println!("Tests and reports written to {}", args.output_dir.display());
+    Ok(code)
+}
+
+/// `-j N`, or every core.
+fn jobs_of(e: &EngineArgs) -> Result<usize, Exit> {
+    match e.jobs {
+        Some(0) => Err(usage("--jobs must be at least 1".into())),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
 }
 
 /// A function check with the command line's parameters and engine options.

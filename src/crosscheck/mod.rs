@@ -8,6 +8,7 @@
 
 mod minimize;
 mod precondition;
+pub mod program;
 mod setup;
 mod verdict;
 
@@ -93,80 +94,14 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let mut ex = Executor::new(module, &pool, solver, check.exec.clone());
     let (initial, args) =
         setup::initial_state(&mut ex, &signature, setup::Inputs::Symbolic, &preconditions)?;
-    let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone());
-    let jobs = check.exec.jobs.max(1);
-    let mut others = Vec::new();
-    if jobs == 1 {
-        ex.run(initial, &mut driver);
-    } else {
-        // Workers share the pool and the module; each has its own solver and driver.
-        let work = WorkPool::new(jobs, initial);
-        others = std::thread::scope(|scope| {
-            let handles: Vec<_> = (1..jobs)
-                .map(|_| {
-                    let (work, signature, args, pool) = (&work, &signature, args.clone(), &pool);
-                    scope.spawn(move || {
-                        let mut ex = Executor::new(
-                            module,
-                            pool,
-                            build_chain(&check.solver),
-                            check.exec.clone(),
-                        );
-                        let mut driver =
-                            verdict::CrossDriver::new(signature, check.compare_buffers, args);
-                        ex.run_worker(None, &mut driver, Some(work));
-                        (
-                            ex.stats.clone(),
-                            ex.solver.stats(),
-                            ex.unsupported.clone(),
-                            ex.coverage.clone(),
-                            ex.live_at_end,
-                            driver.rows,
-                            driver.keys,
-                        )
-                    })
-                })
-                .collect();
-            ex.run_worker(None, &mut driver, Some(&work));
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("an exploration worker panicked"))
-                .collect::<Vec<_>>()
-        });
-    }
-    let mut solver_stats = ex.solver.stats();
-    let mut stats = ex.stats.clone();
-    let mut unsupported = ex.unsupported.clone();
-    let mut coverage = ex.coverage.clone();
-    let mut live_at_end = ex.live_at_end;
-    let merged_away = ex.merger.as_ref().map_or(0, |m| m.merged);
-    let mut keyed: Vec<(Vec<u8>, PathRow)> = driver.keys.into_iter().zip(driver.rows).collect();
-    for (s, ss, u, cov, live, rows, keys) in others {
-        merge_exec_stats(&mut stats, &s);
-        solver_stats.merge(&ss);
-        for note in u {
-            if !unsupported.contains(&note) {
-                unsupported.push(note);
-            }
-        }
-        for (mine, theirs) in coverage.iter_mut().zip(cov) {
-            for (m, t) in mine.iter_mut().zip(theirs) {
-                *m |= t;
-            }
-        }
-        live_at_end = live_at_end.max(live);
-        keyed.extend(keys.into_iter().zip(rows));
-    }
-    // Rows in path order, whatever order the paths were explored in.
-    keyed.sort_by(|x, y| x.0.cmp(&y.0));
-    let mut rows: Vec<PathRow> = keyed.into_iter().map(|(_, r)| r).collect();
-    for (i, row) in rows.iter_mut().enumerate() {
-        row.id = i + 1;
-    }
-    let complete = stats.stop_reason.is_none() && live_at_end == 0;
-    let mut notes = unsupported;
+    let explored = explore(ex, initial, &check.solver, || {
+        verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone())
+    });
+    let mut explored = explored;
+    let mut rows = std::mem::take(&mut explored.rows);
+    let mut notes = explored.unsupported.clone();
     for side in [Side::A, Side::B] {
-        notes.push(coverage_note(module, &coverage, side));
+        notes.push(coverage_note(module, &explored.coverage, side));
     }
 
     // Tests: one per row that is not a proof, written as soon as the run ends.
@@ -193,58 +128,181 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
             "a divergence did not reproduce in concrete replay: this is an engine bug".into(),
         );
     }
-    let count = |v: PathVerdict| rows.iter().filter(|r| r.verdict == v).count();
-    let diverged = count(PathVerdict::Diverged);
-    let errors_one = count(PathVerdict::ErrorOne);
-    let unknown = count(PathVerdict::Unknown);
-    let overall = if diverged + errors_one > 0 {
-        Overall::Diverged
-    } else if unknown > 0 || !complete {
-        Overall::Inconclusive
-    } else {
-        Overall::Equivalent
-    };
-    if stats.dropped_for_memory > 0 {
-        notes.push(format!(
-            "{} states were dropped to stay under --max-memory: exploration is incomplete",
-            stats.dropped_for_memory
-        ));
-    }
-    if let Some(why) = &stats.stop_reason {
-        notes.push(format!(
-            "exploration stopped: {why}; {live_at_end} states were still live"
-        ));
-    }
-    let summary = Summary {
-        title: format!(
-            "{}:{}  vs  {}:{}",
-            check.a_path.display(),
-            check.a_name,
-            check.b_path.display(),
-            check.b_name
-        ),
-        overall,
-        complete,
-        paths: rows.len(),
-        proved: count(PathVerdict::Proved),
-        diverged,
-        errors_both: count(PathVerdict::ErrorBoth),
-        errors_one,
-        unknown,
-        instructions: stats.instructions,
-        queries: solver_stats.queries,
-        solver_time_ms: solver_stats.backend_time.as_millis() as u64,
-        wall_time_ms: started.elapsed().as_millis() as u64,
-        stop_reason: stats.stop_reason.clone(),
-        notes,
-        counters: counters(&stats, &solver_stats, merged_away),
-    };
+    let title = format!(
+        "{}:{}  vs  {}:{}",
+        check.a_path.display(),
+        check.a_name,
+        check.b_path.display(),
+        check.b_name
+    );
+    let summary = explored.summary(title, &rows, notes, started);
     let report = Report { summary, rows };
     crate::report::write_reports(&check.out_dir, &report).map_err(|e| Error::Output {
         path: check.out_dir.clone(),
         source: e,
     })?;
     Ok(Outcome { report, tests })
+}
+
+/// A driver that collects report rows, keyed by their paths.
+pub(crate) trait RowDriver: crate::exec::Driver {
+    /// The rows made so far and the path of each.
+    fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>);
+}
+
+/// What an exploration found, over all its workers.
+pub(crate) struct Explored {
+    /// Rows in path order, numbered from 1.
+    pub rows: Vec<PathRow>,
+    pub stats: crate::exec::ExecStats,
+    pub solver_stats: crate::solver::SolverStats,
+    pub unsupported: Vec<String>,
+    pub coverage: Vec<Vec<bool>>,
+    pub live_at_end: usize,
+    pub merged_away: u64,
+}
+
+/// Explores from `initial` with `ex` and, for `-j N`, N-1 more workers (each with its own
+/// solver chain and driver) sharing the pool and the module.
+pub(crate) fn explore<'m, D, F>(
+    mut ex: Executor<'m>,
+    initial: crate::exec::State,
+    solver: &SolverConfig,
+    make_driver: F,
+) -> Explored
+where
+    D: RowDriver,
+    F: Fn() -> D + Sync,
+{
+    let jobs = ex.config.jobs.max(1);
+    let mut driver = make_driver();
+    let mut others = Vec::new();
+    if jobs == 1 {
+        ex.run(initial, &mut driver);
+    } else {
+        let work = WorkPool::new(jobs, initial);
+        let (module, pool, config) = (ex.module, ex.pool, ex.config.clone());
+        others = std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..jobs)
+                .map(|_| {
+                    let (work, make_driver, config) = (&work, &make_driver, config.clone());
+                    scope.spawn(move || {
+                        let mut ex = Executor::new(module, pool, build_chain(solver), config);
+                        let mut driver = make_driver();
+                        ex.run_worker(None, &mut driver, Some(work));
+                        (
+                            ex.stats.clone(),
+                            ex.solver.stats(),
+                            ex.unsupported.clone(),
+                            ex.coverage.clone(),
+                            ex.live_at_end,
+                            driver.into_rows(),
+                        )
+                    })
+                })
+                .collect();
+            ex.run_worker(None, &mut driver, Some(&work));
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an exploration worker panicked"))
+                .collect::<Vec<_>>()
+        });
+    }
+    let mut solver_stats = ex.solver.stats();
+    let mut stats = ex.stats.clone();
+    let mut unsupported = ex.unsupported.clone();
+    let mut coverage = ex.coverage.clone();
+    let mut live_at_end = ex.live_at_end;
+    let merged_away = ex.merger.as_ref().map_or(0, |m| m.merged);
+    let (rows, keys) = driver.into_rows();
+    let mut keyed: Vec<(Vec<u8>, PathRow)> = keys.into_iter().zip(rows).collect();
+    for (s, ss, u, cov, live, (rows, keys)) in others {
+        merge_exec_stats(&mut stats, &s);
+        solver_stats.merge(&ss);
+        for note in u {
+            if !unsupported.contains(&note) {
+                unsupported.push(note);
+            }
+        }
+        for (mine, theirs) in coverage.iter_mut().zip(cov) {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m |= t;
+            }
+        }
+        live_at_end = live_at_end.max(live);
+        keyed.extend(keys.into_iter().zip(rows));
+    }
+    // Rows in path order, whatever order the paths were explored in.
+    keyed.sort_by(|x, y| x.0.cmp(&y.0));
+    let mut rows: Vec<PathRow> = keyed.into_iter().map(|(_, r)| r).collect();
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.id = i + 1;
+    }
+    Explored {
+        rows,
+        stats,
+        solver_stats,
+        unsupported,
+        coverage,
+        live_at_end,
+        merged_away,
+    }
+}
+
+impl Explored {
+    /// The summary of a run whose final rows are `rows`; adds the notes every run has
+    /// (states dropped, why exploration stopped) to `notes`.
+    pub(crate) fn summary(
+        &self,
+        title: String,
+        rows: &[PathRow],
+        mut notes: Vec<String>,
+        started: Instant,
+    ) -> Summary {
+        let stats = &self.stats;
+        let complete = stats.stop_reason.is_none() && self.live_at_end == 0;
+        let count = |v: PathVerdict| rows.iter().filter(|r| r.verdict == v).count();
+        let diverged = count(PathVerdict::Diverged);
+        let errors_one = count(PathVerdict::ErrorOne);
+        let unknown = count(PathVerdict::Unknown);
+        let overall = if diverged + errors_one > 0 {
+            Overall::Diverged
+        } else if unknown > 0 || !complete {
+            Overall::Inconclusive
+        } else {
+            Overall::Equivalent
+        };
+        if stats.dropped_for_memory > 0 {
+            notes.push(format!(
+                "{} states were dropped to stay under --max-memory: exploration is incomplete",
+                stats.dropped_for_memory
+            ));
+        }
+        if let Some(why) = &stats.stop_reason {
+            notes.push(format!(
+                "exploration stopped: {why}; {} states were still live",
+                self.live_at_end
+            ));
+        }
+        Summary {
+            title,
+            overall,
+            complete,
+            paths: rows.len(),
+            proved: count(PathVerdict::Proved),
+            diverged,
+            errors_both: count(PathVerdict::ErrorBoth),
+            errors_one,
+            unknown,
+            instructions: stats.instructions,
+            queries: self.solver_stats.queries,
+            solver_time_ms: self.solver_stats.backend_time.as_millis() as u64,
+            wall_time_ms: started.elapsed().as_millis() as u64,
+            stop_reason: stats.stop_reason.clone(),
+            notes,
+            counters: counters(stats, &self.solver_stats, self.merged_away),
+        }
+    }
 }
 
 /// Runs both sides concretely on the inputs of `ktest` and returns the verdict of that
@@ -349,6 +407,10 @@ fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::Exe
     total.model_hits += other.model_hits;
     total.live_states_max = total.live_states_max.max(other.live_states_max);
     total.dropped_for_memory += other.dropped_for_memory;
+    total.concretized += other.concretized;
+    for (n, count) in &other.unmodelled_syscalls {
+        *total.unmodelled_syscalls.entry(*n).or_insert(0) += count;
+    }
     if total.stop_reason.is_none() {
         total.stop_reason = other.stop_reason.clone();
     }

@@ -436,6 +436,12 @@ impl Driver for CrossDriver<'_> {
     }
 }
 
+impl super::RowDriver for CrossDriver<'_> {
+    fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>) {
+        (self.rows, self.keys)
+    }
+}
+
 /// A model of the path condition (any input that follows this path), made readable.
 fn any_model(
     ex: &mut Executor<'_>,

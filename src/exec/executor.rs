@@ -60,6 +60,9 @@ pub struct ExecConfig {
     pub progress: bool,
     /// Exploration workers (threads) for one check. Default is 1.
     pub jobs: usize,
+    /// Concrete contents for the symbolic objects a path makes, in the order it makes them
+    /// (replaying a test). Default is none: objects are symbolic.
+    pub replay: Option<Arc<Vec<Vec<u8>>>>,
     /// Merge the states of a branch where they meet again. Default is false.
     pub merge: bool,
     /// Resident memory (bytes) above which live states are dropped (and counted), so that
@@ -80,6 +83,7 @@ impl Default for ExecConfig {
             jobs: 1,
             merge: false,
             max_memory: None,
+            replay: None,
         }
     }
 }
@@ -99,6 +103,10 @@ pub struct ExecStats {
     pub constraints: crate::exec::constraints::ConstraintStats,
     /// Why exploration stopped early, if it did.
     pub stop_reason: Option<String>,
+    /// System calls the POSIX model does not implement (answered ENOSYS), by number.
+    pub unmodelled_syscalls: std::collections::BTreeMap<i64, u64>,
+    /// Symbolic values fixed to one model value (sizes of writes), narrowing the path.
+    pub concretized: u64,
     pub elapsed: Duration,
 }
 
@@ -193,6 +201,8 @@ impl<'a> Executor<'a> {
             loc: None,
             merged: 1,
             since_new_coverage: 0,
+            outputs: Default::default(),
+            first_outputs: Default::default(),
         };
         let mut end = GLOBAL_BASE;
         for g in &self.module.globals {
@@ -440,6 +450,8 @@ impl<'a> Executor<'a> {
     /// Ends `state` with `exit`.
     pub fn finish(&mut self, mut state: State, exit: Exit) {
         self.merge_leave(&mut state);
+        // Whatever called `exit` is gone: the driver may start another program on it.
+        state.stack.clear();
         self.pending_exits.push((state, exit));
     }
 

@@ -273,6 +273,11 @@ impl Allocator {
         }
     }
 
+    /// Makes the next object start at a multiple of `align` (a power of two).
+    pub fn align_to(&mut self, align: u64) {
+        self.next = self.next.div_ceil(align) * align;
+    }
+
     pub fn allocate(&mut self, size: u64) -> u64 {
         let address = self.next;
         self.next = (address + size.max(1) + RED_ZONE).div_ceil(16) * 16;

@@ -226,6 +226,8 @@ impl<'a> Executor<'a> {
                 && s.phase == first.phase
                 && s.buffers == first.buffers
                 && s.first == first.first
+                && s.outputs == first.outputs
+                && s.first_outputs == first.first_outputs
                 && s.memory.len() == first.memory.len()
                 && s.memory
                     .objects()

@@ -1,7 +1,8 @@
 //! Execution of states: values, copy-on-write memory, the interpreter and the search.
 //!
 //! `executor` owns the loop and the forking primitives, `step` gives each instruction its
-//! meaning, `special` implements intrinsics and engine primitives, `searcher` chooses the
+//! meaning, `special` implements intrinsics and engine primitives (`posix`: those beneath the
+//! system-call model), `searcher` chooses the
 //! next state to run.
 
 pub mod constraints;
@@ -9,6 +10,7 @@ pub mod executor;
 mod fast;
 pub mod memory;
 pub mod merge;
+mod posix;
 pub mod searcher;
 mod special;
 pub mod state;

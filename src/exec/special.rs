@@ -20,6 +20,9 @@ impl<'a> Executor<'a> {
         args: &[Value],
     ) -> Option<State> {
         let name = self.module.function(func).source_name.as_str();
+        if crate::exec::posix::PRIMITIVES.contains(&name) {
+            return self.call_posix_primitive(name, state, dst, args);
+        }
         match name {
             "klee_make_symbolic" => self.sp_make_symbolic(state, args),
             "klee_assume" => self.sp_assume(state, args),
@@ -139,7 +142,34 @@ impl<'a> Executor<'a> {
         }
         let pool = self.pool;
         let array = pool.new_array(name, size as u32);
-        let info = pool.array_info(array);
+        if let Some(objects) = self.config.replay.clone() {
+            // Replaying a test: the k-th object this path makes gets the test's k-th bytes.
+            let Some(bytes) = objects.get(state.inputs.len()) else {
+                self.finish(
+                    state,
+                    Exit::Unknown(format!("the test has no object for '{name}'")),
+                );
+                return None;
+            };
+            if bytes.len() as u64 != size {
+                let why = format!(
+                    "the test's object for '{name}' has {} bytes, the program makes {size}",
+                    bytes.len()
+                );
+                self.finish(state, Exit::Unknown(why));
+                return None;
+            }
+            let contents = state.memory.get_mut(key).expect("object just found");
+            for (i, b) in bytes.iter().enumerate() {
+                contents.set_byte(pool, offset as usize + i, Value::concrete(8, *b as u128));
+            }
+            state.inputs.push(SymbolicInput {
+                array,
+                name: name.to_string(),
+                size: size as u32,
+            });
+            return Some(state);
+        }
         let contents = state.memory.get_mut(key).expect("object just found");
         for i in 0..size {
             contents.set_byte(
@@ -150,7 +180,7 @@ impl<'a> Executor<'a> {
         }
         state.inputs.push(SymbolicInput {
             array,
-            name: info.name,
+            name: name.to_string(),
             size: size as u32,
         });
         Some(state)

@@ -33,6 +33,8 @@ pub enum Termination {
     BadFree,
     /// An indirect call through a value that is not a function.
     BadCall,
+    /// The program was killed by this signal (`abort` raises SIGABRT).
+    Signal(i32),
 }
 
 impl Termination {
@@ -49,6 +51,7 @@ impl Termination {
             Termination::Reported { message, .. } => message.clone(),
             Termination::BadFree => "invalid free".into(),
             Termination::BadCall => "call through a non-function pointer".into(),
+            Termination::Signal(sig) => format!("killed by signal {sig} ({})", signal_name(*sig)),
         }
     }
 
@@ -63,13 +66,37 @@ impl Termination {
             Termination::Unreachable | Termination::BadCall => "exec",
             Termination::Reported { suffix, .. } => suffix.trim_end_matches(".err"),
             Termination::BadFree => "free",
+            Termination::Signal(6) => "abort",
+            Termination::Signal(_) => "signal",
         }
     }
 
     /// Same failure, ignoring details that may legitimately differ between two sides
     /// (an assertion's text).
     pub fn same_kind(&self, other: &Termination) -> bool {
-        std::mem::discriminant(self) == std::mem::discriminant(other)
+        match (self, other) {
+            (Termination::Signal(a), Termination::Signal(b)) => a == b,
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+}
+
+/// The usual name of a Linux signal number.
+pub fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        _ => "signal",
     }
 }
 
@@ -144,6 +171,11 @@ pub struct State {
     pub merged: u64,
     /// Instructions since this state last reached a block never reached before.
     pub since_new_coverage: u64,
+    /// Bytes the running program wrote to stdout (0) and stderr (1), shared between forks
+    /// until one of them writes.
+    pub outputs: [Arc<Vec<Value>>; 2],
+    /// What side A wrote to stdout and stderr, kept while side B runs (program checks).
+    pub first_outputs: [Arc<Vec<Value>>; 2],
 }
 
 impl State {

@@ -1,0 +1,777 @@
+//! Whole-program crosschecking: two programs, each linked with its own C library, run one
+//! after the other under one symbolic environment, and every path compares what they wrote
+//! to stdout (and stderr, if asked) and how they ended.
+//!
+//! One state goes through four phases: the harness's `__xc_env_init` builds the symbolic
+//! environment and the initial stack block (phase 0); A runs from its C library's entry
+//! point to `exit` (1); `__xc_env_reset` restores files, offsets and argument strings to
+//! their initial (symbolic) contents (2); B runs (3). The verdict of the path asks whether
+//! `pc ∧ ¬(outA = outB)` is satisfiable.
+
+use super::{explore, Outcome, RowDriver};
+use crate::error::{Error, Result};
+use crate::exec::memory::{ObjectKind, ObjectState};
+use crate::exec::{Driver, ExecConfig, Executor, Exit, SideOutcome, State, Termination, Value};
+use crate::expr::{Assignment, ExprId};
+use crate::ir::{BlockId, FuncId, Module, Side, FUNCTION_BASE, FUNCTION_STRIDE, PTR_WIDTH};
+use crate::ktest::{test_file_name, KTest, KTestObject};
+use crate::report::{InputValue, PathRow, PathVerdict, Report};
+use crate::solver::{build_chain, SolverConfig};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The environment of the KLEE paper's coreutils runs, used when none is given.
+pub const DEFAULT_ENV: &[&str] = &[
+    "--sym-args",
+    "0",
+    "1",
+    "10",
+    "--sym-args",
+    "0",
+    "2",
+    "2",
+    "--sym-files",
+    "1",
+    "8",
+    "--sym-stdin",
+    "8",
+];
+
+/// What a path's verdict compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Compare {
+    pub stdout: bool,
+    pub stderr: bool,
+    pub exit: bool,
+}
+
+impl Default for Compare {
+    fn default() -> Self {
+        Compare {
+            stdout: true,
+            stderr: false,
+            exit: true,
+        }
+    }
+}
+
+/// What to check. Every field documents its default.
+#[derive(Clone, Debug)]
+pub struct ProgramCheck {
+    pub a_path: PathBuf,
+    pub b_path: PathBuf,
+    /// `argv[0]` of both programs. Default is the file name of A up to its first dot.
+    pub argv0: String,
+    /// The environment options and concrete arguments, KLEE style (`--sym-args 0 2 2`,
+    /// `--sym-stdin 8`, `-l`). Default is [`DEFAULT_ENV`].
+    pub env: Vec<String>,
+    pub compare: Compare,
+    pub exec: ExecConfig,
+    pub solver: SolverConfig,
+    /// Where tests and reports go. Default is `xcheck-out`.
+    pub out_dir: PathBuf,
+}
+
+impl ProgramCheck {
+    pub fn new(a: &Path, b: &Path) -> Self {
+        let stem = a
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let argv0 = stem.split('.').next().unwrap_or("prog").to_string();
+        ProgramCheck {
+            a_path: a.to_path_buf(),
+            b_path: b.to_path_buf(),
+            argv0: if argv0.is_empty() {
+                "prog".into()
+            } else {
+                argv0
+            },
+            env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
+            compare: Compare::default(),
+            exec: ExecConfig::default(),
+            solver: SolverConfig::default(),
+            out_dir: PathBuf::from("xcheck-out"),
+        }
+    }
+
+    /// The command line recorded in tests: `argv[0]` and the environment options.
+    pub fn command_line(&self) -> Vec<String> {
+        std::iter::once(self.argv0.clone())
+            .chain(self.env.iter().cloned())
+            .collect()
+    }
+}
+
+/// Where a side starts.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    /// musl's `__libc_start_main(main, argc, argv, …)`.
+    Libc { start: FuncId, main: FuncId },
+}
+
+/// The functions a program check runs.
+#[derive(Clone, Copy, Debug)]
+struct Entries {
+    init: FuncId,
+    reset: FuncId,
+    sides: [Entry; 2],
+}
+
+/// Symbols only a glibc-compiled module refers to (fortified and versioned entry points).
+const GLIBC_MARKERS: &[&str] = &[
+    "__isoc99_sscanf",
+    "__isoc99_scanf",
+    "__isoc99_fscanf",
+    "__printf_chk",
+    "__fprintf_chk",
+    "__sprintf_chk",
+    "__snprintf_chk",
+    "__memcpy_chk",
+    "__strcpy_chk",
+    "__stack_chk_fail",
+    "__ctype_b_loc",
+    "__ctype_toupper_loc",
+    "__ctype_tolower_loc",
+    "_IO_putc",
+    "_IO_getc",
+    "__uflow",
+    "__overflow",
+];
+
+fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
+    let side_entry = |side: Side, path: &Path| -> Result<Entry> {
+        let defined = |name: &str| {
+            module
+                .function_on_side(side, name)
+                .filter(|&f| !module.function(f).is_declaration())
+        };
+        let Some(main) = defined("main") else {
+            return Err(Error::input(path, "defines no 'main': not a whole program"));
+        };
+        match defined("__libc_start_main") {
+            Some(start) => Ok(Entry::Libc { start, main }),
+            None => {
+                let called: Vec<&str> = module
+                    .functions
+                    .iter()
+                    .filter(|f| f.is_declaration())
+                    .map(|f| f.source_name.as_str())
+                    .filter(|n| GLIBC_MARKERS.contains(n))
+                    .collect();
+                let why = if called.is_empty() {
+                    "has no C library linked in (no __libc_start_main)".to_string()
+                } else {
+                    format!(
+                        "was compiled against glibc (it calls {}), not musl",
+                        called.join(", ")
+                    )
+                };
+                Err(Error::input(
+                    path,
+                    format!("{why}: build it with `xcheck cc -o prog prog.c`, which links the bundled musl and writes prog.bc"),
+                ))
+            }
+        }
+    };
+    let shared = |name: &str| -> Result<FuncId> {
+        module
+            .function_on_side(Side::Shared, name)
+            .filter(|&f| !module.function(f).is_declaration())
+            .ok_or_else(|| {
+                Error::input(
+                    "<harness>",
+                    format!("the built-in POSIX model lacks '{name}'"),
+                )
+            })
+    };
+    Ok(Entries {
+        init: shared("__xc_env_init")?,
+        reset: shared("__xc_env_reset")?,
+        sides: [
+            side_entry(Side::A, &check.a_path)?,
+            side_entry(Side::B, &check.b_path)?,
+        ],
+    })
+}
+
+/// Loads both programs and crosschecks them; writes tests and reports to `out_dir`.
+pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
+    let started = Instant::now();
+    let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
+    let entries = entries(&module, check)?;
+    std::fs::create_dir_all(&check.out_dir).map_err(|e| Error::Output {
+        path: check.out_dir.clone(),
+        source: e,
+    })?;
+    let pool = crate::expr::ExprPool::new();
+    let mut ex = Executor::new(
+        &module,
+        &pool,
+        build_chain(&check.solver),
+        check.exec.clone(),
+    );
+    let initial = initial_state(&mut ex, &entries, check);
+    let explored = explore(ex, initial, &check.solver, || {
+        ProgramDriver::new(entries, check.compare)
+    });
+    let mut explored = explored;
+    let mut rows = std::mem::take(&mut explored.rows);
+    if let Some(row) = rows.iter().find(|r| r.detail.starts_with(ENV_ERROR_PREFIX)) {
+        let msg = row.detail.trim_start_matches(ENV_ERROR_PREFIX).to_string();
+        return Err(Error::Usage(format!("environment options: {msg}")));
+    }
+    let mut notes = explored.unsupported.clone();
+    notes.insert(
+        0,
+        format!("environment: {}", check.command_line().join(" ")),
+    );
+    let c = check.compare;
+    let compared: Vec<&str> = [
+        (c.stdout, "stdout"),
+        (c.stderr, "stderr"),
+        (c.exit, "exit status"),
+    ]
+    .iter()
+    .filter(|(on, _)| *on)
+    .map(|(_, n)| *n)
+    .collect();
+    notes.insert(1, format!("compared: {}", compared.join(", ")));
+    if !explored.stats.unmodelled_syscalls.is_empty() {
+        let list: Vec<String> = explored
+            .stats
+            .unmodelled_syscalls
+            .iter()
+            .map(|(n, k)| format!("{n} ({k}×)"))
+            .collect();
+        notes.push(format!(
+            "system calls not modelled, answered ENOSYS: {}",
+            list.join(", ")
+        ));
+    }
+    if explored.stats.concretized > 0 {
+        notes.push(format!(
+            "{} symbolic write sizes were fixed to one value: those paths cover fewer inputs",
+            explored.stats.concretized
+        ));
+    }
+    for side in [Side::A, Side::B] {
+        notes.push(super::coverage_note(&module, &explored.coverage, side));
+    }
+
+    let mut tests = Vec::new();
+    for row in rows
+        .iter_mut()
+        .filter(|r| r.verdict != PathVerdict::Proved && r.verdict != PathVerdict::Unknown)
+    {
+        let ktest = KTest {
+            args: check.command_line(),
+            sym_argvs: 0,
+            sym_argv_len: 0,
+            objects: row
+                .inputs
+                .iter()
+                .map(|i| KTestObject {
+                    name: i.name.clone(),
+                    bytes: i.bytes.clone(),
+                })
+                .collect(),
+        };
+        let name = test_file_name(tests.len() + 1);
+        let path = check.out_dir.join(&name);
+        ktest.write(&path).map_err(|e| Error::Output {
+            path: path.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+        row.ktest = Some(name);
+        let replayed = replay(&module, &entries, check, &ktest);
+        row.confirmed = Some(replayed.is_some_and(|v| v == row.verdict));
+        tests.push(path);
+    }
+    if rows.iter().any(|r| r.confirmed == Some(false)) {
+        notes.push(
+            "a divergence did not reproduce in concrete replay: this is an engine bug".into(),
+        );
+    }
+    let title = format!("{}  vs  {}", check.a_path.display(), check.b_path.display());
+    let summary = explored.summary(title, &rows, notes, started);
+    let report = Report { summary, rows };
+    crate::report::write_reports(&check.out_dir, &report).map_err(|e| Error::Output {
+        path: check.out_dir.clone(),
+        source: e,
+    })?;
+    Ok(Outcome { report, tests })
+}
+
+/// Replays a test concretely in the engine: the verdict of its single path, if decided.
+fn replay(
+    module: &Module,
+    entries: &Entries,
+    check: &ProgramCheck,
+    ktest: &KTest,
+) -> Option<PathVerdict> {
+    let pool = crate::expr::ExprPool::new();
+    let config = ExecConfig {
+        search: crate::exec::SearchKind::Dfs,
+        jobs: 1,
+        merge: false,
+        replay: Some(Arc::new(
+            ktest.objects.iter().map(|o| o.bytes.clone()).collect(),
+        )),
+        ..check.exec.clone()
+    };
+    let mut ex = Executor::new(module, &pool, build_chain(&check.solver), config);
+    let initial = initial_state(&mut ex, entries, check);
+    let mut driver = ProgramDriver::new(*entries, check.compare);
+    ex.run(initial, &mut driver);
+    match driver.rows.as_slice() {
+        [row] if row.verdict != PathVerdict::Unknown => Some(row.verdict.clone()),
+        _ => None,
+    }
+}
+
+/// Replays every test of `dir` (or one test) in the engine and returns, per test, its
+/// name, verdict and both sides' results.
+pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBuf, PathRow)>> {
+    let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
+    let entries = entries(&module, check)?;
+    let mut out = Vec::new();
+    for path in tests {
+        let ktest = KTest::read(path).map_err(|e| Error::input(path, e.to_string()))?;
+        let mut check = check.clone();
+        if let Some((argv0, env)) = ktest.args.split_first() {
+            check.argv0 = argv0.clone();
+            check.env = env.to_vec();
+        }
+        let pool = crate::expr::ExprPool::new();
+        let config = ExecConfig {
+            search: crate::exec::SearchKind::Dfs,
+            jobs: 1,
+            replay: Some(Arc::new(
+                ktest.objects.iter().map(|o| o.bytes.clone()).collect(),
+            )),
+            ..check.exec.clone()
+        };
+        let mut ex = Executor::new(&module, &pool, build_chain(&check.solver), config);
+        let initial = initial_state(&mut ex, &entries, &check);
+        let mut driver = ProgramDriver::new(entries, check.compare);
+        ex.run(initial, &mut driver);
+        match driver.rows.into_iter().next() {
+            Some(row) => out.push((path.clone(), row)),
+            None => return Err(Error::input(path, "replay produced no result")),
+        }
+    }
+    Ok(out)
+}
+
+/// A state about to run `__xc_env_init(argc, argv)` over the command line.
+fn initial_state(ex: &mut Executor<'_>, entries: &Entries, check: &ProgramCheck) -> State {
+    let mut state = ex.initial_state();
+    let words = check.command_line();
+    let mut pointers = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let mut bytes = w.as_bytes().to_vec();
+        bytes.push(0);
+        let size = bytes.len() as u64;
+        pointers.push(ex.allocate(
+            &mut state,
+            size,
+            ObjectKind::Heap,
+            format!("environment option {i}"),
+            ObjectState::from_bytes(bytes),
+        ));
+    }
+    pointers.push(0);
+    let table: Vec<u8> = pointers.iter().flat_map(|p| p.to_le_bytes()).collect();
+    let argv = ex.allocate(
+        &mut state,
+        table.len() as u64,
+        ObjectKind::Heap,
+        "environment options".into(),
+        ObjectState::from_bytes(table),
+    );
+    let args = [
+        Value::concrete(32, words.len() as u128),
+        Value::concrete(PTR_WIDTH, argv as u128),
+    ];
+    ex.push_call(&mut state, entries.init, &args, None);
+    ex.cover(entries.init, BlockId(0));
+    state
+}
+
+/// The text a row's detail starts with when the environment options were rejected.
+const ENV_ERROR_PREFIX: &str = "bad environment: ";
+
+/// How one program ended, with what it wrote.
+struct SideEnd {
+    end: SideOutcome,
+    outputs: [Arc<Vec<Value>>; 2],
+}
+
+pub(crate) struct ProgramDriver {
+    entries: Entries,
+    compare: Compare,
+    pub rows: Vec<PathRow>,
+    pub keys: Vec<Vec<u8>>,
+}
+
+impl ProgramDriver {
+    fn new(entries: Entries, compare: Compare) -> Self {
+        ProgramDriver {
+            entries,
+            compare,
+            rows: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    /// Starts side `side` (0 or 1) from the stack block at `block`.
+    fn start_side(
+        &mut self,
+        ex: &mut Executor<'_>,
+        mut state: State,
+        side: usize,
+        block: Option<Value>,
+    ) -> Option<State> {
+        let Some(block) = block.and_then(|b| b.as_concrete()).filter(|&b| b != 0) else {
+            self.unknown(ex, &state, "the POSIX model returned no argument block");
+            return None;
+        };
+        let Some((object, contents)) = state.memory.find(block as u64) else {
+            self.unknown(ex, &state, "the argument block is not in memory");
+            return None;
+        };
+        let offset = (block as u64 - object.address) as usize;
+        let argc = contents.concrete_value(offset, 8);
+        let Some(argc) = argc else {
+            self.unknown(ex, &state, "argc is symbolic");
+            return None;
+        };
+        let argv = Value::concrete(PTR_WIDTH, block + 8);
+        let Entry::Libc { start, main } = self.entries.sides[side];
+        let f = ex.module.function(start);
+        let main_ptr = FUNCTION_BASE + main.0 as u64 * FUNCTION_STRIDE;
+        let args: Vec<Value> = f
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| match i {
+                0 => Value::concrete(p.width, main_ptr as u128),
+                1 => Value::concrete(p.width, argc & 0xffff_ffff),
+                2 => argv,
+                _ => Value::concrete(p.width, 0),
+            })
+            .collect();
+        state.phase = if side == 0 { 1 } else { 3 };
+        ex.push_call(&mut state, start, &args, None);
+        ex.cover(start, BlockId(0));
+        Some(state)
+    }
+
+    fn push_row(
+        &mut self,
+        state: &State,
+        verdict: PathVerdict,
+        inputs: Vec<InputValue>,
+        text: [String; 3],
+    ) {
+        let [a, b, detail] = text;
+        self.keys.push(state.path.clone());
+        self.rows.push(PathRow {
+            id: self.rows.len() + 1,
+            verdict,
+            merged_paths: state.merged,
+            inputs,
+            result_a: a,
+            result_b: b,
+            detail,
+            ktest: None,
+            confirmed: None,
+        });
+    }
+
+    fn unknown(&mut self, _ex: &Executor<'_>, state: &State, why: &str) {
+        let side = match state.phase {
+            0 => "environment",
+            1 => "A",
+            2 => "environment reset",
+            _ => "B",
+        };
+        self.push_row(
+            state,
+            PathVerdict::Unknown,
+            Vec::new(),
+            ["?".into(), "?".into(), format!("{side}: {why}")],
+        );
+    }
+
+    /// Decides a path where both programs ended.
+    fn decide(&mut self, ex: &mut Executor<'_>, state: State, a: SideEnd, b: SideEnd) {
+        let pool = ex.pool;
+        let mut parts: Vec<(&str, ExprId)> = Vec::new();
+        if self.compare.exit {
+            parts.push(("exit status", same_end(ex, &a.end, &b.end)));
+        }
+        for (k, on, what) in [
+            (0, self.compare.stdout, "stdout"),
+            (1, self.compare.stderr, "stderr"),
+        ] {
+            if on {
+                parts.push((what, same_bytes(ex, &a.outputs[k], &b.outputs[k])));
+            }
+        }
+        let all = parts
+            .iter()
+            .fold(pool.true_(), |acc, (_, e)| pool.bool_and(acc, *e));
+        let failed = |e: &SideOutcome| matches!(e, SideOutcome::Failed(_));
+        let (fa, fb) = (failed(&a.end), failed(&b.end));
+        let example = state.model.clone();
+        let differing = match ex.check(&state, pool.bool_not(all)) {
+            Ok(m) => m,
+            Err(why) => {
+                self.unknown(ex, &state, &why);
+                return;
+            }
+        };
+        match differing {
+            None => {
+                let verdict = if fa && fb {
+                    PathVerdict::ErrorBoth
+                } else {
+                    PathVerdict::Proved
+                };
+                let text = match &example {
+                    Some(m) => [
+                        describe(ex, &a, m),
+                        describe(ex, &b, m),
+                        if fa && fb {
+                            "both fail the same way, with the same output".into()
+                        } else {
+                            String::new()
+                        },
+                    ],
+                    None => ["?".into(), "?".into(), String::new()],
+                };
+                self.push_row(&state, verdict, Vec::new(), text);
+            }
+            Some(model) => {
+                let which: Vec<&str> = parts
+                    .iter()
+                    .filter(|(_, e)| pool.eval(*e, &model) == 0)
+                    .map(|(w, _)| *w)
+                    .collect();
+                let verdict = if fa != fb {
+                    PathVerdict::ErrorOne
+                } else {
+                    PathVerdict::Diverged
+                };
+                let inputs = inputs_of(ex, &state, &model);
+                let detail = format!(
+                    "{} differ{}",
+                    which.join(" and "),
+                    if which.len() == 1 { "s" } else { "" }
+                );
+                let text = [describe(ex, &a, &model), describe(ex, &b, &model), detail];
+                self.push_row(&state, verdict, inputs, text);
+            }
+        }
+    }
+
+    fn side_end(&mut self, ex: &Executor<'_>, state: &mut State, exit: Exit) -> Option<SideEnd> {
+        let end = match exit {
+            Exit::Exited(status) | Exit::Returned(Some(status)) => SideOutcome::Exited(status),
+            Exit::Returned(None) => SideOutcome::Exited(Value::concrete(32, 0)),
+            Exit::Failed(f) => SideOutcome::Failed(f),
+            Exit::Silent => {
+                self.unknown(ex, state, "klee_silent_exit");
+                return None;
+            }
+            Exit::Unknown(why) => {
+                self.unknown(ex, state, &why);
+                return None;
+            }
+        };
+        Some(SideEnd {
+            end,
+            outputs: std::mem::take(&mut state.outputs),
+        })
+    }
+}
+
+impl Driver for ProgramDriver {
+    fn status(&self) -> String {
+        let count = |v: PathVerdict| self.rows.iter().filter(|r| r.verdict == v).count();
+        format!(
+            "proved {} | diverged {} | unknown {}",
+            count(PathVerdict::Proved) + count(PathVerdict::ErrorBoth),
+            count(PathVerdict::Diverged) + count(PathVerdict::ErrorOne),
+            count(PathVerdict::Unknown)
+        )
+    }
+
+    fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
+        match state.phase {
+            0 | 2 => match exit {
+                Exit::Returned(block) => {
+                    let side = if state.phase == 0 { 0 } else { 1 };
+                    self.start_side(ex, state, side, block)
+                }
+                Exit::Failed(f) => {
+                    let why = match &f.kind {
+                        Termination::Reported { message, suffix } if suffix.starts_with("user") => {
+                            format!("{ENV_ERROR_PREFIX}{message}")
+                        }
+                        other => {
+                            format!("the POSIX model failed: {} at {}", other.describe(), f.loc)
+                        }
+                    };
+                    self.unknown(ex, &state, &why);
+                    None
+                }
+                Exit::Silent => None,
+                Exit::Exited(_) => {
+                    self.unknown(ex, &state, "the POSIX model exited");
+                    None
+                }
+                Exit::Unknown(why) => {
+                    self.unknown(ex, &state, &why);
+                    None
+                }
+            },
+            1 => {
+                let end = self.side_end(ex, &mut state, exit)?;
+                state.first = Some(end.end);
+                state.first_outputs = end.outputs;
+                state.phase = 2;
+                ex.push_call(&mut state, self.entries.reset, &[], None);
+                Some(state)
+            }
+            _ => {
+                let b = self.side_end(ex, &mut state, exit)?;
+                let a = SideEnd {
+                    end: state.first.take().expect("side A ended before B started"),
+                    outputs: std::mem::take(&mut state.first_outputs),
+                };
+                self.decide(ex, state, a, b);
+                None
+            }
+        }
+    }
+}
+
+impl RowDriver for ProgramDriver {
+    fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>) {
+        (self.rows, self.keys)
+    }
+}
+
+/// `a` and `b` ended the same way: equal exit statuses (low 8 bits, as a parent sees
+/// them), or the same failure.
+fn same_end(ex: &Executor<'_>, a: &SideOutcome, b: &SideOutcome) -> ExprId {
+    let pool = ex.pool;
+    match (a, b) {
+        (SideOutcome::Exited(x), SideOutcome::Exited(y)) => {
+            let low = |v: &Value| pool.extract(v.expr(pool), 0, 8);
+            pool.eq(low(x), low(y))
+        }
+        (SideOutcome::Failed(x), SideOutcome::Failed(y)) => {
+            pool.bool_const(x.kind.same_kind(&y.kind))
+        }
+        _ => pool.false_(),
+    }
+}
+
+/// Two outputs are equal: the same length and the same bytes.
+fn same_bytes(ex: &Executor<'_>, a: &[Value], b: &[Value]) -> ExprId {
+    let pool = ex.pool;
+    if a.len() != b.len() {
+        return pool.false_();
+    }
+    let eqs: Vec<ExprId> = a
+        .iter()
+        .zip(b)
+        .filter(|(x, y)| x != y)
+        .map(|(x, y)| pool.eq(x.expr(pool), y.expr(pool)))
+        .collect();
+    pool.and_all(&eqs)
+}
+
+fn concrete_bytes(ex: &Executor<'_>, bytes: &[Value], model: &Assignment) -> Vec<u8> {
+    bytes
+        .iter()
+        .map(|v| match v {
+            Value::Con { bits, .. } => *bits as u8,
+            Value::Sym(e) => ex.pool.eval(*e, model) as u8,
+        })
+        .collect()
+}
+
+/// `exit 1, stdout "3\n"` for the inputs of `model`.
+fn describe(ex: &Executor<'_>, side: &SideEnd, model: &Assignment) -> String {
+    let end = match &side.end {
+        SideOutcome::Exited(v) => {
+            let status = match v {
+                Value::Con { bits, .. } => *bits,
+                Value::Sym(e) => ex.pool.eval(*e, model),
+            };
+            format!("exit {}", status & 0xff)
+        }
+        SideOutcome::Failed(f) => f.kind.describe(),
+        SideOutcome::Returned { .. } => "returned".into(),
+    };
+    let out = concrete_bytes(ex, &side.outputs[0], model);
+    let mut text = format!("{end}, stdout {}", quote(&out));
+    if !side.outputs[1].is_empty() {
+        let err = concrete_bytes(ex, &side.outputs[1], model);
+        text.push_str(&format!(", stderr {}", quote(&err)));
+    }
+    text
+}
+
+/// Bytes as a C-like string literal, cut at 200 bytes.
+pub fn quote(bytes: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &b in bytes.iter().take(200) {
+        match b {
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            b'\\' => s.push_str("\\\\"),
+            b'"' => s.push_str("\\\""),
+            0x20..=0x7e => s.push(b as char),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    s.push('"');
+    if bytes.len() > 200 {
+        s.push_str(&format!("… ({} bytes)", bytes.len()));
+    }
+    s
+}
+
+/// The concrete contents of every symbolic object of the path under `model`.
+fn inputs_of(ex: &Executor<'_>, state: &State, model: &Assignment) -> Vec<InputValue> {
+    state
+        .inputs
+        .iter()
+        .map(|input| {
+            let bytes: Vec<u8> = (0..input.size)
+                .map(|i| model.byte(input.array, i))
+                .collect();
+            let display = if input.name.starts_with("arg") {
+                let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+                quote(&bytes[..end])
+            } else if input.size == 4 && !input.name.contains("data") && input.name != "stdin" {
+                i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]).to_string()
+            } else {
+                quote(&bytes)
+            };
+            let _ = ex;
+            InputValue {
+                name: input.name.clone(),
+                bytes,
+                display,
+            }
+        })
+        .collect()
+}
