@@ -242,14 +242,29 @@ struct ShowArgs {
 }
 
 #[derive(Parser, Debug)]
-#[command(name = "xcheck replay", about = "Rerun tests concretely on both sides")]
+#[command(
+    name = "xcheck replay",
+    about = "Rerun tests concretely: in the engine on two bitcode files, or natively (--native)"
+)]
 struct ReplayArgs {
     /// A .ktest file or a directory of them.
     test: PathBuf,
-    a: PathBuf,
-    b: PathBuf,
+    /// Bitcode of side A (not with --native).
+    a: Option<PathBuf>,
+    /// Bitcode of side B (not with --native).
+    b: Option<PathBuf>,
+    /// For function tests: the function pair, `f` or `f=g`.
     #[arg(long)]
-    function: String,
+    function: Option<String>,
+    /// Whole-program tests: run these two native binaries instead of the engine.
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["a", "b", "function"])]
+    native: Option<Vec<PathBuf>>,
+    /// Whole programs: what must agree, from stdout, stderr, exit (comma-separated).
+    #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
+    compare: String,
+    /// Native replay: time limit of one run (`10s`).
+    #[arg(long, value_name = "TIME", default_value = "10s")]
+    timeout: String,
     #[command(flatten)]
     params: ParamArgs,
 }
@@ -260,6 +275,16 @@ pub fn main(args: Vec<OsString>) -> i32 {
     let rest = || {
         std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned())
     };
+    if sub == "cc" {
+        // Every argument is the compiler's: no parsing here.
+        return match crate::cc::run(&args[2..]) {
+            Ok(code) => code,
+            Err(msg) => {
+                eprintln!("xcheck cc: error: {msg}");
+                EXIT_ERROR
+            }
+        };
+    }
     let result = match sub {
         "run" => RunArgs::try_parse_from(rest())
             .map_err(clap_exit)
@@ -502,28 +527,7 @@ fn check_programs(
     if !env.is_empty() {
         check.env = env;
     }
-    let mut compare = crate::crosscheck::program::Compare {
-        stdout: false,
-        stderr: false,
-        exit: false,
-    };
-    for part in args
-        .compare
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-    {
-        match part {
-            "stdout" => compare.stdout = true,
-            "stderr" => compare.stderr = true,
-            "exit" => compare.exit = true,
-            other => {
-                return Err(usage(format!(
-                    "--compare: unknown '{other}' (stdout, stderr, exit)"
-                )))
-            }
-        }
-    }
+    let mut compare = parse_compare(&args.compare)?;
     if args.ignore_exit_code {
         compare.exit = false;
     }
@@ -796,21 +800,75 @@ fn show(args: ShowArgs) -> Result<i32, Exit> {
     Ok(0)
 }
 
-fn replay(args: ReplayArgs) -> Result<i32, Exit> {
-    let (fa, fb) = function_names(&args.function)?;
-    let mut check = FunctionCheck::new(&args.a, &args.b, &fa, &fb);
-    apply_params(&mut check, &args.params)?;
-    let tests: Vec<PathBuf> = if args.test.is_dir() {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(&args.test)
-            .map_err(|e| Error::input(&args.test, format!("cannot read directory: {e}")))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
-            .collect();
-        v.sort();
-        v
-    } else {
-        vec![args.test.clone()]
+/// The tests named by a replay command: one file, or every `.ktest` of a directory.
+fn tests_of(path: &Path) -> Result<Vec<PathBuf>, Exit> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| Error::input(path, format!("cannot read directory: {e}")))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
+        .collect();
+    v.sort();
+    if v.is_empty() {
+        return Err(Exit::Error(Error::input(path, "contains no .ktest file")));
+    }
+    Ok(v)
+}
+
+fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit> {
+    let mut c = crate::crosscheck::program::Compare {
+        stdout: false,
+        stderr: false,
+        exit: false,
     };
+    for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part {
+            "stdout" => c.stdout = true,
+            "stderr" => c.stderr = true,
+            "exit" => c.exit = true,
+            other => {
+                return Err(usage(format!(
+                    "--compare: unknown '{other}' (stdout, stderr, exit)"
+                )))
+            }
+        }
+    }
+    Ok(c)
+}
+
+fn replay(args: ReplayArgs) -> Result<i32, Exit> {
+    let tests = tests_of(&args.test)?;
+    if let Some(bins) = &args.native {
+        return replay_native(&args, &bins[0], &bins[1], &tests);
+    }
+    let (Some(a), Some(b)) = (&args.a, &args.b) else {
+        return Err(usage(
+            "give two bitcode files (A.bc B.bc), or --native A B for native binaries".into(),
+        ));
+    };
+    let Some(function) = &args.function else {
+        // Whole-program tests, replayed in the engine.
+        let mut check = ProgramCheck::new(a, b);
+        check.compare = parse_compare(&args.compare)?;
+        let rows = crate::crosscheck::program::replay_dir(&check, &tests)?;
+        let mut differ = false;
+        for (t, row) in rows {
+            differ |= row.verdict.is_difference();
+            println!(
+                "{}: A {}; B {} => {}",
+                t.display(),
+                row.result_a,
+                row.result_b,
+                row.verdict
+            );
+        }
+        return Ok(differ as i32);
+    };
+    let (fa, fb) = function_names(function)?;
+    let mut check = FunctionCheck::new(a, b, &fa, &fb);
+    apply_params(&mut check, &args.params)?;
     let mut differ = false;
     for t in &tests {
         let (verdict, a, b) = replay_file(&check, t)?;
@@ -818,4 +876,88 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         println!("{}: A {a}; B {b} => {verdict}", t.display());
     }
     Ok(if differ { 1 } else { 0 })
+}
+
+/// `xcheck replay DIR --native A B`: runs both binaries on every test and says whether
+/// each divergence the engine reported happens natively. Exit 0 only when all do.
+fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Result<i32, Exit> {
+    use crate::crosscheck::program::quote;
+    let compare = parse_compare(&args.compare)?;
+    let timeout = parse_duration("--timeout", &args.timeout)?;
+    for bin in [a, b] {
+        if !bin.is_file() {
+            return Err(Exit::Error(Error::input(bin, "no such native binary")));
+        }
+    }
+    // Which tests the report calls divergences (all of them when there is no report).
+    let report_dir = if args.test.is_dir() {
+        args.test.clone()
+    } else {
+        args.test
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    };
+    let expected = divergent_tests(&report_dir.join("report.json"));
+    let mut all_confirmed = true;
+    for t in tests {
+        let ktest = KTest::read(t).map_err(|e| Error::input(t, e.to_string()))?;
+        let name = t
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let divergent = expected.as_ref().is_none_or(|set| set.contains(&name));
+        let env = match crate::native::env_of(&ktest) {
+            Ok(env) => env,
+            Err(why) => {
+                all_confirmed &= !divergent;
+                println!("{}: cannot replay natively: {why}", t.display());
+                continue;
+            }
+        };
+        let run = |bin: &Path| {
+            crate::native::run_native(bin, &env, timeout)
+                .map_err(|e| Exit::Error(Error::input(bin, format!("cannot run: {e}"))))
+        };
+        let (ra, rb) = (run(a)?, run(b)?);
+        let differ = crate::native::differ(&ra, &rb, compare);
+        let argv: Vec<String> = env.argv.iter().map(|x| quote(x)).collect();
+        let status = match (divergent, differ) {
+            (true, true) => "divergence CONFIRMED natively",
+            (true, false) => "divergence NOT confirmed natively: engine or model bug",
+            (false, true) => {
+                "natively they differ, though the engine found agreement: engine or model bug"
+            }
+            (false, false) => "agree natively, as the engine found",
+        };
+        all_confirmed &= divergent == differ;
+        println!(
+            "{}: argv {}, stdin {}",
+            t.display(),
+            argv.join(" "),
+            quote(&env.stdin)
+        );
+        println!("  A: {}, stdout {}", ra.end(), quote(&ra.stdout));
+        println!("  B: {}, stdout {}", rb.end(), quote(&rb.stdout));
+        println!("  => {status}");
+    }
+    Ok(if all_confirmed { 0 } else { 1 })
+}
+
+/// The names of the tests that `report.json` lists for rows that differ.
+fn divergent_tests(report: &Path) -> Option<std::collections::BTreeSet<String>> {
+    let text = std::fs::read_to_string(report).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let rows = json.get("rows")?.as_array()?;
+    Some(
+        rows.iter()
+            .filter(|r| {
+                matches!(
+                    r.get("verdict").and_then(|v| v.as_str()),
+                    Some("diverged") | Some("error_one")
+                )
+            })
+            .filter_map(|r| r.get("ktest").and_then(|k| k.as_str()).map(String::from))
+            .collect(),
+    )
 }

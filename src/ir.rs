@@ -161,6 +161,10 @@ pub enum Intrinsic {
     PassThrough,
     /// `llvm.trap` and `llvm.debugtrap`.
     Trap,
+    /// `llvm.va_start(list)`: points an x86-64 `va_list` at the caller's variadic arguments.
+    VaStart,
+    /// `llvm.va_copy(dst, src)`.
+    VaCopy,
 }
 
 /// An operation applied lane by lane to vectors.

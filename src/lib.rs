@@ -3,9 +3,10 @@
 //! The stages, in data-flow order: `load` (read and link bitcode) → `lower` (to the
 //! engine's `ir`) → `exec` (symbolic execution over `expr` values, with the `solver`
 //! chain) → `crosscheck` (per-path verdicts) → `ktest` and `report` (files people and
-//! tools read). `cli` turns arguments into a configuration; `main.rs` only calls it.
+//! tools read); `native` replays whole-program tests on native binaries. `cli` turns arguments into a configuration; `main.rs` only calls it.
 
 pub mod assume;
+pub mod cc;
 pub mod cli;
 pub mod config;
 pub mod crosscheck;
@@ -17,6 +18,7 @@ pub mod ir;
 pub mod ktest;
 pub mod load;
 pub mod lower;
+pub mod native;
 pub mod report;
 pub mod run;
 pub mod solver;

@@ -38,6 +38,15 @@ pub fn split_name(linked: &str) -> (Side, &str) {
 
 /// Loads side A (and side B, if given), links the harness and lowers the result.
 pub fn load(a: &Path, b: Option<&Path>) -> Result<ir::Module> {
+    load_with(a, b, true)
+}
+
+/// Loads two whole programs: as [`load`], without reading parameter names.
+pub fn load_programs(a: &Path, b: &Path) -> Result<ir::Module> {
+    load_with(a, Some(b), false)
+}
+
+fn load_with(a: &Path, b: Option<&Path>, param_names: bool) -> Result<ir::Module> {
     let context = Context::create();
     let module = parse(&context, a)?;
     rename_definitions(&module, Side::A);
@@ -60,7 +69,7 @@ pub fn load(a: &Path, b: Option<&Path>) -> Result<ir::Module> {
             _ => a.to_path_buf(),
         }
     };
-    crate::lower::lower(&module).map_err(|e| Error::input(path_of(e.side), e.msg))
+    crate::lower::lower(&module, param_names).map_err(|e| Error::input(path_of(e.side), e.msg))
 }
 
 fn parse<'ctx>(context: &'ctx Context, path: &Path) -> Result<Module<'ctx>> {

@@ -25,10 +25,16 @@ pub struct LowerError {
 }
 
 /// Lowers `module`. Unsupported instructions do not fail; malformed modules do.
-pub fn lower(module: &LlvmModule<'_>) -> Result<Module, LowerError> {
+/// `param_names`: read parameters' source names from debug information (function checks
+/// show them; reading them costs a walk over each function's metadata).
+pub fn lower(module: &LlvmModule<'_>, param_names: bool) -> Result<Module, LowerError> {
     // SAFETY: every LLVM handle used below comes from `module`, which outlives this call,
     // and the C API calls are the documented accessors for the kinds of value checked.
-    unsafe { Lowerer::new(module.as_mut_ptr()).run() }
+    unsafe {
+        let mut l = Lowerer::new(module.as_mut_ptr());
+        l.param_names = param_names;
+        l.run()
+    }
 }
 
 struct Lowerer {
@@ -39,6 +45,7 @@ struct Lowerer {
     globals: FxHashMap<LLVMValueRef, GlobalId>,
     const_ids: FxHashMap<Constant, ConstId>,
     loc_ids: FxHashMap<String, LocId>,
+    param_names: bool,
 }
 
 /// A value that is not a compile-time integer: why, for the message.
@@ -54,6 +61,7 @@ impl Lowerer {
             globals: FxHashMap::default(),
             const_ids: FxHashMap::default(),
             loc_ids: FxHashMap::default(),
+            param_names: true,
         }
     }
 
@@ -491,6 +499,8 @@ struct FunctionLowerer<'a> {
     num_regs: u32,
     /// `(argument number, source name)` from debug info, numbered from 1.
     param_names: Vec<(usize, String)>,
+    /// Values whose debug variable was already read (each is printed once).
+    described: rustc_hash::FxHashSet<LLVMValueRef>,
 }
 
 /// An instruction that could not be lowered: the reason, reported when a path reaches it.
@@ -511,6 +521,7 @@ impl<'a> FunctionLowerer<'a> {
             blocks: FxHashMap::default(),
             num_regs: nparams,
             param_names: Vec::new(),
+            described: Default::default(),
         }
     }
 
@@ -608,7 +619,22 @@ impl<'a> FunctionLowerer<'a> {
         }
         let callee = LLVMGetCalledValue(inst);
         let name = value_name(callee);
-        if name != "llvm.dbg.declare" && name != "llvm.dbg.value" {
+        if !self.l.param_names || (name != "llvm.dbg.declare" && name != "llvm.dbg.value") {
+            return;
+        }
+        // Printing the variable costs a walk over the function's metadata, so only
+        // variables that can be parameters are printed: those describing an argument or
+        // (at -O0) an alloca holding one.
+        let described = LLVMGetOperand(inst, 0);
+        if LLVMGetMDNodeNumOperands(described) != 1 {
+            return;
+        }
+        let mut value: LLVMValueRef = std::ptr::null_mut();
+        LLVMGetMDNodeOperands(described, &mut value);
+        if value.is_null()
+            || (LLVMIsAArgument(value).is_null() && LLVMIsAAllocaInst(value).is_null())
+            || !self.described.insert(value)
+        {
             return;
         }
         let var = print_value(LLVMGetOperand(inst, 1));
@@ -1047,7 +1073,7 @@ impl<'a> FunctionLowerer<'a> {
             callee = LLVMGetOperand(callee, 0);
         }
         if !LLVMIsAInlineAsm(callee).is_null() {
-            return Err("inline assembly".into());
+            return self.lower_inline_asm(inst, callee);
         }
         let nargs = LLVMGetNumArgOperands(inst);
         let ty = LLVMTypeOf(inst);
@@ -1095,6 +1121,51 @@ impl<'a> FunctionLowerer<'a> {
         Ok(Inst::Call { dst, callee, args })
     }
 
+    /// Inline assembly with an empty template is a compiler barrier: `asm("" ::: "memory")`
+    /// does nothing, and `asm("" : "+r"(x))` gives back its operand (musl and busybox use
+    /// both to hide values from the optimizer). Any other assembly is unsupported.
+    unsafe fn lower_inline_asm(&mut self, inst: LLVMValueRef, callee: LLVMValueRef) -> InstResult {
+        let text = LLVMPrintValueToString(callee);
+        let printed = CStr::from_ptr(text).to_string_lossy().into_owned();
+        LLVMDisposeMessage(text);
+        // Printed as `<type> asm [sideeffect] "<template>", "<constraints>"`.
+        let template = printed
+            .split_once(" asm ")
+            .map(|(_, rest)| {
+                rest.trim_start_matches("sideeffect ")
+                    .trim_start_matches("alignstack ")
+            })
+            .and_then(|rest| rest.strip_prefix('"'))
+            .and_then(|rest| rest.split_once('"'))
+            .map(|(t, _)| t.to_string());
+        let is_barrier = template
+            .as_deref()
+            .is_some_and(|t| t.trim().is_empty() || t.trim_start().starts_with('#'));
+        if !is_barrier {
+            return Err(format!(
+                "inline assembly ({})",
+                template.unwrap_or_else(|| "unreadable".into())
+            ));
+        }
+        let nargs = LLVMGetNumArgOperands(inst);
+        let ty = LLVMTypeOf(inst);
+        if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMVoidTypeKind {
+            return Ok(Inst::Intrinsic {
+                dst: None,
+                kind: Intrinsic::PassThrough,
+                args: Vec::new(),
+                width: 0,
+            });
+        }
+        if nargs == 1 && LLVMTypeOf(LLVMGetOperand(inst, 0)) == ty {
+            return Ok(Inst::Copy {
+                dst: self.reg(inst),
+                src: self.operand(LLVMGetOperand(inst, 0))?,
+            });
+        }
+        Err("inline assembly with outputs that are not its inputs".into())
+    }
+
     unsafe fn lower_vector_intrinsic(
         &mut self,
         name: &str,
@@ -1136,6 +1207,8 @@ impl<'a> FunctionLowerer<'a> {
                         | Intrinsic::Memmove
                         | Intrinsic::Memset
                         | Intrinsic::Trap
+                        | Intrinsic::VaStart
+                        | Intrinsic::VaCopy
                         | Intrinsic::AddOverflow { .. }
                         | Intrinsic::SubOverflow { .. }
                         | Intrinsic::MulOverflow { .. }
@@ -1165,6 +1238,16 @@ impl<'a> FunctionLowerer<'a> {
         let kind = match base {
             "dbg" | "lifetime" | "assume" | "prefetch" | "donothing" | "var" | "annotation"
             | "stackrestore" | "sideeffect" => {
+                return Ok(Inst::Intrinsic {
+                    dst: None,
+                    kind: Intrinsic::PassThrough,
+                    args: Vec::new(),
+                    width: 0,
+                })
+            }
+            "va_start" => Intrinsic::VaStart,
+            "va_copy" => Intrinsic::VaCopy,
+            "va_end" => {
                 return Ok(Inst::Intrinsic {
                     dst: None,
                     kind: Intrinsic::PassThrough,

@@ -199,7 +199,7 @@ fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
 /// Loads both programs and crosschecks them; writes tests and reports to `out_dir`.
 pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let started = Instant::now();
-    let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
+    let module = crate::load::load_programs(&check.a_path, &check.b_path)?;
     let entries = entries(&module, check)?;
     std::fs::create_dir_all(&check.out_dir).map_err(|e| Error::Output {
         path: check.out_dir.clone(),
@@ -334,7 +334,7 @@ fn replay(
 /// Replays every test of `dir` (or one test) in the engine and returns, per test, its
 /// name, verdict and both sides' results.
 pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBuf, PathRow)>> {
-    let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
+    let module = crate::load::load_programs(&check.a_path, &check.b_path)?;
     let entries = entries(&module, check)?;
     let mut out = Vec::new();
     for path in tests {
@@ -556,6 +556,7 @@ impl ProgramDriver {
                 self.push_row(&state, verdict, Vec::new(), text);
             }
             Some(model) => {
+                let model = complete_model(ex, &state, &model);
                 let which: Vec<&str> = parts
                     .iter()
                     .filter(|(_, e)| pool.eval(*e, &model) == 0)
@@ -666,6 +667,21 @@ impl RowDriver for ProgramDriver {
     }
 }
 
+/// `model` (which the solver may have restricted to the arrays of its query) extended with
+/// the path's own model for every other array. Constraints over disjoint arrays are
+/// independent, so the result satisfies the whole path condition.
+fn complete_model(ex: &mut Executor<'_>, state: &State, model: &Assignment) -> Assignment {
+    let base = match state.model.clone() {
+        Some(m) => Some(m),
+        None => ex.check(state, ex.pool.true_()).ok().flatten(),
+    };
+    let mut full = base.map(|m| (*m).clone()).unwrap_or_default();
+    for (array, bytes) in model.iter() {
+        full.set(array, bytes.to_vec());
+    }
+    full
+}
+
 /// `a` and `b` ended the same way: equal exit statuses (low 8 bits, as a parent sees
 /// them), or the same failure.
 fn same_end(ex: &Executor<'_>, a: &SideOutcome, b: &SideOutcome) -> ExprId {
@@ -717,7 +733,7 @@ fn describe(ex: &Executor<'_>, side: &SideEnd, model: &Assignment) -> String {
             };
             format!("exit {}", status & 0xff)
         }
-        SideOutcome::Failed(f) => f.kind.describe(),
+        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.loc),
         SideOutcome::Returned { .. } => "returned".into(),
     };
     let out = concrete_bytes(ex, &side.outputs[0], model);

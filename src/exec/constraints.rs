@@ -111,6 +111,7 @@ impl ConstraintSet {
             None => {}
         }
         self.list.push(c);
+        let top = c;
         let mut pending = vec![c];
         let mut learned_bytes = false;
         while let Some(c) = pending.pop() {
@@ -134,6 +135,12 @@ impl ConstraintSet {
                         if self.known.insert((array, offset), v as u8).is_none() {
                             stats.implied_values += 1;
                             learned_bytes = true;
+                            // A byte fixed inside a conjunction keeps its own defining
+                            // equality: the conjunction itself becomes true once the byte is
+                            // substituted, and solver models must still respect the value.
+                            if c != top {
+                                self.list.push(c);
+                            }
                         }
                     }
                 }

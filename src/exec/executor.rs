@@ -247,6 +247,7 @@ impl<'a> Executor<'a> {
             regs,
             ret_dst,
             allocas: Vec::new(),
+            varargs: 0,
         });
     }
 

@@ -420,6 +420,64 @@ impl<'a> Executor<'a> {
         })
     }
 
+    /// Lays out the variadic arguments of a call as the x86-64 ABI's overflow area: one
+    /// 8-byte slot per argument (16 bytes, aligned, for 128-bit values). Returns the
+    /// address of the object (freed when the call returns).
+    pub(crate) fn varargs_object(&self, state: &mut State, extra: &[Value]) -> u64 {
+        let mut layout = Vec::new();
+        let mut size = 0u64;
+        for v in extra {
+            let bytes = v.width(self.pool).div_ceil(8).max(1) as u64;
+            let slot = if bytes > 8 { 16 } else { 8 };
+            size = size.div_ceil(slot) * slot;
+            layout.push((size, bytes.min(16) as u32, *v));
+            size += slot;
+        }
+        let address = self.allocate(
+            state,
+            size.max(8),
+            ObjectKind::Stack,
+            "variadic arguments".into(),
+            ObjectState::zeroed(size.max(8) as usize),
+        );
+        for (offset, bytes, v) in layout {
+            self.write(state, address, Offset::Concrete(offset), v, bytes);
+        }
+        address
+    }
+
+    /// `llvm.va_start(list)`: `gp_offset` = 48 and `fp_offset` = 176 say that every
+    /// register slot is used, so `va_arg` reads every argument from the overflow area.
+    fn va_start(&mut self, state: State, args: &[Value]) -> Option<State> {
+        let area = state.frame().varargs;
+        if area == 0 {
+            self.unsupported(
+                state,
+                "va_start in a function not called with variadic arguments",
+            );
+            return None;
+        }
+        let mut resolved = self.resolve(state, args[0], 24);
+        let (mut state, key, offset) = resolved.pop()?;
+        for (other, _, _) in resolved {
+            self.unsupported(other, "va_start on a symbolic va_list pointer");
+        }
+        let Offset::Concrete(off) = offset else {
+            self.unsupported(state, "va_start on a symbolic va_list pointer");
+            return None;
+        };
+        let fields = [
+            (0, Value::concrete(32, 48), 4),
+            (4, Value::concrete(32, 176), 4),
+            (8, Value::concrete(PTR_WIDTH, area as u128), 8),
+            (16, Value::concrete(PTR_WIDTH, area as u128), 8),
+        ];
+        for (at, v, bytes) in fields {
+            self.write(&mut state, key, Offset::Concrete(off + at), v, bytes);
+        }
+        Some(state)
+    }
+
     /// Executes an intrinsic.
     pub fn exec_intrinsic(
         &mut self,
@@ -433,6 +491,11 @@ impl<'a> Executor<'a> {
         match kind {
             Intrinsic::Memcpy | Intrinsic::Memmove => return self.copy_memory(state, &args),
             Intrinsic::Memset => return self.set_memory(state, &args),
+            Intrinsic::VaStart => return self.va_start(state, &args),
+            Intrinsic::VaCopy => {
+                let n = Value::concrete(PTR_WIDTH, 24);
+                return self.copy_memory(state, &[args[0], args[1], n]);
+            }
             Intrinsic::Trap => {
                 self.fail(state, Termination::Abort);
                 return None;
@@ -507,9 +570,12 @@ impl<'a> Executor<'a> {
             Intrinsic::SMax => self.min_max(Predicate::Sgt, args[0], args[1]),
             Intrinsic::UMin => self.min_max(Predicate::Ult, args[0], args[1]),
             Intrinsic::UMax => self.min_max(Predicate::Ugt, args[0], args[1]),
-            Intrinsic::Memcpy | Intrinsic::Memmove | Intrinsic::Memset | Intrinsic::Trap => {
-                return Err(format!("{kind:?} as a value"))
-            }
+            Intrinsic::Memcpy
+            | Intrinsic::Memmove
+            | Intrinsic::Memset
+            | Intrinsic::Trap
+            | Intrinsic::VaStart
+            | Intrinsic::VaCopy => return Err(format!("{kind:?} as a value")),
         })
     }
 

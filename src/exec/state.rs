@@ -119,6 +119,8 @@ pub struct Frame {
     pub ret_dst: Option<RegId>,
     /// Stack objects to free on return.
     pub allocas: Vec<u64>,
+    /// The object holding this call's variadic arguments (0: none).
+    pub varargs: u64,
 }
 
 /// A symbolic input created for this path: an array and the object it initialised, if any.

@@ -742,19 +742,20 @@ impl<'a> Executor<'a> {
         if f.is_declaration() {
             return self.call_special(state, target, dst, &values);
         }
-        if f.is_var_arg {
-            self.unsupported(
-                state,
-                &format!("call to variadic function '{}'", f.source_name),
-            );
-            return None;
-        }
         if state.stack.len() >= 10_000 {
             self.unsupported(state, "call stack deeper than 10000 frames");
             return None;
         }
-        let _ = &mut state;
+        let fixed = f.params.len();
+        let is_var_arg = f.is_var_arg;
         self.push_call(&mut state, target, &values, dst);
+        if is_var_arg {
+            let extra = values.get(fixed..).unwrap_or(&[]);
+            let area = self.varargs_object(&mut state, extra);
+            let frame = state.frame_mut();
+            frame.varargs = area;
+            frame.allocas.push(area);
+        }
         if self.cover(target, BlockId(0)) {
             state.since_new_coverage = 0;
         }

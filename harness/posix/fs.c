@@ -1,0 +1,396 @@
+/* The system-call model's file system: the list of file and directory nodes (symbolic files,
+ * host files read on first use, files and directories the program creates), path resolution
+ * (KLEE's rule for the symbolic files "A", "B", …, then devices, nodes, the host), and the
+ * small string and concretization helpers the other model files share. */
+#include <xcheck/posix.h>
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+size_t xc_strlen(const char *s) {
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+int xc_streq(const char *a, const char *b) {
+    while (*a == *b) {
+        if (!*a)
+            return 1;
+        a++;
+        b++;
+    }
+    return 0;
+}
+
+/* Written on one side of each concretizing comparison: a volatile store cannot be executed
+ * speculatively, so the compiler keeps the comparison a branch (on which the engine forks)
+ * instead of turning it into a select (which would leave the value symbolic). */
+static volatile unsigned char xc_fork_sink;
+
+/* Binary search over [lo, hi) for v (lo <= v < hi holds): every path ends with its own
+ * concrete value. */
+static unsigned long xc_search(unsigned long v, unsigned long lo, unsigned long hi) {
+    while (hi - lo > 1) {
+        unsigned long mid = lo + (hi - lo) / 2;
+        if (v < mid) {
+            hi = mid;
+            xc_fork_sink = 1;
+        } else {
+            lo = mid;
+        }
+    }
+    return lo;
+}
+
+unsigned long xc_conc_below(unsigned long v, unsigned long bound) {
+    if (!klee_is_symbolic(v))
+        return v;
+    return xc_search(v, 0, bound);
+}
+
+unsigned long xc_conc(unsigned long v) {
+    if (!klee_is_symbolic(v))
+        return v;
+    unsigned long lo = 0, hi = 16;
+    while (v >= hi) {
+        xc_fork_sink = 1;
+        lo = hi;
+        if (hi >= (1UL << 60)) {
+            if (v == ~0UL)
+                return ~0UL;
+            return xc_search(v, lo, ~0UL);
+        }
+        hi <<= 4;
+    }
+    return xc_search(v, lo, hi);
+}
+
+/* ---- nodes ------------------------------------------------------------------------------ */
+
+/* The working directory, which is also "/" (getcwd answers "/"). */
+struct xc_file xc_root = {
+    .name = ".", .init_name = ".", .mode = XC_S_IFDIR | 0755, .init_mode = XC_S_IFDIR | 0755,
+    .exists = 1, .init_exists = 1, .ino = 2,
+};
+
+static struct xc_file *xc_nodes;         /* every node but the root, oldest first */
+static struct xc_file **xc_nodes_tail = &xc_nodes;
+static struct xc_file *xc_syms;          /* the --sym-files nodes ("A", "B", …) */
+static unsigned xc_nsyms;
+/* Inode numbers: the symbolic files and stdin get small fixed ones (env.c), host files one
+ * derived from their name, created files a counter that reset rewinds, so that A and B see the
+ * same numbers whatever order the host files were first looked up in. */
+static uint64_t xc_ino_next = 1000;
+
+uint64_t xc_fs_next_ino(void) { return xc_ino_next++; }
+
+static uint64_t xc_name_ino(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return 0x100000 + (h & 0xffffff);
+}
+
+void xc_fs_add(struct xc_file *f) {
+    f->next = 0;
+    *xc_nodes_tail = f;
+    xc_nodes_tail = &f->next;
+}
+
+void xc_fs_set_sym_files(struct xc_file *files, unsigned n) {
+    xc_syms = files;
+    xc_nsyms = n;
+    for (unsigned i = 0; i < n; i++)
+        xc_fs_add(&files[i]);
+}
+
+/* Makes f's contents its own buffer of at least `need` bytes (copying the pristine bytes on
+ * first modification). Returns 0, -EFBIG past 1 GiB, or -ENOMEM. */
+int xc_fs_own(struct xc_file *f, size_t need) {
+    if (need < f->size)
+        need = f->size;
+    if (f->cap && need <= f->cap)
+        return 0;
+    if (need > (1UL << 30))
+        return -XC_EFBIG;
+    size_t cap = f->cap ? f->cap * 2 : 64;
+    while (cap < need)
+        cap *= 2;
+    unsigned char *d;
+    if (f->cap) {
+        d = realloc(f->data, cap);
+    } else {
+        d = malloc(cap);
+        if (d && f->size)
+            memcpy(d, f->data, f->size);
+    }
+    if (!d)
+        return -XC_ENOMEM;
+    f->data = d;
+    f->cap = cap;
+    return 0;
+}
+
+void xc_fs_truncate(struct xc_file *f, size_t len) {
+    if (len == f->size)
+        return;
+    if (len < f->size && !f->cap) {
+        /* Shrinking the pristine buffer: keep sharing it, only the size changes. */
+        f->size = len;
+        return;
+    }
+    if (xc_fs_own(f, len))
+        return;
+    if (len > f->size)
+        memset(f->data + f->size, 0, len - f->size);
+    f->size = len;
+}
+
+static void xc_restore(struct xc_file *f) {
+    if (f->cap)
+        free(f->data);
+    f->data = f->init_data;
+    f->size = f->init_size;
+    f->cap = 0;
+    if (f->name != f->init_name)
+        free((void *)f->name);
+    f->name = f->init_name;
+    f->mode = f->init_mode;
+    f->exists = f->init_exists;
+}
+
+void xc_fs_reset(void) {
+    xc_restore(&xc_root);
+    for (struct xc_file *f = xc_nodes; f; f = f->next)
+        xc_restore(f);
+    xc_ino_next = 1000;
+}
+
+void xc_fs_stat(const struct xc_file *f, struct xc_stat *st) {
+    memset(st, 0, sizeof *st);
+    int dir = (f->mode & XC_S_IFMT) == XC_S_IFDIR;
+    st->st_dev = 0x803;
+    st->st_ino = f->ino;
+    st->st_nlink = dir ? 2 : 1;
+    st->st_mode = f->mode;
+    st->st_size = dir ? 4096 : (int64_t)f->size;
+    st->st_blksize = 4096;
+    st->st_blocks = (st->st_size + 4095) / 4096 * 8;
+    st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec = XC_EPOCH;
+}
+
+/* ---- path resolution -------------------------------------------------------------------- */
+
+/* A concrete path of length len as the model names files: "." components and repeated or
+ * trailing slashes dropped ("./a//b/." is "a/b"); what is left of nothing is "/" or ".".
+ * *dir is set when the path ends in "/" or "/.": it must name a directory. */
+static char *xc_norm(const char *p, size_t len, int *dir) {
+    char *out = malloc(len + 2);
+    size_t o = 0, i = 0;
+    size_t abs = p[0] == '/';
+    if (abs)
+        out[o++] = '/';
+    *dir = 0;
+    while (i < len) {
+        while (i < len && p[i] == '/')
+            i++;
+        size_t start = i;
+        while (i < len && p[i] != '/')
+            i++;
+        size_t n = i - start;
+        if (n == 0)
+            break;
+        *dir = i < len;
+        if (n == 1 && p[start] == '.') {
+            *dir = 1;
+            continue;
+        }
+        if (o > abs)
+            out[o++] = '/';
+        memcpy(out + o, p + start, n);
+        o += n;
+    }
+    if (o == 0)
+        out[o++] = '.';
+    out[o] = 0;
+    return out;
+}
+
+char *xc_norm_dup(const char *path) {
+    int dir;
+    return xc_norm(path, xc_strlen(path), &dir);
+}
+
+static struct xc_file *xc_new_node(const char *path, uint32_t mode, uint64_t ino) {
+    struct xc_file *f = calloc(1, sizeof *f);
+    f->name = f->init_name = xc_norm_dup(path);
+    f->mode = f->init_mode = mode;
+    f->ino = ino;
+    xc_fs_add(f);
+    return f;
+}
+
+static int xc_device(const char *p) {
+    static const struct { const char *name; int dev; } devs[] = {
+        {"/dev/null", XC_DEV_NULL},     {"/dev/zero", XC_DEV_ZERO},
+        {"/dev/random", XC_DEV_RANDOM}, {"/dev/urandom", XC_DEV_URANDOM},
+        {"/dev/tty", XC_DEV_TTY},       {"/dev/stdin", XC_DEV_FD0},
+        {"/dev/stdout", XC_DEV_FD1},    {"/dev/stderr", XC_DEV_FD2},
+        {"/dev/fd/0", XC_DEV_FD0},      {"/dev/fd/1", XC_DEV_FD1},
+        {"/dev/fd/2", XC_DEV_FD2},
+    };
+    if (p[0] != '/' || p[1] != 'd' || p[2] != 'e' || p[3] != 'v' || p[4] != '/')
+        return XC_DEV_NONE;
+    for (unsigned i = 0; i < sizeof devs / sizeof devs[0]; i++)
+        if (xc_streq(p, devs[i].name))
+            return devs[i].dev;
+    return XC_DEV_NONE;
+}
+
+/* Resolves a concrete, normalized path. */
+static long xc_resolve_concrete(const char *path, struct xc_path *r) {
+    int dev = xc_device(path);
+    if (dev == XC_DEV_TTY)
+        return -XC_ENXIO;
+    if (dev) {
+        r->dev = dev;
+        return 0;
+    }
+    if (xc_streq(path, "/") || xc_streq(path, ".")) {
+        r->file = &xc_root;
+        return 0;
+    }
+
+    /* Known nodes: an existing one with that name wins over absent ones. */
+    struct xc_file *absent = 0;
+    for (struct xc_file *f = xc_nodes; f; f = f->next) {
+        if (!xc_streq(f->name, path))
+            continue;
+        if (f->exists) {
+            r->file = f;
+            return 0;
+        }
+        if (!absent)
+            absent = f;
+    }
+    if (absent)
+        return -XC_ENOENT;
+
+    /* First use of this name: ask the host, and remember the answer (absent included). */
+    char *data = 0;
+    long size = __xc_host_file(path, &data);
+    struct xc_file *f;
+    if (size >= 0) {
+        f = xc_new_node(path, XC_S_IFREG | 0644, xc_name_ino(path));
+        f->data = f->init_data = (unsigned char *)data;
+        f->size = f->init_size = (size_t)size;
+        f->exists = f->init_exists = 1;
+    } else if (size == -XC_EISDIR) {
+        f = xc_new_node(path, XC_S_IFDIR | 0755, xc_name_ino(path));
+        f->exists = f->init_exists = 1;
+    } else if (size == -XC_ENOENT) {
+        xc_new_node(path, XC_S_IFREG | 0644, 0);
+        return -XC_ENOENT;
+    } else {
+        return size;
+    }
+    r->file = f;
+    return 0;
+}
+
+long xc_resolve(const char *path, struct xc_path *r) {
+    r->file = 0;
+    r->dev = XC_DEV_NONE;
+    r->concrete = 0;
+    if (!path)
+        return -XC_EFAULT;
+
+    /* KLEE's rule: a one-character path 'A'+i names symbolic file i. The comparisons fork
+     * when the path is symbolic (one path per file, and one where none matches). */
+    char c = path[0];
+    if (c != 0 && path[1] == 0) {
+        for (unsigned i = 0; i < xc_nsyms; i++) {
+            if (c == (char)('A' + i)) {
+                struct xc_file *f = &xc_syms[i];
+                if (f->exists && f->name == f->init_name) {
+                    r->file = f;
+                    r->concrete = 1;
+                    return 0;
+                }
+                break;
+            }
+        }
+    }
+
+    /* Any symbolic byte before the terminator: no other file can be named. */
+    size_t len = 0;
+    for (;; len++) {
+        if (len >= XC_PATH_MAX)
+            return -XC_ENAMETOOLONG;
+        if (klee_is_symbolic((uintptr_t)(unsigned char)path[len]))
+            return -XC_ENOENT;
+        if (path[len] == 0)
+            break;
+    }
+    r->concrete = 1;
+    if (len == 0)
+        return -XC_ENOENT;
+
+    int want_dir;
+    char *norm = xc_norm(path, len, &want_dir);
+    long e = xc_resolve_concrete(norm, r);
+    free(norm);
+    if (!e && want_dir && (r->dev || (r->file->mode & XC_S_IFMT) != XC_S_IFDIR))
+        return -XC_ENOTDIR;
+    return e;
+}
+
+/* Whether a new entry may be made at `path` (concrete): its directory must exist. Returns 0
+ * or -errno. */
+long xc_parent_ok(const char *path) {
+    char *p = xc_norm_dup(path);
+    size_t slash = xc_strlen(p);
+    long e = 0;
+    if (xc_streq(p, "/") || xc_streq(p, ".")) {
+        e = -XC_EEXIST;
+    } else {
+        while (slash > 0 && p[slash - 1] != '/')
+            slash--;
+        if (slash > 1)
+            slash--;                        /* "a/b": the parent is "a"; "/b": "/" */
+        if (slash > 0) {
+            p[slash] = 0;
+            struct xc_path r;
+            e = xc_resolve(p, &r);
+            if (!e && (r.dev || (r.file->mode & XC_S_IFMT) != XC_S_IFDIR))
+                e = -XC_ENOTDIR;
+        }
+    }
+    free(p);
+    return e;
+}
+
+/* Whether directory d may not be removed: a host directory's entries are unknown (taken as
+ * present); a directory the program made is busy while a node below it exists. */
+int xc_fs_dir_busy(const struct xc_file *d) {
+    if (d->init_exists)
+        return 1;
+    size_t n = xc_strlen(d->name);
+    for (const struct xc_file *f = xc_nodes; f; f = f->next) {
+        if (!f->exists || f == d)
+            continue;
+        size_t i = 0;
+        while (i < n && f->name[i] == d->name[i])
+            i++;
+        if (i == n && f->name[n] == '/')
+            return 1;
+    }
+    return 0;
+}
+
+struct xc_file *xc_fs_create(const char *path, uint32_t mode) {
+    struct xc_file *f = xc_new_node(path, mode, xc_fs_next_ino());
+    f->exists = 1;
+    return f;
+}

@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# Native tests of the system-call model (harness/posix/*.c): compiles the model with the
+# primitives of prims_native.c and the small test programs t_*.c, which call __xc_syscall
+# directly, runs them on chosen inputs and checks exit status, stdout and the symbolic
+# objects made. Also checks every XC_ constant against the host's headers, and that each
+# model file compiles to bitcode with build.rs's flags without a warning.
+#   bash harness/posix/test/run.sh            (CC=clang-14 to use another compiler;
+#                                             XC_ENGINE=target/release/xcheck to also run
+#                                             engine_smoke.c under the engine)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+CC=${CC:-cc}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# ---- 1. bitcode with build.rs's flags, no warnings ------------------------------------------
+if command -v clang-14 >/dev/null && command -v llvm-dis-14 >/dev/null; then
+    for f in "$root"/harness/posix/*.c; do
+        if clang-14 -c -emit-llvm -O1 -g -target x86_64-unknown-linux-gnu -fno-vectorize \
+            -fno-slp-vectorize -ffreestanding -fno-builtin -I "$root/harness/include" \
+            -Wall -Wextra -Werror "$f" -o "$work/$(basename "$f" .c).bc" 2>"$work/cc.err"; then
+            # Only the plainest intrinsics (clang can introduce others, e.g. llvm.load.relative
+            # for tables of strings, which the interpreter need not support).
+            odd=$(llvm-dis-14 "$work/$(basename "$f" .c).bc" -o - | grep -o '@llvm\.[a-z0-9_.]*' |
+                grep -vE '^@llvm\.(dbg|lifetime|memcpy|memset)\.' | sort -u | tr '\n' ' ' || true)
+            if [ -z "$odd" ]; then
+                ok "bitcode $(basename "$f")"
+            else
+                bad "bitcode $(basename "$f"): intrinsics $odd"
+            fi
+        else
+            bad "bitcode $(basename "$f")"
+            cat "$work/cc.err"
+        fi
+    done
+else
+    echo "skip bitcode checks (no clang-14)"
+fi
+
+# ---- 2. constants against the host's headers ------------------------------------------------
+{
+    echo '#define _GNU_SOURCE'
+    for h in sys/syscall.h errno.h fcntl.h sys/stat.h unistd.h sys/ioctl.h sys/mman.h \
+        signal.h elf.h sys/resource.h asm/prctl.h linux/futex.h stddef.h; do
+        echo "#include <$h>"
+    done
+    echo '#include <xcheck/posix.h>'
+    grep -o '^#define XC_[A-Za-z0-9_]*' "$root/harness/include/xcheck/posix.h" |
+        sed 's/^#define //' | while read -r x; do
+            host=${x#XC_}
+            case $host in
+            SYS_* | E[A-Z]* | O_* | S_IF* | F_* | FD_CLOEXEC | TC* | TIOC* | FIO* | SEEK_* | \
+                MAP_* | PROT_WRITE | SIG[A-Z]* | SA_* | AT_* | RLIMIT_* | RLIM_INFINITY | \
+                ARCH_* | FUTEX_* | X_OK)
+                # glibc's O_LARGEFILE is 0 on x86_64 (the kernel's and musl's is 0100000)
+                case $host in SIG_* | EPOCH | O_LARGEFILE) continue ;; esac
+                echo "_Static_assert((long)($x) == (long)($host), \"$x\");"
+                ;;
+            esac
+        done
+    echo '_Static_assert(sizeof(struct stat) == sizeof(struct xc_stat), "stat size");'
+    for fld in st_dev st_ino st_nlink st_mode st_uid st_gid st_rdev st_size st_blksize st_blocks; do
+        echo "_Static_assert(offsetof(struct stat, $fld) == offsetof(struct xc_stat, $fld), \"$fld\");"
+    done
+    echo '_Static_assert(offsetof(struct stat, st_mtim) == offsetof(struct xc_stat, st_mtime_sec), "mtime");'
+    echo 'int main(void) { return 0; }'
+} >"$work/consts.c"
+n_consts=$(grep -c _Static_assert "$work/consts.c")
+if $CC -std=gnu11 -I "$root/harness/include" -c "$work/consts.c" -o "$work/consts.o" 2>"$work/cc.err"; then
+    ok "constants ($n_consts checked against the host headers)"
+else
+    bad "constants"
+    cat "$work/cc.err"
+fi
+
+# ---- 3. the test programs ---------------------------------------------------------------------
+cflags=(-std=gnu11 -O1 -g -I "$root/harness/include")
+objs=()
+for f in "$root"/harness/posix/*.c; do
+    o="$work/model_$(basename "$f" .c).o"
+    $CC "${cflags[@]}" -Wall -Wextra -Werror -c "$f" -o "$o"
+    objs+=("$o")
+done
+$CC "${cflags[@]}" -c "$root/harness/klee.c" -o "$work/klee.o"
+$CC "${cflags[@]}" -Wall -Wextra -c "$here/prims_native.c" -o "$work/prims.o"
+objs+=("$work/klee.o" "$work/prims.o")
+for t in t_argv t_io t_reset t_fail t_misc; do
+    $CC "${cflags[@]}" -Wall -Wextra -Wno-unused-function -o "$work/$t" "$here/$t.c" "${objs[@]}"
+done
+
+scratch="$work/scratch"
+export XC_INPUT="$work/input" XC_OBJLOG="$work/objects"
+
+# input LINES...: the symbolic objects' values, one "name hex" or "name s:text" a line
+input() { printf '%s\n' "$@" >"$XC_INPUT"; }
+
+# case_ NAME STATUS EXPECTED-STDOUT|- EXPECTED-OBJECTS|- PROGRAM ARGS...
+# Runs the program in a fresh scratch directory holding host.txt; "-" skips a comparison.
+case_() {
+    local name=$1 status=$2 out=$3 objects=$4
+    shift 4
+    rm -rf "$scratch"
+    mkdir -p "$scratch"
+    printf 'hello host\n' >"$scratch/host.txt"
+    : >"$XC_OBJLOG"
+    local got=0
+    { (cd "$scratch" && exec "$work/$1" "${@:2}") >"$work/stdout" 2>"$work/stderr" </dev/null; } \
+        2>/dev/null || got=$?
+    local why=""
+    [ "$got" = "$status" ] || why="exit status $got, expected $status"
+    if [ -z "$why" ] && [ "$out" != "-" ] && [ "$(cat "$work/stdout")" != "$out" ]; then
+        why="stdout differs"
+        diff <(printf '%s\n' "$out") "$work/stdout" | sed 's/^/    /' || true
+    fi
+    if [ -z "$why" ] && [ "$objects" != "-" ] && [ "$(tr '\n' ' ' <"$XC_OBJLOG")" != "$objects" ]; then
+        why="objects: $(tr '\n' ' ' <"$XC_OBJLOG")"
+    fi
+    if [ -z "$why" ]; then
+        ok "$name"
+    else
+        bad "$name: $why"
+        sed 's/^/    stderr: /' "$work/stderr"
+    fi
+}
+
+aux='argv[argc]=0 envp[0]=0
+aux 6=4096
+aux 11=0
+aux 12=0
+aux 13=0
+aux 14=0
+aux 23=0
+aux 25=3c915e07a248d36f19e472bb058dc62a
+aux 0=0'
+
+# argv block layout, --sym-arg / --sym-args, reset of the arguments
+input 'arg00 s:abc' 'n_args 02000000' 'arg01 s:x' 'arg02 s:yz' 'model_version 01000000'
+block='argc=6
+argv[0]="wc"
+argv[1]="-x"
+argv[2]="abc"
+argv[3]="x"
+argv[4]="yz"
+argv[5]="plain"'"
+$aux"
+case_ "argv: block layout, two of --sym-args 1 2 2, reset gives fresh copies" 0 \
+    "$block
+-- after reset
+$block
+fresh=1" "arg00 4 n_args 4 arg01 3 arg02 3 model_version 4 " \
+    t_argv wc -x --sym-arg 3 --sym-args 1 2 2 plain
+
+input 'n_args 00000000' 'model_version 01000000'
+case_ "argv: --sym-args 0 3 2 with a count of 0" 0 \
+    "argc=1
+argv[0]=\"wc\"
+$aux
+-- after reset
+argc=1
+argv[0]=\"wc\"
+$aux
+fresh=1" "n_args 4 model_version 4 " t_argv wc --sym-args 0 3 2
+
+input 'n_args 03000000' 'arg00 01ff00' 'arg01' 'arg02 4100' 'model_version 01000000'
+block='argc=4
+argv[0]="p"
+argv[1]="\x01\xff"
+argv[2]=""
+argv[3]="A"'"
+$aux"
+case_ "argv: --sym-args 2 3 2 with a count of 3, any bytes" 0 "$block
+-- after reset
+$block
+fresh=1" "n_args 4 arg00 3 arg01 3 arg02 3 model_version 4 " t_argv p --sym-args 2 3 2
+
+input 'model_version 01000000'
+case_ "argv: object order of files, stdin, failure counters" 0 - \
+    "arg00 2 A-data 3 B-data 3 stdin 4 read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4 model_version 4 " \
+    t_argv prog --sym-stdin 4 --sym-files 2 3 --sym-arg 1 --max-fail 1
+
+input 'arg00 s:abc' 'model_version 01000000'
+case_ "argv: the last byte of a symbolic argument is constrained to 0" 134 "" - t_argv wc --sym-arg 2
+
+input 'model_version 02000000'
+case_ "argv: model_version is constrained to 1" 134 "" - t_argv wc
+
+input 'model_version 01000000'
+for bad_args in "--sym-arg" "--sym-arg x" "--sym-arg 5000" "--sym-args 1 2" "--sym-args 3 2 1" \
+    "--sym-args 0 0 4" "--sym-files 27 4" "--sym-files 2 0" "--sym-files 1 5000" \
+    "--sym-files 1 2 --sym-files 1 2" "--sym-stdin" "--sym-stdin 4097" "--max-fail" \
+    "--sym-stdout" "--sym-foo 3" "-sym-bar"; do
+    # shellcheck disable=SC2086
+    case_ "argv: bad option '$bad_args' is a user error" 77 "" - t_argv wc $bad_args
+done
+input 'arg00 s:ab' 'model_version 01000000'
+case_ "argv: single-dash options, --fd-fail, --save-all-writes" 0 - \
+    "arg00 3 read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4 model_version 4 " \
+    t_argv wc -sym-arg 2 --fd-fail -save-all-writes
+
+# files and descriptors
+input 'stdin s:0123456789' 'A-data s:alpha' 'B-data s:bravo' 'model_version 01000000'
+case_ "io: stdin chunks and EOF, stdout/stderr pipes, A/B, host and created files" 0 \
+    "line one
+writev
+via five" "A-data 5 B-data 5 stdin 10 model_version 4 " t_io
+
+# reset
+input 'A-data s:abcd' 'stdin s:wxyz' 'arg00 s:hi' 'model_version 01000000'
+case_ "reset: offsets, contents, created/deleted files, fd table, argv, inodes" 0 \
+    "program A
+program B" "arg00 3 A-data 4 stdin 4 model_version 4 " t_reset
+
+# --max-fail
+fails='read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4 model_version 4 '
+input 'read_fail 02000000' 'model_version 01000000'
+case_ "max-fail: the 2nd read fails, and again after reset" 0 "" "stdin 8 $fails" t_fail count
+input 'read_fail 01000000' 'close_fail 01000000' 'model_version 01000000'
+case_ "max-fail: at most N failures" 0 "" "stdin 8 $fails" t_fail budget
+input 'close_fail 02000000' 'write_fail 01000000' 'getcwd_fail 01000000' 'model_version 01000000'
+case_ "max-fail: close counting, failed close keeps the fd, stdout write fails" 0 "second" \
+    "$fails" t_fail close
+input 'read_fail 02000000' 'model_version 01000000'
+case_ "max-fail: absent, nothing fails" 0 "" "stdin 8 model_version 4 " t_fail none
+
+# other system calls
+input 'model_version 01000000'
+case_ "misc: memory, ids, time, uname, limits, randomness, handlers, unknown" 0 "" - t_misc basic
+case_ "misc: exit_group(259) is status 3" 3 "bye" - t_misc exit
+case_ "misc: kill(self, SIGTERM)" 143 "" - t_misc sigterm
+case_ "misc: abort's tkill(SIGABRT)" 134 "" - t_misc abort
+case_ "misc: an ignored signal" 0 "" - t_misc ignored
+
+# ---- 4. optional: the model under the engine (XC_ENGINE=target/release/xcheck, built from
+# this tree so that its embedded harness is this model) ------------------------------------
+if [ -n "${XC_ENGINE:-}" ]; then
+    clang-14 -c -emit-llvm -O1 -g -I "$root/harness/include" "$here/engine_smoke.c" \
+        -o "$work/engine_smoke.bc"
+    if "$XC_ENGINE" run --max-time 300 -o "$work/engine-out" "$work/engine_smoke.bc" \
+        >"$work/engine.log" 2>&1 && ! grep -q '^unknown' "$work/engine.log" &&
+        grep -q 'errors: 0,' "$work/engine.log"; then
+        ok "engine: $(tail -1 "$work/engine.log")"
+    else
+        bad "engine"
+        sed 's/^/    /' "$work/engine.log"
+    fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

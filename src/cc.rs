@@ -1,0 +1,545 @@
+//! `xcheck cc`: a clang-14 wrapper that compiles C programs against the bitcode musl.
+//!
+//! Every invocation adds the musl target, musl's headers (built by scripts/build-musl.sh)
+//! and `-flto`, so objects are LLVM bitcode. Vectorisation is switched off after the
+//! user's flags, because a later `-O2` would switch it on again.
+//!
+//! - Compile-only invocations (`-c`, `-S`, `-E`, `-M`, `-MM`, ..., or no input files at
+//!   all, like `--version`) run clang once and return its exit code.
+//! - Partial links (`-r`, as in Kbuild's `$(LD) -r` with `LD = $(CC) -nostdlib`) merge
+//!   the input bitcode objects into one with llvm-link; other flags are ignored.
+//! - Link invocations produce two outputs from the same inputs: the native static
+//!   executable at the `-o` path (default `a.out`), linked against Debian's native musl so
+//!   that configure scripts can run it and counterexamples can be replayed; and the
+//!   whole-program bitcode at `<output>.bc`, linked against the bitcode libc. lld writes
+//!   the merged module before code generation; `opt` then keeps only what is reachable
+//!   from `main`, from `__libc_start_main` (the C start-up code: given argv, envp and
+//!   auxv as the kernel lays them out, it sets up libc and calls `main`) and from the
+//!   memory functions LLVM's intrinsics lower to.
+//!
+//! `XCHECK_MUSL_DIR` names the musl build (the directory holding `lib/libc.a`);
+//! otherwise `$XCHECK_BUILD_DIR/musl`, otherwise `build/musl` in the nearest ancestor of
+//! the executable's directory that has one. `XCHECK_CC_VERBOSE=1` prints each command.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CLANG: &str = "clang-14";
+const OPT: &str = "opt-14";
+const LLVM_LINK: &str = "llvm-link-14";
+const TARGET: &str = "x86_64-unknown-linux-musl";
+
+/// Debian's musl-dev: the start files and the C library of the native executable.
+const NATIVE_MUSL_LIB: &str = "/usr/lib/x86_64-linux-musl";
+
+/// Functions the whole-program bitcode keeps, with everything they reach: the program,
+/// the C start-up code, and the functions that LLVM's memory intrinsics become.
+const BITCODE_ROOTS: &[&str] = &[
+    "main",
+    "__libc_start_main",
+    "memcpy",
+    "memmove",
+    "memset",
+    "memcmp",
+];
+
+/// Flags that end compilation before the link (or print something and stop).
+const COMPILE_ONLY: &[&str] = &[
+    "-c",
+    "-S",
+    "-E",
+    "-M",
+    "-MM",
+    "-fsyntax-only",
+    "--precompile",
+    "--analyze",
+    "-###",
+];
+
+/// Options whose value is the next argument (so that value is not an input file).
+const TAKES_VALUE: &[&str] = &[
+    "-o",
+    "--output",
+    "-x",
+    "-I",
+    "-D",
+    "-U",
+    "-include",
+    "-imacros",
+    "-isystem",
+    "-idirafter",
+    "-iquote",
+    "-iprefix",
+    "-iwithprefix",
+    "-iwithprefixbefore",
+    "-isysroot",
+    "-iframework",
+    "-ivfsoverlay",
+    "-include-pch",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-MJ",
+    "-L",
+    "-l",
+    "-u",
+    "-e",
+    "-T",
+    "-z",
+    "-B",
+    "-A",
+    "-Xlinker",
+    "-Xclang",
+    "-Xassembler",
+    "-Xpreprocessor",
+    "-Xanalyzer",
+    "-mllvm",
+    "-target",
+    "-arch",
+    "--sysroot",
+    "--param",
+    "-resource-dir",
+    "-working-directory",
+    "-serialize-diagnostics",
+    "-dependency-file",
+    "-dependency-dot",
+];
+
+/// Runs `xcheck cc ARGS...`. Returns the exit code of the compiler (or of the first
+/// failing step of a link), or a one-line message when the wrapper itself cannot work.
+pub fn run(args: &[OsString]) -> Result<i32, String> {
+    let musl = locate_musl()?;
+    let invocation = Invocation::parse(args);
+    if invocation.mode == Mode::PartialLink {
+        // Not lld: its emit-llvm output carries an "LTOPostLink" module flag, and LTO
+        // adds a second one when the merged object is linked again (a broken module).
+        let mut cmd: Vec<OsString> = invocation.inputs.iter().map(|&i| args[i].clone()).collect();
+        cmd.push("-o".into());
+        cmd.push(invocation.output_path(args));
+        return run_step(LLVM_LINK, &cmd);
+    }
+
+    let mut head = compile_flags(&musl)?;
+    if invocation.mode == Mode::CompileOnly {
+        head.extend(args.iter().cloned());
+        head.extend(tail_flags());
+        return run_step(CLANG, &head);
+    }
+
+    // A link of objects alone would warn that -nostdinc went unused.
+    head.push("-Qunused-arguments".into());
+    let output = invocation.output_path(args);
+    let code = run_step(CLANG, &native_link_args(&head, args)?)?;
+    // A probe linked to /dev/null gets no bitcode (nor a file /dev/null.bc).
+    if code != 0 || Path::new(&output).starts_with("/dev") {
+        return Ok(code);
+    }
+    let mut bitcode = output.clone();
+    bitcode.push(".bc");
+    let code = link_bitcode(&musl, &head, &invocation, args, Path::new(&bitcode))?;
+    if code != 0 {
+        eprintln!(
+            "xcheck cc: linking the whole-program bitcode {} failed (the native executable {} was built)",
+            Path::new(&bitcode).display(),
+            Path::new(&output).display()
+        );
+    }
+    Ok(code)
+}
+
+/// The musl build: include directories and the bitcode archive.
+struct Musl {
+    dir: PathBuf,
+}
+
+impl Musl {
+    fn include(&self) -> PathBuf {
+        self.dir.join("include")
+    }
+    fn kernel_include(&self) -> PathBuf {
+        self.dir.join("kernel-include")
+    }
+    fn lib_dir(&self) -> PathBuf {
+        self.dir.join("lib")
+    }
+    fn libc(&self) -> PathBuf {
+        self.dir.join("lib").join("libc.a")
+    }
+}
+
+fn locate_musl() -> Result<Musl, String> {
+    let explicit = std::env::var_os("XCHECK_MUSL_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("XCHECK_BUILD_DIR").map(|b| PathBuf::from(b).join("musl")));
+    let dir = match explicit {
+        Some(dir) => dir,
+        None => {
+            let exe = std::env::current_exe()
+                .map_err(|e| format!("cannot find the xcheck executable: {e}"))?;
+            let start = exe.parent().unwrap_or(Path::new("/"));
+            let found = start
+                .ancestors()
+                .map(|a| a.join("build").join("musl"))
+                .find(|d| d.join("lib").join("libc.a").is_file());
+            // Not built yet: name the place of a checkout's build (<repo>/target/release/).
+            let guess = || {
+                let repo = start.ancestors().find(|a| a.ends_with("target"));
+                repo.and_then(Path::parent)
+                    .unwrap_or(start)
+                    .join("build")
+                    .join("musl")
+            };
+            found.unwrap_or_else(guess)
+        }
+    };
+    let musl = Musl { dir };
+    if !musl.libc().is_file() || !musl.include().is_dir() {
+        return Err(format!(
+            "musl bitcode library not found at {}: run scripts/build-musl.sh",
+            musl.libc().display()
+        ));
+    }
+    Ok(musl)
+}
+
+/// What an argument list asks clang to do, as far as this wrapper cares.
+#[derive(Debug, PartialEq, Eq)]
+struct Invocation {
+    mode: Mode,
+    /// The last output option, if any.
+    output: Option<OutputArg>,
+    /// The indices of the input files among the arguments.
+    inputs: Vec<usize>,
+}
+
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+enum Mode {
+    /// Stops before the link, or has no input files (`--version`, `-print-...`).
+    CompileOnly,
+    /// `-r`: objects merged into one object, as Kbuild's `$(LD) -r` steps do.
+    PartialLink,
+    /// A program: native executable plus whole-program bitcode.
+    Link,
+}
+
+/// Where the output path is among the arguments.
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+enum OutputArg {
+    /// `-o PATH` or `--output PATH`: the index of the option; the path follows it.
+    Next(usize),
+    /// `-oPATH` or `--output=PATH`: the index of the argument holding both.
+    Joined(usize),
+}
+
+impl Invocation {
+    fn parse(args: &[OsString]) -> Invocation {
+        let (mut compile_only, mut relocatable) = (false, false);
+        let (mut output, mut inputs) = (None, Vec::new());
+        let mut i = 0;
+        while i < args.len() {
+            let arg = args[i].to_string_lossy();
+            if arg == "-" || !arg.starts_with('-') {
+                inputs.push(i);
+            } else if COMPILE_ONLY.contains(&arg.as_ref())
+                || arg.starts_with("-print-")
+                || arg.starts_with("--print-")
+                || arg.starts_with("-dump")
+            {
+                compile_only = true;
+            } else if arg == "-r" || arg == "-Wl,-r" || arg == "-Wl,--relocatable" {
+                relocatable = true;
+            } else if arg == "-o" || arg == "--output" {
+                output = Some(OutputArg::Next(i));
+            } else if arg.starts_with("-o") || arg.starts_with("--output=") {
+                output = Some(OutputArg::Joined(i));
+            }
+            if TAKES_VALUE.contains(&arg.as_ref()) {
+                i += 1;
+            }
+            i += 1;
+        }
+        let mode = match (!inputs.is_empty() && !compile_only, relocatable) {
+            (false, _) => Mode::CompileOnly,
+            (true, true) => Mode::PartialLink,
+            (true, false) => Mode::Link,
+        };
+        Invocation {
+            mode,
+            output,
+            inputs,
+        }
+    }
+
+    /// The path the link writes, `a.out` unless an output option names one.
+    fn output_path(&self, args: &[OsString]) -> OsString {
+        let path = match self.output {
+            Some(OutputArg::Next(i)) => args.get(i + 1).cloned(),
+            Some(OutputArg::Joined(i)) => {
+                let arg = args[i].to_string_lossy();
+                let path = arg
+                    .strip_prefix("--output=")
+                    .or_else(|| arg.strip_prefix("-o"));
+                path.map(OsString::from)
+            }
+            None => None,
+        };
+        path.unwrap_or_else(|| OsString::from("a.out"))
+    }
+
+    /// The arguments with the output replaced by `path` (added when there was none).
+    fn with_output(&self, args: &[OsString], path: &OsStr) -> Vec<OsString> {
+        let mut out = args.to_vec();
+        match self.output {
+            Some(OutputArg::Next(i)) if i + 1 < out.len() => out[i + 1] = path.to_os_string(),
+            Some(OutputArg::Next(i) | OutputArg::Joined(i)) => {
+                let mut joined = OsString::from("-o");
+                joined.push(path);
+                out[i] = joined;
+            }
+            None => {
+                out.push("-o".into());
+                out.push(path.to_os_string());
+            }
+        }
+        out
+    }
+}
+
+/// The flags every clang run starts with: target, musl's headers, bitcode objects.
+/// `-g` comes before the user's flags so that a `-g0` there wins.
+fn compile_flags(musl: &Musl) -> Result<Vec<OsString>, String> {
+    let resource = clang_output(&["-print-resource-dir"])?;
+    let mut flags: Vec<OsString> = vec!["-target".into(), TARGET.into(), "-nostdinc".into()];
+    for dir in [
+        musl.include(),
+        Path::new(&resource).join("include"),
+        musl.kernel_include(),
+    ] {
+        flags.push("-isystem".into());
+        flags.push(dir.into_os_string());
+    }
+    flags.extend(["-flto", "-fno-stack-protector", "-g"].map(OsString::from));
+    Ok(flags)
+}
+
+/// The flags after the user's: a later `-O2` would switch vectorisation on again.
+fn tail_flags() -> [OsString; 2] {
+    ["-fno-vectorize", "-fno-slp-vectorize"].map(OsString::from)
+}
+
+/// The native static link: Debian's musl start files and C library around the user's
+/// objects, then the compiler's runtime (clang's builtins, else gcc's libgcc).
+fn native_link_args(head: &[OsString], args: &[OsString]) -> Result<Vec<OsString>, String> {
+    let lib = Path::new(NATIVE_MUSL_LIB);
+    let file = |name: &str| lib.join(name).into_os_string();
+    for name in ["crt1.o", "crti.o", "crtn.o", "libc.a"] {
+        if !lib.join(name).is_file() {
+            return Err(format!(
+                "{} not found: install musl-dev (scripts/install.sh)",
+                lib.join(name).display()
+            ));
+        }
+    }
+    let mut cmd = head.to_vec();
+    cmd.extend(["-fuse-ld=lld", "-static", "-nostdlib"].map(OsString::from));
+    // The musl directory comes before the toolchain's glibc directories for `-lm` etc.
+    let mut search = OsString::from("-L");
+    search.push(lib);
+    cmd.push(search);
+    cmd.push(file("crt1.o"));
+    cmd.push(file("crti.o"));
+    cmd.extend(args.iter().cloned());
+    cmd.extend(tail_flags());
+    cmd.push(file("libc.a"));
+    if let Some(runtime) = compiler_runtime() {
+        cmd.push(runtime.into_os_string());
+    }
+    cmd.push(file("crtn.o"));
+    Ok(cmd)
+}
+
+/// clang's builtins archive if this installation has one, else gcc's libgcc.a.
+fn compiler_runtime() -> Option<PathBuf> {
+    let builtins = clang_output(&["-print-libgcc-file-name", "--rtlib=compiler-rt"]).ok();
+    if let Some(path) = builtins.map(PathBuf::from).filter(|p| p.is_file()) {
+        return Some(path);
+    }
+    let out = Command::new("gcc")
+        .arg("-print-libgcc-file-name")
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    (out.status.success() && path.is_file()).then_some(path)
+}
+
+/// Links the whole-program bitcode at `bitcode`: the same inputs against the bitcode
+/// libc, written by lld before code generation, then reduced to what the roots reach.
+fn link_bitcode(
+    musl: &Musl,
+    head: &[OsString],
+    invocation: &Invocation,
+    args: &[OsString],
+    bitcode: &Path,
+) -> Result<i32, String> {
+    let mut merged = bitcode.as_os_str().to_os_string();
+    merged.push(".tmp");
+    let mut cmd = head.to_vec();
+    cmd.extend(["-fuse-ld=lld", "-nostdlib"].map(OsString::from));
+    // `-lc`, `-lm`, `-lpthread`... find the bitcode libc and its empty companions first.
+    let mut search = OsString::from("-L");
+    search.push(musl.lib_dir());
+    cmd.push(search);
+    cmd.extend(
+        [
+            "-Wl,--plugin-opt=emit-llvm",
+            "-Wl,-e,main",
+            "-Wl,--unresolved-symbols=ignore-all",
+        ]
+        .map(OsString::from),
+    );
+    for root in BITCODE_ROOTS.iter().filter(|r| **r != "main") {
+        cmd.push(format!("-Wl,-u,{root}").into());
+    }
+    cmd.extend(invocation.with_output(args, &merged));
+    cmd.extend(tail_flags());
+    cmd.push(musl.libc().into_os_string());
+    let code = run_step(CLANG, &cmd)?;
+    if code != 0 {
+        let _ = std::fs::remove_file(&merged);
+        return Ok(code);
+    }
+
+    // lld keeps every libc function LTO code generation might call (sin, fmod, ...);
+    // internalizing all but the roots lets globaldce drop what the program never reaches.
+    let opt: Vec<OsString> = vec![
+        "-internalize".into(),
+        format!("-internalize-public-api-list={}", BITCODE_ROOTS.join(",")).into(),
+        "-globaldce".into(),
+        merged.clone(),
+        "-o".into(),
+        bitcode.as_os_str().to_os_string(),
+    ];
+    let code = run_step(OPT, &opt);
+    let _ = std::fs::remove_file(&merged);
+    code
+}
+
+/// Runs one tool with inherited standard streams and returns its exit code.
+fn run_step(tool: &str, args: &[OsString]) -> Result<i32, String> {
+    if std::env::var_os("XCHECK_CC_VERBOSE").is_some_and(|v| !v.is_empty() && v != "0") {
+        let line: Vec<String> = args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        eprintln!("xcheck cc: {tool} {}", line.join(" "));
+    }
+    let status = Command::new(tool)
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run {tool}: {e}"))?;
+    exit_code(tool, status)
+}
+
+fn exit_code(tool: &str, status: std::process::ExitStatus) -> Result<i32, String> {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Ok(code),
+        (None, Some(signal)) => Err(format!("{tool} was killed by signal {signal}")),
+        (None, None) => Err(format!("{tool} ended without an exit code")),
+    }
+}
+
+/// The trimmed standard output of `clang-14 ARGS`, which must succeed.
+fn clang_output(args: &[&str]) -> Result<String, String> {
+    let out = Command::new(CLANG)
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run {CLANG}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("{CLANG} {} failed", args.join(" ")));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    fn parse(args: &[&str]) -> Invocation {
+        Invocation::parse(&os(args))
+    }
+
+    #[test]
+    fn compile_only_invocations_do_not_link() {
+        for args in [
+            &["-c", "x.c"][..],
+            &["-S", "-o", "x.s", "x.c"],
+            &["-E", "x.c"],
+            &["-MM", "x.c"],
+            &["--version"],
+            &["-v"],
+            &["-print-prog-name=ld"],
+            &["-dumpmachine"],
+            &["-I", "x.c"],
+            &["-lm"],
+        ] {
+            assert_eq!(parse(args).mode, Mode::CompileOnly, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn inputs_without_compile_only_flags_link() {
+        for args in [
+            &["x.c"][..],
+            &["-O1", "-o", "/tmp/hello", "/tmp/hello.c"],
+            &["-MD", "-MF", "x.d", "x.c", "y.o", "-lm"],
+            &["-x", "c", "-"],
+            &["-Wl,--gc-sections", "libfoo.a", "main.o"],
+        ] {
+            assert_eq!(parse(args).mode, Mode::Link, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn relocatable_links_are_partial() {
+        assert_eq!(
+            parse(&["-nostdlib", "-r", "-o", "built-in.o", "a.o", "b.o"]).mode,
+            Mode::PartialLink
+        );
+        assert_eq!(parse(&["-c", "-r", "a.c"]).mode, Mode::CompileOnly);
+    }
+
+    #[test]
+    fn output_path_forms() {
+        let cases: [(&[&str], &str); 5] = [
+            (&["x.c"], "a.out"),
+            (&["-o", "prog", "x.c"], "prog"),
+            (&["-oprog", "x.c"], "prog"),
+            (&["--output=prog", "x.c"], "prog"),
+            (&["-o", "first", "-o", "last", "x.c"], "last"),
+        ];
+        for (args, want) in cases {
+            let args = os(args);
+            assert_eq!(Invocation::parse(&args).output_path(&args), want);
+        }
+    }
+
+    #[test]
+    fn output_is_replaced_or_added() {
+        let cases: [(&[&str], &[&str]); 3] = [
+            (&["-o", "prog", "x.c"], &["-o", "prog.bc", "x.c"]),
+            (&["-oprog", "x.c"], &["-oprog.bc", "x.c"]),
+            (&["x.c"], &["x.c", "-o", "prog.bc"]),
+        ];
+        for (args, want) in cases {
+            let args = os(args);
+            let got = Invocation::parse(&args).with_output(&args, OsStr::new("prog.bc"));
+            assert_eq!(got, os(want));
+        }
+    }
+}
