@@ -856,8 +856,13 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         let mut differ = false;
         for (t, row) in rows {
             differ |= row.verdict.is_difference();
+            let why = if row.detail.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", row.detail)
+            };
             println!(
-                "{}: A {}; B {} => {}",
+                "{}: A {}; B {} => {}{why}",
                 t.display(),
                 row.result_a,
                 row.result_b,

@@ -88,7 +88,24 @@ impl<'a> Executor<'a> {
         next
     }
 
-    /// A concrete argument, or the path stops as unsupported (with `None`).
+    /// A concrete pointer argument, or the path stops as unsupported (with `None`).
+    fn pointer_or_stop(
+        &mut self,
+        state: State,
+        args: &[Value],
+        i: usize,
+        what: &str,
+    ) -> Option<(State, u64)> {
+        match args.get(i).and_then(|v| v.as_concrete()) {
+            Some(v) => Some((state, v as u64)),
+            None => {
+                self.unsupported(state, &format!("symbolic {what}"));
+                None
+            }
+        }
+    }
+
+    /// A concrete size argument (at most 1 GiB), or the path stops as unsupported.
     fn concrete_or_stop(
         &mut self,
         state: State,
@@ -143,7 +160,7 @@ impl<'a> Executor<'a> {
         dst: Option<RegId>,
         args: &[Value],
     ) -> Option<State> {
-        let (state, out) = self.concrete_or_stop(state, args, 0, "result pointer")?;
+        let (state, out) = self.pointer_or_stop(state, args, 0, "result pointer")?;
         let (state, align) = self.concrete_or_stop(state, args, 1, "alignment")?;
         let (mut state, size) = self.concrete_or_stop(state, args, 2, "allocation size")?;
         let address = self.aligned_heap_object(&mut state, size, align);
@@ -247,8 +264,8 @@ impl<'a> Executor<'a> {
     /// `__xc_host_file(path, &data)`: the size of the host file at a concrete path, with
     /// its bytes in a fresh concrete object written to `*data`; `-errno` on failure.
     fn sp_host_file(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
-        let (state, path_ptr) = self.concrete_or_stop(state, args, 0, "host file path")?;
-        let (state, out) = self.concrete_or_stop(state, args, 1, "host file result pointer")?;
+        let (state, path_ptr) = self.pointer_or_stop(state, args, 0, "host file path")?;
+        let (state, out) = self.pointer_or_stop(state, args, 1, "host file result pointer")?;
         let path = self.read_c_string(&state, path_ptr).unwrap_or_default();
         let result = std::fs::metadata(&path).and_then(|m| {
             if m.is_dir() {

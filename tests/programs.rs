@@ -1,0 +1,280 @@
+//! Whole programs: every pair of `corpora/programs` gets its expected verdict, every
+//! divergence is confirmed in the engine and again on the native binaries, and bad
+//! inputs (no C library, no `main`, bad environment options) are one-line errors.
+//!
+//! Needs the bundled musl (`scripts/build-musl.sh`, which `scripts/test.sh` runs first).
+
+mod common;
+
+use common::{repo, stderr, stdout, xcheck};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Once;
+
+#[derive(serde::Deserialize)]
+struct Case {
+    check: Vec<Check>,
+}
+
+#[derive(serde::Deserialize)]
+struct Check {
+    args: Vec<String>,
+    expect: String,
+}
+
+fn build_dir() -> PathBuf {
+    std::env::var_os("XCHECK_BUILD_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("build"))
+}
+
+static BUILD: Once = Once::new();
+
+/// Builds every program pair with this test run's own `xcheck cc`.
+fn build_programs() {
+    BUILD.call_once(|| {
+        let status = Command::new("bash")
+            .arg(repo().join("scripts/build-programs.sh"))
+            .env("XCHECK_BIN", env!("CARGO_BIN_EXE_xcheck"))
+            .status()
+            .expect("bash runs");
+        assert!(
+            status.success(),
+            "scripts/build-programs.sh failed (is build/musl built? run scripts/build-musl.sh)"
+        );
+    });
+}
+
+fn program(name: &str, side: &str) -> PathBuf {
+    build_dir().join("programs").join(name).join(side)
+}
+
+#[test]
+fn every_program_pair_gets_its_verdict_and_divergences_reproduce_natively() {
+    build_programs();
+    let dir = tempfile::tempdir().unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(repo().join("corpora/programs"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("case.toml").exists())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 5, "at least five program pairs");
+    let mut failures = Vec::new();
+    let (mut diverged, mut equivalent) = (0, 0);
+    for name in &names {
+        let text =
+            std::fs::read_to_string(repo().join("corpora/programs").join(name).join("case.toml"))
+                .unwrap();
+        let case: Case = toml::from_str(&text).unwrap();
+        for (i, check) in case.check.iter().enumerate() {
+            let out = dir.path().join(format!("{name}-{i}"));
+            let (a, b) = (program(name, "a"), program(name, "b"));
+            let mut args = vec![
+                format!("{}.bc", a.display()),
+                format!("{}.bc", b.display()),
+                "-j".into(),
+                "1".into(),
+                "-o".into(),
+                out.display().to_string(),
+                "--".into(),
+            ];
+            args.extend(check.args.iter().cloned());
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = xcheck(dir.path(), &refs);
+            let text = stdout(&o);
+            let label = format!("{name} {:?}", check.args);
+            let (want_code, want_line) = match check.expect.as_str() {
+                "equivalent" => (0, "verdict      : EQUIVALENT"),
+                "diverged" => (1, "verdict      : NOT EQUIVALENT"),
+                other => panic!("{label}: unknown expectation {other}"),
+            };
+            if o.status.code() != Some(want_code) || !text.contains(want_line) {
+                failures.push(format!(
+                    "{label}: exit {:?}\n{text}{}",
+                    o.status.code(),
+                    stderr(&o)
+                ));
+                continue;
+            }
+            if text.contains("NOT confirmed") || text.contains("unknown 1") {
+                failures.push(format!("{label}: unconfirmed or unknown rows\n{text}"));
+            }
+            if want_code == 1 {
+                diverged += 1;
+                let native = xcheck(
+                    dir.path(),
+                    &[
+                        "replay",
+                        out.to_str().unwrap(),
+                        "--native",
+                        a.to_str().unwrap(),
+                        b.to_str().unwrap(),
+                    ],
+                );
+                let report = stdout(&native);
+                if native.status.code() != Some(0) || !report.contains("CONFIRMED natively") {
+                    failures.push(format!(
+                        "{label}: native replay\n{report}{}",
+                        stderr(&native)
+                    ));
+                }
+            } else {
+                equivalent += 1;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(
+        diverged >= 3 && equivalent >= 3,
+        "both kinds of verdict are covered"
+    );
+}
+
+#[test]
+fn a_divergence_test_names_klee_objects_and_replays_in_the_engine() {
+    build_programs();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (program("wc_w", "a"), program("wc_w", "b"));
+    let (abc, bbc) = (format!("{}.bc", a.display()), format!("{}.bc", b.display()));
+    let o = xcheck(
+        dir.path(),
+        &[&abc, &bbc, "-j", "1", "--sym-stdin", "3", "-o", "out"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let show = xcheck(dir.path(), &["show", "out/test000001.ktest"]);
+    let shown = stdout(&show);
+    assert!(shown.contains("name: 'stdin'"), "{shown}");
+    assert!(shown.contains("name: 'model_version'"), "{shown}");
+    assert!(shown.contains("int : 1"), "model_version is 1: {shown}");
+    let replay = xcheck(dir.path(), &["replay", "out", &abc, &bbc]);
+    let replayed = stdout(&replay);
+    assert_eq!(replay.status.code(), Some(1), "{replayed}");
+    assert!(replayed.contains("DIVERGED"), "{replayed}");
+}
+
+#[test]
+fn a_symbolic_file_name_matches_the_symbolic_file_or_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    for side in ["a", "b"] {
+        let src = repo().join(format!("tests/fixtures/fcat_{side}.c"));
+        let o = xcheck(
+            dir.path(),
+            &["cc", "-O1", "-o", side, src.to_str().unwrap()],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    // argv[1] is one symbolic character: it names file A on one path and nothing on the
+    // other, where the two programs exit with different statuses.
+    let o = xcheck(
+        dir.path(),
+        &[
+            "a.bc",
+            "b.bc",
+            "-j",
+            "1",
+            "-o",
+            "out",
+            "--sym-arg",
+            "1",
+            "--sym-files",
+            "1",
+            "3",
+        ],
+    );
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("proved"),
+        "the path that opens A agrees: {text}"
+    );
+    assert!(text.contains("exit 1") && text.contains("exit 3"), "{text}");
+    assert!(!text.contains("NOT confirmed"), "{text}");
+    let native = xcheck(dir.path(), &["replay", "out", "--native", "a", "b"]);
+    assert_eq!(native.status.code(), Some(0), "{}", stdout(&native));
+}
+
+#[test]
+fn a_program_without_musl_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("hello.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\nint main(void) { printf(\"hi\\n\"); return 0; }\n",
+    )
+    .unwrap();
+    let bc = dir.path().join("hello.bc");
+    let ok = Command::new("clang-14")
+        .args(["-c", "-emit-llvm", "-O2", "-D_FORTIFY_SOURCE=2"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&bc)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let o = xcheck(dir.path(), &["hello.bc", "hello.bc", "--sym-stdin", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("hello.bc") && err.contains("xcheck cc"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_module_without_main_or_a_bad_option_is_a_usage_error() {
+    build_programs();
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = common::compile_fixture("pair_a.c", dir.path(), "-O1");
+    let f = fixture.to_str().unwrap();
+    let o = xcheck(dir.path(), &[f, f, "--sym-stdin", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("defines no 'main'"), "{}", stderr(&o));
+
+    let a = format!("{}.bc", program("wc_l", "a").display());
+    let bad = xcheck(dir.path(), &[&a, &a, "--sym-args", "3", "1", "2"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("MIN is larger than MAX"),
+        "{}",
+        stderr(&bad)
+    );
+
+    let fn_mix = xcheck(
+        dir.path(),
+        &[&a, &a, "--function", "main", "--sym-stdin", "2"],
+    );
+    assert_eq!(fn_mix.status.code(), Some(2));
+    assert!(
+        stderr(&fn_mix).contains("whole-program"),
+        "{}",
+        stderr(&fn_mix)
+    );
+}
+
+#[test]
+fn xcheck_cc_writes_a_native_binary_and_its_bitcode() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("p.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\nint main(int argc, char **argv) { printf(\"%d\\n\", argc); return argc - 1; }\n",
+    )
+    .unwrap();
+    let o = xcheck(dir.path(), &["cc", "-O1", "-o", "p", "p.c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(dir.path().join("p.bc").exists());
+    let run = Command::new(dir.path().join("p"))
+        .arg("x")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&run.stdout), "2\n");
+    assert_eq!(run.status.code(), Some(1));
+
+    let broken = dir.path().join("q.c");
+    std::fs::write(&broken, "int main(void) { return undeclared; }\n").unwrap();
+    let o = xcheck(dir.path(), &["cc", "-o", "q", "q.c"]);
+    assert_ne!(o.status.code(), Some(0));
+}
