@@ -132,6 +132,41 @@ pub fn minimize(
     search.model
 }
 
+/// A model of `state` ∧ `goal` whose input objects hold readable bytes: printable
+/// characters, newlines and tabs (and, for strings, zeroes at their end). Used for whole
+/// programs, whose inputs are argument strings, stdin and file contents.
+pub fn minimize_objects(
+    pool: &ExprPool,
+    state: &State,
+    goal: ExprId,
+    objects: &[(Vec<Value>, bool)],
+    model: Arc<Assignment>,
+    budget: &mut Duration,
+) -> Arc<Assignment> {
+    if budget.is_zero() {
+        return model;
+    }
+    let config = SolverConfig {
+        timeout: Some(QUERY_TIMEOUT),
+        ..SolverConfig::default()
+    };
+    let mut search = Search {
+        pool,
+        solver: build_chain(&config),
+        state,
+        fixed: vec![goal],
+        model,
+        queries: 0,
+        start: Instant::now(),
+        limit: TIME_BUDGET.min(*budget),
+    };
+    for (bytes, is_string) in objects {
+        text_bytes(&mut search, pool, bytes, *is_string);
+    }
+    *budget = budget.saturating_sub(search.start.elapsed());
+    search.model
+}
+
 /// Narrows `v` to the smallest magnitude possible, then prefers it non-negative.
 fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
     let w = pool.width(v);
@@ -173,6 +208,21 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
 
 /// Prefers printable bytes and zeroes, then zeroes at the end of the buffer.
 fn readable_bytes(search: &mut Search<'_>, pool: &ExprPool, bytes: &[Value]) {
+    prefer_bytes(search, pool, bytes, false, true);
+}
+
+/// Prefers printable bytes, newlines and tabs; zeroes only in strings, at their end.
+fn text_bytes(search: &mut Search<'_>, pool: &ExprPool, bytes: &[Value], is_string: bool) {
+    prefer_bytes(search, pool, bytes, true, is_string);
+}
+
+fn prefer_bytes(
+    search: &mut Search<'_>,
+    pool: &ExprPool,
+    bytes: &[Value],
+    whitespace: bool,
+    trailing_zeroes: bool,
+) {
     let syms: Vec<ExprId> = bytes
         .iter()
         .filter_map(|b| {
@@ -189,12 +239,19 @@ fn readable_bytes(search: &mut Search<'_>, pool: &ExprPool, bytes: &[Value]) {
     let readable: Vec<ExprId> = syms
         .iter()
         .map(|&b| {
-            let zero = pool.eq(b, pool.constant(8, 0));
             let printable = pool.bool_and(
                 pool.ule(pool.constant(8, 0x20), b),
                 pool.ule(b, pool.constant(8, 0x7e)),
             );
-            pool.bool_or(zero, printable)
+            let other = if whitespace {
+                pool.bool_or(
+                    pool.eq(b, pool.constant(8, b'\n' as u128)),
+                    pool.eq(b, pool.constant(8, b'\t' as u128)),
+                )
+            } else {
+                pool.eq(b, pool.constant(8, 0))
+            };
+            pool.bool_or(other, printable)
         })
         .collect();
     if !search.try_wish(pool.and_all(&readable)) {
@@ -202,6 +259,9 @@ fn readable_bytes(search: &mut Search<'_>, pool: &ExprPool, bytes: &[Value]) {
         for r in readable {
             search.try_wish(r);
         }
+    }
+    if !trailing_zeroes {
+        return;
     }
     // Zeroes from the end, as long as they are allowed.
     for &b in syms.iter().rev() {

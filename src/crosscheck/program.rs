@@ -412,6 +412,8 @@ struct SideEnd {
 pub(crate) struct ProgramDriver {
     entries: Entries,
     compare: Compare,
+    /// Time left for making counterexamples readable.
+    minimize_left: std::time::Duration,
     pub rows: Vec<PathRow>,
     pub keys: Vec<Vec<u8>>,
 }
@@ -421,6 +423,7 @@ impl ProgramDriver {
         ProgramDriver {
             entries,
             compare,
+            minimize_left: super::minimize::TOTAL_BUDGET,
             rows: Vec::new(),
             keys: Vec::new(),
         }
@@ -556,7 +559,29 @@ impl ProgramDriver {
                 self.push_row(&state, verdict, Vec::new(), text);
             }
             Some(model) => {
-                let model = complete_model(ex, &state, &model);
+                let model = Arc::new(complete_model(ex, &state, &model));
+                let objects: Vec<(Vec<Value>, bool)> = state
+                    .inputs
+                    .iter()
+                    .filter(|i| {
+                        i.name.starts_with("arg") || i.name == "stdin" || i.name.ends_with("-data")
+                    })
+                    .map(|i| {
+                        let bytes = (0..i.size)
+                            .map(|k| Value::Sym(pool.sym(i.array, k)))
+                            .collect();
+                        (bytes, i.name.starts_with("arg"))
+                    })
+                    .collect();
+                let goal = pool.bool_not(all);
+                let model = super::minimize::minimize_objects(
+                    pool,
+                    &state,
+                    goal,
+                    &objects,
+                    model,
+                    &mut self.minimize_left,
+                );
                 let which: Vec<&str> = parts
                     .iter()
                     .filter(|(_, e)| pool.eval(*e, &model) == 0)
