@@ -1237,7 +1237,7 @@ impl<'a> FunctionLowerer<'a> {
         let base = name.split('.').next().unwrap_or(name);
         let kind = match base {
             "dbg" | "lifetime" | "assume" | "prefetch" | "donothing" | "var" | "annotation"
-            | "stackrestore" | "sideeffect" => {
+            | "stackrestore" | "sideeffect" | "invariant" => {
                 return Ok(Inst::Intrinsic {
                     dst: None,
                     kind: Intrinsic::PassThrough,
@@ -1245,6 +1245,17 @@ impl<'a> FunctionLowerer<'a> {
                     width: 0,
                 })
             }
+            // Optimizer hints without a run-time meaning: aliasing scopes, and pointers
+            // re-laundered for invariant groups (the pointer itself).
+            "experimental" if name.starts_with("experimental.noalias.scope.decl") => {
+                return Ok(Inst::Intrinsic {
+                    dst: None,
+                    kind: Intrinsic::PassThrough,
+                    args: Vec::new(),
+                    width: 0,
+                })
+            }
+            "launder" | "strip" if name.contains("invariant.group") => Intrinsic::PassThrough,
             "va_start" => Intrinsic::VaStart,
             "va_copy" => Intrinsic::VaCopy,
             "va_end" => {

@@ -381,6 +381,11 @@ fn counters(
         ("implied values", c.implied_values),
         ("redundant constraints dropped", c.redundant),
         (
+            "branches decided by the path condition",
+            c.decided_by_membership,
+        ),
+        ("symbolic sizes split by value", stats.value_splits),
+        (
             "branch sides answered by the path's model",
             stats.model_hits,
         ),
@@ -390,6 +395,14 @@ fn counters(
         ("cex cache: sat superset", s.cex_sat_superset_hits),
         ("cex cache: model reuse", s.cex_model_reuse_hits),
         ("independence: constraints dropped", s.independence_dropped),
+        (
+            "independence: completion queries",
+            s.independence_completions,
+        ),
+        (
+            "independence: completed from recent models",
+            s.independence_recent_hits,
+        ),
         ("backend queries", s.backend_queries),
         ("backend time ms", s.backend_time.as_millis() as u64),
         ("models validated", s.validated_models),
@@ -407,7 +420,7 @@ fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::Exe
     total.model_hits += other.model_hits;
     total.live_states_max = total.live_states_max.max(other.live_states_max);
     total.dropped_for_memory += other.dropped_for_memory;
-    total.concretized += other.concretized;
+    total.value_splits += other.value_splits;
     for (n, count) in &other.unmodelled_syscalls {
         *total.unmodelled_syscalls.entry(*n).or_insert(0) += count;
     }
@@ -419,6 +432,7 @@ fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::Exe
     t.decided_by_ranges += o.decided_by_ranges;
     t.implied_values += o.implied_values;
     t.redundant += o.redundant;
+    t.decided_by_membership += o.decided_by_membership;
 }
 
 /// "coverage A: 14/16 lines (88%) in 2 functions": source lines reached on one side, over

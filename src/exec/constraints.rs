@@ -24,6 +24,9 @@ const MAX_PIECES: usize = 16;
 #[derive(Clone, Debug, Default)]
 pub struct ConstraintSet {
     list: Vec<ExprId>,
+    /// The members of `list`, so that a condition already on the path (as when B tests
+    /// what A tested) is decided without the solver.
+    members: rustc_hash::FxHashSet<ExprId>,
     known: KnownBytes,
     ranges: FxHashMap<ExprId, Pieces>,
 }
@@ -39,6 +42,8 @@ pub struct ConstraintStats {
     pub implied_values: u64,
     /// Constraints dropped because the others imply them.
     pub redundant: u64,
+    /// Branch conditions decided because they (or their negation) are on the path already.
+    pub decided_by_membership: u64,
 }
 
 impl ConstraintSet {
@@ -80,6 +85,18 @@ impl ConstraintSet {
             stats.decided_by_substitution += 1;
             return Some(v != 0);
         }
+        if self.members.contains(&c) {
+            stats.decided_by_membership += 1;
+            return Some(true);
+        }
+        let negated = match pool.node(c) {
+            Node::Unary { op: UnOp::Not, arg } if pool.width(c) == 1 => arg,
+            _ => pool.bool_not(c),
+        };
+        if self.members.contains(&negated) {
+            stats.decided_by_membership += 1;
+            return Some(false);
+        }
         let (term, yes) = range_of(pool, c)?;
         let allowed = self.ranges.get(&term)?;
         let verdict = if is_subset(allowed, &yes) {
@@ -101,7 +118,7 @@ impl ConstraintSet {
         match pool.as_const(c) {
             Some(0) => {
                 // Cannot happen for a feasible path; keep the evidence for the solver.
-                self.list.push(c);
+                self.push(c);
                 return;
             }
             Some(_) => {
@@ -110,7 +127,7 @@ impl ConstraintSet {
             }
             None => {}
         }
-        self.list.push(c);
+        self.push(c);
         let top = c;
         let mut pending = vec![c];
         let mut learned_bytes = false;
@@ -139,7 +156,7 @@ impl ConstraintSet {
                             // equality: the conjunction itself becomes true once the byte is
                             // substituted, and solver models must still respect the value.
                             if c != top {
-                                self.list.push(c);
+                                self.push(c);
                             }
                         }
                     }
@@ -152,7 +169,7 @@ impl ConstraintSet {
                                 // One value left: an implied equality.
                                 let eq = pool.eq(pool.constant(pool.width(term), lo), term);
                                 if pool.as_const(eq).is_none() {
-                                    self.list.push(eq);
+                                    self.push(eq);
                                     pending.push(eq);
                                 }
                             }
@@ -196,7 +213,13 @@ impl ConstraintSet {
                 self.narrow(pool, term, &pieces);
             }
         }
+        self.members = kept.iter().copied().collect();
         self.list = kept;
+    }
+
+    fn push(&mut self, c: ExprId) {
+        self.list.push(c);
+        self.members.insert(c);
     }
 }
 

@@ -105,8 +105,8 @@ pub struct ExecStats {
     pub stop_reason: Option<String>,
     /// System calls the POSIX model does not implement (answered ENOSYS), by number.
     pub unmodelled_syscalls: std::collections::BTreeMap<i64, u64>,
-    /// Symbolic values fixed to one model value (sizes of writes), narrowing the path.
-    pub concretized: u64,
+    /// Symbolic sizes (of memcpy, memset, writes) taken one value at a time.
+    pub value_splits: u64,
     pub elapsed: Duration,
 }
 
@@ -339,6 +339,7 @@ impl<'a> Executor<'a> {
             let ended = survivor.is_none();
             if let Some(s) = survivor {
                 table.states[slot] = Some(s);
+                searcher.ran(slot, &table.states);
             }
             for s in created {
                 let child = table.place(s);

@@ -176,8 +176,7 @@ impl<'a> Executor<'a> {
     }
 
     /// `__xc_output(stream, buf, n)`: appends the n bytes at buf to stream 1 (stdout) or 2
-    /// (stderr) of the running program. A symbolic n is fixed to its value in the path's
-    /// model (and counted), as KLEE does for symbolic sizes.
+    /// (stderr) of the running program.
     fn sp_output(&mut self, state: State, args: &[Value]) -> Option<State> {
         let stream = match args.first().and_then(|v| v.as_concrete()) {
             Some(1) => 0,
@@ -187,26 +186,14 @@ impl<'a> Executor<'a> {
                 return None;
             }
         };
-        let (mut state, n) = match args.get(2).copied() {
-            Some(Value::Con { bits, .. }) => (state, bits as u64),
-            Some(Value::Sym(e)) => {
-                let model = match state.model.clone() {
-                    Some(m) => m,
-                    None => match self.check(&state, self.pool.true_()) {
-                        Ok(Some(m)) => m,
-                        Ok(None) | Err(_) => {
-                            self.finish(state, Exit::Unknown("infeasible output size".into()));
-                            return None;
-                        }
-                    },
-                };
-                let v = self.pool.eval(e, &model);
-                let pin = self.pool.eq(e, self.pool.constant(self.pool.width(e), v));
-                self.stats.concretized += 1;
-                (self.assume(state, pin)?, v as u64)
-            }
-            None => return Some(state),
-        };
+        // A symbolic size is taken one feasible value at a time (the other values rerun
+        // this call), so no input is lost.
+        let size = args
+            .get(2)
+            .copied()
+            .unwrap_or(Value::concrete(PTR_WIDTH, 0));
+        let (mut state, n) = self.split_on_value(state, size)?;
+        let n = n as u64;
         if n == 0 {
             return Some(state);
         }

@@ -57,6 +57,8 @@ pub trait Searcher {
     fn remove(&mut self, slot: usize, states: &[Option<State>]);
     /// The next state to run, or `None` when no state is live.
     fn select(&mut self, states: &[Option<State>]) -> Option<usize>;
+    /// The state in `slot` ran a slice and is still live (its priority may have changed).
+    fn ran(&mut self, _slot: usize, _states: &[Option<State>]) {}
 }
 
 pub fn new(kind: SearchKind, seed: u64) -> Box<dyn Searcher> {
@@ -68,17 +70,11 @@ pub fn new(kind: SearchKind, seed: u64) -> Box<dyn Searcher> {
             rng: Rng::new(seed),
         }),
         SearchKind::RandomPath => Box::new(RandomPath::new(seed)),
-        SearchKind::CoverageNew => Box::new(CoverageNew {
-            slots: Vec::new(),
-            rng: Rng::new(seed),
-        }),
+        SearchKind::CoverageNew => Box::new(CoverageNew::new(seed)),
         SearchKind::Interleaved => Box::new(Interleaved {
             searchers: vec![
                 Box::new(RandomPath::new(seed)),
-                Box::new(CoverageNew {
-                    slots: Vec::new(),
-                    rng: Rng::new(seed ^ 0x9e37),
-                }),
+                Box::new(CoverageNew::new(seed ^ 0x9e37)),
             ],
             turn: 0,
         }),
@@ -308,38 +304,110 @@ impl Searcher for RandomPath {
     }
 }
 
-/// Weighted random choice favouring states that reached new code recently.
+/// Weighted random choice favouring states that reached new code recently. The weights
+/// live in a Fenwick tree over slots, so adding, removing, reweighting and choosing are all
+/// O(log n) however many states are live.
 struct CoverageNew {
-    slots: Vec<usize>,
+    weights: Fenwick,
     rng: Rng,
 }
 
+impl CoverageNew {
+    fn new(seed: u64) -> Self {
+        CoverageNew {
+            weights: Fenwick::default(),
+            rng: Rng::new(seed),
+        }
+    }
+
+    /// An integer weight (at least 1): 2^20 / (1 + k/1000)², k instructions since the
+    /// state last reached new code.
+    fn weight(state: &State) -> u64 {
+        let k = state.since_new_coverage as f64 / 1000.0;
+        ((1u64 << 20) as f64 / (1.0 + k).powi(2)).max(1.0) as u64
+    }
+}
+
 impl Searcher for CoverageNew {
-    fn add(&mut self, slot: usize, _: Option<usize>, _: &[Option<State>]) {
-        self.slots.push(slot);
+    fn add(&mut self, slot: usize, _: Option<usize>, states: &[Option<State>]) {
+        let w = states[slot].as_ref().map_or(1, Self::weight);
+        self.weights.set(slot, w);
     }
     fn remove(&mut self, slot: usize, _: &[Option<State>]) {
-        if let Some(i) = self.slots.iter().position(|&s| s == slot) {
-            self.slots.remove(i);
+        self.weights.set(slot, 0);
+    }
+    fn ran(&mut self, slot: usize, states: &[Option<State>]) {
+        if let Some(s) = &states[slot] {
+            self.weights.set(slot, Self::weight(s));
         }
     }
-    fn select(&mut self, states: &[Option<State>]) -> Option<usize> {
-        if self.slots.is_empty() {
+    fn select(&mut self, _: &[Option<State>]) -> Option<usize> {
+        let total = self.weights.total();
+        if total == 0 {
             return None;
         }
-        let weight = |slot: usize| match &states[slot] {
-            Some(s) => 1.0 / (1.0 + s.since_new_coverage as f64 / 1000.0).powi(2),
-            None => 0.0,
-        };
-        let total: f64 = self.slots.iter().map(|&s| weight(s)).sum();
-        let mut pick = self.rng.unit() * total;
-        for &s in &self.slots {
-            pick -= weight(s);
-            if pick <= 0.0 {
-                return Some(s);
+        Some(self.weights.find(self.rng.next_u64() % total))
+    }
+}
+
+/// Non-negative integer weights by index with prefix sums (a Fenwick tree).
+#[derive(Default)]
+struct Fenwick {
+    /// `tree[i - 1]` holds the sum of the weights in `(i - lowbit(i), i]`.
+    tree: Vec<u64>,
+    weights: Vec<u64>,
+}
+
+impl Fenwick {
+    fn set(&mut self, index: usize, weight: u64) {
+        if index >= self.weights.len() {
+            if weight == 0 {
+                return;
+            }
+            self.grow(index + 1);
+        }
+        let delta = weight.wrapping_sub(self.weights[index]);
+        self.weights[index] = weight;
+        let mut i = index + 1;
+        while i <= self.tree.len() {
+            self.tree[i - 1] = self.tree[i - 1].wrapping_add(delta);
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// Rebuilds with room for at least `n` indices (a power of two).
+    fn grow(&mut self, n: usize) {
+        let size = n.next_power_of_two().max(64);
+        self.weights.resize(size, 0);
+        self.tree = vec![0; size];
+        for i in 1..=size {
+            self.tree[i - 1] = self.tree[i - 1].wrapping_add(self.weights[i - 1]);
+            let up = i + (i & i.wrapping_neg());
+            if up <= size {
+                let v = self.tree[i - 1];
+                self.tree[up - 1] = self.tree[up - 1].wrapping_add(v);
             }
         }
-        self.slots.last().copied()
+    }
+
+    fn total(&self) -> u64 {
+        // The size is a power of two, so the last node covers everything.
+        self.tree.last().copied().unwrap_or(0)
+    }
+
+    /// The index whose weight interval contains `target` (< total).
+    fn find(&self, mut target: u64) -> usize {
+        let mut pos = 0;
+        let mut step = self.tree.len();
+        while step > 0 {
+            let next = pos + step;
+            if next <= self.tree.len() && self.tree[next - 1] <= target {
+                target -= self.tree[next - 1];
+                pos = next;
+            }
+            step /= 2;
+        }
+        pos
     }
 }
 
@@ -362,5 +430,31 @@ impl Searcher for Interleaved {
     fn select(&mut self, states: &[Option<State>]) -> Option<usize> {
         self.turn = (self.turn + 1) % self.searchers.len();
         self.searchers[self.turn].select(states)
+    }
+    fn ran(&mut self, slot: usize, states: &[Option<State>]) {
+        for s in &mut self.searchers {
+            s.ran(slot, states);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fenwick;
+
+    #[test]
+    fn choices_follow_the_weights_through_updates_and_growth() {
+        let mut f = Fenwick::default();
+        f.set(3, 5);
+        f.set(100, 2);
+        f.set(7, 1);
+        assert_eq!(f.total(), 8);
+        let picks: Vec<usize> = (0..8).map(|t| f.find(t)).collect();
+        assert_eq!(picks, vec![3, 3, 3, 3, 3, 7, 100, 100]);
+        f.set(3, 0);
+        f.set(7, 4);
+        assert_eq!(f.total(), 6);
+        let picks: Vec<usize> = (0..6).map(|t| f.find(t)).collect();
+        assert_eq!(picks, vec![7, 7, 7, 7, 100, 100]);
     }
 }

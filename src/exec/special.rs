@@ -359,15 +359,50 @@ impl<'a> Executor<'a> {
         Some(s)
     }
 
-    /// `memcpy`/`memmove(dst, src, len)`: reads everything, then writes (so overlap is fine).
-    fn copy_memory(&mut self, state: State, args: &[Value]) -> Option<State> {
-        let len = match self.concrete_arg(&state, args, 2, "length") {
-            Ok(n) => n as u64,
-            Err(e) => {
-                self.unsupported(state, &format!("memcpy with {e}"));
-                return None;
-            }
+    /// One value of the symbolic `v` at a time, without losing the others: the returned
+    /// state has `v` equal to a value its model allows, and the state where `v` differs
+    /// from it goes back (to the same instruction, whose `pc` was already advanced) to be
+    /// split again. `None` when nothing is left to run here.
+    pub(crate) fn split_on_value(&mut self, state: State, v: Value) -> Option<(State, u128)> {
+        let e = match v {
+            Value::Con { bits, .. } => return Some((state, bits)),
+            Value::Sym(e) => e,
         };
+        let pool = self.pool;
+        let model = match state.model.clone() {
+            Some(m) => m,
+            None => match self.check(&state, pool.true_()) {
+                Ok(Some(m)) => m,
+                Ok(None) => {
+                    self.drop_path(state);
+                    return None;
+                }
+                Err(why) => {
+                    self.finish(state, Exit::Unknown(why));
+                    return None;
+                }
+            },
+        };
+        let value = pool.eval(e, &model);
+        let is = pool.eq(e, pool.constant(pool.width(e), value));
+        let (yes, no) = self.branch(state, is)?;
+        self.stats.value_splits += 1;
+        if let Some(mut other) = no {
+            other.frame_mut().pc -= 1;
+            self.pending.push(other);
+        }
+        yes.map(|s| (s, value))
+    }
+
+    /// `memcpy`/`memmove(dst, src, len)`: reads everything, then writes (so overlap is fine).
+    /// A symbolic length is taken one feasible value at a time.
+    fn copy_memory(&mut self, state: State, args: &[Value]) -> Option<State> {
+        let (state, len) = self.split_on_value(state, args[2])?;
+        let len = len as u64;
+        if len > 1 << 30 {
+            self.unsupported(state, "memcpy of more than 1 GiB");
+            return None;
+        }
         if len == 0 {
             return Some(state);
         }
@@ -399,13 +434,12 @@ impl<'a> Executor<'a> {
 
     /// `memset(dst, byte, len)`.
     fn set_memory(&mut self, state: State, args: &[Value]) -> Option<State> {
-        let len = match self.concrete_arg(&state, args, 2, "length") {
-            Ok(n) => n as u64,
-            Err(e) => {
-                self.unsupported(state, &format!("memset with {e}"));
-                return None;
-            }
-        };
+        let (state, len) = self.split_on_value(state, args[2])?;
+        let len = len as u64;
+        if len > 1 << 30 {
+            self.unsupported(state, "memset of more than 1 GiB");
+            return None;
+        }
         if len == 0 {
             return Some(state);
         }

@@ -8,6 +8,9 @@
 //! constraints (a connected component of the "shares an array" relation) under the model,
 //! with the group's arrays absent and hence reading 0:
 //! - a group that holds there gets all-zero arrays in the model;
+//! - a group that holds under one of the last few full models this layer returned (taking
+//!   only the group's arrays from it) gets those values: consecutive queries usually come
+//!   from the same path, whose other groups an earlier model already satisfies;
 //! - any other group is solved on its own (query `true`); its arrays are disjoint from the
 //!   model's, so the union of the two models is a model of both, and an `Unsat` group makes
 //!   the whole formula `Unsat` (an `Unknown` one makes it `Unknown`).
@@ -33,7 +36,14 @@ pub struct IndependenceSolver {
     pool: usize,
     dropped: u64,
     completions: u64,
+    /// Groups completed from `recent` instead of a backend query.
+    recent_hits: u64,
+    /// The last full models returned, newest last.
+    recent: std::collections::VecDeque<Arc<crate::expr::Assignment>>,
 }
+
+/// Full models kept to complete dropped groups.
+const RECENT_MODELS: usize = 8;
 
 /// One group of dropped constraints and the arrays they mention.
 #[derive(Default)]
@@ -51,6 +61,8 @@ impl IndependenceSolver {
             pool: 0,
             dropped: 0,
             completions: 0,
+            recent_hits: 0,
+            recent: Default::default(),
         }
     }
 
@@ -161,6 +173,25 @@ impl Solver for IndependenceSolver {
                 fill_missing_arrays(pool, &mut model, &group.constraints);
                 continue;
             }
+            let mut arrays: Vec<ArrayId> = group.arrays.iter().copied().collect();
+            arrays.sort_unstable();
+            let from_recent = self.recent.iter().rev().find_map(|old| {
+                let mut candidate = model.clone();
+                for &array in &arrays {
+                    if let Some(data) = old.get(array) {
+                        candidate.set(array, data.to_vec());
+                    }
+                }
+                pool.eval_all(&group.constraints, &candidate)
+                    .iter()
+                    .all(|&v| v == 1)
+                    .then_some(candidate)
+            });
+            if let Some(candidate) = from_recent {
+                self.recent_hits += 1;
+                model = candidate;
+                continue;
+            }
             self.completions += 1;
             match self.inner.check(pool, &group.constraints, pool.true_())? {
                 SatResult::Sat(part) => {
@@ -175,6 +206,10 @@ impl Solver for IndependenceSolver {
                 other => return Ok(other),
             }
         }
+        if self.recent.len() == RECENT_MODELS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Arc::new(model.clone()));
         Ok(SatResult::Sat(model))
     }
 
@@ -182,6 +217,7 @@ impl Solver for IndependenceSolver {
         let mut stats = self.inner.stats();
         stats.independence_dropped += self.dropped;
         stats.independence_completions += self.completions;
+        stats.independence_recent_hits += self.recent_hits;
         stats
     }
 }

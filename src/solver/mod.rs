@@ -108,6 +108,8 @@ pub struct SolverStats {
     pub independence_dropped: u64,
     /// Extra queries the independence layer asked to complete a model for dropped constraints.
     pub independence_completions: u64,
+    /// Dropped groups completed from a recent model instead of a query.
+    pub independence_recent_hits: u64,
     /// Satisfiability checks run by the backend.
     pub backend_queries: u64,
     pub backend_sat: u64,
@@ -134,6 +136,7 @@ impl SolverStats {
         self.cex_misses += other.cex_misses;
         self.independence_dropped += other.independence_dropped;
         self.independence_completions += other.independence_completions;
+        self.independence_recent_hits += other.independence_recent_hits;
         self.backend_queries += other.backend_queries;
         self.backend_sat += other.backend_sat;
         self.backend_unsat += other.backend_unsat;
@@ -524,6 +527,7 @@ mod tests {
             cex_misses: 34,
             independence_dropped: 4,
             independence_completions: 5,
+            independence_recent_hits: 12,
             backend_queries: 6,
             backend_sat: 7,
             backend_unsat: 8,
@@ -544,6 +548,7 @@ mod tests {
         assert_eq!(sum.cex_misses, 68);
         assert_eq!(sum.independence_dropped, 8);
         assert_eq!(sum.independence_completions, 10);
+        assert_eq!(sum.independence_recent_hits, 24);
         assert_eq!(sum.backend_queries, 12);
         assert_eq!(sum.backend_sat, 14);
         assert_eq!(sum.backend_unsat, 16);
