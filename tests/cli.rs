@@ -311,3 +311,31 @@ fn a_bitwise_checksum_equals_its_table_driven_form() {
     assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
     assert!(out.contains("paths        : 1 (proved 1"), "{out}");
 }
+
+#[test]
+fn a_symbolic_memcpy_length_is_split_by_value_not_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("copy_a.c", dir.path(), "-O1");
+    let b = compile_fixture("copy_b.c", dir.path(), "-O1");
+    let args = [
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--function",
+        "copy_prefix",
+        "--buffer-size",
+        "8",
+        "-j",
+        "1",
+    ];
+    let o = xcheck(dir.path(), &args);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(!out.contains("unknown 1"), "{out}");
+    let paths: usize = out
+        .lines()
+        .find_map(|l| l.strip_prefix("paths        : "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(paths >= 8, "one path per length at least: {out}");
+}
