@@ -272,10 +272,14 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         notes.push(super::coverage_note(&module, &explored.coverage, side));
     }
 
+    // Tests first (all on disk before the slower confirmation), then every test replayed
+    // in a fresh engine, on every core.
     let mut tests = Vec::new();
-    for row in rows
+    let mut written = Vec::new();
+    for (i, row) in rows
         .iter_mut()
-        .filter(|r| r.verdict != PathVerdict::Proved && r.verdict != PathVerdict::Unknown)
+        .enumerate()
+        .filter(|(_, r)| r.verdict != PathVerdict::Proved && r.verdict != PathVerdict::Unknown)
     {
         let ktest = KTest {
             args: check.command_line(),
@@ -297,9 +301,20 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
             source: std::io::Error::other(e.to_string()),
         })?;
         row.ktest = Some(name);
-        let replayed = replay(&module, &entries, check, &ktest);
-        row.confirmed = Some(replayed.is_some_and(|v| v == row.verdict));
         tests.push(path);
+        written.push((i, ktest));
+    }
+    let confirmed: Vec<(usize, Option<PathVerdict>)> = {
+        use rayon::prelude::*;
+        let module = &module;
+        written
+            .par_iter()
+            .map(|(i, ktest)| (*i, replay(module, &entries, check, ktest)))
+            .collect()
+    };
+    for (i, replayed) in confirmed {
+        let row = &mut rows[i];
+        row.confirmed = Some(replayed.is_some_and(|v| v == row.verdict));
     }
     if rows.iter().any(|r| r.confirmed == Some(false)) {
         notes.push(

@@ -554,10 +554,12 @@ impl<'a> Executor<'a> {
             }
             _ => {}
         }
-        match self
+        self.solver.set_hint(state.model.clone());
+        let answer = self
             .solver
-            .check(self.pool, state.constraints.as_slice(), query)
-        {
+            .check(self.pool, state.constraints.as_slice(), query);
+        self.solver.set_hint(None);
+        match answer {
             Ok(SatResult::Sat(model)) => Ok(Some(Arc::new(model))),
             Ok(SatResult::Unsat) => Ok(None),
             Ok(SatResult::Unknown(why)) => Err(format!("solver gave up ({why})")),

@@ -181,12 +181,7 @@ impl ExprPool {
     /// The values of several expressions under one assignment, sharing the work on
     /// common subexpressions.
     pub fn eval_all(&self, es: &[ExprId], assignment: &Assignment) -> Vec<u128> {
-        let inner = self.inner.read().expect("expression pool lock");
-        let nodes = &inner.nodes;
-        let width = |id: ExprId| match inner.sorts[id.index()] {
-            Sort::Bv(w) => w,
-            Sort::Array => 0,
-        };
+        let width = |id: ExprId| self.width(id);
 
         // Collect every node reachable from `es`.
         let mut seen: FxHashSet<ExprId> = FxHashSet::default();
@@ -195,7 +190,7 @@ impl ExprPool {
         while let Some(id) = stack.pop() {
             if seen.insert(id) {
                 order.push(id);
-                stack.extend(children(nodes[id.index()]));
+                stack.extend(children(self.node(id)));
             }
         }
 
@@ -207,7 +202,7 @@ impl ExprPool {
         values.reserve(order.len());
         for &id in &order {
             let value = |child: ExprId| values.get(&child).copied().unwrap_or(0);
-            let v = match nodes[id.index()] {
+            let v = match self.node(id) {
                 Node::Const { value, .. } => value,
                 Node::Sym { array, offset } => u128::from(assignment.byte(array, offset)),
                 Node::Unary { op, arg } => fold_unary(op, width(arg), value(arg)),
@@ -230,7 +225,7 @@ impl ExprPool {
                     let index = value(index);
                     let mut cur = array;
                     loop {
-                        match nodes[cur.index()] {
+                        match self.node(cur) {
                             Node::ArrayConst { value } => break u128::from(value),
                             Node::ArrayStore {
                                 array,
@@ -260,7 +255,6 @@ impl ExprPool {
 
     /// The symbolic input arrays that `e` mentions, sorted and without duplicates.
     pub fn arrays_in(&self, e: ExprId) -> Vec<ArrayId> {
-        let inner = self.inner.read().expect("expression pool lock");
         let mut seen: FxHashSet<ExprId> = FxHashSet::default();
         let mut stack = vec![e];
         let mut arrays = Vec::new();
@@ -268,7 +262,7 @@ impl ExprPool {
             if !seen.insert(id) {
                 continue;
             }
-            let node = inner.nodes[id.index()];
+            let node = self.node(id);
             if let Node::Sym { array, .. } = node {
                 arrays.push(array);
             }

@@ -25,6 +25,7 @@
 mod build;
 mod eval;
 mod sexp;
+mod store;
 pub mod subst;
 
 pub use eval::{fold_binary, fold_unary, Assignment};
@@ -183,18 +184,18 @@ pub enum Sort {
     Array,
 }
 
+/// The symbolic input arrays of a pool (rarely written: a lock is cheap here).
 #[derive(Default)]
 struct Inner {
-    nodes: Vec<Node>,
-    sorts: Vec<Sort>,
-    ids: FxHashMap<Node, ExprId>,
     arrays: Vec<ArrayInfo>,
     array_names: FxHashMap<String, ArrayId>,
 }
 
-/// The store of all expressions of one exploration. Shared by reference; interning is
-/// internally synchronised so that workers on several threads may build expressions.
+/// The store of all expressions of one exploration. Shared by reference; reading a node
+/// takes no lock and interning locks one of several shards, so that workers on several
+/// threads may build and read expressions without waiting for each other.
 pub struct ExprPool {
+    nodes: store::NodeStore,
     inner: RwLock<Inner>,
     id: u64,
 }
@@ -205,6 +206,7 @@ static NEXT_POOL_ID: AtomicU64 = AtomicU64::new(1);
 impl Default for ExprPool {
     fn default() -> Self {
         ExprPool {
+            nodes: store::NodeStore::default(),
             inner: RwLock::default(),
             id: NEXT_POOL_ID.fetch_add(1, Ordering::Relaxed),
         }
@@ -223,12 +225,12 @@ impl ExprPool {
 
     /// The node named by `id`.
     pub fn node(&self, id: ExprId) -> Node {
-        self.inner.read().expect("expression pool lock").nodes[id.index()]
+        self.nodes.get(id).0
     }
 
     /// The sort of `id`.
     pub fn sort(&self, id: ExprId) -> Sort {
-        self.inner.read().expect("expression pool lock").sorts[id.index()]
+        self.nodes.get(id).1
     }
 
     /// The width of a bit-vector expression (0 for an array).
@@ -249,7 +251,7 @@ impl ExprPool {
 
     /// Number of distinct expressions built so far.
     pub fn len(&self) -> usize {
-        self.inner.read().expect("expression pool lock").nodes.len()
+        self.nodes.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -303,24 +305,7 @@ impl ExprPool {
     /// Interns `node` without simplifying it. Callers must have checked its sorts;
     /// use the constructors of `build.rs` instead.
     fn intern(&self, node: Node, sort: Sort) -> ExprId {
-        if let Some(&id) = self
-            .inner
-            .read()
-            .expect("expression pool lock")
-            .ids
-            .get(&node)
-        {
-            return id;
-        }
-        let mut inner = self.inner.write().expect("expression pool lock");
-        if let Some(&id) = inner.ids.get(&node) {
-            return id;
-        }
-        let id = ExprId(inner.nodes.len() as u32);
-        inner.nodes.push(node);
-        inner.sorts.push(sort);
-        inner.ids.insert(node, id);
-        id
+        self.nodes.intern(node, sort)
     }
 }
 

@@ -138,7 +138,7 @@ impl ExprPool {
                     continue;
                 }
             };
-            let node = inner.nodes[id.index()];
+            let node = self.node(id);
             // Writing to a String cannot fail, so the results of `write!` are ignored.
             match node {
                 Node::Const { width, value } => {

@@ -88,6 +88,10 @@ impl Solver for CachingSolver {
         Ok(answer)
     }
 
+    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
+        self.inner.set_hint(hint);
+    }
+
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.cache_hits += self.hits;

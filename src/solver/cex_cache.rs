@@ -408,6 +408,10 @@ impl Solver for CexCachingSolver {
         Ok(answer)
     }
 
+    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
+        self.inner.set_hint(hint);
+    }
+
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.cex_unsat_subset_hits += self.unsat_subset_hits;

@@ -81,6 +81,10 @@ impl Solver for ChainSolver {
         result
     }
 
+    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
+        self.inner.set_hint(hint);
+    }
+
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.merge(&self.stats);

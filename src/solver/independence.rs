@@ -8,7 +8,8 @@
 //! constraints (a connected component of the "shares an array" relation) under the model,
 //! with the group's arrays absent and hence reading 0:
 //! - a group that holds there gets all-zero arrays in the model;
-//! - a group that holds under one of the last few full models this layer returned (taking
+//! - a group that holds under the caller's hint (the path's own model) or one of the last
+//!   few full models this layer returned (taking
 //!   only the group's arrays from it) gets those values: consecutive queries usually come
 //!   from the same path, whose other groups an earlier model already satisfies;
 //! - any other group is solved on its own (query `true`); its arrays are disjoint from the
@@ -40,6 +41,8 @@ pub struct IndependenceSolver {
     recent_hits: u64,
     /// The last full models returned, newest last.
     recent: std::collections::VecDeque<Arc<crate::expr::Assignment>>,
+    /// The caller's model of the constraints (see [`Solver::set_hint`]), tried first.
+    hint: Option<Arc<crate::expr::Assignment>>,
 }
 
 /// Full models kept to complete dropped groups.
@@ -63,6 +66,7 @@ impl IndependenceSolver {
             completions: 0,
             recent_hits: 0,
             recent: Default::default(),
+            hint: None,
         }
     }
 
@@ -175,18 +179,22 @@ impl Solver for IndependenceSolver {
             }
             let mut arrays: Vec<ArrayId> = group.arrays.iter().copied().collect();
             arrays.sort_unstable();
-            let from_recent = self.recent.iter().rev().find_map(|old| {
-                let mut candidate = model.clone();
-                for &array in &arrays {
-                    if let Some(data) = old.get(array) {
-                        candidate.set(array, data.to_vec());
+            let from_recent = self
+                .hint
+                .iter()
+                .chain(self.recent.iter().rev())
+                .find_map(|old| {
+                    let mut candidate = model.clone();
+                    for &array in &arrays {
+                        if let Some(data) = old.get(array) {
+                            candidate.set(array, data.to_vec());
+                        }
                     }
-                }
-                pool.eval_all(&group.constraints, &candidate)
-                    .iter()
-                    .all(|&v| v == 1)
-                    .then_some(candidate)
-            });
+                    pool.eval_all(&group.constraints, &candidate)
+                        .iter()
+                        .all(|&v| v == 1)
+                        .then_some(candidate)
+                });
             if let Some(candidate) = from_recent {
                 self.recent_hits += 1;
                 model = candidate;
@@ -211,6 +219,10 @@ impl Solver for IndependenceSolver {
         }
         self.recent.push_back(Arc::new(model.clone()));
         Ok(SatResult::Sat(model))
+    }
+
+    fn set_hint(&mut self, hint: Option<Arc<crate::expr::Assignment>>) {
+        self.hint = hint;
     }
 
     fn stats(&self) -> SolverStats {

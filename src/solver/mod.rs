@@ -160,6 +160,11 @@ pub trait Solver: Send {
 
     /// The counters of this solver and of every layer it wraps.
     fn stats(&self) -> SolverStats;
+
+    /// A model of the constraints of the coming queries, if the caller has one (a path's
+    /// current model): layers that must complete a model for constraints they left out try
+    /// it first. Layers that wrap another pass it on.
+    fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
 }
 
 /// Which layers [`build_chain`] stacks on the backend, and the backend's time limit.

@@ -62,6 +62,10 @@ impl Solver for ValidatingSolver {
         Ok(result)
     }
 
+    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
+        self.inner.set_hint(hint);
+    }
+
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.validated_models += self.validated;
