@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The benchmark: every corpus check at -O0 and -O2 with -j 1 and -j 2, plus the branch-per-bit
-pair with --merge and a concrete loop for interpreter speed. Prints a Markdown report (keep it
+pair with --merge and a concrete loop for interpreter speed, then every whole-program check of
+corpora/programs, a program pair with 4096 paths, and (when scripts/build-utils.sh has built
+them) busybox wc against coreutils wc for a fixed time. Prints a Markdown report (keep it
 with `scripts/bench.sh > reports/bench.md`).
 
 Per check: verdict, paths, solver queries asked of the chain, how many each layer answered,
@@ -21,10 +23,14 @@ BIN = os.path.join(ROOT, "target", "release", "xcheck")
 BUILD = os.environ.get("XCHECK_BUILD_DIR", os.path.join(ROOT, "build"))
 
 
-def run(a, b, function, extra, jobs):
-    """Runs one check; returns (summary, wall seconds, peak KiB)."""
+def run(a, b, function, extra, jobs, opts=()):
+    """Runs one check (a function pair, or whole programs when `function` is None, with
+    `extra` as their environment); returns (summary, wall seconds, peak KiB)."""
     with tempfile.TemporaryDirectory() as out:
-        cmd = ["/usr/bin/time", "-f", "%M", BIN, a, b, "--function", function, "-o", out, "-j", str(jobs)] + extra
+        if function is None:
+            cmd = ["/usr/bin/time", "-f", "%M", BIN, a, b, "-o", out, "-j", str(jobs)] + list(opts) + ["--"] + extra
+        else:
+            cmd = ["/usr/bin/time", "-f", "%M", BIN, a, b, "--function", function, "-o", out, "-j", str(jobs)] + extra
         start = time.monotonic()
         p = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.monotonic() - start
@@ -38,11 +44,12 @@ def counters(summary):
     return {k: v for k, v in summary["counters"]}
 
 
-def row(name, opt, extra, a, b, function):
-    s1, w1, peak = run(a, b, function, extra, 1)
-    _, w2, _ = run(a, b, function, extra, 2)
+def row(name, opt, extra, a, b, function, jobs2=True, opts=()):
+    s1, w1, peak = run(a, b, function, extra, 1, opts)
+    w2 = run(a, b, function, extra, 2)[1] if jobs2 else None
     c = counters(s1)
-    decided = c["branches decided by known values"] + c["branches decided by ranges"] + c["branch sides answered by the path's model"]
+    decided = (c["branches decided by known values"] + c["branches decided by ranges"]
+               + c.get("branches decided by the path condition", 0) + c["branch sides answered by the path's model"])
     cached = c["query cache hits"] + c["cex cache: unsat subset"] + c["cex cache: sat superset"] + c["cex cache: model reuse"]
     asked = decided + c["solver queries"]
     avoided = 100.0 * (asked - c["backend queries"]) / asked if asked else 100.0
@@ -50,7 +57,8 @@ def row(name, opt, extra, a, b, function):
     ips = c["instructions"] / w1 if w1 else 0
     return (
         f"| {name} | {opt} | {' '.join(extra)} | {s1['overall']} | {s1['paths']} | {decided} | {c['solver queries']} | {cached} "
-        f"| {c['backend queries']} | {avoided:.0f}% | {share:.0f}% | {w1 * 1000:.0f} | {ips / 1e6:.2f}M | {peak // 1024} | {w1 / w2:.2f}× |"
+        f"| {c['backend queries']} | {avoided:.0f}% | {share:.0f}% | {w1 * 1000:.0f} | {ips / 1e6:.2f}M | {peak // 1024} "
+        f"| {f'{w1 / w2:.2f}×' if w2 else '—'} |"
     ), w1
 
 
@@ -101,6 +109,41 @@ def main():
         line, _ = row("popcount, if per bit vs SWAR", "O0", ["--merge"], bc("bits_a.c", "O0"), bc("bits_b.c", "O0"), "popc")
         print(line)
         line, _ = row("concrete loop (interpreter speed)", "O0", [], bc("loop_a.c", "O0"), bc("loop_b.c", "O0"), "spin")
+        print(line)
+
+    # Whole programs (built with xcheck cc against the bundled musl).
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-musl.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-programs.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
+    print("\n## Whole programs\n")
+    print("The columns are those above; *args* is the environment (KLEE's options).\n")
+    print("| programs | opt | args | verdict | paths | decided | queries | cached | backend | avoided | solver | wall ms | instr/s | peak | -j 2 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    programs = os.path.join(ROOT, "corpora", "programs")
+    total = 0.0
+    for name in sorted(os.listdir(programs)):
+        case_path = os.path.join(programs, name, "case.toml")
+        if not os.path.exists(case_path):
+            continue
+        for check in tomllib.load(open(case_path, "rb"))["check"]:
+            a = os.path.join(BUILD, "programs", name, "a.bc")
+            b = os.path.join(BUILD, "programs", name, "b.bc")
+            line, wall = row(name, "O1", check["args"], a, b, None)
+            total += wall
+            print(line)
+            sys.stdout.flush()
+    a = os.path.join(BUILD, "programs", "wc_l", "a.bc")
+    b = os.path.join(BUILD, "programs", "wc_l", "b.bc")
+    line, _ = row("wc_l, 4096 paths", "O1", ["--sym-stdin", "12"], a, b, None)
+    print(line)
+    print(f"\nEvery program check, -j 1: {total:.2f} s.\n")
+    bb = os.path.join(BUILD, "utils", "busybox-wc.bc")
+    cu = os.path.join(BUILD, "utils", "coreutils-wc.bc")
+    if os.path.exists(bb) and os.path.exists(cu):
+        env = ["--sym-args", "0", "2", "2", "--sym-stdin", "8"]
+        print("busybox 1.35 wc against coreutils 9.1 wc (`scripts/build-utils.sh`), for 60 s, -j 1:\n")
+        print("| programs | opt | args | verdict | paths | decided | queries | cached | backend | avoided | solver | wall ms | instr/s | peak | -j 2 |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        line, _ = row("busybox wc vs coreutils wc", "Os/O2", env, bb, cu, None, jobs2=False, opts=["--max-time", "60"])
         print(line)
 
 

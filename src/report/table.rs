@@ -55,9 +55,56 @@ pub fn render_table(report: &Report) -> String {
     out
 }
 
+/// The parts of a result (`returns …`, `buffer …`, `stdout "…"`), split at the `, ` that
+/// are not inside a quoted string.
+fn result_parts(s: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut start, mut quoted, mut escaped) = (0, false, false);
+    let bytes = s.as_bytes();
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            _ if escaped => escaped = false,
+            b'\\' if quoted => escaped = true,
+            b'"' => quoted = !quoted,
+            b',' if !quoted && bytes.get(i + 1) == Some(&b' ') => {
+                parts.push(&s[start..i]);
+                start = i + 2;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    parts
+}
+
+/// One line per result part; a program's output (`stdout "a\nb\n"`) is shown a line of
+/// output per line, so that the diff points at the lines that differ.
+fn result_lines(s: &str) -> String {
+    let mut out = String::new();
+    for part in result_parts(s) {
+        let stream = ["stdout \"", "stderr \""]
+            .iter()
+            .find(|p| part.starts_with(**p) && part.ends_with('"') && part.len() > p.len());
+        match stream {
+            Some(prefix) => {
+                let name = &prefix[..6];
+                let body = &part[prefix.len()..part.len() - 1];
+                for line in body.split_inclusive("\\n") {
+                    out.push_str(&format!("{name}| {line}\n"));
+                }
+            }
+            None => {
+                out.push_str(part);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 /// A unified line diff of two results, one result part (`returns …`, `buffer …`) per line.
 fn diff_block(a: &str, b: &str) -> String {
-    let lines = |s: &str| s.split(", ").map(|p| format!("{p}\n")).collect::<String>();
+    let lines = result_lines;
     let (a, b) = (lines(a), lines(b));
     let mut text = String::new();
     for change in similar::TextDiff::from_lines(&a, &b).iter_all_changes() {
@@ -380,6 +427,16 @@ mod tests {
                 diff.unified_diff()
             );
         }
+    }
+
+    #[test]
+    fn program_outputs_are_diffed_line_by_line() {
+        let text = result_lines("exit 0, stdout \"a, b\\nc\\n\"");
+        assert_eq!(text, "exit 0\nstdout| a, b\\n\nstdout| c\\n\n");
+        assert_eq!(
+            result_parts("returns 1, buffer \"x, \\\"y\""),
+            ["returns 1", "buffer \"x, \\\"y\""]
+        );
     }
 
     #[test]
