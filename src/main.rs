@@ -7,6 +7,24 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // SAFETY: installing an async-signal-safe handler (one atomic store) before any thread
+    // starts.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as *const () as libc::sighandler_t,
+        );
+    }
     let code = xcheck::cli::main(std::env::args_os().collect());
     std::process::exit(code);
+}
+
+/// The first Ctrl-C stops exploration as a limit would (results are still written); the
+/// second ends the process at once.
+extern "C" fn on_interrupt(_: libc::c_int) {
+    use std::sync::atomic::Ordering;
+    if xcheck::exec::executor::INTERRUPTED.swap(true, Ordering::Relaxed) {
+        // SAFETY: _exit is async-signal-safe.
+        unsafe { libc::_exit(130) };
+    }
 }

@@ -123,6 +123,10 @@ fn resident_bytes() -> Option<u64> {
     Some(pages * 4096)
 }
 
+/// Set when the user asks the run to stop (SIGINT): exploration then ends as at a limit,
+/// and everything found so far is written.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
 /// How often the progress line (and the memory cap) is checked.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 
@@ -413,6 +417,9 @@ impl<'a> Executor<'a> {
     }
 
     fn limit_reached(&self) -> Option<String> {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            return Some("interrupted (Ctrl-C)".into());
+        }
         if let Some(max) = self.config.max_time {
             if self.start.elapsed() >= max {
                 return Some(format!("max-time {}s reached", max.as_secs_f64()));
