@@ -571,7 +571,10 @@ fn check_programs(
         println!("{line}");
         return Ok(code);
     }
-    print!("{}", render_table(&report));
+    print!(
+        "{}",
+        crate::report::render_table_limited(&report, crate::report::TERMINAL_ROWS)
+    );
     println!("Tests and reports written to {}", args.output_dir.display());
     Ok(code)
 }

@@ -501,6 +501,8 @@ struct FunctionLowerer<'a> {
     param_names: Vec<(usize, String)>,
     /// Values whose debug variable was already read (each is printed once).
     described: rustc_hash::FxHashSet<LLVMValueRef>,
+    /// Whether to read parameter names from debug information.
+    names: bool,
 }
 
 /// An instruction that could not be lowered: the reason, reported when a path reaches it.
@@ -513,8 +515,13 @@ impl<'a> FunctionLowerer<'a> {
         for i in 0..nparams {
             regs.insert(LLVMGetParam(func, i), RegId(i));
         }
+        let linked = value_name(func);
+        let (side, fname) = split_name(&linked);
+        // Parameter names are shown for the checked functions only, never the harness's.
+        let names = side != Side::Shared;
         FunctionLowerer {
-            fname: split_name(&value_name(func)).1.to_string(),
+            names,
+            fname: fname.to_string(),
             l,
             func,
             regs,
@@ -619,7 +626,10 @@ impl<'a> FunctionLowerer<'a> {
         }
         let callee = LLVMGetCalledValue(inst);
         let name = value_name(callee);
-        if !self.l.param_names || (name != "llvm.dbg.declare" && name != "llvm.dbg.value") {
+        if !self.names
+            || !self.l.param_names
+            || (name != "llvm.dbg.declare" && name != "llvm.dbg.value")
+        {
             return;
         }
         // Printing the variable costs a walk over the function's metadata, so only

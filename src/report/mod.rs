@@ -11,7 +11,7 @@ pub mod junit;
 pub mod table;
 
 pub use files::write_reports;
-pub use table::{render_markdown, render_table};
+pub use table::{render_markdown, render_table, render_table_limited, TERMINAL_ROWS};
 
 use serde::Serialize;
 use std::fmt;

@@ -11,9 +11,36 @@ use std::fmt::Write as _;
 /// The widest a table cell gets, in characters, before it is cut.
 pub const MAX_CELL: usize = 40;
 
+/// Rows a terminal table shows before it keeps only the rows that are not proofs.
+pub const TERMINAL_ROWS: usize = 200;
+
 /// Renders the report as an aligned table followed by a summary block.
 pub fn render_table(report: &Report) -> String {
-    let show_merged = report.rows.iter().any(|r| r.merged_paths != 1);
+    render_table_limited(report, usize::MAX)
+}
+
+/// As [`render_table`], but a report with more than `limit` rows shows only its first
+/// `limit` rows that are not proofs, and says where the rest are.
+pub fn render_table_limited(report: &Report, limit: usize) -> String {
+    if report.rows.len() <= limit {
+        return render_rows(report, &report.rows.iter().collect::<Vec<_>>(), None);
+    }
+    let shown: Vec<&PathRow> = report
+        .rows
+        .iter()
+        .filter(|r| r.verdict != PathVerdict::Proved)
+        .take(limit)
+        .collect();
+    let note = format!(
+        "({} of {} rows shown: those that are not proofs, in path order; every row is in report.md, report.csv and report.json)\n",
+        shown.len(),
+        report.rows.len()
+    );
+    render_rows(report, &shown, Some(note))
+}
+
+fn render_rows(report: &Report, shown: &[&PathRow], note: Option<String>) -> String {
+    let show_merged = shown.iter().any(|r| r.merged_paths != 1);
     let mut headers = vec!["#", "verdict"];
     if show_merged {
         headers.push("merged");
@@ -23,8 +50,7 @@ pub fn render_table(report: &Report) -> String {
         .iter()
         .map(|h| matches!(*h, "#" | "merged"))
         .collect();
-    let rows: Vec<Vec<String>> = report
-        .rows
+    let rows: Vec<Vec<String>> = shown
         .iter()
         .map(|row| {
             let mut cells = vec![row.id.to_string(), row.verdict.to_string()];
@@ -45,10 +71,13 @@ pub fn render_table(report: &Report) -> String {
     let mut out = String::new();
     out.push_str(&one_line(&report.summary.title));
     out.push_str("\n\n");
-    if rows.is_empty() {
+    if report.rows.is_empty() {
         out.push_str("(no paths)\n");
-    } else {
+    } else if !rows.is_empty() {
         out.push_str(&align(&headers, &right, &rows));
+    }
+    if let Some(note) = note {
+        out.push_str(&note);
     }
     out.push('\n');
     out.push_str(&summary_block(&report.summary));
@@ -464,6 +493,24 @@ notes        :
   - options: --max-time 60
 ";
         assert_text(&render_table(&sample_report()), expected);
+    }
+
+    #[test]
+    fn a_long_table_keeps_the_rows_that_are_not_proofs() {
+        let report = sample_report();
+        let proved = report
+            .rows
+            .iter()
+            .filter(|r| r.verdict == PathVerdict::Proved)
+            .count();
+        assert!(proved > 0 && report.rows.len() > 2);
+        let text = render_table_limited(&report, 2);
+        assert!(
+            text.contains(&format!("(2 of {} rows shown", report.rows.len())),
+            "{text}"
+        );
+        assert!(!text.lines().any(|l| l.contains("  proved  ")), "{text}");
+        assert_eq!(render_table_limited(&report, 100), render_table(&report));
     }
 
     #[test]
