@@ -194,7 +194,8 @@ struct EngineArgs {
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<usize>,
     /// Keep resident memory under this many MiB by dropping live states (counted; the
-    /// verdict is then inconclusive unless a divergence was found).
+    /// verdict is then inconclusive unless a divergence was found). Default: half of the
+    /// machine's memory; 0 for no cap.
     #[arg(long = "max-memory", value_name = "MIB")]
     max_memory: Option<u64>,
     /// Merge the states of a branch where they meet again (one row may then stand for many
@@ -333,6 +334,21 @@ fn usage(msg: String) -> Exit {
     Exit::Error(Error::Usage(msg))
 }
 
+/// Half of the machine's memory (from `/proc/meminfo`): exploration that keeps hundreds of
+/// thousands of states alive drops states (counted, and the verdict says so) instead of
+/// being killed by the kernel.
+fn default_memory_cap() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(kib * 1024 / 2)
+}
+
 /// Parses `90`, `90s`, `1500ms`, `5m`, `1h`.
 fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
     let t = text.trim();
@@ -376,7 +392,11 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
         search,
         seed: e.seed,
         merge: e.merge,
-        max_memory: e.max_memory.map(|mib| mib.saturating_mul(1 << 20)),
+        max_memory: match e.max_memory {
+            Some(0) => None,
+            Some(mib) => Some(mib.saturating_mul(1 << 20)),
+            None => default_memory_cap(),
+        },
         ..ExecConfig::default()
     };
     let solver = SolverConfig {

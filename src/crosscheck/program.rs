@@ -122,11 +122,11 @@ pub fn default_argv0(a: &Path, b: &Path) -> String {
     }
 }
 
-/// Where a side starts.
+/// Where a side starts: musl's `__libc_start_main(main, argc, argv, …)`.
 #[derive(Clone, Copy, Debug)]
-enum Entry {
-    /// musl's `__libc_start_main(main, argc, argv, …)`.
-    Libc { start: FuncId, main: FuncId },
+struct Entry {
+    start: FuncId,
+    main: FuncId,
 }
 
 /// The functions a program check runs.
@@ -169,7 +169,7 @@ fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
             return Err(Error::input(path, "defines no 'main': not a whole program"));
         };
         match defined("__libc_start_main") {
-            Some(start) => Ok(Entry::Libc { start, main }),
+            Some(start) => Ok(Entry { start, main }),
             None => {
                 let called: Vec<&str> = module
                     .functions
@@ -465,21 +465,21 @@ impl ProgramDriver {
         block: Option<Value>,
     ) -> Option<State> {
         let Some(block) = block.and_then(|b| b.as_concrete()).filter(|&b| b != 0) else {
-            self.unknown(ex, &state, "the POSIX model returned no argument block");
+            self.unknown(&state, "the POSIX model returned no argument block");
             return None;
         };
         let Some((object, contents)) = state.memory.find(block as u64) else {
-            self.unknown(ex, &state, "the argument block is not in memory");
+            self.unknown(&state, "the argument block is not in memory");
             return None;
         };
         let offset = (block as u64 - object.address) as usize;
         let argc = contents.concrete_value(offset, 8);
         let Some(argc) = argc else {
-            self.unknown(ex, &state, "argc is symbolic");
+            self.unknown(&state, "argc is symbolic");
             return None;
         };
         let argv = Value::concrete(PTR_WIDTH, block + 8);
-        let Entry::Libc { start, main } = self.entries.sides[side];
+        let Entry { start, main } = self.entries.sides[side];
         let f = ex.module.function(start);
         let main_ptr = FUNCTION_BASE + main.0 as u64 * FUNCTION_STRIDE;
         let args: Vec<Value> = f
@@ -521,7 +521,7 @@ impl ProgramDriver {
         });
     }
 
-    fn unknown(&mut self, _ex: &Executor<'_>, state: &State, why: &str) {
+    fn unknown(&mut self, state: &State, why: &str) {
         let side = match state.phase {
             0 => "environment",
             1 => "A",
@@ -560,7 +560,7 @@ impl ProgramDriver {
         let differing = match ex.check(&state, pool.bool_not(all)) {
             Ok(m) => m,
             Err(why) => {
-                self.unknown(ex, &state, &why);
+                self.unknown(&state, &why);
                 return;
             }
         };
@@ -619,7 +619,7 @@ impl ProgramDriver {
                 } else {
                     PathVerdict::Diverged
                 };
-                let inputs = inputs_of(ex, &state, &model);
+                let inputs = inputs_of(&state, &model);
                 let detail = format!(
                     "{} differ{}",
                     which.join(" and "),
@@ -631,17 +631,17 @@ impl ProgramDriver {
         }
     }
 
-    fn side_end(&mut self, ex: &Executor<'_>, state: &mut State, exit: Exit) -> Option<SideEnd> {
+    fn side_end(&mut self, state: &mut State, exit: Exit) -> Option<SideEnd> {
         let end = match exit {
             Exit::Exited(status) | Exit::Returned(Some(status)) => SideOutcome::Exited(status),
             Exit::Returned(None) => SideOutcome::Exited(Value::concrete(32, 0)),
             Exit::Failed(f) => SideOutcome::Failed(f),
             Exit::Silent => {
-                self.unknown(ex, state, "klee_silent_exit");
+                self.unknown(state, "klee_silent_exit");
                 return None;
             }
             Exit::Unknown(why) => {
-                self.unknown(ex, state, &why);
+                self.unknown(state, &why);
                 return None;
             }
         };
@@ -679,21 +679,21 @@ impl Driver for ProgramDriver {
                             format!("the POSIX model failed: {} at {}", other.describe(), f.loc)
                         }
                     };
-                    self.unknown(ex, &state, &why);
+                    self.unknown(&state, &why);
                     None
                 }
                 Exit::Silent => None,
                 Exit::Exited(_) => {
-                    self.unknown(ex, &state, "the POSIX model exited");
+                    self.unknown(&state, "the POSIX model exited");
                     None
                 }
                 Exit::Unknown(why) => {
-                    self.unknown(ex, &state, &why);
+                    self.unknown(&state, &why);
                     None
                 }
             },
             1 => {
-                let end = self.side_end(ex, &mut state, exit)?;
+                let end = self.side_end(&mut state, exit)?;
                 state.first = Some(end.end);
                 state.first_outputs = end.outputs;
                 state.phase = 2;
@@ -701,7 +701,7 @@ impl Driver for ProgramDriver {
                 Some(state)
             }
             _ => {
-                let b = self.side_end(ex, &mut state, exit)?;
+                let b = self.side_end(&mut state, exit)?;
                 let a = SideEnd {
                     end: state.first.take().expect("side A ended before B started"),
                     outputs: std::mem::take(&mut state.first_outputs),
@@ -818,7 +818,7 @@ pub fn quote(bytes: &[u8]) -> String {
 }
 
 /// The concrete contents of every symbolic object of the path under `model`.
-fn inputs_of(ex: &Executor<'_>, state: &State, model: &Assignment) -> Vec<InputValue> {
+fn inputs_of(state: &State, model: &Assignment) -> Vec<InputValue> {
     state
         .inputs
         .iter()
@@ -834,7 +834,6 @@ fn inputs_of(ex: &Executor<'_>, state: &State, model: &Assignment) -> Vec<InputV
             } else {
                 quote(&bytes)
             };
-            let _ = ex;
             InputValue {
                 name: input.name.clone(),
                 bytes,
