@@ -81,6 +81,10 @@ struct CheckArgs {
     /// Whole programs: do not compare exit statuses.
     #[arg(long = "ignore-exit-code")]
     ignore_exit_code: bool,
+    /// Whole programs: compare outputs line by line as words, ignoring how many spaces and
+    /// tabs separate them (column padding of `wc`, `ls`…).
+    #[arg(long = "ignore-spacing")]
+    ignore_spacing: bool,
     /// Directory for tests and reports.
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-out")]
     output_dir: PathBuf,
@@ -263,6 +267,9 @@ struct ReplayArgs {
     /// Whole programs: what must agree, from stdout, stderr, exit (comma-separated).
     #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
     compare: String,
+    /// Whole programs: compare outputs as words, ignoring spacing (as the check did).
+    #[arg(long = "ignore-spacing")]
+    ignore_spacing: bool,
     /// Native replay: time limit of one run (`10s`).
     #[arg(long, value_name = "TIME", default_value = "10s")]
     timeout: String,
@@ -551,6 +558,7 @@ fn check_programs(
     if args.ignore_exit_code {
         compare.exit = false;
     }
+    compare.ignore_spacing = args.ignore_spacing;
     check.compare = compare;
     let (exec, solver) = engine_config(&args.engine)?;
     check.exec = exec;
@@ -845,6 +853,7 @@ fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit
         stdout: false,
         stderr: false,
         exit: false,
+        ignore_spacing: false,
     };
     for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         match part {
@@ -875,6 +884,7 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         // Whole-program tests, replayed in the engine.
         let mut check = ProgramCheck::new(a, b);
         check.compare = parse_compare(&args.compare)?;
+        check.compare.ignore_spacing = args.ignore_spacing;
         let rows = crate::crosscheck::program::replay_dir(&check, &tests)?;
         let mut differ = false;
         for (t, row) in rows {
@@ -910,7 +920,8 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
 /// each divergence the engine reported happens natively. Exit 0 only when all do.
 fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Result<i32, Exit> {
     use crate::crosscheck::program::quote;
-    let compare = parse_compare(&args.compare)?;
+    let mut compare = parse_compare(&args.compare)?;
+    compare.ignore_spacing = args.ignore_spacing;
     let timeout = parse_duration("--timeout", &args.timeout)?;
     for bin in [a, b] {
         if !bin.is_file() {

@@ -220,11 +220,30 @@ fn scratch_dir() -> std::io::Result<PathBuf> {
 
 /// Whether two runs differ in what `compare` looks at.
 pub fn differ(a: &NativeRun, b: &NativeRun, compare: crate::crosscheck::program::Compare) -> bool {
-    (compare.stdout && a.stdout != b.stdout)
-        || (compare.stderr && a.stderr != b.stderr)
+    let same = |x: &[u8], y: &[u8]| {
+        if compare.ignore_spacing {
+            words_of(x) == words_of(y)
+        } else {
+            x == y
+        }
+    };
+    (compare.stdout && !same(&a.stdout, &b.stdout))
+        || (compare.stderr && !same(&a.stderr, &b.stderr))
         || (compare.exit
             && ((a.status.map(|s| s & 0xff), a.signal, a.timed_out)
                 != (b.status.map(|s| s & 0xff), b.signal, b.timed_out)))
+}
+
+/// Output as lines of words separated by spaces and tabs (`--ignore-spacing`).
+fn words_of(bytes: &[u8]) -> Vec<Vec<&[u8]>> {
+    bytes
+        .split(|&b| b == b'\n')
+        .map(|line| {
+            line.split(|&b| b == b' ' || b == b'\t')
+                .filter(|w| !w.is_empty())
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]

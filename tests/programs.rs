@@ -196,6 +196,52 @@ fn a_symbolic_file_name_matches_the_symbolic_file_or_fails() {
 }
 
 #[test]
+fn ignore_spacing_compares_words_and_native_replay_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    for side in ["a", "b"] {
+        let src = repo().join(format!("tests/fixtures/pad_{side}.c"));
+        let o = xcheck(
+            dir.path(),
+            &["cc", "-O1", "-o", side, src.to_str().unwrap()],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let strict = xcheck(
+        dir.path(),
+        &[
+            "a.bc",
+            "b.bc",
+            "-j",
+            "1",
+            "-o",
+            "strict",
+            "--sym-stdin",
+            "2",
+        ],
+    );
+    assert_eq!(strict.status.code(), Some(1), "{}", stdout(&strict));
+    let native = xcheck(dir.path(), &["replay", "strict", "--native", "a", "b"]);
+    assert_eq!(native.status.code(), Some(0), "{}", stdout(&native));
+    let words = xcheck(
+        dir.path(),
+        &[
+            "a.bc",
+            "b.bc",
+            "-j",
+            "1",
+            "-o",
+            "words",
+            "--ignore-spacing",
+            "--sym-stdin",
+            "2",
+        ],
+    );
+    let text = stdout(&words);
+    assert_eq!(words.status.code(), Some(0), "{text}");
+    assert!(text.contains("spacing ignored"), "{text}");
+}
+
+#[test]
 fn a_program_without_musl_is_refused_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("hello.c");

@@ -85,10 +85,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let signature = setup::signature(module, check)?;
     let pool = ExprPool::new();
     let preconditions = setup::parse_preconditions(&check.assumes)?;
-    std::fs::create_dir_all(&check.out_dir).map_err(|e| Error::Output {
-        path: check.out_dir.clone(),
-        source: e,
-    })?;
+    prepare_out_dir(&check.out_dir)?;
 
     let solver = build_chain(&check.solver);
     let mut ex = Executor::new(module, &pool, solver, check.exec.clone());
@@ -142,6 +139,31 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         source: e,
     })?;
     Ok(Outcome { report, tests })
+}
+
+/// Creates the output directory, and removes the tests an earlier run left there, so that
+/// the directory holds exactly this run's tests (other files are left alone).
+pub(crate) fn prepare_out_dir(dir: &Path) -> Result<()> {
+    let err = |e: std::io::Error| Error::Output {
+        path: dir.to_path_buf(),
+        source: e,
+    };
+    std::fs::create_dir_all(dir).map_err(err)?;
+    for entry in std::fs::read_dir(dir).map_err(err)? {
+        let path = entry.map_err(err)?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let is_test = name.len() == "test000001.ktest".len()
+            && name.starts_with("test")
+            && name.ends_with(".ktest")
+            && name[4..10].bytes().all(|b| b.is_ascii_digit());
+        if is_test {
+            std::fs::remove_file(&path).map_err(|e| Error::Output {
+                path: path.clone(),
+                source: e,
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// A driver that collects report rows, keyed by their paths.
@@ -421,6 +443,7 @@ fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::Exe
     total.live_states_max = total.live_states_max.max(other.live_states_max);
     total.dropped_for_memory += other.dropped_for_memory;
     total.value_splits += other.value_splits;
+    total.strict_outputs += other.strict_outputs;
     for (n, count) in &other.unmodelled_syscalls {
         *total.unmodelled_syscalls.entry(*n).or_insert(0) += count;
     }

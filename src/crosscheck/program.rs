@@ -44,6 +44,10 @@ pub struct Compare {
     pub stdout: bool,
     pub stderr: bool,
     pub exit: bool,
+    /// Compare outputs line by line as words separated by spaces and tabs (so `"  3  4\n"`
+    /// equals `"3 4\n"`). Applies where both outputs are concrete on the path; symbolic
+    /// outputs are compared byte for byte (counted in the report).
+    pub ignore_spacing: bool,
 }
 
 impl Default for Compare {
@@ -52,6 +56,7 @@ impl Default for Compare {
             stdout: true,
             stderr: false,
             exit: true,
+            ignore_spacing: false,
         }
     }
 }
@@ -219,10 +224,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let started = Instant::now();
     let module = crate::load::load_programs(&check.a_path, &check.b_path)?;
     let entries = entries(&module, check)?;
-    std::fs::create_dir_all(&check.out_dir).map_err(|e| Error::Output {
-        path: check.out_dir.clone(),
-        source: e,
-    })?;
+    super::prepare_out_dir(&check.out_dir)?;
     let pool = crate::expr::ExprPool::new();
     let mut ex = Executor::new(
         &module,
@@ -255,7 +257,18 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     .filter(|(on, _)| *on)
     .map(|(_, n)| *n)
     .collect();
-    notes.insert(1, format!("compared: {}", compared.join(", ")));
+    let spacing = if c.ignore_spacing {
+        " (as words: spacing ignored)"
+    } else {
+        ""
+    };
+    notes.insert(1, format!("compared: {}{spacing}", compared.join(", ")));
+    if explored.stats.strict_outputs > 0 {
+        notes.push(format!(
+            "{} outputs held symbolic bytes and were compared byte for byte, spacing included",
+            explored.stats.strict_outputs
+        ));
+    }
     if !explored.stats.unmodelled_syscalls.is_empty() {
         let list: Vec<String> = explored
             .stats
@@ -539,21 +552,37 @@ impl ProgramDriver {
     /// Decides a path where both programs ended.
     fn decide(&mut self, ex: &mut Executor<'_>, state: State, a: SideEnd, b: SideEnd) {
         let pool = ex.pool;
-        let mut parts: Vec<(&str, ExprId)> = Vec::new();
+        // Each compared part: its name, its equality, and for an output compared byte for
+        // byte only because it is symbolic (under --ignore-spacing), its stream.
+        let mut parts: Vec<(&str, ExprId, Option<usize>)> = Vec::new();
         if self.compare.exit {
-            parts.push(("exit status", same_end(ex, &a.end, &b.end)));
+            parts.push(("exit status", same_end(ex, &a.end, &b.end), None));
         }
         for (k, on, what) in [
             (0, self.compare.stdout, "stdout"),
             (1, self.compare.stderr, "stderr"),
         ] {
             if on {
-                parts.push((what, same_bytes(ex, &a.outputs[k], &b.outputs[k])));
+                let (x, y) = (&a.outputs[k], &b.outputs[k]);
+                let (wx, wy) = if self.compare.ignore_spacing {
+                    (fixed_words(ex, &state, x), fixed_words(ex, &state, y))
+                } else {
+                    (None, None)
+                };
+                let (same, strict) = match (self.compare.ignore_spacing, wx, wy) {
+                    (true, Some(wx), Some(wy)) => (pool.bool_const(wx == wy), None),
+                    (true, _, _) => {
+                        ex.stats.strict_outputs += 1;
+                        (same_bytes(ex, x, y), Some(k))
+                    }
+                    (false, _, _) => (same_bytes(ex, x, y), None),
+                };
+                parts.push((what, same, strict));
             }
         }
         let all = parts
             .iter()
-            .fold(pool.true_(), |acc, (_, e)| pool.bool_and(acc, *e));
+            .fold(pool.true_(), |acc, (_, e, _)| pool.bool_and(acc, *e));
         let failed = |e: &SideOutcome| matches!(e, SideOutcome::Failed(_));
         let (fa, fb) = (failed(&a.end), failed(&b.end));
         let example = state.model.clone();
@@ -609,11 +638,31 @@ impl ProgramDriver {
                     model,
                     &mut self.minimize_left,
                 );
-                let which: Vec<&str> = parts
-                    .iter()
-                    .filter(|(_, e)| pool.eval(*e, &model) == 0)
-                    .map(|(w, _)| *w)
-                    .collect();
+                // An output compared byte for byte that, for this input, differs only in
+                // spacing is no divergence under --ignore-spacing; another input might be.
+                let differs = |(_, e, strict): &&(&str, ExprId, Option<usize>)| {
+                    pool.eval(*e, &model) == 0
+                        && strict.is_none_or(|k| {
+                            let (x, y) = (&a.outputs[k], &b.outputs[k]);
+                            let concrete = |v: &[Value]| -> Vec<Value> {
+                                concrete_bytes(ex, v, &model)
+                                    .into_iter()
+                                    .map(|b| Value::concrete(8, b as u128))
+                                    .collect()
+                            };
+                            words(&concrete(x)) != words(&concrete(y))
+                        })
+                };
+                let which: Vec<&str> = parts.iter().filter(differs).map(|(w, _, _)| *w).collect();
+                if which.is_empty() {
+                    let text = [
+                        describe(ex, &a, &model),
+                        describe(ex, &b, &model),
+                        "outputs with symbolic bytes differ only in spacing for the input found: not decided under --ignore-spacing".into(),
+                    ];
+                    self.push_row(&state, PathVerdict::Unknown, Vec::new(), text);
+                    return;
+                }
                 let verdict = if fa != fb {
                     PathVerdict::ErrorOne
                 } else {
@@ -748,6 +797,60 @@ fn same_end(ex: &Executor<'_>, a: &SideOutcome, b: &SideOutcome) -> ExprId {
         }
         _ => pool.false_(),
     }
+}
+
+/// The words of an output the path condition fixes: its bytes may be symbolic expressions
+/// (a count printed in decimal) as long as only one value of each is possible on the path,
+/// which one query settles. `None` when the output can vary on the path.
+fn fixed_words(ex: &mut Executor<'_>, state: &State, bytes: &[Value]) -> Option<Vec<Vec<Vec<u8>>>> {
+    if let Some(w) = words(bytes) {
+        return Some(w);
+    }
+    let pool = ex.pool;
+    let model = match state.model.clone() {
+        Some(m) => m,
+        None => ex.check(state, pool.true_()).ok().flatten()?,
+    };
+    let values = concrete_bytes(ex, bytes, &model);
+    let other: Vec<ExprId> = bytes
+        .iter()
+        .zip(&values)
+        .filter_map(|(b, &v)| match b {
+            Value::Sym(e) => Some(pool.ne(*e, pool.constant(8, v as u128))),
+            Value::Con { .. } => None,
+        })
+        .collect();
+    let may_differ = other
+        .iter()
+        .fold(pool.false_(), |acc, &c| pool.bool_or(acc, c));
+    match ex.check(state, may_differ) {
+        Ok(None) => words(
+            &values
+                .iter()
+                .map(|&b| Value::concrete(8, b as u128))
+                .collect::<Vec<_>>(),
+        ),
+        _ => None,
+    }
+}
+
+/// A concrete output as lines of words (split at spaces and tabs); `None` if any byte is
+/// symbolic.
+fn words(bytes: &[Value]) -> Option<Vec<Vec<Vec<u8>>>> {
+    let text: Vec<u8> = bytes
+        .iter()
+        .map(|v| v.as_concrete().map(|b| b as u8))
+        .collect::<Option<_>>()?;
+    Some(
+        text.split(|&b| b == b'\n')
+            .map(|line| {
+                line.split(|&b| b == b' ' || b == b'\t')
+                    .filter(|w| !w.is_empty())
+                    .map(<[u8]>::to_vec)
+                    .collect()
+            })
+            .collect(),
+    )
 }
 
 /// Two outputs are equal: the same length and the same bytes.

@@ -107,6 +107,9 @@ pub struct ExecStats {
     pub unmodelled_syscalls: std::collections::BTreeMap<i64, u64>,
     /// Symbolic sizes (of memcpy, memset, writes) taken one value at a time.
     pub value_splits: u64,
+    /// Program outputs compared byte for byte although spacing was to be ignored, because
+    /// they held symbolic bytes.
+    pub strict_outputs: u64,
     pub elapsed: Duration,
 }
 
