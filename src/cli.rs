@@ -842,8 +842,11 @@ fn tests_of(path: &Path) -> Result<Vec<PathBuf>, Exit> {
         .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
         .collect();
     v.sort();
-    if v.is_empty() {
-        return Err(Exit::Error(Error::input(path, "contains no .ktest file")));
+    if v.is_empty() && !path.join("report.json").exists() {
+        return Err(Exit::Error(Error::input(
+            path,
+            "contains neither .ktest files nor a report.json",
+        )));
     }
     Ok(v)
 }
@@ -872,6 +875,11 @@ fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit
 
 fn replay(args: ReplayArgs) -> Result<i32, Exit> {
     let tests = tests_of(&args.test)?;
+    if tests.is_empty() {
+        // A run that found no divergence wrote no test: nothing to confirm.
+        println!("{}: no tests to replay", args.test.display());
+        return Ok(0);
+    }
     if let Some(bins) = &args.native {
         return replay_native(&args, &bins[0], &bins[1], &tests);
     }

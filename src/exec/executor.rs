@@ -130,6 +130,16 @@ fn resident_bytes() -> Option<u64> {
 /// and everything found so far is written.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// Returns memory the allocator holds but no longer uses to the system (glibc keeps it),
+/// so that resident memory follows what the live states use.
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own free lists.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// How often the progress line (and the memory cap) is checked.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 
@@ -382,11 +392,14 @@ impl<'a> Executor<'a> {
                     .max_memory
                     .is_some_and(|cap| resident_bytes().is_some_and(|rss| rss > cap))
                 {
-                    // Over the cap: drop half of the other live states, newest first.
+                    // Over the cap: drop a quarter of the other live states, newest first,
+                    // and give the freed memory back to the system, so that the next
+                    // measurement sees what the remaining states use (the allocator keeps
+                    // freed pages otherwise, and every state would end up dropped).
                     let victims: Vec<usize> = (0..table.states.len())
                         .rev()
                         .filter(|&k| k != slot && table.states[k].is_some())
-                        .take(table.live / 2)
+                        .take(table.live.div_ceil(4))
                         .collect();
                     for k in victims {
                         searcher.remove(k, &table.states);
@@ -395,6 +408,7 @@ impl<'a> Executor<'a> {
                         self.merge_leave(&mut state);
                         self.stats.dropped_for_memory += 1;
                     }
+                    release_free_memory();
                 }
             }
         }
