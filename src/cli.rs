@@ -494,27 +494,7 @@ fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     }
     let outcome = check_functions(&check)?;
     let report = outcome.report;
-    let failed = fail_on
-        .as_ref()
-        .map(|f| crate::config::fails(&report, f, None));
-    if let Some(path) = &args.junit {
-        let xml = crate::report::junit::render_junit(
-            "xcheck",
-            &[(
-                spec.clone(),
-                &report,
-                failed.unwrap_or(report.summary.overall != crate::report::Overall::Equivalent),
-            )],
-        );
-        crate::report::junit::write_junit(path, &xml).map_err(|e| Error::Output {
-            path: path.clone(),
-            source: e,
-        })?;
-    }
-    let code = match failed {
-        Some(f) => f as i32,
-        None => report.summary.overall.exit_code(),
-    };
+    let (failed, code) = verdict_of(&args, &report, spec, fail_on.as_deref())?;
     if args.json {
         let result = gate::JobResult {
             job: gate::Job {
@@ -570,27 +550,7 @@ fn check_programs(
         check.exec.jobs = 1;
     }
     let report = crate::crosscheck::program::check_programs(&check)?.report;
-    let failed = fail_on
-        .as_ref()
-        .map(|f| crate::config::fails(&report, f, None));
-    if let Some(path) = &args.junit {
-        let xml = crate::report::junit::render_junit(
-            "xcheck",
-            &[(
-                "main".to_string(),
-                &report,
-                failed.unwrap_or(report.summary.overall != crate::report::Overall::Equivalent),
-            )],
-        );
-        crate::report::junit::write_junit(path, &xml).map_err(|e| Error::Output {
-            path: path.clone(),
-            source: e,
-        })?;
-    }
-    let code = match failed {
-        Some(f) => f as i32,
-        None => report.summary.overall.exit_code(),
-    };
+    let (_, code) = verdict_of(args, &report, "main", fail_on.as_deref())?;
     if args.json {
         let line = serde_json::to_string(&report.summary).map_err(|e| Error::Output {
             path: args.output_dir.clone(),
@@ -605,6 +565,33 @@ fn check_programs(
     );
     println!("Tests and reports written to {}", args.output_dir.display());
     Ok(code)
+}
+
+/// Whether one check fails the `--fail-on` policy (if given), its JUnit file (if asked
+/// for), and the exit code.
+fn verdict_of(
+    args: &CheckArgs,
+    report: &crate::report::Report,
+    label: &str,
+    fail_on: Option<&[FailOn]>,
+) -> Result<(Option<bool>, i32), Exit> {
+    let failed = fail_on.map(|f| crate::config::fails(report, f, None));
+    if let Some(path) = &args.junit {
+        let overall_failed = report.summary.overall != crate::report::Overall::Equivalent;
+        let xml = crate::report::junit::render_junit(
+            "xcheck",
+            &[(label.to_string(), report, failed.unwrap_or(overall_failed))],
+        );
+        crate::report::junit::write_junit(path, &xml).map_err(|e| Error::Output {
+            path: path.clone(),
+            source: e,
+        })?;
+    }
+    let code = match failed {
+        Some(f) => f as i32,
+        None => report.summary.overall.exit_code(),
+    };
+    Ok((failed, code))
 }
 
 /// `-j N`, or every core.

@@ -39,7 +39,31 @@ struct Search<'e> {
     limit: Duration,
 }
 
-impl Search<'_> {
+impl<'e> Search<'e> {
+    /// A search from `model` (which satisfies the path and `goal`), within `budget`.
+    fn new(
+        pool: &'e ExprPool,
+        state: &'e State,
+        goal: ExprId,
+        model: Arc<Assignment>,
+        budget: Duration,
+    ) -> Self {
+        let config = SolverConfig {
+            timeout: Some(QUERY_TIMEOUT),
+            ..SolverConfig::default()
+        };
+        Search {
+            pool,
+            solver: build_chain(&config),
+            state,
+            fixed: vec![goal],
+            model,
+            queries: 0,
+            start: Instant::now(),
+            limit: TIME_BUDGET.min(budget),
+        }
+    }
+
     fn exhausted(&self) -> bool {
         self.queries >= QUERY_BUDGET || self.start.elapsed() >= self.limit
     }
@@ -104,20 +128,7 @@ pub fn minimize(
     if budget.is_zero() {
         return model;
     }
-    let config = SolverConfig {
-        timeout: Some(QUERY_TIMEOUT),
-        ..SolverConfig::default()
-    };
-    let mut search = Search {
-        pool,
-        solver: build_chain(&config),
-        state,
-        fixed: vec![goal],
-        model,
-        queries: 0,
-        start: Instant::now(),
-        limit: TIME_BUDGET.min(*budget),
-    };
+    let mut search = Search::new(pool, state, goal, model, *budget);
     for (p, (value, bytes)) in sig.params.iter().zip(args.values.iter().zip(&args.bytes)) {
         match p.buffer {
             None => {
@@ -146,20 +157,7 @@ pub fn minimize_objects(
     if budget.is_zero() {
         return model;
     }
-    let config = SolverConfig {
-        timeout: Some(QUERY_TIMEOUT),
-        ..SolverConfig::default()
-    };
-    let mut search = Search {
-        pool,
-        solver: build_chain(&config),
-        state,
-        fixed: vec![goal],
-        model,
-        queries: 0,
-        start: Instant::now(),
-        limit: TIME_BUDGET.min(*budget),
-    };
+    let mut search = Search::new(pool, state, goal, model, *budget);
     for (bytes, is_string) in objects {
         text_bytes(&mut search, pool, bytes, *is_string);
     }

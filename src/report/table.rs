@@ -11,6 +11,9 @@ use std::fmt::Write as _;
 /// The widest a table cell gets, in characters, before it is cut.
 pub const MAX_CELL: usize = 40;
 
+/// Differences that `report.md` repeats in full (with inputs and a diff of the results).
+pub const MARKDOWN_DIFFERENCES: usize = 500;
+
 /// Rows a terminal table shows before it keeps only the rows that are not proofs.
 pub const TERMINAL_ROWS: usize = 200;
 
@@ -200,7 +203,14 @@ pub fn render_markdown(report: &Report) -> String {
     if !differences.is_empty() {
         out.push_str("\n## Differences\n");
     }
-    for row in differences {
+    if differences.len() > MARKDOWN_DIFFERENCES {
+        let _ = writeln!(
+            out,
+            "\nThe first {MARKDOWN_DIFFERENCES} of {} differences, in full; every one is in the table above, report.csv and report.json.",
+            differences.len()
+        );
+    }
+    for row in differences.into_iter().take(MARKDOWN_DIFFERENCES) {
         let _ = writeln!(out, "\n### Path {}: {}\n", row.id, row.verdict);
         if !row.detail.is_empty() {
             let _ = writeln!(out, "{}\n", md_escape(&one_line(&row.detail)));
