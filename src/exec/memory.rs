@@ -116,6 +116,22 @@ impl ObjectState {
         }
     }
 
+    /// Writes the `count` (≤ 16) low bytes of `bits` at `offset`, little-endian, in one
+    /// step; `false` (nothing written) in array mode, where bytes go through the array.
+    pub fn write_concrete(&mut self, offset: usize, bits: u128, count: usize) -> bool {
+        if self.array.is_some() || count > 16 {
+            return false;
+        }
+        self.array_cache.take();
+        for (k, byte) in self.concrete[offset..offset + count].iter_mut().enumerate() {
+            *byte = (bits >> (8 * k)) as u8;
+        }
+        if !self.symbolic.is_empty() {
+            self.symbolic[offset..offset + count].fill(None);
+        }
+        true
+    }
+
     /// The little-endian value of `count` (≤ 16) bytes at `offset`, if they are all concrete.
     pub fn concrete_value(&self, offset: usize, count: usize) -> Option<u128> {
         if self.array.is_some() || count > 16 {

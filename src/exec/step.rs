@@ -496,6 +496,11 @@ impl<'a> Executor<'a> {
         let pool = self.pool;
         let v = self.resize(v, bytes * 8);
         let contents = state.memory.get_mut(key).expect("resolved object exists");
+        if let (Value::Con { bits, .. }, Offset::Concrete(off)) = (v, offset) {
+            if contents.write_concrete(off as usize, bits, bytes as usize) {
+                return;
+            }
+        }
         for k in 0..bytes {
             let byte = match v {
                 Value::Con { bits, .. } => Value::concrete(8, bits >> (8 * k)),
