@@ -34,7 +34,7 @@ pub const EXIT_ERROR: i32 = 2;
     about = "Prove two LLVM bitcode implementations equivalent, or show where they differ"
 )]
 #[command(
-    after_help = "Other commands: `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest A.bc B.bc --function f`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
+    after_help = "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N; program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
 )]
 struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
