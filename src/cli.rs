@@ -203,7 +203,7 @@ struct EngineArgs {
     #[arg(long = "max-memory", value_name = "MIB")]
     max_memory: Option<u64>,
     /// Merge the states of a branch where they meet again (one row may then stand for many
-    /// paths). Exploration of one check then runs on one thread.
+    /// paths). A merge group stays in the thread that made it.
     #[arg(long)]
     merge: bool,
     /// Seed of the random choices of the search.
@@ -488,10 +488,6 @@ fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     check.out_dir = args.output_dir.clone();
     check.exec.progress = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !args.json;
     check.exec.jobs = jobs_of(&args.engine)?;
-    if check.exec.merge {
-        // Merge groups live in one worker.
-        check.exec.jobs = 1;
-    }
     let outcome = check_functions(&check)?;
     let report = outcome.report;
     let (failed, code) = verdict_of(&args, &report, spec, fail_on.as_deref())?;
@@ -546,9 +542,6 @@ fn check_programs(
     check.out_dir = args.output_dir.clone();
     check.exec.progress = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !args.json;
     check.exec.jobs = jobs_of(&args.engine)?;
-    if check.exec.merge {
-        check.exec.jobs = 1;
-    }
     let report = crate::crosscheck::program::check_programs(&check)?.report;
     let (_, code) = verdict_of(args, &report, "main", fail_on.as_deref())?;
     if args.json {

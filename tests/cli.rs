@@ -271,25 +271,33 @@ fn merging_proves_a_branch_per_bit_in_one_row() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("bits_a.c", dir.path(), "-O0");
     let b = compile_fixture("bits_b.c", dir.path(), "-O0");
-    let o = xcheck(
-        dir.path(),
-        &[
-            a.to_str().unwrap(),
-            b.to_str().unwrap(),
-            "--function",
-            "popc",
-            "--merge",
-            "--max-time",
-            "120s",
-        ],
-    );
-    let out = stdout(&o);
-    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
-    assert!(out.contains("paths        : 1 (proved 1"), "{out}");
-    assert!(
-        out.contains("4294967296"),
-        "the row stands for 2^32 paths: {out}"
-    );
+    // Merge groups stay in the worker that made them, so -j 2 merges the same way.
+    for jobs in ["1", "2"] {
+        let o = xcheck(
+            dir.path(),
+            &[
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "--function",
+                "popc",
+                "--merge",
+                "-j",
+                jobs,
+                "--max-time",
+                "120s",
+            ],
+        );
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "-j {jobs}: {out}{}", stderr(&o));
+        assert!(
+            out.contains("paths        : 1 (proved 1"),
+            "-j {jobs}: {out}"
+        );
+        assert!(
+            out.contains("4294967296"),
+            "the row stands for 2^32 paths (-j {jobs}): {out}"
+        );
+    }
 }
 
 #[test]

@@ -369,10 +369,14 @@ impl<'a> Executor<'a> {
             // Another worker has nothing to do: hand it a state (not the one just run).
             if let Some(pool) = shared {
                 while pool.hungry() && table.live > 1 {
-                    let Some(give) = (0..table.states.len())
-                        .rev()
-                        .find(|&k| k != slot && table.states[k].is_some())
-                    else {
+                    // A state inside a merge group stays: the group's other states are
+                    // parked or running here, and they meet in this worker's merger.
+                    let Some(give) = (0..table.states.len()).rev().find(|&k| {
+                        k != slot
+                            && table.states[k]
+                                .as_ref()
+                                .is_some_and(|s| s.markers.is_empty())
+                    }) else {
                         break;
                     };
                     searcher.remove(give, &table.states);
