@@ -11,47 +11,50 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let clang = std::env::var("XCHECK_CLANG").unwrap_or_else(|_| "clang-14".to_string());
     let link = std::env::var("XCHECK_LLVM_LINK").unwrap_or_else(|_| "llvm-link-14".to_string());
-    let mut parts = Vec::new();
-    // The KLEE conveniences, the small C library for function checks, and the POSIX model
-    // (every `.c` under `harness/posix/`) that whole-program checks run on.
-    let mut sources = vec!["klee.c".to_string(), "libc.c".to_string()];
-    if let Ok(dir) = std::fs::read_dir("harness/posix") {
-        let mut posix: Vec<String> = dir
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".c"))
-            .map(|n| format!("posix/{n}"))
-            .collect();
-        posix.sort();
-        sources.extend(posix);
-    }
-    for source in &sources {
-        let part = out.join(source.replace(".c", ".bc").replace('/', "_"));
-        run(Command::new(&clang)
-            .args([
-                "-c",
-                "-emit-llvm",
-                "-O1",
-                "-g",
-                "-target",
-                "x86_64-unknown-linux-gnu",
-            ])
-            .args([
-                "-fno-vectorize",
-                "-fno-slp-vectorize",
-                "-ffreestanding",
-                "-fno-builtin",
-            ])
-            .args(["-I", "harness/include"])
-            .arg(format!("harness/{source}"))
+    // harness.bc: the KLEE conveniences and the small C library, linked into every check.
+    // posix.bc: the POSIX model (every `.c` under `harness/posix/`), linked only into
+    // whole-program checks, so that function checks do not lower it.
+    let mut posix: Vec<String> = std::fs::read_dir("harness/posix")
+        .map(|dir| {
+            dir.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".c"))
+                .map(|n| format!("posix/{n}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    posix.sort();
+    let base = vec!["klee.c".to_string(), "libc.c".to_string()];
+    for (sources, name) in [(base, "harness.bc"), (posix, "posix.bc")] {
+        let mut parts = Vec::new();
+        for source in &sources {
+            let part = out.join(source.replace(".c", ".bc").replace('/', "_"));
+            run(Command::new(&clang)
+                .args([
+                    "-c",
+                    "-emit-llvm",
+                    "-O1",
+                    "-g",
+                    "-target",
+                    "x86_64-unknown-linux-gnu",
+                ])
+                .args([
+                    "-fno-vectorize",
+                    "-fno-slp-vectorize",
+                    "-ffreestanding",
+                    "-fno-builtin",
+                ])
+                .args(["-I", "harness/include"])
+                .arg(format!("harness/{source}"))
+                .arg("-o")
+                .arg(&part));
+            parts.push(part);
+        }
+        run(Command::new(&link)
+            .args(&parts)
             .arg("-o")
-            .arg(&part));
-        parts.push(part);
+            .arg(out.join(name)));
     }
-    run(Command::new(&link)
-        .args(&parts)
-        .arg("-o")
-        .arg(out.join("harness.bc")));
 }
 
 fn run(command: &mut Command) {

@@ -16,6 +16,9 @@ use std::path::{Path, PathBuf};
 /// The harness (KLEE-compatible intrinsics written in C), compiled to bitcode by `build.rs`.
 static HARNESS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/harness.bc"));
 
+/// The POSIX model (`harness/posix/`), linked into whole-program checks only.
+static POSIX_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/posix.bc"));
+
 /// The prefix given to the symbols a side defines.
 pub fn side_prefix(side: Side) -> &'static str {
     match side {
@@ -38,15 +41,17 @@ pub fn split_name(linked: &str) -> (Side, &str) {
 
 /// Loads side A (and side B, if given), links the harness and lowers the result.
 pub fn load(a: &Path, b: Option<&Path>) -> Result<ir::Module> {
-    load_with(a, b, true)
+    load_with(a, b, false)
 }
 
-/// Loads two whole programs: as [`load`], without reading parameter names.
+/// Loads two whole programs: as [`load`], with the POSIX model linked in and without
+/// reading parameter names.
 pub fn load_programs(a: &Path, b: &Path) -> Result<ir::Module> {
-    load_with(a, Some(b), false)
+    load_with(a, Some(b), true)
 }
 
-fn load_with(a: &Path, b: Option<&Path>, param_names: bool) -> Result<ir::Module> {
+fn load_with(a: &Path, b: Option<&Path>, programs: bool) -> Result<ir::Module> {
+    let param_names = !programs;
     let context = Context::create();
     let module = parse(&context, a)?;
     rename_definitions(&module, Side::A);
@@ -57,12 +62,18 @@ fn load_with(a: &Path, b: Option<&Path>, param_names: bool) -> Result<ir::Module
             .link_in_module(other)
             .map_err(|e| Error::input(b, format!("cannot be linked with {}: {e}", a.display())))?;
     }
-    let buffer = MemoryBuffer::create_from_memory_range(HARNESS_BC, "harness.bc");
-    let harness = Module::parse_bitcode_from_buffer(&buffer, &context)
-        .map_err(|e| Error::input("<harness>", format!("built-in harness is corrupt: {e}")))?;
-    module
-        .link_in_module(harness)
-        .map_err(|e| Error::input(a, format!("cannot be linked with the harness: {e}")))?;
+    let mut harnesses = vec![(HARNESS_BC, "harness.bc")];
+    if programs {
+        harnesses.push((POSIX_BC, "posix.bc"));
+    }
+    for (bytes, name) in harnesses {
+        let buffer = MemoryBuffer::create_from_memory_range(bytes, name);
+        let harness = Module::parse_bitcode_from_buffer(&buffer, &context)
+            .map_err(|e| Error::input("<harness>", format!("built-in {name} is corrupt: {e}")))?;
+        module
+            .link_in_module(harness)
+            .map_err(|e| Error::input(a, format!("cannot be linked with {name}: {e}")))?;
+    }
     let path_of = |side: Side| -> PathBuf {
         match side {
             Side::B => b.unwrap_or(a).to_path_buf(),
