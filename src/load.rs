@@ -50,6 +50,13 @@ pub fn load_programs(a: &Path, b: &Path) -> Result<ir::Module> {
     load_with(a, Some(b), true)
 }
 
+/// Loads a KLEE-style harness program (`xcheck run`), with the POSIX model available to it.
+pub fn load_harness_program(a: &Path) -> Result<ir::Module> {
+    load_with(a, None, true)
+}
+
+/// `programs`: link the POSIX model, and skip parameter names (only function checks show
+/// them).
 fn load_with(a: &Path, b: Option<&Path>, programs: bool) -> Result<ir::Module> {
     let param_names = !programs;
     let context = Context::create();

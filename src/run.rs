@@ -107,7 +107,7 @@ pub fn run_harness(
     solver: &SolverConfig,
     out_dir: &Path,
 ) -> Result<RunSummary> {
-    let module = crate::load::load(path, None)?;
+    let module = crate::load::load_harness_program(path)?;
     let main = module
         .function_on_side(Side::A, "main")
         .filter(|&f| !module.function(f).is_declaration())
