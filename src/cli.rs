@@ -72,7 +72,8 @@ struct CheckArgs {
     params: ParamArgs,
     #[command(flatten)]
     engine: EngineArgs,
-    /// Whole programs: argv[0] of both programs (default: A's file name up to its first dot).
+    /// Whole programs: argv[0] of both programs (default: the name both files share, as `wc`
+    /// for busybox-wc.bc and coreutils-wc.bc; else A's file name up to its first dot).
     #[arg(long, value_name = "NAME")]
     argv0: Option<String>,
     /// Whole programs: what must agree, from stdout, stderr, exit (comma-separated).
