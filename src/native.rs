@@ -220,6 +220,7 @@ fn scratch_dir() -> std::io::Result<PathBuf> {
 
 /// Whether two runs differ in what `compare` looks at.
 pub fn differ(a: &NativeRun, b: &NativeRun, compare: crate::crosscheck::program::Compare) -> bool {
+    use crate::crosscheck::program::words_of;
     let same = |x: &[u8], y: &[u8]| {
         if compare.ignore_spacing {
             words_of(x) == words_of(y)
@@ -232,18 +233,6 @@ pub fn differ(a: &NativeRun, b: &NativeRun, compare: crate::crosscheck::program:
         || (compare.exit
             && ((a.status.map(|s| s & 0xff), a.signal, a.timed_out)
                 != (b.status.map(|s| s & 0xff), b.signal, b.timed_out)))
-}
-
-/// Output as lines of words separated by spaces and tabs (`--ignore-spacing`).
-fn words_of(bytes: &[u8]) -> Vec<Vec<&[u8]>> {
-    bytes
-        .split(|&b| b == b'\n')
-        .map(|line| {
-            line.split(|&b| b == b' ' || b == b'\t')
-                .filter(|w| !w.is_empty())
-                .collect()
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -108,12 +108,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         .filter(|r| r.verdict != PathVerdict::Proved && r.verdict != PathVerdict::Unknown)
     {
         let ktest = setup::ktest_of(check, &signature, &row.inputs);
-        let name = test_file_name(tests.len() + 1);
-        let path = check.out_dir.join(&name);
-        ktest.write(&path).map_err(|e| Error::Output {
-            path: path.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })?;
+        let (name, path) = write_test(&check.out_dir, tests.len() + 1, &ktest)?;
         row.ktest = Some(name);
         // Confirm by concrete replay on both sides.
         let replayed = replay(module, check, &signature, &ktest)?;
@@ -139,6 +134,17 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         source: e,
     })?;
     Ok(Outcome { report, tests })
+}
+
+/// Writes test number `n` to `dir`; returns its file name and path.
+pub(crate) fn write_test(dir: &Path, n: usize, ktest: &KTest) -> Result<(String, PathBuf)> {
+    let name = test_file_name(n);
+    let path = dir.join(&name);
+    ktest.write(&path).map_err(|e| Error::Output {
+        path: path.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    Ok((name, path))
 }
 
 /// Creates the output directory, and removes the tests an earlier run left there, so that

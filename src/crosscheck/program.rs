@@ -14,7 +14,7 @@ use crate::exec::memory::{ObjectKind, ObjectState};
 use crate::exec::{Driver, ExecConfig, Executor, Exit, SideOutcome, State, Termination, Value};
 use crate::expr::{Assignment, ExprId};
 use crate::ir::{BlockId, FuncId, Module, Side, FUNCTION_BASE, FUNCTION_STRIDE, PTR_WIDTH};
-use crate::ktest::{test_file_name, KTest, KTestObject};
+use crate::ktest::{KTest, KTestObject};
 use crate::report::{InputValue, PathRow, PathVerdict, Report};
 use crate::solver::{build_chain, SolverConfig};
 use std::path::{Path, PathBuf};
@@ -307,12 +307,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
                 })
                 .collect(),
         };
-        let name = test_file_name(tests.len() + 1);
-        let path = check.out_dir.join(&name);
-        ktest.write(&path).map_err(|e| Error::Output {
-            path: path.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })?;
+        let (name, path) = super::write_test(&check.out_dir, tests.len() + 1, &ktest)?;
         row.ktest = Some(name);
         tests.push(path);
         written.push((i, ktest));
@@ -564,13 +559,15 @@ impl ProgramDriver {
         ] {
             if on {
                 let (x, y) = (&a.outputs[k], &b.outputs[k]);
-                let (wx, wy) = if self.compare.ignore_spacing {
-                    (fixed_words(ex, &state, x), fixed_words(ex, &state, y))
+                let (tx, ty) = if self.compare.ignore_spacing {
+                    (fixed_text(ex, &state, x), fixed_text(ex, &state, y))
                 } else {
                     (None, None)
                 };
-                let (same, strict) = match (self.compare.ignore_spacing, wx, wy) {
-                    (true, Some(wx), Some(wy)) => (pool.bool_const(wx == wy), None),
+                let (same, strict) = match (self.compare.ignore_spacing, tx, ty) {
+                    (true, Some(tx), Some(ty)) => {
+                        (pool.bool_const(words_of(&tx) == words_of(&ty)), None)
+                    }
                     (true, _, _) => {
                         ex.stats.strict_outputs += 1;
                         (same_bytes(ex, x, y), Some(k))
@@ -643,14 +640,9 @@ impl ProgramDriver {
                 let differs = |(_, e, strict): &&(&str, ExprId, Option<usize>)| {
                     pool.eval(*e, &model) == 0
                         && strict.is_none_or(|k| {
-                            let (x, y) = (&a.outputs[k], &b.outputs[k]);
-                            let concrete = |v: &[Value]| -> Vec<Value> {
-                                concrete_bytes(ex, v, &model)
-                                    .into_iter()
-                                    .map(|b| Value::concrete(8, b as u128))
-                                    .collect()
-                            };
-                            words(&concrete(x)) != words(&concrete(y))
+                            let x = concrete_bytes(ex, &a.outputs[k], &model);
+                            let y = concrete_bytes(ex, &b.outputs[k], &model);
+                            words_of(&x) != words_of(&y)
                         })
                 };
                 let which: Vec<&str> = parts.iter().filter(differs).map(|(w, _, _)| *w).collect();
@@ -799,58 +791,47 @@ fn same_end(ex: &Executor<'_>, a: &SideOutcome, b: &SideOutcome) -> ExprId {
     }
 }
 
-/// The words of an output the path condition fixes: its bytes may be symbolic expressions
+/// The text of an output the path condition fixes: its bytes may be symbolic expressions
 /// (a count printed in decimal) as long as only one value of each is possible on the path,
 /// which one query settles. `None` when the output can vary on the path.
-fn fixed_words(ex: &mut Executor<'_>, state: &State, bytes: &[Value]) -> Option<Vec<Vec<Vec<u8>>>> {
-    if let Some(w) = words(bytes) {
-        return Some(w);
+fn fixed_text(ex: &mut Executor<'_>, state: &State, bytes: &[Value]) -> Option<Vec<u8>> {
+    if let Some(text) = bytes
+        .iter()
+        .map(|v| v.as_concrete().map(|b| b as u8))
+        .collect::<Option<Vec<u8>>>()
+    {
+        return Some(text);
     }
     let pool = ex.pool;
     let model = match state.model.clone() {
         Some(m) => m,
         None => ex.check(state, pool.true_()).ok().flatten()?,
     };
-    let values = concrete_bytes(ex, bytes, &model);
-    let other: Vec<ExprId> = bytes
+    let text = concrete_bytes(ex, bytes, &model);
+    let may_differ = bytes
         .iter()
-        .zip(&values)
+        .zip(&text)
         .filter_map(|(b, &v)| match b {
             Value::Sym(e) => Some(pool.ne(*e, pool.constant(8, v as u128))),
             Value::Con { .. } => None,
         })
-        .collect();
-    let may_differ = other
-        .iter()
-        .fold(pool.false_(), |acc, &c| pool.bool_or(acc, c));
+        .fold(pool.false_(), |acc, c| pool.bool_or(acc, c));
     match ex.check(state, may_differ) {
-        Ok(None) => words(
-            &values
-                .iter()
-                .map(|&b| Value::concrete(8, b as u128))
-                .collect::<Vec<_>>(),
-        ),
+        Ok(None) => Some(text),
         _ => None,
     }
 }
 
-/// A concrete output as lines of words (split at spaces and tabs); `None` if any byte is
-/// symbolic.
-fn words(bytes: &[Value]) -> Option<Vec<Vec<Vec<u8>>>> {
-    let text: Vec<u8> = bytes
-        .iter()
-        .map(|v| v.as_concrete().map(|b| b as u8))
-        .collect::<Option<_>>()?;
-    Some(
-        text.split(|&b| b == b'\n')
-            .map(|line| {
-                line.split(|&b| b == b' ' || b == b'\t')
-                    .filter(|w| !w.is_empty())
-                    .map(<[u8]>::to_vec)
-                    .collect()
-            })
-            .collect(),
-    )
+/// Output as lines of words, split at spaces and tabs (`--ignore-spacing`; native replay
+/// compares the same way).
+pub fn words_of(text: &[u8]) -> Vec<Vec<&[u8]>> {
+    text.split(|&b| b == b'\n')
+        .map(|line| {
+            line.split(|&b| b == b' ' || b == b'\t')
+                .filter(|w| !w.is_empty())
+                .collect()
+        })
+        .collect()
 }
 
 /// Two outputs are equal: the same length and the same bytes.

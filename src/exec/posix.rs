@@ -6,6 +6,7 @@
 
 use crate::exec::executor::{Executor, Exit, Offset};
 use crate::exec::memory::{ObjectKind, ObjectState};
+use crate::exec::special::offset_plus;
 use crate::exec::state::{State, Termination};
 use crate::exec::value::Value;
 use crate::ir::{RegId, PTR_WIDTH};
@@ -226,24 +227,9 @@ impl<'a> Executor<'a> {
         stream: usize,
         n: u64,
     ) -> Option<State> {
-        let bytes: Vec<Value> = match offset {
-            Offset::Concrete(off) => {
-                let (_, contents) = state.memory.get(key).expect("resolved object exists");
-                contents.read_bytes(self.pool, off as usize, n as usize)
-            }
-            Offset::Symbolic(_) => (0..n)
-                .map(|k| {
-                    let pool = self.pool;
-                    let off = match offset {
-                        Offset::Symbolic(o) => o,
-                        Offset::Concrete(_) => unreachable!(),
-                    };
-                    let index = pool.add(off, pool.constant(crate::expr::INDEX_WIDTH, k as u128));
-                    let (_, contents) = state.memory.get(key).expect("resolved object exists");
-                    self.value(contents.read_symbolic(pool, index))
-                })
-                .collect(),
-        };
+        let bytes: Vec<Value> = (0..n)
+            .map(|i| self.read(&state, key, offset_plus(self, offset, i), 1))
+            .collect();
         Arc::make_mut(&mut state.outputs[stream]).extend(bytes);
         Some(state)
     }

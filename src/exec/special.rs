@@ -765,7 +765,7 @@ enum BitCount {
     TrailingZeros,
 }
 
-fn offset_plus(ex: &Executor<'_>, offset: Offset, i: u64) -> Offset {
+pub(crate) fn offset_plus(ex: &Executor<'_>, offset: Offset, i: u64) -> Offset {
     match offset {
         Offset::Concrete(o) => Offset::Concrete(o + i),
         Offset::Symbolic(e) => {
