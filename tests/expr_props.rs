@@ -597,8 +597,11 @@ fn check_canonical(pool: &ExprPool, root: ExprId) -> Result<(), TestCaseError> {
         if let Node::Binary { op, lhs, rhs } = node {
             if op.is_commutative() {
                 let (cl, cr) = (pool.as_const(lhs).is_some(), pool.as_const(rhs).is_some());
+                // Chains of more than two operands are ordered by structure instead.
+                let chain = matches!(pool.node(rhs), Node::Binary { op: o, lhs: l, .. }
+                    if o == op && pool.as_const(l).is_none());
                 prop_assert!(
-                    cl || (!cr && lhs <= rhs),
+                    cl || (!cr && (lhs <= rhs || chain)),
                     "non-canonical {}",
                     pool.to_sexp(id)
                 );

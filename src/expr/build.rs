@@ -18,6 +18,13 @@ use super::{
     mask, ArrayId, BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH,
 };
 
+/// Longest chain of an associative, commutative operator that is kept sorted; longer ones
+/// are left as built, so that building one costs at most this much.
+const CHAIN_LIMIT: usize = 32;
+
+/// Levels of structure that order the operands of a chain.
+const KEY_DEPTH: u32 = 3;
+
 /// `n` if `value` is `2^n` with `n > 0`.
 fn log2_exact(value: u128) -> Option<u32> {
     (value.is_power_of_two() && value > 1).then_some(value.trailing_zeros())
@@ -171,6 +178,143 @@ impl ExprPool {
         })
     }
 
+    /// The operands of the chain of `op` rooted at `e`, appended to `out`; `false` when
+    /// there are more than [`CHAIN_LIMIT`] (then `out` is incomplete). A node of `op`
+    /// whose left operand is a constant is an operand itself: constants stay outside chains.
+    fn chain_terms(&self, op: BinOp, e: ExprId, out: &mut Vec<ExprId>) -> bool {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match self.node(e) {
+                Node::Binary { op: o, lhs, rhs } if o == op && self.as_const(lhs).is_none() => {
+                    stack.push(rhs);
+                    stack.push(lhs);
+                }
+                _ => out.push(e),
+            }
+            if out.len() + stack.len() > CHAIN_LIMIT {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `a op b` for an associative and commutative `op` when either operand is itself a
+    /// chain of `op`: the operands of both, sorted by id and nested to the right, so that
+    /// sums (products, conjunctions, ...) of the same terms are the same expression
+    /// whatever order and grouping they were computed in. `None` when neither is a chain,
+    /// or the chain would be longer than [`CHAIN_LIMIT`] (then it is kept as built).
+    fn normalize_chain(&self, op: BinOp, w: Width, a: ExprId, b: ExprId) -> Option<ExprId> {
+        let is_chain = |e: ExprId| {
+            matches!(self.node(e), Node::Binary { op: o, lhs, .. }
+                if o == op && self.as_const(lhs).is_none())
+        };
+        if !is_chain(a) && !is_chain(b) {
+            return None;
+        }
+        let mut terms = Vec::new();
+        if !self.chain_terms(op, a, &mut terms) || !self.chain_terms(op, b, &mut terms) {
+            return None;
+        }
+        // Sorted by structure, not by id: ids depend on the order in which parallel
+        // workers built expressions, and the chain's shape must not (it shapes the solver's
+        // models, hence the tests written). Equal keys fall back to ids.
+        let mut keyed: Vec<(u64, ExprId)> = terms
+            .iter()
+            .map(|&t| (self.structural_key(t, KEY_DEPTH), t))
+            .collect();
+        keyed.sort_unstable();
+        let mut terms: Vec<ExprId> = keyed.into_iter().map(|(_, t)| t).collect();
+        match op {
+            // x & x = x and x | x = x; x ^ x = 0 cancels in pairs.
+            BinOp::And | BinOp::Or => terms.dedup(),
+            BinOp::Xor => {
+                let mut kept: Vec<ExprId> = Vec::with_capacity(terms.len());
+                for t in terms {
+                    if kept.last() == Some(&t) {
+                        kept.pop();
+                    } else {
+                        kept.push(t);
+                    }
+                }
+                terms = kept;
+            }
+            _ => {}
+        }
+        match terms[..] {
+            [] => return Some(self.zero(w)),
+            [t] => return Some(t),
+            // Two operands are an ordinary node: the constructor orders them.
+            [x, y] => return Some(self.binary(op, x, y)),
+            _ => {}
+        }
+        let n = terms.len();
+        let innermost = self.binary(op, terms[n - 2], terms[n - 1]);
+        // The rest is built without the constructors: every suffix of a sorted chain is
+        // canonical already.
+        Some(terms[..n - 2].iter().rev().fold(innermost, |acc, &t| {
+            self.intern(
+                Node::Binary {
+                    op,
+                    lhs: t,
+                    rhs: acc,
+                },
+                Sort::Bv(w),
+            )
+        }))
+    }
+
+    /// A hash of the top `depth` levels of `e`'s structure that does not depend on ids.
+    fn structural_key(&self, e: ExprId, depth: u32) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        let node = self.node(e);
+        std::mem::discriminant(&node).hash(&mut h);
+        self.width(e).hash(&mut h);
+        match node {
+            Node::Const { value, .. } => value.hash(&mut h),
+            Node::Sym { array, offset } => (array.0, offset).hash(&mut h),
+            Node::Unary { op, .. } => (op as u8).hash(&mut h),
+            Node::Binary { op, .. } => (op as u8).hash(&mut h),
+            Node::Extract { lo, .. } => lo.hash(&mut h),
+            Node::ArrayConst { value } => value.hash(&mut h),
+            _ => {}
+        }
+        if depth > 0 {
+            for c in super::eval::children(node) {
+                self.structural_key(c, depth - 1).hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+
+    /// Whether the most significant bit of `e` is 0 under every assignment.
+    fn sign_bit_clear(&self, e: ExprId) -> bool {
+        let w = self.width(e);
+        match self.node(e) {
+            Node::Const { value, .. } => value >> (w - 1) == 0,
+            Node::ZExt { arg, .. } => self.width(arg) < w,
+            Node::Binary { op, lhs, rhs } => match op {
+                BinOp::And => self.sign_bit_clear(lhs) || self.sign_bit_clear(rhs),
+                BinOp::Or => self.sign_bit_clear(lhs) && self.sign_bit_clear(rhs),
+                // x % y is x when y = 0, and below y otherwise.
+                BinOp::URem => self.sign_bit_clear(lhs),
+                BinOp::LShr => self.as_const(rhs).is_some_and(|n| n > 0),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The fewest low bits of `e` that hold its value when the rest are known zero: the
+    /// width before a zero extension, the length of a constant, otherwise all of them.
+    fn significant_width(&self, e: ExprId) -> Width {
+        match self.node(e) {
+            Node::ZExt { arg, .. } => self.width(arg),
+            Node::Const { value, .. } => (128 - value.leading_zeros()).max(1),
+            _ => self.width(e),
+        }
+    }
+
     /// `a + b`, with any constant on the left.
     fn simplify_add(&self, w: Width, a: ExprId, ca: Option<u128>, b: ExprId) -> Option<ExprId> {
         if ca == Some(0) {
@@ -198,7 +342,7 @@ impl ExprPool {
                 return Some(self.add(self.constant(w, c), self.add(x, other)));
             }
         }
-        None
+        self.normalize_chain(BinOp::Add, w, a, b)
     }
 
     /// `a - b`.
@@ -241,6 +385,8 @@ impl ExprPool {
 
     /// `c * b`, with any constant on the left.
     fn simplify_mul(&self, w: Width, ca: Option<u128>, b: ExprId) -> Option<ExprId> {
+        // Products are not reordered into chains as sums are: the solver took the factorial
+        // pair four times slower with its products sorted.
         let c = ca?;
         if c == 0 {
             return Some(self.zero(w));
@@ -293,7 +439,7 @@ impl ExprPool {
                 _ => self.all_ones(w),
             });
         }
-        None
+        self.normalize_chain(op, w, a, b)
     }
 
     /// `a << b`, `a >>u b` or `a >>s b`.
@@ -351,6 +497,30 @@ impl ExprPool {
         // x % x is 0, and so is 0 % y, even when y is 0.
         if is_rem && (a == b || ca == Some(0)) {
             return Some(self.zero(w));
+        }
+        // Signed division of two non-negative values is unsigned division (SMT-LIB defines
+        // the signed operators that way, for a zero divisor too).
+        if matches!(op, BinOp::SDiv | BinOp::SRem)
+            && self.sign_bit_clear(a)
+            && self.sign_bit_clear(b)
+        {
+            let unsigned = if is_rem { BinOp::URem } else { BinOp::UDiv };
+            return Some(self.binary(unsigned, a, b));
+        }
+        // Unsigned division of zero-extended values is done in their own width: bit-blasted
+        // dividers grow with the square of the width.
+        if matches!(op, BinOp::UDiv | BinOp::URem) && !matches!(cb, Some(0 | 1)) {
+            let n = self.significant_width(a).max(self.significant_width(b));
+            if n < w {
+                let narrow = self.binary(op, self.trunc(a, n), self.trunc(b, n));
+                let wide = self.zext(narrow, w);
+                // x % 0 = x in any width, but x / 0 is all ones of the wide width.
+                return Some(if is_rem || cb.is_some() {
+                    wide
+                } else {
+                    self.ite(self.eq(b, self.zero(w)), self.all_ones(w), wide)
+                });
+            }
         }
         let c = cb?;
         let all = ones(w);
@@ -786,6 +956,15 @@ impl ExprPool {
         {
             return self.zext(lo, w);
         }
+        // Copies of the sign bit of `lo` above it: its sign extension.
+        let sign_copies = match nh {
+            Node::SExt { arg, .. } if self.width(arg) == 1 => Some(arg),
+            Node::Extract { width: 1, .. } => Some(hi),
+            _ => None,
+        };
+        if sign_copies.is_some_and(|bit| bit == self.extract(lo, lw - 1, 1)) {
+            return self.sext(lo, w);
+        }
         self.intern(Node::Concat { hi, lo }, Sort::Bv(w))
     }
 
@@ -1004,6 +1183,65 @@ mod tests {
         check("(sdiv x[0] 255:w8)", "(neg x[0])");
         check("(srem x[0] 255:w8)", "0:w8");
         check("(srem x[0] 0:w8)", "x[0]");
+    }
+
+    #[test]
+    fn sums_of_the_same_terms_are_one_expression() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 4);
+        let t: Vec<ExprId> = (0..4).map(|i| pool.zext(pool.sym(x, i), 32)).collect();
+        let left = pool.add(pool.add(pool.add(t[0], t[1]), t[2]), t[3]);
+        let right = pool.add(t[3], pool.add(t[2], pool.add(t[1], t[0])));
+        let mixed = pool.add(pool.add(t[2], t[0]), pool.add(t[3], t[1]));
+        assert_eq!(left, right);
+        assert_eq!(left, mixed);
+        // x ^ y ^ x = y, and x & y & x = x & y.
+        let (a, b) = (pool.sym(x, 0), pool.sym(x, 1));
+        assert_eq!(pool.xor(pool.xor(a, b), a), b);
+        assert_eq!(pool.and(pool.and(a, b), a), pool.and(a, b));
+        // Products keep their order.
+        let p = pool.mul(pool.mul(t[0], t[1]), t[2]);
+        assert_ne!(p, pool.mul(t[0], pool.mul(t[1], t[2])));
+    }
+
+    #[test]
+    fn division_of_extended_values_is_narrow() {
+        check(
+            "(urem (zext 32 x[0]) (zext 32 x[1]))",
+            "(zext 32 (urem x[0] x[1]))",
+        );
+        check(
+            "(srem (zext 32 x[0]) (zext 32 x[1]))",
+            "(zext 32 (urem x[0] x[1]))",
+        );
+        check("(sdiv (zext 32 x[0]) 7:w32)", "(zext 32 (udiv x[0] 7:w8))");
+        // x / 0 is all ones in 32 bits, not in 8.
+        check(
+            "(udiv (zext 32 x[0]) (zext 32 x[1]))",
+            "(ite (eq 0:w8 x[1]) 4294967295:w32 (zext 32 (udiv x[0] x[1])))",
+        );
+        // A sign extension may be negative: signed stays signed.
+        check(
+            "(sdiv (sext 32 x[0]) (zext 32 x[1]))",
+            "(sdiv (sext 32 x[0]) (zext 32 x[1]))",
+        );
+    }
+
+    #[test]
+    fn sign_bits_above_a_value_are_its_sign_extension() {
+        check(
+            &format!("(concat (sext 8 (extract 15 1 {X16})) {X16})"),
+            &format!("(sext 24 {X16})"),
+        );
+        check(
+            &format!("(concat (extract 15 1 {X16}) {X16})"),
+            &format!("(sext 17 {X16})"),
+        );
+        // Another bit is not the sign.
+        check(
+            &format!("(concat (sext 8 (extract 14 1 {X16})) {X16})"),
+            &format!("(concat (sext 8 (extract 6 1 x[1])) {X16})"),
+        );
     }
 
     #[test]
