@@ -222,6 +222,12 @@ struct EngineArgs {
     /// Turn off constraint independence.
     #[arg(long = "no-independence")]
     no_independence: bool,
+    /// Turn off range rewriting (queries simplified with the bounds their constraints imply).
+    #[arg(long = "no-ranges")]
+    no_ranges: bool,
+    /// Turn off enumeration (queries over at most two input bytes decided by trying every input).
+    #[arg(long = "no-enumerate")]
+    no_enumerate: bool,
 }
 
 #[derive(Parser, Debug)]
@@ -415,6 +421,8 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
             .transpose()?,
         cache: !e.no_cache,
         independence: !e.no_independence,
+        ranges: !e.no_ranges,
+        enumerate: !e.no_enumerate,
         cex_cache: !e.no_cex_cache,
         validate: true,
     };

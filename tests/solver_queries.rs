@@ -130,6 +130,8 @@ fn every_query_file_gets_its_expected_answer() {
         cache: false,
         cex_cache: false,
         independence: false,
+        ranges: false,
+        enumerate: false,
         ..SolverConfig::default()
     };
     let mut failures = Vec::new();

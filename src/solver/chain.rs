@@ -1,13 +1,13 @@
-//! Assembles the solver chain: Validate → Cache → CexCache → Independence → Bitwuzla, outermost
-//! first.
+//! Assembles the solver chain: Validate → Cache → CexCache → Independence → Ranges →
+//! Enumerate → Bitwuzla, outermost first.
 //!
 //! The order follows KLEE's `Validating(Caching(CexCaching(Independent(core))))`: the exact
 //! cache answers repeats before the counterexample cache searches subsets and supersets, and
 //! the counterexample cache sees whole constraint sets, before independence slices them.
 
 use super::{
-    BitwuzlaSolver, CachingSolver, CexCachingSolver, IndependenceSolver, SatResult, Solver,
-    SolverConfig, SolverError, SolverStats, ValidatingSolver,
+    BitwuzlaSolver, CachingSolver, CexCachingSolver, EnumeratingSolver, IndependenceSolver,
+    RangeSolver, SatResult, Solver, SolverConfig, SolverError, SolverStats, ValidatingSolver,
 };
 use crate::expr::{ExprId, ExprPool};
 use std::time::Instant;
@@ -18,6 +18,12 @@ use std::time::Instant;
 /// every layer.
 pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
     let mut solver: Box<dyn Solver> = Box::new(BitwuzlaSolver::new(cfg.timeout));
+    if cfg.enumerate {
+        solver = Box::new(EnumeratingSolver::new(solver));
+    }
+    if cfg.ranges {
+        solver = Box::new(RangeSolver::new(solver));
+    }
     if cfg.independence {
         solver = Box::new(IndependenceSolver::new(solver));
     }
@@ -99,9 +105,11 @@ mod tests {
     #[test]
     fn the_chain_reports_every_layer() {
         let pool = ExprPool::new();
-        let (x, y) = (pool.new_array("x", 1), pool.new_array("y", 1));
+        // Three bytes in the query: too many to enumerate, so Bitwuzla answers it.
+        let (x, y) = (pool.new_array("x", 3), pool.new_array("y", 1));
         let unrelated = pool.ult(pool.sym(y, 0), pool.constant(8, 3));
-        let q = pool.eq(pool.sym(x, 0), pool.constant(8, 7));
+        let bytes: Vec<ExprId> = (0..3).map(|i| pool.sym(x, i)).collect();
+        let q = pool.eq(pool.concat_bytes(&bytes), pool.constant(24, 7));
         let mut solver = build_chain(&SolverConfig::default());
         for _ in 0..2 {
             let SatResult::Sat(model) = solver.check(&pool, &[unrelated], q).unwrap() else {
@@ -117,6 +125,7 @@ mod tests {
         assert_eq!(stats.independence_dropped, 1);
         assert_eq!(stats.backend_queries, 1);
         assert_eq!(stats.backend_sat, 1);
+        assert_eq!(stats.enumerated, 0);
         assert_eq!(stats.validated_models, 2);
         assert!(stats.total_time >= stats.backend_time);
     }
@@ -132,6 +141,8 @@ mod tests {
             cache: false,
             cex_cache: false,
             independence: false,
+            ranges: false,
+            enumerate: false,
             validate: false,
         };
         let mut solver = build_chain(&cfg);

@@ -17,7 +17,12 @@
 //! 4. [`IndependenceSolver`] drops constraints that share no symbolic array, directly or
 //!    transitively, with the query (KLEE's constraint independence), and completes the model
 //!    for the dropped constraints afterwards so that it satisfies the full constraint set.
-//! 5. [`BitwuzlaSolver`] translates expressions to the SMT backend and solves incrementally.
+//! 5. [`RangeSolver`] rewrites the query with the bounds its constraints put on its terms:
+//!    signed division of non-negative values becomes unsigned, division of small values
+//!    narrow, comparisons that the bounds decide constant.
+//! 6. [`EnumeratingSolver`] decides a query over at most two input bytes by evaluating it on
+//!    every input, when that is cheap (dividers are hard for CDCL even in 8 bits).
+//! 7. [`BitwuzlaSolver`] translates expressions to the SMT backend and solves incrementally.
 //!
 //! Every layer serves a single [`ExprPool`]: expression ids are only meaningful inside the pool
 //! that created them. Layers that keep state keyed by ids (the caches, the independence layer's
@@ -29,14 +34,18 @@ mod bitwuzla;
 mod cache;
 mod cex_cache;
 mod chain;
+mod enumerate;
 mod independence;
+mod ranges;
 mod validate;
 
 pub use self::bitwuzla::{BitwuzlaSolver, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT};
 pub use cache::{CachingSolver, DEFAULT_CACHE_CAPACITY};
 pub use cex_cache::{CexCachingSolver, DEFAULT_CEX_CAPACITY};
 pub use chain::{build_chain, ChainSolver};
+pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
+pub use ranges::RangeSolver;
 pub use validate::ValidatingSolver;
 
 use crate::expr::{ArrayId, Assignment, ExprId, ExprPool, Node};
@@ -121,6 +130,12 @@ pub struct SolverStats {
     pub backend_resets: u64,
     /// SAT models checked by concrete evaluation.
     pub validated_models: u64,
+    /// Queries the range layer rewrote with the bounds of their constraints.
+    pub ranges_rewritten: u64,
+    /// Of those, queries the rewriting decided (`Unsat`) without the backend.
+    pub ranges_unsat: u64,
+    /// Queries over at most two input bytes decided by trying every input.
+    pub enumerated: u64,
 }
 
 impl SolverStats {
@@ -144,6 +159,9 @@ impl SolverStats {
         self.backend_time += other.backend_time;
         self.backend_resets += other.backend_resets;
         self.validated_models += other.validated_models;
+        self.ranges_rewritten += other.ranges_rewritten;
+        self.ranges_unsat += other.ranges_unsat;
+        self.enumerated += other.enumerated;
     }
 }
 
@@ -180,6 +198,10 @@ pub struct SolverConfig {
     pub cex_cache: bool,
     /// Drop constraints independent of the query before asking the backend.
     pub independence: bool,
+    /// Rewrite queries with the value ranges their constraints imply.
+    pub ranges: bool,
+    /// Decide queries over at most two input bytes by trying every input.
+    pub enumerate: bool,
     /// Check every model by concrete evaluation. On by default, in release builds too.
     pub validate: bool,
 }
@@ -191,6 +213,8 @@ impl Default for SolverConfig {
             cache: true,
             cex_cache: true,
             independence: true,
+            ranges: true,
+            enumerate: true,
             validate: true,
         }
     }
@@ -540,6 +564,9 @@ mod tests {
             backend_time: Duration::from_millis(10),
             backend_resets: 11,
             validated_models: 12,
+            ranges_rewritten: 13,
+            ranges_unsat: 14,
+            enumerated: 15,
         };
         let mut sum = one;
         sum.merge(&one);
@@ -559,6 +586,9 @@ mod tests {
         assert_eq!(sum.backend_unsat, 16);
         assert_eq!(sum.backend_unknown, 18);
         assert_eq!(sum.backend_time, Duration::from_millis(20));
+        assert_eq!(sum.ranges_rewritten, 26);
+        assert_eq!(sum.ranges_unsat, 28);
+        assert_eq!(sum.enumerated, 30);
         assert_eq!(sum.backend_resets, 22);
         assert_eq!(sum.validated_models, 24);
     }

@@ -1,0 +1,548 @@
+//! Range rewriting: the constraints of a query bound the values of its terms, and within
+//! those bounds expensive operators have cheaper equivalents. This layer rewrites the query
+//! (never the constraints) before passing it on:
+//!
+//! - a sign extension of a value whose sign bit is 0 is a zero extension;
+//! - signed division, remainder and comparison of non-negative values are unsigned;
+//! - unsigned division and remainder of values that fit in `n` bits are done in `n` bits
+//!   (bit-blasted dividers grow with the square of their width);
+//! - an order or equality comparison whose operand ranges decide it is a constant.
+//!
+//! Bounds come from constraints that compare a term with a constant (`x ≤ 200`, `x ≠ 0`,
+//! `(x = 0) ∨ (0x20 ≤ x ≤ 0x7e)`, conjunctions of those) and from the operators themselves
+//! (interval arithmetic: a zero extension of a byte is below 256, `x % y` is at most `x`).
+//!
+//! Soundness. Every assignment that satisfies the constraints gives each term a value within
+//! its computed interval, so on those assignments the rewritten query has the value of the
+//! original. The constraints are passed on unchanged, so `constraints ∧ rewritten` and
+//! `constraints ∧ query` have the same models. (Rewriting a constraint with the bounds it
+//! provides itself would be circular, which is why only the query is rewritten.)
+
+use super::{SatResult, Solver, SolverError, SolverStats};
+use crate::expr::{mask, BinOp, ExprId, ExprPool, Node, UnOp, Width};
+use rustc_hash::FxHashMap;
+
+/// An unsigned interval `[lo, hi]` of values of one width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Interval {
+    lo: u128,
+    hi: u128,
+}
+
+impl Interval {
+    fn full(w: Width) -> Self {
+        Interval {
+            lo: 0,
+            hi: mask(w, u128::MAX),
+        }
+    }
+
+    fn point(v: u128) -> Self {
+        Interval { lo: v, hi: v }
+    }
+
+    fn meet(self, other: Self) -> Option<Self> {
+        let (lo, hi) = (self.lo.max(other.lo), self.hi.min(other.hi));
+        (lo <= hi).then_some(Interval { lo, hi })
+    }
+
+    fn hull(self, other: Self) -> Self {
+        Interval {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
+    }
+
+    /// Bits needed for every value of the interval (at least 1).
+    fn bits(self) -> Width {
+        (128 - self.hi.leading_zeros()).max(1)
+    }
+
+    /// Whether every value has its bit `w - 1` clear.
+    fn non_negative(self, w: Width) -> bool {
+        self.bits() < w
+    }
+}
+
+/// `2^k - 1` for the smallest `k` with `v ≤ 2^k - 1`.
+fn fill_below(v: u128) -> u128 {
+    if v == 0 {
+        0
+    } else {
+        u128::MAX >> v.leading_zeros()
+    }
+}
+
+/// The bounds that a set of constraints puts on terms.
+#[derive(Default)]
+struct Bounds {
+    known: FxHashMap<ExprId, Interval>,
+}
+
+impl Bounds {
+    fn from_constraints(pool: &ExprPool, constraints: &[ExprId]) -> Self {
+        let mut bounds = Bounds::default();
+        for &c in constraints {
+            for (term, interval) in facts(pool, c, true) {
+                let entry = bounds
+                    .known
+                    .entry(term)
+                    .or_insert_with(|| Interval::full(pool.width(term)));
+                // An empty meet means the constraints contradict each other; keep the
+                // narrower fact (the query is unsatisfiable either way).
+                *entry = entry.meet(interval).unwrap_or(interval);
+            }
+        }
+        bounds
+    }
+}
+
+/// What `c` (or its negation, when `holds` is false) says about the values of terms:
+/// `(term, interval)` pairs that all hold whenever `c` has that truth value.
+fn facts(pool: &ExprPool, c: ExprId, holds: bool) -> Vec<(ExprId, Interval)> {
+    match pool.node(c) {
+        Node::Unary { op: UnOp::Not, arg } => facts(pool, arg, !holds),
+        // A conjunction that holds, or a disjunction that fails: every part's facts.
+        Node::Binary {
+            op: op @ (BinOp::And | BinOp::Or),
+            lhs,
+            rhs,
+        } if pool.width(c) == 1 => {
+            if (op == BinOp::And) == holds {
+                let mut all = facts(pool, lhs, holds);
+                all.extend(facts(pool, rhs, holds));
+                all
+            } else {
+                // One side or the other: the hull of what both say about a shared term.
+                let (left, right) = (facts(pool, lhs, holds), facts(pool, rhs, holds));
+                let mut per_term: FxHashMap<ExprId, (Option<Interval>, Option<Interval>)> =
+                    FxHashMap::default();
+                for (t, i) in left {
+                    let e = per_term.entry(t).or_default();
+                    e.0 = Some(e.0.map_or(i, |j| j.meet(i).unwrap_or(i)));
+                }
+                for (t, i) in right {
+                    let e = per_term.entry(t).or_default();
+                    e.1 = Some(e.1.map_or(i, |j| j.meet(i).unwrap_or(i)));
+                }
+                per_term
+                    .into_iter()
+                    .filter_map(|(t, sides)| match sides {
+                        (Some(a), Some(b)) => Some((t, a.hull(b))),
+                        _ => None,
+                    })
+                    .collect()
+            }
+        }
+        Node::Binary { op, lhs, rhs } if op.is_comparison() => {
+            comparison_fact(pool, op, lhs, rhs, holds)
+                .into_iter()
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The interval a comparison of a term with a constant allows for the term.
+fn comparison_fact(
+    pool: &ExprPool,
+    op: BinOp,
+    lhs: ExprId,
+    rhs: ExprId,
+    holds: bool,
+) -> Option<(ExprId, Interval)> {
+    let w = pool.width(lhs);
+    let max = mask(w, u128::MAX);
+    let smax = max >> 1;
+    let (k, term, const_left) = match (pool.as_const(lhs), pool.as_const(rhs)) {
+        (Some(k), None) => (k, rhs, true),
+        (None, Some(k)) => (k, lhs, false),
+        _ => return None,
+    };
+    // `k op t` that fails is `t op' k` that holds, and the other way round.
+    let interval = match (op, const_left, holds) {
+        (BinOp::Eq, _, true) => Interval::point(k),
+        // t ≠ k only trims an end of the range.
+        (BinOp::Eq, _, false) if k == 0 => Interval { lo: 1, hi: max },
+        (BinOp::Eq, _, false) if k == max => Interval { lo: 0, hi: max - 1 },
+        // k < t, or not (t ≤ k).
+        (BinOp::Ult, true, true) | (BinOp::Ule, false, false) => Interval {
+            lo: k.checked_add(1).filter(|&v| v <= max)?,
+            hi: max,
+        },
+        // k ≤ t, or not (t < k).
+        (BinOp::Ule, true, true) | (BinOp::Ult, false, false) => Interval { lo: k, hi: max },
+        // t < k, or not (k ≤ t).
+        (BinOp::Ult, false, true) | (BinOp::Ule, true, false) => Interval {
+            lo: 0,
+            hi: k.checked_sub(1)?,
+        },
+        // t ≤ k, or not (k < t).
+        (BinOp::Ule, false, true) | (BinOp::Ult, true, false) => Interval { lo: 0, hi: k },
+        // Signed: only lower bounds at or above 0, which keep the term non-negative.
+        (BinOp::Slt, true, true) | (BinOp::Sle, false, false) if k < smax => Interval {
+            lo: k + 1,
+            hi: smax,
+        },
+        (BinOp::Sle, true, true) | (BinOp::Slt, false, false) if k <= smax => {
+            Interval { lo: k, hi: smax }
+        }
+        _ => return None,
+    };
+    Some((term, interval))
+}
+
+/// One rewriting of one query: intervals and rewritten forms, memoised per node.
+struct Rewriter<'p> {
+    pool: &'p ExprPool,
+    bounds: &'p Bounds,
+    intervals: FxHashMap<ExprId, Interval>,
+    rewritten: FxHashMap<ExprId, ExprId>,
+}
+
+impl<'p> Rewriter<'p> {
+    /// The interval of values `e` takes on every assignment that satisfies the constraints.
+    fn interval(&mut self, e: ExprId) -> Interval {
+        if let Some(&i) = self.intervals.get(&e) {
+            return i;
+        }
+        let pool = self.pool;
+        let w = pool.width(e);
+        let full = Interval::full(w);
+        let max = full.hi;
+        let structural = match pool.node(e) {
+            Node::Const { value, .. } => Interval::point(value),
+            Node::Sym { .. } => full,
+            Node::ZExt { arg, .. } => self.interval(arg),
+            Node::SExt { arg, .. } => {
+                let i = self.interval(arg);
+                if i.non_negative(pool.width(arg)) {
+                    i
+                } else {
+                    full
+                }
+            }
+            Node::Extract { arg, lo: 0, width } => {
+                let i = self.interval(arg);
+                if i.bits() <= width {
+                    i
+                } else {
+                    full
+                }
+            }
+            Node::Concat { hi, lo } => {
+                let lw = pool.width(lo);
+                let h = self.interval(hi);
+                let l = self.interval(lo);
+                Interval {
+                    lo: (h.lo << lw) | l.lo,
+                    hi: (h.hi << lw) | l.hi,
+                }
+            }
+            Node::Ite { then, els, .. } => {
+                let (t, f) = (self.interval(then), self.interval(els));
+                t.hull(f)
+            }
+            Node::Binary { op, lhs, rhs } if !op.is_comparison() => {
+                let (a, b) = (self.interval(lhs), self.interval(rhs));
+                binary_interval(op, w, a, b).unwrap_or(full)
+            }
+            Node::Binary { .. } | Node::Unary { .. } if w == 1 => full,
+            _ => full,
+        };
+        let i = match self.bounds.known.get(&e) {
+            Some(&k) => structural.meet(k).unwrap_or(k),
+            None => structural,
+        };
+        debug_assert!(i.hi <= max);
+        self.intervals.insert(e, i);
+        i
+    }
+
+    /// `e` rewritten: equal to `e` on every assignment that satisfies the constraints.
+    fn rewrite(&mut self, root: ExprId) -> ExprId {
+        // Children first, with an explicit stack: queries can be deep.
+        let mut stack = vec![(root, false)];
+        while let Some((e, expanded)) = stack.pop() {
+            if self.rewritten.contains_key(&e) {
+                continue;
+            }
+            let node = self.pool.node(e);
+            if !expanded {
+                stack.push((e, true));
+                for c in super::children(&node) {
+                    if !self.rewritten.contains_key(&c) {
+                        stack.push((c, false));
+                    }
+                }
+                continue;
+            }
+            let r = self.rewrite_node(e, node);
+            self.rewritten.insert(e, r);
+        }
+        self.rewritten[&root]
+    }
+
+    /// One node whose children are rewritten already.
+    fn rewrite_node(&mut self, e: ExprId, node: Node) -> ExprId {
+        let pool = self.pool;
+        let new = |s: &Self, c: ExprId| s.rewritten.get(&c).copied().unwrap_or(c);
+        match node {
+            Node::SExt { arg, width } => {
+                let a = new(self, arg);
+                if self.interval(arg).non_negative(pool.width(arg)) {
+                    pool.zext(a, width)
+                } else {
+                    pool.sext(a, width)
+                }
+            }
+            Node::Binary { op, lhs, rhs } => {
+                let (a, b) = (new(self, lhs), new(self, rhs));
+                let w = pool.width(lhs);
+                let (ia, ib) = (self.interval(lhs), self.interval(rhs));
+                let both_non_negative = ia.non_negative(w) && ib.non_negative(w);
+                let op = match op {
+                    BinOp::SDiv if both_non_negative => BinOp::UDiv,
+                    BinOp::SRem if both_non_negative => BinOp::URem,
+                    BinOp::Slt if both_non_negative => BinOp::Ult,
+                    BinOp::Sle if both_non_negative => BinOp::Ule,
+                    op => op,
+                };
+                match op {
+                    BinOp::Ult if ia.hi < ib.lo => pool.true_(),
+                    BinOp::Ult if ia.lo >= ib.hi => pool.false_(),
+                    BinOp::Ule if ia.hi <= ib.lo => pool.true_(),
+                    BinOp::Ule if ia.lo > ib.hi => pool.false_(),
+                    BinOp::Eq if ia.meet(ib).is_none() => pool.false_(),
+                    BinOp::UDiv | BinOp::URem => {
+                        let n = ia.bits().max(ib.bits());
+                        if n < w {
+                            let narrow = pool.binary(op, pool.trunc(a, n), pool.trunc(b, n));
+                            let wide = pool.zext(narrow, w);
+                            // x % 0 = x in every width; x / 0 is all ones of its own width.
+                            if op == BinOp::URem || ib.lo > 0 {
+                                wide
+                            } else {
+                                pool.ite(pool.eq(b, pool.zero(w)), pool.all_ones(w), wide)
+                            }
+                        } else {
+                            pool.binary(op, a, b)
+                        }
+                    }
+                    op => pool.binary(op, a, b),
+                }
+            }
+            _ => {
+                let map = |c: ExprId| self.rewritten.get(&c).copied().unwrap_or(c);
+                if super::children(&node).all(|c| map(c) == c) {
+                    e
+                } else {
+                    pool.rebuild(node, &map)
+                }
+            }
+        }
+    }
+}
+
+/// The interval of `a op b` for operand intervals `a` and `b` of width `w`, when it is
+/// narrower than the full range.
+fn binary_interval(op: BinOp, w: Width, a: Interval, b: Interval) -> Option<Interval> {
+    let max = mask(w, u128::MAX);
+    let modulo = |lo: u128, hi: u128, wraps_lo: bool, wraps_hi: bool| {
+        // Both ends wrapped the same number of times: the interval survives, shifted.
+        (wraps_lo == wraps_hi).then(|| Interval {
+            lo: mask(w, lo),
+            hi: mask(w, hi),
+        })
+    };
+    match op {
+        BinOp::Add => {
+            let lo = a.lo.checked_add(b.lo)?;
+            let hi = a.hi.checked_add(b.hi)?;
+            modulo(lo, hi, lo > max, hi > max)
+        }
+        BinOp::Sub => {
+            if a.lo >= b.hi {
+                Some(Interval {
+                    lo: a.lo - b.hi,
+                    hi: a.hi - b.lo,
+                })
+            } else if a.hi < b.lo {
+                modulo(a.lo.wrapping_sub(b.hi), a.hi.wrapping_sub(b.lo), true, true)
+            } else {
+                None
+            }
+        }
+        BinOp::Mul => {
+            let hi = a.hi.checked_mul(b.hi).filter(|&v| v <= max)?;
+            Some(Interval {
+                lo: a.lo * b.lo,
+                hi,
+            })
+        }
+        BinOp::And => Some(Interval {
+            lo: 0,
+            hi: a.hi.min(b.hi),
+        }),
+        BinOp::Or => Some(Interval {
+            lo: a.lo.max(b.lo),
+            hi: fill_below(a.hi.max(b.hi)),
+        }),
+        BinOp::Xor => Some(Interval {
+            lo: 0,
+            hi: fill_below(a.hi.max(b.hi)),
+        }),
+        BinOp::UDiv if b.lo > 0 => Some(Interval {
+            lo: a.lo / b.hi,
+            hi: a.hi / b.lo,
+        }),
+        // x % 0 = x, and x % y < y otherwise.
+        BinOp::URem => Some(Interval {
+            lo: 0,
+            hi: if b.lo > 0 { a.hi.min(b.hi - 1) } else { a.hi },
+        }),
+        BinOp::LShr if b.lo == b.hi && b.lo < u128::from(w) => Some(Interval {
+            lo: a.lo >> b.lo,
+            hi: a.hi >> b.lo,
+        }),
+        BinOp::Shl if b.lo == b.hi && b.lo < u128::from(w) => {
+            let hi = a.hi << b.lo;
+            (hi >> b.lo == a.hi && hi <= max).then_some(Interval {
+                lo: a.lo << b.lo,
+                hi,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A [`Solver`] layer that rewrites each query with the bounds its constraints imply.
+pub struct RangeSolver {
+    inner: Box<dyn Solver>,
+    rewritten: u64,
+    decided: u64,
+}
+
+impl RangeSolver {
+    pub fn new(inner: Box<dyn Solver>) -> Self {
+        Self {
+            inner,
+            rewritten: 0,
+            decided: 0,
+        }
+    }
+}
+
+impl Solver for RangeSolver {
+    fn check(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<SatResult, SolverError> {
+        let bounds = Bounds::from_constraints(pool, constraints);
+        let mut rewriter = Rewriter {
+            pool,
+            bounds: &bounds,
+            intervals: FxHashMap::default(),
+            rewritten: FxHashMap::default(),
+        };
+        let new = rewriter.rewrite(query);
+        if new == query {
+            return self.inner.check(pool, constraints, query);
+        }
+        self.rewritten += 1;
+        if pool.as_const(new) == Some(0) {
+            self.decided += 1;
+            return Ok(SatResult::Unsat);
+        }
+        self.inner.check(pool, constraints, new)
+    }
+
+    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
+        self.inner.set_hint(hint);
+    }
+
+    fn stats(&self) -> SolverStats {
+        let mut stats = self.inner.stats();
+        stats.ranges_rewritten += self.rewritten;
+        stats.ranges_unsat += self.decided;
+        stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{build_chain, SolverConfig};
+
+    fn rewrite(pool: &ExprPool, constraints: &[ExprId], query: ExprId) -> ExprId {
+        let bounds = Bounds::from_constraints(pool, constraints);
+        Rewriter {
+            pool,
+            bounds: &bounds,
+            intervals: FxHashMap::default(),
+            rewritten: FxHashMap::default(),
+        }
+        .rewrite(query)
+    }
+
+    #[test]
+    fn a_bounded_byte_sign_extends_like_it_zero_extends() {
+        let pool = ExprPool::new();
+        let b = pool.sym(pool.new_array("s", 1), 0);
+        let printable = pool.bool_or(
+            pool.eq(b, pool.constant(8, 0)),
+            pool.bool_and(
+                pool.ule(pool.constant(8, 0x20), b),
+                pool.ule(b, pool.constant(8, 0x7e)),
+            ),
+        );
+        let h = |ext: ExprId| pool.add(pool.mul(pool.constant(32, 33), ext), ext);
+        let differ = pool.ne(h(pool.sext(b, 32)), h(pool.zext(b, 32)));
+        assert_eq!(rewrite(&pool, &[printable], differ), pool.false_());
+        // Without the bound, the sign extension stays.
+        assert_eq!(rewrite(&pool, &[], differ), differ);
+    }
+
+    #[test]
+    fn division_of_bounded_values_is_narrow_and_unsigned() {
+        let pool = ExprPool::new();
+        let (n, d) = (
+            pool.sym(pool.new_array("n", 1), 0),
+            pool.sym(pool.new_array("d", 1), 0),
+        );
+        let nonzero = |x: ExprId| pool.ne(x, pool.constant(8, 0));
+        let minus_one = pool.add(pool.constant(32, u128::from(u32::MAX)), pool.zext(n, 32));
+        let q = pool.sdiv(minus_one, pool.zext(d, 32));
+        let query = pool.eq(q, pool.constant(32, 3));
+        let new = rewrite(&pool, &[nonzero(n), nonzero(d)], query);
+        let text = pool.to_sexp(new);
+        assert!(!text.contains("sdiv"), "{text}");
+        assert!(text.contains("udiv"), "{text}");
+        // Rewritten or not, the chain gives the same answers.
+        let mut solver = build_chain(&SolverConfig::default());
+        let r = solver
+            .check(&pool, &[nonzero(n), nonzero(d)], query)
+            .unwrap();
+        let SatResult::Sat(model) = r else {
+            panic!("expected a model")
+        };
+        assert_eq!(pool.eval(query, &model), 1);
+        // n = 0 would make the left side -1: without `n ≠ 0` nothing changes.
+        assert!(pool
+            .to_sexp(rewrite(&pool, &[nonzero(d)], query))
+            .contains("sdiv"));
+    }
+
+    #[test]
+    fn bounds_decide_comparisons() {
+        let pool = ExprPool::new();
+        let x = pool.sym(pool.new_array("x", 1), 0);
+        let below = pool.ult(x, pool.constant(8, 10));
+        let q = pool.ult(pool.zext(x, 32), pool.constant(32, 20));
+        assert_eq!(rewrite(&pool, &[below], q), pool.true_());
+        let q = pool.eq(pool.zext(x, 32), pool.constant(32, 300));
+        assert_eq!(rewrite(&pool, &[], q), pool.false_());
+    }
+}
