@@ -7,10 +7,18 @@
 //! possible at their end. Every step keeps what the previous ones fixed, so the result still
 //! reaches the same outcome. The work is bounded by a query budget and a time budget; what
 //! is not minimized in time keeps the solver's first answer.
+//!
+//! Each preference is first tried concretely: the model with the preferred byte values
+//! patched in is evaluated on the path condition and everything fixed so far, and adopted
+//! without a query if it satisfies them. Only preferences that no candidate value meets go
+//! to the solver. (Proving that none can be met is what is expensive: a divergence that
+//! needs a byte above 0x7f makes "every byte printable" unsatisfiable, and with
+//! multiplications on the path that proof can take the solver longer than the whole
+//! exploration.)
 
 use super::setup::{Arguments, Signature};
 use crate::exec::{State, Value};
-use crate::expr::{mask, to_signed, Assignment, ExprId, ExprPool};
+use crate::expr::{mask, to_signed, ArrayId, Assignment, ExprId, ExprPool, Node};
 use crate::solver::{build_chain, SatResult, Solver, SolverConfig};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,6 +34,14 @@ pub const TOTAL_BUDGET: Duration = Duration::from_secs(10);
 /// Time limit of one minimization query: a preference that is hard to decide is skipped.
 const QUERY_TIMEOUT: Duration = Duration::from_millis(250);
 
+/// Byte values tried, in order, for a byte of a function's buffer that should be readable.
+const CANDIDATES: [u8; 4] = [b'a', b'0', b' ', b'A'];
+/// The same for a program's arguments, stdin and files. A digit comes first: concrete
+/// replay looks names up in the working directory, where one-letter files (a program
+/// called `a`) are more common than files called `0`, and a symbolic name that matched no
+/// symbolic file was explored as naming nothing.
+const TEXT_CANDIDATES: [u8; 4] = [b'0', b'a', b' ', b'A'];
+
 struct Search<'e> {
     pool: &'e ExprPool,
     /// A solver of its own, with a short time limit per query.
@@ -35,6 +51,8 @@ struct Search<'e> {
     fixed: Vec<ExprId>,
     model: Arc<Assignment>,
     queries: u32,
+    /// Whether [`Search::restart`] ran.
+    restarted: bool,
     start: Instant,
     limit: Duration,
 }
@@ -59,8 +77,26 @@ impl<'e> Search<'e> {
             fixed: vec![goal],
             model,
             queries: 0,
+            restarted: false,
             start: Instant::now(),
             limit: TIME_BUDGET.min(budget),
+        }
+    }
+
+    /// Starts over, once, from a model that depends only on the path and what is fixed: the
+    /// path's own model depends on which queries the worker that found it answered before
+    /// (caches, recent models), and patching it would make the tests written depend on
+    /// scheduling. A fresh solver gives the same model for the same question. Keeps the
+    /// current model if the solver does not answer in time.
+    fn restart(&mut self) {
+        if self.restarted {
+            return;
+        }
+        self.restarted = true;
+        self.queries += 1;
+        let fixed = self.fixed.clone();
+        if let Some(model) = self.check_all(&fixed) {
+            self.model = model;
         }
     }
 
@@ -91,6 +127,26 @@ impl<'e> Search<'e> {
         }
     }
 
+    /// Adopts the model with `changes` patched in, and fixes `wish`, if that model satisfies
+    /// the path condition and everything fixed so far (no query).
+    fn try_bytes(&mut self, changes: &[(ArrayId, u32, u8)], wish: ExprId) -> bool {
+        let pool = self.pool;
+        let mut model = (*self.model).clone();
+        for &(array, offset, value) in changes {
+            model.set_byte(array, offset, value);
+        }
+        let mut all = self.state.constraints.as_slice().to_vec();
+        all.extend_from_slice(&self.fixed);
+        all.push(wish);
+        if pool.eval_all(&all, &model).iter().all(|&v| v == 1) {
+            self.model = Arc::new(model);
+            self.fixed.push(wish);
+            true
+        } else {
+            false
+        }
+    }
+
     /// A model of the path condition and every one of `extra`; `None` when there is none or
     /// the solver did not answer in time.
     fn check_all(&mut self, extra: &[ExprId]) -> Option<Arc<Assignment>> {
@@ -104,7 +160,13 @@ impl<'e> Search<'e> {
                 None => rest.push(e),
             }
         }
-        let query = rest.pop().unwrap_or_else(|| pool.true_());
+        // The goal (first) is the query: the range layer rewrites the query with the bounds
+        // that the wishes, now constraints, put on the input bytes.
+        let query = if rest.is_empty() {
+            pool.true_()
+        } else {
+            rest.remove(0)
+        };
         let mut all = self.state.constraints.as_slice().to_vec();
         all.extend(rest);
         match self.solver.check(pool, &all, query) {
@@ -234,6 +296,14 @@ fn prefer_bytes(
     if syms.is_empty() {
         return;
     }
+    // The input byte each expression is, when it is one (it can be patched concretely).
+    let plain: Vec<Option<(ArrayId, u32)>> = syms
+        .iter()
+        .map(|&e| match pool.node(e) {
+            Node::Sym { array, offset } => Some((array, offset)),
+            _ => None,
+        })
+        .collect();
     let readable: Vec<ExprId> = syms
         .iter()
         .map(|&b| {
@@ -252,18 +322,73 @@ fn prefer_bytes(
             pool.bool_or(other, printable)
         })
         .collect();
-    if !search.try_wish(pool.and_all(&readable)) {
-        // Byte by byte, as far as the budget allows.
-        for r in readable {
-            search.try_wish(r);
+    let unreadable = |s: &Search<'_>| -> Vec<usize> {
+        (0..readable.len())
+            .filter(|&i| pool.eval(readable[i], &s.model) == 0)
+            .collect()
+    };
+    let candidates = if whitespace {
+        TEXT_CANDIDATES
+    } else {
+        CANDIDATES
+    };
+    let all = pool.and_all(&readable);
+    let mut bad = unreadable(search);
+    if !bad.is_empty() && !search.restarted {
+        // About to patch the model: first make it one that does not depend on scheduling.
+        search.restart();
+        bad = unreadable(search);
+    }
+    // All at once, concretely: every unreadable byte becomes the same candidate.
+    let patchable: Vec<(ArrayId, u32)> = bad.iter().filter_map(|&i| plain[i]).collect();
+    let mut done = bad.is_empty() && search.try_bytes(&[], all);
+    if !done && patchable.len() == bad.len() {
+        for c in candidates {
+            let changes: Vec<_> = patchable.iter().map(|&(a, o)| (a, o, c)).collect();
+            if search.try_bytes(&changes, all) {
+                done = true;
+                break;
+            }
         }
+    }
+    if !done {
+        // Byte by byte, concretely.
+        for &i in &bad {
+            if let Some((a, o)) = plain[i] {
+                for c in candidates {
+                    if search.try_bytes(&[(a, o, c)], readable[i]) {
+                        break;
+                    }
+                }
+            }
+        }
+        // What no candidate could make readable goes to the solver, as far as the budget
+        // allows: first all together, then one by one.
+        let rest: Vec<ExprId> = unreadable(search).iter().map(|&i| readable[i]).collect();
+        if !rest.is_empty() && !search.try_wish(pool.and_all(&rest)) && rest.len() > 1 {
+            for r in rest {
+                search.try_wish(r);
+            }
+        }
+        // Keep the bytes that are readable now readable in later steps.
+        let kept: Vec<ExprId> = readable
+            .iter()
+            .copied()
+            .filter(|&r| pool.eval(r, &search.model) == 1)
+            .collect();
+        search.fixed.push(pool.and_all(&kept));
     }
     if !trailing_zeroes {
         return;
     }
     // Zeroes from the end, as long as they are allowed.
-    for &b in syms.iter().rev() {
-        if search.exhausted() || !search.try_wish(pool.eq(b, pool.constant(8, 0))) {
+    for (&b, &p) in syms.iter().zip(&plain).rev() {
+        if search.exhausted() {
+            break;
+        }
+        let zero = pool.eq(b, pool.constant(8, 0));
+        let concrete = p.is_some_and(|(a, o)| search.try_bytes(&[(a, o, 0)], zero));
+        if !concrete && !search.try_wish(zero) {
             break;
         }
     }

@@ -32,6 +32,16 @@ impl Assignment {
         self.arrays.get(&array).map(Vec::as_slice)
     }
 
+    /// Sets byte `offset` of `array`, growing its contents with zeroes as needed.
+    pub fn set_byte(&mut self, array: ArrayId, offset: u32, value: u8) {
+        let bytes = self.arrays.entry(array).or_default();
+        let i = offset as usize;
+        if bytes.len() <= i {
+            bytes.resize(i + 1, 0);
+        }
+        bytes[i] = value;
+    }
+
     /// Byte `offset` of `array` (0 when not given).
     pub fn byte(&self, array: ArrayId, offset: u32) -> u8 {
         self.arrays
