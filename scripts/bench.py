@@ -55,11 +55,13 @@ def row(name, opt, extra, a, b, function, jobs2=True, opts=()):
     avoided = 100.0 * (asked - c["backend queries"]) / asked if asked else 100.0
     share = 100.0 * c["backend time ms"] / 1000.0 / w1 if w1 else 0
     ips = c["instructions"] / w1 if w1 else 0
+    engine = s1["wall_time_ms"]
     return (
         f"| {name} | {opt} | {' '.join(extra)} | {s1['overall']} | {s1['paths']} | {decided} | {c['solver queries']} | {cached} "
-        f"| {c['backend queries']} | {avoided:.0f}% | {share:.0f}% | {w1 * 1000:.0f} | {ips / 1e6:.2f}M | {peak // 1024} "
+        f"| {c.get('ranges: decided unsat', 0)} | {c.get('enumerated', 0)} "
+        f"| {c['backend queries']} | {avoided:.0f}% | {share:.0f}% | {engine} | {w1 * 1000:.0f} | {ips / 1e6:.2f}M | {peak // 1024} "
         f"| {f'{w1 / w2:.2f}×' if w2 else '—'} |"
-    ), w1
+    ), w1, engine / 1000.0
 
 
 def main():
@@ -76,12 +78,21 @@ def main():
           "linking, exploration, solving, minimizing and replaying counterexamples.\n")
     print("Columns: *decided* = branch sides answered by the path condition (known values, ranges) or the path's model "
           "without a query; *queries* = queries asked of the solver chain; *cached* = of those, answered by the query cache "
-          "or the counterexample cache; *backend* = checks Bitwuzla ran; *avoided* = share of all feasibility questions "
-          "that never reached Bitwuzla; *solver* = Bitwuzla's share of wall time; *wall* = milliseconds with -j 1; "
+          "or the counterexample cache; *ranges* = of those, decided unsatisfiable by range rewriting; *enum* = of those, "
+          "decided by trying every input (at most two input bytes); *backend* = checks Bitwuzla ran; *avoided* = share "
+          "of all feasibility questions that never reached Bitwuzla; *solver* = Bitwuzla's share of wall time; "
+          "*engine* = milliseconds the check itself took (the report's wall time: loading, linking, exploring, solving, "
+          "minimizing, replaying); *wall* = milliseconds of the whole process with -j 1, which adds the start-up below; "
           "*instr/s* = LLVM instructions interpreted per second of wall time; *peak* = MiB; *-j 2* = speed-up over -j 1.\n")
-    print("| pair | opt | args | verdict | paths | decided | queries | cached | backend | avoided | solver | wall ms | instr/s | peak | -j 2 |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    total = 0.0
+    start = time.monotonic()
+    for _ in range(10):
+        subprocess.run([BIN, "--version"], capture_output=True, check=True)
+    print(f"Process start-up (`xcheck --version`, mostly the dynamic loader mapping and relocating libLLVM-14.so "
+          f"and LLVM's static constructors): {(time.monotonic() - start) * 100:.0f} ms.\n")
+    print("| pair | opt | args | verdict | paths | decided | queries | cached | ranges | enum | backend | avoided | solver | engine ms | wall ms | instr/s | peak | -j 2 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    total = engine_total = 0.0
+    under = checks = 0
     for name in sorted(os.listdir(os.path.join(ROOT, "corpora"))):
         case_path = os.path.join(ROOT, "corpora", name, "case.toml")
         if not os.path.exists(case_path):
@@ -92,11 +103,15 @@ def main():
             for opt in ("O0", "O2"):
                 a = os.path.join(BUILD, "corpora", name, f"a.{opt}.bc")
                 b = os.path.join(BUILD, "corpora", name, f"b.{opt}.bc")
-                line, wall = row(name, opt, check.get("args", []), a, b, function)
+                line, wall, engine = row(name, opt, check.get("args", []), a, b, function)
                 total += wall
+                engine_total += engine
+                checks += 1
+                under += engine < 0.05
                 print(line)
                 sys.stdout.flush()
-    print(f"\nWhole corpus, -j 1: {total:.2f} s.\n")
+    print(f"\nWhole corpus, -j 1: {total:.2f} s of wall time, {engine_total:.2f} s of engine time; "
+          f"{under} of {checks} checks under 50 ms of engine time.\n")
     # The branch-per-bit pair and a concrete loop, built from the test fixtures.
     with tempfile.TemporaryDirectory() as tmp:
         def bc(src, opt):
@@ -104,11 +119,11 @@ def main():
             subprocess.run(["clang-14", "-c", "-emit-llvm", "-g", f"-{opt}", "-Xclang", "-disable-O0-optnone",
                             os.path.join(ROOT, "tests", "fixtures", src), "-o", out], check=True)
             return out
-        print("| special | opt | args | verdict | paths | decided | queries | cached | backend | avoided | solver | wall ms | instr/s | peak | -j 2 |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-        line, _ = row("popcount, if per bit vs SWAR", "O0", ["--merge"], bc("bits_a.c", "O0"), bc("bits_b.c", "O0"), "popc")
+        print("| special | opt | args | verdict | paths | decided | queries | cached | ranges | enum | backend | avoided | solver | engine ms | wall ms | instr/s | peak | -j 2 |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        line, *_ = row("popcount, if per bit vs SWAR", "O0", ["--merge"], bc("bits_a.c", "O0"), bc("bits_b.c", "O0"), "popc")
         print(line)
-        line, _ = row("concrete loop (interpreter speed)", "O0", [], bc("loop_a.c", "O0"), bc("loop_b.c", "O0"), "spin")
+        line, *_ = row("concrete loop (interpreter speed)", "O0", [], bc("loop_a.c", "O0"), bc("loop_b.c", "O0"), "spin")
         print(line)
 
     # Whole programs (built with xcheck cc against the bundled musl).
@@ -116,8 +131,8 @@ def main():
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-programs.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
     print("\n## Whole programs\n")
     print("The columns are those above; *args* is the environment (KLEE's options).\n")
-    print("| programs | opt | args | verdict | paths | decided | queries | cached | backend | avoided | solver | wall ms | instr/s | peak | -j 2 |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| programs | opt | args | verdict | paths | decided | queries | cached | ranges | enum | backend | avoided | solver | engine ms | wall ms | instr/s | peak | -j 2 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     programs = os.path.join(ROOT, "corpora", "programs")
     total = 0.0
     for name in sorted(os.listdir(programs)):
@@ -127,13 +142,13 @@ def main():
         for check in tomllib.load(open(case_path, "rb"))["check"]:
             a = os.path.join(BUILD, "programs", name, "a.bc")
             b = os.path.join(BUILD, "programs", name, "b.bc")
-            line, wall = row(name, "O1", check["args"], a, b, None)
+            line, wall, _ = row(name, "O1", check["args"], a, b, None)
             total += wall
             print(line)
             sys.stdout.flush()
     a = os.path.join(BUILD, "programs", "wc_l", "a.bc")
     b = os.path.join(BUILD, "programs", "wc_l", "b.bc")
-    line, _ = row("wc_l, 4096 paths", "O1", ["--sym-stdin", "12"], a, b, None)
+    line, *_ = row("wc_l, 4096 paths", "O1", ["--sym-stdin", "12"], a, b, None)
     print(line)
     print(f"\nEvery program check, -j 1: {total:.2f} s.\n")
     bb = os.path.join(BUILD, "utils", "busybox-wc.bc")
@@ -141,9 +156,9 @@ def main():
     if os.path.exists(bb) and os.path.exists(cu):
         env = ["--sym-args", "0", "2", "2", "--sym-stdin", "8"]
         print("busybox 1.35 wc against coreutils 9.1 wc (`scripts/build-utils.sh`), for 60 s, -j 1:\n")
-        print("| programs | opt | args | verdict | paths | decided | queries | cached | backend | avoided | solver | wall ms | instr/s | peak | -j 2 |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-        line, _ = row("busybox wc vs coreutils wc", "Os/O2", env, bb, cu, None, jobs2=False, opts=["--max-time", "60"])
+        print("| programs | opt | args | verdict | paths | decided | queries | cached | ranges | enum | backend | avoided | solver | engine ms | wall ms | instr/s | peak | -j 2 |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        line, *_ = row("busybox wc vs coreutils wc", "Os/O2", env, bb, cu, None, jobs2=False, opts=["--max-time", "60"])
         print(line)
 
 

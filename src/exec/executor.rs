@@ -582,6 +582,13 @@ impl<'a> Executor<'a> {
             }
             _ => {}
         }
+        // The path's own model may satisfy the query already (a divergence often does).
+        if let Some(model) = &state.model {
+            if self.pool.eval(query, model) == 1 {
+                self.stats.model_hits += 1;
+                return Ok(Some(model.clone()));
+            }
+        }
         self.solver.set_hint(state.model.clone());
         let answer = self
             .solver

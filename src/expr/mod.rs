@@ -10,7 +10,7 @@
 //! Canonical-form rules kept by the simplifying constructors in `build.rs`:
 //! - a constant operand of a commutative operator is always on the left; otherwise the
 //!   operand with the smaller id is, except in chains;
-//! - chains of `+`, `&`, `|`, `^` over more than two non-constant operands are flattened,
+//! - chains of `+` over more than two non-constant operands are flattened,
 //!   sorted by structure and nested to the right (`a + (b + (c + d))`), so that sums of the
 //!   same terms are one expression whatever order they were added in;
 //! - `ne`, `ugt`, `uge`, `sgt`, `sge` do not exist as nodes: they are built from
