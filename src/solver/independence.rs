@@ -1,58 +1,85 @@
-//! Constraint independence (as in KLEE): constraints that share no symbolic array with the
-//! query, directly or through other constraints, cannot change whether the query is
-//! satisfiable, so they are left out of the backend query.
+//! Constraint independence (as in KLEE): constraints that share no symbolic input byte with
+//! the query, directly or through other constraints, cannot change whether the query is
+//! satisfiable, so they are left out of the backend query. Like KLEE's independent element
+//! sets, the unit is the byte: symbolic inputs are only ever read byte by byte (`Sym`
+//! leaves; reads at symbolic indices go through stores of such bytes), so two constraints on
+//! different bytes of one input are independent. Small queries then stay small, which lets
+//! the enumeration layer below decide those over one or two bytes.
 //!
 //! Soundness of the model. Leaving constraints out would make the returned model satisfy only
 //! the constraints that were kept, and the callers (and the validation layer) expect a model
 //! of the full constraint set. So, on `Sat`, this layer evaluates every dropped group of
-//! constraints (a connected component of the "shares an array" relation) under the model,
-//! with the group's arrays absent and hence reading 0:
-//! - a group that holds there gets all-zero arrays in the model;
+//! constraints (a connected component of the "shares a byte" relation) under the model:
+//! - a group that holds there keeps the model's values (0 for bytes it does not give);
 //! - a group that holds under the caller's hint (the path's own model) or one of the last
-//!   few full models this layer returned (taking
-//!   only the group's arrays from it) gets those values: consecutive queries usually come
-//!   from the same path, whose other groups an earlier model already satisfies;
-//! - any other group is solved on its own (query `true`); its arrays are disjoint from the
-//!   model's, so the union of the two models is a model of both, and an `Unsat` group makes
-//!   the whole formula `Unsat` (an `Unknown` one makes it `Unknown`).
+//!   few full models this layer returned (taking only the group's bytes from it) gets
+//!   those values: consecutive queries usually come from the same path, whose other groups
+//!   an earlier model already satisfies;
+//! - any other group is solved on its own (query `true`); its bytes are disjoint from those
+//!   of the kept formula and of every other group, so patching them into the model keeps
+//!   everything else true, and an `Unsat` group makes the whole formula `Unsat` (an
+//!   `Unknown` one makes it `Unknown`).
 //!
 //! The answer is therefore exactly the answer for the full formula, and the model assigns
-//! every array the full formula mentions. Constraints that mention no array at all are
+//! every array the full formula mentions. Constraints that mention no byte at all are
 //! always kept (they are cheap, and a false one decides the query).
 
-use super::{fill_missing_arrays, pool_key, SatResult, Solver, SolverError, SolverStats};
-use crate::expr::{ArrayId, ExprId, ExprPool};
+use super::{
+    fill_missing_arrays, model_len, pool_key, symbolic_bytes, SatResult, Solver, SolverError,
+    SolverStats,
+};
+use crate::expr::{ArrayId, Assignment, ExprId, ExprPool};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Expressions whose arrays are memoised before the memo is emptied.
-const ARRAYS_MEMO_LIMIT: usize = 1 << 20;
+/// A symbolic input byte: an array and an offset.
+type Byte = (ArrayId, u32);
+
+/// Expressions whose bytes are memoised before the memo is emptied.
+const BYTES_MEMO_LIMIT: usize = 1 << 20;
 
 /// A [`Solver`] layer that drops constraints independent of the query.
 pub struct IndependenceSolver {
     inner: Box<dyn Solver>,
-    /// The arrays of each constraint and query seen, since `arrays_in` walks the expression.
-    arrays: FxHashMap<ExprId, Arc<[ArrayId]>>,
+    /// The bytes of each constraint and query seen, since finding them walks the expression.
+    bytes: FxHashMap<ExprId, Arc<[Byte]>>,
     pool: usize,
     dropped: u64,
     completions: u64,
     /// Groups completed from `recent` instead of a backend query.
     recent_hits: u64,
     /// The last full models returned, newest last.
-    recent: std::collections::VecDeque<Arc<crate::expr::Assignment>>,
+    recent: std::collections::VecDeque<Arc<Assignment>>,
     /// The caller's model of the constraints (see [`Solver::set_hint`]), tried first.
-    hint: Option<Arc<crate::expr::Assignment>>,
+    hint: Option<Arc<Assignment>>,
 }
 
 /// Full models kept to complete dropped groups.
 const RECENT_MODELS: usize = 8;
 
-/// One group of dropped constraints and the arrays they mention.
+/// One group of dropped constraints and the bytes they mention.
 #[derive(Default)]
 struct Group {
     constraints: Vec<ExprId>,
-    arrays: FxHashSet<ArrayId>,
+    bytes: FxHashSet<Byte>,
+}
+
+impl Group {
+    /// The group's bytes in a fixed order.
+    fn sorted_bytes(&self) -> Vec<Byte> {
+        let mut bytes: Vec<Byte> = self.bytes.iter().copied().collect();
+        bytes.sort_unstable();
+        bytes
+    }
+}
+
+/// Sets one byte of `model`, giving its array its model length first if it has none.
+fn set_byte(pool: &ExprPool, model: &mut Assignment, (array, offset): Byte, value: u8) {
+    if model.get(array).is_none() {
+        model.set(array, vec![0; model_len(pool, array, offset)]);
+    }
+    model.set_byte(array, offset, value);
 }
 
 impl IndependenceSolver {
@@ -60,7 +87,7 @@ impl IndependenceSolver {
     pub fn new(inner: Box<dyn Solver>) -> Self {
         Self {
             inner,
-            arrays: FxHashMap::default(),
+            bytes: FxHashMap::default(),
             pool: 0,
             dropped: 0,
             completions: 0,
@@ -70,28 +97,33 @@ impl IndependenceSolver {
         }
     }
 
-    /// The arrays `e` mentions, memoised.
-    fn arrays_of(&mut self, pool: &ExprPool, e: ExprId) -> Arc<[ArrayId]> {
-        if let Some(arrays) = self.arrays.get(&e) {
-            return Arc::clone(arrays);
+    /// The bytes `e` mentions, sorted, memoised.
+    fn bytes_of(&mut self, pool: &ExprPool, e: ExprId) -> Arc<[Byte]> {
+        if let Some(bytes) = self.bytes.get(&e) {
+            return Arc::clone(bytes);
         }
-        if self.arrays.len() >= ARRAYS_MEMO_LIMIT {
-            self.arrays.clear();
+        if self.bytes.len() >= BYTES_MEMO_LIMIT {
+            self.bytes.clear();
         }
-        let arrays: Arc<[ArrayId]> = pool.arrays_in(e).into();
-        self.arrays.insert(e, Arc::clone(&arrays));
-        arrays
+        let mut found: Vec<Byte> = symbolic_bytes(pool, [e])
+            .into_iter()
+            .map(|(_, array, offset)| (array, offset))
+            .collect();
+        found.sort_unstable();
+        let bytes: Arc<[Byte]> = found.into();
+        self.bytes.insert(e, Arc::clone(&bytes));
+        bytes
     }
 }
 
-/// Union-find over arrays, with path halving.
+/// Union-find over bytes, with path halving.
 #[derive(Default)]
 struct Components {
-    parent: FxHashMap<ArrayId, ArrayId>,
+    parent: FxHashMap<Byte, Byte>,
 }
 
 impl Components {
-    fn find(&mut self, mut a: ArrayId) -> ArrayId {
+    fn find(&mut self, mut a: Byte) -> Byte {
         loop {
             let p = *self.parent.entry(a).or_insert(a);
             if p == a {
@@ -103,8 +135,8 @@ impl Components {
         }
     }
 
-    fn union_all(&mut self, arrays: &[ArrayId]) {
-        if let Some((&first, rest)) = arrays.split_first() {
+    fn union_all(&mut self, bytes: &[Byte]) {
+        if let Some((&first, rest)) = bytes.split_first() {
             let root = self.find(first);
             for &a in rest {
                 let other = self.find(a);
@@ -125,28 +157,27 @@ impl Solver for IndependenceSolver {
     ) -> Result<SatResult, SolverError> {
         let key = pool_key(pool);
         if key != self.pool {
-            self.arrays.clear();
+            self.bytes.clear();
             self.pool = key;
         }
 
         let mut components = Components::default();
-        let query_arrays = self.arrays_of(pool, query);
-        components.union_all(&query_arrays);
-        let constraint_arrays: Vec<Arc<[ArrayId]>> = constraints
+        let query_bytes = self.bytes_of(pool, query);
+        components.union_all(&query_bytes);
+        let constraint_bytes: Vec<Arc<[Byte]>> = constraints
             .iter()
-            .map(|&c| self.arrays_of(pool, c))
+            .map(|&c| self.bytes_of(pool, c))
             .collect();
-        for arrays in &constraint_arrays {
-            components.union_all(arrays);
+        for bytes in &constraint_bytes {
+            components.union_all(bytes);
         }
-        let relevant: FxHashSet<ArrayId> =
-            query_arrays.iter().map(|&a| components.find(a)).collect();
+        let relevant: FxHashSet<Byte> = query_bytes.iter().map(|&b| components.find(b)).collect();
 
         let mut kept = Vec::with_capacity(constraints.len());
         // Keyed by component root, so groups are solved in a deterministic order.
-        let mut groups: BTreeMap<ArrayId, Group> = BTreeMap::new();
-        for (&c, arrays) in constraints.iter().zip(&constraint_arrays) {
-            let Some(&first) = arrays.first() else {
+        let mut groups: BTreeMap<Byte, Group> = BTreeMap::new();
+        for (&c, bytes) in constraints.iter().zip(&constraint_bytes) {
+            let Some(&first) = bytes.first() else {
                 kept.push(c);
                 continue;
             };
@@ -156,7 +187,7 @@ impl Solver for IndependenceSolver {
             } else {
                 let group = groups.entry(root).or_default();
                 group.constraints.push(c);
-                group.arrays.extend(arrays.iter().copied());
+                group.bytes.extend(bytes.iter().copied());
             }
         }
         if groups.is_empty() {
@@ -177,18 +208,15 @@ impl Solver for IndependenceSolver {
                 fill_missing_arrays(pool, &mut model, &group.constraints);
                 continue;
             }
-            let mut arrays: Vec<ArrayId> = group.arrays.iter().copied().collect();
-            arrays.sort_unstable();
+            let bytes = group.sorted_bytes();
             let from_recent = self
                 .hint
                 .iter()
                 .chain(self.recent.iter().rev())
                 .find_map(|old| {
                     let mut candidate = model.clone();
-                    for &array in &arrays {
-                        if let Some(data) = old.get(array) {
-                            candidate.set(array, data.to_vec());
-                        }
+                    for &b in &bytes {
+                        set_byte(pool, &mut candidate, b, old.byte(b.0, b.1));
                     }
                     pool.eval_all(&group.constraints, &candidate)
                         .iter()
@@ -203,12 +231,8 @@ impl Solver for IndependenceSolver {
             self.completions += 1;
             match self.inner.check(pool, &group.constraints, pool.true_())? {
                 SatResult::Sat(part) => {
-                    let mut arrays: Vec<ArrayId> = group.arrays.into_iter().collect();
-                    arrays.sort_unstable();
-                    for array in arrays {
-                        if let Some(data) = part.get(array) {
-                            model.set(array, data.to_vec());
-                        }
+                    for &b in &bytes {
+                        set_byte(pool, &mut model, b, part.byte(b.0, b.1));
                     }
                 }
                 other => return Ok(other),
@@ -221,7 +245,7 @@ impl Solver for IndependenceSolver {
         Ok(SatResult::Sat(model))
     }
 
-    fn set_hint(&mut self, hint: Option<Arc<crate::expr::Assignment>>) {
+    fn set_hint(&mut self, hint: Option<Arc<Assignment>>) {
         self.hint = hint;
     }
 
@@ -237,7 +261,6 @@ impl Solver for IndependenceSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expr::Assignment;
     use crate::solver::testing::Scripted;
     use crate::solver::BitwuzlaSolver;
 
@@ -278,6 +301,25 @@ mod tests {
         let stats = solver.stats();
         assert_eq!(stats.independence_dropped, 2);
         assert_eq!(stats.independence_completions, 1);
+    }
+
+    #[test]
+    fn bytes_of_one_input_are_independent() {
+        let pool = ExprPool::new();
+        let s = pool.new_array("stdin", 4);
+        let q = pool.eq(pool.sym(s, 0), pool.constant(8, b' ' as u128));
+        let on_1 = pool.eq(pool.sym(s, 1), pool.constant(8, b'\n' as u128));
+        let on_2_3 = pool.ult(pool.sym(s, 2), pool.sym(s, 3));
+        let mut solver = IndependenceSolver::new(Box::new(BitwuzlaSolver::new(None)));
+        let SatResult::Sat(model) = solver.check(&pool, &[on_1, on_2_3], q).unwrap() else {
+            panic!("expected Sat");
+        };
+        assert_eq!(solver.stats().independence_dropped, 2);
+        // The model satisfies the dropped constraints too, at the array's full length.
+        assert_eq!(model.get(s).map(<[u8]>::len), Some(4));
+        for c in [q, on_1, on_2_3] {
+            assert_eq!(pool.eval(c, &model), 1, "{}", pool.to_sexp(c));
+        }
     }
 
     #[test]
