@@ -116,6 +116,17 @@ impl IndependenceSolver {
     }
 }
 
+impl IndependenceSolver {
+    /// Keeps `model` among the recent ones and returns it.
+    fn remember(&mut self, model: Assignment) -> Assignment {
+        if self.recent.len() == RECENT_MODELS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Arc::new(model.clone()));
+        model
+    }
+}
+
 /// Union-find over bytes, with path halving.
 #[derive(Default)]
 struct Components {
@@ -199,6 +210,22 @@ impl Solver for IndependenceSolver {
             SatResult::Sat(model) => model,
             other => return Ok(other),
         };
+        // Usually the caller's model (the path's) satisfies every dropped group: one
+        // evaluation of all of them with their bytes taken from it.
+        if let Some(hint) = &self.hint {
+            let mut candidate = model.clone();
+            let mut dropped = Vec::new();
+            for group in groups.values() {
+                for &b in &group.bytes {
+                    set_byte(pool, &mut candidate, b, hint.byte(b.0, b.1));
+                }
+                dropped.extend_from_slice(&group.constraints);
+            }
+            if pool.eval_all(&dropped, &candidate).iter().all(|&v| v == 1) {
+                self.recent_hits += groups.len() as u64;
+                return Ok(SatResult::Sat(self.remember(candidate)));
+            }
+        }
         for group in groups.into_values() {
             let holds = pool
                 .eval_all(&group.constraints, &model)
@@ -238,11 +265,7 @@ impl Solver for IndependenceSolver {
                 other => return Ok(other),
             }
         }
-        if self.recent.len() == RECENT_MODELS {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(Arc::new(model.clone()));
-        Ok(SatResult::Sat(model))
+        Ok(SatResult::Sat(self.remember(model)))
     }
 
     fn set_hint(&mut self, hint: Option<Arc<Assignment>>) {
