@@ -325,7 +325,7 @@ impl CexCachingSolver {
         self.reuse_questions += 1;
         let failing = self.reuse_attempts >= REUSE_TRIAL
             && self.model_reuse_hits * REUSE_RATE < self.reuse_attempts;
-        if failing && self.reuse_questions % REUSE_TRIAL != 0 {
+        if failing && !self.reuse_questions.is_multiple_of(REUSE_TRIAL) {
             return None;
         }
         self.reuse_attempts += 1;
