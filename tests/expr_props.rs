@@ -678,6 +678,58 @@ proptest! {
     }
 
     #[test]
+    fn range_rewriting_keeps_the_value_within_the_bounds(
+        choices in prop::collection::vec(any::<u64>(), 0..300),
+        envs in prop::collection::vec(env(), 1..6),
+        kinds in prop::collection::vec(any::<u8>(), 16),
+    ) {
+        let t = pin(&tree(&choices), &envs[0]);
+        let (pool, arrays) = new_pool();
+        let e = build(&pool, &arrays, &t);
+        let first = assignment(&arrays, &envs[0]);
+        // Bounds on input bytes (and on the expression itself) that the first assignment
+        // satisfies; the others count only when they satisfy them too.
+        let mut constraints = Vec::new();
+        let mut kind = kinds.iter().copied().cycle();
+        for &array in &arrays {
+            for offset in 0..OFFSETS as u32 {
+                let b = pool.sym(array, offset);
+                let v = first.byte(array, offset);
+                let k = kind.next().unwrap_or(0);
+                let c = |x: u8| pool.constant(8, u128::from(x));
+                match k % 5 {
+                    0 => constraints.push(pool.ule(b, c(v | (k >> 3)))),
+                    1 => constraints.push(pool.ule(c(v & k), b)),
+                    2 => constraints.push(pool.bool_or(
+                        pool.eq(b, c(v)),
+                        pool.bool_and(pool.ule(c(0x20), b), pool.ule(b, c(0x7e))),
+                    )),
+                    3 => constraints.push(pool.ne(b, c(v.wrapping_add(1)))),
+                    _ => {}
+                }
+            }
+        }
+        if pool.width(e) > 1 {
+            let value = pool.eval(e, &first);
+            constraints.push(pool.ule(e, pool.constant(pool.width(e), value)));
+        }
+        let rewritten = xcheck::solver::rewrite_with_bounds(&pool, &constraints, e);
+        prop_assert_eq!(pool.sort(rewritten), pool.sort(e));
+        for env in &envs {
+            let a = assignment(&arrays, env);
+            if constraints.iter().all(|&c| pool.eval(c, &a) == 1) {
+                prop_assert_eq!(
+                    pool.eval(rewritten, &a),
+                    pool.eval(e, &a),
+                    "{} became {}",
+                    pool.to_sexp(e),
+                    pool.to_sexp(rewritten)
+                );
+            }
+        }
+    }
+
+    #[test]
     fn text_form_round_trips(
         choices in prop::collection::vec(any::<u64>(), 0..300),
         env in env(),

@@ -265,17 +265,23 @@ impl ExprPool {
         h.finish()
     }
 
-    /// Whether the most significant bit of `e` is 0 under every assignment.
+    /// Whether the most significant bit of `e` is 0 under every assignment (looking at most
+    /// a few operators deep, so that the cost stays constant on large DAGs).
     fn sign_bit_clear(&self, e: ExprId) -> bool {
+        self.sign_bit_clear_within(e, 4)
+    }
+
+    fn sign_bit_clear_within(&self, e: ExprId, depth: u32) -> bool {
         let w = self.width(e);
+        let deeper = |x: ExprId| depth > 0 && self.sign_bit_clear_within(x, depth - 1);
         match self.node(e) {
             Node::Const { value, .. } => value >> (w - 1) == 0,
             Node::ZExt { arg, .. } => self.width(arg) < w,
             Node::Binary { op, lhs, rhs } => match op {
-                BinOp::And => self.sign_bit_clear(lhs) || self.sign_bit_clear(rhs),
-                BinOp::Or => self.sign_bit_clear(lhs) && self.sign_bit_clear(rhs),
+                BinOp::And => deeper(lhs) || deeper(rhs),
+                BinOp::Or => deeper(lhs) && deeper(rhs),
                 // x % y is x when y = 0, and below y otherwise.
-                BinOp::URem => self.sign_bit_clear(lhs),
+                BinOp::URem => deeper(lhs),
                 BinOp::LShr => self.as_const(rhs).is_some_and(|n| n > 0),
                 _ => false,
             },

@@ -45,7 +45,7 @@ pub use cex_cache::{CexCachingSolver, DEFAULT_CEX_CAPACITY};
 pub use chain::{build_chain, ChainSolver};
 pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
-pub use ranges::RangeSolver;
+pub use ranges::{rewrite_with_bounds, RangeSolver};
 pub use validate::ValidatingSolver;
 
 use crate::expr::{ArrayId, Assignment, ExprId, ExprPool, Node};

@@ -100,47 +100,64 @@ impl Bounds {
 /// What `c` (or its negation, when `holds` is false) says about the values of terms:
 /// `(term, interval)` pairs that all hold whenever `c` has that truth value.
 fn facts(pool: &ExprPool, c: ExprId, holds: bool) -> Vec<(ExprId, Interval)> {
-    match pool.node(c) {
-        Node::Unary { op: UnOp::Not, arg } => facts(pool, arg, !holds),
-        // A conjunction that holds, or a disjunction that fails: every part's facts.
-        Node::Binary {
-            op: op @ (BinOp::And | BinOp::Or),
-            lhs,
-            rhs,
-        } if pool.width(c) == 1 => {
-            if (op == BinOp::And) == holds {
-                let mut all = facts(pool, lhs, holds);
-                all.extend(facts(pool, rhs, holds));
-                all
-            } else {
-                // One side or the other: the hull of what both say about a shared term.
-                let (left, right) = (facts(pool, lhs, holds), facts(pool, rhs, holds));
-                let mut per_term: FxHashMap<ExprId, (Option<Interval>, Option<Interval>)> =
-                    FxHashMap::default();
-                for (t, i) in left {
-                    let e = per_term.entry(t).or_default();
-                    e.0 = Some(e.0.map_or(i, |j| j.meet(i).unwrap_or(i)));
+    facts_within(pool, c, holds, DISJUNCTION_DEPTH)
+}
+
+/// Nested disjunctions looked into; conjunctions, however long, are walked with a stack.
+const DISJUNCTION_DEPTH: u32 = 8;
+
+fn facts_within(pool: &ExprPool, c: ExprId, holds: bool, depth: u32) -> Vec<(ExprId, Interval)> {
+    let mut all = Vec::new();
+    let mut stack = vec![(c, holds)];
+    while let Some((c, holds)) = stack.pop() {
+        match pool.node(c) {
+            Node::Unary { op: UnOp::Not, arg } => stack.push((arg, !holds)),
+            Node::Binary {
+                op: op @ (BinOp::And | BinOp::Or),
+                lhs,
+                rhs,
+            } if pool.width(c) == 1 => {
+                if (op == BinOp::And) == holds {
+                    // A conjunction that holds, or a disjunction that fails: every part's
+                    // facts.
+                    stack.push((lhs, holds));
+                    stack.push((rhs, holds));
+                } else if depth > 0 {
+                    // One side or the other: the hull of what both say about a shared term.
+                    let left = facts_within(pool, lhs, holds, depth - 1);
+                    let right = facts_within(pool, rhs, holds, depth - 1);
+                    all.extend(either(left, right));
                 }
-                for (t, i) in right {
-                    let e = per_term.entry(t).or_default();
-                    e.1 = Some(e.1.map_or(i, |j| j.meet(i).unwrap_or(i)));
-                }
-                per_term
-                    .into_iter()
-                    .filter_map(|(t, sides)| match sides {
-                        (Some(a), Some(b)) => Some((t, a.hull(b))),
-                        _ => None,
-                    })
-                    .collect()
             }
+            Node::Binary { op, lhs, rhs } if op.is_comparison() => {
+                all.extend(comparison_fact(pool, op, lhs, rhs, holds));
+            }
+            _ => {}
         }
-        Node::Binary { op, lhs, rhs } if op.is_comparison() => {
-            comparison_fact(pool, op, lhs, rhs, holds)
-                .into_iter()
-                .collect()
-        }
-        _ => Vec::new(),
     }
+    all
+}
+
+/// The facts that hold when the facts of `left` or those of `right` hold: for each term
+/// both constrain, the hull of the two intervals.
+fn either(
+    left: Vec<(ExprId, Interval)>,
+    right: Vec<(ExprId, Interval)>,
+) -> impl Iterator<Item = (ExprId, Interval)> {
+    let mut per_term: FxHashMap<ExprId, (Option<Interval>, Option<Interval>)> =
+        FxHashMap::default();
+    for (t, i) in left {
+        let e = per_term.entry(t).or_default();
+        e.0 = Some(e.0.map_or(i, |j| j.meet(i).unwrap_or(i)));
+    }
+    for (t, i) in right {
+        let e = per_term.entry(t).or_default();
+        e.1 = Some(e.1.map_or(i, |j| j.meet(i).unwrap_or(i)));
+    }
+    per_term.into_iter().filter_map(|(t, sides)| match sides {
+        (Some(a), Some(b)) => Some((t, a.hull(b))),
+        _ => None,
+    })
 }
 
 /// The interval a comparison of a term with a constant allows for the term.
@@ -277,6 +294,9 @@ impl<'p> Rewriter<'p> {
                 }
                 continue;
             }
+            // Intervals are computed here, children first, so that `interval` never
+            // recurses deeply.
+            self.interval(e);
             let r = self.rewrite_node(e, node);
             self.rewritten.insert(e, r);
         }
@@ -416,6 +436,19 @@ fn binary_interval(op: BinOp, w: Width, a: Interval, b: Interval) -> Option<Inte
     }
 }
 
+/// `e` rewritten with the bounds `constraints` imply: equal to `e` under every assignment
+/// that satisfies all of them (what the [`RangeSolver`] does to each query).
+pub fn rewrite_with_bounds(pool: &ExprPool, constraints: &[ExprId], e: ExprId) -> ExprId {
+    let bounds = Bounds::from_constraints(pool, constraints);
+    Rewriter {
+        pool,
+        bounds: &bounds,
+        intervals: FxHashMap::default(),
+        rewritten: FxHashMap::default(),
+    }
+    .rewrite(e)
+}
+
 /// A [`Solver`] layer that rewrites each query with the bounds its constraints imply.
 pub struct RangeSolver {
     inner: Box<dyn Solver>,
@@ -440,14 +473,7 @@ impl Solver for RangeSolver {
         constraints: &[ExprId],
         query: ExprId,
     ) -> Result<SatResult, SolverError> {
-        let bounds = Bounds::from_constraints(pool, constraints);
-        let mut rewriter = Rewriter {
-            pool,
-            bounds: &bounds,
-            intervals: FxHashMap::default(),
-            rewritten: FxHashMap::default(),
-        };
-        let new = rewriter.rewrite(query);
+        let new = rewrite_with_bounds(pool, constraints, query);
         if new == query {
             return self.inner.check(pool, constraints, query);
         }
@@ -476,16 +502,7 @@ mod tests {
     use super::*;
     use crate::solver::{build_chain, SolverConfig};
 
-    fn rewrite(pool: &ExprPool, constraints: &[ExprId], query: ExprId) -> ExprId {
-        let bounds = Bounds::from_constraints(pool, constraints);
-        Rewriter {
-            pool,
-            bounds: &bounds,
-            intervals: FxHashMap::default(),
-            rewritten: FxHashMap::default(),
-        }
-        .rewrite(query)
-    }
+    use super::rewrite_with_bounds as rewrite;
 
     #[test]
     fn a_bounded_byte_sign_extends_like_it_zero_extends() {
