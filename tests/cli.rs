@@ -301,6 +301,30 @@ fn merging_proves_a_branch_per_bit_in_one_row() {
 }
 
 #[test]
+fn merging_joins_the_cases_of_a_switch() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("fields_a.c", dir.path(), "-O0");
+    let b = compile_fixture("fields_b.c", dir.path(), "-O0");
+    let o = xcheck(
+        dir.path(),
+        &[
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            "pairs",
+            "--merge",
+            "--max-time",
+            "120s",
+        ],
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("paths        : 1 (proved 1"), "{out}");
+    // Cases 1 and 2 share a block: three successors per switch, 3^8 paths.
+    assert!(out.contains("6561"), "the row stands for 3^8 paths: {out}");
+}
+
+#[test]
 fn a_bitwise_checksum_equals_its_table_driven_form() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("crc_a.c", dir.path(), "-O0");

@@ -3,7 +3,8 @@
 //! and memory are `ite` expressions over the branch conditions, so that a function with a
 //! branch per input bit is explored as one path instead of 2^n.
 //!
-//! Each fork of a `br` pushes a *marker* (a merge group) on both states: the join block, the
+//! Each fork of a `br` or a `switch` pushes a *marker* (a merge group) on every state it
+//! makes (both sides of a `br`, each feasible case of a `switch`): the join block, the
 //! stack depth, and what the path condition was at the fork. Every later fork of a state
 //! counts one more member in each of its groups; a member that reaches the join block of its
 //! innermost group parks there; one that ends leaves its groups. When a group has no active
@@ -59,8 +60,8 @@ impl Merger {
 }
 
 impl<'a> Executor<'a> {
-    /// After a `br` forked `states` out of one state in block `from`: gives them a merge group
-    /// if the block has a join point.
+    /// After a `br` or a `switch` forked `states` out of one state in block `from`: gives
+    /// them a merge group if the block has a join point.
     pub(crate) fn start_merge_group(
         &mut self,
         states: &mut [&mut State],

@@ -654,8 +654,12 @@ impl<'a> Executor<'a> {
             Some((_, c)) => *c = pool.bool_or(*c, none_matched),
             None => targets.push((default, none_matched)),
         }
+        let before = self
+            .merger
+            .is_some()
+            .then(|| (state.constraints.clone(), state.log.len(), state.path.len()));
         let mut rest = Some(state);
-        let mut result = None;
+        let mut forked: Vec<(State, BlockId)> = Vec::new();
         let last = targets.len() - 1;
         for (i, (block, cond)) in targets.into_iter().enumerate() {
             let Some(s) = rest.take() else { break };
@@ -664,15 +668,25 @@ impl<'a> Executor<'a> {
             } else {
                 self.branch(s, cond)?
             };
-            if let Some(mut y) = yes {
-                self.enter_block(&mut y, from, block);
-                if result.is_none() {
-                    result = Some(y);
-                } else {
-                    self.pending.push(y);
-                }
+            if let Some(y) = yes {
+                forked.push((y, block));
             }
             rest = no;
+        }
+        // The cases that were feasible meet again at the switch's join point, like the two
+        // sides of a `br`.
+        if let (true, Some((snapshot, log_len, path_len))) = (forked.len() > 1, before) {
+            let mut states: Vec<&mut State> = forked.iter_mut().map(|(s, _)| s).collect();
+            self.start_merge_group(&mut states, from, &snapshot, log_len, path_len);
+        }
+        let mut result = None;
+        for (mut s, block) in forked {
+            self.enter_block(&mut s, from, block);
+            if result.is_none() {
+                result = Some(s);
+            } else {
+                self.pending.push(s);
+            }
         }
         result
     }
