@@ -362,6 +362,15 @@ fn prefer_bytes(
                 }
             }
         }
+        // Keep the bytes that are readable now readable in later steps. (Fixed before the
+        // solver is asked about the rest: their bounds let the range layer simplify the
+        // question, often to a constant.)
+        let kept: Vec<ExprId> = readable
+            .iter()
+            .copied()
+            .filter(|&r| pool.eval(r, &search.model) == 1)
+            .collect();
+        search.fixed.push(pool.and_all(&kept));
         // What no candidate could make readable goes to the solver, as far as the budget
         // allows: first all together, then one by one.
         let rest: Vec<ExprId> = unreadable(search).iter().map(|&i| readable[i]).collect();
@@ -370,13 +379,6 @@ fn prefer_bytes(
                 search.try_wish(r);
             }
         }
-        // Keep the bytes that are readable now readable in later steps.
-        let kept: Vec<ExprId> = readable
-            .iter()
-            .copied()
-            .filter(|&r| pool.eval(r, &search.model) == 1)
-            .collect();
-        search.fixed.push(pool.and_all(&kept));
     }
     if !trailing_zeroes {
         return;
