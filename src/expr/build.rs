@@ -18,13 +18,6 @@ use super::{
     mask, ArrayId, BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH,
 };
 
-/// Most terms of a sum that is kept sorted; longer sums are left as built, so that building
-/// one costs at most this much.
-const CHAIN_LIMIT: usize = 32;
-
-/// Levels of structure that order the terms of a sum.
-const KEY_DEPTH: u32 = 3;
-
 /// `n` if `value` is `2^n` with `n > 0`.
 fn log2_exact(value: u128) -> Option<u32> {
     (value.is_power_of_two() && value > 1).then_some(value.trailing_zeros())
@@ -178,127 +171,6 @@ impl ExprPool {
         })
     }
 
-    /// The operands of the chain of `op` rooted at `e`, appended to `out`; `false` when
-    /// there are more than [`CHAIN_LIMIT`] (then `out` is incomplete). A node of `op`
-    /// whose left operand is a constant is an operand itself: constants stay outside chains.
-    fn chain_terms(&self, op: BinOp, e: ExprId, out: &mut Vec<ExprId>) -> bool {
-        let mut stack = vec![e];
-        while let Some(e) = stack.pop() {
-            match self.node(e) {
-                Node::Binary { op: o, lhs, rhs } if o == op && self.as_const(lhs).is_none() => {
-                    stack.push(rhs);
-                    stack.push(lhs);
-                }
-                _ => out.push(e),
-            }
-            if out.len() + stack.len() > CHAIN_LIMIT {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// `a + b` when either operand is itself a sum: the terms of both, sorted by structure
-    /// and nested to the right, so that sums of the same terms are the same expression
-    /// whatever order and grouping they were computed in. `None` when neither is a sum, or
-    /// the sum would have more than [`CHAIN_LIMIT`] terms (then it is kept as built).
-    fn normalize_sum(&self, w: Width, a: ExprId, b: ExprId) -> Option<ExprId> {
-        let op = BinOp::Add;
-        let is_chain = |e: ExprId| {
-            matches!(self.node(e), Node::Binary { op: o, lhs, .. }
-                if o == op && self.as_const(lhs).is_none())
-        };
-        if !is_chain(a) && !is_chain(b) {
-            return None;
-        }
-        let mut terms = Vec::new();
-        if !self.chain_terms(op, a, &mut terms) || !self.chain_terms(op, b, &mut terms) {
-            return None;
-        }
-        // Sorted by structure, not by id: ids depend on the order in which parallel
-        // workers built expressions, and the sum's shape must not (it shapes the solver's
-        // models, hence the tests written). Equal keys fall back to ids.
-        let mut keyed: Vec<(u64, ExprId)> = terms
-            .iter()
-            .map(|&t| (self.structural_key(t, KEY_DEPTH), t))
-            .collect();
-        keyed.sort_unstable();
-        let terms: Vec<ExprId> = keyed.into_iter().map(|(_, t)| t).collect();
-        // At least three terms: a sum and another term, or two sums.
-        let n = terms.len();
-        let innermost = self.binary(op, terms[n - 2], terms[n - 1]);
-        // The rest is built without the constructors: every suffix of a sorted sum is
-        // canonical already.
-        Some(terms[..n - 2].iter().rev().fold(innermost, |acc, &t| {
-            self.intern(
-                Node::Binary {
-                    op,
-                    lhs: t,
-                    rhs: acc,
-                },
-                Sort::Bv(w),
-            )
-        }))
-    }
-
-    /// A hash of the top `depth` levels of `e`'s structure that does not depend on ids.
-    fn structural_key(&self, e: ExprId, depth: u32) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = rustc_hash::FxHasher::default();
-        let node = self.node(e);
-        std::mem::discriminant(&node).hash(&mut h);
-        self.width(e).hash(&mut h);
-        match node {
-            Node::Const { value, .. } => value.hash(&mut h),
-            Node::Sym { array, offset } => (array.0, offset).hash(&mut h),
-            Node::Unary { op, .. } => (op as u8).hash(&mut h),
-            Node::Binary { op, .. } => (op as u8).hash(&mut h),
-            Node::Extract { lo, .. } => lo.hash(&mut h),
-            Node::ArrayConst { value } => value.hash(&mut h),
-            _ => {}
-        }
-        if depth > 0 {
-            for c in super::eval::children(node) {
-                self.structural_key(c, depth - 1).hash(&mut h);
-            }
-        }
-        h.finish()
-    }
-
-    /// Whether the most significant bit of `e` is 0 under every assignment (looking at most
-    /// a few operators deep, so that the cost stays constant on large DAGs).
-    fn sign_bit_clear(&self, e: ExprId) -> bool {
-        self.sign_bit_clear_within(e, 4)
-    }
-
-    fn sign_bit_clear_within(&self, e: ExprId, depth: u32) -> bool {
-        let w = self.width(e);
-        let deeper = |x: ExprId| depth > 0 && self.sign_bit_clear_within(x, depth - 1);
-        match self.node(e) {
-            Node::Const { value, .. } => value >> (w - 1) == 0,
-            Node::ZExt { arg, .. } => self.width(arg) < w,
-            Node::Binary { op, lhs, rhs } => match op {
-                BinOp::And => deeper(lhs) || deeper(rhs),
-                BinOp::Or => deeper(lhs) && deeper(rhs),
-                // x % y is x when y = 0, and below y otherwise.
-                BinOp::URem => deeper(lhs),
-                BinOp::LShr => self.as_const(rhs).is_some_and(|n| n > 0),
-                _ => false,
-            },
-            _ => false,
-        }
-    }
-
-    /// The fewest low bits of `e` that hold its value when the rest are known zero: the
-    /// width before a zero extension, the length of a constant, otherwise all of them.
-    fn significant_width(&self, e: ExprId) -> Width {
-        match self.node(e) {
-            Node::ZExt { arg, .. } => self.width(arg),
-            Node::Const { value, .. } => (128 - value.leading_zeros()).max(1),
-            _ => self.width(e),
-        }
-    }
-
     /// `a + b`, with any constant on the left.
     fn simplify_add(&self, w: Width, a: ExprId, ca: Option<u128>, b: ExprId) -> Option<ExprId> {
         if ca == Some(0) {
@@ -422,6 +294,11 @@ impl ExprPool {
                 BinOp::And => self.zero(w),
                 _ => self.all_ones(w),
             });
+        }
+        if op == BinOp::Xor {
+            if let Some(select) = self.branchless_select(a, b) {
+                return Some(select);
+            }
         }
         // Bitwise chains are left as built: sorting Kernighan's `x & (x - 1)` chains made the
         // popcount pair twice as slow in the solver.
@@ -1193,6 +1070,44 @@ mod tests {
         assert_ne!(pool.and(pool.and(a, b), c), pool.and(a, pool.and(b, c)));
         let p = pool.mul(pool.mul(t[0], t[1]), t[2]);
         assert_ne!(p, pool.mul(t[0], pool.mul(t[1], t[2])));
+    }
+
+    #[test]
+    fn a_branch_free_select_keeps_its_value() {
+        // The same value as the bit operations, for every pair of bytes.
+        let pool = ExprPool::new();
+        let arr = pool.new_array("v", 2);
+        let (x, y) = (pool.sym(arr, 0), pool.sym(arr, 1));
+        let c = pool.ult(x, y);
+        let e = pool.xor(x, pool.and(pool.xor(x, y), pool.neg(pool.zext(c, 8))));
+        assert!(matches!(pool.node(e), Node::Ite { .. }));
+        for xv in 0..=255u8 {
+            for yv in 0..=255u8 {
+                let mut m = crate::expr::Assignment::new();
+                m.set(arr, vec![xv, yv]);
+                let mask = if xv < yv { 0xff } else { 0 };
+                assert_eq!(pool.eval(e, &m), u128::from(xv ^ ((xv ^ yv) & mask)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_branch_free_select_is_an_ite() {
+        let c = format!("(slt {X16} (concat x[3] x[2]))");
+        let y = "(concat x[3] x[2])";
+        check(
+            &format!("(xor {X16} (and (xor {X16} {y}) (neg (zext 16 {c}))))"),
+            &format!("(ite {c} {y} {X16})"),
+        );
+        check(
+            &format!("(xor (and (sext 16 {c}) (xor {y} {X16})) {y})"),
+            &format!("(ite {c} {X16} {y})"),
+        );
+        // A mask that is not all ones or zero stays a mask.
+        check(
+            &format!("(xor {X16} (and (xor {X16} {y}) (zext 16 {c})))"),
+            &format!("(xor {X16} (and (xor {X16} {y}) (zext 16 {c})))"),
+        );
     }
 
     #[test]

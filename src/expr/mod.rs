@@ -28,6 +28,7 @@
 
 mod build;
 mod eval;
+mod rewrite;
 mod sexp;
 mod store;
 pub mod subst;

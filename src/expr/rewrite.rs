@@ -1,0 +1,185 @@
+//! Rewrites of the simplifying constructors that look deeper than one node: sums sorted
+//! into one shape, the branch-free select idiom, and the cheap bit-level facts (a clear
+//! sign bit, the significant width) that let division narrow. `build.rs` calls them; each
+//! looks a bounded distance into its operands, so building a node stays cheap.
+
+use super::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width};
+
+/// Most terms of a sum that is kept sorted; longer sums are left as built, so that building
+/// one costs at most this much.
+const CHAIN_LIMIT: usize = 32;
+
+/// Levels of structure that order the terms of a sum.
+const KEY_DEPTH: u32 = 3;
+
+impl ExprPool {
+    /// The operands of the chain of `op` rooted at `e`, appended to `out`; `false` when
+    /// there are more than [`CHAIN_LIMIT`] (then `out` is incomplete). A node of `op`
+    /// whose left operand is a constant is an operand itself: constants stay outside chains.
+    pub(super) fn chain_terms(&self, op: BinOp, e: ExprId, out: &mut Vec<ExprId>) -> bool {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match self.node(e) {
+                Node::Binary { op: o, lhs, rhs } if o == op && self.as_const(lhs).is_none() => {
+                    stack.push(rhs);
+                    stack.push(lhs);
+                }
+                _ => out.push(e),
+            }
+            if out.len() + stack.len() > CHAIN_LIMIT {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// `a + b` when either operand is itself a sum: the terms of both, sorted by structure
+    /// and nested to the right, so that sums of the same terms are the same expression
+    /// whatever order and grouping they were computed in. `None` when neither is a sum, or
+    /// the sum would have more than [`CHAIN_LIMIT`] terms (then it is kept as built).
+    pub(super) fn normalize_sum(&self, w: Width, a: ExprId, b: ExprId) -> Option<ExprId> {
+        let op = BinOp::Add;
+        let is_chain = |e: ExprId| {
+            matches!(self.node(e), Node::Binary { op: o, lhs, .. }
+                if o == op && self.as_const(lhs).is_none())
+        };
+        if !is_chain(a) && !is_chain(b) {
+            return None;
+        }
+        let mut terms = Vec::new();
+        if !self.chain_terms(op, a, &mut terms) || !self.chain_terms(op, b, &mut terms) {
+            return None;
+        }
+        // Sorted by structure, not by id: ids depend on the order in which parallel
+        // workers built expressions, and the sum's shape must not (it shapes the solver's
+        // models, hence the tests written). Equal keys fall back to ids.
+        let mut keyed: Vec<(u64, ExprId)> = terms
+            .iter()
+            .map(|&t| (self.structural_key(t, KEY_DEPTH), t))
+            .collect();
+        keyed.sort_unstable();
+        let terms: Vec<ExprId> = keyed.into_iter().map(|(_, t)| t).collect();
+        // At least three terms: a sum and another term, or two sums.
+        let n = terms.len();
+        let innermost = self.binary(op, terms[n - 2], terms[n - 1]);
+        // The rest is built without the constructors: every suffix of a sorted sum is
+        // canonical already.
+        Some(terms[..n - 2].iter().rev().fold(innermost, |acc, &t| {
+            self.intern(
+                Node::Binary {
+                    op,
+                    lhs: t,
+                    rhs: acc,
+                },
+                Sort::Bv(w),
+            )
+        }))
+    }
+
+    /// The condition `c` when `m` is all ones exactly when `c` holds: `-zext(c)` or
+    /// `sext(c)` of a one-bit `c`.
+    pub(super) fn mask_of_condition(&self, m: ExprId) -> Option<ExprId> {
+        let arg = match self.node(m) {
+            Node::Unary { op: UnOp::Neg, arg } => match self.node(arg) {
+                Node::ZExt { arg, .. } => arg,
+                _ => return None,
+            },
+            Node::SExt { arg, .. } => arg,
+            _ => return None,
+        };
+        (self.width(arg) == 1).then_some(arg)
+    }
+
+    /// The branch-free select `x ^ ((x ^ y) & -c)` (in any operand order) as `ite(c, y, x)`:
+    /// the mask is all ones when `c` holds, which gives `y`, and zero otherwise, which gives
+    /// `x`.
+    pub(super) fn branchless_select(&self, a: ExprId, b: ExprId) -> Option<ExprId> {
+        for (x, masked) in [(a, b), (b, a)] {
+            let Node::Binary {
+                op: BinOp::And,
+                lhs,
+                rhs,
+            } = self.node(masked)
+            else {
+                continue;
+            };
+            for (diff, mask) in [(lhs, rhs), (rhs, lhs)] {
+                let Some(c) = self.mask_of_condition(mask) else {
+                    continue;
+                };
+                if let Node::Binary {
+                    op: BinOp::Xor,
+                    lhs: p,
+                    rhs: q,
+                } = self.node(diff)
+                {
+                    if p == x {
+                        return Some(self.ite(c, q, x));
+                    }
+                    if q == x {
+                        return Some(self.ite(c, p, x));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// A hash of the top `depth` levels of `e`'s structure that does not depend on ids.
+    pub(super) fn structural_key(&self, e: ExprId, depth: u32) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        let node = self.node(e);
+        std::mem::discriminant(&node).hash(&mut h);
+        self.width(e).hash(&mut h);
+        match node {
+            Node::Const { value, .. } => value.hash(&mut h),
+            Node::Sym { array, offset } => (array.0, offset).hash(&mut h),
+            Node::Unary { op, .. } => (op as u8).hash(&mut h),
+            Node::Binary { op, .. } => (op as u8).hash(&mut h),
+            Node::Extract { lo, .. } => lo.hash(&mut h),
+            Node::ArrayConst { value } => value.hash(&mut h),
+            _ => {}
+        }
+        if depth > 0 {
+            for c in super::eval::children(node) {
+                self.structural_key(c, depth - 1).hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+
+    /// Whether the most significant bit of `e` is 0 under every assignment (looking at most
+    /// a few operators deep, so that the cost stays constant on large DAGs).
+    pub(super) fn sign_bit_clear(&self, e: ExprId) -> bool {
+        self.sign_bit_clear_within(e, 4)
+    }
+
+    pub(super) fn sign_bit_clear_within(&self, e: ExprId, depth: u32) -> bool {
+        let w = self.width(e);
+        let deeper = |x: ExprId| depth > 0 && self.sign_bit_clear_within(x, depth - 1);
+        match self.node(e) {
+            Node::Const { value, .. } => value >> (w - 1) == 0,
+            Node::ZExt { arg, .. } => self.width(arg) < w,
+            Node::Binary { op, lhs, rhs } => match op {
+                BinOp::And => deeper(lhs) || deeper(rhs),
+                BinOp::Or => deeper(lhs) && deeper(rhs),
+                // x % y is x when y = 0, and below y otherwise.
+                BinOp::URem => deeper(lhs),
+                BinOp::LShr => self.as_const(rhs).is_some_and(|n| n > 0),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The fewest low bits of `e` that hold its value when the rest are known zero: the
+    /// width before a zero extension, the length of a constant, otherwise all of them.
+    pub(super) fn significant_width(&self, e: ExprId) -> Width {
+        match self.node(e) {
+            Node::ZExt { arg, .. } => self.width(arg),
+            Node::Const { value, .. } => (128 - value.leading_zeros()).max(1),
+            _ => self.width(e),
+        }
+    }
+}
