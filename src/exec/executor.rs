@@ -547,14 +547,15 @@ impl<'a> Executor<'a> {
         if let Some(model) = &state.model {
             self.stats.model_hits += 1;
             let model = model.clone();
+            // The model is known to fail the other side: ask the solver directly.
             return Ok(if pool.eval(cond, &model) != 0 {
                 Feasible {
                     yes: Some(model),
-                    no: self.check(state, not)?,
+                    no: self.check_unless_model(state, not, false)?,
                 }
             } else {
                 Feasible {
-                    yes: self.check(state, cond)?,
+                    yes: self.check_unless_model(state, cond, false)?,
                     no: Some(model),
                 }
             });
@@ -570,6 +571,17 @@ impl<'a> Executor<'a> {
         state: &State,
         query: ExprId,
     ) -> Result<Option<Arc<Assignment>>, String> {
+        self.check_unless_model(state, query, true)
+    }
+
+    /// [`Executor::check`], trying the path's own model first only if `try_model` (callers
+    /// that know it fails the query skip the evaluation).
+    fn check_unless_model(
+        &mut self,
+        state: &State,
+        query: ExprId,
+        try_model: bool,
+    ) -> Result<Option<Arc<Assignment>>, String> {
         let query = state.constraints.simplify(self.pool, query);
         match self.pool.as_const(query) {
             Some(0) => {
@@ -583,7 +595,7 @@ impl<'a> Executor<'a> {
             _ => {}
         }
         // The path's own model may satisfy the query already (a divergence often does).
-        if let Some(model) = &state.model {
+        if let Some(model) = state.model.as_ref().filter(|_| try_model) {
             if self.pool.eval(query, model) == 1 {
                 self.stats.model_hits += 1;
                 return Ok(Some(model.clone()));
