@@ -28,6 +28,7 @@
 
 mod build;
 mod eval;
+pub mod pieces;
 mod rewrite;
 mod sexp;
 mod store;

@@ -19,6 +19,7 @@
 //! provides itself would be circular, which is why only the query is rewritten.)
 
 use super::{SatResult, Solver, SolverError, SolverStats};
+use crate::expr::pieces::{comparison_pieces, complement};
 use crate::expr::{mask, BinOp, ExprId, ExprPool, Node, UnOp, Width};
 use rustc_hash::FxHashMap;
 
@@ -129,8 +130,8 @@ fn facts_within(pool: &ExprPool, c: ExprId, holds: bool, depth: u32) -> Vec<(Exp
                     all.extend(either(left, right));
                 }
             }
-            Node::Binary { op, lhs, rhs } if op.is_comparison() => {
-                all.extend(comparison_fact(pool, op, lhs, rhs, holds));
+            Node::Binary { op, .. } if op.is_comparison() => {
+                all.extend(comparison_fact(pool, c, holds));
             }
             _ => {}
         }
@@ -160,53 +161,17 @@ fn either(
     })
 }
 
-/// The interval a comparison of a term with a constant allows for the term.
-fn comparison_fact(
-    pool: &ExprPool,
-    op: BinOp,
-    lhs: ExprId,
-    rhs: ExprId,
-    holds: bool,
-) -> Option<(ExprId, Interval)> {
-    let w = pool.width(lhs);
-    let max = mask(w, u128::MAX);
-    let smax = max >> 1;
-    let (k, term, const_left) = match (pool.as_const(lhs), pool.as_const(rhs)) {
-        (Some(k), None) => (k, rhs, true),
-        (None, Some(k)) => (k, lhs, false),
-        _ => return None,
+/// The interval a comparison of a term with a constant allows for the term (the hull of
+/// the values [`comparison_pieces`] gives), when it holds or, if not `holds`, when it fails.
+fn comparison_fact(pool: &ExprPool, c: ExprId, holds: bool) -> Option<(ExprId, Interval)> {
+    let (term, pieces) = comparison_pieces(pool, c)?;
+    let pieces = if holds {
+        pieces
+    } else {
+        complement(&pieces, mask(pool.width(term), u128::MAX))
     };
-    // `k op t` that fails is `t op' k` that holds, and the other way round.
-    let interval = match (op, const_left, holds) {
-        (BinOp::Eq, _, true) => Interval::point(k),
-        // t ≠ k only trims an end of the range.
-        (BinOp::Eq, _, false) if k == 0 => Interval { lo: 1, hi: max },
-        (BinOp::Eq, _, false) if k == max => Interval { lo: 0, hi: max - 1 },
-        // k < t, or not (t ≤ k).
-        (BinOp::Ult, true, true) | (BinOp::Ule, false, false) => Interval {
-            lo: k.checked_add(1).filter(|&v| v <= max)?,
-            hi: max,
-        },
-        // k ≤ t, or not (t < k).
-        (BinOp::Ule, true, true) | (BinOp::Ult, false, false) => Interval { lo: k, hi: max },
-        // t < k, or not (k ≤ t).
-        (BinOp::Ult, false, true) | (BinOp::Ule, true, false) => Interval {
-            lo: 0,
-            hi: k.checked_sub(1)?,
-        },
-        // t ≤ k, or not (k < t).
-        (BinOp::Ule, false, true) | (BinOp::Ult, true, false) => Interval { lo: 0, hi: k },
-        // Signed: only lower bounds at or above 0, which keep the term non-negative.
-        (BinOp::Slt, true, true) | (BinOp::Sle, false, false) if k < smax => Interval {
-            lo: k + 1,
-            hi: smax,
-        },
-        (BinOp::Sle, true, true) | (BinOp::Slt, false, false) if k <= smax => {
-            Interval { lo: k, hi: smax }
-        }
-        _ => return None,
-    };
-    Some((term, interval))
+    let (&(lo, _), &(_, hi)) = (pieces.first()?, pieces.last()?);
+    Some((term, Interval { lo, hi }))
 }
 
 /// One rewriting of one query: intervals and rewritten forms, memoised per node.
@@ -353,7 +318,7 @@ impl<'p> Rewriter<'p> {
                 }
             }
             _ => {
-                let map = |c: ExprId| self.rewritten.get(&c).copied().unwrap_or(c);
+                let map = |c: ExprId| new(self, c);
                 if super::children(&node).all(|c| map(c) == c) {
                     e
                 } else {
