@@ -1,13 +1,22 @@
 //! The `--assume` precondition language: small C-like expressions parsed to an [`AssumeExpr`].
 //!
 //! An assumption such as `n > 0 && s[0] != '\0'` names parameters (by name or as `arg0`),
-//! integers (`42`, `0x1f`, or `'a'` with the escapes `\0 \n \t \r \\ \' \"`), buffer
-//! elements (`s[i + 1]`), the unary operators `! - ~` and C's binary operators with C's
-//! precedence (tightest first) and left associativity:
+//! integers (`42`, `0x1f`, `10u`, `5UL`, or `'a'` with the escapes
+//! `\0 \n \t \r \\ \' \"`), buffer elements (`s[i + 1]`), the unary operators `! - ~` and
+//! C's binary operators with C's precedence (tightest first) and left associativity:
 //!
 //! ```text
 //! * / %   >   + -   >   << >>   >   < <= > >=   >   == !=   >   &   >   ^   >   |   >   &&   >   ||
 //! ```
+//!
+//! Integer literals get their C type here, as a C compiler gives it (C11 6.4.4.1, LP64): a
+//! decimal literal is the first of `int`, `long` that holds it, a hexadecimal one the first
+//! of `int`, `unsigned int`, `long`, `unsigned long`, narrowed by `u` and `l` suffixes; a
+//! literal that fits none of them is an error. Character literals are `int`.
+//!
+//! A run of operators of one precedence (`a && b && c`, `x + y - z`) is one [`AssumeExpr::Chain`],
+//! so long flat conditions are not deep trees; only parentheses, unary operators, indexing and
+//! operators of rising precedence nest, at most [`MAX_DEPTH`] levels.
 //!
 //! This module only parses; checking the names against the function and giving the
 //! expression a meaning happen elsewhere. Every error carries the 1-based column (counted in
@@ -19,11 +28,93 @@ use std::fmt;
 /// the stack.
 pub const MAX_DEPTH: usize = 256;
 
+/// The longest assumption text accepted, in characters.
+pub const MAX_LEN: usize = 65_536;
+
+/// A C integer type: its width in bits (1 for `_Bool`) and signedness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CType {
+    pub bits: u32,
+    pub signed: bool,
+}
+
+impl CType {
+    pub const INT: CType = CType {
+        bits: 32,
+        signed: true,
+    };
+    pub const UINT: CType = CType {
+        bits: 32,
+        signed: false,
+    };
+    pub const LONG: CType = CType {
+        bits: 64,
+        signed: true,
+    };
+    pub const ULONG: CType = CType {
+        bits: 64,
+        signed: false,
+    };
+
+    /// The C name of the type (LP64), for messages.
+    pub fn name(self) -> String {
+        let base = match self.bits {
+            1 => return "_Bool".into(),
+            8 => "char",
+            16 => "short",
+            32 => "int",
+            64 => "long",
+            128 => "__int128",
+            n => {
+                return format!(
+                    "{}{n}-bit integer",
+                    if self.signed { "signed " } else { "unsigned " }
+                )
+            }
+        };
+        match (self.signed, self.bits) {
+            (true, 8) => "signed char".into(),
+            (true, _) => base.into(),
+            (false, 32) => "unsigned int".into(),
+            (false, _) => format!("unsigned {base}"),
+        }
+    }
+
+    /// Whether `value` (as a non-negative mathematical integer) is representable.
+    pub fn holds(self, value: u128) -> bool {
+        let max = if self.signed {
+            (1u128 << (self.bits - 1)) - 1
+        } else if self.bits == 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.bits) - 1
+        };
+        value <= max
+    }
+}
+
+/// An integer literal: its value and C type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Literal {
+    pub value: u128,
+    pub ty: CType,
+}
+
+impl Literal {
+    /// An `int` literal (character literals, and small numbers in tests).
+    pub fn int(value: u128) -> Literal {
+        Literal {
+            value,
+            ty: CType::INT,
+        }
+    }
+}
+
 /// A parsed assumption.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AssumeExpr {
-    /// An integer literal; character literals give their byte value, 0 to 255.
-    Int(i128),
+    /// An integer literal with its C type; character literals give their byte value as `int`.
+    Int(Literal),
     /// A parameter, by name or position (`arg0`).
     Var(String),
     /// An element of a buffer parameter: `s[4]`.
@@ -32,6 +123,9 @@ pub enum AssumeExpr {
     Unary(UnaryOp, Box<AssumeExpr>),
     /// A binary operation.
     Binary(BinaryOp, Box<AssumeExpr>, Box<AssumeExpr>),
+    /// Two or more operators of one precedence applied left to right:
+    /// `a - b + c` is `Chain(a, [(-, b), (+, c)])`, the same as `(a - b) + c`.
+    Chain(Box<AssumeExpr>, Vec<(BinaryOp, AssumeExpr)>),
 }
 
 /// A unary operator.
@@ -177,11 +271,22 @@ impl fmt::Display for BinaryOp {
 impl fmt::Display for AssumeExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AssumeExpr::Int(v) => write!(f, "{v}"),
+            AssumeExpr::Int(v) => write!(f, "{}", v.value),
             AssumeExpr::Var(name) => f.write_str(name),
             AssumeExpr::Index(name, index) => write!(f, "(index {name} {index})"),
             AssumeExpr::Unary(op, e) => write!(f, "({op} {e})"),
             AssumeExpr::Binary(op, l, r) => write!(f, "({op} {l} {r})"),
+            // As nested binary operations, without recursing along the chain.
+            AssumeExpr::Chain(first, rest) => {
+                for (op, _) in rest.iter().rev() {
+                    write!(f, "({op} ")?;
+                }
+                write!(f, "{first}")?;
+                for (_, e) in rest {
+                    write!(f, " {e})")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -196,20 +301,23 @@ impl AssumeExpr {
     }
 
     fn collect_vars<'a>(&'a self, out: &mut Vec<&'a str>) {
-        let (name, children): (Option<&str>, [Option<&AssumeExpr>; 2]) = match self {
-            AssumeExpr::Int(_) => (None, [None, None]),
-            AssumeExpr::Var(name) => (Some(name), [None, None]),
-            AssumeExpr::Index(name, index) => (Some(name), [Some(index), None]),
-            AssumeExpr::Unary(_, e) => (None, [Some(e), None]),
-            AssumeExpr::Binary(_, l, r) => (None, [Some(l), Some(r)]),
+        let (name, children): (Option<&str>, Vec<&AssumeExpr>) = match self {
+            AssumeExpr::Int(_) => (None, Vec::new()),
+            AssumeExpr::Var(name) => (Some(name), Vec::new()),
+            AssumeExpr::Index(name, index) => (Some(name), vec![index]),
+            AssumeExpr::Unary(_, e) => (None, vec![e]),
+            AssumeExpr::Binary(_, l, r) => (None, vec![l, r]),
+            AssumeExpr::Chain(first, rest) => (
+                None,
+                std::iter::once(&**first)
+                    .chain(rest.iter().map(|(_, e)| e))
+                    .collect(),
+            ),
         };
         if let Some(name) = name.filter(|n| !out.contains(n)) {
             out.push(name);
         }
-        children
-            .into_iter()
-            .flatten()
-            .for_each(|c| c.collect_vars(out));
+        children.into_iter().for_each(|c| c.collect_vars(out));
     }
 }
 
@@ -239,6 +347,13 @@ fn error<T>(column: usize, message: impl Into<String>) -> Result<T, AssumeError>
 
 /// Parses an assumption such as `n > 0 && s[n - 1] == '\0'`.
 pub fn parse_assume(text: &str) -> Result<AssumeExpr, AssumeError> {
+    let length = text.chars().count();
+    if length > MAX_LEN {
+        return error(
+            MAX_LEN + 1,
+            format!("expression too long ({length} characters; at most {MAX_LEN})"),
+        );
+    }
     let tokens = lex(text)?;
     if tokens.len() == 1 {
         return error(1, "empty expression");
@@ -266,7 +381,7 @@ pub fn parse_assume(text: &str) -> Result<AssumeExpr, AssumeError> {
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
-    Int(i128),
+    Int(Literal),
     Ident(String),
     Binary(BinaryOp),
     /// `!` or `~`; `-` is lexed as [`BinaryOp::Sub`] and read as negation where it starts an operand.
@@ -279,7 +394,7 @@ enum Tok {
 impl Tok {
     fn describe(&self) -> String {
         match self {
-            Tok::Int(v) => format!("number {v}"),
+            Tok::Int(v) => format!("number {}", v.value),
             Tok::Ident(name) => format!("'{name}'"),
             Tok::Binary(op) => format!("'{op}'"),
             Tok::Unary(op) => format!("'{op}'"),
@@ -294,8 +409,6 @@ struct Token {
     kind: Tok,
     column: usize,
 }
-
-const TOO_LARGE: &str = "integer literal too large (the largest is 2^127 - 1)";
 
 fn lex(text: &str) -> Result<Vec<Token>, AssumeError> {
     let chars: Vec<char> = text.chars().collect();
@@ -320,7 +433,7 @@ fn lex(text: &str) -> Result<Vec<Token>, AssumeError> {
         } else if c == '\'' {
             let (value, end) = lex_char(&chars, i)?;
             i = end;
-            Tok::Int(value)
+            Tok::Int(Literal::int(value as u128))
         } else if let Some(op) = binary_op_at(&chars[i..]) {
             i += op.symbol().len();
             Tok::Binary(op)
@@ -355,22 +468,39 @@ fn binary_op_at(chars: &[char]) -> Option<BinaryOp> {
         .find_map(|len| BinaryOp::ALL.into_iter().find(|op| spelled(op, len)))
 }
 
-/// Lexes a decimal or hexadecimal literal starting at `start`; returns its value and end.
-fn lex_number(chars: &[char], start: usize) -> Result<(i128, usize), AssumeError> {
+/// Lexes a decimal or hexadecimal literal with its suffix starting at `start`; returns it,
+/// typed as C types it, and its end.
+fn lex_number(chars: &[char], start: usize) -> Result<(Literal, usize), AssumeError> {
     let column = start + 1;
     let hex = chars[start] == '0' && matches!(chars.get(start + 1), Some('x' | 'X'));
     let radix = if hex { 16 } else { 10 };
     let digits_start = if hex { start + 2 } else { start };
     let mut i = digits_start;
-    let mut value: Option<i128> = Some(0);
+    let mut value: Option<u128> = Some(0);
     while let Some(d) = chars.get(i).and_then(|c| c.to_digit(radix)) {
         value = value
-            .and_then(|v| v.checked_mul(i128::from(radix)))
-            .and_then(|v| v.checked_add(i128::from(d)));
+            .and_then(|v| v.checked_mul(u128::from(radix)))
+            .and_then(|v| v.checked_add(u128::from(d)));
         i += 1;
     }
     if hex && i == digits_start {
         return error(column, "expected hexadecimal digits after '0x'");
+    }
+    let digits_end = i;
+    // Suffixes: u or U, and l, L, ll or LL, in either order.
+    let (mut unsigned, mut long) = (false, false);
+    while let Some(&c) = chars.get(i) {
+        match c {
+            'u' | 'U' if !unsigned => unsigned = true,
+            'l' | 'L' if !long => {
+                long = true;
+                if chars.get(i + 1) == Some(&c) {
+                    i += 1;
+                }
+            }
+            _ => break,
+        }
+        i += 1;
     }
     if let Some(&c) = chars.get(i) {
         if c.is_ascii_alphanumeric() || c == '_' {
@@ -378,15 +508,42 @@ fn lex_number(chars: &[char], start: usize) -> Result<(i128, usize), AssumeError
             return error(i + 1, format!("invalid character {c:?} in {kind} literal"));
         }
     }
-    if !hex && chars[start] == '0' && i > start + 1 {
+    if !hex && chars[start] == '0' && digits_end > start + 1 {
         return error(
             column,
             "leading zeros are not allowed (C would read an octal number); write it in decimal or hex",
         );
     }
-    match value {
-        Some(v) => Ok((v, i)),
-        None => error(column, TOO_LARGE),
+    let text: String = chars[start..i].iter().collect();
+    let candidates: &[CType] = match (hex, unsigned, long) {
+        (false, false, false) => &[CType::INT, CType::LONG],
+        (false, false, true) => &[CType::LONG],
+        (true, false, false) => &[CType::INT, CType::UINT, CType::LONG, CType::ULONG],
+        (true, false, true) => &[CType::LONG, CType::ULONG],
+        (_, true, false) => &[CType::UINT, CType::ULONG],
+        (_, true, true) => &[CType::ULONG],
+    };
+    let ty = value.and_then(|v| candidates.iter().copied().find(|t| t.holds(v)));
+    match (value, ty) {
+        (Some(value), Some(ty)) => Ok((Literal { value, ty }, i)),
+        _ => {
+            let widest = candidates[candidates.len() - 1];
+            let max = if widest.signed {
+                i64::MAX as u128
+            } else {
+                u64::MAX as u128
+            };
+            let name = widest.name();
+            let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            error(
+                column,
+                format!("integer literal {text} fits no C integer type (the largest is {max} for this literal, {article} {name})"),
+            )
+        }
     }
 }
 
@@ -436,6 +593,22 @@ fn lex_char(chars: &[char], start: usize) -> Result<(i128, usize), AssumeError> 
     }
 }
 
+/// `first` followed by the operations of `rest`, as one expression and its depth
+/// (`depth`: the deepest operand's).
+fn close_chain(first: AssumeExpr, mut rest: Vec<(BinaryOp, AssumeExpr)>, depth: usize) -> Parsed {
+    match rest.len() {
+        0 => (first, depth),
+        1 => {
+            let (op, rhs) = rest.pop().expect("one operation");
+            (
+                AssumeExpr::Binary(op, Box::new(first), Box::new(rhs)),
+                depth + 1,
+            )
+        }
+        _ => (AssumeExpr::Chain(Box::new(first), rest), depth + 1),
+    }
+}
+
 /// A precedence-climbing parser over the tokens; every token list ends with [`Tok::End`].
 struct Parser {
     tokens: Vec<Token>,
@@ -476,9 +649,13 @@ impl Parser {
         Self::check_depth(self.nesting, column)
     }
 
-    /// Parses operators of at least `min_prec`, left-associatively.
+    /// Parses operators of at least `min_prec`, left-associatively. Operators of one
+    /// precedence in a row make one chain; the operators met here never rise in
+    /// precedence (a tighter one is taken by the right operand's parse).
     fn expr(&mut self, min_prec: u8) -> Result<Parsed, AssumeError> {
         let (mut lhs, mut depth) = self.unary()?;
+        let mut chain: Vec<(BinaryOp, AssumeExpr)> = Vec::new();
+        let mut chain_depth = depth;
         loop {
             let tok = self.peek();
             let Tok::Binary(op) = tok.kind else { break };
@@ -486,13 +663,20 @@ impl Parser {
                 break;
             }
             let column = tok.column;
+            if chain
+                .first()
+                .is_some_and(|(first, _)| first.precedence() != op.precedence())
+            {
+                (lhs, depth) = close_chain(lhs, std::mem::take(&mut chain), chain_depth);
+                chain_depth = depth;
+            }
             self.advance();
             let (rhs, rhs_depth) = self.expr(op.precedence() + 1)?;
-            depth = 1 + depth.max(rhs_depth);
-            Self::check_depth(depth, column)?;
-            lhs = AssumeExpr::Binary(op, Box::new(lhs), Box::new(rhs));
+            chain_depth = chain_depth.max(rhs_depth);
+            Self::check_depth(chain_depth + 1, column)?;
+            chain.push((op, rhs));
         }
-        Ok((lhs, depth))
+        Ok(close_chain(lhs, chain, chain_depth))
     }
 
     fn unary(&mut self) -> Result<Parsed, AssumeError> {
@@ -639,8 +823,9 @@ mod tests {
             ' '                     => 32
             '\t' + '\r' + '"' + '\"' => (+ (+ (+ 9 13) 34) 34)
             0x00000000000000000000000000000000000001 => 1
-            170141183460469231731687303715884105727 => 170141183460469231731687303715884105727
-            0x7fffffffffffffffffffffffffffffff => 170141183460469231731687303715884105727
+            9223372036854775807     => 9223372036854775807
+            0xffffffffffffffff      => 18446744073709551615
+            10u + 5UL + 7l + 0x1LLU => (+ (+ (+ 10 5) 7) 1)
             "#,
         );
     }
@@ -694,11 +879,13 @@ mod tests {
     fn literal_errors() {
         run_table(
             r"
-            170141183460469231731687303715884105728 => column 1: integer literal too large (the largest is 2^127 - 1)
-            n < 0x80000000000000000000000000000000 => column 5: integer literal too large (the largest is 2^127 - 1)
+            9223372036854775808     => column 1: integer literal 9223372036854775808 fits no C integer type (the largest is 9223372036854775807 for this literal, a long)
+            x < 18446744073709551616 => column 5: integer literal 18446744073709551616 fits no C integer type (the largest is 9223372036854775807 for this literal, a long)
+            n < 0x10000000000000000 => column 5: integer literal 0x10000000000000000 fits no C integer type (the largest is 18446744073709551615 for this literal, an unsigned long)
             0x                      => column 1: expected hexadecimal digits after '0x'
             0x1g                    => column 4: invalid character 'g' in hexadecimal literal
-            10u                     => column 3: invalid character 'u' in decimal literal
+            10uu                    => column 4: invalid character 'u' in decimal literal
+            10lul                   => column 5: invalid character 'l' in decimal literal
             1a                      => column 2: invalid character 'a' in decimal literal
             010                     => column 1: leading zeros are not allowed (C would read an octal number); write it in decimal or hex
             '                       => column 1: unterminated character literal
@@ -713,7 +900,35 @@ mod tests {
             ",
         );
         let err = parse_assume(&"9".repeat(500)).unwrap_err();
-        assert_eq!(err.to_string(), format!("column 1: {TOO_LARGE}"));
+        assert!(err.to_string().contains("fits no C integer type"), "{err}");
+    }
+
+    /// C11 6.4.4.1: the type of an integer literal is the first of its list that holds it.
+    #[test]
+    fn literals_get_c_types() {
+        let ty = |text: &str| match parse_assume(text) {
+            Ok(AssumeExpr::Int(l)) => l.ty.name(),
+            other => panic!("{text}: {other:?}"),
+        };
+        for (text, expected) in [
+            ("0", "int"),
+            ("2147483647", "int"),
+            ("2147483648", "long"),
+            ("0x7fffffff", "int"),
+            ("0x80000000", "unsigned int"),
+            ("0xffffffff", "unsigned int"),
+            ("0x100000000", "long"),
+            ("0x8000000000000000", "unsigned long"),
+            ("3000000000u", "unsigned int"),
+            ("5000000000u", "unsigned long"),
+            ("1l", "long"),
+            ("0x1L", "long"),
+            ("1ul", "unsigned long"),
+            ("1LLU", "unsigned long"),
+            ("'a'", "int"),
+        ] {
+            assert_eq!(ty(text), expected, "{text}");
+        }
     }
 
     #[test]
@@ -726,21 +941,46 @@ mod tests {
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let parens = |n| format!("{}a{}", "(".repeat(n), ")".repeat(n));
-        let err = parse_assume(&parens(100_000)).unwrap_err();
+        let err = parse_assume(&parens(30_000)).unwrap_err();
         assert_eq!(err.column, MAX_DEPTH + 1);
         let brackets = format!("{}0{}", "s[".repeat(10_000), "]".repeat(10_000));
-        let chain = |n| vec!["a"; n].join(" + ");
+        let chain = |n, op: &str| vec!["a"; n].join(op);
+        // Rising precedence nests: `a || a && a | a ^ …` is one level per operator.
+        let rising = |n| {
+            let ops = ["||", "&&", "|", "^", "&", "==", "<", "<<", "+", "*"];
+            let mut s = "a".to_string();
+            for k in 0..n {
+                s = format!("({s} {} a)", ops[k % ops.len()]);
+            }
+            s
+        };
         for deep in [
-            parens(100_000),
-            "!".repeat(100_000),
-            chain(100_000),
+            parens(30_000),
+            "!".repeat(60_000),
+            rising(MAX_DEPTH + 1),
             brackets,
         ] {
             let err = parse_assume(&deep).unwrap_err();
             assert!(err.message.contains("nested too deeply"), "{err}");
         }
         check(&parens(MAX_DEPTH), "a");
-        assert!(parse_assume(&chain(MAX_DEPTH)).is_ok());
+        // A flat chain is one level, however long (257 conditions were once too deep).
+        for op in [" && ", " + ", " - ", " || "] {
+            assert!(parse_assume(&chain(257, op)).is_ok());
+            assert!(parse_assume(&chain(10_000, op)).is_ok());
+        }
+        let long = chain(20_000, " && ");
+        let err = parse_assume(&long).unwrap_err();
+        assert!(err.message.contains("too long"), "{err}");
+    }
+
+    #[test]
+    fn chains_print_as_nested_operations() {
+        check("a - b + c", "(+ (- a b) c)");
+        check("a && b && c && d", "(&& (&& (&& a b) c) d)");
+        check("a * b + c * d - e", "(- (+ (* a b) (* c d)) e)");
+        check("a + b * c + d", "(+ (+ a (* b c)) d)");
+        check("a < b < c == d", "(== (< (< a b) c) d)");
     }
 
     #[test]
@@ -754,11 +994,18 @@ mod tests {
     /// Prints an expression as C with every operation in parentheses.
     fn to_c(e: &AssumeExpr) -> String {
         match e {
-            AssumeExpr::Int(v) => v.to_string(),
+            AssumeExpr::Int(v) => v.value.to_string(),
             AssumeExpr::Var(name) => name.clone(),
             AssumeExpr::Index(name, i) => format!("{name}[{}]", to_c(i)),
             AssumeExpr::Unary(op, e) => format!("({op}{})", to_c(e)),
             AssumeExpr::Binary(op, l, r) => format!("({} {op} {})", to_c(l), to_c(r)),
+            AssumeExpr::Chain(first, rest) => {
+                let mut s = to_c(first);
+                for (op, e) in rest {
+                    s = format!("({s} {op} {})", to_c(e));
+                }
+                s
+            }
         }
     }
 
@@ -769,7 +1016,13 @@ mod tests {
     fn arb_expr() -> impl proptest::strategy::Strategy<Value = AssumeExpr> {
         use proptest::{prelude::*, sample::select};
         let leaf = prop_oneof![
-            (0..=i128::MAX).prop_map(AssumeExpr::Int),
+            (0..=i64::MAX as u128).prop_map(|v| {
+                let ty = [CType::INT, CType::LONG]
+                    .into_iter()
+                    .find(|t| t.holds(v))
+                    .unwrap_or(CType::LONG);
+                AssumeExpr::Int(Literal { value: v, ty })
+            }),
             "[a-z_][a-z0-9_]{0,3}".prop_map(AssumeExpr::Var),
         ];
         leaf.prop_recursive(6, 48, 2, |e| {

@@ -169,13 +169,24 @@ pub fn parse_fail_on(list: &str) -> Result<Vec<FailOn>, String> {
 /// escapes the policy.
 pub fn outcomes(report: &Report) -> Vec<FailOn> {
     let s = &report.summary;
-    let has = |v: PathVerdict| report.rows.iter().any(|r| r.verdict == v);
+    // Only differences that concrete replay confirmed are divergences or errors; one it did
+    // not confirm leaves the check unknown.
+    let has = |v: PathVerdict| {
+        report
+            .rows
+            .iter()
+            .any(|r| r.verdict == v && r.is_confirmed_difference())
+    };
     let error = s.errors_one > 0 || has(PathVerdict::ErrorOne);
     let diverged =
         s.diverged > 0 || has(PathVerdict::Diverged) || (s.overall == Overall::Diverged && !error);
     let unknown = s.unknown > 0
+        || s.unconfirmed > 0
         || !s.complete
-        || has(PathVerdict::Unknown)
+        || report
+            .rows
+            .iter()
+            .any(|r| r.verdict == PathVerdict::Unknown)
         || s.overall == Overall::Inconclusive;
     let mut out = Vec::new();
     for (outcome, present) in [

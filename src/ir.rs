@@ -382,6 +382,24 @@ pub struct Param {
     pub is_pointer: bool,
     /// How the ABI uses a pointer parameter.
     pub pass: ParamPass,
+    /// The parameter's C type, from debug information, if the module has it.
+    pub source_type: Option<SourceType>,
+}
+
+/// A C type as debug information describes it (typedefs and qualifiers looked through).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourceType {
+    /// An integer type: `_Bool` (1 bit), `char`, `int`, `unsigned long`… with its width in
+    /// bits and signedness; `name` is the name debug information gives it.
+    Int {
+        bits: u32,
+        signed: bool,
+        name: String,
+    },
+    /// A pointer; the pointee when it is known and not `void`.
+    Pointer(Option<Box<SourceType>>),
+    /// Any other type (floating point, struct, enum without an underlying type…), named.
+    Other(String),
 }
 
 /// How a parameter carries its value, as the C ABI lowered it.

@@ -97,6 +97,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let mut explored = explored;
     let mut rows = std::mem::take(&mut explored.rows);
     let mut notes = explored.unsupported.clone();
+    notes.extend(setup::reading_notes(&signature, &preconditions));
     for side in [Side::A, Side::B] {
         notes.push(coverage_note(module, &explored.coverage, side));
     }
@@ -117,7 +118,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     }
     if rows.iter().any(|r| r.confirmed == Some(false)) {
         notes.push(
-            "a divergence did not reproduce in concrete replay: this is an engine bug".into(),
+            "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into(),
         );
     }
     let title = format!(
@@ -290,12 +291,22 @@ impl Explored {
         let stats = &self.stats;
         let complete = stats.stop_reason.is_none() && self.live_at_end == 0;
         let count = |v: PathVerdict| rows.iter().filter(|r| r.verdict == v).count();
-        let diverged = count(PathVerdict::Diverged);
-        let errors_one = count(PathVerdict::ErrorOne);
+        let confirmed = |v: PathVerdict| {
+            rows.iter()
+                .filter(|r| r.verdict == v && r.is_confirmed_difference())
+                .count()
+        };
+        let diverged = confirmed(PathVerdict::Diverged);
+        let errors_one = confirmed(PathVerdict::ErrorOne);
+        let unconfirmed = rows
+            .iter()
+            .filter(|r| r.is_unconfirmed_difference())
+            .count();
         let unknown = count(PathVerdict::Unknown);
+        // Only a difference that concrete replay reproduced makes the run NOT EQUIVALENT.
         let overall = if diverged + errors_one > 0 {
             Overall::Diverged
-        } else if unknown > 0 || !complete {
+        } else if unknown + unconfirmed > 0 || !complete {
             Overall::Inconclusive
         } else {
             Overall::Equivalent
@@ -321,6 +332,7 @@ impl Explored {
             diverged,
             errors_both: count(PathVerdict::ErrorBoth),
             errors_one,
+            unconfirmed,
             unknown,
             instructions: stats.instructions,
             queries: self.solver_stats.queries,

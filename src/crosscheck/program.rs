@@ -326,7 +326,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     }
     if rows.iter().any(|r| r.confirmed == Some(false)) {
         notes.push(
-            "a divergence did not reproduce in concrete replay: this is an engine bug".into(),
+            "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into(),
         );
     }
     let title = format!("{}  vs  {}", check.a_path.display(), check.b_path.display());

@@ -3,13 +3,13 @@
 
 use super::precondition::{self, Binding};
 use super::FunctionCheck;
-use crate::assume::{parse_assume, AssumeExpr};
+use crate::assume::{parse_assume, AssumeExpr, CType};
 use crate::error::{Error, Result};
 use crate::exec::memory::{ObjectKind, ObjectState};
 use crate::exec::state::SymbolicInput;
 use crate::exec::{Executor, State, Value};
 use crate::expr::ExprId;
-use crate::ir::{FuncId, Module, ParamPass, Side, PTR_WIDTH};
+use crate::ir::{FuncId, Module, ParamPass, Side, SourceType, PTR_WIDTH};
 use crate::ktest::{KTest, KTestObject};
 use crate::report::InputValue;
 
@@ -25,7 +25,57 @@ pub struct ParamSpec {
     /// Whether the buffer's final contents are part of the result (not for a `byval`
     /// struct, which is the callee's private copy).
     pub compared: bool,
+    /// The C type debug information gives the parameter (A's, else B's), if any.
+    pub source_type: Option<SourceType>,
 }
+
+impl ParamSpec {
+    /// How `--assume` reads a scalar parameter: its C type when debug information gives an
+    /// integer type of the parameter's width, else a signed integer of that width (`int`
+    /// for 32 bits), and whether that reading is a guess.
+    pub fn assume_type(&self) -> (CType, bool) {
+        match &self.source_type {
+            Some(SourceType::Int { bits, signed, .. }) if *bits == self.width => (
+                CType {
+                    bits: *bits,
+                    signed: *signed,
+                },
+                false,
+            ),
+            _ => (
+                CType {
+                    bits: self.width,
+                    signed: self.width > 1,
+                },
+                true,
+            ),
+        }
+    }
+
+    /// How `--assume` reads the elements of a buffer parameter: the pointee's integer type
+    /// when debug information gives one, else bytes as `unsigned char`; and whether that
+    /// reading is a guess.
+    pub fn element_type(&self) -> (CType, bool) {
+        match &self.source_type {
+            Some(SourceType::Pointer(Some(p))) => match &**p {
+                SourceType::Int { bits, signed, .. } if bits % 8 == 0 || *bits == 1 => (
+                    CType {
+                        bits: *bits,
+                        signed: *signed,
+                    },
+                    false,
+                ),
+                _ => (UCHAR, true),
+            },
+            _ => (UCHAR, true),
+        }
+    }
+}
+
+const UCHAR: CType = CType {
+    bits: 8,
+    signed: false,
+};
 
 impl ParamSpec {
     /// Bytes of the symbolic object that stands for this parameter.
@@ -129,6 +179,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
             width: pa.width,
             buffer,
             compared,
+            source_type: pa.source_type.clone().or_else(|| pb.source_type.clone()),
         });
     }
     for (name, _) in &check.param_sizes {
@@ -156,8 +207,61 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
 pub fn parse_preconditions(texts: &[String]) -> Result<Vec<AssumeExpr>> {
     texts
         .iter()
-        .map(|t| parse_assume(t).map_err(|e| Error::Usage(format!("--assume '{t}': {e}"))))
+        .map(|t| {
+            parse_assume(t).map_err(|e| Error::Usage(format!("--assume '{}': {e}", shorten(t))))
+        })
         .collect()
+}
+
+/// An expression as echoed in a message: at most 60 characters.
+pub fn shorten(text: &str) -> String {
+    const KEEP: usize = 60;
+    if text.chars().count() <= KEEP {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(KEEP).collect();
+    format!("{head}… ({} characters)", text.chars().count())
+}
+
+/// How the preconditions read the parameters they name, where debug information did not
+/// say: one note per guessed parameter.
+pub fn reading_notes(sig: &Signature, preconditions: &[AssumeExpr]) -> Vec<String> {
+    let mut named: Vec<&str> = Vec::new();
+    for e in preconditions {
+        for v in e.vars() {
+            if !named.contains(&v) {
+                named.push(v);
+            }
+        }
+    }
+    let mut notes = Vec::new();
+    for (i, p) in sig.params.iter().enumerate() {
+        if !named
+            .iter()
+            .any(|n| *n == p.name || *n == format!("arg{i}"))
+        {
+            continue;
+        }
+        let (ty, guessed, what) = match p.buffer {
+            Some(_) => {
+                let (t, g) = p.element_type();
+                (t, g, "the elements of")
+            }
+            None => {
+                let (t, g) = p.assume_type();
+                (t, g, "")
+            }
+        };
+        if guessed {
+            notes.push(format!(
+                "--assume reads {what}{}'{}' as {} (no integer type in debug information; compile with -g)",
+                if what.is_empty() { "" } else { " " },
+                p.name,
+                ty.name()
+            ));
+        }
+    }
+    notes
 }
 
 /// Where argument values come from.
@@ -238,13 +342,6 @@ pub fn initial_state(
         args.bytes.push(bytes);
     }
     if !preconditions.is_empty() {
-        let width = sig
-            .params
-            .iter()
-            .map(|p| p.width)
-            .max()
-            .unwrap_or(64)
-            .max(64);
         let lookup = |name: &str| -> Option<Binding> {
             let index = sig.params.iter().position(|p| p.name == name).or_else(|| {
                 name.strip_prefix("arg")
@@ -253,18 +350,21 @@ pub fn initial_state(
             })?;
             let p = &sig.params[index];
             Some(match p.buffer {
-                Some(_) => {
-                    Binding::Buffer(args.bytes[index].iter().map(|v| v.expr(pool)).collect())
-                }
-                None => Binding::Scalar(args.values[index].expr(pool)),
+                Some(_) => Binding::Buffer {
+                    bytes: args.bytes[index].iter().map(|v| v.expr(pool)).collect(),
+                    elem: p.element_type().0,
+                },
+                None => Binding::Scalar {
+                    value: args.values[index].expr(pool),
+                    ty: p.assume_type().0,
+                },
             })
         };
         let mut conds: Vec<ExprId> = Vec::new();
         for e in preconditions {
-            conds.push(
-                precondition::lower(pool, e, width, &lookup)
-                    .map_err(|m| Error::Usage(format!("--assume '{e}': {m}")))?,
-            );
+            conds.push(precondition::lower(pool, e, &lookup).map_err(|m| {
+                Error::Usage(format!("--assume '{}': {m}", shorten(&e.to_string())))
+            })?);
         }
         let all = pool.and_all(&conds);
         match ex.check(&state, all) {

@@ -107,7 +107,12 @@ impl<'s> CrossDriver<'s> {
                             .iter()
                             .rev()
                             .fold(0u128, |acc, &b| (acc << 8) | b as u128);
-                        display_int(p.width, mask(p.width, bits))
+                        let (ty, _) = p.assume_type();
+                        if ty.signed {
+                            display_int(p.width, mask(p.width, bits))
+                        } else {
+                            display_unsigned(mask(p.width, bits))
+                        }
                     }
                 };
                 InputValue {
@@ -516,6 +521,15 @@ pub fn display_int(width: u32, bits: u128) -> String {
     if signed < 0 {
         format!("{signed}")
     } else if bits >= 0x10000 {
+        format!("{bits} (0x{bits:x})")
+    } else {
+        bits.to_string()
+    }
+}
+
+/// An unsigned integer as C would print it, with its hex for large values.
+pub fn display_unsigned(bits: u128) -> String {
+    if bits >= 0x10000 {
         format!("{bits} (0x{bits:x})")
     } else {
         bits.to_string()

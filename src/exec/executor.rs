@@ -7,7 +7,7 @@ use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState};
 use crate::exec::searcher::{self, SearchKind, Searcher};
 use crate::exec::state::{Failure, Frame, State, Termination};
 use crate::exec::value::Value;
-use crate::expr::{Assignment, ExprId, ExprPool, INDEX_WIDTH};
+use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
 use crate::ir::{FuncId, Module, GLOBAL_BASE};
 use crate::solver::{SatResult, Solver};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -729,6 +729,32 @@ impl<'a> Executor<'a> {
     ) -> Vec<(State, u64, Offset)> {
         let pool = self.pool;
         let mut results = Vec::new();
+        if let Some((base, size)) = provenance(pool, &state, p) {
+            // `base + offset`: the pointer was made from this object's address, so it may
+            // only access this object. Where it lands elsewhere is a memory error on any
+            // layout, not a read of whatever object happens to lie there (the two sides'
+            // objects live at different addresses).
+            let lo = pool.constant(64, base as u128);
+            let in_bounds = if bytes > size {
+                pool.false_()
+            } else {
+                pool.bool_and(
+                    pool.ule(lo, p),
+                    pool.ule(p, pool.constant(64, (base + size - bytes) as u128)),
+                )
+            };
+            let Some((good, bad)) = self.branch(state, in_bounds) else {
+                return results;
+            };
+            if let Some(good) = good {
+                let offset = pool.trunc(pool.sub(p, lo), INDEX_WIDTH);
+                results.push((good, base, Offset::Symbolic(offset)));
+            }
+            if let Some(bad) = bad {
+                self.fail(bad, Termination::OutOfBounds);
+            }
+            return results;
+        }
         let mut rest = state;
         let mut targets = 0usize;
         loop {
@@ -817,6 +843,26 @@ impl<'a> Executor<'a> {
         *slot = true;
         new
     }
+}
+
+/// The object a symbolic pointer `c + offset` was derived from: the one whose bytes, or
+/// whose one-past-the-end address, the constant term `c` names (objects are separated by
+/// red zones, so at most one does). `None` for pointers of any other shape.
+fn provenance(pool: &ExprPool, state: &State, p: ExprId) -> Option<(u64, u64)> {
+    let Node::Binary {
+        op: BinOp::Add,
+        lhs,
+        ..
+    } = pool.node(p)
+    else {
+        return None;
+    };
+    let c = pool.as_const(lhs)? as u64;
+    if let Some((o, _)) = state.memory.find(c) {
+        return Some((o.address, o.size));
+    }
+    let (o, _) = state.memory.find(c.checked_sub(1)?)?;
+    (o.address + o.size == c).then_some((o.address, o.size))
 }
 
 /// `p` points into the object `[base, base + size)`.

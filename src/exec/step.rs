@@ -746,16 +746,32 @@ impl<'a> Executor<'a> {
         let values: Vec<Value> = args.iter().map(|&a| self.operand(&state, a)).collect();
         let target = match callee {
             Callee::Direct(f) => *f,
-            Callee::Indirect(op) => match self.operand(&state, *op) {
-                Value::Con { bits, .. } => match self.module.function_at(bits as u64) {
-                    Some(f) => f,
-                    None => {
-                        self.fail(state, Termination::BadCall);
-                        return None;
-                    }
-                },
-                Value::Sym(p) => return self.call_symbolic_pointer(state, p, dst, values),
-            },
+            Callee::Indirect(op) => {
+                match self.operand(&state, *op) {
+                    Value::Con { bits, .. } => match self.module.function_at(bits as u64) {
+                        Some(f) => f,
+                        None => {
+                            // A pointer into a buffer the engine made up for an input (a
+                            // function-pointer parameter) is a gap of the model, not a fault
+                            // of the program: the path is unknown.
+                            let input = state
+                                .memory
+                                .find(bits as u64)
+                                .filter(|(o, _)| o.kind == ObjectKind::Input)
+                                .map(|(o, _)| o.name.clone());
+                            match input {
+                            Some(name) => self.unsupported(
+                                state,
+                                &format!("call through {name}: function-pointer inputs are not modelled"),
+                            ),
+                            None => self.fail(state, Termination::BadCall),
+                        }
+                            return None;
+                        }
+                    },
+                    Value::Sym(p) => return self.call_symbolic_pointer(state, p, dst, values),
+                }
+            }
         };
         let f = self.module.function(target);
         if f.is_declaration() {

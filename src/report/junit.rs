@@ -199,6 +199,7 @@ mod tests {
             diverged: 0,
             errors_both: 0,
             errors_one: 0,
+            unconfirmed: 0,
             unknown: 0,
             instructions: 0,
             queries: 0,

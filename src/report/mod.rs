@@ -39,6 +39,20 @@ impl PathVerdict {
     }
 }
 
+impl PathRow {
+    /// A difference that concrete replay reproduced: only these make a run NOT
+    /// EQUIVALENT (exit code 1).
+    pub fn is_confirmed_difference(&self) -> bool {
+        self.verdict.is_difference() && self.confirmed == Some(true)
+    }
+
+    /// A difference that concrete replay did not reproduce, or that was not replayed:
+    /// reported as such, and the run is inconclusive unless another row is confirmed.
+    pub fn is_unconfirmed_difference(&self) -> bool {
+        self.verdict.is_difference() && self.confirmed != Some(true)
+    }
+}
+
 impl fmt::Display for PathVerdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -131,12 +145,15 @@ pub struct Summary {
     pub paths: usize,
     /// Rows proved equal.
     pub proved: usize,
-    /// Rows that diverged.
+    /// Rows that diverged, confirmed by concrete replay.
     pub diverged: usize,
     /// Rows where both sides fail.
     pub errors_both: usize,
-    /// Rows where one side fails.
+    /// Rows where one side fails, confirmed by concrete replay.
     pub errors_one: usize,
+    /// Rows the engine found to differ but concrete replay did not reproduce (or that
+    /// were not replayed): never counted as divergences.
+    pub unconfirmed: usize,
     /// Rows left undecided.
     pub unknown: usize,
     /// Instructions executed on both sides.
@@ -255,6 +272,7 @@ pub(crate) mod tests {
                 diverged: 1,
                 errors_both: 1,
                 errors_one: 1,
+                unconfirmed: 0,
                 unknown: 1,
                 instructions: 12345,
                 queries: 67,

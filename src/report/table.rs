@@ -264,6 +264,12 @@ pub(crate) fn verdict_sentence(s: &Summary) -> String {
         }
         Overall::Inconclusive => {
             let mut why = Vec::new();
+            if s.unconfirmed > 0 {
+                why.push(format!(
+                    "{} that concrete replay did not confirm",
+                    plural(s.unconfirmed, "difference", "differences")
+                ));
+            }
             if s.unknown > 0 {
                 why.push(format!(
                     "{} undecided",
@@ -300,12 +306,17 @@ fn summary_lines(s: &Summary) -> Vec<(&'static str, String)> {
             None => "incomplete".to_string(),
         }
     };
+    let unconfirmed = if s.unconfirmed > 0 {
+        format!(", NOT confirmed by replay {}", s.unconfirmed)
+    } else {
+        String::new()
+    };
     vec![
         ("exploration", exploration),
         (
             "paths",
             format!(
-                "{} (proved {}, diverged {}, errors in both {}, errors in one side {}, unknown {})",
+                "{} (proved {}, diverged {}, errors in both {}, errors in one side {}{unconfirmed}, unknown {})",
                 s.paths, s.proved, s.diverged, s.errors_both, s.errors_one, s.unknown
             ),
         ),
