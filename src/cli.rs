@@ -180,6 +180,11 @@ struct ParamArgs {
     /// Compare the final contents of pointed-to buffers too (`true`/`false`).
     #[arg(long = "compare-buffers", default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     compare_buffers: bool,
+    /// How mutable globals start in function checks: `symbolic` (the same symbolic bytes on
+    /// both sides, the default: a function may be called in any state) or `initial` (their
+    /// initializers). Globals both sides define are compared at the end either way.
+    #[arg(long, value_name = "symbolic|initial", default_value = "symbolic")]
+    globals: String,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -462,6 +467,10 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
     }
     check.assumes = p.assume.clone();
     check.compare_buffers = p.compare_buffers;
+    check.globals = p
+        .globals
+        .parse()
+        .map_err(|m| usage(format!("--globals {m}")))?;
     Ok(())
 }
 
@@ -663,6 +672,11 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
     let cfg = crate::config::load_config(path).map_err(|e| Error::Usage(e.to_string()))?;
     let fail_on = fail_on.unwrap_or_else(|| cfg.fail_on());
     let (exec, solver) = engine_config(&args.engine)?;
+    let globals: crate::crosscheck::globals::GlobalsMode = args
+        .params
+        .globals
+        .parse()
+        .map_err(|m| usage(format!("--globals {m}")))?;
     let mut sections = Vec::new();
     for (i, pair) in cfg.pairs.iter().enumerate() {
         let module = gate::load_pair(&pair.a, &pair.b)?;
@@ -671,6 +685,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
             let mut check = FunctionCheck::new(&pair.a, &pair.b, fa, fb);
             check.exec = exec.clone();
             check.solver = solver;
+            check.globals = globals;
             let d = &cfg.defaults;
             check.buffer_size = f
                 .and_then(|f| f.buffer_size)

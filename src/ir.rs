@@ -249,6 +249,8 @@ pub enum Inst {
         addr: Operand,
         bytes: u32,
         width: u32,
+        /// Whether the loaded value is a pointer.
+        pointer: bool,
     },
     /// A little-endian store of the low `bytes` bytes of `value`.
     Store {
@@ -329,6 +331,45 @@ pub enum Inst {
     },
     /// Stops the path: the construct is outside what the engine models.
     Unsupported { what: String },
+}
+
+impl Inst {
+    /// Every operand the instruction reads, in no particular order.
+    pub fn operands(&self) -> Vec<Operand> {
+        match self {
+            Inst::Binary { lhs, rhs, .. } | Inst::ICmp { lhs, rhs, .. } => vec![*lhs, *rhs],
+            Inst::Cast { src, .. } | Inst::Copy { src, .. } => vec![*src],
+            Inst::Select {
+                cond, then, els, ..
+            } => vec![*cond, *then, *els],
+            Inst::Alloca { count, .. } => vec![*count],
+            Inst::Load { addr, .. } => vec![*addr],
+            Inst::Store { value, addr, .. } => vec![*value, *addr],
+            Inst::Gep { base, indices, .. } => std::iter::once(*base)
+                .chain(indices.iter().map(|i| i.index))
+                .collect(),
+            Inst::ExtractValue { agg, .. } => vec![*agg],
+            Inst::InsertValue { agg, value, .. } => vec![*agg, *value],
+            Inst::Call { callee, args, .. } => {
+                let mut v = args.clone();
+                if let Callee::Indirect(op) = callee {
+                    v.push(*op);
+                }
+                v
+            }
+            Inst::Intrinsic { args, .. } | Inst::Vector { args, .. } => args.clone(),
+            Inst::ExtractElement { vector, index, .. } => vec![*vector, *index],
+            Inst::InsertElement {
+                vector,
+                value,
+                index,
+                ..
+            } => vec![*vector, *value, *index],
+            Inst::Shuffle { a, b, .. } => vec![*a, *b],
+            Inst::Reduce { vector, .. } => vec![*vector],
+            Inst::Unsupported { .. } => Vec::new(),
+        }
+    }
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -454,6 +495,8 @@ pub struct Global {
     pub is_constant: bool,
     /// Declared but not defined anywhere in the linked module.
     pub is_external: bool,
+    /// Whether its type has pointers in it (its bytes hold addresses).
+    pub holds_pointers: bool,
 }
 
 /// A linked, lowered module: both programs and the harness.

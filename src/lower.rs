@@ -181,6 +181,7 @@ impl Lowerer {
                 init: vec![0; size as usize],
                 is_constant: LLVMIsGlobalConstant(g) != 0,
                 is_external: LLVMGetInitializer(g).is_null(),
+                holds_pointers: type_holds_pointers(ty, 0),
             });
             self.globals.insert(g, id);
             // A red zone after each global, so that running off its end is detected.
@@ -845,6 +846,7 @@ impl<'a> FunctionLowerer<'a> {
                     addr: op(self, 0)?,
                     bytes: LLVMStoreSizeOfType(self.l.td, ty) as u32,
                     width,
+                    pointer: LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMPointerTypeKind,
                 })
             }
             LLVMStore => {
@@ -1428,6 +1430,25 @@ pub fn eval_predicate(p: Predicate, width: u32, a: u128, b: u128) -> bool {
         Predicate::Sge => to_signed(width, a) >= to_signed(width, b),
         Predicate::Slt => to_signed(width, a) < to_signed(width, b),
         Predicate::Sle => to_signed(width, a) <= to_signed(width, b),
+    }
+}
+
+/// Whether values of type `ty` contain pointers (at most 32 levels of nesting are looked at;
+/// deeper ones are taken to).
+unsafe fn type_holds_pointers(ty: LLVMTypeRef, depth: u32) -> bool {
+    if depth > 32 {
+        return true;
+    }
+    match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMPointerTypeKind => true,
+        LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+            type_holds_pointers(LLVMGetElementType(ty), depth + 1)
+        }
+        LLVMTypeKind::LLVMStructTypeKind => {
+            let n = LLVMCountStructElementTypes(ty);
+            (0..n).any(|i| type_holds_pointers(LLVMStructGetTypeAtIndex(ty, i), depth + 1))
+        }
+        _ => false,
     }
 }
 

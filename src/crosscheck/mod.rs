@@ -6,6 +6,7 @@
 //! path condition; the path's verdict compares the two (`verdict`). Every divergence found
 //! is replayed concretely in the engine before it is reported as confirmed (`replay`).
 
+pub mod globals;
 mod minimize;
 mod precondition;
 pub mod program;
@@ -42,6 +43,8 @@ pub struct FunctionCheck {
     pub assumes: Vec<String>,
     /// Compare the final contents of buffers as well as return values. Default is true.
     pub compare_buffers: bool,
+    /// How mutable globals start. Default is [`globals::GlobalsMode::Symbolic`].
+    pub globals: globals::GlobalsMode,
     pub exec: ExecConfig,
     pub solver: SolverConfig,
     /// Where tests and reports go. Default is `xcheck-out`.
@@ -59,6 +62,7 @@ impl FunctionCheck {
             param_sizes: Vec::new(),
             assumes: Vec::new(),
             compare_buffers: true,
+            globals: globals::GlobalsMode::default(),
             exec: ExecConfig::default(),
             solver: SolverConfig::default(),
             out_dir: PathBuf::from("xcheck-out"),
@@ -98,6 +102,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let mut rows = std::mem::take(&mut explored.rows);
     let mut notes = explored.unsupported.clone();
     notes.extend(setup::reading_notes(&signature, &preconditions));
+    notes.extend(signature.globals.notes.iter().cloned());
     for side in [Side::A, Side::B] {
         notes.push(coverage_note(module, &explored.coverage, side));
     }
@@ -568,4 +573,67 @@ pub fn pair_functions(module: &Module) -> FunctionPairing {
         .map(|f| f.source_name.clone())
         .collect();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{outcomes, FailOn};
+
+    fn row(verdict: PathVerdict, confirmed: Option<bool>) -> PathRow {
+        PathRow {
+            id: 1,
+            verdict,
+            merged_paths: 1,
+            inputs: Vec::new(),
+            result_a: String::new(),
+            result_b: String::new(),
+            detail: String::new(),
+            ktest: None,
+            confirmed,
+        }
+    }
+
+    fn summarize(rows: &[PathRow]) -> Summary {
+        let explored = Explored {
+            rows: Vec::new(),
+            stats: Default::default(),
+            solver_stats: Default::default(),
+            unsupported: Vec::new(),
+            coverage: Vec::new(),
+            live_at_end: 0,
+            merged_away: 0,
+        };
+        explored.summary("t".into(), rows, Vec::new(), Instant::now())
+    }
+
+    // See: #10, wrong verdict 5: a divergence that replay does not reproduce never makes
+    // the run NOT EQUIVALENT (exit 1); it leaves it inconclusive.
+    #[test]
+    fn unconfirmed_differences_are_not_divergences() {
+        for verdict in [PathVerdict::Diverged, PathVerdict::ErrorOne] {
+            for confirmed in [Some(false), None] {
+                let rows = [
+                    row(PathVerdict::Proved, None),
+                    row(verdict.clone(), confirmed),
+                ];
+                let s = summarize(&rows);
+                assert_eq!(
+                    s.overall,
+                    Overall::Inconclusive,
+                    "{verdict:?} {confirmed:?}"
+                );
+                assert_eq!((s.diverged, s.errors_one, s.unconfirmed), (0, 0, 1));
+                let report = Report {
+                    summary: s,
+                    rows: rows.to_vec(),
+                };
+                assert_eq!(outcomes(&report), vec![FailOn::Unknown]);
+            }
+            let rows = [row(verdict.clone(), Some(true)), row(verdict, Some(false))];
+            let s = summarize(&rows);
+            assert_eq!(s.overall, Overall::Diverged);
+            assert_eq!(s.unconfirmed, 1);
+        }
+    }
 }

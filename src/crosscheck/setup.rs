@@ -1,6 +1,7 @@
 //! Setting up a function-level check: matching the two entry points, making the symbolic
 //! (or, for replay, concrete) arguments, and applying the preconditions.
 
+use super::globals::GlobalPlan;
 use super::precondition::{self, Binding};
 use super::FunctionCheck;
 use crate::assume::{parse_assume, AssumeExpr, CType};
@@ -93,6 +94,8 @@ pub struct Signature {
     pub ret_width: Option<u32>,
     /// Whether the entry points return a pointer (compared relative to the buffers).
     pub ret_is_pointer: bool,
+    /// The globals the pair can reach: inputs, compared, and what the report says.
+    pub globals: GlobalPlan,
 }
 
 /// Finds both entry points and checks that their types agree.
@@ -200,6 +203,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         params,
         ret_width: fa.ret_width,
         ret_is_pointer: fa.ret_is_pointer,
+        globals: super::globals::plan(module, a, b, check.globals),
     })
 }
 
@@ -279,6 +283,9 @@ pub struct Arguments {
     pub values: Vec<Value>,
     /// The initial bytes of each parameter's object.
     pub bytes: Vec<Vec<Value>>,
+    /// The initial bytes of each compared global (`Signature::globals`), the same on both
+    /// sides when it is an input.
+    pub globals: Vec<Vec<Value>>,
 }
 
 /// The state that calls A with the arguments, and the arguments.
@@ -293,7 +300,56 @@ pub fn initial_state(
     let mut args = Arguments {
         values: Vec::new(),
         bytes: Vec::new(),
+        globals: Vec::new(),
     };
+    for g in &sig.globals.shared {
+        let bytes: Vec<Value> = if !g.input {
+            Vec::new()
+        } else {
+            match &inputs {
+                Inputs::Symbolic => {
+                    let array = pool.new_array(&g.object_name(), g.size);
+                    let info = pool.array_info(array);
+                    state.inputs.push(SymbolicInput {
+                        array,
+                        name: info.name,
+                        size: g.size,
+                    });
+                    (0..g.size)
+                        .map(|k| Value::Sym(pool.sym(array, k)))
+                        .collect()
+                }
+                // A test without the global's object (an older test) keeps the initializer.
+                Inputs::Concrete(ktest) => {
+                    match ktest.objects.iter().find(|o| o.name == g.object_name()) {
+                        Some(o) if o.bytes.len() == g.size as usize => o
+                            .bytes
+                            .iter()
+                            .map(|&b| Value::concrete(8, b as u128))
+                            .collect(),
+                        Some(o) => {
+                            return Err(Error::Usage(format!(
+                                "test object '{}' has {} bytes, global '{}' needs {}",
+                                o.name,
+                                o.bytes.len(),
+                                g.name,
+                                g.size
+                            )))
+                        }
+                        None => Vec::new(),
+                    }
+                }
+            }
+        };
+        for address in [g.a, g.b] {
+            if let Some(contents) = state.memory.get_mut(address) {
+                for (k, b) in bytes.iter().enumerate() {
+                    contents.set_byte(pool, k, *b);
+                }
+            }
+        }
+        args.globals.push(bytes);
+    }
     for (i, p) in sig.params.iter().enumerate() {
         let size = p.object_size();
         let bytes: Vec<Value> = match &inputs {
@@ -384,12 +440,14 @@ pub fn initial_state(
             }
         }
     }
+    // What is compared when a side returns: its buffers, then the globals.
     state.buffers = sig
         .params
         .iter()
         .zip(&args.values)
         .filter(|(p, _)| p.buffer.is_some())
         .map(|(_, v)| v.as_concrete().unwrap_or(0) as u64)
+        .chain(sig.globals.shared.iter().map(|g| g.a))
         .collect();
     ex.push_call(&mut state, sig.a, &args.values, None);
     ex.cover(sig.a, crate::ir::BlockId(0));
@@ -426,22 +484,28 @@ fn scalar_of(ex: &Executor<'_>, bytes: &[Value], width: u32) -> Value {
     Value::from_expr(pool, pool.trunc(whole, width))
 }
 
-/// The test for a row's inputs: one object per parameter, named after it.
+/// The test for a row's inputs: one object per parameter, named after it, then one per
+/// global input (`global.NAME`).
 pub fn ktest_of(check: &FunctionCheck, sig: &Signature, inputs: &[InputValue]) -> KTest {
+    let object = |name: String, size: u32| {
+        let bytes = inputs
+            .iter()
+            .find(|i| i.name == name)
+            .map(|i| i.bytes.clone())
+            .unwrap_or_else(|| vec![0; size as usize]);
+        KTestObject { name, bytes }
+    };
     let objects = sig
         .params
         .iter()
-        .map(|p| {
-            let bytes = inputs
+        .map(|p| object(p.name.clone(), p.object_size()))
+        .chain(
+            sig.globals
+                .shared
                 .iter()
-                .find(|i| i.name == p.name)
-                .map(|i| i.bytes.clone())
-                .unwrap_or_else(|| vec![0; p.object_size() as usize]);
-            KTestObject {
-                name: p.name.clone(),
-                bytes,
-            }
-        })
+                .filter(|g| g.input)
+                .map(|g| object(g.object_name(), g.size)),
+        )
         .collect();
     KTest {
         args: vec![

@@ -91,9 +91,26 @@ impl<'s> CrossDriver<'s> {
         });
     }
 
-    /// The concrete inputs of a model, one per parameter.
+    /// The concrete inputs of a model, one per parameter, then one per global input.
     fn inputs(&self, ex: &Executor<'_>, _state: &State, model: &Assignment) -> Vec<InputValue> {
-        self.sig
+        let globals = self
+            .sig
+            .globals
+            .shared
+            .iter()
+            .zip(&self.args.globals)
+            .filter(|(g, _)| g.input)
+            .map(|(g, bytes)| {
+                let concrete: Vec<u8> =
+                    bytes.iter().map(|b| concrete_byte(ex, *b, model)).collect();
+                InputValue {
+                    name: g.object_name(),
+                    display: display_buffer(&concrete),
+                    bytes: concrete,
+                }
+            });
+        let params: Vec<InputValue> = self
+            .sig
             .params
             .iter()
             .zip(&self.args.bytes)
@@ -121,7 +138,8 @@ impl<'s> CrossDriver<'s> {
                     display,
                 }
             })
-            .collect()
+            .collect();
+        params.into_iter().chain(globals).collect()
     }
 
     /// Starts side B on `state`: fresh buffers with the initial bytes, the same scalars.
@@ -143,6 +161,7 @@ impl<'s> CrossDriver<'s> {
                 values.push(*value);
             }
         }
+        buffers.extend(self.sig.globals.shared.iter().map(|g| g.b));
         state.buffers = buffers;
         state.phase = 1;
         ex.push_call(&mut state, self.sig.b, &values, None);
@@ -276,13 +295,26 @@ impl<'s> CrossDriver<'s> {
                     };
                     terms.push(("return value".into(), pool.ne(x.expr(pool), y.expr(pool))));
                 }
-                if self.compare_buffers {
+                {
+                    // Buffers (unless --compare-buffers false), then globals (always).
                     let names = self
                         .sig
                         .params
                         .iter()
                         .filter(|p| p.buffer.is_some())
-                        .map(|p| (p.name.clone(), p.compared));
+                        .map(|p| {
+                            (
+                                format!("buffer '{}'", p.name),
+                                p.compared && self.compare_buffers,
+                            )
+                        })
+                        .chain(
+                            self.sig
+                                .globals
+                                .shared
+                                .iter()
+                                .map(|g| (format!("global '{}'", g.name), true)),
+                        );
                     for (((name, compared), xa), xb) in names.zip(ba).zip(bb) {
                         if !compared {
                             continue;
@@ -292,7 +324,7 @@ impl<'s> CrossDriver<'s> {
                             .zip(xb)
                             .map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool)))
                             .collect();
-                        terms.push((format!("buffer '{name}'"), pool.or_all(&diffs)));
+                        terms.push((name, pool.or_all(&diffs)));
                     }
                 }
             }
@@ -362,9 +394,23 @@ impl<'s> CrossDriver<'s> {
                     what.join(", "),
                     if what.len() == 1 { "s" } else { "" }
                 );
+                let labels: Vec<String> = self
+                    .sig
+                    .params
+                    .iter()
+                    .filter(|p| p.buffer.is_some())
+                    .map(|p| format!("buffer '{}'", p.name))
+                    .chain(
+                        self.sig
+                            .globals
+                            .shared
+                            .iter()
+                            .map(|g| format!("global '{}'", g.name)),
+                    )
+                    .collect();
                 let (ca, cb) = (
-                    concrete_outcome(ex, a, &model),
-                    concrete_outcome(ex, b, &model),
+                    concrete_outcome(ex, a, &model, &labels),
+                    concrete_outcome(ex, b, &model, &labels),
                 );
                 self.push_row(
                     ex,
@@ -490,7 +536,12 @@ fn describe(ex: &Executor<'_>, o: &SideOutcome) -> String {
 }
 
 /// A result with every symbolic part evaluated in `model`.
-fn concrete_outcome(ex: &Executor<'_>, o: &SideOutcome, model: &Assignment) -> String {
+fn concrete_outcome(
+    ex: &Executor<'_>,
+    o: &SideOutcome,
+    model: &Assignment,
+    labels: &[String],
+) -> String {
     let value = |v: &Value| match v {
         Value::Con { width, bits } => display_int(*width, *bits),
         Value::Sym(e) => display_int(ex.pool.width(*e), ex.pool.eval(*e, model)),
@@ -501,9 +552,9 @@ fn concrete_outcome(ex: &Executor<'_>, o: &SideOutcome, model: &Assignment) -> S
                 Some(v) => format!("returns {}", value(v)),
                 None => "returns".to_string(),
             };
-            for b in buffers {
+            for (b, label) in buffers.iter().zip(labels) {
                 let bytes: Vec<u8> = b.iter().map(|x| concrete_byte(ex, *x, model)).collect();
-                text.push_str(&format!(", buffer {}", display_buffer(&bytes)));
+                text.push_str(&format!(", {label} {}", display_buffer(&bytes)));
             }
             text
         }

@@ -98,6 +98,7 @@ impl<'a> Executor<'a> {
                 addr,
                 bytes,
                 width,
+                pointer,
             } => {
                 let Value::Con { bits, .. } = self.operand(state, *addr) else {
                     return false;
@@ -106,6 +107,10 @@ impl<'a> Executor<'a> {
                     return false;
                 };
                 let v = self.read(state, base, Offset::Concrete(offset), *bytes);
+                if *pointer && !v.is_concrete() {
+                    // A symbolic pointer: `step` decides whether the model can hold it.
+                    return false;
+                }
                 Some((*dst, self.resize(v, *width)))
             }
             Inst::Store { value, addr, bytes } => {

@@ -68,7 +68,8 @@ impl<'a> Executor<'a> {
                 addr,
                 bytes,
                 width,
-            } => self.exec_load(state, *dst, *addr, *bytes, *width),
+                pointer,
+            } => self.exec_load(state, *dst, *addr, *bytes, *width, *pointer),
             Inst::Store { value, addr, bytes } => self.exec_store(state, *value, *addr, *bytes),
             Inst::Gep {
                 dst,
@@ -406,11 +407,31 @@ impl<'a> Executor<'a> {
         addr: Operand,
         bytes: u32,
         width: u32,
+        pointer: bool,
     ) -> Option<State> {
         let a = self.operand(&state, addr);
         let targets = self.resolve(state, a, bytes as u64);
         self.each_target(targets, |ex, mut s, key, offset| {
             let v = ex.read(&s, key, offset, bytes);
+            if pointer && !v.is_concrete() {
+                // A pointer made of input bytes (a pointer field of a parameter's buffer):
+                // the engine makes up no objects for it to point to, so whatever it reached
+                // would be an artefact of the model, on both sides alike.
+                let input = s
+                    .memory
+                    .get(key)
+                    .filter(|(o, _)| o.kind == ObjectKind::Input)
+                    .map(|(o, _)| o.name.clone());
+                if let Some(name) = input {
+                    ex.unsupported(
+                        s,
+                        &format!(
+                            "pointer read from {name}: pointers inside inputs are not modelled"
+                        ),
+                    );
+                    return None;
+                }
+            }
             let v = ex.resize(v, width);
             ex.set(&mut s, dst, v);
             Some(s)
