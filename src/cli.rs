@@ -210,7 +210,8 @@ struct EngineArgs {
     /// Seed of the random choices of the search.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Time limit of one solver query (`10s`); a query that runs out makes its path unknown.
+    /// Time limit of one solver query (`10s`; `0` for no limit); a query that runs out makes
+    /// its path unknown. Default: 30s.
     #[arg(long = "solver-timeout", value_name = "TIME")]
     solver_timeout: Option<String>,
     /// Turn off the query cache.
@@ -228,6 +229,9 @@ struct EngineArgs {
     /// Turn off enumeration (queries over at most two input bytes decided by trying every input).
     #[arg(long = "no-enumerate")]
     no_enumerate: bool,
+    /// The run's stop token (set by the binary's signal handlers), not an option.
+    #[arg(skip)]
+    stop: crate::stop::Stop,
 }
 
 #[derive(Parser, Debug)]
@@ -286,6 +290,11 @@ struct ReplayArgs {
 
 /// Runs the command line `args` (program name first) and returns the exit code.
 pub fn main(args: Vec<OsString>) -> i32 {
+    main_with_stop(args, crate::stop::Stop::new())
+}
+
+/// [`main`], stopping (as at a limit, results written) when `stop` is interrupted.
+pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
     let sub = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
     let rest = || {
         std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned())
@@ -303,7 +312,10 @@ pub fn main(args: Vec<OsString>) -> i32 {
     let result = match sub {
         "run" => RunArgs::try_parse_from(rest())
             .map_err(clap_exit)
-            .and_then(run),
+            .and_then(|mut a| {
+                a.engine.stop = stop.clone();
+                run(a)
+            }),
         "show" => ShowArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(show),
@@ -314,7 +326,10 @@ pub fn main(args: Vec<OsString>) -> i32 {
             let (args, env) = split_env(args);
             CheckArgs::try_parse_from(args)
                 .map_err(clap_exit)
-                .and_then(|a| check(a, env))
+                .and_then(|mut a| {
+                    a.engine.stop = stop.clone();
+                    check(a, env)
+                })
         }
     };
     match result {
@@ -411,14 +426,16 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
             Some(mib) => Some(mib.saturating_mul(1 << 20)),
             None => default_memory_cap(),
         },
+        stop: e.stop.clone(),
         ..ExecConfig::default()
     };
     let solver = SolverConfig {
-        timeout: e
-            .solver_timeout
-            .as_deref()
-            .map(|t| parse_duration("--solver-timeout", t))
-            .transpose()?,
+        timeout: match e.solver_timeout.as_deref().map(str::trim) {
+            None => SolverConfig::default().timeout,
+            Some("0" | "none") => None,
+            Some(t) => Some(parse_duration("--solver-timeout", t)?),
+        },
+        stop: e.stop.clone(),
         cache: !e.no_cache,
         independence: !e.no_independence,
         ranges: !e.no_ranges,
@@ -670,7 +687,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
         let make = |fa: &str, fb: &str, f: Option<&crate::config::FunctionConfig>| -> gate::Job {
             let mut check = FunctionCheck::new(&pair.a, &pair.b, fa, fb);
             check.exec = exec.clone();
-            check.solver = solver;
+            check.solver = solver.clone();
             let d = &cfg.defaults;
             check.buffer_size = f
                 .and_then(|f| f.buffer_size)

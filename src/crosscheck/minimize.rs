@@ -20,6 +20,7 @@ use super::setup::{Arguments, Signature};
 use crate::exec::{State, Value};
 use crate::expr::{mask, to_signed, ArrayId, Assignment, ExprId, ExprPool, Node};
 use crate::solver::{build_chain, SatResult, Solver, SolverConfig};
+use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -55,6 +56,8 @@ struct Search<'e> {
     restarted: bool,
     start: Instant,
     limit: Duration,
+    /// The run's stop token: minimization ends (keeping what it has) when it says to stop.
+    stop: Stop,
 }
 
 impl<'e> Search<'e> {
@@ -65,9 +68,11 @@ impl<'e> Search<'e> {
         goal: ExprId,
         model: Arc<Assignment>,
         budget: Duration,
+        stop: &Stop,
     ) -> Self {
         let config = SolverConfig {
             timeout: Some(QUERY_TIMEOUT),
+            stop: stop.clone(),
             ..SolverConfig::default()
         };
         Search {
@@ -80,6 +85,7 @@ impl<'e> Search<'e> {
             restarted: false,
             start: Instant::now(),
             limit: TIME_BUDGET.min(budget),
+            stop: stop.clone(),
         }
     }
 
@@ -101,7 +107,9 @@ impl<'e> Search<'e> {
     }
 
     fn exhausted(&self) -> bool {
-        self.queries >= QUERY_BUDGET || self.start.elapsed() >= self.limit
+        self.queries >= QUERY_BUDGET
+            || self.start.elapsed() >= self.limit
+            || self.stop.should_stop()
     }
 
     /// Adopts `wish` if some input satisfies it together with everything fixed so far.
@@ -186,11 +194,12 @@ pub fn minimize(
     args: &Arguments,
     model: Arc<Assignment>,
     budget: &mut Duration,
+    stop: &Stop,
 ) -> Arc<Assignment> {
-    if budget.is_zero() {
+    if budget.is_zero() || stop.should_stop() {
         return model;
     }
-    let mut search = Search::new(pool, state, goal, model, *budget);
+    let mut search = Search::new(pool, state, goal, model, *budget, stop);
     for (p, (value, bytes)) in sig.params.iter().zip(args.values.iter().zip(&args.bytes)) {
         match p.buffer {
             None => {
@@ -215,11 +224,12 @@ pub fn minimize_objects(
     objects: &[(Vec<Value>, bool)],
     model: Arc<Assignment>,
     budget: &mut Duration,
+    stop: &Stop,
 ) -> Arc<Assignment> {
-    if budget.is_zero() {
+    if budget.is_zero() || stop.should_stop() {
         return model;
     }
-    let mut search = Search::new(pool, state, goal, model, *budget);
+    let mut search = Search::new(pool, state, goal, model, *budget, stop);
     for (bytes, is_string) in objects {
         text_bytes(&mut search, pool, bytes, *is_string);
     }

@@ -346,6 +346,7 @@ impl<'s> CrossDriver<'s> {
                     &self.args,
                     model,
                     &mut self.minimize_left,
+                    &ex.config.stop,
                 );
                 let what: Vec<&str> = terms
                     .iter()
@@ -440,6 +441,10 @@ impl super::RowDriver for CrossDriver<'_> {
     fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>) {
         (self.rows, self.keys)
     }
+
+    fn rows(&self) -> (&[PathRow], &[Vec<u8>]) {
+        (&self.rows, &self.keys)
+    }
 }
 
 /// A model of the path condition (any input that follows this path), made readable.
@@ -456,7 +461,14 @@ fn any_model(
     };
     let goal = ex.pool.true_();
     Some(super::minimize::minimize(
-        ex.pool, state, goal, sig, args, model, budget,
+        ex.pool,
+        state,
+        goal,
+        sig,
+        args,
+        model,
+        budget,
+        &ex.config.stop,
     ))
 }
 
