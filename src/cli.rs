@@ -848,7 +848,22 @@ fn tests_of(path: &Path) -> Result<Vec<PathBuf>, Exit> {
         .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
         .collect();
     v.sort();
-    if v.is_empty() && !path.join("report.json").exists() {
+    let report = path.join("report.json");
+    if report.exists() {
+        let listed = report_tests(&report)?;
+        let missing: Vec<&String> = listed.iter().filter(|n| !path.join(n).exists()).collect();
+        if let Some(first) = missing.first() {
+            return Err(Exit::Error(Error::input(
+                &report,
+                format!(
+                    "lists {} test{} missing from the directory (first: {first})",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" }
+                ),
+            )));
+        }
+    }
+    if v.is_empty() && !report.exists() {
         return Err(Exit::Error(Error::input(
             path,
             "contains neither .ktest files nor a report.json",
@@ -995,6 +1010,22 @@ fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Re
         println!("  => {status}");
     }
     Ok(if all_confirmed { 0 } else { 1 })
+}
+
+/// The names of the tests that `report.json` lists, for any row.
+fn report_tests(report: &Path) -> Result<Vec<String>, Exit> {
+    let text = std::fs::read_to_string(report)
+        .map_err(|e| Error::input(report, format!("cannot read: {e}")))?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Error::input(report, format!("not a report: {e}")))?;
+    let rows = json
+        .get("rows")
+        .and_then(|r| r.as_array())
+        .ok_or_else(|| Error::input(report, "not a report: no 'rows' list"))?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| r.get("ktest").and_then(|k| k.as_str()).map(String::from))
+        .collect())
 }
 
 /// The names of the tests that `report.json` lists for rows that differ.

@@ -729,6 +729,69 @@ mod tests {
         model
     }
 
+    /// Factoring a 64-bit semiprime: `x * y = C` without overflow, `x, y > 1`. Hard for
+    /// bit-blasting: nowhere near decided in seconds.
+    fn factoring(pool: &ExprPool) -> ExprId {
+        let (a, b) = (pool.new_array("x", 8), pool.new_array("y", 8));
+        let (x, y) = (word(pool, a, 8), word(pool, b, 8));
+        // 4294967291 · 4294967279, the two largest primes below 2^32.
+        let c = pool.constant(128, 18446743979220271189);
+        let product = pool.mul(pool.zext(x, 128), pool.zext(y, 128));
+        let one = pool.constant(64, 1);
+        pool.bool_and(
+            pool.eq(product, c),
+            pool.bool_and(pool.ugt(x, one), pool.ugt(y, one)),
+        )
+    }
+
+    #[test]
+    fn a_hard_query_ends_at_its_time_limit() {
+        let pool = ExprPool::new();
+        let q = factoring(&pool);
+        let mut solver = BitwuzlaSolver::new(Some(Duration::from_millis(200)));
+        let start = Instant::now();
+        let result = solve(&mut solver, &pool, &[], q);
+        assert_eq!(result, SatResult::Unknown(TIMEOUT.into()));
+        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn a_running_check_returns_when_interrupted() {
+        let pool = ExprPool::new();
+        let q = factoring(&pool);
+        let stop = Stop::new();
+        let mut solver = BitwuzlaSolver::new(Some(Duration::from_secs(60))).with_stop(stop.clone());
+        let start = Instant::now();
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(200));
+                stop.interrupt();
+            });
+            solve(&mut solver, &pool, &[], q)
+        });
+        assert_eq!(result, SatResult::Unknown("interrupted".into()));
+        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+        // Asked again, it does not even start.
+        assert_eq!(
+            solve(&mut solver, &pool, &[], q),
+            SatResult::Unknown("interrupted".into())
+        );
+    }
+
+    #[test]
+    fn a_running_check_returns_at_the_deadline() {
+        let pool = ExprPool::new();
+        let q = factoring(&pool);
+        let stop = Stop::new();
+        let mut solver = BitwuzlaSolver::new(None).with_stop(stop.clone());
+        let start = Instant::now();
+        stop.set_deadline(start + Duration::from_millis(200));
+        let result = solve(&mut solver, &pool, &[], q);
+        assert_eq!(result, SatResult::Unknown("max-time reached".into()));
+        let took = start.elapsed();
+        assert!(took >= Duration::from_millis(200) && took < Duration::from_secs(3), "{took:?}");
+    }
+
     /// `bytes` symbolic bytes of `array`, little endian, as one bit-vector.
     fn word(pool: &ExprPool, array: ArrayId, bytes: u32) -> ExprId {
         let syms: Vec<ExprId> = (0..bytes).map(|i| pool.sym(array, i)).collect();

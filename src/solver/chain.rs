@@ -145,6 +145,7 @@ mod tests {
             ranges: false,
             enumerate: false,
             validate: false,
+            stop: Default::default(),
         };
         let mut solver = build_chain(&cfg);
         for _ in 0..2 {
