@@ -286,6 +286,9 @@ struct ReplayArgs {
     timeout: String,
     #[command(flatten)]
     params: ParamArgs,
+    /// The run's stop token (set by the binary's signal handlers), not an option.
+    #[arg(skip)]
+    stop: crate::stop::Stop,
 }
 
 /// Runs the command line `args` (program name first) and returns the exit code.
@@ -321,7 +324,10 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
             .and_then(show),
         "replay" => ReplayArgs::try_parse_from(rest())
             .map_err(clap_exit)
-            .and_then(replay),
+            .and_then(|mut a| {
+                a.stop = stop.clone();
+                replay(a)
+            }),
         _ => {
             let (args, env) = split_env(args);
             CheckArgs::try_parse_from(args)
@@ -936,8 +942,13 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
     let (fa, fb) = function_names(function)?;
     let mut check = FunctionCheck::new(a, b, &fa, &fb);
     apply_params(&mut check, &args.params)?;
+    check.exec.stop = args.stop.clone();
+    check.solver.stop = args.stop.clone();
     let mut differ = false;
-    for t in &tests {
+    for (i, t) in tests.iter().enumerate() {
+        if args.stop.interrupted() {
+            return Ok(interrupted_replay(tests.len() - i));
+        }
         let (verdict, a, b) = replay_file(&check, t)?;
         differ |= verdict.is_difference();
         println!("{}: A {a}; B {b} => {verdict}", t.display());
@@ -968,7 +979,10 @@ fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Re
     };
     let expected = divergent_tests(&report_dir.join("report.json"));
     let mut all_confirmed = true;
-    for t in tests {
+    for (i, t) in tests.iter().enumerate() {
+        if args.stop.interrupted() {
+            return Ok(interrupted_replay(tests.len() - i));
+        }
         let ktest = KTest::read(t).map_err(|e| Error::input(t, e.to_string()))?;
         let name = t
             .file_name()
@@ -1010,6 +1024,15 @@ fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Re
         println!("  => {status}");
     }
     Ok(if all_confirmed { 0 } else { 1 })
+}
+
+/// Says that a replay was interrupted with `left` tests to go; returns exit code 3.
+fn interrupted_replay(left: usize) -> i32 {
+    println!(
+        "interrupted: {left} test{} not replayed",
+        if left == 1 { "" } else { "s" }
+    );
+    3
 }
 
 /// The names of the tests that `report.json` lists, for any row.

@@ -87,10 +87,22 @@ fn an_endless_loop_stops_at_max_time_with_its_report() {
     let (a, b) = fixtures(dir.path());
     let mut child = spawn(
         dir.path(),
-        &[&a, &b, "--function", "halve", "--max-time", "1", "-o", "out"],
+        &[
+            &a,
+            &b,
+            "--function",
+            "halve",
+            "--max-time",
+            "1",
+            "-o",
+            "out",
+        ],
     );
     let (code, took) = wait_at_most(&mut child, Duration::from_secs(20));
-    assert!(took < Duration::from_secs(5), "took {took:?} for --max-time 1");
+    assert!(
+        took < Duration::from_secs(5),
+        "took {took:?} for --max-time 1"
+    );
     assert!(matches!(code, Some(1) | Some(3)), "exit {code:?}");
     let (json, _) = report_with_tests(&dir.path().join("out"));
     assert_eq!(json["summary"]["complete"], false);
@@ -105,7 +117,16 @@ fn stopped_by(sig: i32) {
     let (a, b) = fixtures(dir.path());
     let mut child = spawn(
         dir.path(),
-        &[&a, &b, "--function", "thirds", "--max-time", "120", "-o", "out"],
+        &[
+            &a,
+            &b,
+            "--function",
+            "thirds",
+            "--max-time",
+            "120",
+            "-o",
+            "out",
+        ],
     );
     std::thread::sleep(Duration::from_millis(2500));
     signal(&child, sig);
@@ -113,7 +134,11 @@ fn stopped_by(sig: i32) {
     assert!(took < Duration::from_secs(5), "took {took:?} to stop");
     let out = dir.path().join("out");
     let (json, tests) = report_with_tests(&out);
-    assert_eq!(test_files(&out), tests, "the directory holds exactly the listed tests");
+    assert_eq!(
+        test_files(&out),
+        tests,
+        "the directory holds exactly the listed tests"
+    );
     let reason = json["summary"]["stop_reason"].as_str().unwrap_or("");
     assert!(reason.contains("interrupted"), "stop reason: {reason}");
     let rows = json["rows"].as_array().unwrap();
@@ -153,7 +178,16 @@ fn sigkill_leaves_a_report_listing_only_tests_that_exist() {
     std::fs::write(out.join("test000009.ktest"), b"KTEST").unwrap();
     let mut child = spawn(
         dir.path(),
-        &[&a, &b, "--function", "thirds", "--max-time", "120", "-o", "out"],
+        &[
+            &a,
+            &b,
+            "--function",
+            "thirds",
+            "--max-time",
+            "120",
+            "-o",
+            "out",
+        ],
     );
     // Wait for the first tests, then give the reports their second to catch up.
     let start = Instant::now();
@@ -178,7 +212,10 @@ fn sigkill_leaves_a_report_listing_only_tests_that_exist() {
     assert_ne!(json["summary"]["title"], "an earlier run");
     assert!(!out.join("test000009.ktest").exists());
     for name in &found {
-        assert!(tests.contains(name), "{name} was found but is not in the report");
+        assert!(
+            tests.contains(name),
+            "{name} was found but is not in the report"
+        );
     }
 }
 
@@ -199,5 +236,8 @@ fn replay_of_a_directory_missing_a_listed_test_fails() {
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    assert!(err.contains("test000002.ktest") && err.contains("missing"), "{err}");
+    assert!(
+        err.contains("test000002.ktest") && err.contains("missing"),
+        "{err}"
+    );
 }

@@ -17,7 +17,7 @@
 //! exploration.)
 
 use super::setup::{Arguments, Signature};
-use crate::exec::{State, Value};
+use crate::exec::{Executor, State, Value};
 use crate::expr::{mask, to_signed, ArrayId, Assignment, ExprId, ExprPool, Node};
 use crate::solver::{build_chain, SatResult, Solver, SolverConfig};
 use crate::stop::Stop;
@@ -187,15 +187,15 @@ impl<'e> Search<'e> {
 /// A model of `state` ∧ `goal` with small, readable parameter values (starting from `model`,
 /// which must satisfy both).
 pub fn minimize(
-    pool: &ExprPool,
+    ex: &Executor<'_>,
     state: &State,
     goal: ExprId,
     sig: &Signature,
     args: &Arguments,
     model: Arc<Assignment>,
     budget: &mut Duration,
-    stop: &Stop,
 ) -> Arc<Assignment> {
+    let (pool, stop) = (ex.pool, &ex.config.stop);
     if budget.is_zero() || stop.should_stop() {
         return model;
     }
@@ -218,14 +218,14 @@ pub fn minimize(
 /// characters, newlines and tabs (and, for strings, zeroes at their end). Used for whole
 /// programs, whose inputs are argument strings, stdin and file contents.
 pub fn minimize_objects(
-    pool: &ExprPool,
+    ex: &Executor<'_>,
     state: &State,
     goal: ExprId,
     objects: &[(Vec<Value>, bool)],
     model: Arc<Assignment>,
     budget: &mut Duration,
-    stop: &Stop,
 ) -> Arc<Assignment> {
+    let (pool, stop) = (ex.pool, &ex.config.stop);
     if budget.is_zero() || stop.should_stop() {
         return model;
     }

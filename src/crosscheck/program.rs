@@ -647,13 +647,12 @@ impl ProgramDriver {
                     .collect();
                 let goal = pool.bool_not(all);
                 let model = super::minimize::minimize_objects(
-                    pool,
+                    ex,
                     &state,
                     goal,
                     &objects,
                     model,
                     &mut self.minimize_left,
-                    &ex.config.stop,
                 );
                 // An output compared byte for byte that, for this input, differs only in
                 // spacing is no divergence under --ignore-spacing; another input might be.

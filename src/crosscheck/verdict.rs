@@ -339,14 +339,13 @@ impl<'s> CrossDriver<'s> {
             ),
             Ok(Some(model)) => {
                 let model = super::minimize::minimize(
-                    ex.pool,
+                    ex,
                     &state,
                     differ,
                     self.sig,
                     &self.args,
                     model,
                     &mut self.minimize_left,
-                    &ex.config.stop,
                 );
                 let what: Vec<&str> = terms
                     .iter()
@@ -461,14 +460,7 @@ fn any_model(
     };
     let goal = ex.pool.true_();
     Some(super::minimize::minimize(
-        ex.pool,
-        state,
-        goal,
-        sig,
-        args,
-        model,
-        budget,
-        &ex.config.stop,
+        ex, state, goal, sig, args, model, budget,
     ))
 }
 

@@ -752,7 +752,11 @@ mod tests {
         let start = Instant::now();
         let result = solve(&mut solver, &pool, &[], q);
         assert_eq!(result, SatResult::Unknown(TIMEOUT.into()));
-        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]
@@ -770,7 +774,11 @@ mod tests {
             solve(&mut solver, &pool, &[], q)
         });
         assert_eq!(result, SatResult::Unknown("interrupted".into()));
-        assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
         // Asked again, it does not even start.
         assert_eq!(
             solve(&mut solver, &pool, &[], q),
@@ -789,7 +797,10 @@ mod tests {
         let result = solve(&mut solver, &pool, &[], q);
         assert_eq!(result, SatResult::Unknown("max-time reached".into()));
         let took = start.elapsed();
-        assert!(took >= Duration::from_millis(200) && took < Duration::from_secs(3), "{took:?}");
+        assert!(
+            took >= Duration::from_millis(200) && took < Duration::from_secs(3),
+            "{took:?}"
+        );
     }
 
     /// `bytes` symbolic bytes of `array`, little endian, as one bit-vector.
