@@ -110,24 +110,18 @@ fn an_endless_loop_stops_at_max_time_with_its_report() {
     assert!(reason.contains("max-time"), "stop reason: {reason}");
 }
 
+/// Starts a check of `thirds` (divergences found one by one, slowly) into `out`.
+fn spawn_thirds(dir: &Path, a: &str, b: &str) -> Child {
+    let args = ["--function", "thirds", "--max-time", "120", "-o", "out"];
+    spawn(dir, &[&[a, b][..], &args].concat())
+}
+
 /// Sends `sig` to a running check of `thirds` (divergences found one by one, slowly) and
 /// checks how it ends.
 fn stopped_by(sig: i32) {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = fixtures(dir.path());
-    let mut child = spawn(
-        dir.path(),
-        &[
-            &a,
-            &b,
-            "--function",
-            "thirds",
-            "--max-time",
-            "120",
-            "-o",
-            "out",
-        ],
-    );
+    let mut child = spawn_thirds(dir.path(), &a, &b);
     std::thread::sleep(Duration::from_millis(2500));
     signal(&child, sig);
     let (code, took) = wait_at_most(&mut child, Duration::from_secs(20));
@@ -176,19 +170,7 @@ fn sigkill_leaves_a_report_listing_only_tests_that_exist() {
     )
     .unwrap();
     std::fs::write(out.join("test000009.ktest"), b"KTEST").unwrap();
-    let mut child = spawn(
-        dir.path(),
-        &[
-            &a,
-            &b,
-            "--function",
-            "thirds",
-            "--max-time",
-            "120",
-            "-o",
-            "out",
-        ],
-    );
+    let mut child = spawn_thirds(dir.path(), &a, &b);
     // Wait for the first tests, then give the reports their second to catch up.
     let start = Instant::now();
     let found: Vec<String> = loop {
