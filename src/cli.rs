@@ -215,7 +215,8 @@ struct EngineArgs {
     /// Seed of the random choices of the search.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Time limit of one solver query (`10s`); a query that runs out makes its path unknown.
+    /// Time limit of one solver query (`10s`; `0` for no limit); a query that runs out makes
+    /// its path unknown. Default: 30s.
     #[arg(long = "solver-timeout", value_name = "TIME")]
     solver_timeout: Option<String>,
     /// Turn off the query cache.
@@ -233,6 +234,9 @@ struct EngineArgs {
     /// Turn off enumeration (queries over at most two input bytes decided by trying every input).
     #[arg(long = "no-enumerate")]
     no_enumerate: bool,
+    /// The run's stop token (set by the binary's signal handlers), not an option.
+    #[arg(skip)]
+    stop: crate::stop::Stop,
 }
 
 #[derive(Parser, Debug)]
@@ -287,10 +291,18 @@ struct ReplayArgs {
     timeout: String,
     #[command(flatten)]
     params: ParamArgs,
+    /// The run's stop token (set by the binary's signal handlers), not an option.
+    #[arg(skip)]
+    stop: crate::stop::Stop,
 }
 
 /// Runs the command line `args` (program name first) and returns the exit code.
 pub fn main(args: Vec<OsString>) -> i32 {
+    main_with_stop(args, crate::stop::Stop::new())
+}
+
+/// [`main`], stopping (as at a limit, results written) when `stop` is interrupted.
+pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
     let sub = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
     let rest = || {
         std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned())
@@ -308,18 +320,27 @@ pub fn main(args: Vec<OsString>) -> i32 {
     let result = match sub {
         "run" => RunArgs::try_parse_from(rest())
             .map_err(clap_exit)
-            .and_then(run),
+            .and_then(|mut a| {
+                a.engine.stop = stop.clone();
+                run(a)
+            }),
         "show" => ShowArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(show),
         "replay" => ReplayArgs::try_parse_from(rest())
             .map_err(clap_exit)
-            .and_then(replay),
+            .and_then(|mut a| {
+                a.stop = stop.clone();
+                replay(a)
+            }),
         _ => {
             let (args, env) = split_env(args);
             CheckArgs::try_parse_from(args)
                 .map_err(clap_exit)
-                .and_then(|a| check(a, env))
+                .and_then(|mut a| {
+                    a.engine.stop = stop.clone();
+                    check(a, env)
+                })
         }
     };
     match result {
@@ -416,14 +437,16 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
             Some(mib) => Some(mib.saturating_mul(1 << 20)),
             None => default_memory_cap(),
         },
+        stop: e.stop.clone(),
         ..ExecConfig::default()
     };
     let solver = SolverConfig {
-        timeout: e
-            .solver_timeout
-            .as_deref()
-            .map(|t| parse_duration("--solver-timeout", t))
-            .transpose()?,
+        timeout: match e.solver_timeout.as_deref().map(str::trim) {
+            None => SolverConfig::default().timeout,
+            Some("0" | "none") => None,
+            Some(t) => Some(parse_duration("--solver-timeout", t)?),
+        },
+        stop: e.stop.clone(),
         cache: !e.no_cache,
         independence: !e.no_independence,
         ranges: !e.no_ranges,
@@ -684,7 +707,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
         let make = |fa: &str, fb: &str, f: Option<&crate::config::FunctionConfig>| -> gate::Job {
             let mut check = FunctionCheck::new(&pair.a, &pair.b, fa, fb);
             check.exec = exec.clone();
-            check.solver = solver;
+            check.solver = solver.clone();
             check.globals = globals;
             let d = &cfg.defaults;
             check.buffer_size = f
@@ -846,7 +869,22 @@ fn tests_of(path: &Path) -> Result<Vec<PathBuf>, Exit> {
         .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
         .collect();
     v.sort();
-    if v.is_empty() && !path.join("report.json").exists() {
+    let report = path.join("report.json");
+    if report.exists() {
+        let listed = report_tests(&report)?;
+        let missing: Vec<&String> = listed.iter().filter(|n| !path.join(n).exists()).collect();
+        if let Some(first) = missing.first() {
+            return Err(Exit::Error(Error::input(
+                &report,
+                format!(
+                    "lists {} test{} missing from the directory (first: {first})",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" }
+                ),
+            )));
+        }
+    }
+    if v.is_empty() && !report.exists() {
         return Err(Exit::Error(Error::input(
             path,
             "contains neither .ktest files nor a report.json",
@@ -919,8 +957,13 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
     let (fa, fb) = function_names(function)?;
     let mut check = FunctionCheck::new(a, b, &fa, &fb);
     apply_params(&mut check, &args.params)?;
+    check.exec.stop = args.stop.clone();
+    check.solver.stop = args.stop.clone();
     let mut differ = false;
-    for t in &tests {
+    for (i, t) in tests.iter().enumerate() {
+        if args.stop.interrupted() {
+            return Ok(interrupted_replay(tests.len() - i));
+        }
         let (verdict, a, b) = replay_file(&check, t)?;
         differ |= verdict.is_difference();
         println!("{}: A {a}; B {b} => {verdict}", t.display());
@@ -951,7 +994,10 @@ fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Re
     };
     let expected = divergent_tests(&report_dir.join("report.json"));
     let mut all_confirmed = true;
-    for t in tests {
+    for (i, t) in tests.iter().enumerate() {
+        if args.stop.interrupted() {
+            return Ok(interrupted_replay(tests.len() - i));
+        }
         let ktest = KTest::read(t).map_err(|e| Error::input(t, e.to_string()))?;
         let name = t
             .file_name()
@@ -993,6 +1039,31 @@ fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Re
         println!("  => {status}");
     }
     Ok(if all_confirmed { 0 } else { 1 })
+}
+
+/// Says that a replay was interrupted with `left` tests to go; returns exit code 3.
+fn interrupted_replay(left: usize) -> i32 {
+    println!(
+        "interrupted: {left} test{} not replayed",
+        if left == 1 { "" } else { "s" }
+    );
+    3
+}
+
+/// The names of the tests that `report.json` lists, for any row.
+fn report_tests(report: &Path) -> Result<Vec<String>, Exit> {
+    let text = std::fs::read_to_string(report)
+        .map_err(|e| Error::input(report, format!("cannot read: {e}")))?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Error::input(report, format!("not a report: {e}")))?;
+    let rows = json
+        .get("rows")
+        .and_then(|r| r.as_array())
+        .ok_or_else(|| Error::input(report, "not a report: no 'rows' list"))?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| r.get("ktest").and_then(|k| k.as_str()).map(String::from))
+        .collect())
 }
 
 /// The names of the tests that `report.json` lists for rows that differ.

@@ -22,5 +22,6 @@ pub mod native;
 pub mod report;
 pub mod run;
 pub mod solver;
+pub mod stop;
 
 pub use error::{Error, Result};

@@ -112,12 +112,10 @@ pub fn run_harness(
         .function_on_side(Side::A, "main")
         .filter(|&f| !module.function(f).is_declaration())
         .ok_or_else(|| Error::input(path, "no function 'main' is defined here"))?;
-    std::fs::create_dir_all(out_dir).map_err(|e| Error::Output {
-        path: out_dir.to_path_buf(),
-        source: e,
-    })?;
+    crate::crosscheck::prepare_out_dir(out_dir)?;
     let pool = ExprPool::new();
-    let mut ex = Executor::new(&module, &pool, build_chain(solver), exec);
+    let (exec, solver) = crate::crosscheck::check_configs(&exec, solver);
+    let mut ex = Executor::new(&module, &pool, build_chain(&solver), exec);
     let mut state = ex.initial_state();
     let program = path.display().to_string();
     // argv = { "<program>", NULL }, as a program run without arguments sees it.

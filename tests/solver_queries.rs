@@ -148,7 +148,10 @@ fn every_query_file_gets_its_expected_answer() {
                 continue;
             }
         };
-        for (label, cfg) in [("default chain", SolverConfig::default()), ("bare", bare)] {
+        for (label, cfg) in [
+            ("default chain", SolverConfig::default()),
+            ("bare", bare.clone()),
+        ] {
             if let Err(e) = run(&file, &cfg) {
                 failures.push(format!("{name} ({label}): {e}"));
             }

@@ -170,6 +170,9 @@ fn r10_pointer_inside_an_input_is_unknown_not_a_verdict() {
         let (code, out, report) = check(dir.path(), "second", &[], opt);
         assert_eq!(code, Some(3), "{opt}: {out}");
         assert_eq!(summary(&report, "errors_both"), 0, "{opt}: {out}");
-        assert!(out.contains("pointers inside inputs are not modelled"), "{opt}: {out}");
+        assert!(
+            out.contains("pointers inside inputs are not modelled"),
+            "{opt}: {out}"
+        );
     }
 }

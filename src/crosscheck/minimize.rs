@@ -17,9 +17,10 @@
 //! exploration.)
 
 use super::setup::{Arguments, Signature};
-use crate::exec::{State, Value};
+use crate::exec::{Executor, State, Value};
 use crate::expr::{mask, to_signed, ArrayId, Assignment, ExprId, ExprPool, Node};
 use crate::solver::{build_chain, SatResult, Solver, SolverConfig};
+use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -55,6 +56,8 @@ struct Search<'e> {
     restarted: bool,
     start: Instant,
     limit: Duration,
+    /// The run's stop token: minimization ends (keeping what it has) when it says to stop.
+    stop: Stop,
 }
 
 impl<'e> Search<'e> {
@@ -65,9 +68,11 @@ impl<'e> Search<'e> {
         goal: ExprId,
         model: Arc<Assignment>,
         budget: Duration,
+        stop: &Stop,
     ) -> Self {
         let config = SolverConfig {
             timeout: Some(QUERY_TIMEOUT),
+            stop: stop.clone(),
             ..SolverConfig::default()
         };
         Search {
@@ -80,6 +85,7 @@ impl<'e> Search<'e> {
             restarted: false,
             start: Instant::now(),
             limit: TIME_BUDGET.min(budget),
+            stop: stop.clone(),
         }
     }
 
@@ -101,7 +107,9 @@ impl<'e> Search<'e> {
     }
 
     fn exhausted(&self) -> bool {
-        self.queries >= QUERY_BUDGET || self.start.elapsed() >= self.limit
+        self.queries >= QUERY_BUDGET
+            || self.start.elapsed() >= self.limit
+            || self.stop.should_stop()
     }
 
     /// Adopts `wish` if some input satisfies it together with everything fixed so far.
@@ -179,7 +187,7 @@ impl<'e> Search<'e> {
 /// A model of `state` ∧ `goal` with small, readable parameter values (starting from `model`,
 /// which must satisfy both).
 pub fn minimize(
-    pool: &ExprPool,
+    ex: &Executor<'_>,
     state: &State,
     goal: ExprId,
     sig: &Signature,
@@ -187,10 +195,11 @@ pub fn minimize(
     model: Arc<Assignment>,
     budget: &mut Duration,
 ) -> Arc<Assignment> {
-    if budget.is_zero() {
+    let (pool, stop) = (ex.pool, &ex.config.stop);
+    if budget.is_zero() || stop.should_stop() {
         return model;
     }
-    let mut search = Search::new(pool, state, goal, model, *budget);
+    let mut search = Search::new(pool, state, goal, model, *budget, stop);
     for (p, (value, bytes)) in sig.params.iter().zip(args.values.iter().zip(&args.bytes)) {
         match p.buffer {
             None => {
@@ -209,17 +218,18 @@ pub fn minimize(
 /// characters, newlines and tabs (and, for strings, zeroes at their end). Used for whole
 /// programs, whose inputs are argument strings, stdin and file contents.
 pub fn minimize_objects(
-    pool: &ExprPool,
+    ex: &Executor<'_>,
     state: &State,
     goal: ExprId,
     objects: &[(Vec<Value>, bool)],
     model: Arc<Assignment>,
     budget: &mut Duration,
 ) -> Arc<Assignment> {
-    if budget.is_zero() {
+    let (pool, stop) = (ex.pool, &ex.config.stop);
+    if budget.is_zero() || stop.should_stop() {
         return model;
     }
-    let mut search = Search::new(pool, state, goal, model, *budget);
+    let mut search = Search::new(pool, state, goal, model, *budget, stop);
     for (bytes, is_string) in objects {
         text_bytes(&mut search, pool, bytes, *is_string);
     }

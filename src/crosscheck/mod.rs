@@ -10,6 +10,7 @@ pub mod globals;
 mod minimize;
 mod precondition;
 pub mod program;
+mod record;
 mod setup;
 mod verdict;
 
@@ -19,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::exec::{ExecConfig, Executor, WorkPool};
 use crate::expr::ExprPool;
 use crate::ir::{Module, Side};
-use crate::ktest::{test_file_name, KTest};
+use crate::ktest::KTest;
 use crate::report::{Overall, PathRow, PathVerdict, Report, Summary};
 use crate::solver::{build_chain, SolverConfig};
 use std::path::{Path, PathBuf};
@@ -91,41 +92,12 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let preconditions = setup::parse_preconditions(&check.assumes)?;
     prepare_out_dir(&check.out_dir)?;
 
-    let solver = build_chain(&check.solver);
-    let mut ex = Executor::new(module, &pool, solver, check.exec.clone());
+    let (exec, solver_config) = check_configs(&check.exec, &check.solver);
+    let stop = exec.stop.clone();
+    let solver = build_chain(&solver_config);
+    let mut ex = Executor::new(module, &pool, solver, exec);
     let (initial, args) =
         setup::initial_state(&mut ex, &signature, setup::Inputs::Symbolic, &preconditions)?;
-    let explored = explore(ex, initial, &check.solver, || {
-        verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone())
-    });
-    let mut explored = explored;
-    let mut rows = std::mem::take(&mut explored.rows);
-    let mut notes = explored.unsupported.clone();
-    notes.extend(setup::reading_notes(&signature, &preconditions));
-    notes.extend(signature.globals.notes.iter().cloned());
-    for side in [Side::A, Side::B] {
-        notes.push(coverage_note(module, &explored.coverage, side));
-    }
-
-    // Tests: one per row that is not a proof, written as soon as the run ends.
-    let mut tests = Vec::new();
-    for row in rows
-        .iter_mut()
-        .filter(|r| r.verdict != PathVerdict::Proved && r.verdict != PathVerdict::Unknown)
-    {
-        let ktest = setup::ktest_of(check, &signature, &row.inputs);
-        let (name, path) = write_test(&check.out_dir, tests.len() + 1, &ktest)?;
-        row.ktest = Some(name);
-        // Confirm by concrete replay on both sides.
-        let replayed = replay(module, check, &signature, &ktest)?;
-        row.confirmed = Some(replayed.as_ref().is_some_and(|v| *v == row.verdict));
-        tests.push(path);
-    }
-    if rows.iter().any(|r| r.confirmed == Some(false)) {
-        notes.push(
-            "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into(),
-        );
-    }
     let title = format!(
         "{}:{}  vs  {}:{}",
         check.a_path.display(),
@@ -133,29 +105,142 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         check.b_path.display(),
         check.b_name
     );
-    let summary = explored.summary(title, &rows, notes, started);
-    let report = Report { summary, rows };
-    crate::report::write_reports(&check.out_dir, &report).map_err(|e| Error::Output {
-        path: check.out_dir.clone(),
-        source: e,
-    })?;
+    let make_test = |row: &PathRow| setup::ktest_of(check, &signature, &row.inputs);
+    let interim = |rows: &[PathRow]| interim_summary(title.clone(), rows, started);
+    let recorder = record::Recorder::new(&check.out_dir, &make_test, &interim);
+    let explored = explore(
+        ex,
+        initial,
+        &solver_config,
+        || verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone()),
+        Some(&recorder),
+    );
+    let mut explored = explored;
+    let rows = std::mem::take(&mut explored.rows);
+    let mut notes = explored.unsupported.clone();
+    notes.extend(setup::reading_notes(&signature, &preconditions));
+    notes.extend(signature.globals.notes.iter().cloned());
+    for side in [Side::A, Side::B] {
+        notes.push(coverage_note(module, &explored.coverage, side));
+    }
+
+    // Tests: one per row that is not a proof, numbered in path order, on disk with the
+    // report before the confirmation starts.
+    let summary = explored.summary(title.clone(), &rows, notes.clone(), started);
+    let mut report = Report { summary, rows };
+    let tests = recorder.finish(&mut report)?;
+
+    // Confirm by concrete replay on both sides, within the time left.
+    let mut replay_check = check.clone();
+    (replay_check.exec, replay_check.solver) = replay_configs(&check.exec, &solver_config);
+    let replay_stop = replay_check.exec.stop.clone();
+    let mut not_replayed = Vec::new();
+    for row in report.rows.iter_mut().filter(|r| r.ktest.is_some()) {
+        let name = row.ktest.clone().unwrap_or_default();
+        let replayed = if replay_stop.should_stop() {
+            None
+        } else {
+            replay(module, &replay_check, &signature, &make_test(row))?
+        };
+        if replayed.is_none() && replay_stop.should_stop() {
+            not_replayed.push(name);
+        } else {
+            row.confirmed = Some(replayed.as_ref().is_some_and(|v| *v == row.verdict));
+        }
+    }
+    if report.rows.iter().any(|r| r.confirmed == Some(false)) {
+        notes.push(
+            "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into(),
+        );
+    }
+    notes.extend(not_replayed_note(&stop, &not_replayed));
+    report.summary = explored.summary(title, &report.rows, notes, started);
+    record::write_reports(&check.out_dir, &report)?;
     Ok(Outcome { report, tests })
 }
 
-/// Writes test number `n` to `dir`; returns its file name and path.
-pub(crate) fn write_test(dir: &Path, n: usize, ktest: &KTest) -> Result<(String, PathBuf)> {
-    let name = test_file_name(n);
-    let path = dir.join(&name);
-    ktest.write(&path).map_err(|e| Error::Output {
-        path: path.clone(),
-        source: std::io::Error::other(e.to_string()),
-    })?;
-    Ok((name, path))
+/// Time the concrete replays of a check may take once its exploration was stopped (by an
+/// interrupt or its deadline), or past its deadline: they confirm what was found, and the
+/// run still ends within about a second of the limit.
+pub(crate) const REPLAY_BUDGET: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The configurations of one check's exploration: its own stop token (the run's interrupt,
+/// a deadline of its own), in both.
+pub fn check_configs(exec: &ExecConfig, solver: &SolverConfig) -> (ExecConfig, SolverConfig) {
+    let stop = exec.stop.for_check();
+    (
+        ExecConfig {
+            stop: stop.clone(),
+            ..exec.clone()
+        },
+        SolverConfig {
+            stop,
+            ..solver.clone()
+        },
+    )
 }
 
-/// Creates the output directory, and removes the tests an earlier run left there, so that
-/// the directory holds exactly this run's tests (other files are left alone).
-pub(crate) fn prepare_out_dir(dir: &Path) -> Result<()> {
+/// The configurations of the replays that confirm a check's tests, from the check's own
+/// (`exec` as given, `solver` from [`check_configs`]): no time limit of their own, but a
+/// stop token that allows [`REPLAY_BUDGET`] after the check stopped.
+pub(crate) fn replay_configs(
+    exec: &ExecConfig,
+    solver: &SolverConfig,
+) -> (ExecConfig, SolverConfig) {
+    let stop = solver.stop.after(REPLAY_BUDGET);
+    (
+        ExecConfig {
+            stop: stop.clone(),
+            max_time: None,
+            ..exec.clone()
+        },
+        SolverConfig {
+            stop,
+            ..solver.clone()
+        },
+    )
+}
+
+/// The note naming the tests that were not replayed because the run was stopped.
+pub(crate) fn not_replayed_note(stop: &crate::stop::Stop, names: &[String]) -> Option<String> {
+    if names.is_empty() {
+        return None;
+    }
+    let why = match stop.reason() {
+        Some(crate::stop::StopReason::Interrupted) => "interrupted",
+        _ => "time limit",
+    };
+    Some(format!(
+        "not replayed ({why}): {}; whether they reproduce is not known (xcheck replay checks them)",
+        names.join(", ")
+    ))
+}
+
+/// The summary of a report written while the check still runs (or of a run that was
+/// killed before it ended).
+fn interim_summary(title: String, rows: &[PathRow], started: Instant) -> Summary {
+    let explored = Explored {
+        rows: Vec::new(),
+        stats: crate::exec::ExecStats {
+            stop_reason: Some("the check was still running".into()),
+            ..Default::default()
+        },
+        solver_stats: Default::default(),
+        unsupported: Vec::new(),
+        coverage: Vec::new(),
+        live_at_end: 0,
+        merged_away: 0,
+    };
+    let mut summary = explored.summary(title, rows, Vec::new(), started);
+    summary.notes = vec![
+        "written while the check ran: exploration is not finished, tests are numbered in the order found, and none is replayed yet".into(),
+    ];
+    summary
+}
+
+/// Creates the output directory, and removes the tests and reports an earlier run left
+/// there, so that the directory holds exactly this run's (other files are left alone).
+pub fn prepare_out_dir(dir: &Path) -> Result<()> {
     let err = |e: std::io::Error| Error::Output {
         path: dir.to_path_buf(),
         source: e,
@@ -164,11 +249,13 @@ pub(crate) fn prepare_out_dir(dir: &Path) -> Result<()> {
     for entry in std::fs::read_dir(dir).map_err(err)? {
         let path = entry.map_err(err)?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let is_test = name.len() == "test000001.ktest".len()
-            && name.starts_with("test")
-            && name.ends_with(".ktest")
-            && name[4..10].bytes().all(|b| b.is_ascii_digit());
-        if is_test {
+        let is_report = matches!(name, "report.json" | "report.md" | "report.csv");
+        // A test's error description, as `xcheck run` writes it: `test000001.ptr.err`.
+        let is_err = name.ends_with(".err")
+            && name
+                .split_once('.')
+                .is_some_and(|(stem, _)| record::is_test_file_name(&format!("{stem}.ktest")));
+        if record::is_test_file_name(name) || is_report || is_err {
             std::fs::remove_file(&path).map_err(|e| Error::Output {
                 path: path.clone(),
                 source: e,
@@ -182,6 +269,9 @@ pub(crate) fn prepare_out_dir(dir: &Path) -> Result<()> {
 pub(crate) trait RowDriver: crate::exec::Driver {
     /// The rows made so far and the path of each.
     fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>);
+
+    /// The rows made so far and the path of each, in the order made.
+    fn rows(&self) -> (&[PathRow], &[Vec<u8>]);
 }
 
 /// What an exploration found, over all its workers.
@@ -198,31 +288,42 @@ pub(crate) struct Explored {
 
 /// Explores from `initial` with `ex` and, for `-j N`, N-1 more workers (each with its own
 /// solver chain and driver) sharing the pool and the module.
+/// Every row is handed to `recorder` (if any) as soon as a worker makes it, and the
+/// recorder's reports are rewritten while exploring.
 pub(crate) fn explore<'m, D, F>(
     mut ex: Executor<'m>,
     initial: crate::exec::State,
     solver: &SolverConfig,
     make_driver: F,
+    recorder: Option<&record::Recorder<'_>>,
 ) -> Explored
 where
     D: RowDriver,
     F: Fn() -> D + Sync,
 {
     let jobs = ex.config.jobs.max(1);
-    let mut driver = make_driver();
-    let mut others = Vec::new();
-    if jobs == 1 {
-        ex.run(initial, &mut driver);
-    } else {
-        let work = WorkPool::new(jobs, initial);
-        let (module, pool, config) = (ex.module, ex.pool, ex.config.clone());
-        others = std::thread::scope(|scope| {
+    let mut driver = record::Recording::new(make_driver(), recorder);
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let (initial, work) = match jobs {
+        1 => (Some(initial), None),
+        _ => (None, Some(WorkPool::new(jobs, initial))),
+    };
+    let others = std::thread::scope(|scope| {
+        if let Some(recorder) = recorder {
+            let done = &done;
+            scope.spawn(move || recorder.flush_until(done));
+        }
+        let mut others = Vec::new();
+        if let Some(initial) = initial {
+            ex.run(initial, &mut driver);
+        } else if let Some(work) = &work {
+            let (module, pool, config) = (ex.module, ex.pool, ex.config.clone());
             let handles: Vec<_> = (1..jobs)
                 .map(|_| {
-                    let (work, make_driver, config) = (&work, &make_driver, config.clone());
+                    let (make_driver, config) = (&make_driver, config.clone());
                     scope.spawn(move || {
                         let mut ex = Executor::new(module, pool, build_chain(solver), config);
-                        let mut driver = make_driver();
+                        let mut driver = record::Recording::new(make_driver(), recorder);
                         ex.run_worker(None, &mut driver, Some(work));
                         (
                             ex.stats.clone(),
@@ -230,25 +331,27 @@ where
                             ex.unsupported.clone(),
                             ex.coverage.clone(),
                             ex.live_at_end,
-                            driver.into_rows(),
+                            driver.inner.into_rows(),
                         )
                     })
                 })
                 .collect();
-            ex.run_worker(None, &mut driver, Some(&work));
-            handles
+            ex.run_worker(None, &mut driver, Some(work));
+            others = handles
                 .into_iter()
                 .map(|h| h.join().expect("an exploration worker panicked"))
-                .collect::<Vec<_>>()
-        });
-    }
+                .collect::<Vec<_>>();
+        }
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        others
+    });
     let mut solver_stats = ex.solver.stats();
     let mut stats = ex.stats.clone();
     let mut unsupported = ex.unsupported.clone();
     let mut coverage = ex.coverage.clone();
     let mut live_at_end = ex.live_at_end;
     let merged_away = ex.merger.as_ref().map_or(0, |m| m.merged);
-    let (rows, keys) = driver.into_rows();
+    let (rows, keys) = driver.inner.into_rows();
     let mut keyed: Vec<(Vec<u8>, PathRow)> = keys.into_iter().zip(rows).collect();
     for (s, ss, u, cov, live, (rows, keys)) in others {
         merge_exec_stats(&mut stats, &s);

@@ -226,20 +226,27 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let entries = entries(&module, check)?;
     super::prepare_out_dir(&check.out_dir)?;
     let pool = crate::expr::ExprPool::new();
-    let mut ex = Executor::new(
-        &module,
-        &pool,
-        build_chain(&check.solver),
-        check.exec.clone(),
-    );
+    let (exec, solver_config) = super::check_configs(&check.exec, &check.solver);
+    let stop = exec.stop.clone();
+    let mut ex = Executor::new(&module, &pool, build_chain(&solver_config), exec);
     let initial = initial_state(&mut ex, &entries, check);
-    let explored = explore(ex, initial, &check.solver, || {
-        ProgramDriver::new(entries, check.compare)
-    });
+    let title = format!("{}  vs  {}", check.a_path.display(), check.b_path.display());
+    let make_test = |row: &PathRow| test_of(check, row);
+    let interim = |rows: &[PathRow]| super::interim_summary(title.clone(), rows, started);
+    let recorder = super::record::Recorder::new(&check.out_dir, &make_test, &interim);
+    let explored = explore(
+        ex,
+        initial,
+        &solver_config,
+        || ProgramDriver::new(entries, check.compare),
+        Some(&recorder),
+    );
     let mut explored = explored;
-    let mut rows = std::mem::take(&mut explored.rows);
+    let rows = std::mem::take(&mut explored.rows);
     if let Some(row) = rows.iter().find(|r| r.detail.starts_with(ENV_ERROR_PREFIX)) {
         let msg = row.detail.trim_start_matches(ENV_ERROR_PREFIX).to_string();
+        // Whatever was written while exploring describes no run.
+        super::prepare_out_dir(&check.out_dir)?;
         return Err(Error::Usage(format!("environment options: {msg}")));
     }
     let mut notes = explored.unsupported.clone();
@@ -285,58 +292,70 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         notes.push(super::coverage_note(&module, &explored.coverage, side));
     }
 
-    // Tests first (all on disk before the slower confirmation), then every test replayed
-    // in a fresh engine, on every core.
-    let mut tests = Vec::new();
-    let mut written = Vec::new();
-    for (i, row) in rows
-        .iter_mut()
+    // Tests first, numbered in path order, all on disk with the report before the slower
+    // confirmation; then every test replayed in a fresh engine, on every core, within the
+    // time left.
+    let summary = explored.summary(title.clone(), &rows, notes.clone(), started);
+    let mut report = Report { summary, rows };
+    let tests = recorder.finish(&mut report)?;
+    let mut replay_check = check.clone();
+    (replay_check.exec, replay_check.solver) = super::replay_configs(&check.exec, &solver_config);
+    let replay_stop = replay_check.exec.stop.clone();
+    let written: Vec<(usize, KTest)> = report
+        .rows
+        .iter()
         .enumerate()
-        .filter(|(_, r)| r.verdict != PathVerdict::Proved && r.verdict != PathVerdict::Unknown)
-    {
-        let ktest = KTest {
-            args: check.command_line(),
-            sym_argvs: 0,
-            sym_argv_len: 0,
-            objects: row
-                .inputs
-                .iter()
-                .map(|i| KTestObject {
-                    name: i.name.clone(),
-                    bytes: i.bytes.clone(),
-                })
-                .collect(),
-        };
-        let (name, path) = super::write_test(&check.out_dir, tests.len() + 1, &ktest)?;
-        row.ktest = Some(name);
-        tests.push(path);
-        written.push((i, ktest));
-    }
+        .filter(|(_, r)| r.ktest.is_some())
+        .map(|(i, r)| (i, test_of(check, r)))
+        .collect();
     let confirmed: Vec<(usize, Option<PathVerdict>)> = {
         use rayon::prelude::*;
-        let module = &module;
+        let (module, replay_check, replay_stop) = (&module, &replay_check, &replay_stop);
         written
             .par_iter()
-            .map(|(i, ktest)| (*i, replay(module, &entries, check, ktest)))
+            .map(|(i, ktest)| {
+                let replayed = (!replay_stop.should_stop())
+                    .then(|| replay(module, &entries, replay_check, ktest))
+                    .flatten();
+                (*i, replayed)
+            })
             .collect()
     };
+    let mut not_replayed = Vec::new();
     for (i, replayed) in confirmed {
-        let row = &mut rows[i];
-        row.confirmed = Some(replayed.is_some_and(|v| v == row.verdict));
+        let row = &mut report.rows[i];
+        if replayed.is_none() && replay_stop.should_stop() {
+            not_replayed.push(row.ktest.clone().unwrap_or_default());
+        } else {
+            row.confirmed = Some(replayed.is_some_and(|v| v == row.verdict));
+        }
     }
-    if rows.iter().any(|r| r.confirmed == Some(false)) {
+    if report.rows.iter().any(|r| r.confirmed == Some(false)) {
         notes.push(
             "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into(),
         );
     }
-    let title = format!("{}  vs  {}", check.a_path.display(), check.b_path.display());
-    let summary = explored.summary(title, &rows, notes, started);
-    let report = Report { summary, rows };
-    crate::report::write_reports(&check.out_dir, &report).map_err(|e| Error::Output {
-        path: check.out_dir.clone(),
-        source: e,
-    })?;
+    notes.extend(super::not_replayed_note(&stop, &not_replayed));
+    report.summary = explored.summary(title, &report.rows, notes, started);
+    super::record::write_reports(&check.out_dir, &report)?;
     Ok(Outcome { report, tests })
+}
+
+/// The test of a row: the command line and the row's input objects.
+fn test_of(check: &ProgramCheck, row: &PathRow) -> KTest {
+    KTest {
+        args: check.command_line(),
+        sym_argvs: 0,
+        sym_argv_len: 0,
+        objects: row
+            .inputs
+            .iter()
+            .map(|i| KTestObject {
+                name: i.name.clone(),
+                bytes: i.bytes.clone(),
+            })
+            .collect(),
+    }
 }
 
 /// Replays a test concretely in the engine: the verdict of its single path, if decided.
@@ -628,7 +647,7 @@ impl ProgramDriver {
                     .collect();
                 let goal = pool.bool_not(all);
                 let model = super::minimize::minimize_objects(
-                    pool,
+                    ex,
                     &state,
                     goal,
                     &objects,
@@ -757,6 +776,10 @@ impl Driver for ProgramDriver {
 impl RowDriver for ProgramDriver {
     fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>) {
         (self.rows, self.keys)
+    }
+
+    fn rows(&self) -> (&[PathRow], &[Vec<u8>]) {
+        (&self.rows, &self.keys)
     }
 }
 

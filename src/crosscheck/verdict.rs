@@ -376,7 +376,7 @@ impl<'s> CrossDriver<'s> {
             ),
             Ok(Some(model)) => {
                 let model = super::minimize::minimize(
-                    ex.pool,
+                    ex,
                     &state,
                     differ,
                     self.sig,
@@ -491,6 +491,10 @@ impl super::RowDriver for CrossDriver<'_> {
     fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>) {
         (self.rows, self.keys)
     }
+
+    fn rows(&self) -> (&[PathRow], &[Vec<u8>]) {
+        (&self.rows, &self.keys)
+    }
 }
 
 /// A model of the path condition (any input that follows this path), made readable.
@@ -507,7 +511,7 @@ fn any_model(
     };
     let goal = ex.pool.true_();
     Some(super::minimize::minimize(
-        ex.pool, state, goal, sig, args, model, budget,
+        ex, state, goal, sig, args, model, budget,
     ))
 }
 

@@ -10,6 +10,7 @@ use crate::exec::value::Value;
 use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
 use crate::ir::{FuncId, Module, GLOBAL_BASE};
 use crate::solver::{SatResult, Solver};
+use crate::stop::{Stop, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -68,6 +69,9 @@ pub struct ExecConfig {
     /// Resident memory (bytes) above which live states are dropped (and counted), so that
     /// exploration stays within it. Default is no cap.
     pub max_memory: Option<u64>,
+    /// The run's interrupt and the check's deadline: exploration stops when it says so, and
+    /// sets its deadline from `max_time` when it starts. Default is a token never set.
+    pub stop: Stop,
 }
 
 impl Default for ExecConfig {
@@ -84,6 +88,7 @@ impl Default for ExecConfig {
             merge: false,
             max_memory: None,
             replay: None,
+            stop: Stop::default(),
         }
     }
 }
@@ -125,10 +130,6 @@ fn resident_bytes() -> Option<u64> {
     let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
 }
-
-/// Set when the user asks the run to stop (SIGINT): exploration then ends as at a limit,
-/// and everything found so far is written.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Returns memory the allocator holds but no longer uses to the system (glibc keeps it),
 /// so that resident memory follows what the live states use.
@@ -305,6 +306,9 @@ impl<'a> Executor<'a> {
         shared: Option<&WorkPool>,
     ) {
         self.start = Instant::now();
+        if let Some(max) = self.config.max_time {
+            self.config.stop.set_deadline(self.start + max);
+        }
         let mut searcher: Box<dyn Searcher> = searcher::new(self.config.search, self.config.seed);
         let mut table = StateTable::default();
         if let Some(initial) = initial {
@@ -419,6 +423,10 @@ impl<'a> Executor<'a> {
         if self.config.progress {
             eprint!("\r\x1b[2K");
         }
+        if self.stats.stop_reason.is_none() && self.config.stop.should_stop() {
+            // The last paths may have been cut short (a solver check stopped): say so.
+            self.stats.stop_reason = self.limit_reached();
+        }
         self.live_at_end = self.stats.dropped_for_memory as usize
             + table.live
             + shared.map_or(0, WorkPool::left)
@@ -438,13 +446,15 @@ impl<'a> Executor<'a> {
     }
 
     fn limit_reached(&self) -> Option<String> {
-        if INTERRUPTED.load(Ordering::Relaxed) {
-            return Some("interrupted (Ctrl-C)".into());
-        }
-        if let Some(max) = self.config.max_time {
-            if self.start.elapsed() >= max {
-                return Some(format!("max-time {}s reached", max.as_secs_f64()));
+        match self.config.stop.reason() {
+            Some(StopReason::Interrupted) => return Some("interrupted".into()),
+            Some(StopReason::Deadline) => {
+                return Some(match self.config.max_time {
+                    Some(max) => format!("max-time {}s reached", max.as_secs_f64()),
+                    None => "time budget spent".into(),
+                })
             }
+            None => {}
         }
         if let Some(max) = self.config.max_paths {
             if self.stats.paths >= max {

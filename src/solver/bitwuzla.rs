@@ -21,6 +21,9 @@
 //!   [`DEFAULT_RESET_INTERVAL`] checks, when the memo exceeds [`DEFAULT_MEMO_LIMIT`] terms,
 //!   after an `Unknown` answer, and when the solver is handed a different pool. Both limits
 //!   can be changed with [`BitwuzlaSolver::with_limits`].
+//! - **Stopping.** Every instance has a termination callback that asks the solver's
+//!   [`Stop`] token, so a running check returns `Unknown` soon after the run is interrupted
+//!   or the check's deadline passes; the per-check time limit is Bitwuzla's own option.
 //! - **Errors.** Bitwuzla's C API reports misuse through an abort callback that cannot return
 //!   control to Rust (its default prints the message and exits the process), so every node is
 //!   checked for well-sortedness before it is lowered and a malformed expression becomes
@@ -32,6 +35,7 @@ use super::{
     SolverStats,
 };
 use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
+use crate::stop::Stop;
 use bitwuzla_sys as bz;
 use bz::{BitwuzlaKind, BitwuzlaSort, BitwuzlaTerm};
 use rustc_hash::FxHashMap;
@@ -51,6 +55,8 @@ pub const TIMEOUT: &str = "timeout";
 /// A [`Solver`] backed by one incremental Bitwuzla instance (see the module documentation).
 pub struct BitwuzlaSolver {
     timeout: Option<Duration>,
+    /// Asked by the termination callback while a check runs.
+    stop: Stop,
     reset_interval: u64,
     memo_limit: usize,
     /// Created at the first query after construction or after a reset.
@@ -72,12 +78,20 @@ impl BitwuzlaSolver {
     pub fn with_limits(timeout: Option<Duration>, reset_interval: u64, memo_limit: usize) -> Self {
         Self {
             timeout,
+            stop: Stop::default(),
             reset_interval: reset_interval.max(1),
             memo_limit,
             instance: None,
             pool: 0,
             stats: SolverStats::default(),
         }
+    }
+
+    /// The same solver, whose checks return `Unknown` as soon as `stop` says to stop.
+    pub fn with_stop(mut self, stop: Stop) -> Self {
+        self.stop = stop;
+        self.instance = None;
+        self
     }
 
     /// Drops the backend instance and its memo; the next query starts afresh.
@@ -104,7 +118,7 @@ impl BitwuzlaSolver {
         self.pool = key;
         match &mut self.instance {
             Some(instance) => Ok(instance),
-            slot @ None => Ok(slot.insert(Instance::new(self.timeout)?)),
+            slot @ None => Ok(slot.insert(Instance::new(self.timeout, &self.stop)?)),
         }
     }
 }
@@ -117,6 +131,10 @@ impl Solver for BitwuzlaSolver {
         query: ExprId,
     ) -> Result<SatResult, SolverError> {
         let timeout = self.timeout;
+        if let Some(why) = self.stop.reason() {
+            // Not even started: the run is over (the path becomes unknown, never a guess).
+            return Ok(SatResult::Unknown(why.to_string()));
+        }
         let instance = self.instance_for(pool)?;
         let mut assumptions = Vec::with_capacity(constraints.len() + 1);
         for &root in constraints.iter().chain(std::iter::once(&query)) {
@@ -147,9 +165,10 @@ impl Solver for BitwuzlaSolver {
                 SatResult::Sat(assignment_from_bytes(pool, bytes))
             }
             Answer::Unsat => SatResult::Unsat,
-            Answer::Unknown => SatResult::Unknown(match timeout {
-                Some(_) => TIMEOUT.to_string(),
-                None => "the backend answered unknown".to_string(),
+            Answer::Unknown => SatResult::Unknown(match (self.stop.reason(), timeout) {
+                (Some(why), _) => why.to_string(),
+                (None, Some(_)) => TIMEOUT.to_string(),
+                (None, None) => "the backend answered unknown".to_string(),
             }),
         };
 
@@ -200,6 +219,17 @@ struct Instance {
     /// Whether the last check's assertions are still pushed (popped before the next check,
     /// so that the model stays readable until then).
     pushed: bool,
+    /// The state of the termination callback: boxed, so that its address stays the same
+    /// while the solver holds it; dropped after the solver.
+    stop: Box<Stop>,
+}
+
+/// Bitwuzla's termination callback: nonzero when the check must end.
+unsafe extern "C" fn terminate(state: *mut std::os::raw::c_void) -> i32 {
+    // SAFETY: `state` is the `Box<Stop>` of the instance whose solver calls this; the box
+    // outlives the solver (see `Instance::drop`).
+    let stop = unsafe { &*(state as *const Stop) };
+    i32::from(stop.should_stop())
 }
 
 // SAFETY: an `Instance` exclusively owns its term manager, options and solver; no other
@@ -231,7 +261,7 @@ impl Drop for Instance {
 
 impl Instance {
     /// A fresh term manager and solver producing models, with a per-check time limit.
-    fn new(timeout: Option<Duration>) -> Result<Self, SolverError> {
+    fn new(timeout: Option<Duration>, stop: &Stop) -> Result<Self, SolverError> {
         let mut instance = Instance {
             tm: std::ptr::null_mut(),
             options: std::ptr::null_mut(),
@@ -246,6 +276,7 @@ impl Instance {
             bools: FxHashMap::default(),
             checks: 0,
             pushed: false,
+            stop: Box::new(stop.clone()),
         };
         // SAFETY: constructors without preconditions; null results are checked below, and a
         // partially built instance is cleaned up by `Drop`.
@@ -273,6 +304,12 @@ impl Instance {
             return Err(SolverError::Backend(
                 "could not create a Bitwuzla solver".into(),
             ));
+        }
+        // SAFETY: `solver` is live; the state pointer is the instance's boxed token, which is
+        // dropped only after the solver is deleted.
+        unsafe {
+            let state = &*instance.stop as *const Stop as *mut std::os::raw::c_void;
+            bz::bitwuzla_set_termination_callback(instance.solver, Some(terminate), state);
         }
         // SAFETY: `tm` is live and the sorts passed are sorts of `tm`.
         unsafe {
@@ -690,6 +727,80 @@ mod tests {
             assert_eq!(pool.eval(e, &model), 1, "{}", pool.to_sexp(e));
         }
         model
+    }
+
+    /// Factoring a 64-bit semiprime: `x * y = C` without overflow, `x, y > 1`. Hard for
+    /// bit-blasting: nowhere near decided in seconds.
+    fn factoring(pool: &ExprPool) -> ExprId {
+        let (a, b) = (pool.new_array("x", 8), pool.new_array("y", 8));
+        let (x, y) = (word(pool, a, 8), word(pool, b, 8));
+        // 4294967291 · 4294967279, the two largest primes below 2^32.
+        let c = pool.constant(128, 18446743979220271189);
+        let product = pool.mul(pool.zext(x, 128), pool.zext(y, 128));
+        let one = pool.constant(64, 1);
+        pool.bool_and(
+            pool.eq(product, c),
+            pool.bool_and(pool.ugt(x, one), pool.ugt(y, one)),
+        )
+    }
+
+    #[test]
+    fn a_hard_query_ends_at_its_time_limit() {
+        let pool = ExprPool::new();
+        let q = factoring(&pool);
+        let mut solver = BitwuzlaSolver::new(Some(Duration::from_millis(200)));
+        let start = Instant::now();
+        let result = solve(&mut solver, &pool, &[], q);
+        assert_eq!(result, SatResult::Unknown(TIMEOUT.into()));
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn a_running_check_returns_when_interrupted() {
+        let pool = ExprPool::new();
+        let q = factoring(&pool);
+        let stop = Stop::new();
+        let mut solver = BitwuzlaSolver::new(Some(Duration::from_secs(60))).with_stop(stop.clone());
+        let start = Instant::now();
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(200));
+                stop.interrupt();
+            });
+            solve(&mut solver, &pool, &[], q)
+        });
+        assert_eq!(result, SatResult::Unknown("interrupted".into()));
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+        // Asked again, it does not even start.
+        assert_eq!(
+            solve(&mut solver, &pool, &[], q),
+            SatResult::Unknown("interrupted".into())
+        );
+    }
+
+    #[test]
+    fn a_running_check_returns_at_the_deadline() {
+        let pool = ExprPool::new();
+        let q = factoring(&pool);
+        let stop = Stop::new();
+        let mut solver = BitwuzlaSolver::new(None).with_stop(stop.clone());
+        let start = Instant::now();
+        stop.set_deadline(start + Duration::from_millis(200));
+        let result = solve(&mut solver, &pool, &[], q);
+        assert_eq!(result, SatResult::Unknown("max-time reached".into()));
+        let took = start.elapsed();
+        assert!(
+            took >= Duration::from_millis(200) && took < Duration::from_secs(3),
+            "{took:?}"
+        );
     }
 
     /// `bytes` symbolic bytes of `array`, little endian, as one bit-vector.

@@ -17,7 +17,8 @@ use std::time::Instant;
 /// result counts queries and their total time, and its `stats()` includes the counters of
 /// every layer.
 pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
-    let mut solver: Box<dyn Solver> = Box::new(BitwuzlaSolver::new(cfg.timeout));
+    let mut solver: Box<dyn Solver> =
+        Box::new(BitwuzlaSolver::new(cfg.timeout).with_stop(cfg.stop.clone()));
     if cfg.enumerate {
         solver = Box::new(EnumeratingSolver::new(solver));
     }
@@ -144,6 +145,7 @@ mod tests {
             ranges: false,
             enumerate: false,
             validate: false,
+            stop: Default::default(),
         };
         let mut solver = build_chain(&cfg);
         for _ in 0..2 {

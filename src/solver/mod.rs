@@ -185,12 +185,21 @@ pub trait Solver: Send {
     fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
 }
 
-/// Which layers [`build_chain`] stacks on the backend, and the backend's time limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The default time limit of one backend check ([`SolverConfig::timeout`]): far above the
+/// queries of the corpora (all their checks together take about 9 s of engine time), short
+/// enough that one hard query cannot silently take a whole run's time budget.
+pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Which layers [`build_chain`] stacks on the backend, and the backend's time limits.
+#[derive(Clone, Debug)]
 pub struct SolverConfig {
     /// Time limit of each backend satisfiability check; `None` means no limit. A check that
-    /// runs out of time answers `SatResult::Unknown("timeout")`.
+    /// runs out of time answers `SatResult::Unknown("timeout")`. Default is
+    /// [`DEFAULT_QUERY_TIMEOUT`].
     pub timeout: Option<Duration>,
+    /// The run's interrupt and the check's deadline: a running check returns
+    /// `SatResult::Unknown` when it says to stop. Default is a token never set.
+    pub stop: crate::stop::Stop,
     /// Answer repeated queries from a cache.
     pub cache: bool,
     /// Answer queries from earlier answers to subsets and supersets of their constraint sets,
@@ -209,7 +218,8 @@ pub struct SolverConfig {
 impl Default for SolverConfig {
     fn default() -> Self {
         Self {
-            timeout: None,
+            timeout: Some(DEFAULT_QUERY_TIMEOUT),
+            stop: crate::stop::Stop::default(),
             cache: true,
             cex_cache: true,
             independence: true,

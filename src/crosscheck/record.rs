@@ -1,0 +1,251 @@
+//! Nothing found is lost: tests and reports on disk while a check runs.
+//!
+//! Every worker's driver is wrapped in a [`Recording`] driver, which hands each new row to
+//! the check's [`Recorder`]. A row that needs a test gets one at once, in the order found,
+//! as `found000001.ktest`, … (each written to a temporary name and renamed). The reports are
+//! rewritten (each atomically) at most once per [`FLUSH_INTERVAL`] while something new is
+//! unwritten, by a thread of the exploration, so that `kill -9` at any moment leaves a
+//! directory whose reports list only tests that exist, and every counterexample found more
+//! than about a second before.
+//!
+//! When exploration ends, [`Recorder::finish`] numbers the tests in path order (`test000001.
+//! ktest`, …: the same whatever `-j` or the exploration order), writes them, then the
+//! report, and only then removes the `found` files; a crash between these steps leaves
+//! either the interim report with its files or the final one with its own.
+
+use crate::error::{Error, Result};
+use crate::exec::{Driver, Executor, Exit, State};
+use crate::ktest::{test_file_name, KTest};
+use crate::report::{PathRow, PathVerdict, Report, Summary};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How often, at most, the reports are rewritten while the check runs.
+pub(crate) const FLUSH_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The prefix of the tests written during the run, before they are numbered in path order.
+const FOUND_PREFIX: &str = "found";
+
+/// The name of the `n`th test found during the run (from 1).
+fn found_file_name(n: usize) -> String {
+    format!("{FOUND_PREFIX}{n:06}.ktest")
+}
+
+/// Whether `name` is a test file name this crate writes (`test000001.ktest`,
+/// `found000001.ktest`), so that a rerun may remove it.
+pub(crate) fn is_test_file_name(name: &str) -> bool {
+    [("test", ".ktest"), (FOUND_PREFIX, ".ktest")]
+        .iter()
+        .any(|(prefix, suffix)| {
+            name.len() == prefix.len() + 6 + suffix.len()
+                && name.starts_with(prefix)
+                && name.ends_with(suffix)
+                && name[prefix.len()..prefix.len() + 6]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+        })
+}
+
+/// Whether a row gets a test: every row that is not a proof or unknown.
+pub(crate) fn needs_test(row: &PathRow) -> bool {
+    row.verdict != PathVerdict::Proved && row.verdict != PathVerdict::Unknown
+}
+
+/// The test of a row.
+pub(crate) type MakeTest<'a> = dyn Fn(&PathRow) -> KTest + Sync + 'a;
+
+/// Writes a check's tests as they are found and its reports as the check goes.
+pub(crate) struct Recorder<'a> {
+    dir: PathBuf,
+    make_test: &'a MakeTest<'a>,
+    /// The summary of an interim report, from its rows.
+    interim: &'a (dyn Fn(&[PathRow]) -> Summary + Sync + 'a),
+    found: Mutex<Found>,
+}
+
+#[derive(Default)]
+struct Found {
+    /// Rows in the order found, with their paths; test rows name their `found` file.
+    rows: Vec<(Vec<u8>, PathRow)>,
+    /// Tests written so far.
+    tests: usize,
+    /// When the reports were last written, if ever.
+    flushed: Option<Instant>,
+    /// Whether rows were found since.
+    dirty: bool,
+    /// The first failure to write.
+    error: Option<Error>,
+    /// Whether the final report is written (nothing interim may replace it).
+    finished: bool,
+}
+
+impl<'a> Recorder<'a> {
+    /// A recorder writing to `dir` (already prepared by `prepare_out_dir`).
+    pub(crate) fn new(
+        dir: &Path,
+        make_test: &'a MakeTest<'a>,
+        interim: &'a (dyn Fn(&[PathRow]) -> Summary + Sync + 'a),
+    ) -> Self {
+        Recorder {
+            dir: dir.to_path_buf(),
+            make_test,
+            interim,
+            found: Mutex::new(Found::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Found> {
+        self.found.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes a row a worker just made: writes its test now, if it needs one.
+    pub(crate) fn found(&self, key: &[u8], row: &PathRow) {
+        let mut row = row.clone();
+        let mut found = self.lock();
+        if needs_test(&row) {
+            found.tests += 1;
+            let name = found_file_name(found.tests);
+            match write_test(&self.dir, &name, &(self.make_test)(&row)) {
+                Ok(()) => row.ktest = Some(name),
+                Err(e) => {
+                    found.error.get_or_insert(e);
+                }
+            }
+        }
+        found.rows.push((key.to_vec(), row));
+        found.dirty = true;
+    }
+
+    /// Rewrites the reports if rows were found since the last time and it was at least
+    /// [`FLUSH_INTERVAL`] ago (or never).
+    pub(crate) fn flush_if_due(&self) {
+        let mut found = self.lock();
+        if found.finished
+            || !found.dirty
+            || found.flushed.is_some_and(|t| t.elapsed() < FLUSH_INTERVAL)
+        {
+            return;
+        }
+        let mut rows: Vec<(Vec<u8>, PathRow)> = found.rows.clone();
+        rows.sort_by(|x, y| x.0.cmp(&y.0));
+        let mut rows: Vec<PathRow> = rows.into_iter().map(|(_, r)| r).collect();
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.id = i + 1;
+        }
+        let report = Report {
+            summary: (self.interim)(&rows),
+            rows,
+        };
+        if let Err(e) = write_reports(&self.dir, &report) {
+            found.error.get_or_insert(e);
+        }
+        found.flushed = Some(Instant::now());
+        found.dirty = false;
+    }
+
+    /// Flushes the reports when due until `done` is set (run on a thread of its own).
+    pub(crate) fn flush_until(&self, done: &AtomicBool) {
+        while !done.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(50));
+            self.flush_if_due();
+        }
+    }
+
+    /// Numbers the tests of the final `rows` (in path order) `test000001.ktest`, …, writes
+    /// them and `report` (whose rows are `rows`, changed in place), then removes the tests
+    /// written while exploring. Returns the paths of the tests.
+    pub(crate) fn finish(&self, report: &mut Report) -> Result<Vec<PathBuf>> {
+        let mut found = self.lock();
+        if let Some(e) = found.error.take() {
+            return Err(e);
+        }
+        let mut tests = Vec::new();
+        for row in report.rows.iter_mut().filter(|r| needs_test(r)) {
+            let name = test_file_name(tests.len() + 1);
+            write_test(&self.dir, &name, &(self.make_test)(row))?;
+            row.ktest = Some(name.clone());
+            tests.push(self.dir.join(name));
+        }
+        write_reports(&self.dir, report)?;
+        // The final report is on disk: the interim tests are no longer listed anywhere.
+        for n in 1..=found.tests {
+            let path = self.dir.join(found_file_name(n));
+            if let Err(e) = std::fs::remove_file(&path) {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    return Err(Error::Output { path, source: e });
+                }
+            }
+        }
+        found.finished = true;
+        Ok(tests)
+    }
+}
+
+/// Writes `ktest` as `dir/name`, atomically.
+fn write_test(dir: &Path, name: &str, ktest: &KTest) -> Result<()> {
+    let path = dir.join(name);
+    ktest.write(&path).map_err(|e| Error::Output {
+        path: path.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })
+}
+
+/// Writes the report files of `report` into `dir`, each atomically.
+pub(crate) fn write_reports(dir: &Path, report: &Report) -> Result<()> {
+    crate::report::write_reports(dir, report).map_err(|e| Error::Output {
+        path: dir.to_path_buf(),
+        source: e,
+    })
+}
+
+/// A driver that hands every row its inner driver makes to a [`Recorder`].
+pub(crate) struct Recording<'r, 'a, D> {
+    pub inner: D,
+    recorder: Option<&'r Recorder<'a>>,
+    /// Rows of `inner` already handed over.
+    seen: usize,
+}
+
+impl<'r, 'a, D: super::RowDriver> Recording<'r, 'a, D> {
+    pub(crate) fn new(inner: D, recorder: Option<&'r Recorder<'a>>) -> Self {
+        Recording {
+            inner,
+            recorder,
+            seen: 0,
+        }
+    }
+}
+
+impl<D: super::RowDriver> Driver for Recording<'_, '_, D> {
+    fn on_exit(&mut self, ex: &mut Executor<'_>, state: State, exit: Exit) -> Option<State> {
+        let next = self.inner.on_exit(ex, state, exit);
+        if let Some(recorder) = self.recorder {
+            let (rows, keys) = self.inner.rows();
+            for (row, key) in rows[self.seen..].iter().zip(&keys[self.seen..]) {
+                recorder.found(key, row);
+            }
+            self.seen = rows.len();
+        }
+        next
+    }
+
+    fn status(&self) -> String {
+        self.inner.status()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_names_of_both_kinds_are_recognized() {
+        assert!(is_test_file_name("test000001.ktest"));
+        assert!(is_test_file_name(&found_file_name(12)));
+        assert!(!is_test_file_name("test00001.ktest"));
+        assert!(!is_test_file_name("found00000a.ktest"));
+        assert!(!is_test_file_name("report.json"));
+    }
+}

@@ -1,0 +1,225 @@
+//! Limits that hold and nothing found is lost: `--max-time`, SIGINT and SIGTERM stop a
+//! check within a second or so with its reports written; `kill -9` leaves a directory whose
+//! report lists only tests that exist; `xcheck replay DIR` refuses a report whose tests are
+//! gone. Wall-clock bounds are generous (a loaded 2-core machine): these are behaviour
+//! tests, not benchmarks.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Compiles both sides of the limit fixtures into `dir`.
+fn fixtures(dir: &Path) -> (String, String) {
+    let a = compile_fixture("limits_a.c", dir, "-O0");
+    let b = compile_fixture("limits_b.c", dir, "-O0");
+    (
+        a.to_str().unwrap().to_string(),
+        b.to_str().unwrap().to_string(),
+    )
+}
+
+fn spawn(dir: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_xcheck"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the xcheck binary runs")
+}
+
+fn signal(child: &Child, sig: i32) {
+    // SAFETY: kill(2) on a child this test started and has not reaped yet.
+    let r = unsafe { libc::kill(child.id() as i32, sig) };
+    assert_eq!(r, 0, "kill failed");
+}
+
+/// Waits for `child` at most `limit`; kills it and fails the test if it is still running.
+fn wait_at_most(child: &mut Child, limit: Duration) -> (Option<i32>, Duration) {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status.code(), start.elapsed());
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running {limit:?} after it was asked to stop");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The parsed `report.json` of `out`, after checking that every test it lists exists.
+fn report_with_tests(out: &Path) -> (serde_json::Value, Vec<String>) {
+    let path = out.join("report.json");
+    let text = std::fs::read_to_string(&path).expect("report.json is written");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("report.json parses");
+    let mut tests = Vec::new();
+    for row in json["rows"].as_array().expect("rows") {
+        if let Some(name) = row["ktest"].as_str() {
+            assert!(out.join(name).is_file(), "{name} is listed but missing");
+            tests.push(name.to_string());
+        }
+    }
+    (json, tests)
+}
+
+/// The `.ktest` files of `out`.
+fn test_files(out: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(out)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".ktest"))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn an_endless_loop_stops_at_max_time_with_its_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = fixtures(dir.path());
+    let mut child = spawn(
+        dir.path(),
+        &[
+            &a,
+            &b,
+            "--function",
+            "halve",
+            "--max-time",
+            "1",
+            "-o",
+            "out",
+        ],
+    );
+    let (code, took) = wait_at_most(&mut child, Duration::from_secs(20));
+    assert!(
+        took < Duration::from_secs(5),
+        "took {took:?} for --max-time 1"
+    );
+    assert!(matches!(code, Some(1) | Some(3)), "exit {code:?}");
+    let (json, _) = report_with_tests(&dir.path().join("out"));
+    assert_eq!(json["summary"]["complete"], false);
+    let reason = json["summary"]["stop_reason"].as_str().unwrap_or("");
+    assert!(reason.contains("max-time"), "stop reason: {reason}");
+}
+
+/// Starts a check of `thirds` (divergences found one by one, slowly) into `out`.
+fn spawn_thirds(dir: &Path, a: &str, b: &str) -> Child {
+    let args = ["--function", "thirds", "--max-time", "120", "-o", "out"];
+    spawn(dir, &[&[a, b][..], &args].concat())
+}
+
+/// Sends `sig` to a running check of `thirds` (divergences found one by one, slowly) and
+/// checks how it ends.
+fn stopped_by(sig: i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = fixtures(dir.path());
+    let mut child = spawn_thirds(dir.path(), &a, &b);
+    std::thread::sleep(Duration::from_millis(2500));
+    signal(&child, sig);
+    let (code, took) = wait_at_most(&mut child, Duration::from_secs(20));
+    assert!(took < Duration::from_secs(5), "took {took:?} to stop");
+    let out = dir.path().join("out");
+    let (json, tests) = report_with_tests(&out);
+    assert_eq!(
+        test_files(&out),
+        tests,
+        "the directory holds exactly the listed tests"
+    );
+    let reason = json["summary"]["stop_reason"].as_str().unwrap_or("");
+    assert!(reason.contains("interrupted"), "stop reason: {reason}");
+    let rows = json["rows"].as_array().unwrap();
+    // What the interrupt stopped is not an engine bug: nothing is marked NOT confirmed.
+    assert!(
+        rows.iter().all(|r| r["confirmed"] != false),
+        "a row is marked NOT confirmed after an interrupt"
+    );
+    let confirmed = rows
+        .iter()
+        .any(|r| r["verdict"] == "diverged" && r["confirmed"] == true);
+    assert_eq!(code, Some(if confirmed { 1 } else { 3 }));
+}
+
+#[test]
+fn sigint_stops_a_check_with_its_reports() {
+    stopped_by(libc::SIGINT);
+}
+
+#[test]
+fn sigterm_stops_a_check_with_its_reports() {
+    stopped_by(libc::SIGTERM);
+}
+
+#[test]
+fn sigkill_leaves_a_report_listing_only_tests_that_exist() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = fixtures(dir.path());
+    let out = dir.path().join("out");
+    // An earlier run's results: a rerun must not leave them described or lying around.
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(
+        out.join("report.json"),
+        r#"{"summary": {"title": "an earlier run"}, "rows": [{"ktest": "test000009.ktest"}]}"#,
+    )
+    .unwrap();
+    std::fs::write(out.join("test000009.ktest"), b"KTEST").unwrap();
+    let mut child = spawn_thirds(dir.path(), &a, &b);
+    // Wait for the first tests, then give the reports their second to catch up.
+    let start = Instant::now();
+    let found: Vec<String> = loop {
+        let found: Vec<String> = test_files(&out)
+            .into_iter()
+            .filter(|n| n.starts_with("found"))
+            .collect();
+        if !found.is_empty() {
+            break found;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no test was written within a minute"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    std::thread::sleep(Duration::from_millis(1500));
+    signal(&child, libc::SIGKILL);
+    let _ = child.wait();
+    let (json, tests) = report_with_tests(&out);
+    assert_ne!(json["summary"]["title"], "an earlier run");
+    assert!(!out.join("test000009.ktest").exists());
+    for name in &found {
+        assert!(
+            tests.contains(name),
+            "{name} was found but is not in the report"
+        );
+    }
+}
+
+#[test]
+fn replay_of_a_directory_missing_a_listed_test_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = fixtures(dir.path());
+    let o = xcheck(dir.path(), &[&a, &b, "--function", "quick", "-o", "out"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = dir.path().join("out");
+    let (_, tests) = report_with_tests(&out);
+    assert_eq!(tests, ["test000001.ktest", "test000002.ktest"]);
+    let replay = |dir: &Path| xcheck(dir, &["replay", "out", &a, &b, "--function", "quick"]);
+    let o = replay(dir.path());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    std::fs::remove_file(out.join(&tests[1])).unwrap();
+    let o = replay(dir.path());
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("test000002.ktest") && err.contains("missing"),
+        "{err}"
+    );
+}
