@@ -1,0 +1,130 @@
+//! Reading debug information: parameters' source names and C types, from the
+//! `llvm.dbg.declare`/`llvm.dbg.value` variables of each function.
+
+use super::print_value;
+use crate::ir::{Param, ParamPass, SourceType};
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+
+/// A source parameter as debug information describes it: its number (from 1), name and type.
+pub(super) struct DebugParam {
+    pub(super) arg: usize,
+    pub(super) name: String,
+    pub(super) ty: Option<SourceType>,
+}
+
+/// Names parameters after their source arguments. Debug info numbers source arguments,
+/// which match the IR parameters (less an `sret` one) unless the ABI split a struct over
+/// several parameters; then the numbering cannot be trusted and names are left alone.
+pub(super) fn assign_debug_names(params: &mut [Param], names: &[DebugParam]) {
+    let source: Vec<usize> = (0..params.len())
+        .filter(|&i| params[i].pass != ParamPass::StructReturn)
+        .collect();
+    let consistent = names.len() == source.len() && names.iter().all(|p| p.arg <= source.len());
+    if !consistent {
+        return;
+    }
+    for p in names {
+        let param = &mut params[source[p.arg - 1]];
+        param.name = Some(p.name.clone());
+        // A type whose width disagrees with the IR's (a struct passed in registers) is not
+        // the parameter's type.
+        param.source_type = p.ty.clone().filter(|t| match t {
+            SourceType::Int { bits, .. } => *bits == param.width,
+            SourceType::Pointer(_) => param.is_pointer,
+            SourceType::Other(_) => true,
+        });
+    }
+}
+
+/// Operand `index` of a metadata node, or null when it has fewer operands or that one is
+/// empty.
+pub(super) unsafe fn md_operand(node: LLVMValueRef, index: u32) -> LLVMValueRef {
+    // Only debug-information nodes: `LLVMGetMDNodeNumOperands` must not see a wrapped value.
+    if node.is_null() || LLVMIsAMDNode(node).is_null() || !is_di_node(node) {
+        return std::ptr::null_mut();
+    }
+    let n = LLVMGetMDNodeNumOperands(node);
+    if index >= n {
+        return std::ptr::null_mut();
+    }
+    let mut ops = vec![std::ptr::null_mut(); n as usize];
+    LLVMGetMDNodeOperands(node, ops.as_mut_ptr());
+    ops[index as usize]
+}
+
+/// Whether a metadata value wraps a debug-information node.
+unsafe fn is_di_node(v: LLVMValueRef) -> bool {
+    // Printed as `!67 = !DILocalVariable(…)` or `!5 = distinct !DICompositeType(…)`.
+    let text = print_value(v);
+    let body = text.trim_start_matches("metadata ").trim_start();
+    let body = body.split_once(" = ").map_or(body, |(_, node)| node);
+    body.trim_start_matches("distinct ").starts_with("!DI")
+}
+
+/// The C type a debug-information type node describes, looking through typedefs and
+/// qualifiers (at most 16 of them).
+pub(super) unsafe fn di_type(node: LLVMValueRef, depth: u32) -> Option<SourceType> {
+    if node.is_null() || depth > 16 {
+        return None;
+    }
+    let text = print_value(node);
+    let field = |key: &str| -> Option<&str> {
+        let at = text.find(key)? + key.len();
+        let rest = &text[at..];
+        let end = rest.find([',', ')']).unwrap_or(rest.len());
+        Some(rest[..end].trim().trim_matches('"'))
+    };
+    let name = field("name: ").unwrap_or("?").to_string();
+    if text.contains("DIBasicType(") {
+        let bits: u32 = field("size: ")?.parse().ok()?;
+        let signed = match field("encoding: ")? {
+            "DW_ATE_signed" | "DW_ATE_signed_char" => true,
+            "DW_ATE_unsigned" | "DW_ATE_unsigned_char" => false,
+            "DW_ATE_boolean" => {
+                return Some(SourceType::Int {
+                    bits: 1,
+                    signed: false,
+                    name,
+                })
+            }
+            _ => return Some(SourceType::Other(name)),
+        };
+        return Some(SourceType::Int { bits, signed, name });
+    }
+    let tag = field("tag: ").unwrap_or("");
+    // DIDerivedType and DICompositeType keep their base type in operand 3.
+    let base = || md_operand(node, 3);
+    match tag {
+        "DW_TAG_typedef"
+        | "DW_TAG_const_type"
+        | "DW_TAG_volatile_type"
+        | "DW_TAG_restrict_type"
+        | "DW_TAG_atomic_type" => di_type(base(), depth + 1),
+        "DW_TAG_pointer_type" => Some(SourceType::Pointer(
+            di_type(base(), depth + 1).map(Box::new),
+        )),
+        "DW_TAG_enumeration_type" => {
+            di_type(base(), depth + 1).or(Some(SourceType::Other(format!("enum {name}"))))
+        }
+        _ => Some(SourceType::Other(if name == "?" {
+            tag.to_string()
+        } else {
+            name
+        })),
+    }
+}
+
+/// Parses `name: "x", arg: 2` out of a printed `DILocalVariable`.
+pub(super) fn parse_di_local_variable(text: &str) -> Option<(String, usize)> {
+    let start = text.find("DILocalVariable(")?;
+    let body = &text[start..];
+    let name_at = body.find("name: \"")? + 7;
+    let name_end = body[name_at..].find('"')? + name_at;
+    let arg_at = body.find("arg: ")? + 5;
+    let arg: String = body[arg_at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    Some((body[name_at..name_end].to_string(), arg.parse().ok()?))
+}
