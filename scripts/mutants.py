@@ -21,8 +21,8 @@ A mutant is
                 different results or only one of them fails;
   unconfirmed   xcheck exits 1 but no test diverges natively (an engine or replay bug);
   equivalent    xcheck proves it EQUIVALENT (exit 0); then both drivers are run on 20000
-                random and boundary inputs, and a difference makes it a WRONG PROOF (an
-                engine bug);
+                random and boundary inputs (those that meet the case's --assume, read as
+                C), and a difference makes it a WRONG PROOF (an engine bug);
   inconclusive  exit 3 (a limit, or a mutant that loops forever);
   stillborn     the mutant does not compile;
   error         xcheck exit 2 or a crash.
@@ -213,6 +213,12 @@ DRIVER = r"""
 %(ret)s %(name)s(%(decl)s);
 %(externs)s
 
+/* The case's preconditions (--assume) read as C over the parameters. */
+static int pre(%(pre_params)s)
+{
+    return %(pre)s;
+}
+
 /* n bytes that end where an inaccessible page begins. */
 static unsigned char *guarded(size_t n)
 {
@@ -277,6 +283,8 @@ int main(int argc, char **argv)
         long count = atol(argv[2]);
         for (long t = 0; t < count; t++) {
 %(random)s
+            if (!pre(%(args)s))
+                continue;
             printf("%%ld:", t);
 %(call)s
             printf("\n");
@@ -294,9 +302,9 @@ int main(int argc, char **argv)
 """
 
 
-def driver_source(src, name, params, ret, globals_, buffer_sizes):
+def driver_source(src, name, params, ret, globals_, buffer_sizes, assumes):
     """C source of a driver: `drv HEX…` (one per parameter, then per global) or
-    `drv --random N`."""
+    `drv --random N` (inputs that fail a precondition are skipped)."""
     defs = "\n".join(re.findall(r"^#\s*define[^\n]*$", src, re.M)
                      + re.findall(r"struct\s+\w+\s*\{[^}]*\}\s*;", src))
     decl = ", ".join("void *" if p else t for t, _, p in params) or "void"
@@ -327,7 +335,11 @@ def driver_source(src, name, params, ret, globals_, buffer_sizes):
             call.append(f"    print_hex(\"{pname}\", p{i}, n{i});")
     for g, size in globals_:
         call.append(f"    print_hex(\"{g}\", {g}, {size});")
+    pre_params = ", ".join(f"unsigned char *{pname}" if p else f"{t} {pname}"
+                           for t, pname, p in params) or "void"
+    pre = " && ".join(f"({a})" for a in assumes) or "1"
     return DRIVER % {"defs": defs, "ret": ret, "name": name, "decl": decl,
+                     "pre_params": pre_params, "pre": pre, "args": args,
                      "externs": externs, "argc": len(params) + len(globals_) + 1,
                      "load": "\n".join(load), "random": "\n".join(rand),
                      "call": "\n".join("    " + c if c.startswith("    ") else c for c in call)}
@@ -389,8 +401,12 @@ class Case:
         sizes = {}
         i = 0
         default = 16
+        self.assumes = []
         while i < len(self.args):
-            if self.args[i] == "--buffer-size":
+            if self.args[i] == "--assume":
+                self.assumes.append(self.args[i + 1])
+                i += 1
+            elif self.args[i] == "--buffer-size":
                 v = self.args[i + 1]
                 if "=" in v:
                     sizes[v.split("=")[0]] = int(v.split("=")[1])
@@ -426,7 +442,7 @@ class Case:
         if key not in self.drivers:
             src = self.work / f"driver{len(globals_)}.c"
             src.write_text(driver_source(self.src, self.func, self.params, self.ret,
-                                         globals_, self.buffer_sizes))
+                                         globals_, self.buffer_sizes, self.assumes))
             exe = self.work / f"drv-{stem}-{len(globals_)}"
             code, _, err = run(["clang-14", "-O0", "-w", str(src), str(self.work / f"{stem}.o"),
                                 "-o", str(exe)])
