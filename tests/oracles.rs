@@ -106,3 +106,36 @@ fn mutants_of_corpus_references_are_caught_with_tests_that_diverge_natively() {
     }
     assert!(out.status.success(), "{log}");
 }
+
+/// Csmith seed 69 found it: clang -O0 passes a global struct by value as `byval @g`, and the
+/// engine let the callee write `g` itself, so the -O0 program printed 0 where it prints 2.
+#[test]
+fn a_struct_passed_by_value_is_the_callees_own_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = repo().join("tests/fixtures/byval_global.c");
+    for level in ["-O0", "-O2"] {
+        let out = common::xcheck(
+            dir.path(),
+            &[
+                "cc",
+                level,
+                "-o",
+                &format!("p{level}"),
+                src.to_str().unwrap(),
+            ],
+        );
+        assert!(out.status.success(), "{}", common::stderr(&out));
+    }
+    let native = Command::new(dir.path().join("p-O0")).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&native.stdout), "2\n");
+    let out = common::xcheck(
+        dir.path(),
+        &["p-O0.bc", "p-O2.bc", "--sym-files", "0", "0", "-j", "1"],
+    );
+    let text = common::stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(r#"exit 0, stdout "2\n"  exit 0, stdout "2\n""#),
+        "{text}"
+    );
+}
