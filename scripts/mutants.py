@@ -17,8 +17,9 @@ A mutant is
                 reference, and another linked with that of the mutant (both compiled from
                 the very bitcode xcheck checked), run on the test's objects (scalars
                 little-endian, pointer parameters as buffers that end at a PROT_NONE page,
-                so a read past the end faults as xcheck's out-of-bounds error does), print
-                different results or only one of them fails;
+                so a read past the end faults as xcheck's out-of-bounds error does, and
+                again as buffers that start right after one), print different results or
+                only one of them fails;
   unconfirmed   xcheck exits 1 but no test diverges natively (an engine or replay bug);
   equivalent    xcheck proves it EQUIVALENT (exit 0); then both drivers are run on 20000
                 random and boundary inputs (those that meet the case's --assume, read as
@@ -219,14 +220,17 @@ static int pre(%(pre_params)s)
     return %(pre)s;
 }
 
-/* n bytes that end where an inaccessible page begins. */
+static int front;
+
+/* n bytes that end where an inaccessible page begins (with --front: that start where one
+   ends), so that an access past the end (before the start) faults. */
 static unsigned char *guarded(size_t n)
 {
     size_t pg = (size_t)sysconf(_SC_PAGESIZE), total = (n + pg - 1) / pg * pg;
     unsigned char *m = mmap(NULL, total + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED || mprotect(m + total, pg, PROT_NONE) != 0)
+    if (m == MAP_FAILED || mprotect(front ? m : m + total, pg, PROT_NONE) != 0)
         exit(4);
-    return m + total - n;
+    return front ? m + pg : m + total - n;
 }
 
 static unsigned char *from_hex(const char *hex, size_t *n)
@@ -279,6 +283,11 @@ int main(int argc, char **argv)
 {
     size_t n;
     (void)n;
+    if (argc >= 2 && strcmp(argv[1], "--front") == 0) {
+        front = 1;
+        argv++;
+        argc--;
+    }
     if (argc >= 3 && strcmp(argv[1], "--random") == 0) {
         long count = atol(argv[2]);
         for (long t = 0; t < count; t++) {
@@ -503,10 +512,11 @@ def check_mutant(case, mid, desc, source, max_time):
         ref, mut = case.driver("ref", globals_), case.driver(mid, globals_)
         if ref is None or mut is None:
             return "error", "the native driver does not build"
-        a = native_outcome(*run([str(ref), *hexes], timeout=5)[:2])
-        b = native_outcome(*run([str(mut), *hexes], timeout=5)[:2])
-        if a != b:
-            return "caught", f"{r['ktest']}: ref {a[:80]} / mutant {b[:80]}"
+        for place in ([], ["--front"]):
+            a = native_outcome(*run([str(ref), *place, *hexes], timeout=5)[:2])
+            b = native_outcome(*run([str(mut), *place, *hexes], timeout=5)[:2])
+            if a != b:
+                return "caught", f"{r['ktest']}: ref {a[:80]} / mutant {b[:80]}"
     return "unconfirmed", f"{len(confirmed)} confirmed tests, none diverges natively"
 
 
