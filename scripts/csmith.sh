@@ -137,7 +137,8 @@ for ((seed = first; seed <= last; seed++)); do
     detail=""
     native_ms=""
     engine_ms=""
-    if ! csmith --seed "$seed" "${csmith_opts[@]}" -o "$dir/p.c" >"$dir/csmith.log" 2>&1; then
+    # In the seed's directory: Csmith writes platform.info into the current one.
+    if ! (cd "$dir" && csmith --seed "$seed" "${csmith_opts[@]}" -o p.c >csmith.log 2>&1); then
         class=build-failed
         detail="csmith failed: $(head -c 200 "$dir/csmith.log" | tr '\t\n' '  ')"
     fi
