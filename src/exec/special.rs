@@ -396,7 +396,7 @@ impl<'a> Executor<'a> {
 
     /// `memcpy`/`memmove(dst, src, len)`: reads everything, then writes (so overlap is fine).
     /// A symbolic length is taken one feasible value at a time.
-    fn copy_memory(&mut self, state: State, args: &[Value]) -> Option<State> {
+    pub(crate) fn copy_memory(&mut self, state: State, args: &[Value]) -> Option<State> {
         let (state, len) = self.split_on_value(state, args[2])?;
         let len = len as u64;
         if len > 1 << 30 {

@@ -759,7 +759,7 @@ impl<'a> Executor<'a> {
 
     fn exec_call(
         &mut self,
-        mut state: State,
+        state: State,
         dst: Option<RegId>,
         callee: &Callee,
         args: &[Operand],
@@ -804,7 +804,9 @@ impl<'a> Executor<'a> {
         }
         let fixed = f.params.len();
         let is_var_arg = f.is_var_arg;
+        let (mut state, values, copies) = self.byval_copies(state, target, values)?;
         self.push_call(&mut state, target, &values, dst);
+        state.frame_mut().allocas.extend(copies);
         if is_var_arg {
             let extra = values.get(fixed..).unwrap_or(&[]);
             let area = self.varargs_object(&mut state, extra);
@@ -816,6 +818,49 @@ impl<'a> Executor<'a> {
             state.since_new_coverage = 0;
         }
         Some(state)
+    }
+
+    /// The callee's own copies of the structs passed by value (`byval` parameters): each is
+    /// a new stack object holding the bytes the caller's pointer points to, and the callee
+    /// gets its address, so what it writes there is invisible to the caller (clang -O0
+    /// passes a global struct as `byval @g` directly). Returns the arguments to pass and the
+    /// objects to free when the call returns.
+    fn byval_copies(
+        &mut self,
+        mut state: State,
+        target: FuncId,
+        mut values: Vec<Value>,
+    ) -> Option<(State, Vec<Value>, Vec<u64>)> {
+        let byval: Vec<(usize, u64)> = self
+            .module
+            .function(target)
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| p.pass == ParamPass::ByVal && *i < values.len())
+            .map(|(i, p)| (i, p.pointee_size.unwrap_or(0)))
+            .collect();
+        let mut copies = Vec::new();
+        for (i, size) in byval {
+            if matches!(values[i], Value::Sym(_)) {
+                self.unsupported(state, "a struct passed by value through a symbolic pointer");
+                return None;
+            }
+            let name = format!("argument passed by value at {}", self.current_loc(&state));
+            let address = self.allocate(
+                &mut state,
+                size,
+                ObjectKind::Stack,
+                name,
+                ObjectState::zeroed(size as usize),
+            );
+            let copy = Value::concrete(PTR_WIDTH, address as u128);
+            let len = Value::concrete(PTR_WIDTH, size as u128);
+            state = self.copy_memory(state, &[copy, values[i], len])?;
+            values[i] = copy;
+            copies.push(address);
+        }
+        Some((state, values, copies))
     }
 
     /// An indirect call through a symbolic pointer: one state per possible function.
@@ -840,15 +885,19 @@ impl<'a> Executor<'a> {
             let example = pool.eval(p, &model);
             let is = pool.eq(p, pool.constant(PTR_WIDTH, example));
             let (yes, no) = self.branch(rest, is)?;
-            if let Some(mut s) = yes {
+            if let Some(s) = yes {
                 match self.module.function_at(example as u64) {
                     Some(f) => {
                         let f_decl = self.module.function(f).is_declaration();
                         let next = if f_decl {
                             self.call_special(s, f, dst, &args)
                         } else {
-                            self.push_call(&mut s, f, &args, dst);
-                            Some(s)
+                            self.byval_copies(s, f, args.clone())
+                                .map(|(mut s, values, copies)| {
+                                    self.push_call(&mut s, f, &values, dst);
+                                    s.frame_mut().allocas.extend(copies);
+                                    s
+                                })
                         };
                         if let Some(n) = next {
                             if first.is_none() {
