@@ -290,6 +290,10 @@ pub fn main(args: Vec<OsString>) -> i32 {
     let rest = || {
         std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned())
     };
+    if sub == crate::load::CHECK_SUBCOMMAND {
+        // The child side of loading untrusted bitcode (load/isolate.rs): not for people.
+        return crate::load::check_bitcode_main(&args[2..]);
+    }
     if sub == "cc" {
         // Every argument is the compiler's: no parsing here.
         return match crate::cc::run(&args[2..]) {
@@ -811,7 +815,7 @@ fn run(args: RunArgs) -> Result<i32, Exit> {
 
 fn show(args: ShowArgs) -> Result<i32, Exit> {
     for (i, path) in args.tests.iter().enumerate() {
-        let test = KTest::read(path).map_err(|e| Error::input(path, e.to_string()))?;
+        let test = KTest::read(path).map_err(Error::from)?;
         if i > 0 {
             println!();
         }
@@ -937,7 +941,7 @@ fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Re
     let expected = divergent_tests(&report_dir.join("report.json"));
     let mut all_confirmed = true;
     for t in tests {
-        let ktest = KTest::read(t).map_err(|e| Error::input(t, e.to_string()))?;
+        let ktest = KTest::read(t).map_err(Error::from)?;
         let name = t
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -982,7 +986,8 @@ fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Re
 
 /// The names of the tests that `report.json` lists for rows that differ.
 fn divergent_tests(report: &Path) -> Option<std::collections::BTreeSet<String>> {
-    let text = std::fs::read_to_string(report).ok()?;
+    let limit = crate::input::MAX_REPORT_BYTES;
+    let text = crate::input::read_text_limited(report, limit, "reports").ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     let rows = json.get("rows")?.as_array()?;
     Some(

@@ -310,7 +310,9 @@ pub fn load_config(path: &Path) -> Result<Config, ConfigError> {
         key: None,
         message,
     };
-    let bytes = std::fs::read(path).map_err(|e| error(None, format!("cannot read: {e}")))?;
+    let limit = crate::input::MAX_CONFIG_BYTES;
+    let bytes = crate::input::read_limited(path, limit, "config files")
+        .map_err(|e| error(None, format!("cannot read: {e}")))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let line = line_of(&bytes, e.valid_up_to());
         error(Some(line), "not UTF-8 text".to_string())
