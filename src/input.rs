@@ -44,10 +44,7 @@ pub fn read_limited(path: &Path, limit: u64, what: &str) -> io::Result<Vec<u8>> 
         )
     };
     if meta.len() > limit {
-        return Err(too_large(format!(
-            "the file has {}",
-            human_size(meta.len())
-        )));
+        return Err(too_large(format!("the file has {} bytes", meta.len())));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(limit + 1).read_to_end(&mut bytes)?;
