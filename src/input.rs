@@ -82,7 +82,7 @@ pub fn human_size(n: u64) -> String {
     for (unit, size) in UNITS {
         if n >= size {
             let value = n as f64 / size as f64;
-            return if n % size == 0 {
+            return if n.is_multiple_of(size) {
                 format!("{} {unit}", n / size)
             } else {
                 format!("{value:.1} {unit}")

@@ -395,7 +395,7 @@ fn bad_config_files_are_one_line_errors_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let deep = format!("x = {}", "[".repeat(100_000));
     let garbage: Vec<u8> = (0..3000u32)
-        .map(|i| (i * 2_654_435_761 >> 24) as u8)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
         .collect();
     for (name, bytes) in [
         ("deep.toml", deep.into_bytes()),

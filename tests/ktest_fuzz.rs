@@ -96,7 +96,7 @@ fn allowed(len: usize) -> usize {
 fn mutated_tests_never_panic_nor_allocate_more_than_their_size() {
     let valid = valid_test();
     assert!(parse(&valid).0, "the valid test parses");
-    let mut rng = Rng(0x6b74_6573_74);
+    let mut rng = Rng(0x006b_7465_7374);
     let (mut parsed, mut refused) = (0, 0);
     for case in 0..20_000 {
         let mut data = valid.clone();

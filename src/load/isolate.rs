@@ -28,7 +28,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The hidden subcommand that runs the child's side ([`check_bitcode_main`]).
 pub const CHECK_SUBCOMMAND: &str = "__check-bitcode";
@@ -121,21 +121,21 @@ fn run_child(exe: &PathBuf, inputs: &[Input], key: u64) -> std::io::Result<Child
             }
             String::from_utf8_lossy(&bytes).into_owned()
         }
-        let stdout = s.spawn(move || drain(out.take()));
+        // The end of stdout is the child's end: waiting for it needs no polling.
+        let (done, ended) = std::sync::mpsc::channel();
+        let stdout = s.spawn(move || {
+            let text = drain(out.take());
+            let _ = done.send(());
+            text
+        });
         let stderr = s.spawn(move || drain(err.take()));
-        let started = Instant::now();
-        let mut pause = Duration::from_micros(200);
-        let status = loop {
-            if let Some(status) = child.try_wait()? {
-                break Some(status);
-            }
-            if started.elapsed() > TIME_LIMIT {
+        let status = match ended.recv_timeout(TIME_LIMIT) {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                break None;
+                None
             }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(20));
+            _ => Some(child.wait()?),
         };
         Ok(ChildRun {
             status,
