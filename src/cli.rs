@@ -391,7 +391,7 @@ fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
     match crate::config::parse_duration(text) {
         Ok(d) if d.is_zero() => Err(usage(format!("{option} '{text}': must be positive"))),
         Ok(d) => Ok(d),
-        Err(why) => Err(usage(format!("{option}: {why}"))),
+        Err(why) => Err(usage(format!("{option} {why}"))),
     }
 }
 
@@ -403,7 +403,7 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
     let exec = ExecConfig {
         max_time: match crate::config::parse_duration(&e.max_time) {
             Ok(d) => (!d.is_zero()).then_some(d),
-            Err(why) => return Err(usage(format!("--max-time: {why}"))),
+            Err(why) => return Err(usage(format!("--max-time {why}"))),
         },
         max_paths: e.max_paths,
         search,

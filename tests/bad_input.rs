@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{repo, stderr};
+use common::{repo, stderr, Rng};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -62,23 +62,6 @@ fn function_of(case: &str) -> String {
         .find_map(|l| l.strip_prefix("function = "))
         .expect("case.toml names its function");
     line.trim().trim_matches('"').to_string()
-}
-
-/// SplitMix64: a fixed seed gives the same mutants on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Writes `source` with 1 to 4 random bits flipped to `out`.
