@@ -27,6 +27,12 @@ use std::time::Duration;
 /// Exit code for usage and input errors.
 pub const EXIT_ERROR: i32 = 2;
 
+/// The most exploration threads `-j` starts (each has its own stack and solver).
+const MAX_JOBS: usize = 256;
+
+/// The largest `--max-memory`, in MiB (16 TiB).
+const MAX_MEMORY_MIB: u64 = 16 << 20;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "xcheck",
@@ -34,7 +40,7 @@ pub const EXIT_ERROR: i32 = 2;
     about = "Prove two LLVM bitcode implementations equivalent, or show where they differ"
 )]
 #[command(
-    after_help = "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N; program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
+    after_help = "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most 32 arguments, 26 files, 4096 bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
 )]
 struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
@@ -139,22 +145,21 @@ fn validate_env(env: &[String]) -> Result<(), Exit> {
                 return Err(usage(format!("{name} takes {arity} number(s)")));
             }
             let mut nums = Vec::new();
-            for v in values {
-                let n: u32 = v.parse().map_err(|_| {
+            for (v, (max, unit)) in values.iter().zip(env_maxima(name)) {
+                let shown = || values.join(" ");
+                if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(usage(format!("{name} {}: '{v}' is not a number", shown())));
+                }
+                let n = v.parse::<u64>().ok().filter(|n| n <= max).ok_or_else(|| {
                     usage(format!(
-                        "{name} {}: '{v}' is not a number",
-                        values.join(" ")
+                        "{name} {}: '{v}' is out of range (at most {max} {unit})",
+                        shown()
                     ))
                 })?;
                 nums.push(n);
             }
             let bad = match *name {
                 "--sym-args" if nums[0] > nums[1] => Some("MIN is larger than MAX"),
-                "--sym-args" if nums[1] > 32 => Some("at most 32 arguments"),
-                "--sym-files" if nums[0] > 26 => Some("at most 26 files (A to Z)"),
-                "--sym-arg" | "--sym-stdin" if nums[0] > 4096 => Some("at most 4096 bytes"),
-                "--sym-args" if nums[2] > 4096 => Some("at most 4096 bytes"),
-                "--sym-files" if nums[1] > 4096 => Some("at most 4096 bytes"),
                 _ => None,
             };
             if let Some(why) = bad {
@@ -166,6 +171,18 @@ fn validate_env(env: &[String]) -> Result<(), Exit> {
         }
     }
     Ok(())
+}
+
+/// The largest value of each number an environment option takes, with its unit.
+fn env_maxima(name: &str) -> &'static [(u64, &'static str)] {
+    const BYTES: (u64, &str) = (4096, "bytes");
+    const ARGS: (u64, &str) = (32, "arguments");
+    match name {
+        "--sym-arg" | "--sym-stdin" => &[BYTES],
+        "--sym-args" => &[ARGS, ARGS, BYTES],
+        "--sym-files" => &[(26, "files (A to Z)"), BYTES],
+        _ => &[(u32::MAX as u64, "failures")],
+    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -192,20 +209,20 @@ struct EngineArgs {
     /// Search strategy: dfs, bfs, random-state, random-path, coverage-new, interleaved.
     #[arg(long, default_value = "interleaved")]
     search: String,
-    /// Stop exploring after this long (`90`, `90s`, `5m`; `0` for no limit). Results found
+    /// Stop exploring after this long (`90`, `90s`, `5m`, at most `720h`; `0` for no limit). Results found
     /// so far are reported; the verdict is then inconclusive unless a divergence was found.
     #[arg(long = "max-time", value_name = "TIME", default_value = "5m")]
     max_time: String,
     /// Stop after this many finished paths.
     #[arg(long = "max-paths")]
     max_paths: Option<u64>,
-    /// Exploration threads for one check (default: all cores). Function checks of
+    /// Exploration threads for one check, 1 to 256 (default: all cores). Function checks of
     /// --all-functions and --config run in parallel instead, one thread each.
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<usize>,
     /// Keep resident memory under this many MiB by dropping live states (counted; the
     /// verdict is then inconclusive unless a divergence was found). Default: half of the
-    /// machine's memory; 0 for no cap.
+    /// machine's memory; 0 for no cap; at most 16777216 (16 TiB).
     #[arg(long = "max-memory", value_name = "MIB")]
     max_memory: Option<u64>,
     /// Merge the states of a branch where they meet again (one row may then stand for many
@@ -215,8 +232,8 @@ struct EngineArgs {
     /// Seed of the random choices of the search.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Time limit of one solver query (`10s`; `0` for no limit); a query that runs out makes
-    /// its path unknown. Default: 30s.
+    /// Time limit of one solver query (`10s`, at most `720h`; `0` for no limit); a query that
+    /// runs out makes its path unknown. Default: 30s.
     #[arg(long = "solver-timeout", value_name = "TIME")]
     solver_timeout: Option<String>,
     /// Turn off the query cache.
@@ -286,7 +303,7 @@ struct ReplayArgs {
     /// Whole programs: compare outputs as words, ignoring spacing (as the check did).
     #[arg(long = "ignore-spacing")]
     ignore_spacing: bool,
-    /// Native replay: time limit of one run (`10s`).
+    /// Native replay: time limit of one run (`10s`, at most `720h`).
     #[arg(long, value_name = "TIME", default_value = "10s")]
     timeout: String,
     #[command(flatten)]
@@ -307,6 +324,10 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
     let rest = || {
         std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned())
     };
+    if sub == crate::load::CHECK_SUBCOMMAND {
+        // The child side of loading untrusted bitcode (load/isolate.rs): not for people.
+        return crate::load::check_bitcode_main(&args[2..]);
+    }
     if sub == "cc" {
         // Every argument is the compiler's: no parsing here.
         return match crate::cc::run(&args[2..]) {
@@ -389,33 +410,14 @@ fn default_memory_cap() -> Option<u64> {
     Some(kib * 1024 / 2)
 }
 
-/// Parses `90`, `90s`, `1500ms`, `5m`, `1h`.
+/// Parses a positive duration: `90`, `90s`, `1500ms`, `5m`, `1h`, at most
+/// [`MAX_DURATION`](crate::config::MAX_DURATION).
 fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
-    let t = text.trim();
-    let (num, unit) = match t.find(|c: char| !c.is_ascii_digit() && c != '.') {
-        Some(i) => t.split_at(i),
-        None => (t, "s"),
-    };
-    let value: f64 = num.parse().map_err(|_| {
-        usage(format!(
-            "{option} '{text}': expected a duration such as 90s or 5m"
-        ))
-    })?;
-    let secs = match unit {
-        "ms" => value / 1000.0,
-        "s" => value,
-        "m" | "min" => value * 60.0,
-        "h" => value * 3600.0,
-        _ => {
-            return Err(usage(format!(
-                "{option} '{text}': unknown unit '{unit}' (ms, s, m, h)"
-            )))
-        }
-    };
-    if !secs.is_finite() || secs <= 0.0 {
-        return Err(usage(format!("{option} '{text}': must be positive")));
+    match crate::config::parse_duration(text) {
+        Ok(d) if d.is_zero() => Err(usage(format!("{option} '{text}': must be positive"))),
+        Ok(d) => Ok(d),
+        Err(why) => Err(usage(format!("{option} {why}"))),
     }
-    Ok(Duration::from_secs_f64(secs))
 }
 
 fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
@@ -424,9 +426,9 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
         .parse()
         .map_err(|m| usage(format!("--search: {m}")))?;
     let exec = ExecConfig {
-        max_time: match e.max_time.trim() {
-            "0" | "none" => None,
-            t => Some(parse_duration("--max-time", t)?),
+        max_time: match crate::config::parse_duration(&e.max_time) {
+            Ok(d) => (!d.is_zero()).then_some(d),
+            Err(why) => return Err(usage(format!("--max-time {why}"))),
         },
         max_paths: e.max_paths,
         search,
@@ -434,6 +436,11 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
         merge: e.merge,
         max_memory: match e.max_memory {
             Some(0) => None,
+            Some(mib) if mib > MAX_MEMORY_MIB => {
+                return Err(usage(format!(
+                    "--max-memory {mib}: at most {MAX_MEMORY_MIB} MiB (16 TiB)"
+                )))
+            }
             Some(mib) => Some(mib.saturating_mul(1 << 20)),
             None => default_memory_cap(),
         },
@@ -632,6 +639,9 @@ fn verdict_of(
 fn jobs_of(e: &EngineArgs) -> Result<usize, Exit> {
     match e.jobs {
         Some(0) => Err(usage("--jobs must be at least 1".into())),
+        Some(n) if n > MAX_JOBS => Err(usage(format!(
+            "--jobs {n}: at most {MAX_JOBS} exploration threads"
+        ))),
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
@@ -849,7 +859,7 @@ fn run(args: RunArgs) -> Result<i32, Exit> {
 
 fn show(args: ShowArgs) -> Result<i32, Exit> {
     for (i, path) in args.tests.iter().enumerate() {
-        let test = KTest::read(path).map_err(|e| Error::input(path, e.to_string()))?;
+        let test = KTest::read(path).map_err(Error::from)?;
         if i > 0 {
             println!();
         }
@@ -916,6 +926,8 @@ fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit
 }
 
 fn replay(args: ReplayArgs) -> Result<i32, Exit> {
+    // Options are checked before anything is read.
+    parse_duration("--timeout", &args.timeout)?;
     let tests = tests_of(&args.test)?;
     if tests.is_empty() {
         // A run that found no divergence wrote no test: nothing to confirm.
@@ -998,7 +1010,7 @@ fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Re
         if args.stop.interrupted() {
             return Ok(interrupted_replay(tests.len() - i));
         }
-        let ktest = KTest::read(t).map_err(|e| Error::input(t, e.to_string()))?;
+        let ktest = KTest::read(t).map_err(Error::from)?;
         let name = t
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -1068,7 +1080,8 @@ fn report_tests(report: &Path) -> Result<Vec<String>, Exit> {
 
 /// The names of the tests that `report.json` lists for rows that differ.
 fn divergent_tests(report: &Path) -> Option<std::collections::BTreeSet<String>> {
-    let text = std::fs::read_to_string(report).ok()?;
+    let limit = crate::input::MAX_REPORT_BYTES;
+    let text = crate::input::read_text_limited(report, limit, "reports").ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     let rows = json.get("rows")?.as_array()?;
     Some(

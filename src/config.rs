@@ -4,7 +4,7 @@
 //! ```toml
 //! [defaults]                      # settings for every check, all optional
 //! buffer_size = 16                # bytes behind pointer parameters, 1 to 1048576
-//! max_time = "60s"                # per function pair: 90, 90s, 1500ms, 5m, 1h; "0" or "none": no limit
+//! max_time = "60s"                # per function pair: 90, 90s, 1500ms, 5m, 1h (at most 720h); "0" or "none": no limit
 //! search = "interleaved"
 //! seed = 0
 //! fail_on = ["diverged", "error"] # outcomes that fail the run: diverged, error, unknown
@@ -321,7 +321,9 @@ pub fn load_config(path: &Path) -> Result<Config, ConfigError> {
         key: None,
         message,
     };
-    let bytes = std::fs::read(path).map_err(|e| error(None, format!("cannot read: {e}")))?;
+    let limit = crate::input::MAX_CONFIG_BYTES;
+    let bytes = crate::input::read_limited(path, limit, "config files")
+        .map_err(|e| error(None, format!("cannot read: {e}")))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let line = line_of(&bytes, e.valid_up_to());
         error(Some(line), "not UTF-8 text".to_string())
@@ -366,15 +368,26 @@ pub fn parse_config(text: &str, file: &Path) -> Result<Config, ConfigError> {
     })
 }
 
+/// The longest duration a limit takes: 30 days (`720h`). Longer ones are surely mistakes,
+/// and a deadline computed from them (`Instant + duration`) would overflow.
+pub const MAX_DURATION: Duration = Duration::from_secs(30 * 24 * 3600);
+
 /// Parses a duration: `90` (seconds), `90s`, `1500ms`, `5m`, `1h`, decimals such as `1.5h`;
-/// `0` (in any unit) or `none` is [`Duration::ZERO`], which means no limit.
+/// `0` (in any unit) or `none` is [`Duration::ZERO`], which means no limit. At most
+/// [`MAX_DURATION`].
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     if t == "none" {
         return Ok(Duration::ZERO);
     }
     let not_a_duration = || format!("'{}' is not a duration (use 90s, 5m, 1h)", shown(text));
-    let too_long = || format!("'{}' is too long a duration", shown(text));
+    let too_long = || {
+        format!(
+            "'{}' is too long a duration (at most {}h)",
+            shown(text),
+            MAX_DURATION.as_secs() / 3600
+        )
+    };
     let split = t
         .find(|c: char| !c.is_ascii_digit() && c != '.')
         .unwrap_or(t.len());
@@ -389,14 +402,17 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     if !number.bytes().any(|b| b.is_ascii_digit()) {
         return Err(not_a_duration());
     }
-    if number.contains('.') {
+    let duration = if number.contains('.') {
         let value: f64 = number.parse().map_err(|_| not_a_duration())?;
-        Duration::try_from_secs_f64(value * unit_ms as f64 / 1000.0).map_err(|_| too_long())
+        Duration::try_from_secs_f64(value * unit_ms as f64 / 1000.0).map_err(|_| too_long())?
     } else {
         let value: u64 = number.parse().map_err(|_| too_long())?;
-        let ms = value.checked_mul(unit_ms).ok_or_else(too_long)?;
-        Ok(Duration::from_millis(ms))
+        Duration::from_millis(value.checked_mul(unit_ms).ok_or_else(too_long)?)
+    };
+    if duration > MAX_DURATION {
+        return Err(too_long());
     }
+    Ok(duration)
 }
 
 /// Whether `name` matches the glob `pattern`, in which `*` stands for any run of characters
@@ -742,9 +758,18 @@ impl Ctx<'_> {
     fn duration(&self, v: &Val<'_>) -> Result<Duration, ConfigError> {
         match v.node {
             Node::Str(s) => parse_duration(s).map_err(|m| self.error(&v.at, &v.key, m)),
-            Node::Int(n) => u64::try_from(*n)
-                .map(Duration::from_secs)
-                .map_err(|_| self.error(&v.at, &v.key, format!("{n} is not a duration"))),
+            Node::Int(n) => match u64::try_from(*n).map(Duration::from_secs) {
+                Ok(d) if d <= MAX_DURATION => Ok(d),
+                Ok(_) => Err(self.error(
+                    &v.at,
+                    &v.key,
+                    format!(
+                        "{n} seconds is too long a duration (at most {}h)",
+                        MAX_DURATION.as_secs() / 3600
+                    ),
+                )),
+                Err(_) => Err(self.error(&v.at, &v.key, format!("{n} is not a duration"))),
+            },
             _ => Err(self.type_error(v, "a duration such as \"90s\" or \"5m\"")),
         }
     }

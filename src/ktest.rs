@@ -141,6 +141,30 @@ impl KTestError {
     }
 }
 
+/// A `.ktest` problem as an input error: one line that names the file once.
+impl From<KTestError> for crate::error::Error {
+    fn from(e: KTestError) -> Self {
+        use crate::error::Error;
+        match e {
+            KTestError::Format {
+                path: Some(path),
+                offset,
+                kind,
+            } => Error::input(path, format!("{kind} (at byte {offset})")),
+            KTestError::Io { path, source } => Error::input(path, format!("cannot read: {source}")),
+            KTestError::TooLarge {
+                path: Some(path),
+                what,
+                len,
+            } => Error::input(
+                path,
+                format!("{what} has {len} entries or bytes, more than a .ktest file can hold"),
+            ),
+            other => Error::Usage(other.to_string()),
+        }
+    }
+}
+
 fn file_prefix(path: &Option<PathBuf>) -> String {
     match path {
         Some(p) => format!("{}: ", p.display()),
@@ -259,12 +283,16 @@ impl KTest {
         })
     }
 
-    /// Reads and parses a `.ktest` file; errors name the file.
+    /// Reads and parses a `.ktest` file (a regular file of at most
+    /// [`MAX_KTEST_BYTES`](crate::input::MAX_KTEST_BYTES)); errors name the file.
     pub fn read(path: impl AsRef<Path>) -> Result<KTest, KTestError> {
         let path = path.as_ref();
-        let data = fs::read(path).map_err(|source| KTestError::Io {
-            path: path.to_path_buf(),
-            source,
+        let limit = crate::input::MAX_KTEST_BYTES;
+        let data = crate::input::read_limited(path, limit, ".ktest files").map_err(|source| {
+            KTestError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
         KTest::from_bytes(&data).map_err(|e| e.with_path(path))
     }

@@ -14,6 +14,7 @@ pub mod error;
 pub mod exec;
 pub mod expr;
 pub mod gate;
+pub mod input;
 pub mod ir;
 pub mod ktest;
 pub mod load;

@@ -7,11 +7,15 @@
 //! the LLVM context lives only inside [`load`].
 
 use crate::error::{Error, Result};
+use crate::input::MAX_BITCODE_BYTES;
 use crate::ir::{self, Side};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use std::path::{Path, PathBuf};
+
+mod isolate;
+pub use isolate::{check_bitcode_main, parse_in_child, CHECK_SUBCOMMAND};
 
 /// The harness (KLEE-compatible intrinsics written in C), compiled to bitcode by `build.rs`.
 static HARNESS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/harness.bc"));
@@ -41,57 +45,151 @@ pub fn split_name(linked: &str) -> (Side, &str) {
 
 /// Loads side A (and side B, if given), links the harness and lowers the result.
 pub fn load(a: &Path, b: Option<&Path>) -> Result<ir::Module> {
-    load_with(a, b, false)
+    load_with(a, b, Mode::Functions)
 }
 
 /// Loads two whole programs: as [`load`], with the POSIX model linked in and without
 /// reading parameter names.
 pub fn load_programs(a: &Path, b: &Path) -> Result<ir::Module> {
-    load_with(a, Some(b), true)
+    load_with(a, Some(b), Mode::Programs)
 }
 
 /// Loads a KLEE-style harness program (`xcheck run`), with the POSIX model available to it.
 pub fn load_harness_program(a: &Path) -> Result<ir::Module> {
-    load_with(a, None, true)
+    load_with(a, None, Mode::Programs)
 }
 
-/// `programs`: link the POSIX model, and skip parameter names (only function checks show
-/// them).
-fn load_with(a: &Path, b: Option<&Path>, programs: bool) -> Result<ir::Module> {
-    let param_names = !programs;
-    let context = Context::create();
-    let module = parse(&context, a)?;
-    rename_definitions(&module, Side::A);
+/// What is linked with the sides, and how they are lowered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Function checks: the harness only; parameter names are read from debug info.
+    Functions,
+    /// Whole programs and harness programs: the POSIX model too, no parameter names.
+    Programs,
+}
+
+/// One bitcode file given by the user: its path and its bytes, read once.
+struct Input {
+    path: PathBuf,
+    bytes: Vec<u8>,
+}
+
+fn load_with(a: &Path, b: Option<&Path>, mode: Mode) -> Result<ir::Module> {
+    let mut inputs = vec![read_bitcode(a)?];
     if let Some(b) = b {
-        let other = parse(&context, b)?;
+        inputs.push(read_bitcode(b)?);
+    }
+    // Checked by a child process, the files need no verifier here; loaded in-process only,
+    // they get it before the lowering sees them.
+    let vetted = isolate::vet(&inputs)?;
+    let context = Context::create();
+    let module = link(&context, &inputs, mode, !vetted)?;
+    lower(&module, &inputs, mode)
+}
+
+/// Parses the inputs (side A first), renames what each defines, and links them and the
+/// harness into one module. `verify`: run LLVM's verifier on each parsed input, so that
+/// linking and lowering see well-formed IR only.
+fn link<'ctx>(
+    context: &'ctx Context,
+    inputs: &[Input],
+    mode: Mode,
+    verify: bool,
+) -> Result<Module<'ctx>> {
+    let mut modules = Vec::new();
+    for input in inputs {
+        modules.push(parse(context, input, verify)?);
+    }
+    let mut modules = modules.into_iter();
+    let (Some(module), Some(first)) = (modules.next(), inputs.first()) else {
+        return Err(Error::Usage("no bitcode file given".into()));
+    };
+    let a = &first.path;
+    rename_definitions(&module, Side::A);
+    if let (Some(other), Some(b)) = (modules.next(), inputs.get(1)) {
         rename_definitions(&other, Side::B);
-        module
-            .link_in_module(other)
-            .map_err(|e| Error::input(b, format!("cannot be linked with {}: {e}", a.display())))?;
+        module.link_in_module(other).map_err(|e| {
+            Error::input(
+                &b.path,
+                format!("cannot be linked with {}: {e}", a.display()),
+            )
+        })?;
     }
     let mut harnesses = vec![(HARNESS_BC, "harness.bc")];
-    if programs {
+    if mode == Mode::Programs {
         harnesses.push((POSIX_BC, "posix.bc"));
     }
     for (bytes, name) in harnesses {
         let buffer = MemoryBuffer::create_from_memory_range(bytes, name);
-        let harness = Module::parse_bitcode_from_buffer(&buffer, &context)
+        let harness = Module::parse_bitcode_from_buffer(&buffer, context)
             .map_err(|e| Error::input("<harness>", format!("built-in {name} is corrupt: {e}")))?;
         module
             .link_in_module(harness)
             .map_err(|e| Error::input(a, format!("cannot be linked with {name}: {e}")))?;
     }
-    let path_of = |side: Side| -> PathBuf {
-        match side {
-            Side::B => b.unwrap_or(a).to_path_buf(),
-            _ => a.to_path_buf(),
-        }
-    };
-    crate::lower::lower(&module, param_names).map_err(|e| Error::input(path_of(e.side), e.msg))
+    Ok(module)
 }
 
-fn parse<'ctx>(context: &'ctx Context, path: &Path) -> Result<Module<'ctx>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::input(path, format!("cannot read: {e}")))?;
+/// The child's work: parses and verifies each input, announcing its index first; the
+/// modules are dropped.
+fn check_parse(inputs: &[Input], announce: &mut dyn FnMut(usize)) -> Result<()> {
+    let context = Context::create();
+    for (i, input) in inputs.iter().enumerate() {
+        announce(i);
+        parse(&context, input, true)?;
+    }
+    Ok(())
+}
+
+/// Lowers the linked module; errors name the side's file. A panic of the lowering (a bug
+/// in xcheck, on input it did not expect) becomes an error naming the input too.
+fn lower(module: &Module<'_>, inputs: &[Input], mode: Mode) -> Result<ir::Module> {
+    let path_of = |side: Side| -> PathBuf {
+        let i = usize::from(side == Side::B && inputs.len() > 1);
+        inputs[i].path.clone()
+    };
+    let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        crate::lower::lower(module, mode == Mode::Functions)
+    }));
+    match lowered {
+        Ok(result) => result.map_err(|e| Error::input(path_of(e.side), e.msg)),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            Err(Error::input(
+                path_of(Side::A),
+                format!(
+                    "cannot be loaded: xcheck's lowering failed ({why}); this is a bug in xcheck"
+                ),
+            ))
+        }
+    }
+}
+
+/// The first lines of a multi-line LLVM message, joined into one line of at most 300
+/// characters.
+fn first_lines(text: &str) -> String {
+    let joined = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(3)
+        .collect::<Vec<_>>()
+        .join("; ");
+    match joined.char_indices().nth(300) {
+        Some((i, _)) => format!("{}…", &joined[..i]),
+        None => joined,
+    }
+}
+
+/// Reads a bitcode file (a regular file of at most [`MAX_BITCODE_BYTES`]) and checks its
+/// magic number.
+fn read_bitcode(path: &Path) -> Result<Input> {
+    let bytes = crate::input::read_limited(path, MAX_BITCODE_BYTES, "bitcode files")
+        .map_err(|e| Error::input(path, format!("cannot read: {e}")))?;
     let looks_like_bitcode =
         bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
     if !looks_like_bitcode {
@@ -100,14 +198,27 @@ fn parse<'ctx>(context: &'ctx Context, path: &Path) -> Result<Module<'ctx>> {
             "not an LLVM bitcode file (bad magic number)",
         ));
     }
-    let name = path.display().to_string();
-    let buffer = MemoryBuffer::create_from_memory_range_copy(&bytes, &name);
-    Module::parse_bitcode_from_buffer(&buffer, context).map_err(|e| {
-        Error::input(
-            path,
-            format!("not valid LLVM 14 bitcode: {}", e.to_string().trim()),
-        )
+    Ok(Input {
+        path: path.to_path_buf(),
+        bytes,
     })
+}
+
+/// Parses one input; `verify`: and runs LLVM's verifier on it.
+fn parse<'ctx>(context: &'ctx Context, input: &Input, verify: bool) -> Result<Module<'ctx>> {
+    let name = input.path.display().to_string();
+    let buffer = MemoryBuffer::create_from_memory_range_copy(&input.bytes, &name);
+    let module = Module::parse_bitcode_from_buffer(&buffer, context).map_err(|e| {
+        let why = first_lines(e.to_string().trim());
+        Error::input(&input.path, format!("not valid LLVM 14 bitcode: {why}"))
+    })?;
+    if verify {
+        module.verify().map_err(|e| {
+            let why = first_lines(&e.to_string());
+            Error::input(&input.path, format!("not valid LLVM IR: {why}"))
+        })?;
+    }
+    Ok(module)
 }
 
 /// Renames every definition of `module` apart for `side`.

@@ -26,6 +26,11 @@ fn main() {
             libc::signal(sig, on_signal as *const () as libc::sighandler_t);
         }
     }
+    // Bitcode is parsed first by a child process running this binary, so that LLVM's reader
+    // aborting on a corrupt file cannot take xcheck down (src/load/isolate.rs).
+    if let Ok(exe) = std::env::current_exe() {
+        xcheck::load::parse_in_child(exe);
+    }
     let code = xcheck::cli::main_with_stop(std::env::args_os().collect(), stop);
     std::process::exit(code);
 }

@@ -487,7 +487,7 @@ pub fn replay_file(
     check: &FunctionCheck,
     ktest_path: &Path,
 ) -> Result<(PathVerdict, String, String)> {
-    let ktest = KTest::read(ktest_path).map_err(|e| Error::input(ktest_path, e.to_string()))?;
+    let ktest = KTest::read(ktest_path)?;
     let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
     let signature = setup::signature(&module, check)?;
     let pool = ExprPool::new();

@@ -392,7 +392,7 @@ pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBu
     let entries = entries(&module, check)?;
     let mut out = Vec::new();
     for path in tests {
-        let ktest = KTest::read(path).map_err(|e| Error::input(path, e.to_string()))?;
+        let ktest = KTest::read(path)?;
         let mut check = check.clone();
         if let Some((argv0, env)) = ktest.args.split_first() {
             check.argv0 = argv0.clone();

@@ -243,10 +243,14 @@ impl<'a> Executor<'a> {
         let result = std::fs::metadata(&path).and_then(|m| {
             if m.is_dir() {
                 Err(std::io::Error::from_raw_os_error(21))
+            } else if !m.is_file() {
+                // Devices, FIFOs and sockets are not modelled (reading /dev/zero would never
+                // end): opening one fails with EACCES.
+                Err(std::io::Error::from_raw_os_error(13))
             } else if m.len() > HOST_FILE_LIMIT {
                 Err(std::io::Error::from_raw_os_error(27))
             } else {
-                std::fs::read(&path)
+                crate::input::read_limited(path.as_ref(), HOST_FILE_LIMIT, "host files")
             }
         });
         let mut state = state;
