@@ -228,6 +228,13 @@ struct EngineArgs {
     /// Turn off enumeration (queries over at most two input bytes decided by trying every input).
     #[arg(long = "no-enumerate")]
     no_enumerate: bool,
+    #[arg(long = "solver", value_name = "NAME", help = crate::solver::BACKEND_HELP)]
+    solver: Option<String>,
+    /// Ask the other SMT solver every question the solver answers; opposite answers stop the
+    /// check with an error (exit 2) naming both, and the query is written to the output
+    /// directory.
+    #[arg(long = "cross-check-solver")]
+    cross_check_solver: bool,
 }
 
 #[derive(Parser, Debug)]
@@ -392,7 +399,7 @@ fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
     Ok(Duration::from_secs_f64(secs))
 }
 
-fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
+fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, SolverConfig), Exit> {
     let search: SearchKind = e
         .search
         .parse()
@@ -425,6 +432,11 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
         enumerate: !e.no_enumerate,
         cex_cache: !e.no_cex_cache,
         validate: true,
+        backend: match &e.solver {
+            Some(name) => name.parse().map_err(|m| usage(format!("--solver: {m}")))?,
+            None => Default::default(),
+        },
+        cross_check: e.cross_check_solver.then(|| output_dir.to_path_buf()),
     };
     Ok((exec, solver))
 }
@@ -491,7 +503,7 @@ fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     let (fa, fb) = function_names(spec)?;
     let mut check = FunctionCheck::new(a, b, &fa, &fb);
     apply_params(&mut check, &args.params)?;
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
@@ -545,7 +557,7 @@ fn check_programs(
     }
     compare.ignore_spacing = args.ignore_spacing;
     check.compare = compare;
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
@@ -615,7 +627,7 @@ fn base_check(
 ) -> Result<FunctionCheck, Exit> {
     let mut check = FunctionCheck::new(a, b, fa, fb);
     apply_params(&mut check, &args.params)?;
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
     Ok(check)
@@ -662,7 +674,7 @@ fn gate_all_functions(
 fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> Result<i32, Exit> {
     let cfg = crate::config::load_config(path).map_err(|e| Error::Usage(e.to_string()))?;
     let fail_on = fail_on.unwrap_or_else(|| cfg.fail_on());
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     let mut sections = Vec::new();
     for (i, pair) in cfg.pairs.iter().enumerate() {
         let module = gate::load_pair(&pair.a, &pair.b)?;
@@ -670,7 +682,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
         let make = |fa: &str, fb: &str, f: Option<&crate::config::FunctionConfig>| -> gate::Job {
             let mut check = FunctionCheck::new(&pair.a, &pair.b, fa, fb);
             check.exec = exec.clone();
-            check.solver = solver;
+            check.solver = solver.clone();
             let d = &cfg.defaults;
             check.buffer_size = f
                 .and_then(|f| f.buffer_size)
@@ -786,7 +798,7 @@ fn finish_gate(
 }
 
 fn run(args: RunArgs) -> Result<i32, Exit> {
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     let s = crate::run::run_harness(&args.program, exec, &solver, &args.output_dir)?;
     for (path, what) in &s.errors {
         println!("error: {what}  ({})", path.display());
