@@ -762,9 +762,10 @@ fn check_sorts(pool: &ExprPool, id: ExprId, node: Node) -> Result<(), SolverErro
     }
 }
 
-/// `constraints ∧ query` as an SMT-LIB 2 benchmark (logic `QF_ABV`, shared subterms as
-/// `let`s), for the files that record a solver disagreement: both solvers' command-line tools
-/// read it. Symbolic bytes are constants named `ARRAY[OFFSET]`.
+/// `constraints ∧ query` as an SMT-LIB 2 benchmark (shared subterms as `let`s), for the files
+/// that record a solver disagreement. Symbolic bytes are constants named `ARRAY[OFFSET]`. The
+/// logic is `QF_BV`, or `ALL` when an array operation occurs: constant arrays are outside
+/// `QF_ABV`, and Z3's own parser rejects them there.
 pub fn smtlib(
     pool: &ExprPool,
     constraints: &[ExprId],
@@ -772,6 +773,7 @@ pub fn smtlib(
 ) -> Result<String, SolverError> {
     let mut context = Context::new()?;
     let mut assumptions = Vec::with_capacity(constraints.len());
+    let mut arrays = false;
     for &root in constraints.iter().chain(std::iter::once(&query)) {
         if pool.sort(root) != Sort::Bv(1) {
             return Err(SolverError::Backend(format!(
@@ -781,7 +783,9 @@ pub fn smtlib(
         }
         context.lower(pool, root)?;
         assumptions.push(context.bool_of(root)?);
+        arrays |= context.with_arrays.contains(&root);
     }
+    let logic = if arrays { c"ALL" } else { c"QF_BV" };
     let formula = assumptions.pop().unwrap_or(context.bv_one);
     let count = u32::try_from(assumptions.len())
         .map_err(|_| SolverError::Backend("too many constraints to print".into()))?;
@@ -791,7 +795,7 @@ pub fn smtlib(
         let raw = z::Z3_benchmark_to_smtlib_string(
             context.ctx,
             c"xcheck query".as_ptr(),
-            c"QF_ABV".as_ptr(),
+            logic.as_ptr(),
             c"unknown".as_ptr(),
             c"".as_ptr(),
             count,
@@ -992,7 +996,13 @@ mod tests {
             pool.constant(8, 12),
         );
         let text = smtlib(&pool, &[c], q).unwrap();
-        for needle in ["declare-fun", "bvmul", "bvult", "(check-sat)", "QF_ABV"] {
+        for needle in [
+            "declare-fun",
+            "bvmul",
+            "bvult",
+            "(check-sat)",
+            "(set-logic QF_BV)",
+        ] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }
