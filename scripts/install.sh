@@ -7,7 +7,7 @@ need_pkgs=(clang-14 lld-14 llvm-14-dev llvm-14-tools libclang-common-14-dev
            meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev
            zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev libffi-dev
            musl-dev musl-tools linux-libc-dev dpkg-dev
-           csmith libcsmith-dev python3)
+           csmith libcsmith-dev python3 libz3-dev libclang1-14)
 
 missing=()
 for p in "${need_pkgs[@]}"; do

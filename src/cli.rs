@@ -251,6 +251,13 @@ struct EngineArgs {
     /// Turn off enumeration (queries over at most two input bytes decided by trying every input).
     #[arg(long = "no-enumerate")]
     no_enumerate: bool,
+    #[arg(long = "solver", value_name = "NAME", help = crate::solver::BACKEND_HELP)]
+    solver: Option<String>,
+    /// Ask the other SMT solver every question the solver answers; opposite answers stop the
+    /// check with an error (exit 2) naming both, and the query is written to the output
+    /// directory.
+    #[arg(long = "cross-check-solver")]
+    cross_check_solver: bool,
     /// The run's stop token (set by the binary's signal handlers), not an option.
     #[arg(skip)]
     stop: crate::stop::Stop,
@@ -420,7 +427,7 @@ fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
     }
 }
 
-fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
+fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, SolverConfig), Exit> {
     let search: SearchKind = e
         .search
         .parse()
@@ -460,6 +467,11 @@ fn engine_config(e: &EngineArgs) -> Result<(ExecConfig, SolverConfig), Exit> {
         enumerate: !e.no_enumerate,
         cex_cache: !e.no_cex_cache,
         validate: true,
+        backend: match &e.solver {
+            Some(name) => name.parse().map_err(|m| usage(format!("--solver: {m}")))?,
+            None => Default::default(),
+        },
+        cross_check: e.cross_check_solver.then(|| output_dir.to_path_buf()),
     };
     Ok((exec, solver))
 }
@@ -530,7 +542,7 @@ fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     let (fa, fb) = function_names(spec)?;
     let mut check = FunctionCheck::new(a, b, &fa, &fb);
     apply_params(&mut check, &args.params)?;
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
@@ -584,7 +596,7 @@ fn check_programs(
     }
     compare.ignore_spacing = args.ignore_spacing;
     check.compare = compare;
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
@@ -657,7 +669,7 @@ fn base_check(
 ) -> Result<FunctionCheck, Exit> {
     let mut check = FunctionCheck::new(a, b, fa, fb);
     apply_params(&mut check, &args.params)?;
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
     Ok(check)
@@ -704,7 +716,7 @@ fn gate_all_functions(
 fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> Result<i32, Exit> {
     let cfg = crate::config::load_config(path).map_err(|e| Error::Usage(e.to_string()))?;
     let fail_on = fail_on.unwrap_or_else(|| cfg.fail_on());
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     let globals: crate::crosscheck::globals::GlobalsMode = args
         .params
         .globals
@@ -834,7 +846,7 @@ fn finish_gate(
 }
 
 fn run(args: RunArgs) -> Result<i32, Exit> {
-    let (exec, solver) = engine_config(&args.engine)?;
+    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     let s = crate::run::run_harness(&args.program, exec, &solver, &args.output_dir)?;
     for (path, what) in &s.errors {
         println!("error: {what}  ({})", path.display());

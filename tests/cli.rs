@@ -371,3 +371,13 @@ fn a_symbolic_memcpy_length_is_split_by_value_not_refused() {
         .unwrap();
     assert!(paths >= 8, "one path per length at least: {out}");
 }
+
+#[test]
+fn an_unknown_solver_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = xcheck(
+        dir.path(),
+        &["a.bc", "b.bc", "--function", "f", "--solver", "cvc5"],
+    );
+    assert_error(&o, "--solver: unknown solver 'cvc5'");
+}

@@ -27,12 +27,17 @@ fn build_dir() -> PathBuf {
         .unwrap_or_else(|| repo().join("build"))
 }
 
+/// Builds the corpus once per test process: the tests of this file run in parallel, and two
+/// runs of the script must not write the same files at once.
 fn build_corpora() {
-    let status = Command::new("bash")
-        .arg(repo().join("scripts/build-corpora.sh"))
-        .status()
-        .expect("bash runs");
-    assert!(status.success(), "scripts/build-corpora.sh failed");
+    static BUILT: std::sync::Once = std::sync::Once::new();
+    BUILT.call_once(|| {
+        let status = Command::new("bash")
+            .arg(repo().join("scripts/build-corpora.sh"))
+            .status()
+            .expect("bash runs");
+        assert!(status.success(), "scripts/build-corpora.sh failed");
+    });
 }
 
 fn cases() -> Vec<(String, Case)> {
@@ -169,4 +174,68 @@ fn every_corpus_verdict_holds_at_o0_and_o2() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// The value of the report counter `name` in `out/report.json` (0 when it is not listed).
+fn counter(out: &Path, name: &str) -> u64 {
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    report["summary"]["counters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|pair| pair[0] == name)
+        .map_or(0, |pair| pair[1].as_u64().unwrap())
+}
+
+/// Runs the first check of each of `names` at -O0 with `extra` arguments added; every verdict
+/// must still hold. Returns the failures and the output directories.
+fn run_with(names: &[&str], extra: &[&str]) -> (Vec<String>, Vec<tempfile::TempDir>) {
+    build_corpora();
+    let (mut failures, mut outs) = (Vec::new(), Vec::new());
+    for (name, case) in cases() {
+        if !names.contains(&name.as_str()) {
+            continue;
+        }
+        let mut check = Check {
+            args: case.check[0].args.clone(),
+            expect: case.check[0].expect.clone(),
+        };
+        check.args.extend(extra.iter().map(|s| s.to_string()));
+        let out = tempfile::tempdir().unwrap();
+        failures.extend(run_check(&name, &case, &check, "O0", out.path()));
+        outs.push(out);
+    }
+    assert_eq!(outs.len(), names.len(), "a corpus pair is missing");
+    (failures, outs)
+}
+
+/// Pairs whose checks reach the backend: one divergence, two proofs over memory.
+const SOLVER_PAIRS: [&str; 3] = ["checked_add", "array_max", "memcmp"];
+
+#[test]
+fn cross_checked_runs_keep_their_verdicts_and_compare_every_backend_answer() {
+    let (failures, outs) = run_with(&SOLVER_PAIRS, &["--cross-check-solver"]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let mut compared = 0;
+    for out in &outs {
+        let answers = counter(out.path(), "backend queries");
+        let checked = counter(out.path(), "cross-check: answers compared");
+        let unknown = counter(out.path(), "cross-check: not compared (unknown)");
+        assert_eq!(checked + unknown, answers, "{}", out.path().display());
+        assert_eq!(counter(out.path(), "cross-check: disagreements"), 0);
+        compared += checked;
+    }
+    assert!(compared > 20, "only {compared} answers compared");
+}
+
+#[test]
+fn z3_as_the_backend_gives_the_same_verdicts() {
+    let (failures, outs) = run_with(&SOLVER_PAIRS, &["--solver", "z3"]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let answers: u64 = outs
+        .iter()
+        .map(|out| counter(out.path(), "backend queries"))
+        .sum();
+    assert!(answers > 20, "only {answers} backend answers");
 }

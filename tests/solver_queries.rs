@@ -11,12 +11,14 @@
 //!   returned model, to pin down the bytes a unique solution must have.
 //!
 //! Every file is solved by the default chain and by a bare backend (no cache, no independence,
-//! validation on), and both answers must match the expectation. The test fails if the
-//! directory has no query file or if any file lacks a query or an expectation.
+//! validation on), each with Bitwuzla and with Z3, and by both chains with the other backend
+//! cross-checking every answer (`--cross-check-solver`); every answer must match the
+//! expectation. The test fails if the directory has no query file or if any file lacks a
+//! query or an expectation.
 
 use std::path::{Path, PathBuf};
 use xcheck::expr::{ExprId, ExprPool};
-use xcheck::solver::{build_chain, SatResult, SolverConfig};
+use xcheck::solver::{build_chain, Backend, SatResult, SolverConfig, SolverStats};
 
 /// One parsed query file.
 struct QueryFile {
@@ -85,8 +87,9 @@ fn parse_file(path: &Path) -> Result<QueryFile, String> {
     })
 }
 
-/// Solves `file` with the chain configured by `cfg` and checks the answer.
-fn run(file: &QueryFile, cfg: &SolverConfig) -> Result<(), String> {
+/// Solves `file` with the chain configured by `cfg` and checks the answer; returns the
+/// chain's counters.
+fn run(file: &QueryFile, cfg: &SolverConfig) -> Result<SolverStats, String> {
     let mut solver = build_chain(cfg);
     let result = solver
         .check(&file.pool, &file.constraints, file.query)
@@ -101,9 +104,9 @@ fn run(file: &QueryFile, cfg: &SolverConfig) -> Result<(), String> {
                     ));
                 }
             }
-            Ok(())
+            Ok(solver.stats())
         }
-        (SatResult::Unsat, false) => Ok(()),
+        (SatResult::Unsat, false) => Ok(solver.stats()),
         (other, expect_sat) => Err(format!(
             "expected {}, got {other:?}",
             if expect_sat { "sat" } else { "unsat" }
@@ -134,7 +137,37 @@ fn every_query_file_gets_its_expected_answer() {
         enumerate: false,
         ..SolverConfig::default()
     };
+    let disagreements = tempfile::tempdir().unwrap();
+    let mut configs = Vec::new();
+    for backend in Backend::ALL {
+        let name = backend.name();
+        let chain = SolverConfig {
+            backend,
+            ..SolverConfig::default()
+        };
+        let bare = SolverConfig {
+            backend,
+            ..bare.clone()
+        };
+        let cross_check = Some(disagreements.path().to_path_buf());
+        let checked_chain = SolverConfig {
+            cross_check: cross_check.clone(),
+            ..chain.clone()
+        };
+        let checked_bare = SolverConfig {
+            cross_check,
+            ..bare.clone()
+        };
+        configs.push((format!("{name}, default chain"), chain));
+        configs.push((format!("{name}, bare"), bare));
+        configs.push((
+            format!("{name}, default chain, cross-checked"),
+            checked_chain,
+        ));
+        configs.push((format!("{name}, bare, cross-checked"), checked_bare));
+    }
     let mut failures = Vec::new();
+    let mut totals = SolverStats::default();
     let (mut sat, mut unsat) = (0, 0);
     for path in &files {
         let name = path.file_name().map_or_else(
@@ -148,12 +181,10 @@ fn every_query_file_gets_its_expected_answer() {
                 continue;
             }
         };
-        for (label, cfg) in [
-            ("default chain", SolverConfig::default()),
-            ("bare", bare.clone()),
-        ] {
-            if let Err(e) = run(&file, &cfg) {
-                failures.push(format!("{name} ({label}): {e}"));
+        for (label, cfg) in &configs {
+            match run(&file, cfg) {
+                Ok(stats) => totals.merge(&stats),
+                Err(e) => failures.push(format!("{name} ({label}): {e}")),
             }
         }
         if file.expect_sat {
@@ -162,6 +193,8 @@ fn every_query_file_gets_its_expected_answer() {
             unsat += 1;
         }
     }
+    let written = std::fs::read_dir(disagreements.path()).unwrap().count();
+    assert_eq!(written, 0, "the cross-check wrote disagreement files");
     assert!(
         failures.is_empty(),
         "{} of {} query files failed:\n{}",
@@ -169,8 +202,17 @@ fn every_query_file_gets_its_expected_answer() {
         files.len(),
         failures.join("\n")
     );
+    // Most files reach a backend in the bare configurations, so the cross-check must have
+    // compared many answers.
+    assert_eq!(totals.crosscheck_disagreements, 0);
+    assert!(
+        totals.crosscheck_queries >= files.len() as u64,
+        "only {} answers cross-checked",
+        totals.crosscheck_queries
+    );
     eprintln!(
-        "{} query files checked: {sat} sat, {unsat} unsat",
-        files.len()
+        "{} query files checked: {sat} sat, {unsat} unsat; {} answers cross-checked",
+        files.len(),
+        totals.crosscheck_queries
     );
 }

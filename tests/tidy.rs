@@ -69,6 +69,24 @@ fn only_the_backend_uses_the_bitwuzla_bindings() {
 }
 
 #[test]
+fn only_the_second_backend_uses_the_z3_bindings() {
+    for (path, text) in all_sources() {
+        if text.contains("z3_sys") {
+            assert_eq!(
+                path, "src/solver/z3.rs",
+                "only the Z3 backend may use z3_sys"
+            );
+        }
+        if !path.starts_with("src/solver/") {
+            assert!(
+                !text.to_lowercase().contains("z3"),
+                "{path} names Z3; only src/solver/ may"
+            );
+        }
+    }
+}
+
+#[test]
 fn logic_files_stay_small() {
     for (path, text) in all_sources() {
         let lines = text.lines().count();

@@ -559,6 +559,17 @@ fn counters(
         ("models validated", s.validated_models),
     ]
     .into_iter()
+    .chain(
+        // Only with --cross-check-solver, so that other reports keep their counters.
+        [
+            ("cross-check: answers compared", s.crosscheck_queries),
+            ("cross-check: disagreements", s.crosscheck_disagreements),
+            ("cross-check: not compared (unknown)", s.crosscheck_unknown),
+            ("cross-check: time ms", s.crosscheck_time.as_millis() as u64),
+        ]
+        .into_iter()
+        .filter(|_| s.crosscheck_queries + s.crosscheck_unknown > 0),
+    )
     .map(|(k, v)| (k.to_string(), v))
     .collect()
 }

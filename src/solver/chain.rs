@@ -1,24 +1,52 @@
 //! Assembles the solver chain: Validate → Cache → CexCache → Independence → Ranges →
-//! Enumerate → Bitwuzla, outermost first.
+//! Enumerate → (CrossCheck) → backend (Bitwuzla or Z3), outermost first.
 //!
 //! The order follows KLEE's `Validating(Caching(CexCaching(Independent(core))))`: the exact
 //! cache answers repeats before the counterexample cache searches subsets and supersets, and
 //! the counterexample cache sees whole constraint sets, before independence slices them.
 
 use super::{
-    BitwuzlaSolver, CachingSolver, CexCachingSolver, EnumeratingSolver, IndependenceSolver,
-    RangeSolver, SatResult, Solver, SolverConfig, SolverError, SolverStats, ValidatingSolver,
+    Backend, BitwuzlaSolver, CachingSolver, CexCachingSolver, CrossCheckingSolver,
+    EnumeratingSolver, IndependenceSolver, RangeSolver, SatResult, Solver, SolverConfig,
+    SolverError, SolverStats, ValidatingSolver, Z3Solver, CROSS_CHECK_TIMEOUT,
 };
 use crate::expr::{ExprId, ExprPool};
 use std::time::Instant;
 
-/// Builds the solver chain for `cfg`: the backend, wrapped (innermost first) by independence,
-/// the counterexample cache, the cache and validation, each only if `cfg` switches it on. The
+/// A bare backend whose every check is limited to `timeout`.
+pub fn new_backend(
+    backend: Backend,
+    timeout: Option<std::time::Duration>,
+    stop: &crate::stop::Stop,
+) -> Box<dyn Solver> {
+    match backend {
+        Backend::Bitwuzla => Box::new(BitwuzlaSolver::new(timeout).with_stop(stop.clone())),
+        Backend::Z3 => Box::new(Z3Solver::new(timeout).with_stop(stop.clone())),
+    }
+}
+
+/// Builds the solver chain for `cfg`: the backend (checked by the other backend with
+/// `cfg.cross_check`), wrapped (innermost first) by enumeration, ranges, independence, the
+/// counterexample cache, the cache and validation, each only if `cfg` switches it on. The
 /// result counts queries and their total time, and its `stats()` includes the counters of
 /// every layer.
 pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
-    let mut solver: Box<dyn Solver> =
-        Box::new(BitwuzlaSolver::new(cfg.timeout).with_stop(cfg.stop.clone()));
+    let mut solver = new_backend(cfg.backend, cfg.timeout, &cfg.stop);
+    if let Some(dir) = &cfg.cross_check {
+        let other = cfg.backend.other();
+        let reference = new_backend(
+            other,
+            Some(cfg.timeout.unwrap_or(CROSS_CHECK_TIMEOUT)),
+            &cfg.stop,
+        );
+        solver = Box::new(CrossCheckingSolver::new(
+            solver,
+            cfg.backend.name(),
+            reference,
+            other.name(),
+            dir,
+        ));
+    }
     if cfg.enumerate {
         solver = Box::new(EnumeratingSolver::new(solver));
     }
@@ -145,7 +173,7 @@ mod tests {
             ranges: false,
             enumerate: false,
             validate: false,
-            stop: Default::default(),
+            ..SolverConfig::default()
         };
         let mut solver = build_chain(&cfg);
         for _ in 0..2 {

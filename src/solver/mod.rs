@@ -22,7 +22,10 @@
 //!    narrow, comparisons that the bounds decide constant.
 //! 6. [`EnumeratingSolver`] decides a query over at most two input bytes by evaluating it on
 //!    every input, when that is cheap (dividers are hard for CDCL even in 8 bits).
-//! 7. [`BitwuzlaSolver`] translates expressions to the SMT backend and solves incrementally.
+//! 7. With `--cross-check-solver`, [`CrossCheckingSolver`] asks the other backend every
+//!    question the backend answers and turns a sat/unsat disagreement into an error.
+//! 8. The backend: [`BitwuzlaSolver`] (the default) or [`Z3Solver`] (`--solver z3`) translates
+//!    expressions to SMT terms and solves them.
 //!
 //! Every layer serves a single [`ExprPool`]: expression ids are only meaningful inside the pool
 //! that created them. Layers that keep state keyed by ids (the caches, the independence layer's
@@ -34,22 +37,27 @@ mod bitwuzla;
 mod cache;
 mod cex_cache;
 mod chain;
+mod crosscheck;
 mod enumerate;
 mod independence;
 mod ranges;
 mod validate;
+mod z3;
 
 pub use self::bitwuzla::{BitwuzlaSolver, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT};
 pub use cache::{CachingSolver, DEFAULT_CACHE_CAPACITY};
 pub use cex_cache::{CexCachingSolver, DEFAULT_CEX_CAPACITY};
-pub use chain::{build_chain, ChainSolver};
+pub use chain::{build_chain, new_backend, ChainSolver};
+pub use crosscheck::{CrossCheckingSolver, CROSS_CHECK_TIMEOUT};
 pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
 pub use ranges::{rewrite_with_bounds, RangeSolver};
 pub use validate::ValidatingSolver;
+pub use z3::{smtlib, Z3Interrupt, Z3Solver, INTERRUPTED};
 
 use crate::expr::{ArrayId, Assignment, ExprId, ExprPool, Node};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The answer to "is `constraints ∧ query` satisfiable?".
@@ -88,6 +96,9 @@ pub enum SolverError {
     /// A convenience method needed a definite answer and the backend answered `Unknown`.
     #[error("solver could not decide a query: {0}")]
     Unknown(String),
+    /// The backend and the cross-checking solver gave opposite answers (sat and unsat).
+    #[error("{0}")]
+    Disagreement(String),
 }
 
 /// Counters of every layer of a solver chain. Each layer adds its own counters to those of the
@@ -136,6 +147,14 @@ pub struct SolverStats {
     pub ranges_unsat: u64,
     /// Queries over at most two input bytes decided by trying every input.
     pub enumerated: u64,
+    /// Backend answers compared with the cross-checking solver's (`--cross-check-solver`).
+    pub crosscheck_queries: u64,
+    /// Of those, answers the two solvers disagreed on (sat against unsat).
+    pub crosscheck_disagreements: u64,
+    /// Backend answers not compared because one of the solvers answered `Unknown`.
+    pub crosscheck_unknown: u64,
+    /// Time the cross-checking solver spent (translation included).
+    pub crosscheck_time: Duration,
 }
 
 impl SolverStats {
@@ -162,6 +181,10 @@ impl SolverStats {
         self.ranges_rewritten += other.ranges_rewritten;
         self.ranges_unsat += other.ranges_unsat;
         self.enumerated += other.enumerated;
+        self.crosscheck_queries += other.crosscheck_queries;
+        self.crosscheck_disagreements += other.crosscheck_disagreements;
+        self.crosscheck_unknown += other.crosscheck_unknown;
+        self.crosscheck_time += other.crosscheck_time;
     }
 }
 
@@ -190,6 +213,52 @@ pub trait Solver: Send {
 /// enough that one hard query cannot silently take a whole run's time budget.
 pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The SMT solver at the bottom of a chain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// [`BitwuzlaSolver`].
+    #[default]
+    Bitwuzla,
+    /// [`Z3Solver`].
+    Z3,
+}
+
+/// The help text of the option that chooses the backend (the front end does not name them).
+pub const BACKEND_HELP: &str =
+    "SMT solver: bitwuzla (default) or z3. With --cross-check-solver, the other one checks it.";
+
+impl Backend {
+    /// Every backend, in the order of [`BACKEND_HELP`].
+    pub const ALL: [Backend; 2] = [Backend::Bitwuzla, Backend::Z3];
+
+    /// The backend's name on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Bitwuzla => "bitwuzla",
+            Backend::Z3 => "z3",
+        }
+    }
+
+    /// The backend that cross-checks this one.
+    pub fn other(self) -> Backend {
+        match self {
+            Backend::Bitwuzla => Backend::Z3,
+            Backend::Z3 => Backend::Bitwuzla,
+        }
+    }
+}
+
+impl std::str::FromStr for Backend {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name() == text.trim())
+            .ok_or_else(|| format!("unknown solver '{text}' (expected bitwuzla or z3)"))
+    }
+}
+
 /// Which layers [`build_chain`] stacks on the backend, and the backend's time limits.
 #[derive(Clone, Debug)]
 pub struct SolverConfig {
@@ -213,6 +282,11 @@ pub struct SolverConfig {
     pub enumerate: bool,
     /// Check every model by concrete evaluation. On by default, in release builds too.
     pub validate: bool,
+    /// The SMT solver at the bottom of the chain.
+    pub backend: Backend,
+    /// Compare every answer of the backend with the other backend's; a disagreement is an
+    /// error, and its query is written as SMT-LIB into this directory.
+    pub cross_check: Option<PathBuf>,
 }
 
 impl Default for SolverConfig {
@@ -226,6 +300,8 @@ impl Default for SolverConfig {
             ranges: true,
             enumerate: true,
             validate: true,
+            backend: Backend::Bitwuzla,
+            cross_check: None,
         }
     }
 }
@@ -577,6 +653,10 @@ mod tests {
             ranges_rewritten: 13,
             ranges_unsat: 14,
             enumerated: 15,
+            crosscheck_queries: 16,
+            crosscheck_disagreements: 17,
+            crosscheck_unknown: 18,
+            crosscheck_time: Duration::from_millis(19),
         };
         let mut sum = one;
         sum.merge(&one);
@@ -601,6 +681,10 @@ mod tests {
         assert_eq!(sum.enumerated, 30);
         assert_eq!(sum.backend_resets, 22);
         assert_eq!(sum.validated_models, 24);
+        assert_eq!(sum.crosscheck_queries, 32);
+        assert_eq!(sum.crosscheck_disagreements, 34);
+        assert_eq!(sum.crosscheck_unknown, 36);
+        assert_eq!(sum.crosscheck_time, Duration::from_millis(38));
     }
 
     #[test]

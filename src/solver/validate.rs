@@ -6,10 +6,39 @@
 //! release builds too: evaluation is cheap next to solving.
 
 use super::{abbreviate, SatResult, Solver, SolverError, SolverStats};
-use crate::expr::{ExprId, ExprPool};
+use crate::expr::{Assignment, ExprId, ExprPool};
 
 /// Longest expression text quoted in an [`SolverError::InvalidModel`] message.
 const QUOTE_LIMIT: usize = 240;
+
+/// Why `model` is not a model of `constraints ∧ query`: the first root that does not evaluate
+/// to 1, with its value, the model and the root (abbreviated); `None` when it is a model.
+pub(crate) fn model_failure(
+    pool: &ExprPool,
+    constraints: &[ExprId],
+    query: ExprId,
+    model: &Assignment,
+) -> Option<String> {
+    let mut roots = constraints.to_vec();
+    roots.push(query);
+    // One evaluation of all roots shares the work on common subexpressions.
+    let values = pool.eval_all(&roots, model);
+    let (i, (&e, &value)) = roots
+        .iter()
+        .zip(&values)
+        .enumerate()
+        .find(|(_, (_, &value))| value != 1)?;
+    let role = if i == constraints.len() {
+        "the query".to_string()
+    } else {
+        format!("constraint {i}")
+    };
+    Some(format!(
+        "{role} evaluates to {value} under {}: {}",
+        abbreviate(format!("{model:?}"), QUOTE_LIMIT),
+        abbreviate(pool.to_sexp(e), QUOTE_LIMIT)
+    ))
+}
 
 /// A [`Solver`] layer that checks the models of the solver it wraps.
 pub struct ValidatingSolver {
@@ -36,26 +65,8 @@ impl Solver for ValidatingSolver {
     ) -> Result<SatResult, SolverError> {
         let result = self.inner.check(pool, constraints, query)?;
         if let SatResult::Sat(model) = &result {
-            let mut roots = constraints.to_vec();
-            roots.push(query);
-            // One evaluation of all roots shares the work on common subexpressions.
-            let values = pool.eval_all(&roots, model);
-            if let Some((i, (&e, &value))) = roots
-                .iter()
-                .zip(&values)
-                .enumerate()
-                .find(|(_, (_, &value))| value != 1)
-            {
-                let role = if i == constraints.len() {
-                    "the query".to_string()
-                } else {
-                    format!("constraint {i}")
-                };
-                return Err(SolverError::InvalidModel(format!(
-                    "{role} evaluates to {value} under {}: {}",
-                    abbreviate(format!("{model:?}"), QUOTE_LIMIT),
-                    abbreviate(pool.to_sexp(e), QUOTE_LIMIT)
-                )));
+            if let Some(why) = model_failure(pool, constraints, query, model) {
+                return Err(SolverError::InvalidModel(why));
             }
             self.validated += 1;
         }
@@ -76,7 +87,6 @@ impl Solver for ValidatingSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expr::Assignment;
     use crate::solver::testing::Scripted;
 
     #[test]
