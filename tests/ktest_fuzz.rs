@@ -9,18 +9,28 @@ mod common;
 
 use common::Rng;
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::cell::Cell;
 use xcheck::ktest::{KTest, KTestObject};
 
-/// The system allocator, remembering the largest single request since the last reset.
+/// The system allocator, remembering the largest single request made by a thread that is
+/// measuring (the test harness's other threads allocate too, at the same time).
 struct Counting;
 
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note(size: usize) {
+    if MEASURING.try_with(|m| m.get()).unwrap_or(false) {
+        let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
+    }
+}
 
 // SAFETY: every call is passed on to the system allocator unchanged.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        note(layout.size());
         System.alloc(layout)
     }
 
@@ -29,7 +39,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        note(new_size);
         System.realloc(ptr, layout, new_size)
     }
 }
@@ -62,9 +72,11 @@ fn valid_test() -> Vec<u8> {
 
 /// Parses `data` and returns whether it parsed and the largest allocation made meanwhile.
 fn parse(data: &[u8]) -> (bool, usize) {
-    LARGEST.store(0, Ordering::Relaxed);
+    LARGEST.with(|l| l.set(0));
+    MEASURING.with(|m| m.set(true));
     let parsed = std::panic::catch_unwind(|| KTest::from_bytes(data).is_ok());
-    let largest = LARGEST.load(Ordering::Relaxed);
+    MEASURING.with(|m| m.set(false));
+    let largest = LARGEST.with(|l| l.get());
     match parsed {
         Ok(ok) => (ok, largest),
         Err(_) => panic!("the reader panicked on {data:02x?}"),

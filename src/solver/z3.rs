@@ -1017,6 +1017,47 @@ mod tests {
     }
 
     #[test]
+    fn the_runs_stop_token_ends_a_running_check() {
+        let pool = ExprPool::new();
+        let (constraints, product) = factoring(&pool);
+        // Interrupted (Ctrl-C, SIGTERM): the watcher thread interrupts Z3.
+        let stop = Stop::new();
+        let mut solver = Z3Solver::new(None).with_stop(stop.clone());
+        let start = Instant::now();
+        let result = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(200));
+                stop.interrupt();
+            });
+            solver.check(&pool, &constraints, product).unwrap()
+        });
+        assert_eq!(result, SatResult::Unknown(INTERRUPTED.to_string()));
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        // The deadline of the run (`--max-time`) bounds a check without a limit of its own.
+        let stop = Stop::new();
+        let mut solver = Z3Solver::new(None).with_stop(stop.clone());
+        let start = Instant::now();
+        stop.set_deadline(start + Duration::from_millis(300));
+        let result = solver.check(&pool, &constraints, product).unwrap();
+        assert!(matches!(result, SatResult::Unknown(_)), "{result:?}");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        // Past the deadline, no check starts.
+        let easy = pool.eq(pool.sym(pool.new_array("e", 1), 0), pool.constant(8, 1));
+        assert_eq!(
+            solver.check(&pool, &[], easy).unwrap(),
+            SatResult::Unknown("max-time reached".into())
+        );
+    }
+
+    #[test]
     fn the_memo_persists_and_the_context_is_recreated() {
         let pool = ExprPool::new();
         let x = pool.new_array("x", 1);
