@@ -10,23 +10,9 @@ mod common;
 use common::*;
 use std::fmt::Write as _;
 
-/// A deterministic generator (SplitMix64), so a failure names a reproducible case.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
+/// A pick from `items`.
+fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
+    items[rng.below(items.len())]
 }
 
 /// Parameters: `int a, unsigned b, signed char c, unsigned short d, long e,
@@ -58,10 +44,10 @@ const LITERALS: &[&str] = &[
 
 fn leaf(rng: &mut Rng) -> String {
     match rng.below(10) {
-        0..=4 => rng.pick(&["a", "b", "c", "d", "e", "f", "g"]).to_string(),
+        0..=4 => pick(rng, &["a", "b", "c", "d", "e", "f", "g"]).to_string(),
         5 => format!("p[{}]", rng.below(4)),
         6 => "p[a & 3]".to_string(),
-        _ => rng.pick(LITERALS).to_string(),
+        _ => pick(rng, LITERALS).to_string(),
     }
 }
 
@@ -70,19 +56,22 @@ fn expr(rng: &mut Rng, depth: u32) -> String {
         return leaf(rng);
     }
     match rng.below(8) {
-        0 => format!("{}({})", rng.pick(&["-", "~", "!"]), expr(rng, depth - 1)),
+        0 => format!("{}({})", pick(rng, &["-", "~", "!"]), expr(rng, depth - 1)),
         1 => {
             // A chain of one precedence, parenthesised as a whole.
-            let op = rng.pick(&["+", "-", "&&", "||", "&", "|", "^"]);
+            let op = pick(rng, &["+", "-", "&&", "||", "&", "|", "^"]);
             let n = 2 + rng.below(3);
             let terms: Vec<String> = (0..n).map(|_| expr(rng, depth - 1)).collect();
             format!("({})", terms.join(&format!(" {op} ")))
         }
         _ => {
-            let op = rng.pick(&[
-                "+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&", "^",
-                "|", "&&", "||",
-            ]);
+            let op = pick(
+                rng,
+                &[
+                    "+", "-", "*", "/", "%", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&",
+                    "^", "|", "&&", "||",
+                ],
+            );
             format!("({} {op} {})", expr(rng, depth - 1), expr(rng, depth - 1))
         }
     }

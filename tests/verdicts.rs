@@ -36,6 +36,16 @@ fn summary<'r>(report: &'r serde_json::Value, key: &str) -> &'r serde_json::Valu
     &report["summary"][key]
 }
 
+/// The report's first diverged row.
+fn diverged_row(report: &serde_json::Value) -> &serde_json::Value {
+    report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["verdict"] == "diverged")
+        .expect("a divergence")
+}
+
 // See: #10, wrong verdict 1. n = 3000000000 satisfies `n > 10` for an unsigned n.
 #[test]
 fn r10_assume_reads_unsigned_parameters_as_unsigned() {
@@ -43,12 +53,7 @@ fn r10_assume_reads_unsigned_parameters_as_unsigned() {
         let dir = tempfile::tempdir().unwrap();
         let (code, out, report) = check(dir.path(), "ui", &["--assume", "n > 10"], opt);
         assert_eq!(code, Some(1), "{opt}: {out}");
-        let row = report["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["verdict"] == "diverged")
-            .expect("a divergence");
+        let row = diverged_row(&report);
         let n = u32::from_le_bytes(
             row["inputs"][0]["bytes"]
                 .as_array()
@@ -110,12 +115,7 @@ fn r10_a_read_global_is_an_input() {
     let dir = tempfile::tempdir().unwrap();
     let (code, out, report) = check(dir.path(), "pick", &[], "-O2");
     assert_eq!(code, Some(1), "{out}");
-    let row = report["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["verdict"] == "diverged")
-        .expect("a divergence");
+    let row = diverged_row(&report);
     let inputs = row["inputs"].to_string();
     assert!(inputs.contains("global.mode"), "{inputs}");
     // The test carries the global, and replaying it reproduces the divergence.

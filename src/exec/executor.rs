@@ -744,21 +744,12 @@ impl<'a> Executor<'a> {
             // only access this object. Where it lands elsewhere is a memory error on any
             // layout, not a read of whatever object happens to lie there (the two sides'
             // objects live at different addresses).
-            let lo = pool.constant(64, base as u128);
-            let in_bounds = if bytes > size {
-                pool.false_()
-            } else {
-                pool.bool_and(
-                    pool.ule(lo, p),
-                    pool.ule(p, pool.constant(64, (base + size - bytes) as u128)),
-                )
-            };
-            let Some((good, bad)) = self.branch(state, in_bounds) else {
+            let Some((good, bad)) = self.branch(state, in_bounds(pool, p, base, size, bytes))
+            else {
                 return results;
             };
             if let Some(good) = good {
-                let offset = pool.trunc(pool.sub(p, lo), INDEX_WIDTH);
-                results.push((good, base, Offset::Symbolic(offset)));
+                results.push((good, base, symbolic_offset(pool, p, base)));
             }
             if let Some(bad) = bad {
                 self.fail(bad, Termination::OutOfBounds);
@@ -814,23 +805,14 @@ impl<'a> Executor<'a> {
                 self.unsupported(rest, "symbolic pointer with too many possible targets");
                 return results;
             }
-            let lo = pool.constant(64, base as u128);
             let inside = inside(pool, p, base, size);
-            let in_bounds = if bytes > size {
-                pool.false_()
-            } else {
-                pool.bool_and(
-                    pool.ule(lo, p),
-                    pool.ule(p, pool.constant(64, (base + size - bytes) as u128)),
-                )
-            };
             // Three regions: in bounds, overlapping the end of this object, elsewhere.
-            let Some((good, other)) = self.branch(rest, in_bounds) else {
+            let Some((good, other)) = self.branch(rest, in_bounds(pool, p, base, size, bytes))
+            else {
                 return results;
             };
             if let Some(good) = good {
-                let offset = pool.trunc(pool.sub(p, lo), INDEX_WIDTH);
-                results.push((good, base, Offset::Symbolic(offset)));
+                results.push((good, base, symbolic_offset(pool, p, base)));
             }
             let Some(other) = other else { return results };
             let Some((overlap, elsewhere)) = self.branch(other, inside) else {
@@ -873,6 +855,22 @@ fn provenance(pool: &ExprPool, state: &State, p: ExprId) -> Option<(u64, u64)> {
     }
     let (o, _) = state.memory.find(c.checked_sub(1)?)?;
     (o.address + o.size == c).then_some((o.address, o.size))
+}
+
+/// An access of `bytes` bytes at `p` lies within the object `[base, base + size)`.
+fn in_bounds(pool: &ExprPool, p: ExprId, base: u64, size: u64, bytes: u64) -> ExprId {
+    if bytes > size {
+        return pool.false_();
+    }
+    pool.bool_and(
+        pool.ule(pool.constant(64, base as u128), p),
+        pool.ule(p, pool.constant(64, (base + size - bytes) as u128)),
+    )
+}
+
+/// The offset of `p` in the object at `base`.
+fn symbolic_offset(pool: &ExprPool, p: ExprId, base: u64) -> Offset {
+    Offset::Symbolic(pool.trunc(pool.sub(p, pool.constant(64, base as u128)), INDEX_WIDTH))
 }
 
 /// `p` points into the object `[base, base + size)`.
