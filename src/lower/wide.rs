@@ -163,7 +163,8 @@ impl FunctionLowerer<'_> {
         opcode: LLVMOpcode,
     ) -> Vec<Inst> {
         let wide = is_wide(LLVMTypeOf(inst))
-            || (0..LLVMGetNumOperands(inst) as u32).any(|i| is_wide(LLVMTypeOf(LLVMGetOperand(inst, i))));
+            || (0..LLVMGetNumOperands(inst) as u32)
+                .any(|i| is_wide(LLVMTypeOf(LLVMGetOperand(inst, i))));
         let lowered = if wide {
             let mut e = Emit {
                 f: self,
