@@ -360,8 +360,8 @@ impl Emit<'_, '_> {
                             LLVMOr => BinaryOp::Or,
                             _ => BinaryOp::Xor,
                         };
-                        for i in 0..dst.len() {
-                            self.binary(bop, a.ops[i], b.ops[i], Some(dst[i]));
+                        for ((&dst, &x), &y) in dst.iter().zip(&a.ops).zip(&b.ops) {
+                            self.binary(bop, x, y, Some(dst));
                         }
                     }
                 }
