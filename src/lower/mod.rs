@@ -5,7 +5,8 @@
 //! (which then are plain integers), lays out global initializers as bytes, and maps each
 //! instruction to an `ir::Inst`. Constructs the engine does not model (floating point,
 //! vectors, exceptions, inline assembly) become `Inst::Unsupported` with their location, so
-//! a path that reaches one stops with a clear reason instead of a wrong answer.
+//! a path that reaches one stops with a clear reason instead of a wrong answer. Integers
+//! wider than 128 bits are split into limbs of at most 128 bits (`wide.rs`).
 
 mod debug;
 mod wide;

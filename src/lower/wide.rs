@@ -569,6 +569,26 @@ mod tests {
     }
 
     #[test]
+    fn pieces_name_the_limbs_an_extraction_reads() {
+        let p = |index, shift| Piece { index, shift };
+        // Bits 60..188 of an i160: limb 0 moved down 60, limb 1 up 68.
+        assert_eq!(
+            pieces(&[128, 32], 60, 128, false),
+            vec![p(0, -60), p(1, 68)]
+        );
+        // Bits 170..298 of an i160 lie above it: zero, or its sign bit (limb 1 down 31).
+        assert_eq!(pieces(&[128, 32], 170, 128, false), vec![]);
+        assert_eq!(pieces(&[128, 32], 170, 128, true), vec![p(1, -31)]);
+        assert_eq!(pieces(&[128, 32], 130, 128, false), vec![p(1, -2)]);
+        // A shift left by 3: the top limb's bits 0..5 land above bit 125 of the result.
+        assert_eq!(pieces(&[128, 72], -3, 128, false), vec![p(0, 3)]);
+        assert_eq!(
+            pieces(&[128, 72], 125, 72, false),
+            vec![p(0, -125), p(1, 3)]
+        );
+    }
+
+    #[test]
     fn decimal_literals_become_limbs() {
         assert_eq!(decimal_limbs("5", 160), Some(vec![5, 0]));
         let big = (1u128 << 120).to_string();
