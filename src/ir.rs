@@ -4,7 +4,7 @@
 //! (including the address of a global or a function, which the loader fixes in advance)
 //! is an integer in the module's constant table. The interpreter never calls LLVM.
 //!
-//! Values are bit-vectors of at most 128 bits. Pointers are 64-bit integers. A first-class
+//! Values are bit-vectors of at most 128 bits (`lower` splits wider integers). Pointers are 64-bit integers. A first-class
 //! aggregate (the `{iN, i1}` of `*.with.overflow`, a small struct) is one bit-vector laid out
 //! as it would be in memory, so `extractvalue` is an extraction of bits.
 

@@ -5,9 +5,11 @@
 //! (which then are plain integers), lays out global initializers as bytes, and maps each
 //! instruction to an `ir::Inst`. Constructs the engine does not model (floating point,
 //! vectors, exceptions, inline assembly) become `Inst::Unsupported` with their location, so
-//! a path that reaches one stops with a clear reason instead of a wrong answer.
+//! a path that reaches one stops with a clear reason instead of a wrong answer. Integers
+//! wider than 128 bits are split into limbs of at most 128 bits (`wide.rs`).
 
 mod debug;
+mod wide;
 
 use crate::ir::*;
 use crate::load::split_name;
@@ -287,7 +289,7 @@ impl Lowerer {
         if !LLVMIsAConstantInt(c).is_null() {
             return Ok(Constant {
                 width,
-                value: const_int_value(c, width)?,
+                value: wide::const_int_limbs(c, width)?[0],
             });
         }
         if !LLVMIsAConstantPointerNull(c).is_null() || !LLVMIsAUndefValue(c).is_null() {
@@ -508,6 +510,8 @@ struct FunctionLowerer<'a> {
     described: rustc_hash::FxHashSet<LLVMValueRef>,
     /// Whether to read parameter names from debug information.
     names: bool,
+    /// The limbs of values wider than 128 bits (`wide.rs`).
+    wide: FxHashMap<LLVMValueRef, Vec<RegId>>,
 }
 
 /// An instruction that could not be lowered: the reason, reported when a path reaches it.
@@ -534,6 +538,7 @@ impl<'a> FunctionLowerer<'a> {
             num_regs: nparams,
             param_names: Vec::new(),
             described: Default::default(),
+            wide: FxHashMap::default(),
         }
     }
 
@@ -575,8 +580,8 @@ impl<'a> FunctionLowerer<'a> {
             let loc = self.location(inst);
             let opcode = LLVMGetInstructionOpcode(inst);
             if opcode == LLVMOpcode::LLVMPHI {
-                match self.lower_phi(inst) {
-                    Ok(phi) => block.phis.push(phi),
+                match self.lower_phis(inst) {
+                    Ok(phis) => block.phis.extend(phis),
                     Err(what) => {
                         block.insts.push(Inst::Unsupported { what });
                         block.locs.push(loc);
@@ -584,19 +589,18 @@ impl<'a> FunctionLowerer<'a> {
                 }
             } else if LLVMIsATerminatorInst(inst).is_null() {
                 self.note_debug_name(inst);
-                let lowered = self
-                    .lower_inst(inst, opcode)
-                    .unwrap_or_else(|what| Inst::Unsupported { what });
-                if !matches!(
-                    lowered,
-                    Inst::Intrinsic {
-                        kind: Intrinsic::PassThrough,
-                        dst: None,
-                        ..
+                for lowered in self.lower_insts(inst, opcode) {
+                    if !matches!(
+                        lowered,
+                        Inst::Intrinsic {
+                            kind: Intrinsic::PassThrough,
+                            dst: None,
+                            ..
+                        }
+                    ) {
+                        block.insts.push(lowered);
+                        block.locs.push(loc);
                     }
-                ) {
-                    block.insts.push(lowered);
-                    block.locs.push(loc);
                 }
             } else {
                 block.term = self
@@ -665,6 +669,12 @@ impl<'a> FunctionLowerer<'a> {
 
     unsafe fn operand(&mut self, v: LLVMValueRef) -> Result<Operand, String> {
         if let Some(&r) = self.regs.get(&v) {
+            if wide::is_wide(LLVMTypeOf(v)) {
+                return Err(format!(
+                    "{} used whole (wider than 128 bits)",
+                    type_string(LLVMTypeOf(v))
+                ));
+            }
             return Ok(Operand::Reg(r));
         }
         if !LLVMIsAInstruction(v).is_null() || !LLVMIsAArgument(v).is_null() {
@@ -1383,24 +1393,6 @@ unsafe fn aggregate_element(c: LLVMValueRef, i: u32) -> Result<LLVMValueRef, Str
         "aggregate constant '{}' is not supported",
         print_value(c)
     ))
-}
-
-/// The value of a `ConstantInt` of any width up to 128 bits.
-unsafe fn const_int_value(c: LLVMValueRef, width: u32) -> Result<u128, String> {
-    if width <= 64 {
-        return Ok(LLVMConstIntGetZExtValue(c) as u128);
-    }
-    // Wider constants: parse the printed form `iN <decimal>`.
-    let text = print_value(c);
-    let digits = text.rsplit(' ').next().unwrap_or("");
-    let value = if let Some(neg) = digits.strip_prefix('-') {
-        neg.parse::<u128>().map(|v| v.wrapping_neg())
-    } else {
-        digits.parse::<u128>()
-    };
-    value
-        .map(|v| crate::expr::mask(width, v))
-        .map_err(|_| format!("cannot read constant '{text}'"))
 }
 
 fn predicate(p: LLVMIntPredicate) -> Predicate {
