@@ -303,7 +303,7 @@ where
 {
     let jobs = ex.config.jobs.max(1);
     let mut driver = record::Recording::new(make_driver(), recorder);
-    let done = std::sync::atomic::AtomicBool::new(false);
+    let done = record::Done::default();
     let (initial, work) = match jobs {
         1 => (Some(initial), None),
         _ => (None, Some(WorkPool::new(jobs, initial))),
@@ -342,7 +342,7 @@ where
                 .map(|h| h.join().expect("an exploration worker panicked"))
                 .collect::<Vec<_>>();
         }
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        done.set();
         others
     });
     let mut solver_stats = ex.solver.stats();

@@ -18,8 +18,7 @@ use crate::exec::{Driver, Executor, Exit, State};
 use crate::ktest::{test_file_name, KTest};
 use crate::report::{PathRow, PathVerdict, Report, Summary};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// How often, at most, the reports are rewritten while the check runs.
@@ -145,10 +144,10 @@ impl<'a> Recorder<'a> {
         found.dirty = false;
     }
 
-    /// Flushes the reports when due until `done` is set (run on a thread of its own).
-    pub(crate) fn flush_until(&self, done: &AtomicBool) {
-        while !done.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(50));
+    /// Flushes the reports when due until `done` is set (run on a thread of its own);
+    /// returns as soon as it is set, so that the end of a check does not wait for it.
+    pub(crate) fn flush_until(&self, done: &Done) {
+        while !done.wait(Duration::from_millis(50)) {
             self.flush_if_due();
         }
     }
@@ -233,6 +232,31 @@ impl<D: super::RowDriver> Driver for Recording<'_, '_, D> {
 
     fn status(&self) -> String {
         self.inner.status()
+    }
+}
+
+/// Set once when exploration ends; the flushing thread waits on it.
+#[derive(Default)]
+pub(crate) struct Done {
+    set: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl Done {
+    /// Marks exploration ended and wakes the waiting thread.
+    pub(crate) fn set(&self) {
+        *self.set.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.changed.notify_all();
+    }
+
+    /// Waits at most `timeout` for [`Done::set`]; returns whether it was set.
+    fn wait(&self, timeout: Duration) -> bool {
+        let guard = self.set.lock().unwrap_or_else(|e| e.into_inner());
+        let (guard, _) = self
+            .changed
+            .wait_timeout_while(guard, timeout, |set| !*set)
+            .unwrap_or_else(|e| e.into_inner());
+        *guard
     }
 }
 
