@@ -959,7 +959,10 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         let mut check = ProgramCheck::new(a, b);
         check.compare = parse_compare(&args.compare)?;
         check.compare.ignore_spacing = args.ignore_spacing;
+        check.exec.stop = args.stop.clone();
+        check.solver.stop = args.stop.clone();
         let rows = crate::crosscheck::program::replay_dir(&check, &tests)?;
+        let replayed = rows.len();
         let mut differ = false;
         for (t, row) in rows {
             differ |= row.verdict.is_difference();
@@ -975,6 +978,9 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
                 row.result_b,
                 row.verdict
             );
+        }
+        if replayed < tests.len() {
+            return Ok(interrupted_replay(tests.len() - replayed));
         }
         return Ok(differ as i32);
     };

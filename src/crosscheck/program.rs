@@ -387,11 +387,16 @@ fn replay(
 
 /// Replays every test of `dir` (or one test) in the engine and returns, per test, its
 /// name, verdict and both sides' results.
+/// Tests left when the run's stop token is interrupted are not replayed; the caller sees
+/// fewer rows than tests.
 pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBuf, PathRow)>> {
     let module = crate::load::load_programs(&check.a_path, &check.b_path)?;
     let entries = entries(&module, check)?;
     let mut out = Vec::new();
     for path in tests {
+        if check.exec.stop.interrupted() {
+            break;
+        }
         let ktest = KTest::read(path)?;
         let mut check = check.clone();
         if let Some((argv0, env)) = ktest.args.split_first() {
@@ -413,6 +418,7 @@ pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBu
         ex.run(initial, &mut driver);
         match driver.rows.into_iter().next() {
             Some(row) => out.push((path.clone(), row)),
+            None if check.exec.stop.interrupted() => break,
             None => return Err(Error::input(path, "replay produced no result")),
         }
     }
