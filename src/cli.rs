@@ -200,8 +200,8 @@ struct ParamArgs {
     /// How mutable globals start in function checks: `symbolic` (the same symbolic bytes on
     /// both sides, the default: a function may be called in any state) or `initial` (their
     /// initializers). Globals both sides define are compared at the end either way.
-    #[arg(long, value_name = "symbolic|initial", default_value = "symbolic")]
-    globals: String,
+    #[arg(long, value_name = "symbolic|initial")]
+    globals: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -509,11 +509,18 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
     }
     check.assumes = p.assume.clone();
     check.compare_buffers = p.compare_buffers;
-    check.globals = p
-        .globals
-        .parse()
-        .map_err(|m| usage(format!("--globals {m}")))?;
+    if let Some(mode) = globals_of(p)? {
+        check.globals = mode;
+    }
     Ok(())
+}
+
+/// `--globals`, if given.
+fn globals_of(p: &ParamArgs) -> Result<Option<crate::crosscheck::globals::GlobalsMode>, Exit> {
+    p.globals
+        .as_deref()
+        .map(|g| g.parse().map_err(|m| usage(format!("--globals {m}"))))
+        .transpose()
 }
 
 fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
@@ -717,11 +724,10 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
     let cfg = crate::config::load_config(path).map_err(|e| Error::Usage(e.to_string()))?;
     let fail_on = fail_on.unwrap_or_else(|| cfg.fail_on());
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
-    let globals: crate::crosscheck::globals::GlobalsMode = args
-        .params
-        .globals
-        .parse()
-        .map_err(|m| usage(format!("--globals {m}")))?;
+    // The command line's --globals, else the file's, else symbolic.
+    let globals = globals_of(&args.params)?
+        .or(cfg.defaults.globals)
+        .unwrap_or_default();
     let mut sections = Vec::new();
     for (i, pair) in cfg.pairs.iter().enumerate() {
         let module = gate::load_pair(&pair.a, &pair.b)?;

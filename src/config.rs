@@ -7,6 +7,7 @@
 //! max_time = "60s"                # per function pair: 90, 90s, 1500ms, 5m, 1h (at most 720h); "0" or "none": no limit
 //! search = "interleaved"
 //! seed = 0
+//! globals = "symbolic"            # how mutable globals start: symbolic (any state) or initial
 //! fail_on = ["diverged", "error"] # outcomes that fail the run: diverged, error, unknown
 //!
 //! [[pair]]                        # one module pair; paths relative to this file's directory
@@ -88,6 +89,8 @@ pub struct Defaults {
     pub search: Option<String>,
     /// Seed of the search's random choices.
     pub seed: Option<u64>,
+    /// How mutable globals start in function checks (`--globals`).
+    pub globals: Option<crate::crosscheck::globals::GlobalsMode>,
     /// The outcomes that fail the run, without repeats.
     pub fail_on: Option<Vec<FailOn>>,
 }
@@ -822,7 +825,14 @@ impl Ctx<'_> {
         let t = self.table(v)?;
         t.check_keys(
             self,
-            &["buffer_size", "max_time", "search", "seed", "fail_on"],
+            &[
+                "buffer_size",
+                "max_time",
+                "search",
+                "seed",
+                "globals",
+                "fail_on",
+            ],
         )?;
         let mut d = Defaults::default();
         if let Some(v) = t.get("buffer_size") {
@@ -845,6 +855,13 @@ impl Ctx<'_> {
                 ));
             }
             d.search = Some(s.to_string());
+        }
+        if let Some(v) = t.get("globals") {
+            let s = self.string(&v)?;
+            d.globals = Some(
+                s.parse()
+                    .map_err(|m: String| self.error(&v.at, &v.key, format!("unknown mode {m}")))?,
+            );
         }
         if let Some(v) = t.get("seed") {
             let n = self.integer(&v)?;

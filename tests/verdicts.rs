@@ -176,3 +176,31 @@ fn r10_pointer_inside_an_input_is_unknown_not_a_verdict() {
         );
     }
 }
+
+// See: #10, wrong verdict 3, in CI gating: the config file's `globals` default, and the
+// command line's `--globals` over it.
+#[test]
+fn r10_config_file_sets_how_globals_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = pair(dir.path(), "-O2");
+    let config = |globals: &str| {
+        format!(
+            "[defaults]\n{globals}\n[[pair]]\na = \"{}\"\nb = \"{}\"\n[[pair.function]]\nname = \"pick\"\n",
+            a.display(),
+            b.display()
+        )
+    };
+    let run = |text: String, extra: &[&str]| {
+        std::fs::write(dir.path().join("gate.toml"), text).unwrap();
+        let mut args = vec!["--config", "gate.toml"];
+        args.extend_from_slice(extra);
+        let o = xcheck(dir.path(), &args);
+        (o.status.code(), format!("{}{}", stdout(&o), stderr(&o)))
+    };
+    let (code, out) = run(config(""), &[]);
+    assert_eq!(code, Some(1), "symbolic by default: {out}");
+    let (code, out) = run(config("globals = \"initial\""), &[]);
+    assert_eq!(code, Some(0), "from the initializers: {out}");
+    let (code, out) = run(config("globals = \"initial\""), &["--globals", "symbolic"]);
+    assert_eq!(code, Some(1), "the command line wins: {out}");
+}
