@@ -1124,6 +1124,7 @@ exclude = ["*_debug"]
                 max_time: Some(Duration::from_secs(60)),
                 search: Some("interleaved".to_string()),
                 seed: Some(0),
+                globals: None,
                 fail_on: Some(vec![FailOn::Diverged, FailOn::Error]),
             }
         );
