@@ -194,6 +194,30 @@ impl<'s> CrossDriver<'s> {
         Value::from_expr(pool, e)
     }
 
+    /// The memory a returning side leaves, in the order of `SideOutcome::Returned`'s
+    /// buffers: each buffer parameter, then each shared global; with its label and whether
+    /// it is compared (buffers unless `--compare-buffers false` or `byval`, globals always).
+    fn memory_outputs(&self) -> Vec<(String, bool)> {
+        let buffers = self
+            .sig
+            .params
+            .iter()
+            .filter(|p| p.buffer.is_some())
+            .map(|p| {
+                (
+                    format!("buffer '{}'", p.name),
+                    p.compared && self.compare_buffers,
+                )
+            });
+        let globals = self
+            .sig
+            .globals
+            .shared
+            .iter()
+            .map(|g| (format!("global '{}'", g.name), true));
+        buffers.chain(globals).collect()
+    }
+
     /// Decides the verdict of a path where both sides ended.
     fn decide(&mut self, ex: &mut Executor<'_>, state: State, a: SideOutcome, b: SideOutcome) {
         let text_a = describe(ex, &a);
@@ -295,37 +319,18 @@ impl<'s> CrossDriver<'s> {
                     };
                     terms.push(("return value".into(), pool.ne(x.expr(pool), y.expr(pool))));
                 }
+                for (((name, compared), xa), xb) in
+                    self.memory_outputs().into_iter().zip(ba).zip(bb)
                 {
-                    // Buffers (unless --compare-buffers false), then globals (always).
-                    let names = self
-                        .sig
-                        .params
-                        .iter()
-                        .filter(|p| p.buffer.is_some())
-                        .map(|p| {
-                            (
-                                format!("buffer '{}'", p.name),
-                                p.compared && self.compare_buffers,
-                            )
-                        })
-                        .chain(
-                            self.sig
-                                .globals
-                                .shared
-                                .iter()
-                                .map(|g| (format!("global '{}'", g.name), true)),
-                        );
-                    for (((name, compared), xa), xb) in names.zip(ba).zip(bb) {
-                        if !compared {
-                            continue;
-                        }
-                        let diffs: Vec<ExprId> = xa
-                            .iter()
-                            .zip(xb)
-                            .map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool)))
-                            .collect();
-                        terms.push((name, pool.or_all(&diffs)));
+                    if !compared {
+                        continue;
                     }
+                    let diffs: Vec<ExprId> = xa
+                        .iter()
+                        .zip(xb)
+                        .map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool)))
+                        .collect();
+                    terms.push((name, pool.or_all(&diffs)));
                 }
             }
             (SideOutcome::Exited(x), SideOutcome::Exited(y)) => {
@@ -394,20 +399,8 @@ impl<'s> CrossDriver<'s> {
                     what.join(", "),
                     if what.len() == 1 { "s" } else { "" }
                 );
-                let labels: Vec<String> = self
-                    .sig
-                    .params
-                    .iter()
-                    .filter(|p| p.buffer.is_some())
-                    .map(|p| format!("buffer '{}'", p.name))
-                    .chain(
-                        self.sig
-                            .globals
-                            .shared
-                            .iter()
-                            .map(|g| format!("global '{}'", g.name)),
-                    )
-                    .collect();
+                let labels: Vec<String> =
+                    self.memory_outputs().into_iter().map(|(l, _)| l).collect();
                 let (ca, cb) = (
                     concrete_outcome(ex, a, &model, &labels),
                     concrete_outcome(ex, b, &model, &labels),

@@ -505,15 +505,13 @@ impl Emit<'_, '_> {
             } else {
                 BinaryOp::Or
             };
-            let mut acc: Option<Operand> = None;
-            for i in 0..k {
+            // A wide integer has at least two limbs.
+            let mut acc = self.icmp(pred, a.ops[0], b.ops[0]);
+            for i in 1..k {
                 let c = self.icmp(pred, a.ops[i], b.ops[i]);
-                acc = Some(match acc {
-                    None => c,
-                    Some(x) => self.binary(joint, x, c, None),
-                });
+                acc = self.binary(joint, acc, c, None);
             }
-            return acc.expect("an integer has a limb");
+            return acc;
         }
         let unsigned = |p: Predicate| match p {
             Sgt => Ugt,
