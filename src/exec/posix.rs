@@ -3,7 +3,7 @@
 //! host file named concretely, counting unmodelled system calls, and the allocator entry
 //! points with alignment that musl's bitcode leaves to the engine. Files, descriptors and
 //! the symbolic environment are C in the harness; the engine knows nothing of them. These
-//! are handlers of the table in `special.rs`, which names them.
+//! are handlers of the table in `table.rs`, which names them.
 
 use crate::exec::executor::{Executor, Offset};
 use crate::exec::memory::{ObjectKind, ObjectState};

@@ -1,17 +1,16 @@
-//! Intrinsics and the engine's primitive functions (the KLEE interface, memory allocation,
-//! program termination, and the primitives of `posix.rs`). One table, [`HANDLERS`], maps a
-//! declared function's name to its handler, as KLEE's `SpecialFunctionHandler`; it is
-//! resolved once per module into [`Specials`], indexed by function id, so that a call finds
-//! its handler without comparing names. Every other undefined function stops the path as
-//! unsupported. Conveniences such as `klee_int` or `strlen` are C in `harness/`, not here.
+//! The engine's primitive functions (the KLEE interface, memory allocation, program
+//! termination) as handlers of the table in `table.rs`, with what handlers share: the
+//! [`Call`] they get, the [`End`] of a call that does not return, one argument helper
+//! ([`Executor::concrete_arg`]) and one heap allocator ([`Executor::heap_object`]); and the
+//! intrinsics, variadic argument areas and `va_start`. Conveniences such as `klee_int` or
+//! `strlen` are C in `harness/`, not here.
 
 use crate::exec::executor::{Executor, Exit, Offset};
 use crate::exec::memory::{ObjectKind, ObjectState};
-use crate::exec::posix;
 use crate::exec::state::{State, SymbolicInput, Termination};
 use crate::exec::value::Value;
 use crate::expr::{BinOp, ExprId};
-use crate::ir::{CastKind, FuncId, Intrinsic, Module, Operand, Predicate, RegId, PTR_WIDTH};
+use crate::ir::{CastKind, Intrinsic, Operand, Predicate, RegId, PTR_WIDTH};
 
 /// A call of a function the engine implements.
 pub(crate) struct Call<'c> {
@@ -21,13 +20,6 @@ pub(crate) struct Call<'c> {
     pub dst: Option<RegId>,
     pub args: &'c [Value],
 }
-
-/// A handler that returns to its caller: the state to keep running, or `None` when the
-/// path ended (or every state it made was scheduled on its own).
-pub(crate) type Returns = for<'a, 'c> fn(&mut Executor<'a>, State, &Call<'c>) -> Option<State>;
-
-/// A handler that never returns: how the path ends.
-pub(crate) type Ends = for<'a, 'c> fn(&Executor<'a>, &State, &Call<'c>) -> End;
 
 /// How a call that does not return ends the path.
 pub(crate) enum End {
@@ -39,148 +31,10 @@ pub(crate) enum End {
     Unsupported(String),
 }
 
-/// What a handler does: KLEE's "does not return" flag is which of the two it is.
-#[derive(Clone, Copy)]
-pub(crate) enum Action {
-    Returns(Returns),
-    Ends(Ends),
-}
-
-/// One entry of the table: a declared function's name and its handler.
-pub(crate) struct Handler {
-    pub name: &'static str,
-    pub action: Action,
-}
-
-const fn returns(name: &'static str, run: Returns) -> Handler {
-    Handler {
-        name,
-        action: Action::Returns(run),
-    }
-}
-
-const fn ends(name: &'static str, end: Ends) -> Handler {
-    Handler {
-        name,
-        action: Action::Ends(end),
-    }
-}
-
-/// Every function the engine implements, by name (each name once).
-pub(crate) static HANDLERS: &[Handler] = &[
-    // The KLEE interface.
-    returns("klee_make_symbolic", klee_make_symbolic),
-    returns("klee_assume", klee_assume),
-    returns("klee_is_symbolic", klee_is_symbolic),
-    returns("klee_prefer_cex", returns_zero),
-    returns("klee_print_expr", returns_zero),
-    returns("klee_warning", returns_zero),
-    ends("klee_report_error", klee_report_error),
-    ends("klee_silent_exit", |_, _, _| End::Exit(Exit::Silent)),
-    ends("klee_abort", abort),
-    // Ending the program.
-    ends("abort", abort),
-    ends("exit", exit),
-    ends("_exit", exit),
-    ends("_Exit", exit),
-    ends("__assert_fail", assert_fail),
-    ends("__assert", assert_fail),
-    ends("__assert_rtn", assert_fail),
-    // Memory.
-    returns("malloc", malloc),
-    returns("calloc", calloc),
-    returns("realloc", realloc),
-    returns("free", free),
-    returns("memcpy", memcpy),
-    returns("memmove", memcpy),
-    returns("memset", memset),
-    // The primitives beneath the POSIX model (`posix.rs`).
-    returns("__xc_output", posix::output),
-    ends("__xc_exit", exit),
-    ends("__xc_exit_signal", posix::exit_signal),
-    returns("__xc_host_file", posix::host_file),
-    returns("__xc_note_syscall", posix::note_syscall),
-    returns("aligned_alloc", posix::aligned_alloc),
-    returns("memalign", posix::aligned_alloc),
-    returns("posix_memalign", posix::posix_memalign),
-    returns("malloc_usable_size", posix::malloc_usable_size),
-    ends("setjmp", posix::non_local_jump),
-    ends("_setjmp", posix::non_local_jump),
-    ends("sigsetjmp", posix::non_local_jump),
-    ends("__sigsetjmp", posix::non_local_jump),
-    ends("longjmp", posix::non_local_jump),
-    ends("_longjmp", posix::non_local_jump),
-    ends("siglongjmp", posix::non_local_jump),
-];
-
-/// The handler of `name` in [`HANDLERS`].
-fn handler(name: &str) -> Option<&'static Handler> {
-    HANDLERS.iter().find(|h| h.name == name)
-}
-
-/// The handler of every function of a module, by function id: resolved once, when the
-/// executor is made, so that a call looks its handler up by id.
-#[derive(Default)]
-pub(crate) struct Specials(Vec<Option<&'static Handler>>);
-
-impl Specials {
-    /// The handlers of `module`'s declared functions (defined functions have none: their
-    /// bodies run).
-    pub(crate) fn resolve(module: &Module) -> Self {
-        Self::from_names(
-            module
-                .functions
-                .iter()
-                .map(|f| f.is_declaration().then_some(f.source_name.as_str())),
-        )
-    }
-
-    /// The handlers of functions named in order of their ids (`None`: not a declaration).
-    fn from_names<'n>(names: impl Iterator<Item = Option<&'n str>>) -> Self {
-        Specials(names.map(|n| n.and_then(handler)).collect())
-    }
-
-    fn get(&self, func: FuncId) -> Option<&'static Handler> {
-        self.0.get(func.index()).copied().flatten()
-    }
-}
-
 /// The largest allocation (and alignment) the engine makes.
 const MAX_ALLOCATION: u64 = 1 << 30;
 
 impl<'a> Executor<'a> {
-    /// A call to a function without a body.
-    pub fn call_special(
-        &mut self,
-        state: State,
-        func: FuncId,
-        dst: Option<RegId>,
-        args: &[Value],
-    ) -> Option<State> {
-        let Some(handler) = self.specials.get(func) else {
-            let name = &self.module.function(func).source_name;
-            let what = format!("call to undefined function '{name}'");
-            self.unsupported(state, &what);
-            return None;
-        };
-        let call = Call {
-            name: handler.name,
-            dst,
-            args,
-        };
-        match handler.action {
-            Action::Returns(run) => run(self, state, &call),
-            Action::Ends(end) => {
-                match end(self, &state, &call) {
-                    End::Exit(exit) => self.finish(state, exit),
-                    End::Fail(kind) => self.fail(state, kind),
-                    End::Unsupported(what) => self.unsupported(state, &what),
-                }
-                None
-            }
-        }
-    }
-
     /// Argument `i` of `call` as a concrete number; otherwise (symbolic or missing) the
     /// path stops as unsupported, naming `what`.
     pub(crate) fn concrete_arg(
@@ -337,14 +191,22 @@ impl<'a> Executor<'a> {
     }
 }
 
-// The handlers of `HANDLERS` (those of the POSIX primitives are in `posix.rs`).
+// The handlers `table.rs` names (those of the POSIX primitives are in `posix.rs`).
 
-fn returns_zero(ex: &mut Executor<'_>, mut state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn returns_zero(
+    ex: &mut Executor<'_>,
+    mut state: State,
+    call: &Call<'_>,
+) -> Option<State> {
     ex.set_result(&mut state, call, Value::concrete(32, 0));
     Some(state)
 }
 
-fn klee_make_symbolic(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn klee_make_symbolic(
+    ex: &mut Executor<'_>,
+    state: State,
+    call: &Call<'_>,
+) -> Option<State> {
     let (state, address) = ex.concrete_arg(state, call, 0, "address in klee_make_symbolic")?;
     let (state, size) = ex.concrete_arg(state, call, 1, "size in klee_make_symbolic")?;
     let name = ex.string_arg(&state, call, 2);
@@ -352,7 +214,7 @@ fn klee_make_symbolic(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> O
     ex.make_symbolic(state, address, size, name)
 }
 
-fn klee_assume(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn klee_assume(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
     match call.args.first() {
         Some(Value::Con { bits, .. }) => {
             if *bits != 0 {
@@ -372,45 +234,49 @@ fn klee_assume(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<S
     }
 }
 
-fn klee_is_symbolic(ex: &mut Executor<'_>, mut state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn klee_is_symbolic(
+    ex: &mut Executor<'_>,
+    mut state: State,
+    call: &Call<'_>,
+) -> Option<State> {
     let symbolic = call.args.first().is_some_and(|v| !v.is_concrete());
     ex.set_result(&mut state, call, Value::concrete(32, symbolic as u128));
     Some(state)
 }
 
-fn klee_report_error(ex: &Executor<'_>, state: &State, call: &Call<'_>) -> End {
+pub(super) fn klee_report_error(ex: &Executor<'_>, state: &State, call: &Call<'_>) -> End {
     End::Fail(Termination::Reported {
         message: ex.string_arg(state, call, 2),
         suffix: ex.string_arg(state, call, 3),
     })
 }
 
-fn abort(_: &Executor<'_>, _: &State, _: &Call<'_>) -> End {
+pub(super) fn abort(_: &Executor<'_>, _: &State, _: &Call<'_>) -> End {
     End::Fail(Termination::Abort)
 }
 
-fn exit(_: &Executor<'_>, _: &State, call: &Call<'_>) -> End {
+pub(super) fn exit(_: &Executor<'_>, _: &State, call: &Call<'_>) -> End {
     let status = call.args.first().copied().unwrap_or(Value::concrete(32, 0));
     End::Exit(Exit::Exited(status))
 }
 
-fn assert_fail(ex: &Executor<'_>, state: &State, call: &Call<'_>) -> End {
+pub(super) fn assert_fail(ex: &Executor<'_>, state: &State, call: &Call<'_>) -> End {
     End::Fail(Termination::AssertFail(ex.string_arg(state, call, 0)))
 }
 
-fn malloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn malloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
     let (state, n) = ex.concrete_arg(state, call, 0, "allocation size")?;
     ex.heap_object(state, call, n, None).map(|(s, _)| s)
 }
 
-fn calloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn calloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
     let (state, a) = ex.concrete_arg(state, call, 0, "allocation size")?;
     let (state, b) = ex.concrete_arg(state, call, 1, "allocation size")?;
     ex.heap_object(state, call, a.saturating_mul(b), None)
         .map(|(s, _)| s)
 }
 
-fn realloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn realloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
     let (state, n) = ex.concrete_arg(state, call, 1, "allocation size")?;
     let old = match call.args.first() {
         Some(Value::Con { bits, .. }) => *bits as u64,
@@ -437,7 +303,7 @@ fn realloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State
     Some(state)
 }
 
-fn free(ex: &mut Executor<'_>, mut state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn free(ex: &mut Executor<'_>, mut state: State, call: &Call<'_>) -> Option<State> {
     match call.args.first() {
         Some(Value::Con { bits: 0, .. }) => Some(state),
         Some(Value::Con { bits, .. }) => {
@@ -461,7 +327,7 @@ fn free(ex: &mut Executor<'_>, mut state: State, call: &Call<'_>) -> Option<Stat
 }
 
 /// `memcpy` and `memmove`, which return their destination.
-fn memcpy(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn memcpy(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
     let mut state = ex.copy_memory(state, call.args)?;
     if let Some(&d) = call.args.first() {
         ex.set_result(&mut state, call, d);
@@ -469,7 +335,7 @@ fn memcpy(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State>
     Some(state)
 }
 
-fn memset(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+pub(super) fn memset(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
     let mut state = ex.set_memory(state, call.args)?;
     if let Some(&d) = call.args.first() {
         ex.set_result(&mut state, call, d);
@@ -891,48 +757,5 @@ pub(crate) fn offset_plus(ex: &Executor<'_>, offset: Offset, i: u64) -> Offset {
             let pool = ex.pool;
             Offset::Symbolic(pool.add(e, pool.constant(crate::expr::INDEX_WIDTH, i as u128)))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_name_has_one_handler() {
-        for (i, h) in HANDLERS.iter().enumerate() {
-            assert!(
-                HANDLERS[..i].iter().all(|other| other.name != h.name),
-                "'{}' is in the table twice",
-                h.name
-            );
-        }
-    }
-
-    #[test]
-    fn handlers_are_resolved_by_id_for_declarations_only() {
-        let names = [
-            Some("malloc"),
-            None,
-            Some("strlen"),
-            Some("abort"),
-            Some("__xc_output"),
-        ];
-        let specials = Specials::from_names(names.into_iter());
-        let found = |i: u32| specials.get(FuncId(i)).map(|h| h.name);
-        assert_eq!(found(0), Some("malloc"));
-        assert_eq!(found(1), None, "a defined function runs its body");
-        assert_eq!(found(2), None, "an unknown declaration is unsupported");
-        assert_eq!(found(3), Some("abort"));
-        assert_eq!(found(4), Some("__xc_output"));
-        assert_eq!(found(5), None, "an id past the module has no handler");
-        assert!(matches!(
-            specials.get(FuncId(3)).map(|h| h.action),
-            Some(Action::Ends(_))
-        ));
-        assert!(matches!(
-            specials.get(FuncId(0)).map(|h| h.action),
-            Some(Action::Returns(_))
-        ));
     }
 }
