@@ -530,7 +530,7 @@ pub fn replay_file(
             .map_err(|e| Error::input(ktest_path, e.to_string()))?;
     let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args);
     ex.run(initial, &mut driver);
-    match driver.rows.into_parts().0.into_iter().next() {
+    match driver.rows.into_first() {
         Some(row) => Ok((row.verdict, row.result_a, row.result_b)),
         None => Err(Error::input(ktest_path, "replay produced no result")),
     }

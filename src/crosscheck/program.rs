@@ -376,7 +376,7 @@ pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBu
         let initial = initial_state(&mut ex, &entries, &check);
         let mut driver = ProgramDriver::new(entries, check.compare);
         ex.run(initial, &mut driver);
-        match driver.rows.into_parts().0.into_iter().next() {
+        match driver.rows.into_first() {
             Some(row) => out.push((path.clone(), row)),
             None if check.exec.stop.interrupted() => break,
             None => return Err(Error::input(path, "replay produced no result")),

@@ -79,6 +79,11 @@ impl Rows {
         (self.rows, self.keys)
     }
 
+    /// The first row made, once the driver is done (the row of a replayed test).
+    pub(crate) fn into_first(self) -> Option<PathRow> {
+        self.rows.into_iter().next()
+    }
+
     /// The verdict of a concrete replay, whose single path made these rows: `None` unless
     /// it made exactly one row and decided it.
     pub(crate) fn replayed_verdict(&self) -> Option<PathVerdict> {
