@@ -166,6 +166,8 @@ pub struct Executor<'a> {
     pub live_at_end: usize,
     /// State merging, when on.
     pub merger: Option<crate::exec::merge::Merger>,
+    /// The handler of each declared function, by id (`table.rs`).
+    pub(crate) specials: crate::exec::table::Specials,
     start: Instant,
 }
 
@@ -195,6 +197,7 @@ impl<'a> Executor<'a> {
             unsupported: Vec::new(),
             live_at_end: 0,
             merger,
+            specials: crate::exec::table::Specials::resolve(module),
             start: Instant::now(),
         }
     }

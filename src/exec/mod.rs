@@ -1,9 +1,9 @@
 //! Execution of states: values, copy-on-write memory, the interpreter and the search.
 //!
 //! `executor` owns the loop and the forking primitives, `step` gives each instruction its
-//! meaning, `special` implements intrinsics and engine primitives (`posix`: those beneath the
-//! system-call model), `searcher` chooses the
-//! next state to run.
+//! meaning, `table` maps the functions the engine implements to their handlers in
+//! `special` (intrinsics and engine primitives) and `posix` (those beneath the system-call
+//! model), `searcher` chooses the next state to run.
 
 pub mod constraints;
 pub mod executor;
@@ -15,6 +15,7 @@ pub mod searcher;
 mod special;
 pub mod state;
 mod step;
+mod table;
 pub mod value;
 mod vector;
 
