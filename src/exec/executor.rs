@@ -3,12 +3,14 @@
 //! A [`Driver`] decides what a state's end means: the crosscheck driver starts side B
 //! when side A ends and compares the two; the harness driver writes a test per path.
 
+use crate::exec::constraints::ConstraintSet;
 use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState};
+use crate::exec::merge::{Merger, Resume};
 use crate::exec::searcher::{self, SearchKind, Searcher};
-use crate::exec::state::{Failure, Frame, State, Termination};
+use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
 use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
-use crate::ir::{FuncId, Module, GLOBAL_BASE};
+use crate::ir::{BlockId, FuncId, Module, GLOBAL_BASE};
 use crate::solver::{SatResult, Solver};
 use crate::stop::{Stop, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -165,7 +167,7 @@ pub struct Executor<'a> {
     /// States still live when exploration stopped (non-zero means it was incomplete).
     pub live_at_end: usize,
     /// State merging, when on.
-    pub merger: Option<crate::exec::merge::Merger>,
+    pub merger: Option<Merger>,
     start: Instant,
 }
 
@@ -176,7 +178,7 @@ impl<'a> Executor<'a> {
         solver: Box<dyn Solver + 'a>,
         config: ExecConfig,
     ) -> Self {
-        let merger = config.merge.then(crate::exec::merge::Merger::default);
+        let merger = config.merge.then(Merger::default);
         let coverage = module
             .functions
             .iter()
@@ -475,7 +477,7 @@ impl<'a> Executor<'a> {
                 );
                 return None;
             }
-            if self.step_in_place(&mut state) {
+            if self.step_in_place(&mut state) == Stepped::Ran {
                 continue;
             }
             let next = self.step(state)?;
@@ -493,6 +495,51 @@ impl<'a> Executor<'a> {
         // Whatever called `exit` is gone: the driver may start another program on it.
         state.stack.clear();
         self.pending_exits.push((state, exit));
+    }
+
+    /// `state` ends: it leaves every merge group it belongs to.
+    pub(crate) fn merge_leave(&mut self, state: &mut State) {
+        if let Some(merger) = self.merger.as_mut() {
+            let mut resume = Resume {
+                pool: self.pool,
+                pending: &mut self.pending,
+                next_state_id: &mut self.next_state_id,
+                stats: &mut self.stats.constraints,
+            };
+            merger.leave(state, &mut resume);
+        }
+    }
+
+    /// Parks `state` if it stands at the join block of its innermost merge group; returns
+    /// it otherwise.
+    pub(crate) fn maybe_park(&mut self, state: State) -> Option<State> {
+        let Some(merger) = self.merger.as_mut() else {
+            return Some(state);
+        };
+        let mut resume = Resume {
+            pool: self.pool,
+            pending: &mut self.pending,
+            next_state_id: &mut self.next_state_id,
+            stats: &mut self.stats.constraints,
+        };
+        merger.maybe_park(state, &mut resume)
+    }
+
+    /// After a `br` or a `switch` forked `states` out of one state in block `from`: gives
+    /// them a merge group if the block has a join point.
+    pub(crate) fn start_merge_group(
+        &mut self,
+        states: &mut [&mut State],
+        from: BlockId,
+        snapshot: &ConstraintSet,
+        log_len: usize,
+        path_len: usize,
+    ) {
+        if let Some(merger) = self.merger.as_mut() {
+            let func = states[0].frame().func;
+            let f = (func, self.module.function(func));
+            merger.start_group(f, states, from, snapshot, log_len, path_len);
+        }
     }
 
     /// Drops `state` silently (an assumption that cannot hold on it).
@@ -660,7 +707,9 @@ impl<'a> Executor<'a> {
                 other.path.push(0);
                 state.log.push(cond);
                 other.log.push(not);
-                self.merge_fork(&state);
+                if let Some(merger) = self.merger.as_mut() {
+                    merger.fork(&state);
+                }
                 other.model = Some(mn);
                 Some((Some(state), Some(other)))
             }
@@ -1000,4 +1049,15 @@ pub enum Offset {
     Concrete(u64),
     /// A 32-bit expression known to keep the access in bounds.
     Symbolic(ExprId),
+}
+
+/// `offset + i`.
+pub(crate) fn offset_plus(ex: &Executor<'_>, offset: Offset, i: u64) -> Offset {
+    match offset {
+        Offset::Concrete(o) => Offset::Concrete(o + i),
+        Offset::Symbolic(e) => {
+            let pool = ex.pool;
+            Offset::Symbolic(pool.add(e, pool.constant(crate::expr::INDEX_WIDTH, i as u128)))
+        }
+    }
 }

@@ -4,9 +4,8 @@
 //! points with alignment that musl's bitcode leaves to the engine. Files, descriptors and
 //! the symbolic environment are C in the harness; the engine knows nothing of them.
 
-use crate::exec::executor::{Executor, Exit, Offset};
+use crate::exec::executor::{offset_plus, Executor, Exit, Offset};
 use crate::exec::memory::{ObjectKind, ObjectState};
-use crate::exec::special::offset_plus;
 use crate::exec::state::{State, Termination};
 use crate::exec::value::Value;
 use crate::ir::{RegId, PTR_WIDTH};
