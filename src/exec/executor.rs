@@ -497,32 +497,31 @@ impl<'a> Executor<'a> {
         self.pending_exits.push((state, exit));
     }
 
-    /// `state` ends: it leaves every merge group it belongs to.
-    pub(crate) fn merge_leave(&mut self, state: &mut State) {
-        if let Some(merger) = self.merger.as_mut() {
-            let mut resume = Resume {
-                pool: self.pool,
-                pending: &mut self.pending,
-                next_state_id: &mut self.next_state_id,
-                stats: &mut self.stats.constraints,
-            };
-            merger.leave(state, &mut resume);
-        }
-    }
-
-    /// Parks `state` if it stands at the join block of its innermost merge group; returns
-    /// it otherwise.
-    pub(crate) fn maybe_park(&mut self, state: State) -> Option<State> {
-        let Some(merger) = self.merger.as_mut() else {
-            return Some(state);
-        };
+    /// Runs `f` on the merge groups, when merging is on, with what merging needs of the
+    /// executor.
+    fn with_merger<R>(&mut self, f: impl FnOnce(&mut Merger, &mut Resume<'_>) -> R) -> Option<R> {
+        let merger = self.merger.as_mut()?;
         let mut resume = Resume {
             pool: self.pool,
             pending: &mut self.pending,
             next_state_id: &mut self.next_state_id,
             stats: &mut self.stats.constraints,
         };
-        merger.maybe_park(state, &mut resume)
+        Some(f(merger, &mut resume))
+    }
+
+    /// `state` ends: it leaves every merge group it belongs to.
+    pub(crate) fn merge_leave(&mut self, state: &mut State) {
+        self.with_merger(|merger, resume| merger.leave(state, resume));
+    }
+
+    /// Parks `state` if it stands at the join block of its innermost merge group; returns
+    /// it otherwise.
+    pub(crate) fn maybe_park(&mut self, state: State) -> Option<State> {
+        if self.merger.is_none() {
+            return Some(state);
+        }
+        self.with_merger(|merger, resume| merger.maybe_park(state, resume))?
     }
 
     /// After a `br` or a `switch` forked `states` out of one state in block `from`: gives
