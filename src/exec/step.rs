@@ -200,7 +200,7 @@ impl<'a> Executor<'a> {
     /// The instructions that may fork or end the path (or whose operands make them so, as
     /// a division by a symbolic value), with the state by value: it is returned if it goes
     /// on; states it forked wait in `Executor::pending`.
-    pub(crate) fn step_owned(&mut self, mut state: State) -> Option<State> {
+    fn step_owned(&mut self, mut state: State) -> Option<State> {
         let module = self.module;
         let frame = state.frame();
         let func = module.function(frame.func);
