@@ -7,7 +7,6 @@
 
 pub mod constraints;
 pub mod executor;
-mod fast;
 pub mod memory;
 pub mod merge;
 mod posix;

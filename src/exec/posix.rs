@@ -5,9 +5,9 @@
 //! the symbolic environment are C in the harness; the engine knows nothing of them. These
 //! are handlers of the table in `table.rs`, which names them.
 
-use crate::exec::executor::{Executor, Offset};
+use crate::exec::executor::{offset_plus, Executor, Offset};
 use crate::exec::memory::{ObjectKind, ObjectState};
-use crate::exec::special::{offset_plus, Call, End};
+use crate::exec::special::{Call, End};
 use crate::exec::state::{State, Termination};
 use crate::exec::value::Value;
 use crate::ir::PTR_WIDTH;

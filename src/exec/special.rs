@@ -5,7 +5,7 @@
 //! intrinsics, variadic argument areas and `va_start`. Conveniences such as `klee_int` or
 //! `strlen` are C in `harness/`, not here.
 
-use crate::exec::executor::{Executor, Exit, Offset};
+use crate::exec::executor::{offset_plus, Executor, Exit, Offset};
 use crate::exec::memory::{ObjectKind, ObjectState};
 use crate::exec::state::{State, SymbolicInput, Termination};
 use crate::exec::value::Value;
@@ -748,14 +748,4 @@ enum BitCount {
     Pop,
     LeadingZeros,
     TrailingZeros,
-}
-
-pub(crate) fn offset_plus(ex: &Executor<'_>, offset: Offset, i: u64) -> Offset {
-    match offset {
-        Offset::Concrete(o) => Offset::Concrete(o + i),
-        Offset::Symbolic(e) => {
-            let pool = ex.pool;
-            Offset::Symbolic(pool.add(e, pool.constant(crate::expr::INDEX_WIDTH, i as u128)))
-        }
-    }
 }

@@ -1,8 +1,8 @@
 //! The table of the functions the engine implements, as KLEE's `SpecialFunctionHandler`:
 //! [`HANDLERS`] maps a declared function's name to its handler (in `special.rs` or
-//! `posix.rs`) and says whether the call returns. It is resolved once per module into
-//! [`Specials`], indexed by function id, when an executor is made, so that a call finds its
-//! handler without comparing names. Every other undefined function stops the path as
+//! `posix.rs`) and says whether the call returns. It is resolved once per executor into
+//! handler indices by function id, on the first call of a function without a body, so that
+//! a call finds its handler without comparing names. Every other undefined function stops the path as
 //! unsupported.
 
 use crate::exec::executor::Executor;
@@ -94,40 +94,35 @@ pub(crate) static HANDLERS: &[Handler] = &[
     ends("siglongjmp", posix::non_local_jump),
 ];
 
-/// The handler of `name` in [`HANDLERS`].
-fn handler(name: &str) -> Option<&'static Handler> {
-    HANDLERS.iter().find(|h| h.name == name)
+/// The index in [`HANDLERS`] of the handler of every function of `module`, by function id
+/// (defined functions have none: their bodies run). The executor keeps this vector and
+/// fills it on its first call of a function without a body, so that a call looks its
+/// handler up by id; it holds indices, not handlers, so that `executor.rs` need not know
+/// this table's types (that would make a cycle between the two files).
+fn resolve(module: &Module) -> Vec<Option<u16>> {
+    by_names(
+        module
+            .functions
+            .iter()
+            .map(|f| f.is_declaration().then_some(f.source_name.as_str())),
+    )
 }
 
-/// The handler of every function of a module, by function id: resolved once, when the
-/// executor is made, so that a call looks its handler up by id.
-#[derive(Default)]
-pub(crate) struct Specials(Vec<Option<&'static Handler>>);
+/// The handler indices of functions named in order of their ids (`None`: not a declaration).
+fn by_names<'n>(names: impl Iterator<Item = Option<&'n str>>) -> Vec<Option<u16>> {
+    names
+        .map(|n| n.and_then(|n| HANDLERS.iter().position(|h| h.name == n)))
+        .map(|i| i.map(|i| i as u16))
+        .collect()
+}
 
-impl Specials {
-    /// The handlers of `module`'s declared functions (defined functions have none: their
-    /// bodies run).
-    pub(crate) fn resolve(module: &Module) -> Self {
-        Self::from_names(
-            module
-                .functions
-                .iter()
-                .map(|f| f.is_declaration().then_some(f.source_name.as_str())),
-        )
-    }
-
-    /// The handlers of functions named in order of their ids (`None`: not a declaration).
-    fn from_names<'n>(names: impl Iterator<Item = Option<&'n str>>) -> Self {
-        Specials(names.map(|n| n.and_then(handler)).collect())
-    }
-
-    fn get(&self, func: FuncId) -> Option<&'static Handler> {
-        self.0.get(func.index()).copied().flatten()
-    }
+/// The handler of function `func` in the resolved indices.
+fn get(resolved: &[Option<u16>], func: FuncId) -> Option<&'static Handler> {
+    let index = resolved.get(func.index()).copied().flatten()?;
+    Some(&HANDLERS[usize::from(index)])
 }
 
 impl Executor<'_> {
-    /// A call to a function without a body.
     /// A call to a function without a body.
     pub fn call_special(
         &mut self,
@@ -136,7 +131,8 @@ impl Executor<'_> {
         dst: Option<RegId>,
         args: &[Value],
     ) -> Option<State> {
-        let Some(handler) = self.specials.get(func) else {
+        let resolved = self.specials.get_or_init(|| resolve(self.module));
+        let Some(handler) = get(resolved, func) else {
             let name = &self.module.function(func).source_name;
             let what = format!("call to undefined function '{name}'");
             self.unsupported(state, &what);
@@ -167,6 +163,7 @@ mod tests {
 
     #[test]
     fn every_name_has_one_handler() {
+        assert!(HANDLERS.len() <= usize::from(u16::MAX), "indices are u16");
         for (i, h) in HANDLERS.iter().enumerate() {
             assert!(
                 HANDLERS[..i].iter().all(|other| other.name != h.name),
@@ -185,8 +182,8 @@ mod tests {
             Some("abort"),
             Some("__xc_output"),
         ];
-        let specials = Specials::from_names(names.into_iter());
-        let found = |i: u32| specials.get(FuncId(i)).map(|h| h.name);
+        let specials = by_names(names.into_iter());
+        let found = |i: u32| get(&specials, FuncId(i)).map(|h| h.name);
         assert_eq!(found(0), Some("malloc"));
         assert_eq!(found(1), None, "a defined function runs its body");
         assert_eq!(found(2), None, "an unknown declaration is unsupported");
@@ -194,11 +191,11 @@ mod tests {
         assert_eq!(found(4), Some("__xc_output"));
         assert_eq!(found(5), None, "an id past the module has no handler");
         assert!(matches!(
-            specials.get(FuncId(3)).map(|h| h.action),
+            get(&specials, FuncId(3)).map(|h| h.action),
             Some(Action::Ends(_))
         ));
         assert!(matches!(
-            specials.get(FuncId(0)).map(|h| h.action),
+            get(&specials, FuncId(0)).map(|h| h.action),
             Some(Action::Returns(_))
         ));
     }
