@@ -417,14 +417,14 @@ fn default_memory_cap() -> Option<u64> {
     Some(kib * 1024 / 2)
 }
 
-/// Parses a positive duration: `90`, `90s`, `1500ms`, `5m`, `1h`, at most
-/// [`MAX_DURATION`](crate::config::MAX_DURATION).
+/// Parses a positive duration ([`crate::config::parse_duration`]).
 fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
-    match crate::config::parse_duration(text) {
-        Ok(d) if d.is_zero() => Err(usage(format!("{option} '{text}': must be positive"))),
-        Ok(d) => Ok(d),
-        Err(why) => Err(usage(format!("{option} {why}"))),
-    }
+    crate::config::parse_duration(text).map_err(|why| usage(format!("{option} {why}")))
+}
+
+/// Parses a time limit, where `0` and `none` are no limit ([`crate::config::parse_limit`]).
+fn parse_limit(option: &str, text: &str) -> Result<Option<Duration>, Exit> {
+    crate::config::parse_limit(text).map_err(|why| usage(format!("{option} {why}")))
 }
 
 fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, SolverConfig), Exit> {
@@ -433,10 +433,7 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
         .parse()
         .map_err(|m| usage(format!("--search: {m}")))?;
     let exec = ExecConfig {
-        max_time: match crate::config::parse_duration(&e.max_time) {
-            Ok(d) => (!d.is_zero()).then_some(d),
-            Err(why) => return Err(usage(format!("--max-time {why}"))),
-        },
+        max_time: parse_limit("--max-time", &e.max_time)?,
         max_paths: e.max_paths,
         search,
         seed: e.seed,
@@ -455,10 +452,9 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
         ..ExecConfig::default()
     };
     let solver = SolverConfig {
-        timeout: match e.solver_timeout.as_deref().map(str::trim) {
+        timeout: match &e.solver_timeout {
             None => SolverConfig::default().timeout,
-            Some("0" | "none") => None,
-            Some(t) => Some(parse_duration("--solver-timeout", t)?),
+            Some(t) => parse_limit("--solver-timeout", t)?,
         },
         stop: e.stop.clone(),
         cache: !e.no_cache,
@@ -493,15 +489,11 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
             Some((name, n)) => (Some(name.trim()), n.trim()),
             None => (None, s.trim()),
         };
-        let size: u32 = n
+        let size = n
             .parse()
-            .ok()
-            .filter(|&n| n > 0 && n <= 1 << 20)
-            .ok_or_else(|| {
-                usage(format!(
-                    "--buffer-size '{s}': expected a size from 1 to 1048576"
-                ))
-            })?;
+            .map_err(|_| format!("'{n}' is not a number"))
+            .and_then(crate::config::buffer_size)
+            .map_err(|why| usage(format!("--buffer-size '{s}': {why}")))?;
         match name {
             Some(name) => check.param_sizes.push((name.to_string(), size)),
             None => check.buffer_size = size,
@@ -741,15 +733,14 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
             check.buffer_size = f
                 .and_then(|f| f.buffer_size)
                 .or(d.buffer_size)
-                .unwrap_or(16);
-            let max_time = f.and_then(|f| f.max_time).or(d.max_time);
-            if let Some(t) = max_time {
-                check.exec.max_time = (!t.is_zero()).then_some(t);
+                .unwrap_or(check.buffer_size);
+            if let Some(t) = f.and_then(|f| f.max_time).or(d.max_time) {
+                check.exec.max_time = t;
             }
             if let Some(seed) = d.seed {
                 check.exec.seed = seed;
             }
-            if let Some(search) = d.search.as_deref().and_then(|s| s.parse().ok()) {
+            if let Some(search) = d.search {
                 check.exec.search = search;
             }
             if let Some(f) = f {
