@@ -40,7 +40,7 @@ const MAX_MEMORY_MIB: u64 = 16 << 20;
     about = "Prove two LLVM bitcode implementations equivalent, or show where they differ"
 )]
 #[command(
-    after_help = "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most 32 arguments, 26 files, 4096 bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
+    after_help = "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most 32 arguments, 26 files, 4096 bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
 )]
 struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
@@ -236,6 +236,10 @@ struct EngineArgs {
     /// runs out makes its path unknown. Default: 30s.
     #[arg(long = "solver-timeout", value_name = "TIME")]
     solver_timeout: Option<String>,
+    /// Write every query that reaches the SMT solver into FILE as SMT-LIB, with its answer
+    /// and time, for `xcheck query FILE` to replay.
+    #[arg(long = "log-queries", value_name = "FILE")]
+    log_queries: Option<PathBuf>,
     /// Turn off the query cache.
     #[arg(long = "no-cache")]
     no_cache: bool,
@@ -320,6 +324,32 @@ struct ReplayArgs {
     stop: crate::stop::Stop,
 }
 
+#[derive(Parser, Debug)]
+#[command(
+    name = "xcheck query",
+    about = "Replay a query log (--log-queries) against the SMT solvers",
+    after_help = "Prints each query's answers and times, flagging a MISMATCH where two definite answers (the logged one and each solver's) differ. Exit codes: 0 no mismatch, 1 a mismatch, 2 usage or input error."
+)]
+struct QueryArgs {
+    /// The log written by --log-queries.
+    log: PathBuf,
+    #[arg(long, default_value = "both", help = crate::solver::querylog::REPLAY_SOLVER_HELP)]
+    solver: String,
+    /// Time limit of one check (`10s`, at most `720h`; `0` for no limit).
+    #[arg(long, value_name = "TIME", default_value = "30s")]
+    timeout: String,
+}
+
+fn query(args: QueryArgs) -> Result<i32, Exit> {
+    use crate::solver::querylog;
+    let backends =
+        querylog::backends_of(&args.solver).map_err(|m| usage(format!("--solver: {m}")))?;
+    let timeout = parse_limit("--timeout", &args.timeout)?;
+    let (report, mismatch) = querylog::replay_file(&args.log, &backends, timeout).map_err(usage)?;
+    print!("{report}");
+    Ok(i32::from(mismatch))
+}
+
 /// Runs the command line `args` (program name first) and returns the exit code.
 pub fn main(args: Vec<OsString>) -> i32 {
     main_with_stop(args, crate::stop::Stop::new())
@@ -352,6 +382,9 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
                 a.engine.stop = stop.clone();
                 run(a)
             }),
+        "query" => QueryArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .and_then(query),
         "show" => ShowArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(show),
@@ -468,6 +501,13 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
             None => Default::default(),
         },
         cross_check: e.cross_check_solver.then(|| output_dir.to_path_buf()),
+        log: match &e.log_queries {
+            Some(path) => Some(std::sync::Arc::new(
+                crate::solver::QueryLog::create(path)
+                    .map_err(|why| usage(format!("--log-queries {why}")))?,
+            )),
+            None => None,
+        },
     };
     Ok((exec, solver))
 }

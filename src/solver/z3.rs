@@ -29,8 +29,8 @@
 //!   handler, which would end the process.
 
 use super::{
-    assignment_from_bytes, children, pool_key, symbolic_bytes, SatResult, Solver, SolverError,
-    SolverStats, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT,
+    assignment_from_bytes, children, pool_key, symbolic_bytes, Answer, SatResult, Solver,
+    SolverError, SolverStats, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT,
 };
 use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
 use crate::stop::Stop;
@@ -579,35 +579,10 @@ impl Context {
     ) -> Result<SatResult, SolverError> {
         self.checks += 1;
         let ctx = self.ctx;
-        // SAFETY: `ctx` is live; the solver and parameters are referenced while used and
-        // released by `Handles::drop`, and every assertion is a Boolean term of `ctx`.
-        let solver = unsafe {
-            if arrays {
-                z::Z3_mk_simple_solver(ctx)
-            } else {
-                z::Z3_mk_solver_for_logic(ctx, z::Z3_mk_string_symbol(ctx, c"QF_BV".as_ptr()))
-            }
-        };
-        if solver.is_null() {
-            return Err(self.error("create a solver"));
-        }
-        let mut handles = Handles {
-            ctx,
-            solver,
-            model: std::ptr::null_mut(),
-        };
+        let mut handles = self.solver(arrays, timeout)?;
+        let solver = handles.solver;
+        // SAFETY: `ctx` and `solver` are live and every assertion is a Boolean term of `ctx`.
         unsafe {
-            z::Z3_solver_inc_ref(ctx, solver);
-            if let Some(limit) = timeout {
-                // Z3 reads a timeout of 0 as none, so round up to 1 ms.
-                let millis = u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1);
-                let params = z::Z3_mk_params(ctx);
-                z::Z3_params_inc_ref(ctx, params);
-                let key = z::Z3_mk_string_symbol(ctx, c"timeout".as_ptr());
-                z::Z3_params_set_uint(ctx, params, key, millis);
-                z::Z3_solver_set_params(ctx, solver, params);
-                z::Z3_params_dec_ref(ctx, params);
-            }
             for &a in assertions {
                 z::Z3_solver_assert(ctx, solver, a);
             }
@@ -662,6 +637,44 @@ impl Context {
                 }))
             }
         }
+    }
+
+    /// A fresh solver limited to `timeout`: Z3's simple solver when `arrays` (its SMT core,
+    /// complete for arrays with constant arrays), else a `QF_BV` one.
+    fn solver(&self, arrays: bool, timeout: Option<Duration>) -> Result<Handles, SolverError> {
+        let ctx = self.ctx;
+        // SAFETY: `ctx` is live; the solver and parameters are referenced while used, and the
+        // solver is released by `Handles::drop`.
+        let solver = unsafe {
+            if arrays {
+                z::Z3_mk_simple_solver(ctx)
+            } else {
+                z::Z3_mk_solver_for_logic(ctx, z::Z3_mk_string_symbol(ctx, c"QF_BV".as_ptr()))
+            }
+        };
+        if solver.is_null() {
+            return Err(self.error("create a solver"));
+        }
+        let handles = Handles {
+            ctx,
+            solver,
+            model: std::ptr::null_mut(),
+        };
+        // SAFETY: as above.
+        unsafe {
+            z::Z3_solver_inc_ref(ctx, solver);
+            if let Some(limit) = timeout {
+                // Z3 reads a timeout of 0 as none, so round up to 1 ms.
+                let millis = u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1);
+                let params = z::Z3_mk_params(ctx);
+                z::Z3_params_inc_ref(ctx, params);
+                let key = z::Z3_mk_string_symbol(ctx, c"timeout".as_ptr());
+                z::Z3_params_set_uint(ctx, params, key, millis);
+                z::Z3_solver_set_params(ctx, solver, params);
+                z::Z3_params_dec_ref(ctx, params);
+            }
+        }
+        Ok(handles)
     }
 
     /// The value of the lowered symbolic byte `id` in `model` (completed: a byte the model
@@ -860,6 +873,53 @@ pub fn smtlib(
         }
     };
     text.ok_or_else(|| context.error("print the query as SMT-LIB"))
+}
+
+/// Decides an SMT-LIB 2 benchmark (the query log's form, [`super::querylog`]) with Z3's own
+/// parser and a fresh solver limited to `timeout`, chosen as [`Z3Solver`] chooses it: the
+/// simple solver when the text has arrays.
+pub fn check_smtlib(text: &str, timeout: Option<Duration>) -> Result<Answer, SolverError> {
+    let input = CString::new(text)
+        .map_err(|_| SolverError::Backend("the query contains a NUL byte".into()))?;
+    let context = Context::new()?;
+    let ctx = context.ctx;
+    // SAFETY: `ctx` is live and the input NUL-terminated; the vector is referenced while used
+    // and released below, and its elements are Boolean terms of `ctx`.
+    let assertions = unsafe {
+        let v = z::Z3_parse_smtlib2_string(
+            ctx,
+            input.as_ptr(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+        );
+        if v.is_null() || z::Z3_get_error_code(ctx) != z::ErrorCode::OK {
+            return Err(context.error("parse the query"));
+        }
+        z::Z3_ast_vector_inc_ref(ctx, v);
+        v
+    };
+    let handles = context.solver(text.contains("Array"), timeout)?;
+    // SAFETY: as above; the solver is live until `handles` drops.
+    let result = unsafe {
+        for i in 0..z::Z3_ast_vector_size(ctx, assertions) {
+            z::Z3_solver_assert(
+                ctx,
+                handles.solver,
+                z::Z3_ast_vector_get(ctx, assertions, i),
+            );
+        }
+        z::Z3_ast_vector_dec_ref(ctx, assertions);
+        z::Z3_solver_check(ctx, handles.solver)
+    };
+    Ok(match result {
+        z::Z3_L_TRUE => Answer::Sat,
+        z::Z3_L_FALSE => Answer::Unsat,
+        _ => Answer::Unknown,
+    })
 }
 
 #[cfg(test)]
