@@ -31,7 +31,7 @@
 //!   failure on well-sorted input could still end the process.
 
 use super::{
-    assignment_from_bytes, children, pool_key, symbolic_bytes, Answer, SatResult, Solver,
+    assignment_from_bytes, children, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver,
     SolverError, SolverStats,
 };
 use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
@@ -57,12 +57,8 @@ pub struct BitwuzlaSolver {
     timeout: Option<Duration>,
     /// Asked by the termination callback while a check runs.
     stop: Stop,
-    reset_interval: u64,
-    memo_limit: usize,
-    /// Created at the first query after construction or after a reset.
-    instance: Option<Instance>,
-    /// The pool the memo refers to.
-    pool: usize,
+    /// The instance, made at the first query after construction or after a reset.
+    instance: Recycled<Instance>,
     stats: SolverStats,
 }
 
@@ -79,10 +75,7 @@ impl BitwuzlaSolver {
         Self {
             timeout,
             stop: Stop::default(),
-            reset_interval: reset_interval.max(1),
-            memo_limit,
-            instance: None,
-            pool: 0,
+            instance: Recycled::new(reset_interval, memo_limit),
             stats: SolverStats::default(),
         }
     }
@@ -90,36 +83,18 @@ impl BitwuzlaSolver {
     /// The same solver, whose checks return `Unknown` as soon as `stop` says to stop.
     pub fn with_stop(mut self, stop: Stop) -> Self {
         self.stop = stop;
-        self.instance = None;
+        self.instance.reset();
         self
     }
 
     /// Drops the backend instance and its memo; the next query starts afresh.
     pub fn reset(&mut self) {
-        if self.instance.take().is_some() {
-            self.stats.backend_resets += 1;
-        }
+        self.instance.reset();
     }
 
     /// The number of expressions currently memoised (0 before the first query).
     pub fn memo_len(&self) -> usize {
-        self.instance.as_ref().map_or(0, |i| i.terms.len())
-    }
-
-    /// The instance to use for the next query, recreated if a bound was reached.
-    fn instance_for(&mut self, pool: &ExprPool) -> Result<&mut Instance, SolverError> {
-        let key = pool_key(pool);
-        let stale = self.instance.as_ref().is_some_and(|i| {
-            self.pool != key || i.checks >= self.reset_interval || i.terms.len() > self.memo_limit
-        });
-        if stale {
-            self.reset();
-        }
-        self.pool = key;
-        match &mut self.instance {
-            Some(instance) => Ok(instance),
-            slot @ None => Ok(slot.insert(Instance::new(self.timeout, &self.stop)?)),
-        }
+        self.instance.memo_len()
     }
 }
 
@@ -135,7 +110,8 @@ impl Solver for BitwuzlaSolver {
             // Not even started: the run is over (the path becomes unknown, never a guess).
             return Ok(SatResult::Unknown(why.to_string()));
         }
-        let instance = self.instance_for(pool)?;
+        let stop = &self.stop;
+        let instance = self.instance.get(pool, || Instance::new(timeout, stop))?;
         let mut assumptions = Vec::with_capacity(constraints.len() + 1);
         for &root in constraints.iter().chain(std::iter::once(&query)) {
             if pool.sort(root) != Sort::Bv(1) {
@@ -188,7 +164,10 @@ impl Solver for BitwuzlaSolver {
     }
 
     fn stats(&self) -> SolverStats {
-        self.stats
+        SolverStats {
+            backend_resets: self.instance.resets,
+            ..self.stats
+        }
     }
 }
 
@@ -233,6 +212,16 @@ unsafe extern "C" fn terminate(state: *mut std::os::raw::c_void) -> i32 {
 // API returns. Solvers on different threads use different term managers, which Bitwuzla
 // supports.
 unsafe impl Send for Instance {}
+
+impl Memo for Instance {
+    fn checks(&self) -> u64 {
+        self.checks
+    }
+
+    fn memo_len(&self) -> usize {
+        self.terms.len()
+    }
+}
 
 impl Drop for Instance {
     fn drop(&mut self) {

@@ -547,6 +547,72 @@ pub(crate) fn pool_key(pool: &ExprPool) -> usize {
     pool.id() as usize
 }
 
+/// What [`Recycled`] asks of a backend instance.
+pub(crate) trait Memo {
+    /// Checks the instance has run.
+    fn checks(&self) -> u64;
+    /// Expressions it has translated and keeps.
+    fn memo_len(&self) -> usize;
+}
+
+/// A backend's long-lived instance (solver and translation memo), made lazily and dropped
+/// when it has run `reset_interval` checks, keeps more than `memo_limit` terms, or is handed
+/// a different pool: the memory bound both backends share.
+pub(crate) struct Recycled<I> {
+    instance: Option<I>,
+    /// The pool the memo refers to.
+    pool: usize,
+    reset_interval: u64,
+    memo_limit: usize,
+    /// Times an instance was dropped ([`SolverStats::backend_resets`]).
+    pub(crate) resets: u64,
+}
+
+impl<I: Memo> Recycled<I> {
+    pub(crate) fn new(reset_interval: u64, memo_limit: usize) -> Self {
+        Self {
+            instance: None,
+            pool: 0,
+            reset_interval: reset_interval.max(1),
+            memo_limit,
+            resets: 0,
+        }
+    }
+
+    /// Drops the instance and its memo; the next query starts afresh.
+    pub(crate) fn reset(&mut self) {
+        if self.instance.take().is_some() {
+            self.resets += 1;
+        }
+    }
+
+    /// The number of expressions currently memoised (0 before the first query).
+    pub(crate) fn memo_len(&self) -> usize {
+        self.instance.as_ref().map_or(0, I::memo_len)
+    }
+
+    /// The instance for the next query on `pool`, made with `make` if there is none or a
+    /// bound was reached.
+    pub(crate) fn get(
+        &mut self,
+        pool: &ExprPool,
+        make: impl FnOnce() -> Result<I, SolverError>,
+    ) -> Result<&mut I, SolverError> {
+        let key = pool_key(pool);
+        let stale = self.instance.as_ref().is_some_and(|i| {
+            self.pool != key || i.checks() >= self.reset_interval || i.memo_len() > self.memo_limit
+        });
+        if stale {
+            self.reset();
+        }
+        self.pool = key;
+        match &mut self.instance {
+            Some(instance) => Ok(instance),
+            slot @ None => Ok(slot.insert(make()?)),
+        }
+    }
+}
+
 /// Shortens `text` to at most `max` characters for error messages.
 pub(crate) fn abbreviate(text: String, max: usize) -> String {
     if text.chars().count() <= max {

@@ -29,7 +29,7 @@
 //!   handler, which would end the process.
 
 use super::{
-    assignment_from_bytes, children, pool_key, symbolic_bytes, Answer, SatResult, Solver,
+    assignment_from_bytes, children, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver,
     SolverError, SolverStats, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT,
 };
 use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
@@ -46,12 +46,8 @@ pub const INTERRUPTED: &str = "interrupted";
 /// A [`Solver`] backed by Z3 (see the module documentation).
 pub struct Z3Solver {
     timeout: Option<Duration>,
-    reset_interval: u64,
-    memo_limit: usize,
-    /// Created at the first query after construction or after a reset.
-    context: Option<Context>,
-    /// The pool the memo refers to.
-    pool: usize,
+    /// The context, made at the first query after construction or after a reset.
+    context: Recycled<Context>,
     interrupt: Z3Interrupt,
     /// The run's stop token: its deadline bounds each check, its interrupt stops one running.
     stop: Stop,
@@ -130,10 +126,7 @@ impl Z3Solver {
     pub fn with_limits(timeout: Option<Duration>, reset_interval: u64, memo_limit: usize) -> Self {
         Self {
             timeout,
-            reset_interval: reset_interval.max(1),
-            memo_limit,
-            context: None,
-            pool: 0,
+            context: Recycled::new(reset_interval, memo_limit),
             interrupt: Z3Interrupt::default(),
             stop: Stop::default(),
             watching: None,
@@ -172,30 +165,12 @@ impl Z3Solver {
 
     /// Drops the context and its memo; the next query starts afresh.
     pub fn reset(&mut self) {
-        if self.context.take().is_some() {
-            self.stats.backend_resets += 1;
-        }
+        self.context.reset();
     }
 
     /// The number of expressions currently memoised (0 before the first query).
     pub fn memo_len(&self) -> usize {
-        self.context.as_ref().map_or(0, |c| c.terms.len())
-    }
-
-    /// The context to use for the next query, recreated if a bound was reached.
-    fn context_for(&mut self, pool: &ExprPool) -> Result<&mut Context, SolverError> {
-        let key = pool_key(pool);
-        let stale = self.context.as_ref().is_some_and(|c| {
-            self.pool != key || c.checks >= self.reset_interval || c.terms.len() > self.memo_limit
-        });
-        if stale {
-            self.reset();
-        }
-        self.pool = key;
-        match &mut self.context {
-            Some(context) => Ok(context),
-            slot @ None => Ok(slot.insert(Context::new()?)),
-        }
+        self.context.memo_len()
     }
 }
 
@@ -224,7 +199,7 @@ impl Solver for Z3Solver {
             (t, l) => t.or(l),
         };
         let interrupt = self.interrupt.clone();
-        let context = self.context_for(pool)?;
+        let context = self.context.get(pool, Context::new)?;
         let mut assertions = Vec::with_capacity(constraints.len() + 1);
         let mut arrays = false;
         for &root in constraints.iter().chain(std::iter::once(&query)) {
@@ -258,7 +233,10 @@ impl Solver for Z3Solver {
     }
 
     fn stats(&self) -> SolverStats {
-        self.stats
+        SolverStats {
+            backend_resets: self.context.resets,
+            ..self.stats
+        }
     }
 }
 
@@ -287,6 +265,16 @@ struct Context {
 // owning `Z3Solver` (`&mut self` or `&self`), so moving it to another thread cannot create
 // concurrent access. The only call made from elsewhere is `Z3_interrupt` (see `RawContext`).
 unsafe impl Send for Context {}
+
+impl Memo for Context {
+    fn checks(&self) -> u64 {
+        self.checks
+    }
+
+    fn memo_len(&self) -> usize {
+        self.terms.len()
+    }
+}
 
 impl Drop for Context {
     fn drop(&mut self) {
