@@ -57,7 +57,7 @@ pub use independence::IndependenceSolver;
 pub use querylog::{LoggingSolver, QueryLog};
 pub use ranges::{rewrite_with_bounds, RangeSolver};
 pub use validate::ValidatingSolver;
-pub use z3::{smtlib, Z3Interrupt, Z3Solver, INTERRUPTED};
+pub use z3::{smtlib, SmtlibPrinter, Z3Interrupt, Z3Solver, INTERRUPTED};
 
 use crate::expr::{ArrayId, Assignment, ExprId, ExprPool, Node};
 use rustc_hash::{FxHashMap, FxHashSet};

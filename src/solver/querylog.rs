@@ -100,6 +100,7 @@ pub struct LoggingSolver {
     inner: Box<dyn Solver>,
     backend: &'static str,
     log: std::sync::Arc<QueryLog>,
+    printer: super::SmtlibPrinter,
 }
 
 impl LoggingSolver {
@@ -113,6 +114,7 @@ impl LoggingSolver {
             inner,
             backend,
             log,
+            printer: super::SmtlibPrinter::default(),
         }
     }
 }
@@ -129,7 +131,7 @@ impl Solver for LoggingSolver {
         let took = start.elapsed();
         // A query the backend rejected is not a query to replay.
         if let Ok(answer) = &result {
-            let body = super::smtlib(pool, constraints, query)
+            let body = (self.printer.print(pool, constraints, query))
                 .unwrap_or_else(|e| format!("; not printed: {e}\n"));
             self.log
                 .append(Answer::of(answer), took, self.backend, &body);
@@ -325,7 +327,7 @@ pub fn render(replayed: &[ReplayedQuery]) -> String {
 }
 
 /// The help text of `xcheck query --solver` (the front end does not name the backends).
-pub const REPLAY_SOLVER_HELP: &str = "Backends to replay with: bitwuzla, z3 or both (default).";
+pub const REPLAY_SOLVER_HELP: &str = "Backends to replay with: bitwuzla, z3 or both.";
 
 /// The backends `--solver` names: one backend's name, or `both`.
 pub fn backends_of(text: &str) -> Result<Vec<Backend>, String> {

@@ -823,44 +823,83 @@ pub fn smtlib(
     constraints: &[ExprId],
     query: ExprId,
 ) -> Result<String, SolverError> {
-    let mut context = Context::new()?;
-    let mut assumptions = Vec::with_capacity(constraints.len());
-    let mut arrays = false;
-    for &root in constraints.iter().chain(std::iter::once(&query)) {
-        if pool.sort(root) != Sort::Bv(1) {
-            return Err(SolverError::Backend(format!(
-                "expression {} is not a width-1 condition",
-                root.index()
-            )));
+    SmtlibPrinter::default().print(pool, constraints, query)
+}
+
+/// Prints queries as [`smtlib`] does, keeping one Z3 context and its translation memo across
+/// queries (bounded as [`Z3Solver`]'s): the query log prints every backend query.
+pub struct SmtlibPrinter {
+    context: Recycled<Context>,
+}
+
+impl Default for SmtlibPrinter {
+    fn default() -> Self {
+        Self {
+            context: Recycled::new(DEFAULT_RESET_INTERVAL, DEFAULT_MEMO_LIMIT),
         }
-        context.lower(pool, root)?;
-        assumptions.push(context.bool_of(root)?);
-        arrays |= context.with_arrays.contains(&root);
     }
-    let logic = if arrays { c"ALL" } else { c"QF_BV" };
-    let formula = assumptions.pop().unwrap_or(context.bv_one);
-    let count = u32::try_from(assumptions.len())
-        .map_err(|_| SolverError::Backend("too many constraints to print".into()))?;
-    // SAFETY: `ctx` is live, the strings are NUL-terminated, and the terms are Boolean terms
-    // of `ctx`; the returned text is copied before the context is used again.
-    let text = unsafe {
-        let raw = z::Z3_benchmark_to_smtlib_string(
-            context.ctx,
-            c"xcheck query".as_ptr(),
-            logic.as_ptr(),
-            c"unknown".as_ptr(),
-            c"".as_ptr(),
-            count,
-            assumptions.as_ptr(),
-            formula,
-        );
-        if raw.is_null() {
-            None
-        } else {
-            Some(CStr::from_ptr(raw).to_string_lossy().into_owned())
+}
+
+impl SmtlibPrinter {
+    /// `constraints ∧ query` as an SMT-LIB 2 benchmark.
+    pub fn print(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<String, SolverError> {
+        let context = self.context.get(pool, Context::new)?;
+        context.checks += 1;
+        context.smtlib(pool, constraints, query)
+    }
+}
+
+impl Context {
+    /// [`smtlib`] in this context.
+    fn smtlib(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<String, SolverError> {
+        let mut assumptions = Vec::with_capacity(constraints.len());
+        let mut arrays = false;
+        for &root in constraints.iter().chain(std::iter::once(&query)) {
+            if pool.sort(root) != Sort::Bv(1) {
+                return Err(SolverError::Backend(format!(
+                    "expression {} is not a width-1 condition",
+                    root.index()
+                )));
+            }
+            self.lower(pool, root)?;
+            assumptions.push(self.bool_of(root)?);
+            arrays |= self.with_arrays.contains(&root);
         }
-    };
-    text.ok_or_else(|| context.error("print the query as SMT-LIB"))
+        let logic = if arrays { c"ALL" } else { c"QF_BV" };
+        let formula = assumptions.pop().unwrap_or(self.bv_one);
+        let count = u32::try_from(assumptions.len())
+            .map_err(|_| SolverError::Backend("too many constraints to print".into()))?;
+        // SAFETY: `ctx` is live, the strings are NUL-terminated, and the terms are Boolean terms
+        // of `ctx`; the returned text is copied before the context is used again.
+        let text = unsafe {
+            let raw = z::Z3_benchmark_to_smtlib_string(
+                self.ctx,
+                c"xcheck query".as_ptr(),
+                logic.as_ptr(),
+                c"unknown".as_ptr(),
+                c"".as_ptr(),
+                count,
+                assumptions.as_ptr(),
+                formula,
+            );
+            if raw.is_null() {
+                None
+            } else {
+                Some(CStr::from_ptr(raw).to_string_lossy().into_owned())
+            }
+        };
+        text.ok_or_else(|| self.error("print the query as SMT-LIB"))
+    }
 }
 
 /// Decides an SMT-LIB 2 benchmark (the query log's form, [`super::querylog`]) with Z3's own
