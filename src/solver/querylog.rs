@@ -47,8 +47,8 @@ pub const MAX_LOG_BYTES: u64 = 1 << 30;
 #[derive(Debug)]
 pub struct QueryLog {
     path: PathBuf,
-    /// The file, and the number of queries written so far.
-    file: Mutex<(std::fs::File, u64)>,
+    /// The file, the number of queries written so far, and whether a write failed.
+    file: Mutex<(std::fs::File, u64, bool)>,
 }
 
 impl QueryLog {
@@ -60,7 +60,7 @@ impl QueryLog {
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
         Ok(Self {
             path: path.to_path_buf(),
-            file: Mutex::new((file, 0)),
+            file: Mutex::new((file, 0, false)),
         })
     }
 
@@ -76,7 +76,7 @@ impl QueryLog {
             Ok(guard) => guard,
             Err(poisoned) => poisoned.into_inner(),
         };
-        let (file, count) = &mut *guard;
+        let (file, count, failed) = &mut *guard;
         *count += 1;
         let mut block = format!(
             "{QUERY_PREFIX}{count}: {} in {:.3} ms by {backend}\n",
@@ -88,7 +88,7 @@ impl QueryLog {
             block.push('\n');
         }
         if let Err(e) = file.write_all(block.as_bytes()) {
-            if *count == 1 || e.kind() != std::io::ErrorKind::StorageFull {
+            if !std::mem::replace(failed, true) {
                 eprintln!("xcheck: warning: {}: {e}", self.path.display());
             }
         }
