@@ -39,7 +39,7 @@ const MAX_MEMORY_MIB: u64 = 16 << 20;
     about = "Prove two LLVM bitcode implementations equivalent, or show where they differ"
 )]
 #[command(
-    after_help = "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most 32 arguments, 26 files, 4096 bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
+    after_help = "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most 32 arguments, 26 files, 4096 bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
 )]
 struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
@@ -235,6 +235,10 @@ struct EngineArgs {
     /// runs out makes its path unknown. Default: 30s.
     #[arg(long = "solver-timeout", value_name = "TIME")]
     solver_timeout: Option<String>,
+    /// Write every query that reaches the SMT solver into FILE as SMT-LIB, with its answer
+    /// and time, for `xcheck query FILE` to replay.
+    #[arg(long = "log-queries", value_name = "FILE")]
+    log_queries: Option<PathBuf>,
     /// Turn off the query cache.
     #[arg(long = "no-cache")]
     no_cache: bool,
@@ -319,6 +323,32 @@ struct ReplayArgs {
     stop: crate::stop::Stop,
 }
 
+#[derive(Parser, Debug)]
+#[command(
+    name = "xcheck query",
+    about = "Replay a query log (--log-queries) against the SMT solvers",
+    after_help = "Prints each query's answers and times, flagging a MISMATCH where two definite answers (the logged one and each solver's) differ. Exit codes: 0 no mismatch, 1 a mismatch, 2 usage or input error."
+)]
+struct QueryArgs {
+    /// The log written by --log-queries.
+    log: PathBuf,
+    #[arg(long, default_value = "both", help = crate::solver::querylog::REPLAY_SOLVER_HELP)]
+    solver: String,
+    /// Time limit of one check (`10s`, at most `720h`; `0` for no limit).
+    #[arg(long, value_name = "TIME", default_value = "30s")]
+    timeout: String,
+}
+
+fn query(args: QueryArgs) -> Result<i32, Exit> {
+    use crate::solver::querylog;
+    let backends =
+        querylog::backends_of(&args.solver).map_err(|m| usage(format!("--solver: {m}")))?;
+    let timeout = parse_limit("--timeout", &args.timeout)?;
+    let (report, mismatch) = querylog::replay_file(&args.log, &backends, timeout).map_err(usage)?;
+    print!("{report}");
+    Ok(i32::from(mismatch))
+}
+
 /// Runs the command line `args` (program name first) and returns the exit code.
 pub fn main(args: Vec<OsString>) -> i32 {
     main_with_stop(args, crate::stop::Stop::new())
@@ -351,6 +381,9 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
                 a.engine.stop = stop.clone();
                 run(a)
             }),
+        "query" => QueryArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .and_then(query),
         "show" => ShowArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(show),
@@ -416,14 +449,14 @@ fn default_memory_cap() -> Option<u64> {
     Some(kib * 1024 / 2)
 }
 
-/// Parses a positive duration: `90`, `90s`, `1500ms`, `5m`, `1h`, at most
-/// [`MAX_DURATION`](crate::config::MAX_DURATION).
+/// Parses a positive duration ([`crate::config::parse_duration`]).
 fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
-    match crate::config::parse_duration(text) {
-        Ok(d) if d.is_zero() => Err(usage(format!("{option} '{text}': must be positive"))),
-        Ok(d) => Ok(d),
-        Err(why) => Err(usage(format!("{option} {why}"))),
-    }
+    crate::config::parse_duration(text).map_err(|why| usage(format!("{option} {why}")))
+}
+
+/// Parses a time limit, where `0` and `none` are no limit ([`crate::config::parse_limit`]).
+fn parse_limit(option: &str, text: &str) -> Result<Option<Duration>, Exit> {
+    crate::config::parse_limit(text).map_err(|why| usage(format!("{option} {why}")))
 }
 
 fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, SolverConfig), Exit> {
@@ -432,10 +465,7 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
         .parse()
         .map_err(|m| usage(format!("--search: {m}")))?;
     let exec = ExecConfig {
-        max_time: match crate::config::parse_duration(&e.max_time) {
-            Ok(d) => (!d.is_zero()).then_some(d),
-            Err(why) => return Err(usage(format!("--max-time {why}"))),
-        },
+        max_time: parse_limit("--max-time", &e.max_time)?,
         max_paths: e.max_paths,
         search,
         seed: e.seed,
@@ -454,10 +484,9 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
         ..ExecConfig::default()
     };
     let solver = SolverConfig {
-        timeout: match e.solver_timeout.as_deref().map(str::trim) {
+        timeout: match &e.solver_timeout {
             None => SolverConfig::default().timeout,
-            Some("0" | "none") => None,
-            Some(t) => Some(parse_duration("--solver-timeout", t)?),
+            Some(t) => parse_limit("--solver-timeout", t)?,
         },
         stop: e.stop.clone(),
         cache: !e.no_cache,
@@ -471,6 +500,13 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
             None => Default::default(),
         },
         cross_check: e.cross_check_solver.then(|| output_dir.to_path_buf()),
+        log: match &e.log_queries {
+            Some(path) => Some(std::sync::Arc::new(
+                crate::solver::QueryLog::create(path)
+                    .map_err(|why| usage(format!("--log-queries {why}")))?,
+            )),
+            None => None,
+        },
     };
     Ok((exec, solver))
 }
@@ -492,15 +528,11 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
             Some((name, n)) => (Some(name.trim()), n.trim()),
             None => (None, s.trim()),
         };
-        let size: u32 = n
+        let size = n
             .parse()
-            .ok()
-            .filter(|&n| n > 0 && n <= 1 << 20)
-            .ok_or_else(|| {
-                usage(format!(
-                    "--buffer-size '{s}': expected a size from 1 to 1048576"
-                ))
-            })?;
+            .map_err(|_| format!("'{n}' is not a number"))
+            .and_then(crate::config::buffer_size)
+            .map_err(|why| usage(format!("--buffer-size '{s}': {why}")))?;
         match name {
             Some(name) => check.param_sizes.push((name.to_string(), size)),
             None => check.buffer_size = size,
@@ -740,15 +772,14 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
             check.buffer_size = f
                 .and_then(|f| f.buffer_size)
                 .or(d.buffer_size)
-                .unwrap_or(16);
-            let max_time = f.and_then(|f| f.max_time).or(d.max_time);
-            if let Some(t) = max_time {
-                check.exec.max_time = (!t.is_zero()).then_some(t);
+                .unwrap_or(check.buffer_size);
+            if let Some(t) = f.and_then(|f| f.max_time).or(d.max_time) {
+                check.exec.max_time = t;
             }
             if let Some(seed) = d.seed {
                 check.exec.seed = seed;
             }
-            if let Some(search) = d.search.as_deref().and_then(|s| s.parse().ok()) {
+            if let Some(search) = d.search {
                 check.exec.search = search;
             }
             if let Some(f) = f {

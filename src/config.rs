@@ -4,7 +4,7 @@
 //! ```toml
 //! [defaults]                      # settings for every check, all optional
 //! buffer_size = 16                # bytes behind pointer parameters, 1 to 1048576
-//! max_time = "60s"                # per function pair: 90, 90s, 1500ms, 5m, 1h (at most 720h); "0" or "none": no limit
+//! max_time = "60s"                # per function pair: 90, 90s, 1500ms, 5m, 1h (at most 720h); 0, "0s" or "none": no limit
 //! search = "interleaved"
 //! seed = 0
 //! globals = "symbolic"            # how mutable globals start: symbolic (any state) or initial
@@ -41,11 +41,25 @@
 //! ranges, durations, the syntax of `assume`, duplicate entries. Each [`ConfigError`] is one
 //! line naming the file, the line and the key: `xcheck.toml:7: pair[0].function[1]: unknown
 //! key 'asume' (expected one of: …)`. TOML syntax errors also give the column.
+//!
+//! The schema is written once, as serde structs with `deny_unknown_fields`. Each kind of
+//! value (a buffer size, a time limit, an outcome, …) has a [`schema::Check`] that runs while serde
+//! reads the value, so a rejected value's error carries the key path (tracked by
+//! `serde_path_to_error`) and the value's line (`toml`'s span); [`Ctx::pair`] then checks
+//! what involves several keys (names, duplicates, `include` without `all_functions`) with the
+//! spans of the `[[pair]]` and `[[pair.function]]` headers ([`Spanned`]).
 
+mod schema;
+
+use crate::crosscheck::globals::GlobalsMode;
+use crate::exec::SearchKind;
 use crate::report::{Overall, PathVerdict, Report};
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use schema::{
+    BufferSize, Globals, Limit, Many, Name, RawConfig, RawFunction, RawPair, Read, Search, Seed,
+    Table, DATETIME,
+};
+use serde::Deserialize;
 use std::fmt;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Duration;
@@ -53,16 +67,6 @@ use toml::Spanned;
 
 /// The largest buffer size a config accepts, in bytes, as `--buffer-size` does.
 pub const MAX_BUFFER_SIZE: u32 = 1 << 20;
-
-/// The search strategies `search` accepts (the names `--search` takes).
-pub const SEARCH_NAMES: [&str; 6] = [
-    "dfs",
-    "bfs",
-    "random-state",
-    "random-path",
-    "coverage-new",
-    "interleaved",
-];
 
 /// The outcomes that fail a run when neither the config nor `--fail-on` says otherwise.
 pub const DEFAULT_FAIL_ON: [FailOn; 2] = [FailOn::Diverged, FailOn::Error];
@@ -79,19 +83,26 @@ pub struct Config {
 }
 
 /// The `[defaults]` table: settings for every check; `None` where the file sets nothing.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Defaults {
     /// Bytes behind each pointer parameter.
+    #[serde(default, deserialize_with = "schema::read::<BufferSize, _>")]
     pub buffer_size: Option<u32>,
-    /// Time limit of one function pair; [`Duration::ZERO`] means no limit.
-    pub max_time: Option<Duration>,
-    /// The search strategy, one of [`SEARCH_NAMES`].
-    pub search: Option<String>,
+    /// Time limit of one function pair; `Some(None)` is no limit.
+    #[serde(default, deserialize_with = "schema::read::<Limit, _>")]
+    pub max_time: Option<Option<Duration>>,
+    /// The search strategy.
+    #[serde(default, deserialize_with = "schema::read::<Search, _>")]
+    pub search: Option<SearchKind>,
     /// Seed of the search's random choices.
+    #[serde(default, deserialize_with = "schema::read::<Seed, _>")]
     pub seed: Option<u64>,
     /// How mutable globals start in function checks (`--globals`).
-    pub globals: Option<crate::crosscheck::globals::GlobalsMode>,
+    #[serde(default, deserialize_with = "schema::read::<Globals, _>")]
+    pub globals: Option<GlobalsMode>,
     /// The outcomes that fail the run, without repeats.
+    #[serde(default, deserialize_with = "schema::fail_on")]
     pub fail_on: Option<Vec<FailOn>>,
 }
 
@@ -271,8 +282,8 @@ pub struct FunctionConfig {
     pub buffer_sizes: Vec<(String, u32)>,
     /// Preconditions in the `--assume` language, syntax-checked.
     pub assume: Vec<String>,
-    /// Time limit, overriding the default; [`Duration::ZERO`] means no limit.
-    pub max_time: Option<Duration>,
+    /// Time limit, overriding the default; `Some(None)` is no limit.
+    pub max_time: Option<Option<Duration>>,
     /// An outcome that does not fail the run for this function.
     pub accept: Option<FailOn>,
     /// Why, for people reading the config or the results.
@@ -338,34 +349,24 @@ pub fn load_config(path: &Path) -> Result<Config, ConfigError> {
 /// resolved against.
 pub fn parse_config(text: &str, file: &Path) -> Result<Config, ConfigError> {
     let ctx = Ctx { file, text };
-    let root: Node = toml::from_str(text).map_err(|e| ctx.syntax_error(&e))?;
-    let Node::Table(entries) = &root else {
-        return Err(ctx.error(&(0..0), "", "expected a TOML table"));
-    };
-    let root = TableView {
-        entries,
-        key: String::new(),
-        at: 0..0,
-    };
-    root.check_keys(&ctx, &["defaults", "pair"])?;
-    let defaults = match root.get("defaults") {
-        Some(v) => ctx.defaults(&v)?,
-        None => Defaults::default(),
-    };
-    let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-    let pairs = match root.get("pair") {
-        Some(v) => ctx.pairs(&v, &dir)?,
-        None => Vec::new(),
-    };
-    if pairs.is_empty() {
+    // Syntax first, so that a syntax error says so and gives its column.
+    text.parse::<toml::Table>()
+        .map_err(|e| ctx.syntax_error(&e))?;
+    let raw: RawConfig = serde_path_to_error::deserialize(toml::Deserializer::new(text))
+        .map_err(|e| ctx.schema_error(&e))?;
+    if raw.pair.is_empty() {
         return Err(ctx.error(
-            &(0..0),
+            Some(1),
             "pair",
             "no [[pair]] tables: the config checks nothing",
         ));
     }
+    let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let pairs = (raw.pair.into_iter().enumerate())
+        .map(|(i, pair)| ctx.pair(i, pair, &dir))
+        .collect::<Result<_, _>>()?;
     Ok(Config {
-        defaults,
+        defaults: raw.defaults.0,
         pairs,
         dir,
     })
@@ -375,14 +376,30 @@ pub fn parse_config(text: &str, file: &Path) -> Result<Config, ConfigError> {
 /// and a deadline computed from them (`Instant + duration`) would overflow.
 pub const MAX_DURATION: Duration = Duration::from_secs(30 * 24 * 3600);
 
-/// Parses a duration: `90` (seconds), `90s`, `1500ms`, `5m`, `1h`, decimals such as `1.5h`;
-/// `0` (in any unit) or `none` is [`Duration::ZERO`], which means no limit. At most
-/// [`MAX_DURATION`].
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    if t == "none" {
-        return Ok(Duration::ZERO);
+/// Parses a time limit, as `--max-time`, `--solver-timeout` and a config's `max_time` take
+/// it: a duration as [`parse_duration`] reads it, where `0` (in any unit: `0s`, `0ms`) and
+/// `none` mean no limit (`None`).
+pub fn parse_limit(text: &str) -> Result<Option<Duration>, String> {
+    if text.trim() == "none" {
+        return Ok(None);
     }
+    let d = duration(text)?;
+    Ok((!d.is_zero()).then_some(d))
+}
+
+/// Parses a positive duration: `90` (seconds), `90s`, `1500ms`, `5m`, `1h`, decimals such
+/// as `1.5h`; at most [`MAX_DURATION`]. Zero is an error: only a limit
+/// ([`parse_limit`]) has a meaning for it.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    match duration(text)? {
+        d if d.is_zero() => Err(format!("'{}': must be positive", shown(text))),
+        d => Ok(d),
+    }
+}
+
+/// The one duration syntax of configs and the command line, zero included.
+fn duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
     let not_a_duration = || format!("'{}' is not a duration (use 90s, 5m, 1h)", shown(text));
     let too_long = || {
         format!(
@@ -418,6 +435,15 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(duration)
 }
 
+/// Checks a buffer size, as `--buffer-size` and a config's `buffer_size` take it: 1 to
+/// [`MAX_BUFFER_SIZE`] bytes.
+pub fn buffer_size(n: i64) -> Result<u32, String> {
+    u32::try_from(n)
+        .ok()
+        .filter(|n| (1..=MAX_BUFFER_SIZE).contains(n))
+        .ok_or_else(|| format!("{n} is not a buffer size (1 to {MAX_BUFFER_SIZE} bytes)"))
+}
+
 /// Whether `name` matches the glob `pattern`, in which `*` stands for any run of characters
 /// (also none) and `?` for exactly one; every other character stands for itself.
 pub fn glob_match(pattern: &str, name: &str) -> bool {
@@ -450,139 +476,8 @@ pub fn glob_match(pattern: &str, name: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------
-// The TOML tree with spans.
+// Messages.
 // ---------------------------------------------------------------------------------------
-
-/// A TOML value that keeps the spans error messages need: every key's and every array
-/// element's. Values themselves are not `Spanned`, because `toml` cannot give spans of
-/// tables that only dotted keys or deeper headers create (`a.b = 1`, `[x.y]`).
-#[derive(Debug)]
-enum Node {
-    Table(Vec<(Spanned<String>, Node)>),
-    Array(Vec<Spanned<Node>>),
-    Str(String),
-    Int(i64),
-    /// A float; no setting takes one, so only its presence is kept.
-    Float,
-    Bool(bool),
-}
-
-impl<'de> Deserialize<'de> for Node {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(NodeVisitor)
-    }
-}
-
-struct NodeVisitor;
-
-impl<'de> Visitor<'de> for NodeVisitor {
-    type Value = Node;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a TOML value")
-    }
-
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node, E> {
-        Ok(Node::Bool(v))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node, E> {
-        Ok(Node::Int(v))
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
-        i64::try_from(v)
-            .map(Node::Int)
-            .map_err(|_| E::custom("integer too large"))
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Node, E> {
-        Ok(Node::Float)
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Node, E> {
-        Ok(Node::Str(v.to_string()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Node, E> {
-        Ok(Node::Str(v))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Node::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
-        let mut entries = Vec::new();
-        while let Some(key) = map.next_key::<Spanned<String>>()? {
-            let value = map.next_value()?;
-            entries.push((key, value));
-        }
-        Ok(Node::Table(entries))
-    }
-}
-
-impl Node {
-    fn kind(&self) -> &'static str {
-        match self {
-            Node::Table(_) => "a table",
-            Node::Array(_) => "an array",
-            Node::Str(_) => "a string",
-            Node::Int(_) => "an integer",
-            Node::Float => "a float",
-            Node::Bool(_) => "a boolean",
-        }
-    }
-}
-
-/// A value with where it is: its key path and the span of its key (or array element).
-struct Val<'a> {
-    node: &'a Node,
-    key: String,
-    at: Range<usize>,
-}
-
-/// A table's entries with the table's key path and location.
-struct TableView<'a> {
-    entries: &'a [(Spanned<String>, Node)],
-    key: String,
-    at: Range<usize>,
-}
-
-impl<'a> TableView<'a> {
-    /// Rejects the first key (in file order) that is not `allowed`.
-    fn check_keys(&self, ctx: &Ctx<'_>, allowed: &[&str]) -> Result<(), ConfigError> {
-        for (key, _) in self.entries {
-            if !allowed.contains(&key.get_ref().as_str()) {
-                return Err(ctx.error(
-                    &key.span(),
-                    &self.key,
-                    format!(
-                        "unknown key '{}' (expected one of: {})",
-                        shown(key.get_ref()),
-                        allowed.join(", ")
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    fn get(&self, name: &str) -> Option<Val<'a>> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.get_ref() == name)
-            .map(|(k, node)| Val {
-                node,
-                key: join_key(&self.key, k.get_ref()),
-                at: k.span(),
-            })
-    }
-}
 
 /// Joins a key path and a key, quoting keys that are not bare TOML keys.
 fn join_key(path: &str, key: &str) -> String {
@@ -654,300 +549,177 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn error(&self, at: &Range<usize>, key: &str, message: impl Into<String>) -> ConfigError {
+    fn error(&self, line: Option<usize>, key: &str, message: impl Into<String>) -> ConfigError {
         ConfigError {
             file: self.file.to_path_buf(),
-            line: Some(line_of(self.text.as_bytes(), at.start)),
+            line,
             column: None,
             key: (!key.is_empty()).then(|| key.to_string()),
             message: message.into(),
         }
     }
 
+    /// The line of byte `offset`.
+    fn line(&self, offset: usize) -> Option<usize> {
+        Some(line_of(self.text.as_bytes(), offset))
+    }
+
     fn syntax_error(&self, e: &toml::de::Error) -> ConfigError {
+        let lines: Vec<&str> = e
+            .message()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        self.located(e, None, format!("invalid TOML: {}", lines.join("; ")))
+    }
+
+    /// An error at `e`'s span, with its column.
+    fn located(&self, e: &toml::de::Error, key: Option<String>, message: String) -> ConfigError {
         let bytes = self.text.as_bytes();
-        let (line, column) = match e.span() {
-            Some(span) => (
-                Some(line_of(bytes, span.start)),
-                Some(column_of(bytes, span.start)),
-            ),
-            None => (None, None),
-        };
-        // `toml` reports a date or time where this module asks for spans with the private
-        // name of its date-time representation; say what that means instead.
-        let message = if e.message().contains("$__toml_private_datetime") {
-            "dates and times have no meaning in an xcheck config (write a duration as a string: \"5m\")".to_string()
-        } else {
-            let lines: Vec<&str> = e
-                .message()
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect();
-            format!("invalid TOML: {}", lines.join("; "))
-        };
+        let span = e.span();
         ConfigError {
             file: self.file.to_path_buf(),
-            line,
-            column,
-            key: None,
+            line: span.as_ref().map(|s| line_of(bytes, s.start)),
+            column: span.as_ref().map(|s| column_of(bytes, s.start)),
+            key,
             message,
         }
     }
 
-    fn type_error(&self, v: &Val<'_>, expected: &str) -> ConfigError {
-        self.error(
-            &v.at,
-            &v.key,
-            format!("expected {expected}, found {}", v.node.kind()),
-        )
-    }
-
-    fn table<'a>(&self, v: &Val<'a>) -> Result<TableView<'a>, ConfigError> {
-        match v.node {
-            Node::Table(entries) => Ok(TableView {
-                entries,
-                key: v.key.clone(),
-                at: v.at.clone(),
-            }),
-            _ => Err(self.type_error(v, "a table")),
+    /// Says what serde found wrong, with the key path it was reading, in this module's words.
+    fn schema_error(&self, e: &serde_path_to_error::Error<toml::de::Error>) -> ConfigError {
+        use serde_path_to_error::Segment;
+        let inner = e.inner();
+        let message = inner.message();
+        let span = inner.span();
+        // The key path, without the private names of `Spanned`'s fields.
+        let mut parts: Vec<Result<usize, String>> = Vec::new();
+        for segment in e.path().iter() {
+            match segment {
+                Segment::Seq { index } => parts.push(Ok(*index)),
+                Segment::Map { key } if !key.starts_with("$__") => parts.push(Err(key.clone())),
+                _ => {}
+            }
         }
-    }
-
-    fn string<'a>(&self, v: &Val<'a>) -> Result<&'a str, ConfigError> {
-        match v.node {
-            Node::Str(s) => Ok(s),
-            _ => Err(self.type_error(v, "a string")),
+        let mut unknown = None;
+        if message.starts_with("unknown field `") && !message.contains("$__toml_private") {
+            if let Some(Err(key)) = parts.pop() {
+                unknown = Some(key);
+            }
         }
-    }
-
-    /// A string that must not be empty or blank.
-    fn name(&self, v: &Val<'_>) -> Result<String, ConfigError> {
-        let s = self.string(v)?;
-        if s.trim().is_empty() {
-            return Err(self.error(&v.at, &v.key, "must not be empty"));
-        }
-        Ok(s.to_string())
-    }
-
-    fn boolean(&self, v: &Val<'_>) -> Result<bool, ConfigError> {
-        match v.node {
-            Node::Bool(b) => Ok(*b),
-            _ => Err(self.type_error(v, "true or false")),
-        }
-    }
-
-    fn integer(&self, v: &Val<'_>) -> Result<i64, ConfigError> {
-        match v.node {
-            Node::Int(i) => Ok(*i),
-            _ => Err(self.type_error(v, "an integer")),
-        }
-    }
-
-    fn buffer_size(&self, v: &Val<'_>) -> Result<u32, ConfigError> {
-        let n = self.integer(v)?;
-        u32::try_from(n)
-            .ok()
-            .filter(|n| (1..=MAX_BUFFER_SIZE).contains(n))
-            .ok_or_else(|| {
-                self.error(
-                    &v.at,
-                    &v.key,
-                    format!("{n} is not a buffer size (1 to {MAX_BUFFER_SIZE} bytes)"),
-                )
-            })
-    }
-
-    fn duration(&self, v: &Val<'_>) -> Result<Duration, ConfigError> {
-        match v.node {
-            Node::Str(s) => parse_duration(s).map_err(|m| self.error(&v.at, &v.key, m)),
-            Node::Int(n) => match u64::try_from(*n).map(Duration::from_secs) {
-                Ok(d) if d <= MAX_DURATION => Ok(d),
-                Ok(_) => Err(self.error(
-                    &v.at,
-                    &v.key,
-                    format!(
-                        "{n} seconds is too long a duration (at most {}h)",
-                        MAX_DURATION.as_secs() / 3600
-                    ),
-                )),
-                Err(_) => Err(self.error(&v.at, &v.key, format!("{n} is not a duration"))),
-            },
-            _ => Err(self.type_error(v, "a duration such as \"90s\" or \"5m\"")),
-        }
-    }
-
-    /// A single string or an array of strings, each with its own key path and location.
-    fn strings<'a>(&self, v: &Val<'a>) -> Result<Vec<Val<'a>>, ConfigError> {
-        let items: Vec<Val<'a>> = match v.node {
-            Node::Str(_) => vec![Val {
-                node: v.node,
-                key: v.key.clone(),
-                at: v.at.clone(),
-            }],
-            Node::Array(items) => items
+        let key = parts.iter().fold(String::new(), |path, part| match part {
+            Ok(i) => format!("{path}[{i}]"),
+            Err(k) => join_key(&path, k),
+        });
+        let at_text = span.as_ref().and_then(|s| self.text.get(s.clone()));
+        let message = if let Some(name) = unknown {
+            // "unknown field `k`, expected one of `a`, `b`" names the fields in backquotes.
+            let names = message
+                .strip_prefix(&format!("unknown field `{name}`, expected "))
+                .unwrap_or_default();
+            let names: Vec<&str> = names.split('`').skip(1).step_by(2).collect();
+            format!(
+                "unknown key '{}' (expected one of: {})",
+                shown(&name),
+                names.join(", ")
+            )
+        } else if message == DATETIME
+            || message.contains("$__toml_private_datetime")
+            || (message.starts_with("invalid type: map")
+                && at_text.is_some_and(|t| t.starts_with(|c: char| c.is_ascii_digit())))
+        {
+            return self.located(inner, None, DATETIME.to_string());
+        } else if let Some((found, what)) = message
+            .strip_prefix("invalid type: ")
+            .and_then(|m| m.rsplit_once(", expected "))
+        {
+            let found = match found.split([' ', ',']).next().unwrap_or_default() {
+                "string" => "a string",
+                "integer" => "an integer",
+                "floating" => "a float",
+                "boolean" => "a boolean",
+                "map" => "a table",
+                "sequence" => "an array",
+                other => other,
+            };
+            // The only arrays of structs are `pair` and `pair.function`.
+            let header: Vec<&str> = parts
                 .iter()
-                .enumerate()
-                .map(|(i, item)| Val {
-                    node: item.get_ref(),
-                    key: format!("{}[{i}]", v.key),
-                    at: item.span(),
-                })
-                .collect(),
-            _ => return Err(self.type_error(v, "a string or an array of strings")),
+                .filter_map(|p| p.as_ref().err())
+                .map(String::as_str)
+                .collect();
+            let what = if what.starts_with("struct ") {
+                "a table".to_string()
+            } else if what == "a sequence" {
+                format!("an array of tables ([[{}]])", header.join("."))
+            } else {
+                what.to_string()
+            };
+            format!("expected {what}, found {found}")
+        } else {
+            message.to_string()
         };
-        for item in &items {
-            self.string(item)?;
+        ConfigError {
+            file: self.file.to_path_buf(),
+            line: span.map(|s| line_of(self.text.as_bytes(), s.start)),
+            column: None,
+            key: (!key.is_empty()).then_some(key),
+            message,
         }
-        Ok(items)
     }
 
-    /// An array of tables, written `header` (`[[pair]]`) in a file.
-    fn tables<'a>(&self, v: &Val<'a>, header: &str) -> Result<Vec<TableView<'a>>, ConfigError> {
-        let Node::Array(items) = v.node else {
-            return Err(self.type_error(v, &format!("an array of tables ({header})")));
+    /// Checks what involves several keys of a `[[pair]]` and its functions.
+    fn pair(
+        &self,
+        i: usize,
+        raw: Spanned<Table<RawPair>>,
+        dir: &Path,
+    ) -> Result<PairConfig, ConfigError> {
+        let line = self.line(raw.span().start);
+        let key = format!("pair[{i}]");
+        let raw = raw.into_inner().0;
+        let path = |side: Option<Read<Name>>, name: &str| match side {
+            Some(Read(p)) => Ok(dir.join(p)),
+            None => Err(self.error(line, &key, format!("'{name}' is required"))),
         };
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let val = Val {
-                    node: item.get_ref(),
-                    key: format!("{}[{i}]", v.key),
-                    at: item.span(),
-                };
-                self.table(&val)
-            })
-            .collect()
-    }
-
-    fn defaults(&self, v: &Val<'_>) -> Result<Defaults, ConfigError> {
-        let t = self.table(v)?;
-        t.check_keys(
-            self,
-            &[
-                "buffer_size",
-                "max_time",
-                "search",
-                "seed",
-                "globals",
-                "fail_on",
-            ],
-        )?;
-        let mut d = Defaults::default();
-        if let Some(v) = t.get("buffer_size") {
-            d.buffer_size = Some(self.buffer_size(&v)?);
-        }
-        if let Some(v) = t.get("max_time") {
-            d.max_time = Some(self.duration(&v)?);
-        }
-        if let Some(v) = t.get("search") {
-            let s = self.string(&v)?;
-            if !SEARCH_NAMES.contains(&s) {
+        let (a, b) = (path(raw.a, "a")?, path(raw.b, "b")?);
+        let all_functions = raw.all_functions.is_some_and(|Read(f)| f);
+        let patterns = |list: Option<Spanned<Many<Name>>>, name: &str| match list {
+            None => Ok(Vec::new()),
+            Some(list) if !all_functions => Err(self.error(
+                self.line(list.span().start),
+                &format!("{key}.{name}"),
+                "only applies with all_functions = true",
+            )),
+            Some(list) => Ok(list.into_inner().0),
+        };
+        let include = patterns(raw.include, "include")?;
+        let exclude = patterns(raw.exclude, "exclude")?;
+        let mut functions: Vec<FunctionConfig> = Vec::new();
+        for (j, f) in raw.function.into_iter().enumerate() {
+            let key = format!("{key}.function[{j}]");
+            let entry = self.function(&key, f)?;
+            if let Some(first) = functions
+                .iter()
+                .find(|g| g.a_name == entry.a_name && g.b_name == entry.b_name)
+            {
                 return Err(self.error(
-                    &v.at,
-                    &v.key,
+                    Some(entry.line),
+                    &key,
                     format!(
-                        "unknown search '{}' (expected one of: {})",
-                        shown(s),
-                        SEARCH_NAMES.join(", ")
+                        "a second entry for {} (the first is at line {})",
+                        function_label(&entry),
+                        first.line
                     ),
                 ));
             }
-            d.search = Some(s.to_string());
-        }
-        if let Some(v) = t.get("globals") {
-            let s = self.string(&v)?;
-            d.globals = Some(
-                s.parse()
-                    .map_err(|m: String| self.error(&v.at, &v.key, format!("unknown mode {m}")))?,
-            );
-        }
-        if let Some(v) = t.get("seed") {
-            let n = self.integer(&v)?;
-            d.seed = Some(u64::try_from(n).map_err(|_| {
-                self.error(&v.at, &v.key, format!("{n} is negative; a seed is from 0"))
-            })?);
-        }
-        if let Some(v) = t.get("fail_on") {
-            let mut list = Vec::new();
-            for item in self.strings(&v)? {
-                let words = self.string(&item)?;
-                let parsed = if matches!(v.node, Node::Str(_)) {
-                    parse_fail_on(words)
-                } else {
-                    words.parse::<FailOn>().map(|o| vec![o])
-                };
-                for outcome in parsed.map_err(|m| self.error(&item.at, &item.key, m))? {
-                    if !list.contains(&outcome) {
-                        list.push(outcome);
-                    }
-                }
-            }
-            d.fail_on = Some(list);
-        }
-        Ok(d)
-    }
-
-    fn pairs(&self, v: &Val<'_>, dir: &Path) -> Result<Vec<PairConfig>, ConfigError> {
-        self.tables(v, "[[pair]]")?
-            .iter()
-            .map(|t| self.pair(t, dir))
-            .collect()
-    }
-
-    fn pair(&self, t: &TableView<'_>, dir: &Path) -> Result<PairConfig, ConfigError> {
-        t.check_keys(
-            self,
-            &["a", "b", "all_functions", "include", "exclude", "function"],
-        )?;
-        let path = |side: &str| -> Result<PathBuf, ConfigError> {
-            let v = t
-                .get(side)
-                .ok_or_else(|| self.error(&t.at, &t.key, format!("'{side}' is required")))?;
-            Ok(dir.join(self.name(&v)?))
-        };
-        let (a, b) = (path("a")?, path("b")?);
-        let all_functions = match t.get("all_functions") {
-            Some(v) => self.boolean(&v)?,
-            None => false,
-        };
-        let patterns = |key: &str| -> Result<Vec<String>, ConfigError> {
-            let Some(v) = t.get(key) else {
-                return Ok(Vec::new());
-            };
-            if !all_functions {
-                return Err(self.error(&v.at, &v.key, "only applies with all_functions = true"));
-            }
-            self.strings(&v)?.iter().map(|p| self.name(p)).collect()
-        };
-        let include = patterns("include")?;
-        let exclude = patterns("exclude")?;
-        let mut functions: Vec<FunctionConfig> = Vec::new();
-        if let Some(v) = t.get("function") {
-            for f in self.tables(&v, "[[pair.function]]")? {
-                let entry = self.function(&f)?;
-                if let Some(first) = functions
-                    .iter()
-                    .find(|g| g.a_name == entry.a_name && g.b_name == entry.b_name)
-                {
-                    return Err(self.error(
-                        &f.at,
-                        &f.key,
-                        format!(
-                            "a second entry for {} (the first is at line {})",
-                            function_label(&entry),
-                            first.line
-                        ),
-                    ));
-                }
-                functions.push(entry);
-            }
+            functions.push(entry);
         }
         if !all_functions && functions.is_empty() {
             return Err(self.error(
-                &t.at,
-                &t.key,
+                line,
+                &key,
                 "nothing to check: set all_functions = true or add [[pair.function]] entries",
             ));
         }
@@ -958,102 +730,40 @@ impl Ctx<'_> {
             include,
             exclude,
             functions,
-            line: line_of(self.text.as_bytes(), t.at.start),
+            line: line.unwrap_or(1),
         })
     }
 
-    fn function(&self, t: &TableView<'_>) -> Result<FunctionConfig, ConfigError> {
-        t.check_keys(
-            self,
-            &[
-                "name",
-                "a",
-                "b",
-                "buffer_size",
-                "buffer_sizes",
-                "assume",
-                "max_time",
-                "accept",
-                "note",
-            ],
-        )?;
-        let name = t.get("name").map(|v| self.name(&v)).transpose()?;
-        let a = t.get("a").map(|v| self.name(&v)).transpose()?;
-        let b = t.get("b").map(|v| self.name(&v)).transpose()?;
-        let (a_name, b_name) = match (name, a, b) {
-            (Some(n), None, None) => (n.clone(), n),
-            (None, Some(a), Some(b)) => (a, b),
+    /// Checks the names of a `[[pair.function]]`.
+    fn function(
+        &self,
+        key: &str,
+        raw: Spanned<Table<RawFunction>>,
+    ) -> Result<FunctionConfig, ConfigError> {
+        let line = line_of(self.text.as_bytes(), raw.span().start);
+        let raw = raw.into_inner().0;
+        let error = |message: &str| Err(self.error(Some(line), key, message));
+        let (a_name, b_name) = match (raw.name, raw.a, raw.b) {
+            (Some(Read(n)), None, None) => (n.clone(), n),
+            (None, Some(Read(a)), Some(Read(b))) => (a, b),
             (None, None, None) => {
-                return Err(self.error(
-                    &t.at,
-                    &t.key,
-                    "'name' is required (or 'a' and 'b' for a function renamed in B)",
-                ))
+                return error("'name' is required (or 'a' and 'b' for a function renamed in B)")
             }
-            (None, Some(_), None) | (None, None, Some(_)) => {
-                return Err(self.error(
-                    &t.at,
-                    &t.key,
-                    "give both 'a' and 'b' (or 'name' for the same name on both sides)",
-                ))
+            (None, _, _) => {
+                return error("give both 'a' and 'b' (or 'name' for the same name on both sides)")
             }
-            (Some(_), _, _) => {
-                return Err(self.error(
-                    &t.at,
-                    &t.key,
-                    "give either 'name' or 'a' and 'b', not both",
-                ))
-            }
+            (Some(_), _, _) => return error("give either 'name' or 'a' and 'b', not both"),
         };
-        let buffer_size = t
-            .get("buffer_size")
-            .map(|v| self.buffer_size(&v))
-            .transpose()?;
-        let mut buffer_sizes = Vec::new();
-        if let Some(v) = t.get("buffer_sizes") {
-            let sizes = self.table(&v)?;
-            for (param, _) in sizes.entries {
-                if let Some(size) = sizes.get(param.get_ref()) {
-                    if param.get_ref().trim().is_empty() {
-                        return Err(self.error(&size.at, &v.key, "empty parameter name"));
-                    }
-                    buffer_sizes.push((param.get_ref().clone(), self.buffer_size(&size)?));
-                }
-            }
-        }
-        let mut assume = Vec::new();
-        if let Some(v) = t.get("assume") {
-            for item in self.strings(&v)? {
-                let text = self.string(&item)?;
-                crate::assume::parse_assume(text).map_err(|e| {
-                    self.error(&item.at, &item.key, format!("'{}': {e}", shown(text)))
-                })?;
-                assume.push(text.to_string());
-            }
-        }
-        let max_time = t.get("max_time").map(|v| self.duration(&v)).transpose()?;
-        let accept = match t.get("accept") {
-            Some(v) => Some(
-                self.string(&v)?
-                    .parse::<FailOn>()
-                    .map_err(|m| self.error(&v.at, &v.key, m))?,
-            ),
-            None => None,
-        };
-        let note = t
-            .get("note")
-            .map(|v| self.string(&v).map(str::to_string))
-            .transpose()?;
         Ok(FunctionConfig {
             a_name,
             b_name,
-            buffer_size,
-            buffer_sizes,
-            assume,
-            max_time,
-            accept,
-            note,
-            line: line_of(self.text.as_bytes(), t.at.start),
+            buffer_size: raw.buffer_size.map(|Read(n)| n),
+            buffer_sizes: raw.buffer_sizes.0,
+            assume: raw.assume.0,
+            max_time: raw.max_time.map(|Read(t)| t),
+            accept: raw.accept.map(|Read(o)| o),
+            note: raw.note.map(|Read(n)| n),
+            line,
         })
     }
 }
@@ -1121,8 +831,8 @@ exclude = ["*_debug"]
             c.defaults,
             Defaults {
                 buffer_size: Some(16),
-                max_time: Some(Duration::from_secs(60)),
-                search: Some("interleaved".to_string()),
+                max_time: Some(Some(Duration::from_secs(60))),
+                search: Some(SearchKind::Interleaved),
                 seed: Some(0),
                 globals: None,
                 fail_on: Some(vec![FailOn::Diverged, FailOn::Error]),
@@ -1140,7 +850,7 @@ exclude = ["*_debug"]
         assert_eq!(f.buffer_size, Some(8));
         assert_eq!(f.buffer_sizes, [("s".to_string(), 5)]);
         assert_eq!(f.assume, ["s[4] == 0", "n < 10"]);
-        assert_eq!(f.max_time, Some(Duration::from_secs(300)));
+        assert_eq!(f.max_time, Some(Some(Duration::from_secs(300))));
         assert_eq!(f.accept, Some(FailOn::Diverged));
         assert_eq!(f.line, 16);
         let g = &p.functions[1];
@@ -1180,6 +890,26 @@ exclude = ["*_debug"]
             (
                 "[pair]\na = \"x\"\n",
                 "ci/xcheck.toml:1: pair: expected an array of tables ([[pair]]), found a table",
+            ),
+            (
+                "pair = [[]]\n",
+                "ci/xcheck.toml:1: pair[0]: expected a table, found an array",
+            ),
+            (
+                "defaults = []\n",
+                "ci/xcheck.toml:1: defaults: expected a table, found an array",
+            ),
+            (
+                "pair = [1979-05-27]\n",
+                "ci/xcheck.toml:1:9: dates and times have no meaning",
+            ),
+            (
+                "[defaults]\nmax_time = 99999999\n",
+                "ci/xcheck.toml:2: defaults.max_time: '99999999' is too long a duration (at most 720h)",
+            ),
+            (
+                "[defaults]\nsearch = \"depth-first\"\n",
+                "ci/xcheck.toml:2: defaults.search: unknown search 'depth-first' (expected one of: dfs, bfs,",
             ),
             (
                 "pairs = 1\n",
@@ -1264,9 +994,19 @@ exclude = ["*_debug"]
         ok("1h", 3_600_000);
         ok("1.5h", 5_400_000);
         ok(" 2s ", 2000);
-        ok("0", 0);
-        ok("0s", 0);
-        ok("none", 0);
+        // Zero is a limit's "none", and no positive duration.
+        for zero in ["0", "0s", "0ms", "0.0h", "none"] {
+            assert_eq!(parse_limit(zero), Ok(None), "{zero}");
+        }
+        for zero in ["0", "0s", "0ms"] {
+            assert!(parse_duration(zero)
+                .unwrap_err()
+                .contains("must be positive"));
+        }
+        assert!(parse_duration("none")
+            .unwrap_err()
+            .contains("is not a duration"));
+        assert_eq!(parse_limit("2m"), Ok(Some(Duration::from_secs(120))));
         for bad in [
             "",
             "s",
@@ -1302,7 +1042,7 @@ exclude = ["*_debug"]
                 .unwrap()
                 .defaults
                 .max_time,
-            Some(Duration::from_secs(90))
+            Some(Some(Duration::from_secs(90)))
         );
     }
 

@@ -21,31 +21,57 @@ pub enum SearchKind {
     Interleaved,
 }
 
-impl std::str::FromStr for SearchKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Ok(match s {
-            "dfs" => SearchKind::Dfs,
-            "bfs" => SearchKind::Bfs,
-            "random-state" => SearchKind::RandomState,
-            "random-path" => SearchKind::RandomPath,
-            "coverage-new" | "covnew" => SearchKind::CoverageNew,
-            "interleaved" | "default" => SearchKind::Interleaved,
-            other => return Err(format!("unknown search '{other}' (dfs, bfs, random-state, random-path, coverage-new, interleaved)")),
-        })
-    }
-}
+impl SearchKind {
+    /// Every strategy, in the order messages list them; the one list of search names that
+    /// `--search` and a config's `search` take.
+    pub const ALL: [SearchKind; 6] = [
+        SearchKind::Dfs,
+        SearchKind::Bfs,
+        SearchKind::RandomState,
+        SearchKind::RandomPath,
+        SearchKind::CoverageNew,
+        SearchKind::Interleaved,
+    ];
 
-impl fmt::Display for SearchKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+    /// The name `--search` takes.
+    pub fn name(self) -> &'static str {
+        match self {
             SearchKind::Dfs => "dfs",
             SearchKind::Bfs => "bfs",
             SearchKind::RandomState => "random-state",
             SearchKind::RandomPath => "random-path",
             SearchKind::CoverageNew => "coverage-new",
             SearchKind::Interleaved => "interleaved",
-        })
+        }
+    }
+}
+
+impl std::str::FromStr for SearchKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        // `covnew` and `default` are older spellings, still accepted.
+        let name = match s {
+            "covnew" => "coverage-new",
+            "default" => "interleaved",
+            other => other,
+        };
+        SearchKind::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = SearchKind::ALL.iter().map(|k| k.name()).collect();
+                format!(
+                    "unknown search '{}' (expected one of: {})",
+                    s.escape_debug(),
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+impl fmt::Display for SearchKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 

@@ -31,8 +31,8 @@
 //!   failure on well-sorted input could still end the process.
 
 use super::{
-    assignment_from_bytes, children, pool_key, symbolic_bytes, SatResult, Solver, SolverError,
-    SolverStats,
+    assignment_from_bytes, children, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver,
+    SolverError, SolverStats,
 };
 use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
 use crate::stop::Stop;
@@ -57,12 +57,8 @@ pub struct BitwuzlaSolver {
     timeout: Option<Duration>,
     /// Asked by the termination callback while a check runs.
     stop: Stop,
-    reset_interval: u64,
-    memo_limit: usize,
-    /// Created at the first query after construction or after a reset.
-    instance: Option<Instance>,
-    /// The pool the memo refers to.
-    pool: usize,
+    /// The instance, made at the first query after construction or after a reset.
+    instance: Recycled<Instance>,
     stats: SolverStats,
 }
 
@@ -79,10 +75,7 @@ impl BitwuzlaSolver {
         Self {
             timeout,
             stop: Stop::default(),
-            reset_interval: reset_interval.max(1),
-            memo_limit,
-            instance: None,
-            pool: 0,
+            instance: Recycled::new(reset_interval, memo_limit),
             stats: SolverStats::default(),
         }
     }
@@ -90,36 +83,18 @@ impl BitwuzlaSolver {
     /// The same solver, whose checks return `Unknown` as soon as `stop` says to stop.
     pub fn with_stop(mut self, stop: Stop) -> Self {
         self.stop = stop;
-        self.instance = None;
+        self.instance.reset();
         self
     }
 
     /// Drops the backend instance and its memo; the next query starts afresh.
     pub fn reset(&mut self) {
-        if self.instance.take().is_some() {
-            self.stats.backend_resets += 1;
-        }
+        self.instance.reset();
     }
 
     /// The number of expressions currently memoised (0 before the first query).
     pub fn memo_len(&self) -> usize {
-        self.instance.as_ref().map_or(0, |i| i.terms.len())
-    }
-
-    /// The instance to use for the next query, recreated if a bound was reached.
-    fn instance_for(&mut self, pool: &ExprPool) -> Result<&mut Instance, SolverError> {
-        let key = pool_key(pool);
-        let stale = self.instance.as_ref().is_some_and(|i| {
-            self.pool != key || i.checks >= self.reset_interval || i.terms.len() > self.memo_limit
-        });
-        if stale {
-            self.reset();
-        }
-        self.pool = key;
-        match &mut self.instance {
-            Some(instance) => Ok(instance),
-            slot @ None => Ok(slot.insert(Instance::new(self.timeout, &self.stop)?)),
-        }
+        self.instance.memo_len()
     }
 }
 
@@ -135,7 +110,8 @@ impl Solver for BitwuzlaSolver {
             // Not even started: the run is over (the path becomes unknown, never a guess).
             return Ok(SatResult::Unknown(why.to_string()));
         }
-        let instance = self.instance_for(pool)?;
+        let stop = &self.stop;
+        let instance = self.instance.get(pool, || Instance::new(timeout, stop))?;
         let mut assumptions = Vec::with_capacity(constraints.len() + 1);
         for &root in constraints.iter().chain(std::iter::once(&query)) {
             if pool.sort(root) != Sort::Bv(1) {
@@ -188,15 +164,11 @@ impl Solver for BitwuzlaSolver {
     }
 
     fn stats(&self) -> SolverStats {
-        self.stats
+        SolverStats {
+            backend_resets: self.instance.resets,
+            ..self.stats
+        }
     }
-}
-
-/// The outcome of one backend check.
-enum Answer {
-    Sat,
-    Unsat,
-    Unknown,
 }
 
 /// One Bitwuzla term manager, options object and solver, with the translation memo.
@@ -240,6 +212,16 @@ unsafe extern "C" fn terminate(state: *mut std::os::raw::c_void) -> i32 {
 // API returns. Solvers on different threads use different term managers, which Bitwuzla
 // supports.
 unsafe impl Send for Instance {}
+
+impl Memo for Instance {
+    fn checks(&self) -> u64 {
+        self.checks
+    }
+
+    fn memo_len(&self) -> usize {
+        self.terms.len()
+    }
+}
 
 impl Drop for Instance {
     fn drop(&mut self) {
@@ -293,11 +275,7 @@ impl Instance {
         // options of this Bitwuzla version.
         unsafe {
             bz::bitwuzla_set_option(instance.options, bz::BITWUZLA_OPT_PRODUCE_MODELS, 1);
-            if let Some(limit) = timeout {
-                // A limit of 0 means "none" to Bitwuzla, so round up to 1 ms.
-                let millis = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX).max(1);
-                bz::bitwuzla_set_option(instance.options, bz::BITWUZLA_OPT_TIME_LIMIT_PER, millis);
-            }
+            set_time_limit(instance.options, timeout);
             instance.solver = bz::bitwuzla_new(instance.tm, instance.options);
         }
         if instance.solver.is_null() {
@@ -672,6 +650,122 @@ impl Instance {
         let text = text.ok_or_else(|| SolverError::Backend("model value is missing".into()))?;
         u8::from_str_radix(&text, 2)
             .map_err(|e| SolverError::Backend(format!("model value {text:?} is not a byte: {e}")))
+    }
+}
+
+/// Sets the per-check time limit of `options` (live), if there is one.
+unsafe fn set_time_limit(options: *mut bz::BitwuzlaOptions, timeout: Option<Duration>) {
+    if let Some(limit) = timeout {
+        // A limit of 0 means "none" to Bitwuzla, so round up to 1 ms.
+        let millis = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX).max(1);
+        // SAFETY: the caller passes live options; the time limit is a numeric option.
+        unsafe { bz::bitwuzla_set_option(options, bz::BITWUZLA_OPT_TIME_LIMIT_PER, millis) };
+    }
+}
+
+/// Bitwuzla's SMT-LIB parser: in the vendored library, but not in `bitwuzla-sys`'s bindings.
+#[repr(C)]
+struct BitwuzlaParser {
+    _private: [u8; 0],
+}
+
+extern "C" {
+    fn bitwuzla_parser_new(
+        tm: *mut bz::BitwuzlaTermManager,
+        options: *mut bz::BitwuzlaOptions,
+        language: *const std::os::raw::c_char,
+        base: u8,
+        outfile_name: *const std::os::raw::c_char,
+    ) -> *mut BitwuzlaParser;
+    fn bitwuzla_parser_delete(parser: *mut BitwuzlaParser);
+    fn bitwuzla_parser_parse(
+        parser: *mut BitwuzlaParser,
+        input: *const std::os::raw::c_char,
+        parse_only: bool,
+        parse_file: bool,
+        error_msg: *mut *const std::os::raw::c_char,
+    );
+    fn bitwuzla_parser_get_bitwuzla(parser: *mut BitwuzlaParser) -> *mut bz::Bitwuzla;
+}
+
+/// Decides an SMT-LIB 2 benchmark (the query log's form, [`super::querylog`]) with
+/// Bitwuzla's own parser and a fresh solver limited to `timeout`; `check-sat` commands are
+/// parsed, not run, and the one check happens after the whole text is read.
+pub fn check_smtlib(text: &str, timeout: Option<Duration>) -> Result<Answer, SolverError> {
+    let input = CString::new(text)
+        .map_err(|_| SolverError::Backend("the query contains a NUL byte".into()))?;
+    /// The term manager, options and parser, deleted in the reverse order.
+    struct Parts(
+        *mut bz::BitwuzlaTermManager,
+        *mut bz::BitwuzlaOptions,
+        *mut BitwuzlaParser,
+    );
+    impl Drop for Parts {
+        fn drop(&mut self) {
+            // SAFETY: each pointer is null or was returned by its constructor, and is deleted
+            // once; the parser (which owns its solver) goes before the options and terms.
+            unsafe {
+                if !self.2.is_null() {
+                    bitwuzla_parser_delete(self.2);
+                }
+                if !self.1.is_null() {
+                    bz::bitwuzla_options_delete(self.1);
+                }
+                if !self.0.is_null() {
+                    bz::bitwuzla_term_manager_delete(self.0);
+                }
+            }
+        }
+    }
+    let mut parts = Parts(
+        std::ptr::null_mut(),
+        std::ptr::null_mut(),
+        std::ptr::null_mut(),
+    );
+    // SAFETY: constructors without preconditions; the options are set before the parser
+    // (and so its solver) is made from them, and every pointer is checked before use.
+    unsafe {
+        parts.0 = bz::bitwuzla_term_manager_new();
+        parts.1 = bz::bitwuzla_options_new();
+        if parts.0.is_null() || parts.1.is_null() {
+            return Err(SolverError::Backend(
+                "could not create a Bitwuzla term manager".into(),
+            ));
+        }
+        set_time_limit(parts.1, timeout);
+        // Only "<stdout>" is safe: Bitwuzla 0.7 keeps a pointer to the stream of any other
+        // file after closing it. Parsing without running `check-sat` prints nothing.
+        parts.2 = bitwuzla_parser_new(parts.0, parts.1, c"smt2".as_ptr(), 2, c"<stdout>".as_ptr());
+    }
+    if parts.2.is_null() {
+        return Err(SolverError::Backend(
+            "could not create a Bitwuzla parser".into(),
+        ));
+    }
+    let mut error: *const std::os::raw::c_char = std::ptr::null();
+    // SAFETY: the parser is live, the input is NUL-terminated, and the error message is
+    // copied before the parser is used again.
+    let failed = unsafe {
+        bitwuzla_parser_parse(parts.2, input.as_ptr(), true, false, &mut error);
+        (!error.is_null()).then(|| CStr::from_ptr(error).to_string_lossy().into_owned())
+    };
+    if let Some(message) = failed {
+        return Err(SolverError::Backend(format!(
+            "Bitwuzla cannot parse it: {message}"
+        )));
+    }
+    // SAFETY: the parser is live and has made its solver while reading the commands.
+    let result = unsafe {
+        let solver = bitwuzla_parser_get_bitwuzla(parts.2);
+        if solver.is_null() {
+            return Err(SolverError::Backend("the query declares nothing".into()));
+        }
+        bz::bitwuzla_check_sat(solver)
+    };
+    match result {
+        bz::BITWUZLA_SAT => Ok(Answer::Sat),
+        bz::BITWUZLA_UNSAT => Ok(Answer::Unsat),
+        _ => Ok(Answer::Unknown),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Assembles the solver chain: Validate → Cache → CexCache → Independence → Ranges →
-//! Enumerate → (CrossCheck) → backend (Bitwuzla or Z3), outermost first.
+//! Enumerate → (CrossCheck) → (QueryLog) → backend (Bitwuzla or Z3), outermost first.
 //!
 //! The order follows KLEE's `Validating(Caching(CexCaching(Independent(core))))`: the exact
 //! cache answers repeats before the counterexample cache searches subsets and supersets, and
@@ -7,8 +7,8 @@
 
 use super::{
     Backend, BitwuzlaSolver, CachingSolver, CexCachingSolver, CrossCheckingSolver,
-    EnumeratingSolver, IndependenceSolver, RangeSolver, SatResult, Solver, SolverConfig,
-    SolverError, SolverStats, ValidatingSolver, Z3Solver, CROSS_CHECK_TIMEOUT,
+    EnumeratingSolver, IndependenceSolver, LoggingSolver, RangeSolver, SatResult, Solver,
+    SolverConfig, SolverError, SolverStats, ValidatingSolver, Z3Solver, CROSS_CHECK_TIMEOUT,
 };
 use crate::expr::{ExprId, ExprPool};
 use std::time::Instant;
@@ -25,13 +25,16 @@ pub fn new_backend(
     }
 }
 
-/// Builds the solver chain for `cfg`: the backend (checked by the other backend with
-/// `cfg.cross_check`), wrapped (innermost first) by enumeration, ranges, independence, the
+/// Builds the solver chain for `cfg`: the backend (its queries logged with `cfg.log`, and
+/// checked by the other backend with `cfg.cross_check`), wrapped (innermost first) by enumeration, ranges, independence, the
 /// counterexample cache, the cache and validation, each only if `cfg` switches it on. The
 /// result counts queries and their total time, and its `stats()` includes the counters of
 /// every layer.
 pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
     let mut solver = new_backend(cfg.backend, cfg.timeout, &cfg.stop);
+    if let Some(log) = &cfg.log {
+        solver = Box::new(LoggingSolver::new(solver, cfg.backend.name(), log.clone()));
+    }
     if let Some(dir) = &cfg.cross_check {
         let other = cfg.backend.other();
         let reference = new_backend(

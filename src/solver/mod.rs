@@ -24,7 +24,9 @@
 //!    every input, when that is cheap (dividers are hard for CDCL even in 8 bits).
 //! 7. With `--cross-check-solver`, [`CrossCheckingSolver`] asks the other backend every
 //!    question the backend answers and turns a sat/unsat disagreement into an error.
-//! 8. The backend: [`BitwuzlaSolver`] (the default) or [`Z3Solver`] (`--solver z3`) translates
+//! 8. With `--log-queries FILE`, [`LoggingSolver`] writes every query that reaches the backend
+//!    as SMT-LIB, with its answer and time, for `xcheck query FILE` to replay ([`querylog`]).
+//! 9. The backend: [`BitwuzlaSolver`] (the default) or [`Z3Solver`] (`--solver z3`) translates
 //!    expressions to SMT terms and solves them.
 //!
 //! Every layer serves a single [`ExprPool`]: expression ids are only meaningful inside the pool
@@ -40,6 +42,7 @@ mod chain;
 mod crosscheck;
 mod enumerate;
 mod independence;
+pub mod querylog;
 mod ranges;
 mod validate;
 mod z3;
@@ -51,9 +54,10 @@ pub use chain::{build_chain, new_backend, ChainSolver};
 pub use crosscheck::{CrossCheckingSolver, CROSS_CHECK_TIMEOUT};
 pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
+pub use querylog::{LoggingSolver, QueryLog};
 pub use ranges::{rewrite_with_bounds, RangeSolver};
 pub use validate::ValidatingSolver;
-pub use z3::{smtlib, Z3Interrupt, Z3Solver, INTERRUPTED};
+pub use z3::{smtlib, SmtlibPrinter, Z3Interrupt, Z3Solver, INTERRUPTED};
 
 use crate::expr::{ArrayId, Assignment, ExprId, ExprPool, Node};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -81,6 +85,45 @@ impl SatResult {
     /// Whether this is [`SatResult::Unsat`].
     pub fn is_unsat(&self) -> bool {
         matches!(self, SatResult::Unsat)
+    }
+}
+
+/// A backend's answer without its model: what the query log records and replays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+impl Answer {
+    /// The answer of `result`.
+    pub fn of(result: &SatResult) -> Self {
+        match result {
+            SatResult::Sat(_) => Answer::Sat,
+            SatResult::Unsat => Answer::Unsat,
+            SatResult::Unknown(_) => Answer::Unknown,
+        }
+    }
+
+    /// The word SMT-LIB's `check-sat` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Answer::Sat => "sat",
+            Answer::Unsat => "unsat",
+            Answer::Unknown => "unknown",
+        }
+    }
+}
+
+impl std::str::FromStr for Answer {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        [Answer::Sat, Answer::Unsat, Answer::Unknown]
+            .into_iter()
+            .find(|a| a.name() == text)
+            .ok_or_else(|| format!("'{text}' is not sat, unsat or unknown"))
     }
 }
 
@@ -287,6 +330,8 @@ pub struct SolverConfig {
     /// Compare every answer of the backend with the other backend's; a disagreement is an
     /// error, and its query is written as SMT-LIB into this directory.
     pub cross_check: Option<PathBuf>,
+    /// Write every query that reaches the backend into this log (`--log-queries`).
+    pub log: Option<std::sync::Arc<QueryLog>>,
 }
 
 impl Default for SolverConfig {
@@ -302,6 +347,7 @@ impl Default for SolverConfig {
             validate: true,
             backend: Backend::Bitwuzla,
             cross_check: None,
+            log: None,
         }
     }
 }
@@ -499,6 +545,72 @@ pub(crate) fn fill_missing_arrays(pool: &ExprPool, model: &mut Assignment, roots
 /// Identifies the pool a stateful layer last served, to drop id-keyed state when it changes.
 pub(crate) fn pool_key(pool: &ExprPool) -> usize {
     pool.id() as usize
+}
+
+/// What [`Recycled`] asks of a backend instance.
+pub(crate) trait Memo {
+    /// Checks the instance has run.
+    fn checks(&self) -> u64;
+    /// Expressions it has translated and keeps.
+    fn memo_len(&self) -> usize;
+}
+
+/// A backend's long-lived instance (solver and translation memo), made lazily and dropped
+/// when it has run `reset_interval` checks, keeps more than `memo_limit` terms, or is handed
+/// a different pool: the memory bound both backends share.
+pub(crate) struct Recycled<I> {
+    instance: Option<I>,
+    /// The pool the memo refers to.
+    pool: usize,
+    reset_interval: u64,
+    memo_limit: usize,
+    /// Times an instance was dropped ([`SolverStats::backend_resets`]).
+    pub(crate) resets: u64,
+}
+
+impl<I: Memo> Recycled<I> {
+    pub(crate) fn new(reset_interval: u64, memo_limit: usize) -> Self {
+        Self {
+            instance: None,
+            pool: 0,
+            reset_interval: reset_interval.max(1),
+            memo_limit,
+            resets: 0,
+        }
+    }
+
+    /// Drops the instance and its memo; the next query starts afresh.
+    pub(crate) fn reset(&mut self) {
+        if self.instance.take().is_some() {
+            self.resets += 1;
+        }
+    }
+
+    /// The number of expressions currently memoised (0 before the first query).
+    pub(crate) fn memo_len(&self) -> usize {
+        self.instance.as_ref().map_or(0, I::memo_len)
+    }
+
+    /// The instance for the next query on `pool`, made with `make` if there is none or a
+    /// bound was reached.
+    pub(crate) fn get(
+        &mut self,
+        pool: &ExprPool,
+        make: impl FnOnce() -> Result<I, SolverError>,
+    ) -> Result<&mut I, SolverError> {
+        let key = pool_key(pool);
+        let stale = self.instance.as_ref().is_some_and(|i| {
+            self.pool != key || i.checks() >= self.reset_interval || i.memo_len() > self.memo_limit
+        });
+        if stale {
+            self.reset();
+        }
+        self.pool = key;
+        match &mut self.instance {
+            Some(instance) => Ok(instance),
+            slot @ None => Ok(slot.insert(make()?)),
+        }
+    }
 }
 
 /// Shortens `text` to at most `max` characters for error messages.

@@ -29,8 +29,8 @@
 //!   handler, which would end the process.
 
 use super::{
-    assignment_from_bytes, children, pool_key, symbolic_bytes, SatResult, Solver, SolverError,
-    SolverStats, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT,
+    assignment_from_bytes, children, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver,
+    SolverError, SolverStats, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT,
 };
 use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
 use crate::stop::Stop;
@@ -46,12 +46,8 @@ pub const INTERRUPTED: &str = "interrupted";
 /// A [`Solver`] backed by Z3 (see the module documentation).
 pub struct Z3Solver {
     timeout: Option<Duration>,
-    reset_interval: u64,
-    memo_limit: usize,
-    /// Created at the first query after construction or after a reset.
-    context: Option<Context>,
-    /// The pool the memo refers to.
-    pool: usize,
+    /// The context, made at the first query after construction or after a reset.
+    context: Recycled<Context>,
     interrupt: Z3Interrupt,
     /// The run's stop token: its deadline bounds each check, its interrupt stops one running.
     stop: Stop,
@@ -130,10 +126,7 @@ impl Z3Solver {
     pub fn with_limits(timeout: Option<Duration>, reset_interval: u64, memo_limit: usize) -> Self {
         Self {
             timeout,
-            reset_interval: reset_interval.max(1),
-            memo_limit,
-            context: None,
-            pool: 0,
+            context: Recycled::new(reset_interval, memo_limit),
             interrupt: Z3Interrupt::default(),
             stop: Stop::default(),
             watching: None,
@@ -172,30 +165,12 @@ impl Z3Solver {
 
     /// Drops the context and its memo; the next query starts afresh.
     pub fn reset(&mut self) {
-        if self.context.take().is_some() {
-            self.stats.backend_resets += 1;
-        }
+        self.context.reset();
     }
 
     /// The number of expressions currently memoised (0 before the first query).
     pub fn memo_len(&self) -> usize {
-        self.context.as_ref().map_or(0, |c| c.terms.len())
-    }
-
-    /// The context to use for the next query, recreated if a bound was reached.
-    fn context_for(&mut self, pool: &ExprPool) -> Result<&mut Context, SolverError> {
-        let key = pool_key(pool);
-        let stale = self.context.as_ref().is_some_and(|c| {
-            self.pool != key || c.checks >= self.reset_interval || c.terms.len() > self.memo_limit
-        });
-        if stale {
-            self.reset();
-        }
-        self.pool = key;
-        match &mut self.context {
-            Some(context) => Ok(context),
-            slot @ None => Ok(slot.insert(Context::new()?)),
-        }
+        self.context.memo_len()
     }
 }
 
@@ -224,7 +199,7 @@ impl Solver for Z3Solver {
             (t, l) => t.or(l),
         };
         let interrupt = self.interrupt.clone();
-        let context = self.context_for(pool)?;
+        let context = self.context.get(pool, Context::new)?;
         let mut assertions = Vec::with_capacity(constraints.len() + 1);
         let mut arrays = false;
         for &root in constraints.iter().chain(std::iter::once(&query)) {
@@ -258,7 +233,10 @@ impl Solver for Z3Solver {
     }
 
     fn stats(&self) -> SolverStats {
-        self.stats
+        SolverStats {
+            backend_resets: self.context.resets,
+            ..self.stats
+        }
     }
 }
 
@@ -287,6 +265,16 @@ struct Context {
 // owning `Z3Solver` (`&mut self` or `&self`), so moving it to another thread cannot create
 // concurrent access. The only call made from elsewhere is `Z3_interrupt` (see `RawContext`).
 unsafe impl Send for Context {}
+
+impl Memo for Context {
+    fn checks(&self) -> u64 {
+        self.checks
+    }
+
+    fn memo_len(&self) -> usize {
+        self.terms.len()
+    }
+}
 
 impl Drop for Context {
     fn drop(&mut self) {
@@ -579,35 +567,10 @@ impl Context {
     ) -> Result<SatResult, SolverError> {
         self.checks += 1;
         let ctx = self.ctx;
-        // SAFETY: `ctx` is live; the solver and parameters are referenced while used and
-        // released by `Handles::drop`, and every assertion is a Boolean term of `ctx`.
-        let solver = unsafe {
-            if arrays {
-                z::Z3_mk_simple_solver(ctx)
-            } else {
-                z::Z3_mk_solver_for_logic(ctx, z::Z3_mk_string_symbol(ctx, c"QF_BV".as_ptr()))
-            }
-        };
-        if solver.is_null() {
-            return Err(self.error("create a solver"));
-        }
-        let mut handles = Handles {
-            ctx,
-            solver,
-            model: std::ptr::null_mut(),
-        };
+        let mut handles = self.solver(arrays, timeout)?;
+        let solver = handles.solver;
+        // SAFETY: `ctx` and `solver` are live and every assertion is a Boolean term of `ctx`.
         unsafe {
-            z::Z3_solver_inc_ref(ctx, solver);
-            if let Some(limit) = timeout {
-                // Z3 reads a timeout of 0 as none, so round up to 1 ms.
-                let millis = u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1);
-                let params = z::Z3_mk_params(ctx);
-                z::Z3_params_inc_ref(ctx, params);
-                let key = z::Z3_mk_string_symbol(ctx, c"timeout".as_ptr());
-                z::Z3_params_set_uint(ctx, params, key, millis);
-                z::Z3_solver_set_params(ctx, solver, params);
-                z::Z3_params_dec_ref(ctx, params);
-            }
             for &a in assertions {
                 z::Z3_solver_assert(ctx, solver, a);
             }
@@ -662,6 +625,44 @@ impl Context {
                 }))
             }
         }
+    }
+
+    /// A fresh solver limited to `timeout`: Z3's simple solver when `arrays` (its SMT core,
+    /// complete for arrays with constant arrays), else a `QF_BV` one.
+    fn solver(&self, arrays: bool, timeout: Option<Duration>) -> Result<Handles, SolverError> {
+        let ctx = self.ctx;
+        // SAFETY: `ctx` is live; the solver and parameters are referenced while used, and the
+        // solver is released by `Handles::drop`.
+        let solver = unsafe {
+            if arrays {
+                z::Z3_mk_simple_solver(ctx)
+            } else {
+                z::Z3_mk_solver_for_logic(ctx, z::Z3_mk_string_symbol(ctx, c"QF_BV".as_ptr()))
+            }
+        };
+        if solver.is_null() {
+            return Err(self.error("create a solver"));
+        }
+        let handles = Handles {
+            ctx,
+            solver,
+            model: std::ptr::null_mut(),
+        };
+        // SAFETY: as above.
+        unsafe {
+            z::Z3_solver_inc_ref(ctx, solver);
+            if let Some(limit) = timeout {
+                // Z3 reads a timeout of 0 as none, so round up to 1 ms.
+                let millis = u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1);
+                let params = z::Z3_mk_params(ctx);
+                z::Z3_params_inc_ref(ctx, params);
+                let key = z::Z3_mk_string_symbol(ctx, c"timeout".as_ptr());
+                z::Z3_params_set_uint(ctx, params, key, millis);
+                z::Z3_solver_set_params(ctx, solver, params);
+                z::Z3_params_dec_ref(ctx, params);
+            }
+        }
+        Ok(handles)
     }
 
     /// The value of the lowered symbolic byte `id` in `model` (completed: a byte the model
@@ -822,44 +823,130 @@ pub fn smtlib(
     constraints: &[ExprId],
     query: ExprId,
 ) -> Result<String, SolverError> {
-    let mut context = Context::new()?;
-    let mut assumptions = Vec::with_capacity(constraints.len());
-    let mut arrays = false;
-    for &root in constraints.iter().chain(std::iter::once(&query)) {
-        if pool.sort(root) != Sort::Bv(1) {
-            return Err(SolverError::Backend(format!(
-                "expression {} is not a width-1 condition",
-                root.index()
-            )));
+    SmtlibPrinter::default().print(pool, constraints, query)
+}
+
+/// Prints queries as [`smtlib`] does, keeping one Z3 context and its translation memo across
+/// queries (bounded as [`Z3Solver`]'s): the query log prints every backend query.
+pub struct SmtlibPrinter {
+    context: Recycled<Context>,
+}
+
+impl Default for SmtlibPrinter {
+    fn default() -> Self {
+        Self {
+            context: Recycled::new(DEFAULT_RESET_INTERVAL, DEFAULT_MEMO_LIMIT),
         }
-        context.lower(pool, root)?;
-        assumptions.push(context.bool_of(root)?);
-        arrays |= context.with_arrays.contains(&root);
     }
-    let logic = if arrays { c"ALL" } else { c"QF_BV" };
-    let formula = assumptions.pop().unwrap_or(context.bv_one);
-    let count = u32::try_from(assumptions.len())
-        .map_err(|_| SolverError::Backend("too many constraints to print".into()))?;
-    // SAFETY: `ctx` is live, the strings are NUL-terminated, and the terms are Boolean terms
-    // of `ctx`; the returned text is copied before the context is used again.
-    let text = unsafe {
-        let raw = z::Z3_benchmark_to_smtlib_string(
-            context.ctx,
-            c"xcheck query".as_ptr(),
-            logic.as_ptr(),
-            c"unknown".as_ptr(),
-            c"".as_ptr(),
-            count,
-            assumptions.as_ptr(),
-            formula,
-        );
-        if raw.is_null() {
-            None
-        } else {
-            Some(CStr::from_ptr(raw).to_string_lossy().into_owned())
+}
+
+impl SmtlibPrinter {
+    /// `constraints ∧ query` as an SMT-LIB 2 benchmark.
+    pub fn print(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<String, SolverError> {
+        let context = self.context.get(pool, Context::new)?;
+        context.checks += 1;
+        context.smtlib(pool, constraints, query)
+    }
+}
+
+impl Context {
+    /// [`smtlib`] in this context.
+    fn smtlib(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<String, SolverError> {
+        let mut assumptions = Vec::with_capacity(constraints.len());
+        let mut arrays = false;
+        for &root in constraints.iter().chain(std::iter::once(&query)) {
+            if pool.sort(root) != Sort::Bv(1) {
+                return Err(SolverError::Backend(format!(
+                    "expression {} is not a width-1 condition",
+                    root.index()
+                )));
+            }
+            self.lower(pool, root)?;
+            assumptions.push(self.bool_of(root)?);
+            arrays |= self.with_arrays.contains(&root);
         }
+        let logic = if arrays { c"ALL" } else { c"QF_BV" };
+        let formula = assumptions.pop().unwrap_or(self.bv_one);
+        let count = u32::try_from(assumptions.len())
+            .map_err(|_| SolverError::Backend("too many constraints to print".into()))?;
+        // SAFETY: `ctx` is live, the strings are NUL-terminated, and the terms are Boolean terms
+        // of `ctx`; the returned text is copied before the context is used again.
+        let text = unsafe {
+            let raw = z::Z3_benchmark_to_smtlib_string(
+                self.ctx,
+                c"xcheck query".as_ptr(),
+                logic.as_ptr(),
+                c"unknown".as_ptr(),
+                c"".as_ptr(),
+                count,
+                assumptions.as_ptr(),
+                formula,
+            );
+            if raw.is_null() {
+                None
+            } else {
+                Some(CStr::from_ptr(raw).to_string_lossy().into_owned())
+            }
+        };
+        text.ok_or_else(|| self.error("print the query as SMT-LIB"))
+    }
+}
+
+/// Decides an SMT-LIB 2 benchmark (the query log's form, [`super::querylog`]) with Z3's own
+/// parser and a fresh solver limited to `timeout`, chosen as [`Z3Solver`] chooses it: the
+/// simple solver when the text has arrays.
+pub fn check_smtlib(text: &str, timeout: Option<Duration>) -> Result<Answer, SolverError> {
+    let input = CString::new(text)
+        .map_err(|_| SolverError::Backend("the query contains a NUL byte".into()))?;
+    let context = Context::new()?;
+    let ctx = context.ctx;
+    // SAFETY: `ctx` is live and the input NUL-terminated; the vector is referenced while used
+    // and released below, and its elements are Boolean terms of `ctx`.
+    let assertions = unsafe {
+        let v = z::Z3_parse_smtlib2_string(
+            ctx,
+            input.as_ptr(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+        );
+        if v.is_null() || z::Z3_get_error_code(ctx) != z::ErrorCode::OK {
+            return Err(context.error("parse the query"));
+        }
+        z::Z3_ast_vector_inc_ref(ctx, v);
+        v
     };
-    text.ok_or_else(|| context.error("print the query as SMT-LIB"))
+    let handles = context.solver(text.contains("Array"), timeout)?;
+    // SAFETY: as above; the solver is live until `handles` drops.
+    let result = unsafe {
+        for i in 0..z::Z3_ast_vector_size(ctx, assertions) {
+            z::Z3_solver_assert(
+                ctx,
+                handles.solver,
+                z::Z3_ast_vector_get(ctx, assertions, i),
+            );
+        }
+        z::Z3_ast_vector_dec_ref(ctx, assertions);
+        z::Z3_solver_check(ctx, handles.solver)
+    };
+    Ok(match result {
+        z::Z3_L_TRUE => Answer::Sat,
+        z::Z3_L_FALSE => Answer::Unsat,
+        _ => Answer::Unknown,
+    })
 }
 
 #[cfg(test)]

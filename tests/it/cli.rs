@@ -159,7 +159,81 @@ fn bad_options_exit_2() {
         dir.path(),
         &["a.bc", "b.bc", "--function", "f", "--buffer-size", "0"],
     );
-    assert_error(&o, "--buffer-size '0'");
+    assert_error(
+        &o,
+        "--buffer-size '0': 0 is not a buffer size (1 to 1048576 bytes)",
+    );
+    // One duration syntax: `0s` is "no limit" where a limit takes it, else an error.
+    let o = xcheck(dir.path(), &["query", "q.smt2", "--timeout", "soon"]);
+    assert_error(&o, "--timeout 'soon' is not a duration");
+    let o = xcheck(
+        dir.path(),
+        &["replay", "t", "--native", "a", "b", "--timeout", "0s"],
+    );
+    assert_error(&o, "--timeout '0s': must be positive");
+    let o = xcheck(dir.path(), &["query", "q.smt2", "--solver", "cvc5"]);
+    assert_error(
+        &o,
+        "--solver: unknown solver 'cvc5' (expected bitwuzla, z3 or both)",
+    );
+}
+
+/// A query log written by hand: two queries, both unsatisfiable; the second records the
+/// wrong answer when `wrong`.
+fn hand_made_log(wrong: bool) -> String {
+    let second = if wrong { "sat" } else { "unsat" };
+    format!(
+        "; xcheck query log
+; query 1: unsat in 0.100 ms by bitwuzla
+(set-logic QF_BV)
+(declare-fun x () (_ BitVec 8))
+(assert (bvult x #x05))
+(assert (bvugt x #x07))
+(check-sat)
+; query 2: {second} in 0.200 ms by z3
+(set-logic ALL)
+(declare-fun m () (Array (_ BitVec 32) (_ BitVec 8)))
+(assert (not (= (select (store m #x00000001 #x2a) #x00000001) #x2a)))
+(check-sat)
+"
+    )
+}
+
+#[test]
+fn query_logs_replay_and_flag_mismatches() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("q.smt2");
+    std::fs::write(&log, hand_made_log(false)).unwrap();
+    let o = xcheck(dir.path(), &["query", "q.smt2"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("query 2 (line 8): logged unsat in 0.200 ms by z3; bitwuzla unsat in "),
+        "{out}"
+    );
+    assert!(out.ends_with("2 queries replayed, 0 mismatches\n"), "{out}");
+
+    std::fs::write(&log, hand_made_log(true)).unwrap();
+    for solver in ["bitwuzla", "z3", "both"] {
+        let o = xcheck(dir.path(), &["query", "q.smt2", "--solver", solver]);
+        assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+        let out = stdout(&o);
+        assert_eq!(out.matches("MISMATCH").count(), 1, "{out}");
+        assert!(out.ends_with("2 queries replayed, 1 mismatch\n"), "{out}");
+    }
+
+    // A corrupt log is one error line naming the file and line.
+    let corrupt = hand_made_log(false).replace("(assert (bvugt x #x07))", "(assert (bvugt x");
+    std::fs::write(&log, corrupt).unwrap();
+    let o = xcheck(dir.path(), &["query", "q.smt2", "--solver", "z3"]);
+    assert_error(&o, "q.smt2:2: query 1: z3: ");
+    let o = xcheck(dir.path(), &["query", "q.smt2", "--solver", "bitwuzla"]);
+    assert_error(&o, "q.smt2:2: query 1: bitwuzla: ");
+    std::fs::write(&log, "(check-sat)\n").unwrap();
+    let o = xcheck(dir.path(), &["query", "q.smt2"]);
+    assert_error(&o, "q.smt2:1: not a query log");
+    let o = xcheck(dir.path(), &["query", "missing.smt2"]);
+    assert_error(&o, "missing.smt2: cannot read");
 }
 
 #[test]

@@ -238,3 +238,26 @@ fn z3_as_the_backend_gives_the_same_verdicts() {
         .sum();
     assert!(answers > 20, "only {answers} backend answers");
 }
+
+#[test]
+fn logged_queries_replay_with_both_backends_without_mismatch() {
+    let logs = tempfile::tempdir().unwrap();
+    let log = logs.path().join("queries.smt2");
+    let (failures, _outs) = run_with(&["checked_add"], &["--log-queries", log.to_str().unwrap()]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let logged = text.matches("\n; query ").count();
+    assert!(logged >= 5, "only {logged} queries logged:\n{text}");
+    let o = xcheck(
+        &repo(),
+        &["query", log.to_str().unwrap(), "--solver", "both"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.ends_with(&format!("{logged} queries replayed, 0 mismatches\n")),
+        "{out}"
+    );
+    assert_eq!(out.matches("; bitwuzla ").count(), logged, "{out}");
+    assert_eq!(out.matches("; z3 ").count(), logged, "{out}");
+}

@@ -118,7 +118,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     ("expr", &[]),
     ("ir", &["expr"]),
     // The solver chain works on expressions only.
-    ("solver", &["expr", "stop"]),
+    ("solver", &["expr", "input", "stop"]),
     ("error", &["solver"]),
     // Front of the pipeline: bitcode → IR.
     ("lower", &["expr", "ir"]),
