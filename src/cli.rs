@@ -339,13 +339,17 @@ struct QueryArgs {
     timeout: String,
 }
 
-fn query(args: QueryArgs) -> Result<i32, Exit> {
+fn query(args: QueryArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
     use crate::solver::querylog;
     let backends =
         querylog::backends_of(&args.solver).map_err(|m| usage(format!("--solver: {m}")))?;
     let timeout = parse_limit("--timeout", &args.timeout)?;
-    let (report, mismatch) = querylog::replay_file(&args.log, &backends, timeout).map_err(usage)?;
+    let (report, mismatch) =
+        querylog::replay_file(&args.log, &backends, timeout, stop).map_err(usage)?;
     print!("{report}");
+    if stop.interrupted() {
+        return Ok(3);
+    }
     Ok(i32::from(mismatch))
 }
 
@@ -383,7 +387,7 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
             }),
         "query" => QueryArgs::try_parse_from(rest())
             .map_err(clap_exit)
-            .and_then(query),
+            .and_then(|a| query(a, &stop)),
         "show" => ShowArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(show),

@@ -690,8 +690,13 @@ extern "C" {
 
 /// Decides an SMT-LIB 2 benchmark (the query log's form, [`super::querylog`]) with
 /// Bitwuzla's own parser and a fresh solver limited to `timeout`; `check-sat` commands are
-/// parsed, not run, and the one check happens after the whole text is read.
-pub fn check_smtlib(text: &str, timeout: Option<Duration>) -> Result<Answer, SolverError> {
+/// parsed, not run, and the one check happens after the whole text is read. The check ends
+/// (`Unknown`) soon after `stop` is interrupted or its deadline passes.
+pub fn check_smtlib(
+    text: &str,
+    timeout: Option<Duration>,
+    stop: &Stop,
+) -> Result<Answer, SolverError> {
     let input = CString::new(text)
         .map_err(|_| SolverError::Backend("the query contains a NUL byte".into()))?;
     /// The term manager, options and parser, deleted in the reverse order.
@@ -717,6 +722,8 @@ pub fn check_smtlib(text: &str, timeout: Option<Duration>) -> Result<Answer, Sol
             }
         }
     }
+    // Declared before the parts, so that it outlives the solver that calls back with it.
+    let stop = Box::new(stop.clone());
     let mut parts = Parts(
         std::ptr::null_mut(),
         std::ptr::null_mut(),
@@ -760,6 +767,8 @@ pub fn check_smtlib(text: &str, timeout: Option<Duration>) -> Result<Answer, Sol
         if solver.is_null() {
             return Err(SolverError::Backend("the query declares nothing".into()));
         }
+        let state = &*stop as *const Stop as *mut std::os::raw::c_void;
+        bz::bitwuzla_set_termination_callback(solver, Some(terminate), state);
         bz::bitwuzla_check_sat(solver)
     };
     match result {

@@ -28,6 +28,7 @@
 
 use super::{Answer, Backend, SatResult, Solver, SolverError, SolverStats};
 use crate::expr::{ExprId, ExprPool};
+use crate::stop::Stop;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -244,15 +245,19 @@ pub fn replay(
     queries: &[LoggedQuery],
     backends: &[Backend],
     timeout: Option<Duration>,
+    stop: &Stop,
 ) -> Result<Vec<ReplayedQuery>, String> {
     let mut out = Vec::with_capacity(queries.len());
     for q in queries {
+        if stop.interrupted() {
+            break;
+        }
         let mut answers = Vec::new();
         for &backend in backends {
             let start = Instant::now();
             let answer = match backend {
-                Backend::Bitwuzla => super::bitwuzla::check_smtlib(&q.smtlib, timeout),
-                Backend::Z3 => super::z3::check_smtlib(&q.smtlib, timeout),
+                Backend::Bitwuzla => super::bitwuzla::check_smtlib(&q.smtlib, timeout, stop),
+                Backend::Z3 => super::z3::check_smtlib(&q.smtlib, timeout, stop),
             }
             .map_err(|e| {
                 let why = match e {
@@ -262,6 +267,10 @@ pub fn replay(
                 let why = why.split_whitespace().collect::<Vec<_>>().join(" ");
                 format!("{}: query {}: {}: {why}", q.line, q.number, backend.name())
             })?;
+            if stop.interrupted() {
+                // The check was cut short: the query counts as not replayed.
+                return Ok(out);
+            }
             answers.push(Replayed {
                 backend,
                 answer,
@@ -340,21 +349,32 @@ pub fn backends_of(text: &str) -> Result<Vec<Backend>, String> {
     }
 }
 
-/// `xcheck query FILE`: reads the log at `path` and replays it with `backends`. Returns the
-/// report and whether some query is a mismatch; an error is one line naming the file.
+/// `xcheck query FILE`: reads the log at `path` and replays it with `backends`, until `stop`
+/// is interrupted (the report then says how many queries were left). Returns the report and
+/// whether some query is a mismatch; an error is one line naming the file.
 pub fn replay_file(
     path: &Path,
     backends: &[Backend],
     timeout: Option<Duration>,
+    stop: &Stop,
 ) -> Result<(String, bool), String> {
     let file = path.display();
     let bytes = crate::input::read_limited(path, MAX_LOG_BYTES, "query logs")
         .map_err(|e| format!("{file}: cannot read: {e}"))?;
     let text = std::str::from_utf8(&bytes).map_err(|_| format!("{file}: not UTF-8 text"))?;
     let queries = read_log(text).map_err(|e| format!("{file}:{e}"))?;
-    let replayed = replay(&queries, backends, timeout).map_err(|e| format!("{file}:{e}"))?;
+    let replayed = replay(&queries, backends, timeout, stop).map_err(|e| format!("{file}:{e}"))?;
     let mismatch = replayed.iter().any(|r| r.mismatch);
-    Ok((render(&replayed), mismatch))
+    let mut report = render(&replayed);
+    let left = queries.len() - replayed.len();
+    if left > 0 {
+        let _ = writeln!(
+            report,
+            "interrupted: {left} of {} queries not replayed",
+            queries.len()
+        );
+    }
+    Ok((report, mismatch))
 }
 
 #[cfg(test)]
@@ -395,7 +415,13 @@ mod tests {
         use Answer::*;
         assert_eq!(answers, [Sat, Unsat, Sat, Unsat]);
         assert_eq!(queries[2].backend, "z3");
-        let replayed = replay(&queries, &Backend::ALL, Some(Duration::from_secs(30))).unwrap();
+        let replayed = replay(
+            &queries,
+            &Backend::ALL,
+            Some(Duration::from_secs(30)),
+            &Stop::new(),
+        )
+        .unwrap();
         assert!(
             replayed.iter().all(|r| !r.mismatch),
             "{}",
@@ -408,7 +434,7 @@ mod tests {
         // A wrong recorded answer is a mismatch.
         let mut wrong = queries[0].clone();
         wrong.answer = Unsat;
-        let replayed = replay(&[wrong], &[Backend::Bitwuzla], None).unwrap();
+        let replayed = replay(&[wrong], &[Backend::Bitwuzla], None, &Stop::new()).unwrap();
         assert!(replayed[0].mismatch);
         assert!(render(&replayed).contains("MISMATCH\n1 query replayed, 1 mismatch"));
     }
@@ -457,7 +483,7 @@ mod tests {
         );
         let queries = read_log(&text).unwrap();
         for backend in Backend::ALL {
-            let e = replay(&queries, &[backend], None).unwrap_err();
+            let e = replay(&queries, &[backend], None, &Stop::new()).unwrap_err();
             assert!(
                 e.starts_with(&format!("2: query 1: {}: ", backend.name())),
                 "{e}"

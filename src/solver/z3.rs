@@ -51,14 +51,39 @@ pub struct Z3Solver {
     interrupt: Z3Interrupt,
     /// The run's stop token: its deadline bounds each check, its interrupt stops one running.
     stop: Stop,
-    /// Tells the thread that watches `stop` (if any) that the solver is gone.
-    watching: Option<Arc<std::sync::atomic::AtomicBool>>,
+    /// The thread that watches `stop`, if any; it ends when the solver is dropped.
+    watching: Watch,
     stats: SolverStats,
 }
 
-impl Drop for Z3Solver {
+/// A thread that interrupts a [`Z3Interrupt`] once a [`Stop`] token is interrupted; dropping
+/// the guard ends the thread. Without the thread (it could not be spawned) an interrupt
+/// still stops every later check, and the time limit ends a running one.
+#[derive(Default)]
+struct Watch(Option<Arc<std::sync::atomic::AtomicBool>>);
+
+impl Watch {
+    fn start(stop: Stop, interrupt: Z3Interrupt) -> Self {
+        let alive = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let flag = alive.clone();
+        let spawned = std::thread::Builder::new()
+            .name("z3-stop".into())
+            .spawn(move || {
+                while flag.load(std::sync::atomic::Ordering::Relaxed) {
+                    if stop.interrupted() {
+                        interrupt.interrupt();
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+        Watch(spawned.is_ok().then_some(alive))
+    }
+}
+
+impl Drop for Watch {
     fn drop(&mut self) {
-        if let Some(alive) = &self.watching {
+        if let Some(alive) = &self.0 {
             alive.store(false, std::sync::atomic::Ordering::Relaxed);
         }
     }
@@ -129,7 +154,7 @@ impl Z3Solver {
             context: Recycled::new(reset_interval, memo_limit),
             interrupt: Z3Interrupt::default(),
             stop: Stop::default(),
-            watching: None,
+            watching: Watch::default(),
             stats: SolverStats::default(),
         }
     }
@@ -138,22 +163,7 @@ impl Z3Solver {
     /// limited to the time before its deadline, and its interrupt stops a running check
     /// (a thread polls it every 20 ms while the solver lives; Z3 has no callback to ask).
     pub fn with_stop(mut self, stop: Stop) -> Self {
-        let alive = Arc::new(std::sync::atomic::AtomicBool::new(true));
-        let (watched, handle, flag) = (stop.clone(), self.interrupt.clone(), alive.clone());
-        let spawned = std::thread::Builder::new()
-            .name("z3-stop".into())
-            .spawn(move || {
-                while flag.load(std::sync::atomic::Ordering::Relaxed) {
-                    if watched.interrupted() {
-                        handle.interrupt();
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-            });
-        // Without the thread an interrupt still stops every later check, and the time
-        // limit ends a running one.
-        self.watching = spawned.is_ok().then_some(alive);
+        self.watching = Watch::start(stop.clone(), self.interrupt.clone());
         self.stop = stop;
         self
     }
@@ -651,16 +661,21 @@ impl Context {
         // SAFETY: as above.
         unsafe {
             z::Z3_solver_inc_ref(ctx, solver);
+            let params = z::Z3_mk_params(ctx);
+            z::Z3_params_inc_ref(ctx, params);
+            // Z3 would otherwise install its own SIGINT handler while a check runs, which
+            // ends the check and swallows the signal: the run's stop token would never hear
+            // of the user's Ctrl-C. Stopping is the `Z3Interrupt`'s job.
+            let ctrl_c = z::Z3_mk_string_symbol(ctx, c"ctrl_c".as_ptr());
+            z::Z3_params_set_bool(ctx, params, ctrl_c, false);
             if let Some(limit) = timeout {
                 // Z3 reads a timeout of 0 as none, so round up to 1 ms.
                 let millis = u32::try_from(limit.as_millis()).unwrap_or(u32::MAX).max(1);
-                let params = z::Z3_mk_params(ctx);
-                z::Z3_params_inc_ref(ctx, params);
                 let key = z::Z3_mk_string_symbol(ctx, c"timeout".as_ptr());
                 z::Z3_params_set_uint(ctx, params, key, millis);
-                z::Z3_solver_set_params(ctx, solver, params);
-                z::Z3_params_dec_ref(ctx, params);
             }
+            z::Z3_solver_set_params(ctx, solver, params);
+            z::Z3_params_dec_ref(ctx, params);
         }
         Ok(handles)
     }
@@ -904,8 +919,12 @@ impl Context {
 
 /// Decides an SMT-LIB 2 benchmark (the query log's form, [`super::querylog`]) with Z3's own
 /// parser and a fresh solver limited to `timeout`, chosen as [`Z3Solver`] chooses it: the
-/// simple solver when the text has arrays.
-pub fn check_smtlib(text: &str, timeout: Option<Duration>) -> Result<Answer, SolverError> {
+/// simple solver when the text has arrays. An interrupt of `stop` ends the check (`Unknown`).
+pub fn check_smtlib(
+    text: &str,
+    timeout: Option<Duration>,
+    stop: &Stop,
+) -> Result<Answer, SolverError> {
     let input = CString::new(text)
         .map_err(|_| SolverError::Backend("the query contains a NUL byte".into()))?;
     let context = Context::new()?;
@@ -931,7 +950,7 @@ pub fn check_smtlib(text: &str, timeout: Option<Duration>) -> Result<Answer, Sol
     };
     let handles = context.solver(text.contains("Array"), timeout)?;
     // SAFETY: as above; the solver is live until `handles` drops.
-    let result = unsafe {
+    unsafe {
         for i in 0..z::Z3_ast_vector_size(ctx, assertions) {
             z::Z3_solver_assert(
                 ctx,
@@ -940,8 +959,20 @@ pub fn check_smtlib(text: &str, timeout: Option<Duration>) -> Result<Answer, Sol
             );
         }
         z::Z3_ast_vector_dec_ref(ctx, assertions);
-        z::Z3_solver_check(ctx, handles.solver)
-    };
+    }
+    let interrupt = Z3Interrupt::default();
+    let _watch = Watch::start(stop.clone(), interrupt.clone());
+    {
+        let mut state = lock(&interrupt.shared);
+        if state.stopped || stop.interrupted() {
+            return Ok(Answer::Unknown);
+        }
+        state.running = Some(RawContext(ctx));
+    }
+    // SAFETY: as above; the check may be interrupted from the watching thread, which only
+    // sees the context while `running` holds it.
+    let result = unsafe { z::Z3_solver_check(ctx, handles.solver) };
+    lock(&interrupt.shared).running = None;
     Ok(match result {
         z::Z3_L_TRUE => Answer::Sat,
         z::Z3_L_FALSE => Answer::Unsat,

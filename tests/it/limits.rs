@@ -222,3 +222,59 @@ fn replay_of_a_directory_missing_a_listed_test_fails() {
         "{err}"
     );
 }
+
+/// A query log whose one query is hard for both solvers: a 128-bit product of two factors
+/// in (1, 2^64) equal to the product of the primes 2^61 - 1 and 10^18 + 3.
+fn hard_query_log(dir: &Path) -> std::path::PathBuf {
+    let n: u128 = ((1u128 << 61) - 1) * 1_000_000_000_000_000_003;
+    let bound = 1u128 << 64;
+    let log = format!(
+        "; xcheck query log\n; query 1: sat in 1 ms by bitwuzla\n\
+         (set-logic QF_BV)\n\
+         (declare-fun x () (_ BitVec 128))\n(declare-fun y () (_ BitVec 128))\n\
+         (assert (bvugt x (_ bv1 128)))\n(assert (bvugt y (_ bv1 128)))\n\
+         (assert (bvult x (_ bv{bound} 128)))\n(assert (bvult y (_ bv{bound} 128)))\n\
+         (assert (= (bvmul x y) (_ bv{n} 128)))\n(check-sat)\n"
+    );
+    let path = dir.join("hard.smt2");
+    std::fs::write(&path, log).unwrap();
+    path
+}
+
+#[test]
+fn sigint_stops_a_query_replay_inside_a_solver_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = hard_query_log(dir.path());
+    for solver in ["bitwuzla", "z3"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xcheck"))
+            .current_dir(dir.path())
+            .args(["query", log.to_str().unwrap(), "--solver", solver])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the xcheck binary runs");
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{solver}: the hard query was decided in 1.5 s; the test needs a harder one"
+        );
+        signal(&child, libc::SIGINT);
+        let (code, took) = wait_at_most(&mut child, Duration::from_secs(5));
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            code,
+            Some(3),
+            "{solver}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            took < Duration::from_secs(3),
+            "{solver}: stopped after {took:?}"
+        );
+        assert!(
+            text.contains("interrupted: 1 of 1 queries not replayed"),
+            "{solver}: {text}"
+        );
+    }
+}
