@@ -105,3 +105,34 @@ fn no_stubs_in_the_engine() {
         }
     }
 }
+
+/// The engine's stages never write to the terminal: progress goes through shared counters
+/// that the front end draws, and what users must know goes into the report (its notes).
+#[test]
+fn the_engine_does_not_write_to_the_terminal() {
+    // A developer's trace switched on by an environment variable (`XCHECK_SLOW_QUERY_MS`),
+    // not output for users.
+    const ALLOWED: &[&str] = &["src/solver/chain.rs"];
+    let stages = ["src/exec/", "src/expr/", "src/solver/", "src/crosscheck/"];
+    for (path, text) in all_sources() {
+        if !stages.iter().any(|s| path.starts_with(s)) || ALLOWED.contains(&path.as_str()) {
+            continue;
+        }
+        // Unit tests may print what they measured.
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for writer in [
+            "print!(",
+            "println!(",
+            "eprint!(",
+            "eprintln!(",
+            "std::io::stderr",
+            "std::io::stdout",
+            "dbg!(",
+        ] {
+            assert!(
+                !code.contains(writer),
+                "{path} uses {writer}: the engine does not write to the terminal"
+            );
+        }
+    }
+}

@@ -286,6 +286,19 @@ pub(crate) struct Explored {
     pub merged_away: u64,
 }
 
+/// How many of `rows` proved, diverged and stayed unknown (for the progress counters).
+pub(crate) fn tally(rows: &[PathRow]) -> crate::exec::Tally {
+    let mut t = crate::exec::Tally::default();
+    for r in rows {
+        match r.verdict {
+            PathVerdict::Proved | PathVerdict::ErrorBoth => t.proved += 1,
+            PathVerdict::Diverged | PathVerdict::ErrorOne => t.diverged += 1,
+            PathVerdict::Unknown => t.unknown += 1,
+        }
+    }
+    t
+}
+
 /// Explores from `initial` with `ex` and, for `-j N`, N-1 more workers (each with its own
 /// solver chain and driver) sharing the pool and the module.
 /// Every row is handed to `recorder` (if any) as soon as a worker makes it, and the

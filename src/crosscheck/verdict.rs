@@ -433,14 +433,8 @@ impl<'s> CrossDriver<'s> {
 }
 
 impl Driver for CrossDriver<'_> {
-    fn status(&self) -> String {
-        let count = |v: PathVerdict| self.rows.iter().filter(|r| r.verdict == v).count();
-        format!(
-            "proved {} | diverged {} | unknown {}",
-            count(PathVerdict::Proved) + count(PathVerdict::ErrorBoth),
-            count(PathVerdict::Diverged) + count(PathVerdict::ErrorOne),
-            count(PathVerdict::Unknown)
-        )
+    fn tally(&self) -> crate::exec::Tally {
+        super::tally(&self.rows)
     }
 
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {

@@ -11,6 +11,7 @@ mod fast;
 pub mod memory;
 pub mod merge;
 mod posix;
+pub mod progress;
 pub mod searcher;
 mod special;
 pub mod state;
@@ -19,6 +20,7 @@ pub mod value;
 mod vector;
 
 pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, WorkPool};
+pub use progress::{Progress, Tally};
 pub use searcher::SearchKind;
 pub use state::{Failure, SideOutcome, State, Termination};
 pub use value::Value;
