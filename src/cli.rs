@@ -20,7 +20,7 @@ use crate::gate;
 use crate::ktest::KTest;
 use crate::report::json::{JsonLine, Mode};
 use crate::report::progress::Bar;
-use crate::report::{console, render_table};
+use crate::report::{console, render_table, render_table_limited, TERMINAL_ROWS};
 use crate::solver::SolverConfig;
 use clap::{Args, Parser};
 use std::ffi::OsString;
@@ -502,25 +502,8 @@ fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     let outcome = check_functions(&check);
     drop(bar);
     let report = outcome?.report;
-    let (failed, code) = gate::judge(&report, spec, fail_on.as_deref(), args.junit.as_deref())?;
-    if args.json {
-        let function = Some(if fa == fb { fa } else { format!("{fa}={fb}") });
-        let line = JsonLine::check(
-            Mode::Function,
-            1,
-            function,
-            (a, b),
-            &args.output_dir,
-            Ok(&report),
-            failed.unwrap_or(code != 0),
-            None,
-        );
-        println!("{}", line.render());
-        return Ok(code);
-    }
-    print!("{}", render_table(&report));
-    print!("{}", console::written_to(&args.output_dir));
-    Ok(code)
+    let function = if fa == fb { fa } else { format!("{fa}={fb}") };
+    finish_check(&args, Some(function), &report, fail_on.as_deref())
 }
 
 /// `xcheck A B [ENV…]`: crosschecks two whole programs.
@@ -559,25 +542,44 @@ fn check_programs(
     let outcome = crate::crosscheck::program::check_programs(&check);
     drop(bar);
     let report = outcome?.report;
-    let (failed, code) = gate::judge(&report, "main", fail_on.as_deref(), args.junit.as_deref())?;
+    finish_check(args, None, &report, fail_on.as_deref())
+}
+
+/// Judges one function check (`function` given) or program check by the `--fail-on`
+/// policy, writes its JUnit file, prints its `--json` line or its table, and returns the
+/// exit code.
+fn finish_check(
+    args: &CheckArgs,
+    function: Option<String>,
+    report: &crate::report::Report,
+    fail_on: Option<&[FailOn]>,
+) -> Result<i32, Exit> {
+    let (mode, label) = match &function {
+        Some(f) => (Mode::Function, f.as_str()),
+        None => (Mode::Program, "main"),
+    };
+    let (failed, code) = gate::judge(report, label, fail_on, args.junit.as_deref())?;
+    let (Some(a), Some(b)) = (&args.a, &args.b) else {
+        return Err(usage("give two bitcode files, or --config FILE".into()));
+    };
     if args.json {
         let line = JsonLine::check(
-            Mode::Program,
+            mode,
             1,
-            None,
+            function,
             (a, b),
             &args.output_dir,
-            Ok(&report),
+            Ok(report),
             failed.unwrap_or(code != 0),
             None,
         );
         println!("{}", line.render());
         return Ok(code);
     }
-    print!(
-        "{}",
-        crate::report::render_table_limited(&report, crate::report::TERMINAL_ROWS)
-    );
+    match mode {
+        Mode::Program => print!("{}", render_table_limited(report, TERMINAL_ROWS)),
+        _ => print!("{}", render_table(report)),
+    }
     print!("{}", console::written_to(&args.output_dir));
     Ok(code)
 }
