@@ -295,6 +295,45 @@ mod tests {
     }
 
     #[test]
+    fn each_sym_args_takes_its_own_count() {
+        let args = "p --sym-args 0 2 1 -x --sym-args 1 3 2 --sym-arg 1";
+        let test = KTest {
+            args: args.split(' ').map(String::from).collect(),
+            sym_argvs: 0,
+            sym_argv_len: 0,
+            objects: vec![
+                obj("n_args", &0i32.to_le_bytes()),
+                obj("n_args", &2i32.to_le_bytes()),
+                obj("arg00", b"ab\0"),
+                obj("arg01", b"c\0\0"),
+                obj("arg02", b"d\0"),
+                obj("model_version", &1u32.to_le_bytes()),
+            ],
+        };
+        let env = env_of(&test).unwrap();
+        let argv: Vec<&[u8]> = env.argv.iter().map(Vec::as_slice).collect();
+        assert_eq!(argv, [&b"p"[..], b"-x", b"ab", b"c", b"d"]);
+    }
+
+    #[test]
+    fn failure_injection_and_bad_options_are_typed() {
+        let test = |args: &str| KTest {
+            args: args.split(' ').map(String::from).collect(),
+            sym_argvs: 0,
+            sym_argv_len: 0,
+            objects: vec![],
+        };
+        assert_eq!(
+            env_of(&test("p --max-fail 1")),
+            Err(ReplayError::InjectsFailures("--max-fail"))
+        );
+        assert!(matches!(
+            env_of(&test("p --sym-stdin x")),
+            Err(ReplayError::BadOptions(EnvError::NotANumber { .. }))
+        ));
+    }
+
+    #[test]
     fn a_missing_object_is_an_error_not_a_guess() {
         let test = KTest {
             args: vec!["p".into(), "--sym-arg".into(), "2".into()],

@@ -318,12 +318,7 @@ impl<'a> Executor<'a> {
             searcher.add(slot, None, &table.states);
         }
         let mut last_progress = Instant::now();
-        // Replays (of a test, to confirm it) are not exploration: they count nothing.
-        let progress = self
-            .config
-            .progress
-            .clone()
-            .filter(|_| self.config.replay.is_none());
+        let progress = self.config.progress.clone();
         let mut published = Published::default();
         loop {
             let slot = match searcher.select(&table.states) {
