@@ -42,9 +42,7 @@ const MAX_MEMORY_MIB: u64 = 16 << 20;
     version,
     about = "Prove two LLVM bitcode implementations equivalent, or show where they differ"
 )]
-#[command(
-    after_help = "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most 32 arguments, 26 files, 4096 bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
-)]
+#[command(after_help = check_help())]
 struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
     #[arg(required_unless_present = "config")]
@@ -99,6 +97,16 @@ struct CheckArgs {
     /// Directory for tests and reports.
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-out")]
     output_dir: PathBuf,
+}
+
+/// The end of `xcheck --help`: the environment options with their limits
+/// (`env_options.rs`), the other commands, the exit codes.
+fn check_help() -> String {
+    use crate::env_options::{EnvOptions, MAX_SYM_ARGS_RANGE, MAX_SYM_FILES, MAX_SYM_LEN};
+    format!(
+        "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most {MAX_SYM_ARGS_RANGE} arguments, {MAX_SYM_FILES} files, {MAX_SYM_LEN} bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: {}.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.",
+        EnvOptions::default().to_args().join(" ")
+    )
 }
 
 /// Takes the environment options (`env_options.rs`) and everything after `--` out of a
