@@ -503,6 +503,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use expect_test::expect;
 
     #[test]
     fn file_names_have_six_digits() {
@@ -540,31 +541,31 @@ mod tests {
             ],
             ..KTest::default()
         };
-        let expected = "\
-ktest file : 'xcheck-out/test000001.ktest'
-args       : ['xcheck', 'ref.bc']
-num objects: 3
-object 0: name: 'x'
-object 0: size: 4
-object 0: data: b'\\x05\\x00\\x00\\x00'
-object 0: hex : 0x05000000
-object 0: int : 5
-object 0: uint: 5
-object 0: text: ....
-object 1: name: 's'
-object 1: size: 3
-object 1: data: b'hi\\x00'
-object 1: hex : 0x686900
-object 1: text: hi.
-object 2: name: 'c'
-object 2: size: 1
-object 2: data: b'\\xff'
-object 2: hex : 0xff
-object 2: int : -1
-object 2: uint: 255
-object 2: text: .
-";
-        assert_eq!(t.show("xcheck-out/test000001.ktest"), expected);
+        expect![[r#"
+            ktest file : 'xcheck-out/test000001.ktest'
+            args       : ['xcheck', 'ref.bc']
+            num objects: 3
+            object 0: name: 'x'
+            object 0: size: 4
+            object 0: data: b'\x05\x00\x00\x00'
+            object 0: hex : 0x05000000
+            object 0: int : 5
+            object 0: uint: 5
+            object 0: text: ....
+            object 1: name: 's'
+            object 1: size: 3
+            object 1: data: b'hi\x00'
+            object 1: hex : 0x686900
+            object 1: text: hi.
+            object 2: name: 'c'
+            object 2: size: 1
+            object 2: data: b'\xff'
+            object 2: hex : 0xff
+            object 2: int : -1
+            object 2: uint: 255
+            object 2: text: .
+        "#]]
+        .assert_eq(&t.show("xcheck-out/test000001.ktest"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! `mod.rs`, and applies a set of cheap local rewrites (identities, linear arithmetic,
 //! extract/concat merging, reads through stores). Each rewrite rule produces an
 //! expression equal to its input under every assignment; the unit tests below and the
-//! property tests in `tests/expr_props.rs` check that against concrete evaluation.
+//! property tests in `tests/it/expr_props.rs` check that against concrete evaluation.
 //!
 //! A node is interned only when no rule applies to it, and the rules depend only on the
 //! node's operator and operands. Rebuilding an interned node from its operands therefore

@@ -2,9 +2,7 @@
 //! as inputs, corrupt `.ktest` and config files all end with one error line naming the file
 //! or option, and exit code 2 — never a signal, an abort (134) or a panic (101).
 
-mod common;
-
-use common::{repo, stderr, Rng};
+use crate::common::{repo, stderr, Rng};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -370,7 +368,7 @@ fn corrupt_ktest_files_are_one_line_errors() {
     std::fs::write(&path, bad_name).unwrap();
     let o = xcheck(dir.path(), &["show", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(common::stdout(&o).contains("name: '\u{fffd}'"));
+    assert!(crate::common::stdout(&o).contains("name: '\u{fffd}'"));
 }
 
 #[test]

@@ -1,8 +1,7 @@
 //! Every pair of `corpora/` at -O0 and -O2: the verdict matches `case.toml`, every
 //! counterexample was confirmed by concrete replay, and `xcheck replay` reproduces it.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

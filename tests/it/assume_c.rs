@@ -6,8 +6,7 @@
 //! oracle; it shares no code with xcheck's. See: #10 ("property tests for the precondition
 //! language").
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::fmt::Write as _;
 
 /// A pick from `items`.

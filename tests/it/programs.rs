@@ -4,9 +4,7 @@
 //!
 //! Needs the bundled musl (`scripts/build-musl.sh`, which `scripts/test.sh` runs first).
 
-mod common;
-
-use common::{repo, stderr, stdout, xcheck};
+use crate::common::{repo, stderr, stdout, xcheck};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Once;
@@ -302,7 +300,7 @@ fn a_program_without_musl_is_refused_with_the_reason() {
 fn a_module_without_main_or_a_bad_option_is_a_usage_error() {
     build_programs();
     let dir = tempfile::tempdir().unwrap();
-    let fixture = common::compile_fixture("pair_a.c", dir.path(), "-O1");
+    let fixture = crate::common::compile_fixture("pair_a.c", dir.path(), "-O1");
     let f = fixture.to_str().unwrap();
     let o = xcheck(dir.path(), &[f, f, "--sym-stdin", "1"]);
     assert_eq!(o.status.code(), Some(2));

@@ -23,7 +23,8 @@ fn data_dir() -> PathBuf {
         this.to_path_buf(),
     ];
     for file in candidates {
-        if let Some(dir) = file.parent().map(|p| p.join("data").join("config")) {
+        let tests = file.parent().and_then(Path::parent);
+        if let Some(dir) = tests.map(|p| p.join("data").join("config")) {
             if dir.is_dir() {
                 return dir.canonicalize().unwrap_or(dir);
             }

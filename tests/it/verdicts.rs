@@ -1,8 +1,7 @@
 //! Verdicts a reviewer can rely on: each test is one of the wrong verdicts of issue 10
 //! (`// See: #10`), run end to end through the binary on `tests/fixtures/r10_{a,b}.c`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 
 /// Compiles the pair once per test (at `opt`) and returns A's and B's bitcode.

@@ -1,7 +1,6 @@
 //! CI gating: --all-functions, --fail-on, --junit, --json and --config on a refactored library.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn modules(dir: &std::path::Path) -> (String, String) {
     let a = compile_fixture("gate_old.c", dir, "-O2");

@@ -6,9 +6,7 @@
 //! Needs the bundled musl (`scripts/build-musl.sh`) and, for the first test, Csmith with its
 //! headers (Debian `csmith` and `libcsmith-dev`, installed by `scripts/install.sh`).
 
-mod common;
-
-use common::repo;
+use crate::common::repo;
 use std::path::Path;
 use std::process::Command;
 
@@ -114,7 +112,7 @@ fn a_struct_passed_by_value_is_the_callees_own_copy() {
     let dir = tempfile::tempdir().unwrap();
     let src = repo().join("tests/fixtures/byval_global.c");
     for level in ["-O0", "-O2"] {
-        let out = common::xcheck(
+        let out = crate::common::xcheck(
             dir.path(),
             &[
                 "cc",
@@ -124,15 +122,15 @@ fn a_struct_passed_by_value_is_the_callees_own_copy() {
                 src.to_str().unwrap(),
             ],
         );
-        assert!(out.status.success(), "{}", common::stderr(&out));
+        assert!(out.status.success(), "{}", crate::common::stderr(&out));
     }
     let native = Command::new(dir.path().join("p-O0")).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&native.stdout), "2\n");
-    let out = common::xcheck(
+    let out = crate::common::xcheck(
         dir.path(),
         &["p-O0.bc", "p-O2.bc", "--sym-files", "0", "0", "-j", "1"],
     );
-    let text = common::stdout(&out);
+    let text = crate::common::stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
         text.contains(r#"exit 0, stdout "2\n"  exit 0, stdout "2\n""#),

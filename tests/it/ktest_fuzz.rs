@@ -5,9 +5,7 @@
 //!
 //! This test binary has its own global allocator, so it is a file of its own.
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use xcheck::ktest::{KTest, KTestObject};

@@ -1,7 +1,6 @@
 //! The command line: exit codes, and one clear line on stderr for every kind of bad input.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Asserts a usage/input error: exit 2, exactly one line on stderr containing `needle`.
 fn assert_error(o: &std::process::Output, needle: &str) {

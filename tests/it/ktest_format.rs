@@ -1,10 +1,11 @@
 //! Tests of the `.ktest` reader and writer against hand-built bytes, truncations and corruption.
 
+use expect_test::expect;
 use proptest::prelude::*;
 use xcheck::ktest::{test_file_name, FormatError, KTest, KTestError, KTestObject};
 
 /// The fixture in `tests/data/ktest/`, built by hand; see the README there.
-const FIXTURE: &[u8] = include_bytes!("data/ktest/one_object.ktest");
+const FIXTURE: &[u8] = include_bytes!("../data/ktest/one_object.ktest");
 
 /// The bytes KLEE writes for `klee test.bc` with one 4-byte object `a` holding 42.
 #[rustfmt::skip]
@@ -71,19 +72,19 @@ fn reader_parses_the_fixture() {
 
 #[test]
 fn show_prints_the_fixture() {
-    let expected = "\
-ktest file : 'one_object.ktest'
-args       : ['test.bc']
-num objects: 1
-object 0: name: 'a'
-object 0: size: 4
-object 0: data: b'*\\x00\\x00\\x00'
-object 0: hex : 0x2a000000
-object 0: int : 42
-object 0: uint: 42
-object 0: text: *...
-";
-    assert_eq!(fixture_test().show("one_object.ktest"), expected);
+    expect![[r#"
+        ktest file : 'one_object.ktest'
+        args       : ['test.bc']
+        num objects: 1
+        object 0: name: 'a'
+        object 0: size: 4
+        object 0: data: b'*\x00\x00\x00'
+        object 0: hex : 0x2a000000
+        object 0: int : 42
+        object 0: uint: 42
+        object 0: text: *...
+    "#]]
+    .assert_eq(&fixture_test().show("one_object.ktest"));
 }
 
 #[test]

@@ -4,8 +4,7 @@
 //! gone. Wall-clock bounds are generous (a loaded 2-core machine): these are behaviour
 //! tests, not benchmarks.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

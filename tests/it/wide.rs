@@ -3,8 +3,7 @@
 //! same fields read and written by hand (`tests/fixtures/wide_{a,b}.c`), and each legalized
 //! operation against a byte-level reference (`wide_ops.ll` against `wide_ops_ref.c`).
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 /// Runs `xcheck A B --function f` on two fixtures compiled at `opt`: the exit code, the

@@ -1,0 +1,22 @@
+//! Every integration test in one binary: linking LLVM, Bitwuzla and Z3 once instead of once
+//! per file. Each module is one area; `cargo test --release --test it AREA::` runs one of them.
+//! `ktest_fuzz` installs a counting global allocator for the whole binary; it only measures
+//! on the thread that asks it to, so the other tests are not affected.
+
+mod assume_c;
+mod bad_input;
+mod cli;
+mod common;
+mod config_file;
+mod corpus;
+mod expr_props;
+mod gate;
+mod ktest_format;
+mod ktest_fuzz;
+mod limits;
+mod oracles;
+mod programs;
+mod solver_queries;
+mod tidy;
+mod verdicts;
+mod wide;
