@@ -256,35 +256,28 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rebuilds_arguments_files_and_stdin_in_klee_order() {
-        let test = KTest {
-            args: [
-                "wc",
-                "-l",
-                "--sym-args",
-                "0",
-                "2",
-                "2",
-                "--sym-files",
-                "1",
-                "3",
-                "--sym-stdin",
-                "2",
-            ]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+    /// A test with the command line `args` (words separated by spaces) and `objects`.
+    fn ktest(args: &str, objects: Vec<KTestObject>) -> KTest {
+        KTest {
+            args: args.split(' ').map(String::from).collect(),
             sym_argvs: 0,
             sym_argv_len: 0,
-            objects: vec![
+            objects,
+        }
+    }
+
+    #[test]
+    fn rebuilds_arguments_files_and_stdin_in_klee_order() {
+        let test = ktest(
+            "wc -l --sym-args 0 2 2 --sym-files 1 3 --sym-stdin 2",
+            vec![
                 obj("n_args", &1i32.to_le_bytes()),
                 obj("arg00", b"A\0\0"),
                 obj("A-data", b"x\ny"),
                 obj("stdin", b"ab"),
                 obj("model_version", &1u32.to_le_bytes()),
             ],
-        };
+        );
         let env = env_of(&test).unwrap();
         assert_eq!(
             env.argv,
@@ -296,12 +289,9 @@ mod tests {
 
     #[test]
     fn each_sym_args_takes_its_own_count() {
-        let args = "p --sym-args 0 2 1 -x --sym-args 1 3 2 --sym-arg 1";
-        let test = KTest {
-            args: args.split(' ').map(String::from).collect(),
-            sym_argvs: 0,
-            sym_argv_len: 0,
-            objects: vec![
+        let test = ktest(
+            "p --sym-args 0 2 1 -x --sym-args 1 3 2 --sym-arg 1",
+            vec![
                 obj("n_args", &0i32.to_le_bytes()),
                 obj("n_args", &2i32.to_le_bytes()),
                 obj("arg00", b"ab\0"),
@@ -309,38 +299,26 @@ mod tests {
                 obj("arg02", b"d\0"),
                 obj("model_version", &1u32.to_le_bytes()),
             ],
-        };
+        );
         let env = env_of(&test).unwrap();
         let argv: Vec<&[u8]> = env.argv.iter().map(Vec::as_slice).collect();
         assert_eq!(argv, [&b"p"[..], b"-x", b"ab", b"c", b"d"]);
     }
 
     #[test]
-    fn failure_injection_and_bad_options_are_typed() {
-        let test = |args: &str| KTest {
-            args: args.split(' ').map(String::from).collect(),
-            sym_argvs: 0,
-            sym_argv_len: 0,
-            objects: vec![],
-        };
+    fn failure_injection_bad_options_and_missing_objects_are_typed_errors() {
         assert_eq!(
-            env_of(&test("p --max-fail 1")),
+            env_of(&ktest("p --max-fail 1", vec![])),
             Err(ReplayError::InjectsFailures("--max-fail"))
         );
         assert!(matches!(
-            env_of(&test("p --sym-stdin x")),
+            env_of(&ktest("p --sym-stdin x", vec![])),
             Err(ReplayError::BadOptions(EnvError::NotANumber { .. }))
         ));
-    }
-
-    #[test]
-    fn a_missing_object_is_an_error_not_a_guess() {
-        let test = KTest {
-            args: vec!["p".into(), "--sym-arg".into(), "2".into()],
-            sym_argvs: 0,
-            sym_argv_len: 0,
-            objects: vec![],
-        };
-        assert!(env_of(&test).is_err());
+        // A missing object is an error, not a guess.
+        assert!(matches!(
+            env_of(&ktest("p --sym-arg 2", vec![])),
+            Err(ReplayError::MissingObject(_))
+        ));
     }
 }
