@@ -19,7 +19,8 @@ import time
 import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "xcheck")
+# XCHECK_BIN compares another build (a before/after of a change) on the same machine.
+BIN = os.environ.get("XCHECK_BIN", os.path.join(ROOT, "target", "release", "xcheck"))
 BUILD = os.environ.get("XCHECK_BUILD_DIR", os.path.join(ROOT, "build"))
 
 

@@ -27,8 +27,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Exit code for usage and input errors.
-pub const EXIT_ERROR: i32 = 2;
+pub use crate::error::EXIT_ERROR;
 
 /// The most exploration threads `-j` starts (each has its own stack and solver).
 const MAX_JOBS: usize = 256;

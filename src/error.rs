@@ -6,6 +6,9 @@
 
 use std::path::PathBuf;
 
+/// Exit code for usage and input errors.
+pub const EXIT_ERROR: i32 = 2;
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A command-line option or combination that makes no sense.

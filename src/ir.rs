@@ -60,6 +60,18 @@ pub enum Side {
     Shared,
 }
 
+/// Splits a linked name into its side and its name in the source module (the loader gives
+/// what a side defines the prefix `A.` or `B.`).
+pub fn split_name(linked: &str) -> (Side, &str) {
+    if let Some(rest) = linked.strip_prefix("A.") {
+        (Side::A, rest)
+    } else if let Some(rest) = linked.strip_prefix("B.") {
+        (Side::B, rest)
+    } else {
+        (Side::Shared, linked)
+    }
+}
+
 impl fmt::Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -84,22 +96,10 @@ pub struct Constant {
     pub value: u128,
 }
 
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum BinaryOp {
-    Add,
-    Sub,
-    Mul,
-    UDiv,
-    SDiv,
-    URem,
-    SRem,
-    And,
-    Or,
-    Xor,
-    Shl,
-    LShr,
-    AShr,
-}
+/// The operator of `Inst::Binary` and of `VectorOp::Binary`: the expression layer's own, so
+/// that the interpreter folds and builds with it directly. Lowering gives only the arithmetic,
+/// bitwise and shift operators; comparisons are `Inst::ICmp`.
+pub use crate::expr::BinOp;
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Predicate {
@@ -113,6 +113,26 @@ pub enum Predicate {
     Sge,
     Slt,
     Sle,
+}
+
+impl Predicate {
+    /// The comparison on concrete `width`-bit operands (constant folding and the
+    /// interpreter).
+    pub fn eval(self, width: u32, a: u128, b: u128) -> bool {
+        use crate::expr::to_signed;
+        match self {
+            Predicate::Eq => a == b,
+            Predicate::Ne => a != b,
+            Predicate::Ugt => a > b,
+            Predicate::Uge => a >= b,
+            Predicate::Ult => a < b,
+            Predicate::Ule => a <= b,
+            Predicate::Sgt => to_signed(width, a) > to_signed(width, b),
+            Predicate::Sge => to_signed(width, a) >= to_signed(width, b),
+            Predicate::Slt => to_signed(width, a) < to_signed(width, b),
+            Predicate::Sle => to_signed(width, a) <= to_signed(width, b),
+        }
+    }
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -170,7 +190,7 @@ pub enum Intrinsic {
 /// An operation applied lane by lane to vectors.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum VectorOp {
-    Binary(BinaryOp),
+    Binary(BinOp),
     /// Lanes of the result have width 1.
     ICmp(Predicate),
     /// Lanes of the result have the given width.
@@ -213,7 +233,7 @@ pub struct GepIndex {
 pub enum Inst {
     Binary {
         dst: RegId,
-        op: BinaryOp,
+        op: BinOp,
         lhs: Operand,
         rhs: Operand,
     },

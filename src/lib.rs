@@ -21,6 +21,7 @@ pub mod ktest;
 pub mod load;
 pub mod lower;
 pub mod native;
+pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod run;

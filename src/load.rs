@@ -32,17 +32,6 @@ pub fn side_prefix(side: Side) -> &'static str {
     }
 }
 
-/// Splits a linked name into its side and its name in the source module.
-pub fn split_name(linked: &str) -> (Side, &str) {
-    if let Some(rest) = linked.strip_prefix("A.") {
-        (Side::A, rest)
-    } else if let Some(rest) = linked.strip_prefix("B.") {
-        (Side::B, rest)
-    } else {
-        (Side::Shared, linked)
-    }
-}
-
 /// Loads side A (and side B, if given), links the harness and lowers the result.
 pub fn load(a: &Path, b: Option<&Path>) -> Result<ir::Module> {
     load_with(a, b, Mode::Functions)

@@ -11,6 +11,7 @@ mod minimize;
 mod precondition;
 pub mod program;
 mod record;
+mod rows;
 mod setup;
 mod verdict;
 
@@ -23,6 +24,7 @@ use crate::ir::{Module, Side};
 use crate::ktest::KTest;
 use crate::report::{Overall, PathRow, PathVerdict, Report, Summary};
 use crate::solver::{build_chain, SolverConfig};
+use rows::RowDriver;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -115,37 +117,75 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         || verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone()),
         Some(&recorder),
     );
-    let mut explored = explored;
-    let rows = std::mem::take(&mut explored.rows);
     let mut notes = explored.unsupported.clone();
     notes.extend(setup::reading_notes(&signature, &preconditions));
     notes.extend(signature.globals.notes.iter().cloned());
     for side in [Side::A, Side::B] {
         notes.push(coverage_note(module, &explored.coverage, side));
     }
+    let mut replay_check = check.clone();
+    (replay_check.exec, replay_check.solver) = replay_configs(&check.exec, &solver_config);
+    let confirm = Confirm {
+        stop: replay_check.exec.stop.clone(),
+        replay: &|ktest| replay(module, &replay_check, &signature, ktest),
+    };
+    conclude(explored, &title, notes, started, &recorder, &stop, confirm)
+}
 
-    // Tests: one per row that is not a proof, numbered in path order, on disk with the
-    // report before the confirmation starts.
-    let summary = explored.summary(title.clone(), &rows, notes.clone(), started);
+/// How the tests of a check are confirmed: each replayed concretely in a fresh engine.
+pub(crate) struct Confirm<'r> {
+    /// The replays' stop token (from [`replay_configs`]).
+    pub stop: crate::stop::Stop,
+    /// The verdict of a test's single path when replayed, if decided.
+    pub replay: &'r (dyn Fn(&KTest) -> Result<Option<PathVerdict>> + Sync),
+}
+
+/// The end every check shares once exploration is over (`stop`: the check's own token,
+/// `notes`: the check's notes). The tests first, numbered in path order, all on disk with
+/// the report before the slower confirmation; then every test replayed, on every core,
+/// within the time left; then the report again, with what replay confirmed.
+pub(crate) fn conclude(
+    mut explored: Explored,
+    title: &str,
+    mut notes: Vec<String>,
+    started: Instant,
+    recorder: &record::Recorder<'_>,
+    stop: &crate::stop::Stop,
+    confirm: Confirm<'_>,
+) -> Result<Outcome> {
+    let rows = std::mem::take(&mut explored.rows);
+    let summary = explored.summary(title.into(), &rows, notes.clone(), started);
     let mut report = Report { summary, rows };
     let tests = recorder.finish(&mut report)?;
 
-    // Confirm by concrete replay on both sides, within the time left.
-    let mut replay_check = check.clone();
-    (replay_check.exec, replay_check.solver) = replay_configs(&check.exec, &solver_config);
-    let replay_stop = replay_check.exec.stop.clone();
+    let written: Vec<(usize, KTest)> = report
+        .rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.ktest.is_some())
+        .map(|(i, r)| (i, recorder.test_of(r)))
+        .collect();
+    let replayed: Vec<(usize, Option<PathVerdict>)> = {
+        use rayon::prelude::*;
+        written
+            .par_iter()
+            .map(|(i, ktest)| {
+                let verdict = if confirm.stop.should_stop() {
+                    None
+                } else {
+                    (confirm.replay)(ktest)?
+                };
+                Ok((*i, verdict))
+            })
+            .collect::<Result<_>>()?
+    };
     let mut not_replayed = Vec::new();
-    for row in report.rows.iter_mut().filter(|r| r.ktest.is_some()) {
-        let name = row.ktest.clone().unwrap_or_default();
-        let replayed = if replay_stop.should_stop() {
-            None
+    for (i, verdict) in replayed {
+        let row = &mut report.rows[i];
+        if verdict.is_none() && confirm.stop.should_stop() {
+            not_replayed.push(row.ktest.clone().unwrap_or_default());
         } else {
-            replay(module, &replay_check, &signature, &make_test(row))?
-        };
-        if replayed.is_none() && replay_stop.should_stop() {
-            not_replayed.push(name);
-        } else {
-            row.confirmed = Some(replayed.as_ref().is_some_and(|v| *v == row.verdict));
+            row.confirmed = Some(verdict.is_some_and(|v| v == row.verdict));
         }
     }
     if report.rows.iter().any(|r| r.confirmed == Some(false)) {
@@ -153,9 +193,9 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
             "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into(),
         );
     }
-    notes.extend(not_replayed_note(&stop, &not_replayed));
-    report.summary = explored.summary(title, &report.rows, notes, started);
-    record::write_reports(&check.out_dir, &report)?;
+    notes.extend(not_replayed_note(stop, &not_replayed));
+    report.summary = explored.summary(title.into(), &report.rows, notes, started);
+    record::write_reports(recorder.dir(), &report)?;
     Ok(Outcome { report, tests })
 }
 
@@ -267,15 +307,6 @@ pub fn prepare_out_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// A driver that collects report rows, keyed by their paths.
-pub(crate) trait RowDriver: crate::exec::Driver {
-    /// The rows made so far and the path of each.
-    fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>);
-
-    /// The rows made so far and the path of each, in the order made.
-    fn rows(&self) -> (&[PathRow], &[Vec<u8>]);
-}
-
 /// What an exploration found, over all its workers.
 pub(crate) struct Explored {
     /// Rows in path order, numbered from 1.
@@ -286,19 +317,6 @@ pub(crate) struct Explored {
     pub coverage: Vec<Vec<bool>>,
     pub live_at_end: usize,
     pub merged_away: u64,
-}
-
-/// How many of `rows` proved, diverged and stayed unknown (for the progress counters).
-pub(crate) fn tally(rows: &[PathRow]) -> crate::exec::Tally {
-    let mut t = crate::exec::Tally::default();
-    for r in rows {
-        match r.verdict {
-            PathVerdict::Proved | PathVerdict::ErrorBoth => t.proved += 1,
-            PathVerdict::Diverged | PathVerdict::ErrorOne => t.diverged += 1,
-            PathVerdict::Unknown => t.unknown += 1,
-        }
-    }
-    t
 }
 
 /// Explores from `initial` with `ex` and, for `-j N`, N-1 more workers (each with its own
@@ -346,7 +364,7 @@ where
                             ex.unsupported.clone(),
                             ex.coverage.clone(),
                             ex.live_at_end,
-                            driver.inner.into_rows(),
+                            driver.inner.into_rows().into_parts(),
                         )
                     })
                 })
@@ -366,7 +384,7 @@ where
     let mut coverage = ex.coverage.clone();
     let mut live_at_end = ex.live_at_end;
     let merged_away = ex.merger.as_ref().map_or(0, |m| m.merged);
-    let (rows, keys) = driver.inner.into_rows();
+    let (rows, keys) = driver.inner.into_rows().into_parts();
     let mut keyed: Vec<(Vec<u8>, PathRow)> = keys.into_iter().zip(rows).collect();
     for (s, ss, u, cov, live, (rows, keys)) in others {
         merge_exec_stats(&mut stats, &s);
@@ -491,10 +509,7 @@ pub fn replay(
         setup::initial_state(&mut ex, signature, setup::Inputs::Concrete(ktest), &[])?;
     let mut driver = verdict::CrossDriver::new(signature, check.compare_buffers, args);
     ex.run(initial, &mut driver);
-    Ok(match driver.rows.as_slice() {
-        [row] if row.verdict != PathVerdict::Unknown => Some(row.verdict.clone()),
-        _ => None,
-    })
+    Ok(driver.rows.replayed_verdict())
 }
 
 /// Replays a `.ktest` file against a pair and returns the per-side results as text.
@@ -517,7 +532,7 @@ pub fn replay_file(
             .map_err(|e| Error::input(ktest_path, e.to_string()))?;
     let mut driver = verdict::CrossDriver::new(&signature, check.compare_buffers, args);
     ex.run(initial, &mut driver);
-    match driver.rows.into_iter().next() {
+    match driver.rows.into_first() {
         Some(row) => Ok((row.verdict, row.result_a, row.result_b)),
         None => Err(Error::input(ktest_path, "replay produced no result")),
     }

@@ -8,7 +8,8 @@
 //! their initial (symbolic) contents (2); B runs (3). The verdict of the path asks whether
 //! `pc ∧ ¬(outA = outB)` is satisfiable.
 
-use super::{explore, Outcome, RowDriver};
+use super::rows::{Decision, RowDriver, Rows};
+use super::{explore, Outcome};
 use crate::env_options::{role, EnvOptions, Role};
 use crate::error::{Error, Result};
 use crate::exec::memory::{ObjectKind, ObjectState};
@@ -16,7 +17,7 @@ use crate::exec::{Driver, ExecConfig, Executor, Exit, SideOutcome, State, Termin
 use crate::expr::{Assignment, ExprId};
 use crate::ir::{BlockId, FuncId, Module, Side, FUNCTION_BASE, FUNCTION_STRIDE, PTR_WIDTH};
 use crate::ktest::{KTest, KTestObject};
-use crate::report::{InputValue, PathRow, PathVerdict, Report};
+use crate::report::{InputValue, PathRow, PathVerdict};
 use crate::solver::{build_chain, SolverConfig};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -226,8 +227,6 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         || ProgramDriver::new(entries, check.compare),
         Some(&recorder),
     );
-    let mut explored = explored;
-    let rows = std::mem::take(&mut explored.rows);
     let mut notes = explored.unsupported.clone();
     notes.insert(
         0,
@@ -271,53 +270,13 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         notes.push(super::coverage_note(&module, &explored.coverage, side));
     }
 
-    // Tests first, numbered in path order, all on disk with the report before the slower
-    // confirmation; then every test replayed in a fresh engine, on every core, within the
-    // time left.
-    let summary = explored.summary(title.clone(), &rows, notes.clone(), started);
-    let mut report = Report { summary, rows };
-    let tests = recorder.finish(&mut report)?;
     let mut replay_check = check.clone();
     (replay_check.exec, replay_check.solver) = super::replay_configs(&check.exec, &solver_config);
-    let replay_stop = replay_check.exec.stop.clone();
-    let written: Vec<(usize, KTest)> = report
-        .rows
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.ktest.is_some())
-        .map(|(i, r)| (i, test_of(check, r)))
-        .collect();
-    let confirmed: Vec<(usize, Option<PathVerdict>)> = {
-        use rayon::prelude::*;
-        let (module, replay_check, replay_stop) = (&module, &replay_check, &replay_stop);
-        written
-            .par_iter()
-            .map(|(i, ktest)| {
-                let replayed = (!replay_stop.should_stop())
-                    .then(|| replay(module, &entries, replay_check, ktest))
-                    .flatten();
-                (*i, replayed)
-            })
-            .collect()
+    let confirm = super::Confirm {
+        stop: replay_check.exec.stop.clone(),
+        replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),
     };
-    let mut not_replayed = Vec::new();
-    for (i, replayed) in confirmed {
-        let row = &mut report.rows[i];
-        if replayed.is_none() && replay_stop.should_stop() {
-            not_replayed.push(row.ktest.clone().unwrap_or_default());
-        } else {
-            row.confirmed = Some(replayed.is_some_and(|v| v == row.verdict));
-        }
-    }
-    if report.rows.iter().any(|r| r.confirmed == Some(false)) {
-        notes.push(
-            "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into(),
-        );
-    }
-    notes.extend(super::not_replayed_note(&stop, &not_replayed));
-    report.summary = explored.summary(title, &report.rows, notes, started);
-    super::record::write_reports(&check.out_dir, &report)?;
-    Ok(Outcome { report, tests })
+    super::conclude(explored, &title, notes, started, &recorder, &stop, confirm)
 }
 
 /// The test of a row: the command line and the row's input objects.
@@ -358,10 +317,7 @@ fn replay(
     let initial = initial_state(&mut ex, entries, check);
     let mut driver = ProgramDriver::new(*entries, check.compare);
     ex.run(initial, &mut driver);
-    match driver.rows.as_slice() {
-        [row] if row.verdict != PathVerdict::Unknown => Some(row.verdict.clone()),
-        _ => None,
-    }
+    driver.rows.replayed_verdict()
 }
 
 /// Replays every test of `dir` (or one test) in the engine and returns, per test, its
@@ -396,7 +352,7 @@ pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBu
         let initial = initial_state(&mut ex, &entries, &check);
         let mut driver = ProgramDriver::new(entries, check.compare);
         ex.run(initial, &mut driver);
-        match driver.rows.into_iter().next() {
+        match driver.rows.into_first() {
             Some(row) => out.push((path.clone(), row)),
             None if check.exec.stop.interrupted() => break,
             None => return Err(Error::input(path, "replay produced no result")),
@@ -451,8 +407,7 @@ pub(crate) struct ProgramDriver {
     compare: Compare,
     /// Time left for making counterexamples readable.
     minimize_left: std::time::Duration,
-    pub rows: Vec<PathRow>,
-    pub keys: Vec<Vec<u8>>,
+    pub rows: Rows,
 }
 
 impl ProgramDriver {
@@ -461,8 +416,7 @@ impl ProgramDriver {
             entries,
             compare,
             minimize_left: super::minimize::TOTAL_BUDGET,
-            rows: Vec::new(),
-            keys: Vec::new(),
+            rows: Rows::default(),
         }
     }
 
@@ -509,45 +463,19 @@ impl ProgramDriver {
         Some(state)
     }
 
-    fn push_row(
-        &mut self,
-        state: &State,
-        verdict: PathVerdict,
-        inputs: Vec<InputValue>,
-        text: [String; 3],
-    ) {
-        let [a, b, detail] = text;
-        self.keys.push(state.path.clone());
-        self.rows.push(PathRow {
-            id: self.rows.len() + 1,
-            verdict,
-            merged_paths: state.merged,
-            inputs,
-            result_a: a,
-            result_b: b,
-            detail,
-            ktest: None,
-            confirmed: None,
-        });
-    }
-
+    /// Ends `state`'s path as undecided, naming the phase it was in.
     fn unknown(&mut self, state: &State, why: &str) {
-        let side = match state.phase {
-            0 => "environment",
-            1 => "A",
-            2 => "environment reset",
-            _ => "B",
-        };
-        self.push_row(
-            state,
-            PathVerdict::Unknown,
-            Vec::new(),
-            ["?".into(), "?".into(), format!("{side}: {why}")],
-        );
+        self.rows.push(state, undecided(state, why));
     }
 
-    /// Decides a path where both programs ended.
-    fn decide(&mut self, ex: &mut Executor<'_>, state: State, a: SideEnd, b: SideEnd) {
+    /// Decides a path where both programs ended: its row.
+    fn decide(
+        &mut self,
+        ex: &mut Executor<'_>,
+        state: &State,
+        a: &SideEnd,
+        b: &SideEnd,
+    ) -> Decision {
         let pool = ex.pool;
         // Each compared part: its name, its equality, and for an output compared byte for
         // byte only because it is symbolic (under --ignore-spacing), its stream.
@@ -562,7 +490,7 @@ impl ProgramDriver {
             if on {
                 let (x, y) = (&a.outputs[k], &b.outputs[k]);
                 let (tx, ty) = if self.compare.ignore_spacing {
-                    (fixed_text(ex, &state, x), fixed_text(ex, &state, y))
+                    (fixed_text(ex, state, x), fixed_text(ex, state, y))
                 } else {
                     (None, None)
                 };
@@ -585,117 +513,124 @@ impl ProgramDriver {
         let failed = |e: &SideOutcome| matches!(e, SideOutcome::Failed(_));
         let (fa, fb) = (failed(&a.end), failed(&b.end));
         let example = state.model.clone();
-        let differing = match ex.check(&state, pool.bool_not(all)) {
+        let differing = match ex.check(state, pool.bool_not(all)) {
             Ok(m) => m,
-            Err(why) => {
-                self.unknown(&state, &why);
-                return;
-            }
+            Err(why) => return undecided(state, &why),
         };
-        match differing {
-            None => {
-                let verdict = if fa && fb {
-                    PathVerdict::ErrorBoth
-                } else {
-                    PathVerdict::Proved
-                };
-                let text = match &example {
-                    Some(m) => [
-                        describe(ex, &a, m),
-                        describe(ex, &b, m),
-                        if fa && fb {
-                            "both fail the same way, with the same output".into()
-                        } else {
-                            String::new()
-                        },
-                    ],
-                    None => ["?".into(), "?".into(), String::new()],
-                };
-                self.push_row(&state, verdict, Vec::new(), text);
-            }
-            Some(model) => {
-                let model = Arc::new(complete_model(ex, &state, &model));
-                let objects: Vec<(Vec<Value>, bool)> = state
-                    .inputs
-                    .iter()
-                    .filter(|i| matches!(role(&i.name), Role::Arg | Role::Stdin | Role::File(_)))
-                    .map(|i| {
-                        let bytes = (0..i.size)
-                            .map(|k| Value::Sym(pool.sym(i.array, k)))
-                            .collect();
-                        (bytes, role(&i.name) == Role::Arg)
-                    })
+        let Some(model) = differing else {
+            let verdict = if fa && fb {
+                PathVerdict::ErrorBoth
+            } else {
+                PathVerdict::Proved
+            };
+            let [result_a, result_b, detail] = match &example {
+                Some(m) => [
+                    describe(ex, a, m),
+                    describe(ex, b, m),
+                    if fa && fb {
+                        "both fail the same way, with the same output".into()
+                    } else {
+                        String::new()
+                    },
+                ],
+                None => ["?".into(), "?".into(), String::new()],
+            };
+            return Decision {
+                verdict,
+                inputs: Vec::new(),
+                result_a,
+                result_b,
+                detail,
+            };
+        };
+        let model = Arc::new(complete_model(ex, state, &model));
+        let objects: Vec<(Vec<Value>, bool)> = state
+            .inputs
+            .iter()
+            .filter(|i| matches!(role(&i.name), Role::Arg | Role::Stdin | Role::File(_)))
+            .map(|i| {
+                let bytes = (0..i.size)
+                    .map(|k| Value::Sym(pool.sym(i.array, k)))
                     .collect();
-                let goal = pool.bool_not(all);
-                let model = super::minimize::minimize_objects(
-                    ex,
-                    &state,
-                    goal,
-                    &objects,
-                    model,
-                    &mut self.minimize_left,
-                );
-                // An output compared byte for byte that, for this input, differs only in
-                // spacing is no divergence under --ignore-spacing; another input might be.
-                let differs = |(_, e, strict): &&(&str, ExprId, Option<usize>)| {
-                    pool.eval(*e, &model) == 0
-                        && strict.is_none_or(|k| {
-                            let x = concrete_bytes(ex, &a.outputs[k], &model);
-                            let y = concrete_bytes(ex, &b.outputs[k], &model);
-                            words_of(&x) != words_of(&y)
-                        })
-                };
-                let which: Vec<&str> = parts.iter().filter(differs).map(|(w, _, _)| *w).collect();
-                if which.is_empty() {
-                    let text = [
-                        describe(ex, &a, &model),
-                        describe(ex, &b, &model),
-                        "outputs with symbolic bytes differ only in spacing for the input found: not decided under --ignore-spacing".into(),
-                    ];
-                    self.push_row(&state, PathVerdict::Unknown, Vec::new(), text);
-                    return;
-                }
-                let verdict = if fa != fb {
-                    PathVerdict::ErrorOne
-                } else {
-                    PathVerdict::Diverged
-                };
-                let inputs = inputs_of(&state, &model);
-                let detail = format!(
-                    "{} differ{}",
-                    which.join(" and "),
-                    if which.len() == 1 { "s" } else { "" }
-                );
-                let text = [describe(ex, &a, &model), describe(ex, &b, &model), detail];
-                self.push_row(&state, verdict, inputs, text);
-            }
+                (bytes, role(&i.name) == Role::Arg)
+            })
+            .collect();
+        let goal = pool.bool_not(all);
+        let model = super::minimize::minimize_objects(
+            ex,
+            state,
+            goal,
+            &objects,
+            model,
+            &mut self.minimize_left,
+        );
+        // An output compared byte for byte that, for this input, differs only in
+        // spacing is no divergence under --ignore-spacing; another input might be.
+        let differs = |(_, e, strict): &&(&str, ExprId, Option<usize>)| {
+            pool.eval(*e, &model) == 0
+                && strict.is_none_or(|k| {
+                    let x = concrete_bytes(ex, &a.outputs[k], &model);
+                    let y = concrete_bytes(ex, &b.outputs[k], &model);
+                    words_of(&x) != words_of(&y)
+                })
+        };
+        let which: Vec<&str> = parts.iter().filter(differs).map(|(w, _, _)| *w).collect();
+        let (verdict, inputs, detail) = if which.is_empty() {
+            let why = "outputs with symbolic bytes differ only in spacing for the input found: not decided under --ignore-spacing";
+            (PathVerdict::Unknown, Vec::new(), why.to_string())
+        } else {
+            let verdict = if fa != fb {
+                PathVerdict::ErrorOne
+            } else {
+                PathVerdict::Diverged
+            };
+            let detail = format!(
+                "{} differ{}",
+                which.join(" and "),
+                if which.len() == 1 { "s" } else { "" }
+            );
+            (verdict, inputs_of(state, &model), detail)
+        };
+        Decision {
+            verdict,
+            inputs,
+            result_a: describe(ex, a, &model),
+            result_b: describe(ex, b, &model),
+            detail,
         }
     }
 
-    fn side_end(&mut self, state: &mut State, exit: Exit) -> Option<SideEnd> {
+    /// How one side ended, with what it wrote; why the path is undecided if the engine
+    /// gave up on it.
+    fn side_end(state: &mut State, exit: Exit) -> Result<SideEnd, String> {
         let end = match exit {
             Exit::Exited(status) | Exit::Returned(Some(status)) => SideOutcome::Exited(status),
             Exit::Returned(None) => SideOutcome::Exited(Value::concrete(32, 0)),
             Exit::Failed(f) => SideOutcome::Failed(f),
-            Exit::Silent => {
-                self.unknown(state, "klee_silent_exit");
-                return None;
-            }
-            Exit::Unknown(why) => {
-                self.unknown(state, &why);
-                return None;
-            }
+            Exit::Silent => return Err("klee_silent_exit".into()),
+            Exit::Unknown(why) => return Err(why),
         };
-        Some(SideEnd {
+        Ok(SideEnd {
             end,
             outputs: std::mem::take(&mut state.outputs),
         })
     }
 }
 
+/// The row of a path the engine could not decide, naming the phase it was in.
+fn undecided(state: &State, why: &str) -> Decision {
+    let side = match state.phase {
+        0 => "environment",
+        1 => "A",
+        2 => "environment reset",
+        _ => "B",
+    };
+    Decision::unknown("?".into(), "?".into(), format!("{side}: {why}"))
+}
+
 impl Driver for ProgramDriver {
     fn tally(&self) -> crate::exec::Tally {
-        super::tally(&self.rows)
+        self.rows.tally()
     }
 
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
@@ -730,7 +665,13 @@ impl Driver for ProgramDriver {
                 }
             },
             1 => {
-                let end = self.side_end(&mut state, exit)?;
+                let end = match Self::side_end(&mut state, exit) {
+                    Ok(end) => end,
+                    Err(why) => {
+                        self.unknown(&state, &why);
+                        return None;
+                    }
+                };
                 state.first = Some(end.end);
                 state.first_outputs = end.outputs;
                 state.phase = 2;
@@ -738,12 +679,17 @@ impl Driver for ProgramDriver {
                 Some(state)
             }
             _ => {
-                let b = self.side_end(&mut state, exit)?;
-                let a = SideEnd {
-                    end: state.first.take().expect("side A ended before B started"),
-                    outputs: std::mem::take(&mut state.first_outputs),
+                let row = match Self::side_end(&mut state, exit) {
+                    Ok(b) => {
+                        let a = SideEnd {
+                            end: state.first.take().expect("side A ended before B started"),
+                            outputs: std::mem::take(&mut state.first_outputs),
+                        };
+                        self.decide(ex, &state, &a, &b)
+                    }
+                    Err(why) => undecided(&state, &why),
                 };
-                self.decide(ex, state, a, b);
+                self.rows.push(&state, row);
                 None
             }
         }
@@ -751,12 +697,12 @@ impl Driver for ProgramDriver {
 }
 
 impl RowDriver for ProgramDriver {
-    fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>) {
-        (self.rows, self.keys)
+    fn rows(&self) -> &Rows {
+        &self.rows
     }
 
-    fn rows(&self) -> (&[PathRow], &[Vec<u8>]) {
-        (&self.rows, &self.keys)
+    fn into_rows(self) -> Rows {
+        self.rows
     }
 }
 

@@ -13,6 +13,7 @@
 //! report, and only then removes the `found` files; a crash between these steps leaves
 //! either the interim report with its files or the final one with its own.
 
+use super::rows::RowDriver;
 use crate::error::{Error, Result};
 use crate::exec::{Driver, Executor, Exit, State};
 use crate::ktest::{test_file_name, KTest};
@@ -95,6 +96,16 @@ impl<'a> Recorder<'a> {
         }
     }
 
+    /// The directory the tests and reports go to.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The test of a row.
+    pub(crate) fn test_of(&self, row: &PathRow) -> KTest {
+        (self.make_test)(row)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Found> {
         self.found.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -106,7 +117,7 @@ impl<'a> Recorder<'a> {
         if needs_test(&row) {
             found.tests += 1;
             let name = found_file_name(found.tests);
-            match write_test(&self.dir, &name, &(self.make_test)(&row)) {
+            match write_test(&self.dir, &name, &self.test_of(&row)) {
                 Ok(()) => row.ktest = Some(name),
                 Err(e) => {
                     found.error.get_or_insert(e);
@@ -163,7 +174,7 @@ impl<'a> Recorder<'a> {
         let mut tests = Vec::new();
         for row in report.rows.iter_mut().filter(|r| needs_test(r)) {
             let name = test_file_name(tests.len() + 1);
-            write_test(&self.dir, &name, &(self.make_test)(row))?;
+            write_test(&self.dir, &name, &self.test_of(row))?;
             row.ktest = Some(name.clone());
             tests.push(self.dir.join(name));
         }
@@ -207,7 +218,7 @@ pub(crate) struct Recording<'r, 'a, D> {
     seen: usize,
 }
 
-impl<'r, 'a, D: super::RowDriver> Recording<'r, 'a, D> {
+impl<'r, 'a, D: RowDriver> Recording<'r, 'a, D> {
     pub(crate) fn new(inner: D, recorder: Option<&'r Recorder<'a>>) -> Self {
         Recording {
             inner,
@@ -217,15 +228,15 @@ impl<'r, 'a, D: super::RowDriver> Recording<'r, 'a, D> {
     }
 }
 
-impl<D: super::RowDriver> Driver for Recording<'_, '_, D> {
+impl<D: RowDriver> Driver for Recording<'_, '_, D> {
     fn on_exit(&mut self, ex: &mut Executor<'_>, state: State, exit: Exit) -> Option<State> {
         let next = self.inner.on_exit(ex, state, exit);
         if let Some(recorder) = self.recorder {
-            let (rows, keys) = self.inner.rows();
-            for (row, key) in rows[self.seen..].iter().zip(&keys[self.seen..]) {
+            let rows = self.inner.rows();
+            for (key, row) in rows.since(self.seen) {
                 recorder.found(key, row);
             }
-            self.seen = rows.len();
+            self.seen = rows.rows().len();
         }
         next
     }

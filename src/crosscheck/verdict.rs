@@ -6,27 +6,18 @@
 //! - One failed: `ErrorOne`, a divergence whatever the input on this path.
 //! - The engine gave up on either side: `Unknown`, with the reason.
 
+use super::rows::{Decision, RowDriver, Rows};
 use super::setup::{make_buffer, Arguments, Signature};
 use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Value};
 use crate::expr::{mask, to_signed, Assignment, ExprId};
-use crate::report::{InputValue, PathRow, PathVerdict};
+use crate::report::{InputValue, PathVerdict};
 use std::sync::Arc;
-
-/// The text columns of a row.
-struct RowText {
-    a: String,
-    b: String,
-    detail: String,
-}
 
 pub struct CrossDriver<'s> {
     sig: &'s Signature,
     compare_buffers: bool,
     args: Arguments,
-    pub rows: Vec<PathRow>,
-    /// The path of each row (its branch decisions), to order rows independently of the
-    /// order of exploration.
-    pub keys: Vec<Vec<u8>>,
+    pub(crate) rows: Rows,
     /// Time left for making counterexamples readable.
     minimize_left: std::time::Duration,
 }
@@ -37,8 +28,7 @@ impl<'s> CrossDriver<'s> {
             sig,
             compare_buffers,
             args,
-            rows: Vec::new(),
-            keys: Vec::new(),
+            rows: Rows::default(),
             minimize_left: super::minimize::TOTAL_BUDGET,
         }
     }
@@ -62,33 +52,6 @@ impl<'s> CrossDriver<'s> {
             Exit::Silent => Err("klee_silent_exit".into()),
             Exit::Unknown(why) => Err(why),
         }
-    }
-
-    fn push_row(
-        &mut self,
-        ex: &Executor<'_>,
-        state: &State,
-        verdict: PathVerdict,
-        model: Option<&Assignment>,
-        text: RowText,
-    ) {
-        let RowText { a, b, detail } = text;
-        let inputs = match model {
-            Some(m) => self.inputs(ex, state, m),
-            None => Vec::new(),
-        };
-        self.keys.push(state.path.clone());
-        self.rows.push(PathRow {
-            id: self.rows.len() + 1,
-            verdict,
-            merged_paths: state.merged,
-            inputs,
-            result_a: a,
-            result_b: b,
-            detail,
-            ktest: None,
-            confirmed: None,
-        });
     }
 
     /// The concrete inputs of a model, one per parameter, then one per global input.
@@ -218,87 +181,91 @@ impl<'s> CrossDriver<'s> {
         buffers.chain(globals).collect()
     }
 
-    /// Decides the verdict of a path where both sides ended.
-    fn decide(&mut self, ex: &mut Executor<'_>, state: State, a: SideOutcome, b: SideOutcome) {
-        let text_a = describe(ex, &a);
-        let text_b = describe(ex, &b);
-        match (&a, &b) {
-            (SideOutcome::Failed(fa), SideOutcome::Failed(fb)) => {
-                let model = any_model(ex, &state, self.sig, &self.args, &mut self.minimize_left);
-                if fa.kind.same_kind(&fb.kind) {
-                    let detail = format!(
-                        "both fail: {} (A at {}, B at {})",
-                        fa.kind.describe(),
-                        fa.loc,
-                        fb.loc
-                    );
-                    self.push_row(
-                        ex,
-                        &state,
-                        PathVerdict::ErrorBoth,
-                        model.as_deref(),
-                        RowText {
-                            a: text_a,
-                            b: text_b,
-                            detail,
-                        },
-                    );
-                } else {
-                    let detail = format!(
-                        "A: {} at {}; B: {} at {}",
-                        fa.kind.describe(),
-                        fa.loc,
-                        fb.kind.describe(),
-                        fb.loc
-                    );
-                    self.push_row(
-                        ex,
-                        &state,
-                        PathVerdict::Diverged,
-                        model.as_deref(),
-                        RowText {
-                            a: text_a,
-                            b: text_b,
-                            detail,
-                        },
-                    );
-                }
-            }
-            (SideOutcome::Failed(f), _) | (_, SideOutcome::Failed(f)) => {
-                let side = if matches!(a, SideOutcome::Failed(_)) {
-                    "A"
-                } else {
-                    "B"
-                };
-                let model = any_model(ex, &state, self.sig, &self.args, &mut self.minimize_left);
-                let detail = format!("only {side} fails: {} at {}", f.kind.describe(), f.loc);
-                self.push_row(
-                    ex,
-                    &state,
-                    PathVerdict::ErrorOne,
-                    model.as_deref(),
-                    RowText {
-                        a: text_a,
-                        b: text_b,
-                        detail,
-                    },
+    /// Decides a path where both sides ended: its row. A row that shows inputs shows a
+    /// readable model: of the path condition when the outcomes differ whatever the input,
+    /// of a difference of the results otherwise (the results are then shown for it).
+    fn decide(
+        &mut self,
+        ex: &mut Executor<'_>,
+        state: &State,
+        a: &SideOutcome,
+        b: &SideOutcome,
+    ) -> Decision {
+        use SideOutcome::Failed;
+        let results = (describe(ex, a), describe(ex, b));
+        let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
+            (Failed(fa), Failed(fb)) if fa.kind.same_kind(&fb.kind) => {
+                let detail = format!(
+                    "both fail: {} (A at {}, B at {})",
+                    fa.kind.describe(),
+                    fa.loc,
+                    fb.loc
                 );
+                let model = self.any_model(ex, state);
+                (PathVerdict::ErrorBoth, detail, model, results)
             }
-            _ => self.compare_results(ex, state, &a, &b, text_a, text_b),
+            (Failed(fa), Failed(fb)) => {
+                let detail = format!(
+                    "A: {} at {}; B: {} at {}",
+                    fa.kind.describe(),
+                    fa.loc,
+                    fb.kind.describe(),
+                    fb.loc
+                );
+                let model = self.any_model(ex, state);
+                (PathVerdict::Diverged, detail, model, results)
+            }
+            (Failed(f), _) | (_, Failed(f)) => {
+                let side = if matches!(a, Failed(_)) { "A" } else { "B" };
+                let detail = format!("only {side} fails: {} at {}", f.kind.describe(), f.loc);
+                let model = self.any_model(ex, state);
+                (PathVerdict::ErrorOne, detail, model, results)
+            }
+            _ => match self.difference_terms(ex, state, a, b) {
+                None => {
+                    let detail = "one side returns, the other exits".to_string();
+                    let model = self.any_model(ex, state);
+                    (PathVerdict::Diverged, detail, model, results)
+                }
+                Some(terms) => match self.difference(ex, state, &terms) {
+                    Ok(None) => (PathVerdict::Proved, String::new(), None, results),
+                    Err(why) => (PathVerdict::Unknown, why, None, results),
+                    Ok(Some((model, detail))) => {
+                        let labels: Vec<String> =
+                            self.memory_outputs().into_iter().map(|(l, _)| l).collect();
+                        let shown = (
+                            concrete_outcome(ex, a, &model, &labels),
+                            concrete_outcome(ex, b, &model, &labels),
+                        );
+                        (PathVerdict::Diverged, detail, Some(model), shown)
+                    }
+                },
+            },
+        };
+        let inputs = match &model {
+            Some(m) => self.inputs(ex, state, m),
+            None => Vec::new(),
+        };
+        Decision {
+            verdict,
+            inputs,
+            result_a,
+            result_b,
+            detail,
         }
     }
 
-    fn compare_results(
-        &mut self,
-        ex: &mut Executor<'_>,
-        state: State,
+    /// The ways two returns (or two exits) may differ, each with its name: the return
+    /// value, each compared buffer and global, the exit status. `None` when one side
+    /// returned and the other exited.
+    fn difference_terms(
+        &self,
+        ex: &Executor<'_>,
+        state: &State,
         a: &SideOutcome,
         b: &SideOutcome,
-        text_a: String,
-        text_b: String,
-    ) {
+    ) -> Option<Vec<(String, ExprId)>> {
         let pool = ex.pool;
-        // Each term is one way the two results may differ, with its name.
         let mut terms: Vec<(String, ExprId)> = Vec::new();
         match (a, b) {
             (
@@ -313,7 +280,7 @@ impl<'s> CrossDriver<'s> {
             ) => {
                 if let (Some(x), Some(y)) = (va, vb) {
                     let y = if self.sig.ret_is_pointer {
-                        self.pointer_in_a(ex, &state, *y)
+                        self.pointer_in_a(ex, state, *y)
                     } else {
                         *y
                     };
@@ -336,105 +303,72 @@ impl<'s> CrossDriver<'s> {
             (SideOutcome::Exited(x), SideOutcome::Exited(y)) => {
                 terms.push(("exit status".into(), pool.ne(x.expr(pool), y.expr(pool))));
             }
-            _ => {
-                let model = any_model(ex, &state, self.sig, &self.args, &mut self.minimize_left);
-                self.push_row(
-                    ex,
-                    &state,
-                    PathVerdict::Diverged,
-                    model.as_deref(),
-                    RowText {
-                        a: text_a,
-                        b: text_b,
-                        detail: "one side returns, the other exits".into(),
-                    },
-                );
-                return;
-            }
+            _ => return None,
         }
+        Some(terms)
+    }
+
+    /// Whether the `terms` may differ on the path: a readable model of a difference with
+    /// what differs in it (`None`: equal on every input of the path), or why the solver
+    /// could not tell.
+    fn difference(
+        &mut self,
+        ex: &mut Executor<'_>,
+        state: &State,
+        terms: &[(String, ExprId)],
+    ) -> Result<Option<(Arc<Assignment>, String)>, String> {
+        let pool = ex.pool;
         let differ = pool.or_all(&terms.iter().map(|(_, t)| *t).collect::<Vec<_>>());
         if pool.as_const(differ) == Some(0) {
-            self.push_row(
-                ex,
-                &state,
-                PathVerdict::Proved,
-                None,
-                RowText {
-                    a: text_a,
-                    b: text_b,
-                    detail: String::new(),
-                },
-            );
-            return;
+            return Ok(None);
         }
-        match ex.check(&state, differ) {
-            Ok(None) => self.push_row(
-                ex,
-                &state,
-                PathVerdict::Proved,
-                None,
-                RowText {
-                    a: text_a,
-                    b: text_b,
-                    detail: String::new(),
-                },
-            ),
-            Ok(Some(model)) => {
-                let model = super::minimize::minimize(
-                    ex,
-                    &state,
-                    differ,
-                    self.sig,
-                    &self.args,
-                    model,
-                    &mut self.minimize_left,
-                );
-                let what: Vec<&str> = terms
-                    .iter()
-                    .filter(|(_, t)| pool.eval(*t, &model) != 0)
-                    .map(|(n, _)| n.as_str())
-                    .collect();
-                let detail = format!(
-                    "{} differ{}",
-                    what.join(", "),
-                    if what.len() == 1 { "s" } else { "" }
-                );
-                let labels: Vec<String> =
-                    self.memory_outputs().into_iter().map(|(l, _)| l).collect();
-                let (ca, cb) = (
-                    concrete_outcome(ex, a, &model, &labels),
-                    concrete_outcome(ex, b, &model, &labels),
-                );
-                self.push_row(
-                    ex,
-                    &state,
-                    PathVerdict::Diverged,
-                    Some(&model),
-                    RowText {
-                        a: ca,
-                        b: cb,
-                        detail,
-                    },
-                );
-            }
-            Err(why) => self.push_row(
-                ex,
-                &state,
-                PathVerdict::Unknown,
-                None,
-                RowText {
-                    a: text_a,
-                    b: text_b,
-                    detail: why,
-                },
-            ),
-        }
+        let Some(model) = ex.check(state, differ)? else {
+            return Ok(None);
+        };
+        let model = super::minimize::minimize(
+            ex,
+            state,
+            differ,
+            self.sig,
+            &self.args,
+            model,
+            &mut self.minimize_left,
+        );
+        let what: Vec<&str> = terms
+            .iter()
+            .filter(|(_, t)| pool.eval(*t, &model) != 0)
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let detail = format!(
+            "{} differ{}",
+            what.join(", "),
+            if what.len() == 1 { "s" } else { "" }
+        );
+        Ok(Some((model, detail)))
+    }
+
+    /// A model of the path condition (any input that follows this path), made readable.
+    fn any_model(&mut self, ex: &mut Executor<'_>, state: &State) -> Option<Arc<Assignment>> {
+        let model = match &state.model {
+            Some(m) => m.clone(),
+            None => ex.check(state, ex.pool.true_()).ok().flatten()?,
+        };
+        let goal = ex.pool.true_();
+        Some(super::minimize::minimize(
+            ex,
+            state,
+            goal,
+            self.sig,
+            &self.args,
+            model,
+            &mut self.minimize_left,
+        ))
     }
 }
 
 impl Driver for CrossDriver<'_> {
     fn tally(&self) -> crate::exec::Tally {
-        super::tally(&self.rows)
+        self.rows.tally()
     }
 
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
@@ -450,17 +384,8 @@ impl Driver for CrossDriver<'_> {
                         "?".to_string(),
                     )
                 };
-                self.push_row(
-                    ex,
-                    &state,
-                    PathVerdict::Unknown,
-                    None,
-                    RowText {
-                        a,
-                        b,
-                        detail: format!("{side}: {why}"),
-                    },
-                );
+                let row = Decision::unknown(a, b, format!("{side}: {why}"));
+                self.rows.push(&state, row);
                 return None;
             }
         };
@@ -469,37 +394,20 @@ impl Driver for CrossDriver<'_> {
             return Some(self.start_b(ex, state));
         }
         let a = state.first.take().expect("side A ended before B started");
-        self.decide(ex, state, a, outcome);
+        let row = self.decide(ex, &state, &a, &outcome);
+        self.rows.push(&state, row);
         None
     }
 }
 
-impl super::RowDriver for CrossDriver<'_> {
-    fn into_rows(self) -> (Vec<PathRow>, Vec<Vec<u8>>) {
-        (self.rows, self.keys)
+impl RowDriver for CrossDriver<'_> {
+    fn rows(&self) -> &Rows {
+        &self.rows
     }
 
-    fn rows(&self) -> (&[PathRow], &[Vec<u8>]) {
-        (&self.rows, &self.keys)
+    fn into_rows(self) -> Rows {
+        self.rows
     }
-}
-
-/// A model of the path condition (any input that follows this path), made readable.
-fn any_model(
-    ex: &mut Executor<'_>,
-    state: &State,
-    sig: &Signature,
-    args: &Arguments,
-    budget: &mut std::time::Duration,
-) -> Option<Arc<Assignment>> {
-    let model = match &state.model {
-        Some(m) => m.clone(),
-        None => ex.check(state, ex.pool.true_()).ok().flatten()?,
-    };
-    let goal = ex.pool.true_();
-    Some(super::minimize::minimize(
-        ex, state, goal, sig, args, model, budget,
-    ))
 }
 
 fn concrete_byte(ex: &Executor<'_>, v: Value, model: &Assignment) -> u8 {

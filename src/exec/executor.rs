@@ -3,13 +3,15 @@
 //! A [`Driver`] decides what a state's end means: the crosscheck driver starts side B
 //! when side A ends and compares the two; the harness driver writes a test per path.
 
+use crate::exec::constraints::ConstraintSet;
 use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState};
-use crate::exec::progress::{Progress, Published, Snapshot, Tally};
+use crate::exec::merge::{Merger, Resume};
 use crate::exec::searcher::{self, SearchKind, Searcher};
-use crate::exec::state::{Failure, Frame, State, Termination};
+use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
 use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
-use crate::ir::{FuncId, Module, GLOBAL_BASE};
+use crate::ir::{BlockId, FuncId, Module, GLOBAL_BASE};
+use crate::progress::{Progress, Published, Snapshot, Tally};
 use crate::solver::{SatResult, Solver};
 use crate::stop::{Stop, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -167,7 +169,10 @@ pub struct Executor<'a> {
     /// States still live when exploration stopped (non-zero means it was incomplete).
     pub live_at_end: usize,
     /// State merging, when on.
-    pub merger: Option<crate::exec::merge::Merger>,
+    pub merger: Option<Merger>,
+    /// The index of each declared function's handler in `table.rs`'s table, by function
+    /// id: filled by the first call of a function without a body (`call_special`).
+    pub(crate) specials: std::sync::OnceLock<Vec<Option<u16>>>,
     start: Instant,
 }
 
@@ -178,7 +183,7 @@ impl<'a> Executor<'a> {
         solver: Box<dyn Solver + 'a>,
         config: ExecConfig,
     ) -> Self {
-        let merger = config.merge.then(crate::exec::merge::Merger::default);
+        let merger = config.merge.then(Merger::default);
         let coverage = module
             .functions
             .iter()
@@ -197,6 +202,7 @@ impl<'a> Executor<'a> {
             unsupported: Vec::new(),
             live_at_end: 0,
             merger,
+            specials: std::sync::OnceLock::new(),
             start: Instant::now(),
         }
     }
@@ -479,7 +485,7 @@ impl<'a> Executor<'a> {
                 );
                 return None;
             }
-            if self.step_in_place(&mut state) {
+            if self.step_in_place(&mut state) == Stepped::Ran {
                 continue;
             }
             let next = self.step(state)?;
@@ -497,6 +503,50 @@ impl<'a> Executor<'a> {
         // Whatever called `exit` is gone: the driver may start another program on it.
         state.stack.clear();
         self.pending_exits.push((state, exit));
+    }
+
+    /// Runs `f` on the merge groups, when merging is on, with what merging needs of the
+    /// executor.
+    fn with_merger<R>(&mut self, f: impl FnOnce(&mut Merger, &mut Resume<'_>) -> R) -> Option<R> {
+        let merger = self.merger.as_mut()?;
+        let mut resume = Resume {
+            pool: self.pool,
+            pending: &mut self.pending,
+            next_state_id: &mut self.next_state_id,
+            stats: &mut self.stats.constraints,
+        };
+        Some(f(merger, &mut resume))
+    }
+
+    /// `state` ends: it leaves every merge group it belongs to.
+    pub(crate) fn merge_leave(&mut self, state: &mut State) {
+        self.with_merger(|merger, resume| merger.leave(state, resume));
+    }
+
+    /// Parks `state` if it stands at the join block of its innermost merge group; returns
+    /// it otherwise.
+    pub(crate) fn maybe_park(&mut self, state: State) -> Option<State> {
+        if self.merger.is_none() {
+            return Some(state);
+        }
+        self.with_merger(|merger, resume| merger.maybe_park(state, resume))?
+    }
+
+    /// After a `br` or a `switch` forked `states` out of one state in block `from`: gives
+    /// them a merge group if the block has a join point.
+    pub(crate) fn start_merge_group(
+        &mut self,
+        states: &mut [&mut State],
+        from: BlockId,
+        snapshot: &ConstraintSet,
+        log_len: usize,
+        path_len: usize,
+    ) {
+        if let Some(merger) = self.merger.as_mut() {
+            let func = states[0].frame().func;
+            let f = (func, self.module.function(func));
+            merger.start_group(f, states, from, snapshot, log_len, path_len);
+        }
     }
 
     /// Drops `state` silently (an assumption that cannot hold on it).
@@ -664,7 +714,9 @@ impl<'a> Executor<'a> {
                 other.path.push(0);
                 state.log.push(cond);
                 other.log.push(not);
-                self.merge_fork(&state);
+                if let Some(merger) = self.merger.as_mut() {
+                    merger.fork(&state);
+                }
                 other.model = Some(mn);
                 Some((Some(state), Some(other)))
             }
@@ -1004,4 +1056,15 @@ pub enum Offset {
     Concrete(u64),
     /// A 32-bit expression known to keep the access in bounds.
     Symbolic(ExprId),
+}
+
+/// `offset + i`.
+pub(crate) fn offset_plus(ex: &Executor<'_>, offset: Offset, i: u64) -> Offset {
+    match offset {
+        Offset::Concrete(o) => Offset::Concrete(o + i),
+        Offset::Symbolic(e) => {
+            let pool = ex.pool;
+            Offset::Symbolic(pool.add(e, pool.constant(crate::expr::INDEX_WIDTH, i as u128)))
+        }
+    }
 }

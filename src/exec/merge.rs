@@ -11,28 +11,14 @@
 //! member left, its parked members are merged (or, if their shapes differ, released one by
 //! one). A merged path is reported as one row that says how many paths it stands for.
 
-use crate::exec::constraints::ConstraintSet;
-use crate::exec::executor::Executor;
+use crate::exec::constraints::{ConstraintSet, ConstraintStats};
 use crate::exec::memory::ObjectState;
-use crate::exec::state::State;
+use crate::exec::state::{MergeMarker, State};
 use crate::exec::value::Value;
-use crate::expr::ExprId;
-use crate::ir::{BlockId, Function, Terminator};
+use crate::expr::{ExprId, ExprPool};
+use crate::ir::{BlockId, FuncId, Function, Terminator};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
-
-/// One merge group a state belongs to.
-#[derive(Clone, Debug)]
-pub struct MergeMarker {
-    pub group: u64,
-    /// The join block, and the stack depth at which it counts.
-    pub block: BlockId,
-    pub depth: usize,
-    /// The path condition at the fork, and how long the constraint log and the path key were.
-    pub snapshot: Arc<ConstraintSet>,
-    pub log_len: usize,
-    pub path_len: usize,
-}
 
 #[derive(Default)]
 struct Group {
@@ -52,39 +38,42 @@ pub struct Merger {
     pub refused: u64,
 }
 
+/// What merging needs of the executor that runs it: the expression pool, the queue that
+/// resumed and merged states go to, the state ids and the path-condition statistics.
+pub(crate) struct Resume<'e> {
+    pub pool: &'e ExprPool,
+    pub pending: &'e mut Vec<State>,
+    pub next_state_id: &'e mut u64,
+    pub stats: &'e mut ConstraintStats,
+}
+
 impl Merger {
     /// States parked and not yet resumed.
     pub fn parked(&self) -> usize {
         self.groups.values().map(|g| g.parked.len()).sum()
     }
-}
 
-impl<'a> Executor<'a> {
-    /// After a `br` or a `switch` forked `states` out of one state in block `from`: gives
-    /// them a merge group if the block has a join point.
-    pub(crate) fn start_merge_group(
+    /// After a `br` or a `switch` forked `states` out of one state in block `from` of
+    /// `func`: gives them a merge group if the block has a join point.
+    pub(crate) fn start_group(
         &mut self,
+        (func_id, func): (FuncId, &Function),
         states: &mut [&mut State],
         from: BlockId,
         snapshot: &ConstraintSet,
         log_len: usize,
         path_len: usize,
     ) {
-        let Some(merger) = self.merger.as_mut() else {
-            return;
-        };
-        let func_id = states[0].frame().func;
-        let module = self.module;
-        let ipdom = merger
+        let ipdom = self
             .ipdoms
             .entry(func_id.0)
-            .or_insert_with(|| post_dominators(module.function(func_id)));
+            .or_insert_with(|| post_dominators(func));
         let Some(join) = ipdom[from.index()] else {
             return;
         };
-        merger.next_group += 1;
-        let group = merger.next_group;
-        merger.groups.insert(
+        self.next_group += 1;
+        let group = self.next_group;
+        self.groups.insert(
             group,
             Group {
                 active: states.len(),
@@ -105,19 +94,17 @@ impl<'a> Executor<'a> {
     }
 
     /// A state forked: its sibling belongs to the same groups.
-    pub(crate) fn merge_fork(&mut self, state: &State) {
-        if let Some(merger) = self.merger.as_mut() {
-            for m in &state.markers {
-                if let Some(g) = merger.groups.get_mut(&m.group) {
-                    g.active += 1;
-                }
+    pub(crate) fn fork(&mut self, state: &State) {
+        for m in &state.markers {
+            if let Some(g) = self.groups.get_mut(&m.group) {
+                g.active += 1;
             }
         }
     }
 
     /// Parks `state` if it stands at the join block of its innermost group; returns it
     /// otherwise.
-    pub(crate) fn maybe_park(&mut self, state: State) -> Option<State> {
+    pub(crate) fn maybe_park(&mut self, state: State, resume: &mut Resume<'_>) -> Option<State> {
         let Some(top) = state.markers.last() else {
             return Some(state);
         };
@@ -126,47 +113,36 @@ impl<'a> Executor<'a> {
             return Some(state);
         }
         let group = top.group;
-        let merger = self.merger.as_mut()?;
-        let g = merger
+        let g = self
             .groups
             .get_mut(&group)
             .expect("a marker's group exists");
         g.active -= 1;
         g.parked.push(state);
-        self.settle(group);
+        self.settle(group, resume);
         None
     }
 
     /// `state` ends: it leaves every group it belongs to.
-    pub(crate) fn merge_leave(&mut self, state: &mut State) {
+    pub(crate) fn leave(&mut self, state: &mut State, resume: &mut Resume<'_>) {
         let markers = std::mem::take(&mut state.markers);
-        if self.merger.is_none() {
-            return;
-        }
         for m in markers.iter().rev() {
-            if let Some(g) = self
-                .merger
-                .as_mut()
-                .and_then(|mg| mg.groups.get_mut(&m.group))
-            {
+            if let Some(g) = self.groups.get_mut(&m.group) {
                 g.active -= 1;
             }
-            self.settle(m.group);
+            self.settle(m.group, resume);
         }
     }
 
     /// Merges (or releases) the parked members of `group` once none is active.
-    fn settle(&mut self, group: u64) {
-        let Some(merger) = self.merger.as_mut() else {
-            return;
-        };
-        let Some(g) = merger.groups.get(&group) else {
+    fn settle(&mut self, group: u64, resume: &mut Resume<'_>) {
+        let Some(g) = self.groups.get(&group) else {
             return;
         };
         if g.active > 0 {
             return;
         }
-        let mut parked = merger
+        let mut parked = self
             .groups
             .remove(&group)
             .map(|g| g.parked)
@@ -180,137 +156,138 @@ impl<'a> Executor<'a> {
         }
         let marker = marker.expect("a parked state holds its group's marker");
         if parked.len() == 1 {
-            self.pending.extend(parked);
+            resume.pending.extend(parked);
             return;
         }
         let k = parked.len();
-        match self.merge_states(parked, &marker) {
-            Ok(merged) => {
-                let merger = self.merger.as_mut().expect("merging is on");
-                merger.merged += k as u64 - 1;
+        match merge_states(parked, &marker, resume.pool, &mut *resume.stats) {
+            Ok(mut merged) => {
+                self.merged += k as u64 - 1;
                 // The merged state stands for k members of each outer group.
                 for m in &merged.markers {
-                    if let Some(outer) = merger.groups.get_mut(&m.group) {
+                    if let Some(outer) = self.groups.get_mut(&m.group) {
                         outer.active -= k - 1;
                     }
                 }
-                self.pending.push(merged);
+                *resume.next_state_id += 1;
+                merged.id = *resume.next_state_id;
+                resume.pending.push(merged);
             }
             Err(states) => {
-                self.merger.as_mut().expect("merging is on").refused += 1;
-                self.pending.extend(states);
+                self.refused += 1;
+                resume.pending.extend(states);
             }
         }
     }
+}
 
-    /// One state equivalent to the disjunction of `states` (all parked at the same join
-    /// point, forked from one state), or the states back if their shapes differ.
-    fn merge_states(
-        &mut self,
-        states: Vec<State>,
-        marker: &MergeMarker,
-    ) -> Result<State, Vec<State>> {
-        let pool = self.pool;
-        let first = &states[0];
-        let same_shape = states.iter().all(|s| {
-            s.stack.len() == first.stack.len()
-                && s.stack.iter().zip(&first.stack).all(|(a, b)| {
-                    a.func == b.func
-                        && a.block == b.block
-                        && a.pc == b.pc
-                        && a.ret_dst == b.ret_dst
-                        && a.allocas == b.allocas
-                        && a.regs.len() == b.regs.len()
-                })
-                && s.allocator == first.allocator
-                && s.inputs == first.inputs
-                && s.phase == first.phase
-                && s.buffers == first.buffers
-                && s.first == first.first
-                && s.outputs == first.outputs
-                && s.first_outputs == first.first_outputs
-                && s.memory.len() == first.memory.len()
-                && s.memory
-                    .objects()
-                    .zip(first.memory.objects())
-                    .all(|((a, _), (b, _))| a.address == b.address && a.size == b.size)
-        });
-        if !same_shape {
+/// One state equivalent to the disjunction of `states` (all parked at the same join point,
+/// forked from one state), or the states back if their shapes differ. The merged state's id
+/// is the caller's to give.
+fn merge_states(
+    states: Vec<State>,
+    marker: &MergeMarker,
+    pool: &ExprPool,
+    stats: &mut ConstraintStats,
+) -> Result<State, Vec<State>> {
+    let first = &states[0];
+    let same_shape = states.iter().all(|s| {
+        s.stack.len() == first.stack.len()
+            && s.stack.iter().zip(&first.stack).all(|(a, b)| {
+                a.func == b.func
+                    && a.block == b.block
+                    && a.pc == b.pc
+                    && a.ret_dst == b.ret_dst
+                    && a.allocas == b.allocas
+                    && a.regs.len() == b.regs.len()
+            })
+            && s.allocator == first.allocator
+            && s.inputs == first.inputs
+            && s.phase == first.phase
+            && s.buffers == first.buffers
+            && s.first == first.first
+            && s.outputs == first.outputs
+            && s.first_outputs == first.first_outputs
+            && s.memory.len() == first.memory.len()
+            && s.memory
+                .objects()
+                .zip(first.memory.objects())
+                .all(|((a, _), (b, _))| a.address == b.address && a.size == b.size)
+    });
+    if !same_shape {
+        return Err(states);
+    }
+    // Each member's guard: what it added to the path condition since the fork.
+    let guards: Vec<ExprId> = states
+        .iter()
+        .map(|s| pool.and_all(&s.log[marker.log_len.min(s.log.len())..]))
+        .collect();
+    let choose = |values: &[Value]| -> Option<Value> {
+        if values.iter().all(|v| *v == values[0]) {
+            return Some(values[0]);
+        }
+        let w = values[0].width(pool);
+        if values.iter().any(|v| v.width(pool) != w) {
+            // Only a dead register can differ in width (SSA): any value will do.
+            return Some(values[0]);
+        }
+        let mut acc = values[values.len() - 1].expr(pool);
+        for i in (0..values.len() - 1).rev() {
+            acc = pool.ite(guards[i], values[i].expr(pool), acc);
+        }
+        Some(Value::from_expr(pool, acc))
+    };
+    let mut merged = states[0].clone();
+    for (f, frame) in merged.stack.iter_mut().enumerate() {
+        for r in 0..frame.regs.len() {
+            let values: Vec<Value> = states.iter().map(|s| s.stack[f].regs[r]).collect();
+            if let Some(v) = choose(&values) {
+                frame.regs[r] = v;
+            }
+        }
+    }
+    let keys: Vec<u64> = first.memory.objects().map(|(o, _)| o.address).collect();
+    for key in keys {
+        let contents: Vec<&Arc<ObjectState>> = states
+            .iter()
+            .map(|s| s.memory.get(key).map(|(_, c)| c).expect("same objects"))
+            .collect();
+        if contents.iter().all(|c| Arc::ptr_eq(c, contents[0])) {
+            continue;
+        }
+        if contents
+            .iter()
+            .any(|c| c.in_array_mode() || c.size() != contents[0].size())
+        {
             return Err(states);
         }
-        // Each member's guard: what it added to the path condition since the fork.
-        let guards: Vec<ExprId> = states
-            .iter()
-            .map(|s| pool.and_all(&s.log[marker.log_len.min(s.log.len())..]))
-            .collect();
-        let choose = |values: &[Value]| -> Option<Value> {
-            if values.iter().all(|v| *v == values[0]) {
-                return Some(values[0]);
-            }
-            let w = values[0].width(pool);
-            if values.iter().any(|v| v.width(pool) != w) {
-                // Only a dead register can differ in width (SSA): any value will do.
-                return Some(values[0]);
-            }
-            let mut acc = values[values.len() - 1].expr(pool);
-            for i in (0..values.len() - 1).rev() {
-                acc = pool.ite(guards[i], values[i].expr(pool), acc);
-            }
-            Some(Value::from_expr(pool, acc))
-        };
-        let mut merged = states[0].clone();
-        for (f, frame) in merged.stack.iter_mut().enumerate() {
-            for r in 0..frame.regs.len() {
-                let values: Vec<Value> = states.iter().map(|s| s.stack[f].regs[r]).collect();
-                if let Some(v) = choose(&values) {
-                    frame.regs[r] = v;
-                }
-            }
-        }
-        let keys: Vec<u64> = first.memory.objects().map(|(o, _)| o.address).collect();
-        for key in keys {
-            let contents: Vec<&Arc<ObjectState>> = states
-                .iter()
-                .map(|s| s.memory.get(key).map(|(_, c)| c).expect("same objects"))
-                .collect();
-            if contents.iter().all(|c| Arc::ptr_eq(c, contents[0])) {
+        let size = contents[0].size();
+        let target = merged.memory.get_mut(key).expect("same objects");
+        for i in 0..size {
+            let bytes: Vec<Value> = contents.iter().map(|c| c.byte(pool, i)).collect();
+            if bytes.iter().all(|b| *b == bytes[0]) {
                 continue;
             }
-            if contents
-                .iter()
-                .any(|c| c.in_array_mode() || c.size() != contents[0].size())
-            {
-                return Err(states);
-            }
-            let size = contents[0].size();
-            let target = merged.memory.get_mut(key).expect("same objects");
-            for i in 0..size {
-                let bytes: Vec<Value> = contents.iter().map(|c| c.byte(pool, i)).collect();
-                if bytes.iter().all(|b| *b == bytes[0]) {
-                    continue;
-                }
-                if let Some(v) = choose(&bytes) {
-                    target.set_byte(pool, i, v);
-                }
+            if let Some(v) = choose(&bytes) {
+                target.set_byte(pool, i, v);
             }
         }
-        let mut constraints = (*marker.snapshot).clone();
-        let either = pool.or_all(&guards);
-        constraints.add(pool, either, &mut self.stats.constraints);
-        merged.constraints = constraints;
-        merged.log.truncate(marker.log_len);
-        merged.log.push(either);
-        merged.path.truncate(marker.path_len);
-        merged.merged = states.iter().map(|s| s.merged).sum();
-        merged.instructions = states.iter().map(|s| s.instructions).max().unwrap_or(0);
-        merged.since_new_coverage = states
-            .iter()
-            .map(|s| s.since_new_coverage)
-            .min()
-            .unwrap_or(0);
-        merged.id = self.fresh_id();
-        Ok(merged)
     }
+    let mut constraints = (*marker.snapshot).clone();
+    let either = pool.or_all(&guards);
+    constraints.add(pool, either, stats);
+    merged.constraints = constraints;
+    merged.log.truncate(marker.log_len);
+    merged.log.push(either);
+    merged.path.truncate(marker.path_len);
+    merged.merged = states.iter().map(|s| s.merged).sum();
+    merged.instructions = states.iter().map(|s| s.instructions).max().unwrap_or(0);
+    merged.since_new_coverage = states
+        .iter()
+        .map(|s| s.since_new_coverage)
+        .min()
+        .unwrap_or(0);
+    Ok(merged)
 }
 
 /// The immediate post-dominator of every block (`None` for blocks that reach no `ret`).

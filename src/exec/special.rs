@@ -1,77 +1,104 @@
-//! Intrinsics and the engine's primitive functions (the KLEE interface, memory allocation,
-//! program termination). One table maps a declared function's name to its handler; every
-//! other undefined function stops the path as unsupported. Conveniences such as
-//! `klee_int` or `strlen` are C in `harness/`, not here.
+//! The engine's primitive functions (the KLEE interface, memory allocation, program
+//! termination) as handlers of the table in `table.rs`, with what handlers share: the
+//! [`Call`] they get, the [`End`] of a call that does not return, one argument helper
+//! ([`Executor::concrete_arg`]) and one heap allocator ([`Executor::heap_object`]); and the
+//! intrinsics, variadic argument areas and `va_start`. Conveniences such as `klee_int` or
+//! `strlen` are C in `harness/`, not here.
 
-use crate::exec::executor::{Executor, Exit, Offset};
+use crate::exec::executor::{offset_plus, Executor, Exit, Offset};
 use crate::exec::memory::{ObjectKind, ObjectState};
 use crate::exec::state::{State, SymbolicInput, Termination};
 use crate::exec::value::Value;
 use crate::expr::{BinOp, ExprId};
-use crate::ir::{CastKind, FuncId, Intrinsic, Operand, Predicate, RegId, PTR_WIDTH};
+use crate::ir::{CastKind, Intrinsic, Operand, Predicate, RegId, PTR_WIDTH};
+
+/// A call of a function the engine implements.
+pub(crate) struct Call<'c> {
+    /// The name the handler was found under (aliases share a handler).
+    pub name: &'static str,
+    /// The register of the result, unless the caller ignores it.
+    pub dst: Option<RegId>,
+    pub args: &'c [Value],
+}
+
+/// How a call that does not return ends the path.
+pub(crate) enum End {
+    /// The program ended (`exit`, `klee_silent_exit`).
+    Exit(Exit),
+    /// The program failed at the call (`abort`, `__assert_fail`, `klee_report_error`).
+    Fail(Termination),
+    /// The engine does not model the call.
+    Unsupported(String),
+}
+
+/// The largest allocation (and alignment) the engine makes.
+const MAX_ALLOCATION: u64 = 1 << 30;
 
 impl<'a> Executor<'a> {
-    /// A call to a function without a body.
-    pub fn call_special(
+    /// Argument `i` of `call` as a concrete number; otherwise (symbolic or missing) the
+    /// path stops as unsupported, naming `what`.
+    pub(crate) fn concrete_arg(
         &mut self,
         state: State,
-        func: FuncId,
-        dst: Option<RegId>,
-        args: &[Value],
-    ) -> Option<State> {
-        let name = self.module.function(func).source_name.as_str();
-        if crate::exec::posix::PRIMITIVES.contains(&name) {
-            return self.call_posix_primitive(name, state, dst, args);
-        }
-        match name {
-            "klee_make_symbolic" => self.sp_make_symbolic(state, args),
-            "klee_assume" => self.sp_assume(state, args),
-            "klee_report_error" => self.sp_report_error(state, args),
-            "klee_silent_exit" => {
-                self.finish(state, Exit::Silent);
+        call: &Call<'_>,
+        i: usize,
+        what: &str,
+    ) -> Option<(State, u64)> {
+        match call.args.get(i) {
+            Some(Value::Con { bits, .. }) => Some((state, *bits as u64)),
+            Some(Value::Sym(_)) => {
+                self.unsupported(state, &format!("symbolic {what}"));
                 None
             }
-            "klee_abort" | "abort" => {
-                self.fail(state, Termination::Abort);
-                None
-            }
-            "klee_prefer_cex" | "klee_print_expr" | "klee_warning" => self.sp_nothing(state, dst),
-            "klee_is_symbolic" => self.sp_is_symbolic(state, dst, args),
-            "__assert_fail" | "__assert" | "__assert_rtn" => self.sp_assert_fail(state, args),
-            "exit" | "_exit" | "_Exit" => {
-                let status = args.first().copied().unwrap_or(Value::concrete(32, 0));
-                self.finish(state, Exit::Exited(status));
-                None
-            }
-            "malloc" => self.sp_malloc(state, dst, args),
-            "calloc" => self.sp_calloc(state, dst, args),
-            "realloc" => self.sp_realloc(state, dst, args),
-            "free" => self.sp_free(state, args),
-            "memcpy" | "memmove" => self.sp_memcpy(state, dst, args),
-            "memset" => self.sp_memset(state, dst, args),
-            _ => {
-                let what = format!("call to undefined function '{name}'");
-                self.unsupported(state, &what);
+            None => {
+                self.unsupported(state, &format!("missing {what}"));
                 None
             }
         }
     }
 
-    fn concrete_arg(
-        &mut self,
-        state: &State,
-        args: &[Value],
-        i: usize,
-        what: &str,
-    ) -> Result<u128, String> {
-        match args.get(i) {
-            Some(Value::Con { bits, .. }) => Ok(*bits),
-            Some(Value::Sym(_)) => Err(format!("symbolic {what}")),
-            None => {
-                let _ = state;
-                Err(format!("missing {what}"))
-            }
+    /// Sets the call's result register, if it has one, to `v`.
+    pub(crate) fn set_result(&self, state: &mut State, call: &Call<'_>, v: Value) {
+        if let Some(d) = call.dst {
+            self.set(state, d, v);
         }
+    }
+
+    /// A new zeroed heap object of `size` bytes (at an address aligned to `align`, if
+    /// given), its address the call's result; larger than [`MAX_ALLOCATION`] (or aligned
+    /// more) stops the path as unsupported.
+    pub(crate) fn heap_object(
+        &mut self,
+        mut state: State,
+        call: &Call<'_>,
+        size: u64,
+        align: Option<u64>,
+    ) -> Option<(State, u64)> {
+        if size > MAX_ALLOCATION {
+            self.unsupported(state, "allocation larger than 1 GiB");
+            return None;
+        }
+        if let Some(align) = align {
+            if align > MAX_ALLOCATION {
+                self.unsupported(state, "alignment larger than 1 GiB");
+                return None;
+            }
+            state.allocator.align_to(align.max(16).next_power_of_two());
+        }
+        let name = format!("heap object allocated at {}", self.current_loc(&state));
+        let address = self.allocate(
+            &mut state,
+            size,
+            ObjectKind::Heap,
+            name,
+            ObjectState::zeroed(size as usize),
+        );
+        self.set_result(
+            &mut state,
+            call,
+            Value::concrete(PTR_WIDTH, address as u128),
+        );
+        Some((state, address))
     }
 
     /// Reads a NUL-terminated string at a concrete address (at most 4096 bytes).
@@ -89,37 +116,14 @@ impl<'a> Executor<'a> {
         Some(String::from_utf8_lossy(&out).into_owned())
     }
 
-    fn sp_nothing(&mut self, state: State, dst: Option<RegId>) -> Option<State> {
-        let mut state = state;
-        if let Some(d) = dst {
-            self.set(&mut state, d, Value::concrete(32, 0));
-        }
-        Some(state)
-    }
-
-    fn sp_make_symbolic(&mut self, state: State, args: &[Value]) -> Option<State> {
-        let (address, size) = match (
-            self.concrete_arg(&state, args, 0, "address"),
-            self.concrete_arg(&state, args, 1, "size"),
-        ) {
-            (Ok(a), Ok(s)) => (a as u64, s as u64),
-            (Err(e), _) | (_, Err(e)) => {
-                self.unsupported(state, &format!("klee_make_symbolic with {e}"));
-                return None;
-            }
-        };
-        let name = match args.get(2) {
+    /// The string argument `i` of a call: empty when it is null, symbolic or missing.
+    fn string_arg(&self, state: &State, call: &Call<'_>, i: usize) -> String {
+        match call.args.get(i) {
             Some(Value::Con { bits, .. }) if *bits != 0 => {
-                self.read_c_string(&state, *bits as u64).unwrap_or_default()
+                self.read_c_string(state, *bits as u64).unwrap_or_default()
             }
             _ => String::new(),
-        };
-        let name = if name.is_empty() {
-            "unnamed".to_string()
-        } else {
-            name
-        };
-        self.make_symbolic(state, address, size, &name)
+        }
     }
 
     /// Makes `size` bytes at `address` the fresh symbolic input `name`.
@@ -185,180 +189,161 @@ impl<'a> Executor<'a> {
         });
         Some(state)
     }
+}
 
-    fn sp_assume(&mut self, state: State, args: &[Value]) -> Option<State> {
-        match args.first() {
-            Some(Value::Con { bits, .. }) => {
-                if *bits != 0 {
-                    Some(state)
-                } else {
-                    // An assumption false on this path: the path is dropped, as in KLEE.
-                    self.drop_path(state);
-                    None
-                }
-            }
-            Some(Value::Sym(e)) => {
-                let pool = self.pool;
-                let cond = pool.ne(*e, pool.constant(pool.width(*e), 0));
-                self.assume(state, cond)
-            }
-            None => Some(state),
-        }
-    }
+// The handlers `table.rs` names (those of the POSIX primitives are in `posix.rs`).
 
-    fn sp_report_error(&mut self, state: State, args: &[Value]) -> Option<State> {
-        let text = |ex: &Self, i: usize| match args.get(i) {
-            Some(Value::Con { bits, .. }) if *bits != 0 => {
-                ex.read_c_string(&state, *bits as u64).unwrap_or_default()
-            }
-            _ => String::new(),
-        };
-        let message = text(self, 2);
-        let suffix = text(self, 3);
-        self.fail(state, Termination::Reported { message, suffix });
-        None
-    }
+pub(super) fn returns_zero(
+    ex: &mut Executor<'_>,
+    mut state: State,
+    call: &Call<'_>,
+) -> Option<State> {
+    ex.set_result(&mut state, call, Value::concrete(32, 0));
+    Some(state)
+}
 
-    fn sp_is_symbolic(
-        &mut self,
-        mut state: State,
-        dst: Option<RegId>,
-        args: &[Value],
-    ) -> Option<State> {
-        let symbolic = args.first().is_some_and(|v| !v.is_concrete());
-        if let Some(d) = dst {
-            self.set(&mut state, d, Value::concrete(32, symbolic as u128));
-        }
-        Some(state)
-    }
+pub(super) fn klee_make_symbolic(
+    ex: &mut Executor<'_>,
+    state: State,
+    call: &Call<'_>,
+) -> Option<State> {
+    let (state, address) = ex.concrete_arg(state, call, 0, "address in klee_make_symbolic")?;
+    let (state, size) = ex.concrete_arg(state, call, 1, "size in klee_make_symbolic")?;
+    let name = ex.string_arg(&state, call, 2);
+    let name = if name.is_empty() { "unnamed" } else { &name };
+    ex.make_symbolic(state, address, size, name)
+}
 
-    fn sp_assert_fail(&mut self, state: State, args: &[Value]) -> Option<State> {
-        let what = match args.first() {
-            Some(Value::Con { bits, .. }) => {
-                self.read_c_string(&state, *bits as u64).unwrap_or_default()
-            }
-            _ => String::new(),
-        };
-        self.fail(state, Termination::AssertFail(what));
-        None
-    }
-
-    fn heap_object(&mut self, state: &mut State, size: u64) -> u64 {
-        let name = format!("heap object allocated at {}", self.current_loc(state));
-        self.allocate(
-            state,
-            size,
-            ObjectKind::Heap,
-            name,
-            ObjectState::zeroed(size as usize),
-        )
-    }
-
-    fn size_arg(&mut self, state: State, args: &[Value], i: usize) -> Result<(State, u64), ()> {
-        match self.concrete_arg(&state, args, i, "allocation size") {
-            Ok(n) if n <= 1 << 30 => Ok((state, n as u64)),
-            Ok(_) => {
-                self.unsupported(state, "allocation larger than 1 GiB");
-                Err(())
-            }
-            Err(e) => {
-                self.unsupported(state, &format!("{e} in an allocation"));
-                Err(())
-            }
-        }
-    }
-
-    fn sp_malloc(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
-        let (mut state, n) = self.size_arg(state, args, 0).ok()?;
-        let address = self.heap_object(&mut state, n);
-        if let Some(d) = dst {
-            self.set(&mut state, d, Value::concrete(PTR_WIDTH, address as u128));
-        }
-        Some(state)
-    }
-
-    fn sp_calloc(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
-        let (state, a) = self.size_arg(state, args, 0).ok()?;
-        let (mut state, b) = self.size_arg(state, args, 1).ok()?;
-        let address = self.heap_object(&mut state, a.saturating_mul(b));
-        if let Some(d) = dst {
-            self.set(&mut state, d, Value::concrete(PTR_WIDTH, address as u128));
-        }
-        Some(state)
-    }
-
-    fn sp_realloc(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
-        let (mut state, n) = self.size_arg(state, args, 1).ok()?;
-        let old = match args.first() {
-            Some(Value::Con { bits, .. }) => *bits as u64,
-            _ => {
-                self.unsupported(state, "realloc of a symbolic pointer");
-                return None;
-            }
-        };
-        let address = self.heap_object(&mut state, n);
-        if old != 0 {
-            let Some((object, contents)) =
-                state.memory.get(old).map(|(o, c)| (o.clone(), c.clone()))
-            else {
-                self.fail(state, Termination::BadFree);
-                return None;
-            };
-            let count = object.size.min(n) as usize;
-            let bytes = contents.read_bytes(self.pool, 0, count);
-            let target = state.memory.get_mut(address).expect("just allocated");
-            for (i, b) in bytes.into_iter().enumerate() {
-                target.set_byte(self.pool, i, b);
-            }
-            state.memory.remove(old);
-        }
-        if let Some(d) = dst {
-            self.set(&mut state, d, Value::concrete(PTR_WIDTH, address as u128));
-        }
-        Some(state)
-    }
-
-    fn sp_free(&mut self, mut state: State, args: &[Value]) -> Option<State> {
-        match args.first() {
-            Some(Value::Con { bits: 0, .. }) => Some(state),
-            Some(Value::Con { bits, .. }) => {
-                let address = *bits as u64;
-                match state.memory.get(address) {
-                    Some((o, _)) if o.kind == ObjectKind::Heap => {
-                        state.memory.remove(address);
-                        Some(state)
-                    }
-                    _ => {
-                        self.fail(state, Termination::BadFree);
-                        None
-                    }
-                }
-            }
-            _ => {
-                self.unsupported(state, "free of a symbolic pointer");
+pub(super) fn klee_assume(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+    match call.args.first() {
+        Some(Value::Con { bits, .. }) => {
+            if *bits != 0 {
+                Some(state)
+            } else {
+                // An assumption false on this path: the path is dropped, as in KLEE.
+                ex.drop_path(state);
                 None
             }
         }
-    }
-
-    fn sp_memcpy(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
-        let ret = args.first().copied();
-        let mut s = self.copy_memory(state, args)?;
-        if let (Some(d), Some(r)) = (dst, ret) {
-            self.set(&mut s, d, r);
+        Some(Value::Sym(e)) => {
+            let pool = ex.pool;
+            let cond = pool.ne(*e, pool.constant(pool.width(*e), 0));
+            ex.assume(state, cond)
         }
-        Some(s)
+        None => Some(state),
     }
+}
 
-    fn sp_memset(&mut self, state: State, dst: Option<RegId>, args: &[Value]) -> Option<State> {
-        let ret = args.first().copied();
-        let mut s = self.set_memory(state, args)?;
-        if let (Some(d), Some(r)) = (dst, ret) {
-            self.set(&mut s, d, r);
+pub(super) fn klee_is_symbolic(
+    ex: &mut Executor<'_>,
+    mut state: State,
+    call: &Call<'_>,
+) -> Option<State> {
+    let symbolic = call.args.first().is_some_and(|v| !v.is_concrete());
+    ex.set_result(&mut state, call, Value::concrete(32, symbolic as u128));
+    Some(state)
+}
+
+pub(super) fn klee_report_error(ex: &Executor<'_>, state: &State, call: &Call<'_>) -> End {
+    End::Fail(Termination::Reported {
+        message: ex.string_arg(state, call, 2),
+        suffix: ex.string_arg(state, call, 3),
+    })
+}
+
+pub(super) fn abort(_: &Executor<'_>, _: &State, _: &Call<'_>) -> End {
+    End::Fail(Termination::Abort)
+}
+
+pub(super) fn exit(_: &Executor<'_>, _: &State, call: &Call<'_>) -> End {
+    let status = call.args.first().copied().unwrap_or(Value::concrete(32, 0));
+    End::Exit(Exit::Exited(status))
+}
+
+pub(super) fn assert_fail(ex: &Executor<'_>, state: &State, call: &Call<'_>) -> End {
+    End::Fail(Termination::AssertFail(ex.string_arg(state, call, 0)))
+}
+
+pub(super) fn malloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+    let (state, n) = ex.concrete_arg(state, call, 0, "allocation size")?;
+    ex.heap_object(state, call, n, None).map(|(s, _)| s)
+}
+
+pub(super) fn calloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+    let (state, a) = ex.concrete_arg(state, call, 0, "allocation size")?;
+    let (state, b) = ex.concrete_arg(state, call, 1, "allocation size")?;
+    ex.heap_object(state, call, a.saturating_mul(b), None)
+        .map(|(s, _)| s)
+}
+
+pub(super) fn realloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+    let (state, n) = ex.concrete_arg(state, call, 1, "allocation size")?;
+    let old = match call.args.first() {
+        Some(Value::Con { bits, .. }) => *bits as u64,
+        _ => {
+            ex.unsupported(state, "realloc of a symbolic pointer");
+            return None;
         }
-        Some(s)
+    };
+    let (mut state, address) = ex.heap_object(state, call, n, None)?;
+    if old != 0 {
+        let Some((object, contents)) = state.memory.get(old).map(|(o, c)| (o.clone(), c.clone()))
+        else {
+            ex.fail(state, Termination::BadFree);
+            return None;
+        };
+        let count = object.size.min(n) as usize;
+        let bytes = contents.read_bytes(ex.pool, 0, count);
+        let target = state.memory.get_mut(address).expect("just allocated");
+        for (i, b) in bytes.into_iter().enumerate() {
+            target.set_byte(ex.pool, i, b);
+        }
+        state.memory.remove(old);
     }
+    Some(state)
+}
 
+pub(super) fn free(ex: &mut Executor<'_>, mut state: State, call: &Call<'_>) -> Option<State> {
+    match call.args.first() {
+        Some(Value::Con { bits: 0, .. }) => Some(state),
+        Some(Value::Con { bits, .. }) => {
+            let address = *bits as u64;
+            match state.memory.get(address) {
+                Some((o, _)) if o.kind == ObjectKind::Heap => {
+                    state.memory.remove(address);
+                    Some(state)
+                }
+                _ => {
+                    ex.fail(state, Termination::BadFree);
+                    None
+                }
+            }
+        }
+        _ => {
+            ex.unsupported(state, "free of a symbolic pointer");
+            None
+        }
+    }
+}
+
+/// `memcpy` and `memmove`, which return their destination.
+pub(super) fn memcpy(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+    let mut state = ex.copy_memory(state, call.args)?;
+    if let Some(&d) = call.args.first() {
+        ex.set_result(&mut state, call, d);
+    }
+    Some(state)
+}
+
+pub(super) fn memset(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+    let mut state = ex.set_memory(state, call.args)?;
+    if let Some(&d) = call.args.first() {
+        ex.set_result(&mut state, call, d);
+    }
+    Some(state)
+}
+
+impl<'a> Executor<'a> {
     /// One value of the symbolic `v` at a time, without losing the others: the returned
     /// state has `v` equal to a value its model allows, and the state where `v` differs
     /// from it goes back (to the same instruction, whose `pc` was already advanced) to be
@@ -763,14 +748,4 @@ enum BitCount {
     Pop,
     LeadingZeros,
     TrailingZeros,
-}
-
-pub(crate) fn offset_plus(ex: &Executor<'_>, offset: Offset, i: u64) -> Offset {
-    match offset {
-        Offset::Concrete(o) => Offset::Concrete(o + i),
-        Offset::Symbolic(e) => {
-            let pool = ex.pool;
-            Offset::Symbolic(pool.add(e, pool.constant(crate::expr::INDEX_WIDTH, i as u128)))
-        }
-    }
 }

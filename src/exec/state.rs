@@ -150,6 +150,19 @@ pub enum SideOutcome {
     Failed(Failure),
 }
 
+/// One merge group a state belongs to (`exec/merge.rs`).
+#[derive(Clone, Debug)]
+pub struct MergeMarker {
+    pub group: u64,
+    /// The join block, and the stack depth at which it counts.
+    pub block: BlockId,
+    pub depth: usize,
+    /// The path condition at the fork, and how long the constraint log and the path key were.
+    pub snapshot: Arc<ConstraintSet>,
+    pub log_len: usize,
+    pub path_len: usize,
+}
+
 #[derive(Clone, Debug)]
 pub struct State {
     pub id: u64,
@@ -174,7 +187,7 @@ pub struct State {
     /// Every constraint added to this path, as added (for state merging).
     pub log: Vec<crate::expr::ExprId>,
     /// The merge groups this state belongs to, innermost last.
-    pub markers: Vec<crate::exec::merge::MergeMarker>,
+    pub markers: Vec<MergeMarker>,
     /// The location of the instruction being executed, for messages.
     pub loc: Option<LocId>,
     /// Number of paths this state stands for (more than 1 after merging).
@@ -186,6 +199,17 @@ pub struct State {
     pub outputs: [Arc<Vec<Value>>; 2],
     /// What side A wrote to stdout and stderr, kept while side B runs (program checks).
     pub first_outputs: [Arc<Vec<Value>>; 2],
+}
+
+/// What the interpreter did with a state it borrowed for one instruction
+/// (`Executor::step_in_place`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Stepped {
+    /// The instruction ran; the state goes on from the next one.
+    Ran,
+    /// The instruction may fork or end the path, or the state may park at a merge point:
+    /// nothing changed, and `Executor::step` takes the state by value.
+    Owned,
 }
 
 impl State {

@@ -1,7 +1,10 @@
-//! The semantics of each instruction: one function per kind, dispatched by [`Executor::step`].
+//! The interpreter: the semantics of each instruction, written once.
 //!
-//! Every function takes the state by value and returns it if it keeps running; a state
-//! that forks leaves its siblings in `Executor::pending`, one that ends goes through
+//! An instruction that cannot fork or end the path (with the operands it has) runs on the
+//! state in place (`Executor::step_in_place`, which says [`Stepped`] `Ran` or `Owned`); the
+//! interpreter's loop and [`Executor::step`] both run it, so the state is moved only for the
+//! others. Those take the state by value and return it if it keeps running; a state that
+//! forks leaves its siblings in `Executor::pending`, one that ends goes through
 //! `Executor::finish`. Concrete operands are computed on integers directly.
 //!
 //! Poison is not tracked: a shift by at least the bit width gives SMT-LIB's result (0, or
@@ -11,57 +14,207 @@
 
 use crate::exec::executor::{Executor, Exit, Offset};
 use crate::exec::memory::{ObjectKind, ObjectState};
-use crate::exec::state::{State, Termination};
+use crate::exec::state::{State, Stepped, Termination};
 use crate::exec::value::Value;
 use crate::expr::{fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
 use crate::ir::*;
 
 impl<'a> Executor<'a> {
-    /// Executes the next instruction of `state`.
+    /// Executes the next instruction of `state`: in place when it cannot fork or end the
+    /// path ([`Executor::step_in_place`]), otherwise by value.
     pub fn step(&mut self, mut state: State) -> Option<State> {
         if self.merger.is_some() && !state.markers.is_empty() {
             state = self.maybe_park(state)?;
         }
+        if self.run_in_place(&mut state) == Stepped::Ran {
+            return Some(state);
+        }
+        self.step_owned(state)
+    }
+
+    /// Runs the next instruction of `state` on it in place, unless it may fork or end the
+    /// path or the state may have to park at a merge point. The interpreter's loop calls
+    /// this first and [`Executor::step`] only when it says [`Stepped::Owned`], so that the
+    /// state is not moved per instruction; both run the same code.
+    pub(crate) fn step_in_place(&mut self, state: &mut State) -> Stepped {
+        if state.frame().pc == 0 && !state.markers.is_empty() {
+            return Stepped::Owned;
+        }
+        self.run_in_place(state)
+    }
+
+    /// The semantics of every instruction that cannot fork or end the path: arithmetic
+    /// (division only by a nonzero constant), comparisons, casts, `select`, address
+    /// arithmetic, aggregates, loads and stores at a concrete address wholly inside one
+    /// writable object, and branches on a concrete condition.
+    fn run_in_place(&mut self, state: &mut State) -> Stepped {
         let module = self.module;
         let frame = state.frame();
         let func = module.function(frame.func);
         let block = &func.blocks[frame.block.index()];
         let pc = frame.pc;
+        if pc == block.insts.len() {
+            let target = match &block.term {
+                Terminator::Br(t) => *t,
+                Terminator::CondBr { cond, then, els } => match self.operand(state, *cond) {
+                    Value::Con { bits, .. } => {
+                        if bits != 0 {
+                            *then
+                        } else {
+                            *els
+                        }
+                    }
+                    Value::Sym(_) => return Stepped::Owned,
+                },
+                Terminator::Switch {
+                    value,
+                    default,
+                    cases,
+                } => match self.operand(state, *value) {
+                    Value::Con { bits, .. } => cases
+                        .iter()
+                        .find(|(k, _)| *k == bits)
+                        .map_or(*default, |&(_, b)| b),
+                    Value::Sym(_) => return Stepped::Owned,
+                },
+                _ => return Stepped::Owned,
+            };
+            let from = frame.block;
+            self.count(state);
+            state.loc = Some(block.term_loc);
+            self.enter_block(state, from, target);
+            return Stepped::Ran;
+        }
+        let result = match &block.insts[pc] {
+            Inst::Binary { dst, op, lhs, rhs } => {
+                let b = self.operand(state, *rhs);
+                let may_trap = matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
+                    && !matches!(b, Value::Con { bits, .. } if bits != 0);
+                if may_trap {
+                    return Stepped::Owned;
+                }
+                let a = self.operand(state, *lhs);
+                Some((*dst, self.binop(*op, a, b)))
+            }
+            Inst::ICmp {
+                dst,
+                pred,
+                lhs,
+                rhs,
+            } => {
+                let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
+                Some((*dst, self.compare(*pred, a, b)))
+            }
+            Inst::Cast {
+                dst,
+                kind,
+                src,
+                width,
+            } => Some((*dst, self.cast(*kind, self.operand(state, *src), *width))),
+            Inst::Copy { dst, src } => Some((*dst, self.operand(state, *src))),
+            Inst::Select {
+                dst,
+                cond,
+                then,
+                els,
+            } => {
+                let c = self.operand(state, *cond);
+                let (t, e) = (self.operand(state, *then), self.operand(state, *els));
+                Some((*dst, self.select(c, t, e)))
+            }
+            Inst::Gep {
+                dst,
+                base,
+                offset,
+                indices,
+            } => Some((*dst, self.gep_value(state, *base, *offset, indices))),
+            Inst::ExtractValue {
+                dst,
+                agg,
+                lo,
+                width,
+            } => Some((*dst, self.extract(self.operand(state, *agg), *lo, *width))),
+            Inst::InsertValue {
+                dst,
+                agg,
+                value,
+                lo,
+                width,
+            } => {
+                let (a, v) = (self.operand(state, *agg), self.operand(state, *value));
+                Some((*dst, self.insert_value(a, v, *lo, *width)))
+            }
+            Inst::Load {
+                dst,
+                addr,
+                bytes,
+                width,
+                pointer,
+            } => {
+                let Value::Con { bits, .. } = self.operand(state, *addr) else {
+                    return Stepped::Owned;
+                };
+                let Some((base, offset)) = in_bounds(state, bits as u64, *bytes as u64) else {
+                    return Stepped::Owned;
+                };
+                let v = self.read(state, base, Offset::Concrete(offset), *bytes);
+                if *pointer && !v.is_concrete() {
+                    // A symbolic pointer: `exec_load` decides whether the model can hold it.
+                    return Stepped::Owned;
+                }
+                Some((*dst, self.resize(v, *width)))
+            }
+            Inst::Store { value, addr, bytes } => {
+                let Value::Con { bits, .. } = self.operand(state, *addr) else {
+                    return Stepped::Owned;
+                };
+                let Some((base, offset)) = in_bounds(state, bits as u64, *bytes as u64) else {
+                    return Stepped::Owned;
+                };
+                if state.memory.get(base).is_some_and(|(o, _)| o.read_only) {
+                    return Stepped::Owned;
+                }
+                let v = self.operand(state, *value);
+                self.write(state, base, Offset::Concrete(offset), v, *bytes);
+                None
+            }
+            _ => return Stepped::Owned,
+        };
+        self.count(state);
+        state.loc = Some(block.locs[pc]);
+        let frame = state.frame_mut();
+        frame.pc += 1;
+        if let Some((dst, v)) = result {
+            frame.regs[dst.index()] = v;
+        }
+        Stepped::Ran
+    }
+
+    /// Counts one instruction run by `state`.
+    fn count(&mut self, state: &mut State) {
         state.instructions += 1;
-        self.stats.instructions += 1;
         state.since_new_coverage += 1;
+        self.stats.instructions += 1;
+    }
+
+    /// The instructions that may fork or end the path (or whose operands make them so, as
+    /// a division by a symbolic value), with the state by value: it is returned if it goes
+    /// on; states it forked wait in `Executor::pending`.
+    fn step_owned(&mut self, mut state: State) -> Option<State> {
+        let module = self.module;
+        let frame = state.frame();
+        let func = module.function(frame.func);
+        let block = &func.blocks[frame.block.index()];
+        let pc = frame.pc;
+        self.count(&mut state);
         if pc == block.insts.len() {
             state.loc = Some(block.term_loc);
             return self.exec_terminator(state, &block.term);
         }
         state.loc = Some(block.locs[pc]);
         state.frame_mut().pc += 1;
-        let inst = &block.insts[pc];
-        match inst {
-            Inst::Binary { dst, op, lhs, rhs } => self.exec_binary(state, *dst, *op, *lhs, *rhs),
-            Inst::ICmp {
-                dst,
-                pred,
-                lhs,
-                rhs,
-            } => self.exec_icmp(state, *dst, *pred, *lhs, *rhs),
-            Inst::Cast {
-                dst,
-                kind,
-                src,
-                width,
-            } => self.exec_cast(state, *dst, *kind, *src, *width),
-            Inst::Copy { dst, src } => {
-                let v = self.operand(&state, *src);
-                self.set(&mut state, *dst, v);
-                Some(state)
-            }
-            Inst::Select {
-                dst,
-                cond,
-                then,
-                els,
-            } => self.exec_select(state, *dst, *cond, *then, *els),
+        match &block.insts[pc] {
+            Inst::Binary { dst, op, lhs, rhs } => self.exec_division(state, *dst, *op, *lhs, *rhs),
             Inst::Alloca { dst, size, count } => self.exec_alloca(state, *dst, *size, *count),
             Inst::Load {
                 dst,
@@ -71,30 +224,6 @@ impl<'a> Executor<'a> {
                 pointer,
             } => self.exec_load(state, *dst, *addr, *bytes, *width, *pointer),
             Inst::Store { value, addr, bytes } => self.exec_store(state, *value, *addr, *bytes),
-            Inst::Gep {
-                dst,
-                base,
-                offset,
-                indices,
-            } => self.exec_gep(state, *dst, *base, *offset, indices),
-            Inst::ExtractValue {
-                dst,
-                agg,
-                lo,
-                width,
-            } => {
-                let v = self.operand(&state, *agg);
-                let r = self.extract(v, *lo, *width);
-                self.set(&mut state, *dst, r);
-                Some(state)
-            }
-            Inst::InsertValue {
-                dst,
-                agg,
-                value,
-                lo,
-                width,
-            } => self.exec_insertvalue(state, *dst, *agg, *value, *lo, *width),
             Inst::Call { dst, callee, args } => self.exec_call(state, *dst, callee, args),
             Inst::Intrinsic {
                 dst,
@@ -143,6 +272,15 @@ impl<'a> Executor<'a> {
                 self.unsupported(state, what);
                 None
             }
+            Inst::ICmp { .. }
+            | Inst::Cast { .. }
+            | Inst::Copy { .. }
+            | Inst::Select { .. }
+            | Inst::Gep { .. }
+            | Inst::ExtractValue { .. }
+            | Inst::InsertValue { .. } => {
+                unreachable!("`run_in_place` runs every {:?}", block.insts[pc])
+            }
         }
     }
 
@@ -169,32 +307,30 @@ impl<'a> Executor<'a> {
         Value::from_expr(self.pool, e)
     }
 
-    fn exec_binary(
+    /// A division or remainder whose divisor may be zero: the path where it is zero fails.
+    fn exec_division(
         &mut self,
         mut state: State,
         dst: RegId,
-        op: BinaryOp,
+        op: BinOp,
         lhs: Operand,
         rhs: Operand,
     ) -> Option<State> {
         let a = self.operand(&state, lhs);
         let b = self.operand(&state, rhs);
-        let op = expr_op(op);
-        if matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) {
-            match b {
-                Value::Con { bits: 0, .. } => {
-                    self.fail(state, Termination::DivByZero);
-                    return None;
+        match b {
+            Value::Con { bits: 0, .. } => {
+                self.fail(state, Termination::DivByZero);
+                return None;
+            }
+            Value::Con { .. } => {}
+            Value::Sym(d) => {
+                let zero = self.pool.eq(d, self.pool.constant(self.pool.width(d), 0));
+                let (bad, good) = self.branch(state, zero)?;
+                if let Some(bad) = bad {
+                    self.fail(bad, Termination::DivByZero);
                 }
-                Value::Con { .. } => {}
-                Value::Sym(d) => {
-                    let zero = self.pool.eq(d, self.pool.constant(self.pool.width(d), 0));
-                    let (bad, good) = self.branch(state, zero)?;
-                    if let Some(bad) = bad {
-                        self.fail(bad, Termination::DivByZero);
-                    }
-                    state = good?;
-                }
+                state = good?;
             }
         }
         let r = self.binop(op, a, b);
@@ -221,24 +357,9 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn exec_icmp(
-        &mut self,
-        mut state: State,
-        dst: RegId,
-        pred: Predicate,
-        lhs: Operand,
-        rhs: Operand,
-    ) -> Option<State> {
-        let a = self.operand(&state, lhs);
-        let b = self.operand(&state, rhs);
-        let r = self.compare(pred, a, b);
-        self.set(&mut state, dst, r);
-        Some(state)
-    }
-
     pub fn compare(&self, pred: Predicate, a: Value, b: Value) -> Value {
         if let (Value::Con { width, bits: x }, Value::Con { bits: y, .. }) = (a, b) {
-            return Value::bool(crate::lower::eval_predicate(pred, width, x, y));
+            return Value::bool(pred.eval(width, x, y));
         }
         let pool = self.pool;
         let (x, y) = (a.expr(pool), b.expr(pool));
@@ -255,20 +376,6 @@ impl<'a> Executor<'a> {
             Predicate::Sle => pool.sle(x, y),
         };
         self.value(e)
-    }
-
-    fn exec_cast(
-        &mut self,
-        mut state: State,
-        dst: RegId,
-        kind: CastKind,
-        src: Operand,
-        width: u32,
-    ) -> Option<State> {
-        let v = self.operand(&state, src);
-        let r = self.cast(kind, v, width);
-        self.set(&mut state, dst, r);
-        Some(state)
     }
 
     pub fn cast(&self, kind: CastKind, v: Value, width: u32) -> Value {
@@ -299,34 +406,6 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn exec_select(
-        &mut self,
-        mut state: State,
-        dst: RegId,
-        cond: Operand,
-        then: Operand,
-        els: Operand,
-    ) -> Option<State> {
-        let c = self.operand(&state, cond);
-        let t = self.operand(&state, then);
-        let e = self.operand(&state, els);
-        let r = match c {
-            Value::Con { bits, .. } => {
-                if bits != 0 {
-                    t
-                } else {
-                    e
-                }
-            }
-            Value::Sym(c) => {
-                let pool = self.pool;
-                self.value(pool.ite(c, t.expr(pool), e.expr(pool)))
-            }
-        };
-        self.set(&mut state, dst, r);
-        Some(state)
-    }
-
     pub fn extract(&self, v: Value, lo: u32, width: u32) -> Value {
         match v {
             Value::Con { bits, .. } => Value::concrete(width, bits >> lo),
@@ -334,26 +413,17 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn exec_insertvalue(
-        &mut self,
-        mut state: State,
-        dst: RegId,
-        agg: Operand,
-        value: Operand,
-        lo: u32,
-        width: u32,
-    ) -> Option<State> {
-        let a = self.operand(&state, agg);
-        let v = self.operand(&state, value);
-        let total = a.width(self.pool);
-        let r = match (a, v) {
+    /// `agg` with bits `lo..lo + width` replaced by `v` (`insertvalue`).
+    pub fn insert_value(&self, agg: Value, v: Value, lo: u32, width: u32) -> Value {
+        let total = agg.width(self.pool);
+        match (agg, v) {
             (Value::Con { bits: x, .. }, Value::Con { bits: y, .. }) => {
                 let field = mask(width, u128::MAX) << lo;
                 Value::concrete(total, (x & !field) | ((y << lo) & field))
             }
             _ => {
                 let pool = self.pool;
-                let (x, y) = (a.expr(pool), v.expr(pool));
+                let (x, y) = (agg.expr(pool), v.expr(pool));
                 let mut r = y;
                 if lo > 0 {
                     r = pool.concat(r, pool.extract(x, 0, lo));
@@ -363,9 +433,7 @@ impl<'a> Executor<'a> {
                 }
                 self.value(r)
             }
-        };
-        self.set(&mut state, dst, r);
-        Some(state)
+        }
     }
 
     fn exec_alloca(
@@ -537,19 +605,6 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn exec_gep(
-        &mut self,
-        mut state: State,
-        dst: RegId,
-        base: Operand,
-        offset: i64,
-        indices: &[GepIndex],
-    ) -> Option<State> {
-        let acc = self.gep_value(&state, base, offset, indices);
-        self.set(&mut state, dst, acc);
-        Some(state)
-    }
-
     /// `base + offset + Σ index × scale`, indices sign-extended to pointer width.
     pub(crate) fn gep_value(
         &self,
@@ -579,20 +634,13 @@ impl<'a> Executor<'a> {
         acc
     }
 
-    fn exec_terminator(&mut self, mut state: State, term: &Terminator) -> Option<State> {
+    fn exec_terminator(&mut self, state: State, term: &Terminator) -> Option<State> {
         match term {
-            Terminator::Br(target) => {
-                let from = state.frame().block;
-                self.enter_block(&mut state, from, *target);
-                Some(state)
-            }
+            Terminator::Br(_) => unreachable!("`run_in_place` runs every `br`"),
             Terminator::CondBr { cond, then, els } => {
                 let from = state.frame().block;
                 match self.operand(&state, *cond) {
-                    Value::Con { bits, .. } => {
-                        self.enter_block(&mut state, from, if bits != 0 { *then } else { *els });
-                        Some(state)
-                    }
+                    Value::Con { .. } => unreachable!("`run_in_place` runs a concrete `br`"),
                     Value::Sym(c) => {
                         let before = self.merger.is_some().then(|| {
                             (state.constraints.clone(), state.log.len(), state.path.len())
@@ -640,23 +688,16 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// A `switch` on a symbolic value (a concrete one runs in place).
     fn exec_switch(
         &mut self,
-        mut state: State,
+        state: State,
         value: Operand,
         default: BlockId,
         cases: &[(u128, BlockId)],
     ) -> Option<State> {
         let from = state.frame().block;
         let v = self.operand(&state, value);
-        if let Value::Con { bits, .. } = v {
-            let target = cases
-                .iter()
-                .find(|(k, _)| *k == bits)
-                .map_or(default, |&(_, b)| b);
-            self.enter_block(&mut state, from, target);
-            return Some(state);
-        }
         let pool = self.pool;
         let e = v.expr(pool);
         let w = pool.width(e);
@@ -920,21 +961,9 @@ impl<'a> Executor<'a> {
     }
 }
 
-/// The expression operator of an IR binary operator.
-pub fn expr_op(op: BinaryOp) -> BinOp {
-    match op {
-        BinaryOp::Add => BinOp::Add,
-        BinaryOp::Sub => BinOp::Sub,
-        BinaryOp::Mul => BinOp::Mul,
-        BinaryOp::UDiv => BinOp::UDiv,
-        BinaryOp::SDiv => BinOp::SDiv,
-        BinaryOp::URem => BinOp::URem,
-        BinaryOp::SRem => BinOp::SRem,
-        BinaryOp::And => BinOp::And,
-        BinaryOp::Or => BinOp::Or,
-        BinaryOp::Xor => BinOp::Xor,
-        BinaryOp::Shl => BinOp::Shl,
-        BinaryOp::LShr => BinOp::LShr,
-        BinaryOp::AShr => BinOp::AShr,
-    }
+/// The object and offset of an access of `bytes` bytes at `address`, if wholly inside one.
+fn in_bounds(state: &State, address: u64, bytes: u64) -> Option<(u64, u64)> {
+    let (object, _) = state.memory.find(address)?;
+    let offset = address - object.address;
+    (bytes <= object.size && offset <= object.size - bytes).then_some((object.address, offset))
 }

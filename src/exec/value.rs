@@ -77,3 +77,42 @@ impl Value {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concrete_values_are_masked_to_their_width() {
+        assert_eq!(Value::concrete(8, 0x1ff).as_concrete(), Some(0xff));
+        assert_eq!(Value::concrete(1, 2).as_concrete(), Some(0));
+        assert_eq!(
+            Value::concrete(128, u128::MAX).as_concrete(),
+            Some(u128::MAX)
+        );
+        assert_eq!(Value::bool(true), Value::concrete(1, 1));
+    }
+
+    #[test]
+    fn constant_expressions_become_concrete_values_and_back() {
+        let pool = ExprPool::new();
+        let c = pool.constant(16, 0xbeef);
+        let v = Value::from_expr(&pool, c);
+        assert_eq!(v, Value::concrete(16, 0xbeef));
+        assert_eq!(v.width(&pool), 16);
+        assert_eq!(v.expr(&pool), c);
+        assert_eq!(v.to_expr(&pool, 16), c);
+    }
+
+    #[test]
+    fn symbolic_values_keep_their_expression() {
+        let pool = ExprPool::new();
+        let a = pool.new_array("x", 2);
+        let e = pool.zext(pool.sym(a, 1), 24);
+        let v = Value::from_expr(&pool, e);
+        assert!(!v.is_concrete());
+        assert_eq!(v.as_concrete(), None);
+        assert_eq!(v.width(&pool), 24);
+        assert_eq!(v.expr(&pool), e);
+    }
+}

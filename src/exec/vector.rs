@@ -58,8 +58,7 @@ impl<'a> Executor<'a> {
         for lane in 0..lanes as usize {
             let x = |k: usize| split[k][lane];
             let r = match op {
-                VectorOp::Binary(b) => {
-                    let bop = super::step::expr_op(b);
+                VectorOp::Binary(bop) => {
                     if matches!(bop, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) {
                         // Division by zero in any lane is immediate undefined behaviour.
                         match x(1) {

@@ -183,3 +183,87 @@ impl ExprPool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(pool: &ExprPool, n: u32) -> Vec<ExprId> {
+        let a = pool.new_array("x", n);
+        (0..n).map(|i| pool.zext(pool.sym(a, i), 32)).collect()
+    }
+
+    #[test]
+    fn sums_of_the_same_terms_are_one_expression_whatever_the_order() {
+        let pool = ExprPool::new();
+        let t = bytes(&pool, 4);
+        let left = pool.add(pool.add(pool.add(t[0], t[1]), t[2]), t[3]);
+        let right = pool.add(t[3], pool.add(t[1], pool.add(t[2], t[0])));
+        let paired = pool.add(pool.add(t[2], t[3]), pool.add(t[0], t[1]));
+        assert_eq!(left, right);
+        assert_eq!(left, paired);
+    }
+
+    #[test]
+    fn a_constant_stays_outside_the_sorted_chain() {
+        let pool = ExprPool::new();
+        let t = bytes(&pool, 3);
+        let c = pool.constant(32, 7);
+        let one = pool.add(c, pool.add(t[0], pool.add(t[1], t[2])));
+        let two = pool.add(pool.add(t[2], c), pool.add(t[1], t[0]));
+        assert_eq!(one, two);
+        // The constant is the left operand of the outermost add, which makes that node a
+        // term of its own: a chain never has a constant among its terms.
+        let Node::Binary { lhs, rhs, .. } = pool.node(one) else {
+            panic!("not an add: {}", pool.to_sexp(one));
+        };
+        assert_eq!(lhs, c);
+        let mut terms = Vec::new();
+        assert!(pool.chain_terms(BinOp::Add, one, &mut terms));
+        assert_eq!(terms, [one]);
+        terms.clear();
+        assert!(pool.chain_terms(BinOp::Add, rhs, &mut terms));
+        assert_eq!(terms.len(), 3);
+    }
+
+    #[test]
+    fn chains_longer_than_the_limit_are_left_as_built() {
+        let pool = ExprPool::new();
+        let t = bytes(&pool, CHAIN_LIMIT as u32 + 2);
+        let forward = t[1..].iter().fold(t[0], |acc, &x| pool.add(acc, x));
+        let backward = t[..t.len() - 1]
+            .iter()
+            .rev()
+            .fold(t[t.len() - 1], |acc, &x| pool.add(acc, x));
+        let mut terms = Vec::new();
+        assert!(!pool.chain_terms(BinOp::Add, forward, &mut terms));
+        // Past the limit the sums are not normalized, so the two orders differ.
+        assert_ne!(forward, backward);
+    }
+
+    #[test]
+    fn the_branch_free_select_idiom_is_an_ite() {
+        let pool = ExprPool::new();
+        let a = pool.new_array("v", 9);
+        let x = pool.zext(pool.sym(a, 0), 32);
+        let y = pool.zext(pool.sym(a, 1), 32);
+        let c = pool.eq(pool.sym(a, 2), pool.constant(8, 0));
+        let mask = pool.neg(pool.zext(c, 32));
+        let idiom = pool.xor(x, pool.and(pool.xor(x, y), mask));
+        assert_eq!(idiom, pool.ite(c, y, x));
+        let sext_mask = pool.sext(c, 32);
+        let swapped = pool.xor(pool.and(sext_mask, pool.xor(y, x)), x);
+        assert_eq!(swapped, pool.ite(c, y, x));
+    }
+
+    #[test]
+    fn only_masks_of_one_bit_conditions_are_conditions() {
+        let pool = ExprPool::new();
+        let a = pool.new_array("v", 2);
+        let byte = pool.sym(a, 0);
+        let c = pool.eq(byte, pool.constant(8, 3));
+        assert_eq!(pool.mask_of_condition(pool.sext(c, 32)), Some(c));
+        assert_eq!(pool.mask_of_condition(pool.sext(byte, 32)), None);
+        assert_eq!(pool.mask_of_condition(pool.neg(pool.zext(byte, 32))), None);
+    }
+}

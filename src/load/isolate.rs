@@ -266,7 +266,7 @@ pub fn check_bitcode_main(args: &[OsString]) -> i32 {
     let fail = |index: Option<usize>, msg: &str| {
         let i = index.map_or("-".to_string(), |i| i.to_string());
         println!("error {i} {}", msg.replace(['\n', '\r'], "; "));
-        crate::cli::EXIT_ERROR
+        crate::error::EXIT_ERROR
     };
     let key = args.first().and_then(|k| k.to_str());
     let Some(key) = key.and_then(|k| u64::from_str_radix(k, 16).ok()) else {

@@ -12,7 +12,6 @@ mod debug;
 mod wide;
 
 use crate::ir::*;
-use crate::load::split_name;
 use debug::{assign_debug_names, di_type, md_operand, parse_di_local_variable, DebugParam};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -373,12 +372,7 @@ impl Lowerer {
             LLVMXor => op(0)?.value ^ op(1)?.value,
             LLVMICmp => {
                 let (a, b) = (op(0)?, op(1)?);
-                eval_predicate(
-                    predicate(LLVMGetICmpPredicate(c)),
-                    a.width,
-                    a.value,
-                    b.value,
-                ) as u128
+                predicate(LLVMGetICmpPredicate(c)).eval(a.width, a.value, b.value) as u128
             }
             LLVMSelect => {
                 if op(0)?.value != 0 {
@@ -768,28 +762,15 @@ impl<'a> FunctionLowerer<'a> {
             return self.lower_vector(inst, opcode);
         }
         let op = |s: &mut Self, i: u32| s.operand(LLVMGetOperand(inst, i));
-        let binary = |s: &mut Self, op_: BinaryOp| -> InstResult {
-            Ok(Inst::Binary {
-                dst: s.reg(inst),
-                op: op_,
-                lhs: op(s, 0)?,
-                rhs: op(s, 1)?,
-            })
-        };
+        if let Some(bop) = binary_op(opcode) {
+            return Ok(Inst::Binary {
+                dst: self.reg(inst),
+                op: bop,
+                lhs: op(self, 0)?,
+                rhs: op(self, 1)?,
+            });
+        }
         match opcode {
-            LLVMAdd => binary(self, BinaryOp::Add),
-            LLVMSub => binary(self, BinaryOp::Sub),
-            LLVMMul => binary(self, BinaryOp::Mul),
-            LLVMUDiv => binary(self, BinaryOp::UDiv),
-            LLVMSDiv => binary(self, BinaryOp::SDiv),
-            LLVMURem => binary(self, BinaryOp::URem),
-            LLVMSRem => binary(self, BinaryOp::SRem),
-            LLVMAnd => binary(self, BinaryOp::And),
-            LLVMOr => binary(self, BinaryOp::Or),
-            LLVMXor => binary(self, BinaryOp::Xor),
-            LLVMShl => binary(self, BinaryOp::Shl),
-            LLVMLShr => binary(self, BinaryOp::LShr),
-            LLVMAShr => binary(self, BinaryOp::AShr),
             LLVMICmp => {
                 self.l.width_of(LLVMTypeOf(LLVMGetOperand(inst, 0)))?;
                 Ok(Inst::ICmp {
@@ -893,27 +874,14 @@ impl<'a> FunctionLowerer<'a> {
         let args = |s: &mut Self, n: u32| -> Result<Vec<Operand>, String> {
             (0..n).map(|i| s.operand(LLVMGetOperand(inst, i))).collect()
         };
-        let binary = |op: BinaryOp| VectorOp::Binary(op);
-        let (op, shape_ty, n) = match opcode {
-            LLVMAdd => (binary(BinaryOp::Add), ty, 2),
-            LLVMSub => (binary(BinaryOp::Sub), ty, 2),
-            LLVMMul => (binary(BinaryOp::Mul), ty, 2),
-            LLVMUDiv => (binary(BinaryOp::UDiv), ty, 2),
-            LLVMSDiv => (binary(BinaryOp::SDiv), ty, 2),
-            LLVMURem => (binary(BinaryOp::URem), ty, 2),
-            LLVMSRem => (binary(BinaryOp::SRem), ty, 2),
-            LLVMAnd => (binary(BinaryOp::And), ty, 2),
-            LLVMOr => (binary(BinaryOp::Or), ty, 2),
-            LLVMXor => (binary(BinaryOp::Xor), ty, 2),
-            LLVMShl => (binary(BinaryOp::Shl), ty, 2),
-            LLVMLShr => (binary(BinaryOp::LShr), ty, 2),
-            LLVMAShr => (binary(BinaryOp::AShr), ty, 2),
-            LLVMICmp => (
+        let (op, shape_ty, n) = match (opcode, binary_op(opcode)) {
+            (_, Some(bop)) => (VectorOp::Binary(bop), ty, 2),
+            (LLVMICmp, _) => (
                 VectorOp::ICmp(predicate(LLVMGetICmpPredicate(inst))),
                 src_ty,
                 2,
             ),
-            LLVMTrunc | LLVMZExt | LLVMSExt | LLVMPtrToInt | LLVMIntToPtr => {
+            (LLVMTrunc | LLVMZExt | LLVMSExt | LLVMPtrToInt | LLVMIntToPtr, _) => {
                 let (_, from) = self.l.vector_shape(src_ty)?;
                 let (_, to) = self.l.vector_shape(ty)?;
                 let kind = match opcode {
@@ -923,7 +891,7 @@ impl<'a> FunctionLowerer<'a> {
                 };
                 (VectorOp::Cast(kind, to), src_ty, 1)
             }
-            LLVMBitCast | LLVMFreeze => {
+            (LLVMBitCast | LLVMFreeze, _) => {
                 self.l.width_of(src_ty)?;
                 self.l.width_of(ty)?;
                 return Ok(Inst::Copy {
@@ -931,7 +899,7 @@ impl<'a> FunctionLowerer<'a> {
                     src: self.operand(LLVMGetOperand(inst, 0))?,
                 });
             }
-            LLVMSelect => {
+            (LLVMSelect, _) => {
                 if LLVMGetTypeKind(src_ty) != LLVMTypeKind::LLVMVectorTypeKind {
                     self.l.width_of(ty)?;
                     let a = args(self, 3)?;
@@ -944,7 +912,7 @@ impl<'a> FunctionLowerer<'a> {
                 }
                 (VectorOp::Select, ty, 3)
             }
-            LLVMExtractElement => {
+            (LLVMExtractElement, _) => {
                 let (lanes, elem) = self.l.vector_shape(src_ty)?;
                 self.l.width_of(src_ty)?;
                 let a = args(self, 2)?;
@@ -956,7 +924,7 @@ impl<'a> FunctionLowerer<'a> {
                     lanes,
                 });
             }
-            LLVMInsertElement => {
+            (LLVMInsertElement, _) => {
                 let (lanes, elem) = self.l.vector_shape(ty)?;
                 self.l.width_of(ty)?;
                 let a = args(self, 3)?;
@@ -969,7 +937,7 @@ impl<'a> FunctionLowerer<'a> {
                     lanes,
                 });
             }
-            LLVMShuffleVector => {
+            (LLVMShuffleVector, _) => {
                 let (_, elem) = self.l.vector_shape(ty)?;
                 self.l.width_of(ty)?;
                 self.l.width_of(src_ty)?;
@@ -992,7 +960,7 @@ impl<'a> FunctionLowerer<'a> {
                     lanes: src_lanes,
                 });
             }
-            other => return Err(format!("instruction '{}' on vectors", opcode_name(other))),
+            (other, _) => return Err(format!("instruction '{}' on vectors", opcode_name(other))),
         };
         self.l.width_of(ty)?;
         self.l.width_of(shape_ty)?;
@@ -1395,6 +1363,27 @@ unsafe fn aggregate_element(c: LLVMValueRef, i: u32) -> Result<LLVMValueRef, Str
     ))
 }
 
+/// The operator of an integer binary instruction.
+fn binary_op(opcode: LLVMOpcode) -> Option<BinOp> {
+    use LLVMOpcode::*;
+    Some(match opcode {
+        LLVMAdd => BinOp::Add,
+        LLVMSub => BinOp::Sub,
+        LLVMMul => BinOp::Mul,
+        LLVMUDiv => BinOp::UDiv,
+        LLVMSDiv => BinOp::SDiv,
+        LLVMURem => BinOp::URem,
+        LLVMSRem => BinOp::SRem,
+        LLVMAnd => BinOp::And,
+        LLVMOr => BinOp::Or,
+        LLVMXor => BinOp::Xor,
+        LLVMShl => BinOp::Shl,
+        LLVMLShr => BinOp::LShr,
+        LLVMAShr => BinOp::AShr,
+        _ => return None,
+    })
+}
+
 fn predicate(p: LLVMIntPredicate) -> Predicate {
     use LLVMIntPredicate::*;
     match p {
@@ -1408,23 +1397,6 @@ fn predicate(p: LLVMIntPredicate) -> Predicate {
         LLVMIntSGE => Predicate::Sge,
         LLVMIntSLT => Predicate::Slt,
         LLVMIntSLE => Predicate::Sle,
-    }
-}
-
-/// Concrete integer comparison, shared with the interpreter.
-pub fn eval_predicate(p: Predicate, width: u32, a: u128, b: u128) -> bool {
-    use crate::expr::to_signed;
-    match p {
-        Predicate::Eq => a == b,
-        Predicate::Ne => a != b,
-        Predicate::Ugt => a > b,
-        Predicate::Uge => a >= b,
-        Predicate::Ult => a < b,
-        Predicate::Ule => a <= b,
-        Predicate::Sgt => to_signed(width, a) > to_signed(width, b),
-        Predicate::Sge => to_signed(width, a) >= to_signed(width, b),
-        Predicate::Slt => to_signed(width, a) < to_signed(width, b),
-        Predicate::Sle => to_signed(width, a) <= to_signed(width, b),
     }
 }
 

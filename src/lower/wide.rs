@@ -241,7 +241,7 @@ impl Emit<'_, '_> {
     }
 
     /// `lhs op rhs` into a new register (or `dst`).
-    fn binary(&mut self, op: BinaryOp, lhs: Operand, rhs: Operand, dst: Option<RegId>) -> Operand {
+    fn binary(&mut self, op: BinOp, lhs: Operand, rhs: Operand, dst: Option<RegId>) -> Operand {
         let dst = dst.unwrap_or_else(|| self.temp());
         self.out.push(Inst::Binary { dst, op, lhs, rhs });
         Operand::Reg(dst)
@@ -284,22 +284,18 @@ impl Emit<'_, '_> {
             let top_signed = signed && index + 1 == src.widths.len();
             let mut v = src.ops[index];
             if shift < 0 {
-                let op = if top_signed {
-                    BinaryOp::AShr
-                } else {
-                    BinaryOp::LShr
-                };
+                let op = if top_signed { BinOp::AShr } else { BinOp::LShr };
                 let amount = self.constant(lw, shift.unsigned_abs() as u128);
                 v = self.binary(op, v, amount, None);
             }
             v = self.resize(v, lw, w, top_signed);
             if shift > 0 {
                 let amount = self.constant(w, shift as u128);
-                v = self.binary(BinaryOp::Shl, v, amount, None);
+                v = self.binary(BinOp::Shl, v, amount, None);
             }
             acc = Some(match acc {
                 None => v,
-                Some(a) => self.binary(BinaryOp::Or, a, v, None),
+                Some(a) => self.binary(BinOp::Or, a, v, None),
             });
         }
         let src = acc.unwrap_or_else(|| self.constant(w, 0));
@@ -356,9 +352,9 @@ impl Emit<'_, '_> {
                     LLVMSub => self.add(&a, &b, &dst, true),
                     _ => {
                         let bop = match opcode {
-                            LLVMAnd => BinaryOp::And,
-                            LLVMOr => BinaryOp::Or,
-                            _ => BinaryOp::Xor,
+                            LLVMAnd => BinOp::And,
+                            LLVMOr => BinOp::Or,
+                            _ => BinOp::Xor,
                         };
                         for ((&dst, &x), &y) in dst.iter().zip(&a.ops).zip(&b.ops) {
                             self.binary(bop, x, y, Some(dst));
@@ -458,11 +454,7 @@ impl Emit<'_, '_> {
 
     /// `a + b` (or `a - b`) into `dst`, limb by limb with a carry (a borrow).
     fn add(&mut self, a: &Limbs, b: &Limbs, dst: &[RegId], subtract: bool) {
-        let op = if subtract {
-            BinaryOp::Sub
-        } else {
-            BinaryOp::Add
-        };
+        let op = if subtract { BinOp::Sub } else { BinOp::Add };
         let mut carry: Option<Operand> = None;
         for i in 0..dst.len() {
             let w = a.widths[i];
@@ -487,7 +479,7 @@ impl Emit<'_, '_> {
                     // partial result is below) the carry.
                     let (x, y) = if subtract { (partial, c) } else { (total, c) };
                     let again = self.icmp(Predicate::Ult, x, y);
-                    out = out.map(|o| self.binary(BinaryOp::Or, o, again, None));
+                    out = out.map(|o| self.binary(BinOp::Or, o, again, None));
                 }
             }
             carry = out;
@@ -500,11 +492,7 @@ impl Emit<'_, '_> {
         use Predicate::*;
         let k = a.ops.len();
         if matches!(pred, Eq | Ne) {
-            let joint = if pred == Eq {
-                BinaryOp::And
-            } else {
-                BinaryOp::Or
-            };
+            let joint = if pred == Eq { BinOp::And } else { BinOp::Or };
             // A wide integer has at least two limbs.
             let mut acc = self.icmp(pred, a.ops[0], b.ops[0]);
             for i in 1..k {
@@ -542,8 +530,8 @@ impl Emit<'_, '_> {
             };
             let decided = self.icmp(p, a.ops[i], b.ops[i]);
             let equal = self.icmp(Eq, a.ops[i], b.ops[i]);
-            let deferred = self.binary(BinaryOp::And, equal, acc, None);
-            acc = self.binary(BinaryOp::Or, decided, deferred, None);
+            let deferred = self.binary(BinOp::And, equal, acc, None);
+            acc = self.binary(BinOp::Or, decided, deferred, None);
         }
         acc
     }

@@ -2,7 +2,7 @@
 //! every exploration worker (paths, live states, results, speed), drawn by a thread of the
 //! front end from the engine's shared counters ([`Progress`]).
 
-use crate::exec::progress::{Progress, Snapshot};
+use crate::progress::{Progress, Snapshot};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -87,7 +87,7 @@ impl Drop for Bar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::progress::Tally;
+    use crate::progress::Tally;
 
     #[test]
     fn the_line_shows_totals() {

@@ -1,5 +1,6 @@
 //! Layering and hygiene rules of ARCHITECTURE.md, checked on the source tree.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -106,6 +107,592 @@ fn no_stubs_in_the_engine() {
     }
 }
 
+/// The crate's top-level modules (a file `src/x.rs` or a directory `src/x/`) and the modules
+/// each may import. A module not listed here fails `imports_follow_the_stage_table`, so a new
+/// module is placed in the table when it is added. The table itself must be acyclic.
+const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
+    // Leaves: shared vocabulary that imports nothing of the engine.
+    ("stop", &[]),
+    ("progress", &[]),
+    ("env_options", &[]),
+    ("input", &[]),
+    ("assume", &[]),
+    ("expr", &[]),
+    ("ir", &["expr"]),
+    // The solver chain works on expressions only.
+    ("solver", &["expr", "stop"]),
+    ("error", &["solver"]),
+    // Front of the pipeline: bitcode → IR.
+    ("lower", &["expr", "ir"]),
+    ("load", &["error", "input", "ir", "lower"]),
+    // The engine: never the front end, never lowering or loading.
+    (
+        "exec",
+        &["error", "expr", "input", "ir", "progress", "solver", "stop"],
+    ),
+    // Files people and tools read; the report is a model of its own.
+    ("ktest", &["error", "input"]),
+    ("report", &["ktest", "progress"]),
+    // Verdicts over the engine.
+    (
+        "crosscheck",
+        &[
+            "assume",
+            "env_options",
+            "error",
+            "exec",
+            "expr",
+            "input",
+            "ir",
+            "ktest",
+            "load",
+            "report",
+            "solver",
+            "stop",
+        ],
+    ),
+    (
+        "run",
+        &[
+            "crosscheck",
+            "error",
+            "exec",
+            "expr",
+            "input",
+            "ir",
+            "ktest",
+            "load",
+            "report",
+            "solver",
+            "stop",
+        ],
+    ),
+    (
+        "native",
+        &[
+            "crosscheck",
+            "env_options",
+            "error",
+            "exec",
+            "input",
+            "ktest",
+            "report",
+            "stop",
+        ],
+    ),
+    (
+        "config",
+        &[
+            "assume",
+            "crosscheck",
+            "error",
+            "exec",
+            "input",
+            "report",
+            "solver",
+        ],
+    ),
+    (
+        "gate",
+        &[
+            "config",
+            "crosscheck",
+            "error",
+            "exec",
+            "ir",
+            "load",
+            "report",
+            "solver",
+            "stop",
+        ],
+    ),
+    ("cc", &["error", "input"]),
+    (
+        "replay",
+        &["crosscheck", "error", "input", "ktest", "native"],
+    ),
+    // Only the command line and the binary sit on top.
+    (
+        "cli",
+        &[
+            "assume",
+            "cc",
+            "config",
+            "crosscheck",
+            "env_options",
+            "error",
+            "exec",
+            "expr",
+            "gate",
+            "input",
+            "ir",
+            "ktest",
+            "load",
+            "native",
+            "replay",
+            "report",
+            "run",
+            "solver",
+            "stop",
+        ],
+    ),
+    ("main", &["cli", "error", "load", "stop"]),
+];
+
+/// Source with comments, string and character literals blanked (same length, newlines kept),
+/// so that a path or a keyword in prose is not taken for code.
+fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(b.len());
+    let mut i = 0;
+    let blank = |out: &mut String, s: &[u8]| {
+        for &c in s {
+            out.push(if c == b'\n' { '\n' } else { ' ' });
+        }
+    };
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            let end = b[i..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |p| i + p);
+            blank(&mut out, &b[i..end]);
+            i = end;
+        } else if b[i..].starts_with(b"/*") {
+            let end = text[i + 2..].find("*/").map_or(b.len(), |p| i + 2 + p + 2);
+            blank(&mut out, &b[i..end]);
+            i = end;
+        } else if b[i] == b'"' || (b[i] == b'r' && b[i..].starts_with(b"r#")) {
+            // A string literal: `"…"` with escapes, or a raw string `r#…"…"#…`.
+            let end = if b[i] == b'"' {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                j + 1
+            } else {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if b.get(i + 1 + hashes) != Some(&b'"') {
+                    out.push('r');
+                    i += 1;
+                    continue;
+                }
+                let close = format!("\"{}", "#".repeat(hashes));
+                text[i + 2 + hashes..]
+                    .find(&close)
+                    .map_or(b.len(), |p| i + 2 + hashes + p + close.len())
+            };
+            let end = end.min(b.len());
+            blank(&mut out, &b[i..end]);
+            i = end;
+        } else if b[i] == b'\'' && b.get(i + 2) == Some(&b'\'') {
+            blank(&mut out, &b[i..i + 3]);
+            i += 3;
+        } else if b[i] == b'\'' && b.get(i + 1) == Some(&b'\\') {
+            let end = b[i + 2..]
+                .iter()
+                .position(|&c| c == b'\'')
+                .map_or(b.len(), |p| i + 3 + p);
+            blank(&mut out, &b[i..end]);
+            i = end;
+        } else {
+            let len = text[i..].chars().next().unwrap().len_utf8();
+            out.push_str(&text[i..i + len]);
+            i += len;
+        }
+    }
+    out
+}
+
+/// `code` without its `#[cfg(test)]` items: unit tests may use any module.
+fn without_tests(code: &str) -> String {
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        // The item ends at the `;` or the brace that closes its first `{`.
+        let open = after.find('{');
+        let semi = after.find(';');
+        let end = match (open, semi) {
+            (Some(o), Some(s)) if s < o => s + 1,
+            (Some(o), _) => {
+                let mut depth = 0;
+                let mut end = after.len();
+                for (k, c) in after[o..].char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = o + k + 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                end
+            }
+            _ => after.len(),
+        };
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Every path named after `prefix::` in `code`, with use trees (`{a, b::{c, d}}`) expanded.
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
+    fn ident(s: &[u8], i: &mut usize) -> Option<String> {
+        while *i < s.len() && s[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+        let start = *i;
+        while *i < s.len() && (s[*i].is_ascii_alphanumeric() || s[*i] == b'_') {
+            *i += 1;
+        }
+        (*i > start).then(|| String::from_utf8_lossy(&s[start..*i]).into_owned())
+    }
+    fn skip_ws(s: &[u8], i: &mut usize) {
+        while *i < s.len() && s[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    }
+    /// Parses a path or a use tree at `i`, appending each full path to `out`.
+    fn tree(s: &[u8], i: &mut usize, base: &[String], out: &mut Vec<Vec<String>>) {
+        skip_ws(s, i);
+        if s.get(*i) == Some(&b'{') {
+            *i += 1;
+            loop {
+                skip_ws(s, i);
+                match s.get(*i) {
+                    Some(b'}') => {
+                        *i += 1;
+                        return;
+                    }
+                    Some(b',') => *i += 1,
+                    None => return,
+                    _ => {
+                        let before = *i;
+                        tree(s, i, base, out);
+                        if *i == before {
+                            *i += 1; // `*` or another token: skip it.
+                        }
+                    }
+                }
+            }
+        }
+        let mut path = base.to_vec();
+        while let Some(name) = ident(s, i) {
+            path.push(name);
+            skip_ws(s, i);
+            if s[*i..].starts_with(b"::") {
+                *i += 2;
+                skip_ws(s, i);
+                if s.get(*i) == Some(&b'{') {
+                    tree(s, i, &path, out);
+                    return;
+                }
+            } else {
+                break;
+            }
+        }
+        if path.len() > base.len() {
+            out.push(path);
+        }
+    }
+    let s = code.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(p) = code[from..].find(prefix) {
+        let at = from + p;
+        from = at + prefix.len();
+        let boundary = at == 0 || !(s[at - 1].is_ascii_alphanumeric() || s[at - 1] == b'_');
+        if !boundary || !code[from..].starts_with("::") {
+            continue;
+        }
+        let mut i = from + 2;
+        tree(s, &mut i, &[], &mut out);
+    }
+    out
+}
+
+/// One source file's place in the module tree: its top-level module, and its file module
+/// inside that (`None` for `src/x.rs` and `src/x/mod.rs`).
+struct Place {
+    top: String,
+    file: Option<String>,
+}
+
+fn place(path: &str) -> Place {
+    let rel = path.trim_start_matches("src/").trim_end_matches(".rs");
+    let mut parts = rel.split('/');
+    let top = parts.next().unwrap().to_string();
+    let file = parts.next().filter(|f| *f != "mod").map(str::to_string);
+    Place { top, file }
+}
+
+/// The imports of the crate: per source file, the full paths it names below `crate::`
+/// (`super::` resolved, `xcheck::` in the binary), tests left out.
+fn crate_paths() -> Vec<(String, Vec<Vec<String>>)> {
+    all_sources()
+        .into_iter()
+        .map(|(path, text)| {
+            let code = without_tests(&code_only(&text));
+            let here = place(&path);
+            let mut paths = paths_after(&code, "crate");
+            paths.extend(paths_after(&code, "xcheck"));
+            for mut p in paths_after(&code, "super") {
+                if here.file.is_some() {
+                    p.insert(0, here.top.clone());
+                }
+                paths.push(p);
+            }
+            (path, paths)
+        })
+        .collect()
+}
+
+/// The top-level modules each module imports, with a file that does it.
+fn module_graph() -> BTreeMap<String, BTreeMap<String, String>> {
+    let known: BTreeSet<String> = all_sources().iter().map(|(p, _)| place(p).top).collect();
+    let mut graph: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (path, paths) in crate_paths() {
+        let from = place(&path).top;
+        if from == "lib" {
+            continue; // The crate root declares the modules.
+        }
+        let entry = graph.entry(from.clone()).or_default();
+        for p in paths {
+            let to = match p[0].as_str() {
+                // The crate root re-exports `error::{Error, Result}`.
+                "Error" | "Result" => "error".to_string(),
+                m => m.to_string(),
+            };
+            if to != from && known.contains(&to) {
+                entry.entry(to).or_insert_with(|| path.clone());
+            }
+        }
+    }
+    graph
+}
+
+/// A cycle in `graph`, as the nodes along it, if there is one.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(node) {
+            Some(2) => return None,
+            Some(1) => {
+                let at = stack.iter().position(|n| n == node).unwrap();
+                let mut cycle = stack[at..].to_vec();
+                cycle.push(node.to_string());
+                return Some(cycle);
+            }
+            _ => {}
+        }
+        state.insert(node.to_string(), 1);
+        stack.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, state, stack) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        state.insert(node.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for node in graph.keys() {
+        if let Some(c) = visit(node, graph, &mut state, &mut Vec::new()) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+#[test]
+fn the_stage_table_has_no_cycle() {
+    let graph: BTreeMap<String, BTreeSet<String>> = ALLOWED_IMPORTS
+        .iter()
+        .map(|(m, deps)| (m.to_string(), deps.iter().map(|d| d.to_string()).collect()))
+        .collect();
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("ALLOWED_IMPORTS has a cycle: {}", cycle.join(" → "));
+    }
+}
+
+#[test]
+fn imports_follow_the_stage_table() {
+    let allowed: BTreeMap<&str, &[&str]> = ALLOWED_IMPORTS.iter().copied().collect();
+    let mut wrong = Vec::new();
+    for (from, deps) in module_graph() {
+        let Some(ok) = allowed.get(from.as_str()) else {
+            wrong.push(format!(
+                "module `{from}` is not in tidy.rs's ALLOWED_IMPORTS"
+            ));
+            continue;
+        };
+        for (to, file) in deps {
+            if !ok.contains(&to.as_str()) {
+                wrong.push(format!("{file}: `{from}` may not import `{to}`"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the stage table (ARCHITECTURE.md):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn no_import_cycles_between_modules_or_files() {
+    let graph: BTreeMap<String, BTreeSet<String>> = module_graph()
+        .into_iter()
+        .map(|(m, deps)| (m, deps.into_keys().collect()))
+        .collect();
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("import cycle between modules: {}", cycle.join(" → "));
+    }
+    // Inside a directory module: its files, with the names `mod.rs` re-exports resolved to
+    // the file that defines them. `mod.rs` itself is the module's face, not a node.
+    let sources = all_sources();
+    let mut files: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut reexports: BTreeMap<(String, String), String> = BTreeMap::new();
+    for (path, text) in &sources {
+        let here = place(path);
+        match here.file {
+            Some(f) => {
+                files.entry(here.top).or_default().insert(f);
+            }
+            None if path.ends_with("/mod.rs") => {
+                let code = code_only(text);
+                for line in code.lines() {
+                    let Some(rest) = line.trim().strip_prefix("pub use ") else {
+                        continue;
+                    };
+                    for p in paths_after(&format!("x::{rest}"), "x") {
+                        if p.len() >= 2 {
+                            reexports
+                                .insert((here.top.clone(), p[p.len() - 1].clone()), p[0].clone());
+                        }
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (path, paths) in crate_paths() {
+        let here = place(&path);
+        let Some(me) = here.file else { continue };
+        let siblings = &files[&here.top];
+        let node = format!("{}::{me}", here.top);
+        let edges = graph.entry(node).or_default();
+        for p in paths {
+            if p[0] != here.top || p.len() < 2 {
+                continue;
+            }
+            let target = if siblings.contains(&p[1]) {
+                Some(p[1].clone())
+            } else {
+                reexports.get(&(here.top.clone(), p[1].clone())).cloned()
+            };
+            if let Some(t) = target.filter(|t| *t != me) {
+                edges.insert(format!("{}::{t}", here.top));
+            }
+        }
+    }
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("import cycle between files: {}", cycle.join(" → "));
+    }
+}
+
+/// The files that may hold `unsafe` code, and why. Everything else is safe Rust.
+const UNSAFE_ALLOWED: &[(&str, &str)] = &[
+    ("src/lower/", "LLVM's C API (llvm_sys) during lowering"),
+    ("src/solver/bitwuzla.rs", "Bitwuzla's C API"),
+    ("src/solver/z3.rs", "Z3's C API"),
+    (
+        "src/expr/store.rs",
+        "expression chunks written once and read without a lock",
+    ),
+    (
+        "src/exec/executor.rs",
+        "malloc_trim, so that --max-memory follows what live states use (glibc keeps freed memory)",
+    ),
+    ("tests/it/ktest_fuzz.rs", "a counting global allocator"),
+    ("tests/it/limits.rs", "kill(2) of a child process by signal"),
+];
+
+#[test]
+fn unsafe_code_only_where_allowed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
+    sources(&root.join("tests"), &mut files);
+    files.push(root.join("build.rs"));
+    let mut wrong = Vec::new();
+    for file in files {
+        let rel = file
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = code_only(&text);
+        let allowed = UNSAFE_ALLOWED.iter().any(|(p, _)| rel.starts_with(p));
+        for (n, line) in code.lines().enumerate() {
+            let has_unsafe = line
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == "unsafe");
+            if has_unsafe && !allowed {
+                wrong.push(format!(
+                    "{rel}:{}: unsafe code outside UNSAFE_ALLOWED",
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The `unsafe` blocks of the files that are not an FFI binding each say why they are sound.
+#[test]
+fn unsafe_blocks_outside_ffi_have_a_safety_comment() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for file in ["src/expr/store.rs", "src/exec/executor.rs"] {
+        let Ok(text) = std::fs::read_to_string(root.join(file)) else {
+            continue;
+        };
+        let code = code_only(&text);
+        let lines: Vec<&str> = text.lines().collect();
+        for (n, line) in code.lines().enumerate() {
+            if !line.contains("unsafe {") && !line.contains("unsafe impl") {
+                continue;
+            }
+            // A `// SAFETY:` comment on the line or in the comments and attributes just above.
+            let above = lines[..n].iter().rev().take_while(|l| {
+                let l = l.trim_start();
+                l.starts_with("//") || l.starts_with("#[")
+            });
+            let said =
+                lines[n].contains("SAFETY:") || above.into_iter().any(|l| l.contains("SAFETY:"));
+            assert!(
+                said,
+                "{file}:{}: an unsafe block without a `// SAFETY:` comment",
+                n + 1
+            );
+        }
+    }
+}
+
 /// The engine's stages never write to the terminal: progress goes through shared counters
 /// that the front end draws, and what users must know goes into the report (its notes).
 #[test]
@@ -119,7 +706,7 @@ fn the_engine_does_not_write_to_the_terminal() {
             continue;
         }
         // Unit tests may print what they measured.
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code = without_tests(&code_only(&text));
         for writer in [
             "print!(",
             "println!(",

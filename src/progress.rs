@@ -1,5 +1,6 @@
-//! Counters of a running exploration, shared by all its workers and read by the front end,
-//! which draws them: the engine itself never writes to the terminal.
+//! Counters of a running exploration, shared by all its workers (`exec`) and read by the
+//! front end, which draws them (`report/progress.rs`): the engine never writes to the
+//! terminal. A leaf module, as `stop.rs`: both sides may import it.
 //!
 //! Each worker keeps what it last added ([`Published`]) and adds only the difference, a few
 //! times a second, so the shared numbers are the totals over every worker at little cost.
