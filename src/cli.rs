@@ -13,11 +13,14 @@
 use crate::config::{parse_fail_on, FailOn};
 use crate::crosscheck::program::ProgramCheck;
 use crate::crosscheck::{check_functions, replay_file, FunctionCheck};
+use crate::env_options::EnvOptions;
 use crate::error::Error;
 use crate::exec::{ExecConfig, SearchKind};
 use crate::gate;
 use crate::ktest::KTest;
-use crate::report::render_table;
+use crate::report::json::{JsonLine, Mode};
+use crate::report::progress::Bar;
+use crate::report::{console, render_table, render_table_limited, TERMINAL_ROWS};
 use crate::solver::SolverConfig;
 use clap::{Args, Parser};
 use std::ffi::OsString;
@@ -38,9 +41,7 @@ const MAX_MEMORY_MIB: u64 = 16 << 20;
     version,
     about = "Prove two LLVM bitcode implementations equivalent, or show where they differ"
 )]
-#[command(
-    after_help = "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most 32 arguments, 26 files, 4096 bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive."
-)]
+#[command(after_help = check_help())]
 struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
     #[arg(required_unless_present = "config")]
@@ -70,7 +71,8 @@ struct CheckArgs {
     /// Write a JUnit XML report (one test case per function) to this file.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
-    /// Print one JSON object per checked function on stdout instead of tables.
+    /// Print one JSON object per check on stdout instead of tables (one schema for every
+    /// mode: docs/json.md).
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -96,18 +98,19 @@ struct CheckArgs {
     output_dir: PathBuf,
 }
 
-/// The symbolic-environment options of whole-program checks (KLEE's names) and how many
-/// values each takes.
-const ENV_OPTIONS: &[(&str, usize)] = &[
-    ("--sym-arg", 1),
-    ("--sym-args", 3),
-    ("--sym-files", 2),
-    ("--sym-stdin", 1),
-    ("--max-fail", 1),
-];
+/// The end of `xcheck --help`: the environment options with their limits
+/// (`env_options.rs`), the other commands, the exit codes.
+fn check_help() -> String {
+    use crate::env_options::{EnvOptions, MAX_SYM_ARGS_RANGE, MAX_SYM_FILES, MAX_SYM_LEN};
+    format!(
+        "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most {MAX_SYM_ARGS_RANGE} arguments, {MAX_SYM_FILES} files, {MAX_SYM_LEN} bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: {}.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.",
+        EnvOptions::default().to_args().join(" ")
+    )
+}
 
-/// Takes the environment options and everything after `--` out of a check's command line,
-/// keeping their order (it decides the order of the program's arguments).
+/// Takes the environment options (`env_options.rs`) and everything after `--` out of a
+/// check's command line, keeping their order (it decides the order of the program's
+/// arguments).
 fn split_env(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
     let mut rest = Vec::new();
     let mut env = Vec::new();
@@ -118,12 +121,12 @@ fn split_env(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
             env.extend(it.by_ref().map(|a| a.to_string_lossy().into_owned()));
             break;
         }
-        match ENV_OPTIONS.iter().find(|(name, _)| *name == text) {
-            Some((_, arity)) => {
+        match crate::env_options::arity(&text).filter(|_| text.starts_with("--")) {
+            Some(arity) => {
                 env.push(text);
                 env.extend(
                     it.by_ref()
-                        .take(*arity)
+                        .take(arity)
                         .map(|a| a.to_string_lossy().into_owned()),
                 );
             }
@@ -131,57 +134,6 @@ fn split_env(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
         }
     }
     (rest, env)
-}
-
-/// Checks the numbers of the environment options, so that mistakes are usage errors here
-/// rather than failures inside the model.
-fn validate_env(env: &[String]) -> Result<(), Exit> {
-    let mut i = 0;
-    while i < env.len() {
-        if let Some((name, arity)) = ENV_OPTIONS.iter().find(|(n, _)| *n == env[i]) {
-            let values = &env[i + 1..(i + 1 + arity).min(env.len())];
-            if values.len() < *arity {
-                return Err(usage(format!("{name} takes {arity} number(s)")));
-            }
-            let mut nums = Vec::new();
-            for (v, (max, unit)) in values.iter().zip(env_maxima(name)) {
-                let shown = || values.join(" ");
-                if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(usage(format!("{name} {}: '{v}' is not a number", shown())));
-                }
-                let n = v.parse::<u64>().ok().filter(|n| n <= max).ok_or_else(|| {
-                    usage(format!(
-                        "{name} {}: '{v}' is out of range (at most {max} {unit})",
-                        shown()
-                    ))
-                })?;
-                nums.push(n);
-            }
-            let bad = match *name {
-                "--sym-args" if nums[0] > nums[1] => Some("MIN is larger than MAX"),
-                _ => None,
-            };
-            if let Some(why) = bad {
-                return Err(usage(format!("{name} {}: {why}", values.join(" "))));
-            }
-            i += 1 + arity;
-        } else {
-            i += 1;
-        }
-    }
-    Ok(())
-}
-
-/// The largest value of each number an environment option takes, with its unit.
-fn env_maxima(name: &str) -> &'static [(u64, &'static str)] {
-    const BYTES: (u64, &str) = (4096, "bytes");
-    const ARGS: (u64, &str) = (32, "arguments");
-    match name {
-        "--sym-arg" | "--sym-stdin" => &[BYTES],
-        "--sym-args" => &[ARGS, ARGS, BYTES],
-        "--sym-files" => &[(26, "files (A to Z)"), BYTES],
-        _ => &[(u32::MAX as u64, "failures")],
-    }
 }
 
 #[derive(Args, Debug, Clone)]
@@ -275,6 +227,9 @@ struct RunArgs {
     program: PathBuf,
     #[command(flatten)]
     engine: EngineArgs,
+    /// Print one JSON object (the schema of every `--json`, docs/json.md) instead of text.
+    #[arg(long)]
+    json: bool,
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-out")]
     output_dir: PathBuf,
 }
@@ -582,33 +537,16 @@ fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
         return check_programs(&args, a, b, env, fail_on);
     };
     let (fa, fb) = function_names(spec)?;
-    let mut check = FunctionCheck::new(a, b, &fa, &fb);
-    apply_params(&mut check, &args.params)?;
-    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
-    check.exec = exec;
-    check.solver = solver;
+    let mut check = base_check(&args, a, b, &fa, &fb)?;
     check.out_dir = args.output_dir.clone();
-    check.exec.progress = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !args.json;
     check.exec.jobs = jobs_of(&args.engine)?;
-    let outcome = check_functions(&check)?;
-    let report = outcome.report;
-    let (failed, code) = verdict_of(&args, &report, spec, fail_on.as_deref())?;
-    if args.json {
-        let result = gate::JobResult {
-            job: gate::Job {
-                check,
-                accept: None,
-                note: None,
-            },
-            outcome: Ok(report),
-            failed: failed.unwrap_or(code != 0),
-        };
-        println!("{}", gate::json_line(1, &result));
-        return Ok(code);
-    }
-    print!("{}", render_table(&report));
-    println!("Tests and reports written to {}", args.output_dir.display());
-    Ok(code)
+    let bar = Bar::start(!args.json);
+    check.exec.progress = bar.as_ref().map(|(p, _)| p.clone());
+    let outcome = check_functions(&check);
+    drop(bar);
+    let report = outcome?.report;
+    let function = if fa == fb { fa } else { format!("{fa}={fb}") };
+    finish_check(&args, Some(function), &report, fail_on.as_deref())
 }
 
 /// `xcheck A B [ENV…]`: crosschecks two whole programs.
@@ -624,13 +562,12 @@ fn check_programs(
             "--assume and --buffer-size apply to function checks (--function)".into(),
         ));
     }
-    validate_env(&env)?;
     let mut check = ProgramCheck::new(a, b);
     if let Some(name) = &args.argv0 {
         check.argv0 = name.clone();
     }
     if !env.is_empty() {
-        check.env = env;
+        check.env = EnvOptions::parse(&env).map_err(|e| usage(e.to_string()))?;
     }
     let mut compare = parse_compare(&args.compare)?;
     if args.ignore_exit_code {
@@ -642,51 +579,52 @@ fn check_programs(
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
-    check.exec.progress = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !args.json;
     check.exec.jobs = jobs_of(&args.engine)?;
-    let report = crate::crosscheck::program::check_programs(&check)?.report;
-    let (_, code) = verdict_of(args, &report, "main", fail_on.as_deref())?;
-    if args.json {
-        let line = serde_json::to_string(&report.summary).map_err(|e| Error::Output {
-            path: args.output_dir.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })?;
-        println!("{line}");
-        return Ok(code);
-    }
-    print!(
-        "{}",
-        crate::report::render_table_limited(&report, crate::report::TERMINAL_ROWS)
-    );
-    println!("Tests and reports written to {}", args.output_dir.display());
-    Ok(code)
+    let bar = Bar::start(!args.json);
+    check.exec.progress = bar.as_ref().map(|(p, _)| p.clone());
+    let outcome = crate::crosscheck::program::check_programs(&check);
+    drop(bar);
+    let report = outcome?.report;
+    finish_check(args, None, &report, fail_on.as_deref())
 }
 
-/// Whether one check fails the `--fail-on` policy (if given), its JUnit file (if asked
-/// for), and the exit code.
-fn verdict_of(
+/// Judges one function check (`function` given) or program check by the `--fail-on`
+/// policy, writes its JUnit file, prints its `--json` line or its table, and returns the
+/// exit code.
+fn finish_check(
     args: &CheckArgs,
+    function: Option<String>,
     report: &crate::report::Report,
-    label: &str,
     fail_on: Option<&[FailOn]>,
-) -> Result<(Option<bool>, i32), Exit> {
-    let failed = fail_on.map(|f| crate::config::fails(report, f, None));
-    if let Some(path) = &args.junit {
-        let overall_failed = report.summary.overall != crate::report::Overall::Equivalent;
-        let xml = crate::report::junit::render_junit(
-            "xcheck",
-            &[(label.to_string(), report, failed.unwrap_or(overall_failed))],
-        );
-        crate::report::junit::write_junit(path, &xml).map_err(|e| Error::Output {
-            path: path.clone(),
-            source: e,
-        })?;
-    }
-    let code = match failed {
-        Some(f) => f as i32,
-        None => report.summary.overall.exit_code(),
+) -> Result<i32, Exit> {
+    let (mode, label) = match &function {
+        Some(f) => (Mode::Function, f.as_str()),
+        None => (Mode::Program, "main"),
     };
-    Ok((failed, code))
+    let (failed, code) = gate::judge(report, label, fail_on, args.junit.as_deref())?;
+    let (Some(a), Some(b)) = (&args.a, &args.b) else {
+        return Err(usage("give two bitcode files, or --config FILE".into()));
+    };
+    if args.json {
+        let line = JsonLine::check(
+            mode,
+            1,
+            function,
+            (a, b),
+            &args.output_dir,
+            Ok(report),
+            failed.unwrap_or(code != 0),
+            None,
+        );
+        println!("{}", line.render());
+        return Ok(code);
+    }
+    match mode {
+        Mode::Program => print!("{}", render_table_limited(report, TERMINAL_ROWS)),
+        _ => print!("{}", render_table(report)),
+    }
+    print!("{}", console::written_to(&args.output_dir));
+    Ok(code)
 }
 
 /// `-j N`, or every core.
@@ -752,7 +690,14 @@ fn gate_all_functions(
     let fail_on = fail_on.unwrap_or_else(|| crate::config::DEFAULT_FAIL_ON.to_vec());
     let results = gate::run_jobs(&module, jobs, &fail_on);
     let title = format!("{}  vs  {}", a.display(), b.display());
-    finish_gate(args, vec![(title, results, skipped)])
+    finish_gate(
+        args,
+        vec![gate::Section {
+            title,
+            results,
+            skipped,
+        }],
+    )
 }
 
 fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> Result<i32, Exit> {
@@ -763,59 +708,14 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
     let globals = globals_of(&args.params)?
         .or(cfg.defaults.globals)
         .unwrap_or_default();
+    // The command line's settings for every job; config_jobs puts the file's over them.
+    let mut base = FunctionCheck::new(path, path, "", "");
+    (base.exec, base.solver, base.globals) = (exec, solver, globals);
+    base.out_dir = args.output_dir.clone();
     let mut sections = Vec::new();
     for (i, pair) in cfg.pairs.iter().enumerate() {
         let module = gate::load_pair(&pair.a, &pair.b)?;
-        let mut jobs = Vec::new();
-        let make = |fa: &str, fb: &str, f: Option<&crate::config::FunctionConfig>| -> gate::Job {
-            let mut check = FunctionCheck::new(&pair.a, &pair.b, fa, fb);
-            check.exec = exec.clone();
-            check.solver = solver.clone();
-            check.globals = globals;
-            let d = &cfg.defaults;
-            check.buffer_size = f
-                .and_then(|f| f.buffer_size)
-                .or(d.buffer_size)
-                .unwrap_or(check.buffer_size);
-            if let Some(t) = f.and_then(|f| f.max_time).or(d.max_time) {
-                check.exec.max_time = t;
-            }
-            if let Some(seed) = d.seed {
-                check.exec.seed = seed;
-            }
-            if let Some(search) = d.search {
-                check.exec.search = search;
-            }
-            if let Some(f) = f {
-                check.param_sizes = f.buffer_sizes.clone();
-                check.assumes = f.assume.clone();
-            }
-            let label = if fa == fb {
-                fa.to_string()
-            } else {
-                format!("{fa}={fb}")
-            };
-            check.out_dir = gate::job_dir(&args.output_dir, Some(i), &label);
-            gate::Job {
-                check,
-                accept: f.and_then(|f| f.accept),
-                note: f.and_then(|f| f.note.clone()),
-            }
-        };
-        for f in &pair.functions {
-            jobs.push(make(&f.a_name, &f.b_name, Some(f)));
-        }
-        let mut skipped = Vec::new();
-        if pair.all_functions {
-            let (selected, left_out) =
-                gate::select_functions(&module, &pair.include, &pair.exclude);
-            skipped = left_out;
-            for name in selected {
-                if !pair.functions.iter().any(|f| f.a_name == name) {
-                    jobs.push(make(&name, &name, None));
-                }
-            }
-        }
+        let (jobs, skipped) = gate::config_jobs(&cfg, i, &module, &base);
         if jobs.is_empty() {
             eprintln!(
                 "xcheck: warning: {}: pair {} selects no function",
@@ -828,8 +728,8 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
             )));
         }
         let results = gate::run_jobs(&module, jobs, &fail_on);
-        sections.push((
-            format!(
+        sections.push(gate::Section {
+            title: format!(
                 "pair {}: {}  vs  {}",
                 i + 1,
                 pair.a.display(),
@@ -837,75 +737,32 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
             ),
             results,
             skipped,
-        ));
+        });
     }
     finish_gate(args, sections)
 }
 
 /// Prints the gate's results, writes JUnit, and decides the exit code.
-fn finish_gate(
-    args: &CheckArgs,
-    sections: Vec<(String, Vec<gate::JobResult>, Vec<gate::Skipped>)>,
-) -> Result<i32, Exit> {
-    let mut cases = Vec::new();
-    let mut any_failed = false;
-    let mut any_error = false;
-    for (i, (title, results, skipped)) in sections.iter().enumerate() {
-        if args.json {
-            for r in results {
-                println!("{}", gate::json_line(i + 1, r));
-            }
-        } else {
-            print!("{}", gate::render_gate_table(title, results, skipped));
-        }
-        for r in results {
-            any_failed |= r.failed;
-            match &r.outcome {
-                Ok(report) => {
-                    cases.push((format!("{}: {}", i + 1, r.job.label()), report, r.failed))
-                }
-                Err(e) => {
-                    any_error = true;
-                    eprintln!("xcheck: error: {}: {e}", r.job.label());
-                }
-            }
+fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Exit> {
+    for (i, section) in sections.iter().enumerate() {
+        print!("{}", section.render(i + 1, args.json));
+        for (label, e) in section.errors() {
+            eprintln!("xcheck: error: {label}: {e}");
         }
     }
-    if let Some(path) = &args.junit {
-        let xml = crate::report::junit::render_junit("xcheck", &cases);
-        crate::report::junit::write_junit(path, &xml).map_err(|e| Error::Output {
-            path: path.clone(),
-            source: e,
-        })?;
-    }
-    Ok(if any_error {
-        EXIT_ERROR
-    } else {
-        any_failed as i32
-    })
+    Ok(gate::finish(&sections, args.junit.as_deref())?)
 }
 
 fn run(args: RunArgs) -> Result<i32, Exit> {
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     let s = crate::run::run_harness(&args.program, exec, &solver, &args.output_dir)?;
-    for (path, what) in &s.errors {
-        println!("error: {what}  ({})", path.display());
+    let result = s.result();
+    if args.json {
+        let line = JsonLine::run(&args.program, &args.output_dir, &result, s.exit_code());
+        println!("{}", line.render());
+    } else {
+        print!("{}", console::render_run(&result, &args.output_dir));
     }
-    for why in &s.unknown {
-        println!("unknown: {why}");
-    }
-    println!(
-        "paths completed: {}, errors: {}, tests written: {} in {}, instructions: {}{}",
-        s.completed,
-        s.errors.len(),
-        s.tests,
-        args.output_dir.display(),
-        s.instructions,
-        match &s.stop_reason {
-            Some(r) => format!(", stopped: {r}"),
-            None => String::new(),
-        }
-    );
     Ok(s.exit_code())
 }
 
@@ -918,41 +775,6 @@ fn show(args: ShowArgs) -> Result<i32, Exit> {
         print!("{}", test.show(&path.display().to_string()));
     }
     Ok(0)
-}
-
-/// The tests named by a replay command: one file, or every `.ktest` of a directory.
-fn tests_of(path: &Path) -> Result<Vec<PathBuf>, Exit> {
-    if !path.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut v: Vec<PathBuf> = std::fs::read_dir(path)
-        .map_err(|e| Error::input(path, format!("cannot read directory: {e}")))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
-        .collect();
-    v.sort();
-    let report = path.join("report.json");
-    if report.exists() {
-        let listed = report_tests(&report)?;
-        let missing: Vec<&String> = listed.iter().filter(|n| !path.join(n).exists()).collect();
-        if let Some(first) = missing.first() {
-            return Err(Exit::Error(Error::input(
-                &report,
-                format!(
-                    "lists {} test{} missing from the directory (first: {first})",
-                    missing.len(),
-                    if missing.len() == 1 { "" } else { "s" }
-                ),
-            )));
-        }
-    }
-    if v.is_empty() && !report.exists() {
-        return Err(Exit::Error(Error::input(
-            path,
-            "contains neither .ktest files nor a report.json",
-        )));
-    }
-    Ok(v)
 }
 
 fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit> {
@@ -979,15 +801,17 @@ fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit
 
 fn replay(args: ReplayArgs) -> Result<i32, Exit> {
     // Options are checked before anything is read.
-    parse_duration("--timeout", &args.timeout)?;
-    let tests = tests_of(&args.test)?;
+    let timeout = parse_duration("--timeout", &args.timeout)?;
+    let mut compare = parse_compare(&args.compare)?;
+    compare.ignore_spacing = args.ignore_spacing;
+    let tests = crate::replay::tests_of(&args.test)?;
     if tests.is_empty() {
         // A run that found no divergence wrote no test: nothing to confirm.
-        println!("{}: no tests to replay", args.test.display());
+        print!("{}", console::no_tests(&args.test));
         return Ok(0);
     }
     if let Some(bins) = &args.native {
-        return replay_native(&args, &bins[0], &bins[1], &tests);
+        return replay_native(&args, (&bins[0], &bins[1]), &tests, compare, timeout);
     }
     let (Some(a), Some(b)) = (&args.a, &args.b) else {
         return Err(usage(
@@ -997,8 +821,7 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
     let Some(function) = &args.function else {
         // Whole-program tests, replayed in the engine.
         let mut check = ProgramCheck::new(a, b);
-        check.compare = parse_compare(&args.compare)?;
-        check.compare.ignore_spacing = args.ignore_spacing;
+        check.compare = compare;
         check.exec.stop = args.stop.clone();
         check.solver.stop = args.stop.clone();
         let rows = crate::crosscheck::program::replay_dir(&check, &tests)?;
@@ -1006,17 +829,10 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         let mut differ = false;
         for (t, row) in rows {
             differ |= row.verdict.is_difference();
-            let why = if row.detail.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", row.detail)
-            };
-            println!(
-                "{}: A {}; B {} => {}{why}",
-                t.display(),
-                row.result_a,
-                row.result_b,
-                row.verdict
+            let verdict = row.verdict.to_string();
+            print!(
+                "{}",
+                console::engine_replay(&t, &row.result_a, &row.result_b, &verdict, &row.detail)
             );
         }
         if replayed < tests.len() {
@@ -1036,121 +852,76 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         }
         let (verdict, a, b) = replay_file(&check, t)?;
         differ |= verdict.is_difference();
-        println!("{}: A {a}; B {b} => {verdict}", t.display());
+        print!(
+            "{}",
+            console::engine_replay(t, &a.to_string(), &b.to_string(), &verdict.to_string(), "")
+        );
     }
     Ok(if differ { 1 } else { 0 })
 }
 
 /// `xcheck replay DIR --native A B`: runs both binaries on every test and says whether
 /// each divergence the engine reported happens natively. Exit 0 only when all do.
-fn replay_native(args: &ReplayArgs, a: &Path, b: &Path, tests: &[PathBuf]) -> Result<i32, Exit> {
+fn replay_native(
+    args: &ReplayArgs,
+    (a, b): (&Path, &Path),
+    tests: &[PathBuf],
+    compare: crate::crosscheck::program::Compare,
+    timeout: Duration,
+) -> Result<i32, Exit> {
     use crate::crosscheck::program::quote;
-    let mut compare = parse_compare(&args.compare)?;
-    compare.ignore_spacing = args.ignore_spacing;
-    let timeout = parse_duration("--timeout", &args.timeout)?;
+    use crate::replay::NativeOutcome;
     for bin in [a, b] {
         if !bin.is_file() {
             return Err(Exit::Error(Error::input(bin, "no such native binary")));
         }
     }
     // Which tests the report calls divergences (all of them when there is no report).
-    let report_dir = if args.test.is_dir() {
-        args.test.clone()
-    } else {
-        args.test
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
-    };
-    let expected = divergent_tests(&report_dir.join("report.json"));
+    let expected = crate::replay::divergent_tests(&args.test);
     let mut all_confirmed = true;
     for (i, t) in tests.iter().enumerate() {
         if args.stop.interrupted() {
             return Ok(interrupted_replay(tests.len() - i));
         }
-        let ktest = KTest::read(t).map_err(Error::from)?;
         let name = t
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let divergent = expected.as_ref().is_none_or(|set| set.contains(&name));
-        let env = match crate::native::env_of(&ktest) {
-            Ok(env) => env,
-            Err(why) => {
-                all_confirmed &= !divergent;
-                println!("{}: cannot replay natively: {why}", t.display());
-                continue;
+        let outcome = crate::replay::replay_native(t, (a, b), compare, timeout, divergent)?;
+        all_confirmed &= outcome.as_engine_said();
+        match &outcome {
+            NativeOutcome::Impossible { why, .. } => {
+                print!("{}", console::native_impossible(t, why))
             }
-        };
-        let run = |bin: &Path| {
-            crate::native::run_native(bin, &env, timeout)
-                .map_err(|e| Exit::Error(Error::input(bin, format!("cannot run: {e}"))))
-        };
-        let (ra, rb) = (run(a)?, run(b)?);
-        let differ = crate::native::differ(&ra, &rb, compare);
-        let argv: Vec<String> = env.argv.iter().map(|x| quote(x)).collect();
-        let status = match (divergent, differ) {
-            (true, true) => "divergence CONFIRMED natively",
-            (true, false) => "divergence NOT confirmed natively: engine or model bug",
-            (false, true) => {
-                "natively they differ, though the engine found agreement: engine or model bug"
+            NativeOutcome::Ran {
+                env,
+                a,
+                b,
+                divergent,
+                differ,
+            } => {
+                let argv: Vec<String> = env.argv.iter().map(|x| quote(x)).collect();
+                print!(
+                    "{}",
+                    console::native_replay(&console::NativeEntry {
+                        test: t,
+                        argv: argv.join(" "),
+                        stdin: quote(&env.stdin),
+                        a: (a.end(), quote(&a.stdout)),
+                        b: (b.end(), quote(&b.stdout)),
+                        divergent: *divergent,
+                        differ: *differ,
+                    })
+                );
             }
-            (false, false) => "agree natively, as the engine found",
-        };
-        all_confirmed &= divergent == differ;
-        println!(
-            "{}: argv {}, stdin {}",
-            t.display(),
-            argv.join(" "),
-            quote(&env.stdin)
-        );
-        println!("  A: {}, stdout {}", ra.end(), quote(&ra.stdout));
-        println!("  B: {}, stdout {}", rb.end(), quote(&rb.stdout));
-        println!("  => {status}");
+        }
     }
     Ok(if all_confirmed { 0 } else { 1 })
 }
 
 /// Says that a replay was interrupted with `left` tests to go; returns exit code 3.
 fn interrupted_replay(left: usize) -> i32 {
-    println!(
-        "interrupted: {left} test{} not replayed",
-        if left == 1 { "" } else { "s" }
-    );
+    print!("{}", console::interrupted_replay(left));
     3
-}
-
-/// The names of the tests that `report.json` lists, for any row.
-fn report_tests(report: &Path) -> Result<Vec<String>, Exit> {
-    let text = std::fs::read_to_string(report)
-        .map_err(|e| Error::input(report, format!("cannot read: {e}")))?;
-    let json: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Error::input(report, format!("not a report: {e}")))?;
-    let rows = json
-        .get("rows")
-        .and_then(|r| r.as_array())
-        .ok_or_else(|| Error::input(report, "not a report: no 'rows' list"))?;
-    Ok(rows
-        .iter()
-        .filter_map(|r| r.get("ktest").and_then(|k| k.as_str()).map(String::from))
-        .collect())
-}
-
-/// The names of the tests that `report.json` lists for rows that differ.
-fn divergent_tests(report: &Path) -> Option<std::collections::BTreeSet<String>> {
-    let limit = crate::input::MAX_REPORT_BYTES;
-    let text = crate::input::read_text_limited(report, limit, "reports").ok()?;
-    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let rows = json.get("rows")?.as_array()?;
-    Some(
-        rows.iter()
-            .filter(|r| {
-                matches!(
-                    r.get("verdict").and_then(|v| v.as_str()),
-                    Some("diverged") | Some("error_one")
-                )
-            })
-            .filter_map(|r| r.get("ktest").and_then(|k| k.as_str()).map(String::from))
-            .collect(),
-    )
 }

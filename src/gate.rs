@@ -9,9 +9,10 @@ use crate::config::{fails, FailOn};
 use crate::crosscheck::{check_loaded, pair_functions, FunctionCheck};
 use crate::error::{Error, Result};
 use crate::ir::Module;
+use crate::report::gate::{render_gate_table, GateRow};
+use crate::report::json::{JsonLine, Mode};
 use crate::report::{Overall, Report};
 use rayon::prelude::*;
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -44,12 +45,7 @@ pub struct JobResult {
     pub failed: bool,
 }
 
-/// A function left out, and why.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct Skipped {
-    pub function: String,
-    pub reason: String,
-}
+pub use crate::report::gate::Skipped;
 
 /// The functions two modules have in common, filtered by glob patterns, and those left out.
 pub fn select_functions(
@@ -142,121 +138,188 @@ pub fn job_dir(base: &Path, pair_index: Option<usize>, label: &str) -> PathBuf {
     }
 }
 
-/// One line of `--json` output: the job, and its report's summary fields when it ran.
-#[derive(Serialize)]
-pub struct JsonLine<'a> {
-    pub pair: usize,
-    pub function: String,
-    /// `equivalent`, `diverged`, `inconclusive`, or `error` when the check could not run.
-    pub verdict: &'a str,
-    pub failed: bool,
-    pub error: Option<&'a str>,
-    pub note: Option<&'a str>,
-    pub out_dir: String,
-    #[serde(flatten)]
-    pub summary: Option<&'a crate::report::Summary>,
-}
-
-pub fn json_line(pair: usize, r: &JobResult) -> String {
-    let summary = r.outcome.as_ref().ok().map(|report| &report.summary);
-    let verdict = match summary.map(|s| s.overall) {
-        Some(Overall::Equivalent) => "equivalent",
-        Some(Overall::Diverged) => "diverged",
-        Some(Overall::Inconclusive) => "inconclusive",
-        None => "error",
-    };
-    let line = JsonLine {
-        pair,
-        function: r.job.label(),
-        verdict,
-        failed: r.failed,
-        error: r.outcome.as_ref().err().map(String::as_str),
-        note: r.job.note.as_deref(),
-        out_dir: r.job.check.out_dir.display().to_string(),
-        summary,
-    };
-    serde_json::to_string(&line).unwrap_or_default()
-}
-
-/// The gate's table: one row per function, then the functions left out.
-pub fn render_gate_table(title: &str, results: &[JobResult], skipped: &[Skipped]) -> String {
-    let mut rows: Vec<[String; 8]> = vec![[
-        "function".into(),
-        "verdict".into(),
-        "paths".into(),
-        "proved".into(),
-        "diverged".into(),
-        "unknown".into(),
-        "time".into(),
-        "gate".into(),
-    ]];
-    for r in results {
-        let gate = if r.failed {
-            "FAIL"
-        } else if r.job.accept.is_some() && r.outcome.is_ok() {
-            "pass (accepted)"
-        } else {
-            "pass"
-        };
-        let row = match &r.outcome {
-            Ok(rep) => {
-                let s = &rep.summary;
-                [
-                    r.job.label(),
-                    s.overall.to_string(),
-                    s.paths.to_string(),
-                    s.proved.to_string(),
-                    (s.diverged + s.errors_one).to_string(),
-                    s.unknown.to_string(),
-                    crate::report::format_ms(s.wall_time_ms),
-                    gate.to_string(),
-                ]
-            }
-            Err(e) => [
-                r.job.label(),
-                format!("ERROR: {e}"),
-                "-".into(),
-                "-".into(),
-                "-".into(),
-                "-".into(),
-                "-".into(),
-                gate.to_string(),
-            ],
-        };
-        rows.push(row);
+impl JobResult {
+    /// The row of the gate's table.
+    pub fn row(&self) -> GateRow<'_> {
+        GateRow {
+            label: self.job.label(),
+            outcome: self.outcome.as_ref().map_err(String::as_str),
+            failed: self.failed,
+            accepted: self.job.accept.is_some(),
+        }
     }
-    let widths: Vec<usize> = (0..8)
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = format!("{title}\n\n");
-    for (i, r) in rows.iter().enumerate() {
-        let cells: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-        if i == 0 {
-            let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-            out.push_str(&rule.join("  "));
+
+    /// The `--json` line of this function, in pair `pair` (from 1), in mode `mode`.
+    pub fn json(&self, mode: Mode, pair: usize) -> String {
+        let c = &self.job.check;
+        JsonLine::check(
+            mode,
+            pair,
+            Some(self.job.label()),
+            (&c.a_path, &c.b_path),
+            &c.out_dir,
+            self.outcome.as_ref().map_err(String::as_str),
+            self.failed,
+            self.job.note.as_deref(),
+        )
+        .render()
+    }
+}
+
+/// The checks of one module pair: a title, each function's result and the functions left
+/// out.
+pub struct Section {
+    pub title: String,
+    pub results: Vec<JobResult>,
+    pub skipped: Vec<Skipped>,
+}
+
+impl Section {
+    /// The section as printed: the gate's table, or one `--json` line per function (`pair`
+    /// counts from 1).
+    pub fn render(&self, pair: usize, json: bool) -> String {
+        if !json {
+            let rows: Vec<GateRow<'_>> = self.results.iter().map(JobResult::row).collect();
+            return render_gate_table(&self.title, &rows, &self.skipped);
+        }
+        let mut out = String::new();
+        for r in &self.results {
+            out.push_str(&r.json(Mode::Gate, pair));
             out.push('\n');
         }
+        out
     }
-    if !skipped.is_empty() {
-        out.push_str("\nNot checked:\n");
-        for s in skipped {
-            out.push_str(&format!("  {}: {}\n", s.function, s.reason));
+
+    /// The functions whose check could not run, with why.
+    pub fn errors(&self) -> impl Iterator<Item = (String, &str)> {
+        self.results.iter().filter_map(|r| {
+            r.outcome
+                .as_ref()
+                .err()
+                .map(|e| (r.job.label(), e.as_str()))
+        })
+    }
+}
+
+/// Writes the JUnit file of a gate run (if asked for) and returns its exit code: 2 when a
+/// check could not run, else 1 when one failed the policy, else 0.
+pub fn finish(sections: &[Section], junit: Option<&Path>) -> Result<i32> {
+    let mut cases = Vec::new();
+    let mut any_failed = false;
+    let mut any_error = false;
+    for (i, section) in sections.iter().enumerate() {
+        for r in &section.results {
+            any_failed |= r.failed;
+            match &r.outcome {
+                Ok(report) => {
+                    cases.push((format!("{}: {}", i + 1, r.job.label()), report, r.failed))
+                }
+                Err(_) => any_error = true,
+            }
         }
     }
-    let failed = results.iter().filter(|r| r.failed).count();
-    out.push_str(&format!(
-        "\n{} checked, {} failed the gate, {} not checked\n",
-        results.len(),
-        failed,
-        skipped.len()
-    ));
-    out
+    if let Some(path) = junit {
+        write_junit(path, &cases)?;
+    }
+    Ok(if any_error { 2 } else { any_failed as i32 })
+}
+
+/// Writes a JUnit file with one test case per check.
+fn write_junit(path: &Path, cases: &[(String, &Report, bool)]) -> Result<()> {
+    let xml = crate::report::junit::render_junit("xcheck", cases);
+    crate::report::junit::write_junit(path, &xml).map_err(|e| Error::Output {
+        path: path.to_path_buf(),
+        source: e,
+    })
+}
+
+/// Whether one check (a function or program check outside a gate run) fails the
+/// `--fail-on` policy, if given; writes its JUnit file, if asked for; returns both with the
+/// exit code (the policy's, else the verdict's).
+pub fn judge(
+    report: &Report,
+    label: &str,
+    fail_on: Option<&[FailOn]>,
+    junit: Option<&Path>,
+) -> Result<(Option<bool>, i32)> {
+    let failed = fail_on.map(|f| fails(report, f, None));
+    if let Some(path) = junit {
+        let overall_failed = report.summary.overall != Overall::Equivalent;
+        write_junit(
+            path,
+            &[(label.to_string(), report, failed.unwrap_or(overall_failed))],
+        )?;
+    }
+    let code = match failed {
+        Some(f) => f as i32,
+        None => report.summary.overall.exit_code(),
+    };
+    Ok((failed, code))
+}
+
+/// The jobs of pair `i` (from 0) of a config file: its `[[pair.function]]` entries, then
+/// (with `all_functions`) every other selected function, each with the file's defaults
+/// under the entry's own settings. `base` carries the command line's engine and solver
+/// settings and globals mode (its functions and paths are not used); results go under
+/// `out_dir/pairN/`.
+pub fn config_jobs(
+    cfg: &crate::config::Config,
+    i: usize,
+    module: &Module,
+    base: &FunctionCheck,
+) -> (Vec<Job>, Vec<Skipped>) {
+    let out_dir = &base.out_dir;
+    let pair = &cfg.pairs[i];
+    let make = |fa: &str, fb: &str, f: Option<&crate::config::FunctionConfig>| -> Job {
+        let mut check = FunctionCheck::new(&pair.a, &pair.b, fa, fb);
+        check.exec = base.exec.clone();
+        check.solver = base.solver.clone();
+        check.globals = base.globals;
+        let d = &cfg.defaults;
+        check.buffer_size = f
+            .and_then(|f| f.buffer_size)
+            .or(d.buffer_size)
+            .unwrap_or(check.buffer_size);
+        if let Some(t) = f.and_then(|f| f.max_time).or(d.max_time) {
+            check.exec.max_time = t;
+        }
+        if let Some(seed) = d.seed {
+            check.exec.seed = seed;
+        }
+        if let Some(search) = d.search {
+            check.exec.search = search;
+        }
+        if let Some(f) = f {
+            check.param_sizes = f.buffer_sizes.clone();
+            check.assumes = f.assume.clone();
+        }
+        let label = if fa == fb {
+            fa.to_string()
+        } else {
+            format!("{fa}={fb}")
+        };
+        check.out_dir = job_dir(out_dir, Some(i), &label);
+        Job {
+            check,
+            accept: f.and_then(|f| f.accept),
+            note: f.and_then(|f| f.note.clone()),
+        }
+    };
+    let mut jobs = Vec::new();
+    for f in &pair.functions {
+        jobs.push(make(&f.a_name, &f.b_name, Some(f)));
+    }
+    let mut skipped = Vec::new();
+    if pair.all_functions {
+        let (selected, left_out) = select_functions(module, &pair.include, &pair.exclude);
+        skipped = left_out;
+        for name in selected {
+            if !pair.functions.iter().any(|f| f.a_name == name) {
+                jobs.push(make(&name, &name, None));
+            }
+        }
+    }
+    (jobs, skipped)
 }
 
 /// Loads a pair of modules for gating.

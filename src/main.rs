@@ -1,30 +1,14 @@
 //! The `xcheck` binary: parse arguments, run, map the outcome to an exit code.
 
-use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
-
-/// The run's interrupt flag, for the signal handlers (set once, before they are installed).
-static FLAG: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
+use signal_hook::consts::{SIGINT, SIGPIPE, SIGTERM};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 fn main() {
-    // Like other command-line tools, end quietly when the reader of stdout goes away
-    // (`xcheck … | head`) instead of panicking on the failed write.
-    // SAFETY: restoring the default action of SIGPIPE before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let stop = xcheck::stop::Stop::new();
-    // The flag lives as long as the process: the leaked `Arc` is never dropped.
-    let flag: &'static std::sync::Arc<AtomicBool> = Box::leak(Box::new(stop.flag().clone()));
-    FLAG.store(
-        std::sync::Arc::as_ptr(flag) as *mut AtomicBool,
-        Ordering::SeqCst,
-    );
-    // SAFETY: installing an async-signal-safe handler (an atomic load and swap, or _exit)
-    // before any thread starts.
-    unsafe {
-        for sig in [libc::SIGINT, libc::SIGTERM] {
-            libc::signal(sig, on_signal as *const () as libc::sighandler_t);
-        }
+    if let Err(e) = install_signal_handlers(stop.flag()) {
+        eprintln!("xcheck: error: cannot install signal handlers: {e}");
+        std::process::exit(xcheck::cli::EXIT_ERROR);
     }
     // Bitcode is parsed first by a child process running this binary, so that LLVM's reader
     // aborting on a corrupt file cannot take xcheck down (src/load/isolate.rs).
@@ -35,13 +19,18 @@ fn main() {
     std::process::exit(code);
 }
 
-/// The first SIGINT or SIGTERM stops the run as a limit would (every test found is already
-/// on disk, and the reports are written); the second ends the process at once.
-extern "C" fn on_signal(sig: libc::c_int) {
-    let flag = FLAG.load(Ordering::Relaxed);
-    // SAFETY: a non-null `FLAG` points to the leaked flag, which is never freed.
-    if !flag.is_null() && unsafe { &*flag }.swap(true, Ordering::Relaxed) {
-        // SAFETY: _exit is async-signal-safe.
-        unsafe { libc::_exit(128 + sig) };
+/// The first SIGINT or SIGTERM sets the run's stop token: the run stops as at a limit (every
+/// test found is already on disk, and the reports are written). The second ends the process
+/// at once, with exit code 128 + the signal. Like other command-line tools, xcheck ends
+/// quietly when the reader of stdout goes away (`xcheck … | head`), instead of panicking on
+/// the failed write.
+fn install_signal_handlers(flag: &Arc<AtomicBool>) -> std::io::Result<()> {
+    for sig in [SIGINT, SIGTERM] {
+        // Registered first, so that it sees the flag as it was before this signal.
+        signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, flag.clone())?;
+        signal_hook::flag::register(sig, flag.clone())?;
     }
+    let always = Arc::new(AtomicBool::new(true));
+    signal_hook::flag::register_conditional_shutdown(SIGPIPE, 128 + SIGPIPE, always)?;
+    Ok(())
 }

@@ -2,7 +2,9 @@
 //! from its `.ktest` (KLEE's object names and order), runs the unmodified native binaries
 //! in a scratch directory with a timeout, and compares what they did.
 
+use crate::env_options::{role, EnvError, EnvItem, EnvOptions, Role};
 use crate::ktest::KTest;
+use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -19,97 +21,104 @@ pub struct NativeEnv {
     pub files: Vec<(String, Vec<u8>)>,
 }
 
-/// Rebuilds the environment of `test` from its command line and objects.
-pub fn env_of(test: &KTest) -> Result<NativeEnv, String> {
+/// Why a test cannot be replayed natively.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The test records no command line (no program name).
+    NoCommandLine,
+    /// The recorded command line is not a valid environment.
+    BadOptions(EnvError),
+    /// System calls fail on purpose on the test's path, which a native run cannot do.
+    InjectsFailures(&'static str),
+    /// The test lacks an object its options make.
+    MissingObject(String),
+    /// An object has the wrong size for its role.
+    BadObject(String),
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::NoCommandLine => f.write_str("the test records no command line"),
+            ReplayError::BadOptions(e) => write!(f, "its command line: {e}"),
+            ReplayError::InjectsFailures(option) => write!(
+                f,
+                "uses {option}: injected system-call failures cannot be replayed natively"
+            ),
+            ReplayError::MissingObject(what) => write!(f, "the test lacks {what}"),
+            ReplayError::BadObject(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Rebuilds the environment of `test` from its command line and objects: the options are
+/// parsed into [`EnvOptions`], and each symbolic object is taken by its role, in the order
+/// the model made them.
+pub fn env_of(test: &KTest) -> Result<NativeEnv, ReplayError> {
     let Some((argv0, options)) = test.args.split_first() else {
-        return Err("the test records no command line".into());
+        return Err(ReplayError::NoCommandLine);
     };
+    let options = EnvOptions::parse(options).map_err(ReplayError::BadOptions)?;
+    if let Some(option) = options.injects_failures() {
+        return Err(ReplayError::InjectsFailures(option));
+    }
     let mut env = NativeEnv {
         argv: vec![argv0.as_bytes().to_vec()],
         ..NativeEnv::default()
     };
-    // Argument objects (and counts) in the order the model made them.
+    // Argument objects and counts, in the order the model made them.
     let mut args = test
         .objects
         .iter()
-        .filter(|o| o.name == "n_args" || is_arg_object(&o.name));
-    let object = |name: &str| test.objects.iter().find(|o| o.name == name);
-    let number = |s: &str| -> Result<usize, String> {
-        s.parse()
-            .map_err(|_| format!("bad number '{s}' in the test's command line"))
+        .filter(|o| matches!(role(&o.name), Role::Arg | Role::ArgCount));
+    let mut next = |wanted: Role, what: &str| {
+        args.next()
+            .filter(|o| role(&o.name) == wanted)
+            .ok_or_else(|| ReplayError::MissingObject(what.to_string()))
     };
-    let mut i = 0;
-    while i < options.len() {
-        let opt = options[i].as_str();
-        // The model, like KLEE, also takes the single-dash spellings.
-        let canonical = match opt.strip_prefix('-') {
-            Some(rest) if rest.starts_with("sym-") || rest == "max-fail" => format!("-{opt}"),
-            _ => opt.to_string(),
-        };
-        match canonical.as_str() {
-            "--fd-fail" => {
-                return Err(
-                    "uses --fd-fail: injected system-call failures cannot be replayed natively"
-                        .into(),
-                )
+    let object = |wanted: Role| test.objects.iter().find(|o| role(&o.name) == wanted);
+    for item in &options.items {
+        match item {
+            EnvItem::SymArg { .. } => {
+                env.argv
+                    .push(c_string(&next(Role::Arg, "an argument object")?.bytes));
             }
-            "--save-all-writes" => i += 1,
-            "--sym-arg" => {
-                let o = args.next().ok_or("the test lacks an argument object")?;
-                env.argv.push(c_string(&o.bytes));
-                i += 2;
-            }
-            "--sym-args" => {
-                let lo = number(options.get(i + 1).ok_or("--sym-args needs 3 numbers")?)?;
-                let hi = number(options.get(i + 2).ok_or("--sym-args needs 3 numbers")?)?;
-                let count = if lo == hi {
-                    lo
+            EnvItem::SymArgs { min, max, .. } => {
+                let count = if min == max {
+                    *min as usize
                 } else {
-                    let o = args.next().ok_or("the test lacks its n_args object")?;
-                    if o.name != "n_args" || o.bytes.len() != 4 {
-                        return Err(format!("expected n_args, found object '{}'", o.name));
-                    }
-                    i32::from_le_bytes([o.bytes[0], o.bytes[1], o.bytes[2], o.bytes[3]]).max(0)
-                        as usize
+                    let o = next(Role::ArgCount, "its n_args object")?;
+                    let bytes: [u8; 4] = o.bytes.as_slice().try_into().map_err(|_| {
+                        ReplayError::BadObject(format!("n_args has {} bytes, not 4", o.bytes.len()))
+                    })?;
+                    i32::from_le_bytes(bytes).max(0) as usize
                 };
                 for _ in 0..count {
-                    let o = args.next().ok_or("the test lacks an argument object")?;
-                    env.argv.push(c_string(&o.bytes));
+                    env.argv
+                        .push(c_string(&next(Role::Arg, "an argument object")?.bytes));
                 }
-                i += 4;
             }
-            "--sym-files" => {
-                let n = number(options.get(i + 1).ok_or("--sym-files needs 2 numbers")?)?;
-                for k in 0..n.min(26) {
-                    let name = ((b'A' + k as u8) as char).to_string();
-                    let data = object(&format!("{name}-data"))
-                        .ok_or_else(|| format!("the test lacks object '{name}-data'"))?;
-                    env.files.push((name, data.bytes.clone()));
+            EnvItem::SymFiles { count, .. } => {
+                for k in 0..*count {
+                    let name = char::from(b'A' + k as u8);
+                    let data = object(Role::File(name)).ok_or_else(|| {
+                        ReplayError::MissingObject(format!("object '{name}-data'"))
+                    })?;
+                    env.files.push((name.to_string(), data.bytes.clone()));
                 }
-                i += 3;
             }
-            "--sym-stdin" => {
-                let data = object("stdin").ok_or("the test lacks object 'stdin'")?;
+            EnvItem::SymStdin { .. } => {
+                let data = object(Role::Stdin)
+                    .ok_or_else(|| ReplayError::MissingObject("object 'stdin'".into()))?;
                 env.stdin = data.bytes.clone();
-                i += 2;
             }
-            "--max-fail" => {
-                return Err(
-                    "uses --max-fail: injected system-call failures cannot be replayed natively"
-                        .into(),
-                )
-            }
-            _ => {
-                env.argv.push(opt.as_bytes().to_vec());
-                i += 1;
-            }
+            EnvItem::MaxFail { .. } | EnvItem::FdFail | EnvItem::SaveAllWrites => {}
+            EnvItem::Arg(a) => env.argv.push(a.as_bytes().to_vec()),
         }
     }
     Ok(env)
-}
-
-fn is_arg_object(name: &str) -> bool {
-    name.len() >= 5 && name.starts_with("arg") && name[3..].bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The bytes of a NUL-terminated string object, without the terminator.
@@ -247,35 +256,28 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rebuilds_arguments_files_and_stdin_in_klee_order() {
-        let test = KTest {
-            args: [
-                "wc",
-                "-l",
-                "--sym-args",
-                "0",
-                "2",
-                "2",
-                "--sym-files",
-                "1",
-                "3",
-                "--sym-stdin",
-                "2",
-            ]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
+    /// A test with the command line `args` (words separated by spaces) and `objects`.
+    fn ktest(args: &str, objects: Vec<KTestObject>) -> KTest {
+        KTest {
+            args: args.split(' ').map(String::from).collect(),
             sym_argvs: 0,
             sym_argv_len: 0,
-            objects: vec![
+            objects,
+        }
+    }
+
+    #[test]
+    fn rebuilds_arguments_files_and_stdin_in_klee_order() {
+        let test = ktest(
+            "wc -l --sym-args 0 2 2 --sym-files 1 3 --sym-stdin 2",
+            vec![
                 obj("n_args", &1i32.to_le_bytes()),
                 obj("arg00", b"A\0\0"),
                 obj("A-data", b"x\ny"),
                 obj("stdin", b"ab"),
                 obj("model_version", &1u32.to_le_bytes()),
             ],
-        };
+        );
         let env = env_of(&test).unwrap();
         assert_eq!(
             env.argv,
@@ -286,13 +288,37 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_object_is_an_error_not_a_guess() {
-        let test = KTest {
-            args: vec!["p".into(), "--sym-arg".into(), "2".into()],
-            sym_argvs: 0,
-            sym_argv_len: 0,
-            objects: vec![],
-        };
-        assert!(env_of(&test).is_err());
+    fn each_sym_args_takes_its_own_count() {
+        let test = ktest(
+            "p --sym-args 0 2 1 -x --sym-args 1 3 2 --sym-arg 1",
+            vec![
+                obj("n_args", &0i32.to_le_bytes()),
+                obj("n_args", &2i32.to_le_bytes()),
+                obj("arg00", b"ab\0"),
+                obj("arg01", b"c\0\0"),
+                obj("arg02", b"d\0"),
+                obj("model_version", &1u32.to_le_bytes()),
+            ],
+        );
+        let env = env_of(&test).unwrap();
+        let argv: Vec<&[u8]> = env.argv.iter().map(Vec::as_slice).collect();
+        assert_eq!(argv, [&b"p"[..], b"-x", b"ab", b"c", b"d"]);
+    }
+
+    #[test]
+    fn failure_injection_bad_options_and_missing_objects_are_typed_errors() {
+        assert_eq!(
+            env_of(&ktest("p --max-fail 1", vec![])),
+            Err(ReplayError::InjectsFailures("--max-fail"))
+        );
+        assert!(matches!(
+            env_of(&ktest("p --sym-stdin x", vec![])),
+            Err(ReplayError::BadOptions(EnvError::NotANumber { .. }))
+        ));
+        // A missing object is an error, not a guess.
+        assert!(matches!(
+            env_of(&ktest("p --sym-arg 2", vec![])),
+            Err(ReplayError::MissingObject(_))
+        ));
     }
 }

@@ -23,6 +23,26 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
+    /// The summary as the printers take it (`report/console.rs`, `--json`).
+    pub fn result(&self) -> crate::report::json::RunResult {
+        crate::report::json::RunResult {
+            completed: self.completed,
+            errors: self
+                .errors
+                .iter()
+                .map(|(test, what)| crate::report::json::RunError {
+                    test: test.clone(),
+                    what: what.clone(),
+                })
+                .collect(),
+            unknown: self.unknown.clone(),
+            tests: self.tests,
+            instructions: self.instructions,
+            complete: self.complete,
+            stop_reason: self.stop_reason.clone(),
+        }
+    }
+
     /// 0: every path completed without error; 1: an error was found; 3: incomplete.
     pub fn exit_code(&self) -> i32 {
         if !self.errors.is_empty() {

@@ -7,17 +7,29 @@
 //! parallel checks of a gate run share Ctrl-C but not their time limits.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The stop token of a run (see the module documentation). The default token is never
 /// interrupted and has no deadline until one is set.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Stop {
     /// Set by the binary's signal handlers; shared by every check of the run.
     interrupt: Arc<AtomicBool>,
-    /// Nanoseconds after [`epoch`] at which the check's time runs out; 0 means none.
+    /// Nanoseconds after `origin` at which the check's time runs out; 0 means none.
     deadline: Arc<AtomicU64>,
+    /// The instant deadlines are counted from (when the run's token was made).
+    origin: Instant,
+}
+
+impl Default for Stop {
+    fn default() -> Self {
+        Stop {
+            interrupt: Arc::default(),
+            deadline: Arc::default(),
+            origin: Instant::now(),
+        }
+    }
 }
 
 /// Why a [`Stop`] says to stop.
@@ -34,12 +46,6 @@ impl std::fmt::Display for StopReason {
             StopReason::Deadline => "max-time reached",
         })
     }
-}
-
-/// The instant deadlines are counted from (the first use in this process).
-fn epoch() -> Instant {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    *EPOCH.get_or_init(Instant::now)
 }
 
 impl Stop {
@@ -68,6 +74,7 @@ impl Stop {
         Stop {
             interrupt: self.interrupt.clone(),
             deadline: Arc::default(),
+            origin: self.origin,
         }
     }
 
@@ -84,6 +91,7 @@ impl Stop {
                 self.interrupt.clone()
             },
             deadline: Arc::default(),
+            origin: self.origin,
         };
         if self.should_stop() {
             token.set_deadline(Instant::now() + budget);
@@ -95,7 +103,7 @@ impl Stop {
 
     /// Sets the deadline to `at`, unless an earlier one is set.
     pub fn set_deadline(&self, at: Instant) {
-        let nanos = at.saturating_duration_since(epoch()).as_nanos();
+        let nanos = at.saturating_duration_since(self.origin).as_nanos();
         let nanos = u64::try_from(nanos).unwrap_or(u64::MAX).max(1);
         let _ = self
             .deadline
@@ -108,7 +116,7 @@ impl Stop {
     pub fn deadline(&self) -> Option<Instant> {
         match self.deadline.load(Ordering::Relaxed) {
             0 => None,
-            n => Some(epoch() + Duration::from_nanos(n)),
+            n => Some(self.origin + Duration::from_nanos(n)),
         }
     }
 
@@ -119,7 +127,9 @@ impl Stop {
         }
         match self.deadline.load(Ordering::Relaxed) {
             0 => None,
-            n => (epoch().elapsed().as_nanos() >= u128::from(n)).then_some(StopReason::Deadline),
+            n => {
+                (self.origin.elapsed().as_nanos() >= u128::from(n)).then_some(StopReason::Deadline)
+            }
         }
     }
 

@@ -222,7 +222,8 @@ pub fn check_configs(exec: &ExecConfig, solver: &SolverConfig) -> (ExecConfig, S
 
 /// The configurations of the replays that confirm a check's tests, from the check's own
 /// (`exec` as given, `solver` from [`check_configs`]): no time limit of their own, but a
-/// stop token that allows [`REPLAY_BUDGET`] after the check stopped.
+/// stop token that allows [`REPLAY_BUDGET`] after the check stopped. Replays are not
+/// exploration: they add nothing to the progress counters.
 pub(crate) fn replay_configs(
     exec: &ExecConfig,
     solver: &SolverConfig,
@@ -232,6 +233,7 @@ pub(crate) fn replay_configs(
         ExecConfig {
             stop: stop.clone(),
             max_time: None,
+            progress: None,
             ..exec.clone()
         },
         SolverConfig {

@@ -10,6 +10,7 @@
 
 use super::rows::{Decision, RowDriver, Rows};
 use super::{explore, Outcome};
+use crate::env_options::{role, EnvOptions, Role};
 use crate::error::{Error, Result};
 use crate::exec::memory::{ObjectKind, ObjectState};
 use crate::exec::{Driver, ExecConfig, Executor, Exit, SideOutcome, State, Termination, Value};
@@ -21,23 +22,6 @@ use crate::solver::{build_chain, SolverConfig};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-
-/// The environment of the KLEE paper's coreutils runs, used when none is given.
-pub const DEFAULT_ENV: &[&str] = &[
-    "--sym-args",
-    "0",
-    "1",
-    "10",
-    "--sym-args",
-    "0",
-    "2",
-    "2",
-    "--sym-files",
-    "1",
-    "8",
-    "--sym-stdin",
-    "8",
-];
 
 /// What a path's verdict compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,8 +54,9 @@ pub struct ProgramCheck {
     /// `argv[0]` of both programs. Default is the file name of A up to its first dot.
     pub argv0: String,
     /// The environment options and concrete arguments, KLEE style (`--sym-args 0 2 2`,
-    /// `--sym-stdin 8`, `-l`). Default is [`DEFAULT_ENV`].
-    pub env: Vec<String>,
+    /// `--sym-stdin 8`, `-l`). Default is KLEE's coreutils environment
+    /// ([`EnvOptions::default`]).
+    pub env: EnvOptions,
     pub compare: Compare,
     pub exec: ExecConfig,
     pub solver: SolverConfig,
@@ -85,7 +70,7 @@ impl ProgramCheck {
             a_path: a.to_path_buf(),
             b_path: b.to_path_buf(),
             argv0: default_argv0(a, b),
-            env: DEFAULT_ENV.iter().map(|s| s.to_string()).collect(),
+            env: EnvOptions::default(),
             compare: Compare::default(),
             exec: ExecConfig::default(),
             solver: SolverConfig::default(),
@@ -96,7 +81,7 @@ impl ProgramCheck {
     /// The command line recorded in tests: `argv[0]` and the environment options.
     pub fn command_line(&self) -> Vec<String> {
         std::iter::once(self.argv0.clone())
-            .chain(self.env.iter().cloned())
+            .chain(self.env.to_args())
             .collect()
     }
 }
@@ -242,16 +227,6 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         || ProgramDriver::new(entries, check.compare),
         Some(&recorder),
     );
-    if let Some(row) = explored
-        .rows
-        .iter()
-        .find(|r| r.detail.starts_with(ENV_ERROR_PREFIX))
-    {
-        let msg = row.detail.trim_start_matches(ENV_ERROR_PREFIX).to_string();
-        // Whatever was written while exploring describes no run.
-        super::prepare_out_dir(&check.out_dir)?;
-        return Err(Error::Usage(format!("environment options: {msg}")));
-    }
     let mut notes = explored.unsupported.clone();
     notes.insert(
         0,
@@ -361,7 +336,8 @@ pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBu
         let mut check = check.clone();
         if let Some((argv0, env)) = ktest.args.split_first() {
             check.argv0 = argv0.clone();
-            check.env = env.to_vec();
+            check.env = EnvOptions::parse(env)
+                .map_err(|e| Error::input(path, format!("its command line: {e}")))?;
         }
         let pool = crate::expr::ExprPool::new();
         let config = ExecConfig {
@@ -419,9 +395,6 @@ fn initial_state(ex: &mut Executor<'_>, entries: &Entries, check: &ProgramCheck)
     ex.cover(entries.init, BlockId(0));
     state
 }
-
-/// The text a row's detail starts with when the environment options were rejected.
-const ENV_ERROR_PREFIX: &str = "bad environment: ";
 
 /// How one program ended, with what it wrote.
 struct SideEnd {
@@ -574,12 +547,12 @@ impl ProgramDriver {
         let objects: Vec<(Vec<Value>, bool)> = state
             .inputs
             .iter()
-            .filter(|i| i.name.starts_with("arg") || i.name == "stdin" || i.name.ends_with("-data"))
+            .filter(|i| matches!(role(&i.name), Role::Arg | Role::Stdin | Role::File(_)))
             .map(|i| {
                 let bytes = (0..i.size)
                     .map(|k| Value::Sym(pool.sym(i.array, k)))
                     .collect();
-                (bytes, i.name.starts_with("arg"))
+                (bytes, role(&i.name) == Role::Arg)
             })
             .collect();
         let goal = pool.bool_not(all);
@@ -656,8 +629,8 @@ fn undecided(state: &State, why: &str) -> Decision {
 }
 
 impl Driver for ProgramDriver {
-    fn status(&self) -> String {
-        self.rows.status()
+    fn tally(&self) -> crate::exec::Tally {
+        self.rows.tally()
     }
 
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
@@ -669,8 +642,10 @@ impl Driver for ProgramDriver {
                 }
                 Exit::Failed(f) => {
                     let why = match &f.kind {
+                        // The options were checked when parsed (env_options.rs): the model
+                        // rejecting them is a gap of the model, not the user's error.
                         Termination::Reported { message, suffix } if suffix.starts_with("user") => {
-                            format!("{ENV_ERROR_PREFIX}{message}")
+                            format!("the POSIX model rejected the environment: {message}")
                         }
                         other => {
                             format!("the POSIX model failed: {} at {}", other.describe(), f.loc)
@@ -881,13 +856,16 @@ fn inputs_of(state: &State, model: &Assignment) -> Vec<InputValue> {
             let bytes: Vec<u8> = (0..input.size)
                 .map(|i| model.byte(input.array, i))
                 .collect();
-            let display = if input.name.starts_with("arg") {
-                let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-                quote(&bytes[..end])
-            } else if input.size == 4 && !input.name.contains("data") && input.name != "stdin" {
-                i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]).to_string()
-            } else {
-                quote(&bytes)
+            let display = match role(&input.name) {
+                Role::Arg => {
+                    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+                    quote(&bytes[..end])
+                }
+                Role::Stdin | Role::File(_) => quote(&bytes),
+                _ if input.size == 4 => {
+                    i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]).to_string()
+                }
+                _ => quote(&bytes),
             };
             InputValue {
                 name: input.name.clone(),

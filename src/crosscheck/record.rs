@@ -241,8 +241,8 @@ impl<D: RowDriver> Driver for Recording<'_, '_, D> {
         next
     }
 
-    fn status(&self) -> String {
-        self.inner.status()
+    fn tally(&self) -> crate::exec::Tally {
+        self.inner.tally()
     }
 }
 

@@ -93,15 +93,17 @@ impl Rows {
         }
     }
 
-    /// The account of the rows for the progress line.
-    pub(crate) fn status(&self) -> String {
-        let count = |v: PathVerdict| self.rows.iter().filter(|r| r.verdict == v).count();
-        format!(
-            "proved {} | diverged {} | unknown {}",
-            count(PathVerdict::Proved) + count(PathVerdict::ErrorBoth),
-            count(PathVerdict::Diverged) + count(PathVerdict::ErrorOne),
-            count(PathVerdict::Unknown)
-        )
+    /// How many rows proved, diverged and stayed unknown (for the progress counters).
+    pub(crate) fn tally(&self) -> crate::exec::Tally {
+        let mut t = crate::exec::Tally::default();
+        for r in &self.rows {
+            match r.verdict {
+                PathVerdict::Proved | PathVerdict::ErrorBoth => t.proved += 1,
+                PathVerdict::Diverged | PathVerdict::ErrorOne => t.diverged += 1,
+                PathVerdict::Unknown => t.unknown += 1,
+            }
+        }
+        t
     }
 }
 

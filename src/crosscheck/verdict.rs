@@ -367,8 +367,8 @@ impl<'s> CrossDriver<'s> {
 }
 
 impl Driver for CrossDriver<'_> {
-    fn status(&self) -> String {
-        self.rows.status()
+    fn tally(&self) -> crate::exec::Tally {
+        self.rows.tally()
     }
 
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {

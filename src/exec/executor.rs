@@ -11,6 +11,7 @@ use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
 use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
 use crate::ir::{BlockId, FuncId, Module, GLOBAL_BASE};
+use crate::progress::{Progress, Published, Snapshot, Tally};
 use crate::solver::{SatResult, Solver};
 use crate::stop::{Stop, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -38,9 +39,9 @@ pub trait Driver {
     /// running (after pushing a new frame), or `None` when the path is finished.
     fn on_exit(&mut self, ex: &mut Executor<'_>, state: State, exit: Exit) -> Option<State>;
 
-    /// A short account of the results so far, for the progress line.
-    fn status(&self) -> String {
-        String::new()
+    /// How many paths ended in each kind of result so far, for the progress counters.
+    fn tally(&self) -> Tally {
+        Tally::default()
     }
 }
 
@@ -59,8 +60,9 @@ pub struct ExecConfig {
     pub seed: u64,
     /// Objects a symbolic pointer may point to before the path gives up. Default is 64.
     pub max_pointer_targets: usize,
-    /// Print a progress line on stderr while exploring. Default is false.
-    pub progress: bool,
+    /// Counters the workers add their numbers to while exploring, for the front end to
+    /// show (the engine draws nothing). Default is none.
+    pub progress: Option<Progress>,
     /// Exploration workers (threads) for one check. Default is 1.
     pub jobs: usize,
     /// Concrete contents for the symbolic objects a path makes, in the order it makes them
@@ -85,7 +87,7 @@ impl Default for ExecConfig {
             search: SearchKind::Interleaved,
             seed: 0,
             max_pointer_targets: 64,
-            progress: false,
+            progress: None,
             jobs: 1,
             merge: false,
             max_memory: None,
@@ -143,7 +145,7 @@ fn release_free_memory() {
     }
 }
 
-/// How often the progress line (and the memory cap) is checked.
+/// How often the progress counters are published (and the memory cap is checked).
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 
 /// How many instructions a state runs before the searcher chooses again.
@@ -322,6 +324,8 @@ impl<'a> Executor<'a> {
             searcher.add(slot, None, &table.states);
         }
         let mut last_progress = Instant::now();
+        let progress = self.config.progress.clone();
+        let mut published = Published::default();
         loop {
             let slot = match searcher.select(&table.states) {
                 Some(slot) => slot,
@@ -398,8 +402,8 @@ impl<'a> Executor<'a> {
             self.stats.live_states_max = self.stats.live_states_max.max(table.live);
             if last_progress.elapsed() >= PROGRESS_INTERVAL {
                 last_progress = Instant::now();
-                if self.config.progress {
-                    self.print_progress(table.live, &driver.status());
+                if let Some(p) = &progress {
+                    p.publish(&mut published, self.snapshot(table.live, driver));
                 }
                 if self
                     .config
@@ -426,8 +430,9 @@ impl<'a> Executor<'a> {
                 }
             }
         }
-        if self.config.progress {
-            eprint!("\r\x1b[2K");
+        if let Some(p) = &progress {
+            // This worker's states are gone: its live count drops to zero.
+            p.publish(&mut published, self.snapshot(0, driver));
         }
         if self.stats.stop_reason.is_none() && self.config.stop.should_stop() {
             // The last paths may have been cut short (a solver check stopped): say so.
@@ -440,15 +445,14 @@ impl<'a> Executor<'a> {
         self.stats.elapsed = self.start.elapsed();
     }
 
-    /// One line on stderr, rewritten in place: paths, live states, results, speed, time.
-    fn print_progress(&self, live: usize, status: &str) {
-        let secs = self.start.elapsed().as_secs_f64();
-        let ips = self.stats.instructions as f64 / secs.max(1e-9);
-        eprint!(
-            "\r\x1b[2K[{secs:6.1}s] paths {} | live {live} | {status} | {:.1}M instr/s",
-            self.stats.paths,
-            ips / 1e6
-        );
+    /// This worker's counts, for the shared progress counters.
+    fn snapshot(&self, live: usize, driver: &dyn Driver) -> Snapshot {
+        Snapshot {
+            paths: self.stats.paths,
+            instructions: self.stats.instructions,
+            live: live as u64,
+            tally: driver.tally(),
+        }
     }
 
     fn limit_reached(&self) -> Option<String> {

@@ -18,6 +18,7 @@ mod table;
 pub mod value;
 mod vector;
 
+pub use crate::progress::{Progress, Tally};
 pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, WorkPool};
 pub use searcher::SearchKind;
 pub use state::{Failure, SideOutcome, State, Termination};

@@ -6,8 +6,12 @@
 //! Markdown, CSV and JSON copies. Only these types are serialized; the JSON field names are
 //! the Rust field names, and enum values are snake case (`error_one`, `inconclusive`).
 
+pub mod console;
 pub mod files;
+pub mod gate;
+pub mod json;
 pub mod junit;
+pub mod progress;
 pub mod table;
 
 pub use files::write_reports;

@@ -399,7 +399,7 @@ fn truncate(text: &str) -> String {
 }
 
 /// Lays out rows under headers, with two spaces between columns and no trailing spaces.
-fn align(headers: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
+pub(crate) fn align(headers: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {

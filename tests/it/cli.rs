@@ -40,6 +40,28 @@ fn equivalent_pair_exits_0_and_writes_reports() {
 }
 
 #[test]
+fn json_of_a_function_check_has_the_shared_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("pair_a.c", dir.path(), "-O0");
+    let b = compile_fixture("pair_b.c", dir.path(), "-O0");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let o = xcheck(dir.path(), &[a, b, "--function", "twice", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(v["schema"], 1);
+    assert_eq!(v["mode"], "function");
+    assert_eq!(v["function"], "twice");
+    assert_eq!(v["verdict"], "equivalent");
+    assert_eq!(v["failed"], false);
+    assert_eq!(v["summary"]["overall"], "equivalent");
+    assert!(v["summary"]["paths"].as_u64().unwrap() >= 1);
+    assert_eq!(v["run"], serde_json::Value::Null);
+}
+
+#[test]
 fn not_bitcode_is_an_input_error() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("pair_a.c", dir.path(), "-O0");
@@ -261,6 +283,21 @@ fn harness_run_writes_a_test_per_path_and_an_err_file() {
 }
 
 #[test]
+fn json_of_a_harness_run_has_the_shared_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = compile_fixture("harness.c", dir.path(), "-O0");
+    let o = xcheck(dir.path(), &["run", h.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["schema"], 1);
+    assert_eq!(v["mode"], "run");
+    assert_eq!(v["verdict"], "errors_found");
+    assert_eq!(v["summary"], serde_json::Value::Null);
+    let what = v["run"]["errors"][0]["what"].as_str().unwrap();
+    assert!(what.contains("assertion failed: x != 42"), "{what}");
+}
+
+#[test]
 fn vectorized_code_is_checked_lane_by_lane() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("vec_a.c", dir.path(), "-O2");
@@ -337,6 +374,33 @@ fn parallel_exploration_gives_the_same_report() {
         "{one:?}"
     );
     assert_eq!(one, run("2"));
+}
+
+#[test]
+fn progress_counters_are_totals_over_the_workers() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("branchy_a.c", dir.path(), "-O0");
+    let b = compile_fixture("branchy_b.c", dir.path(), "-O0");
+    let mut check = xcheck::crosscheck::FunctionCheck::new(&a, &b, "score", "score");
+    check.buffer_size = 6;
+    check.out_dir = dir.path().join("out");
+    check.exec.jobs = 2;
+    let progress = xcheck::exec::Progress::new();
+    check.exec.progress = Some(progress.clone());
+    let report = xcheck::crosscheck::check_functions(&check).unwrap().report;
+    let total = progress.snapshot();
+    // What the front end's bar shows at the end: every path of both workers, no state
+    // left, and the rows' verdicts (confirming replays count nothing).
+    assert_eq!(total.paths, 64);
+    assert_eq!(total.live, 0);
+    let s = &report.summary;
+    assert_eq!(total.tally.proved, (s.proved + s.errors_both) as u64);
+    assert_eq!(
+        total.tally.diverged,
+        (s.diverged + s.errors_one + s.unconfirmed) as u64
+    );
+    assert!(total.tally.diverged > 0);
+    assert_eq!(total.instructions, s.instructions);
 }
 
 #[test]

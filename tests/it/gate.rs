@@ -98,6 +98,11 @@ fn json_lines_have_one_object_per_function() {
         .unwrap();
     assert_eq!(digit["verdict"], "diverged");
     assert_eq!(digit["failed"], true);
+    // The schema every mode shares (docs/json.md): the report's summary is nested.
+    assert_eq!(digit["schema"], 1);
+    assert_eq!(digit["mode"], "gate");
+    assert_eq!(digit["summary"]["overall"], "diverged");
+    assert!(digit["summary"]["diverged"].as_u64().unwrap() >= 1);
 }
 
 #[test]

@@ -157,6 +157,21 @@ fn sigterm_stops_a_check_with_its_reports() {
 }
 
 #[test]
+fn a_second_sigint_ends_the_process_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = fixtures(dir.path());
+    let mut child = spawn_thirds(dir.path(), &a, &b);
+    std::thread::sleep(Duration::from_millis(2500));
+    signal(&child, libc::SIGINT);
+    std::thread::sleep(Duration::from_millis(20));
+    signal(&child, libc::SIGINT);
+    let (code, took) = wait_at_most(&mut child, Duration::from_secs(20));
+    assert!(took < Duration::from_secs(2), "took {took:?} to end");
+    // Ended by the second signal (128 + SIGINT), not by the orderly stop of the first.
+    assert_eq!(code, Some(128 + libc::SIGINT));
+}
+
+#[test]
 fn sigkill_leaves_a_report_listing_only_tests_that_exist() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = fixtures(dir.path());

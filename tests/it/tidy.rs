@@ -113,6 +113,8 @@ fn no_stubs_in_the_engine() {
 const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     // Leaves: shared vocabulary that imports nothing of the engine.
     ("stop", &[]),
+    ("progress", &[]),
+    ("env_options", &[]),
     ("input", &[]),
     ("assume", &[]),
     ("expr", &[]),
@@ -124,15 +126,28 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     ("lower", &["expr", "ir"]),
     ("load", &["error", "input", "ir", "lower"]),
     // The engine: never the front end, never lowering or loading.
-    ("exec", &["error", "expr", "input", "ir", "solver", "stop"]),
+    (
+        "exec",
+        &["error", "expr", "input", "ir", "progress", "solver", "stop"],
+    ),
     // Files people and tools read; the report is a model of its own.
     ("ktest", &["error", "input"]),
-    ("report", &["ktest"]),
+    ("report", &["ktest", "progress"]),
     // Verdicts over the engine.
     (
         "crosscheck",
         &[
-            "assume", "error", "exec", "expr", "input", "ir", "ktest", "load", "report", "solver",
+            "assume",
+            "env_options",
+            "error",
+            "exec",
+            "expr",
+            "input",
+            "ir",
+            "ktest",
+            "load",
+            "report",
+            "solver",
             "stop",
         ],
     ),
@@ -156,6 +171,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
         "native",
         &[
             "crosscheck",
+            "env_options",
             "error",
             "exec",
             "input",
@@ -191,6 +207,10 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
         ],
     ),
     ("cc", &["error", "input"]),
+    (
+        "replay",
+        &["crosscheck", "error", "input", "ktest", "native"],
+    ),
     // Only the command line and the binary sit on top.
     (
         "cli",
@@ -199,6 +219,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "cc",
             "config",
             "crosscheck",
+            "env_options",
             "error",
             "exec",
             "expr",
@@ -208,6 +229,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "ktest",
             "load",
             "native",
+            "replay",
             "report",
             "run",
             "solver",
@@ -602,10 +624,6 @@ const UNSAFE_ALLOWED: &[(&str, &str)] = &[
         "expression chunks written once and read without a lock",
     ),
     (
-        "src/main.rs",
-        "the signal handlers (async-signal-safe store and _exit)",
-    ),
-    (
         "src/exec/executor.rs",
         "malloc_trim, so that --max-memory follows what live states use (glibc keeps freed memory)",
     ),
@@ -649,7 +667,7 @@ fn unsafe_code_only_where_allowed() {
 #[test]
 fn unsafe_blocks_outside_ffi_have_a_safety_comment() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for file in ["src/expr/store.rs", "src/main.rs", "src/exec/executor.rs"] {
+    for file in ["src/expr/store.rs", "src/exec/executor.rs"] {
         let Ok(text) = std::fs::read_to_string(root.join(file)) else {
             continue;
         };
@@ -670,6 +688,37 @@ fn unsafe_blocks_outside_ffi_have_a_safety_comment() {
                 said,
                 "{file}:{}: an unsafe block without a `// SAFETY:` comment",
                 n + 1
+            );
+        }
+    }
+}
+
+/// The engine's stages never write to the terminal: progress goes through shared counters
+/// that the front end draws, and what users must know goes into the report (its notes).
+#[test]
+fn the_engine_does_not_write_to_the_terminal() {
+    // A developer's trace switched on by an environment variable (`XCHECK_SLOW_QUERY_MS`),
+    // not output for users.
+    const ALLOWED: &[&str] = &["src/solver/chain.rs"];
+    let stages = ["src/exec/", "src/expr/", "src/solver/", "src/crosscheck/"];
+    for (path, text) in all_sources() {
+        if !stages.iter().any(|s| path.starts_with(s)) || ALLOWED.contains(&path.as_str()) {
+            continue;
+        }
+        // Unit tests may print what they measured.
+        let code = without_tests(&code_only(&text));
+        for writer in [
+            "print!(",
+            "println!(",
+            "eprint!(",
+            "eprintln!(",
+            "std::io::stderr",
+            "std::io::stdout",
+            "dbg!(",
+        ] {
+            assert!(
+                !code.contains(writer),
+                "{path} uses {writer}: the engine does not write to the terminal"
             );
         }
     }

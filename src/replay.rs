@@ -1,0 +1,147 @@
+//! `xcheck replay`: which tests a replay runs (one file, or a directory's tests checked
+//! against its `report.json`), and the native replay of one whole-program test against
+//! what the engine reported for it. Printing is `report/console.rs`'s.
+
+use crate::crosscheck::program::Compare;
+use crate::error::{Error, Result};
+use crate::ktest::KTest;
+use crate::native::{NativeEnv, NativeRun, ReplayError};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The tests named by a replay command: one file, or every `.ktest` of a directory (which
+/// must hold every test its `report.json` lists).
+pub fn tests_of(path: &Path) -> Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| Error::input(path, format!("cannot read directory: {e}")))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ktest"))
+        .collect();
+    v.sort();
+    let report = path.join("report.json");
+    if report.exists() {
+        let listed = report_tests(&report)?;
+        let missing: Vec<&String> = listed.iter().filter(|n| !path.join(n).exists()).collect();
+        if let Some(first) = missing.first() {
+            return Err(Error::input(
+                &report,
+                format!(
+                    "lists {} test{} missing from the directory (first: {first})",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+    }
+    if v.is_empty() && !report.exists() {
+        return Err(Error::input(
+            path,
+            "contains neither .ktest files nor a report.json",
+        ));
+    }
+    Ok(v)
+}
+
+/// The names of the tests that `report.json` lists, for any row.
+fn report_tests(report: &Path) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(report)
+        .map_err(|e| Error::input(report, format!("cannot read: {e}")))?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Error::input(report, format!("not a report: {e}")))?;
+    let rows = json
+        .get("rows")
+        .and_then(|r| r.as_array())
+        .ok_or_else(|| Error::input(report, "not a report: no 'rows' list"))?;
+    Ok(rows
+        .iter()
+        .filter_map(|r| r.get("ktest").and_then(|k| k.as_str()).map(String::from))
+        .collect())
+}
+
+/// The names of the tests that the `report.json` beside `test` (a test or a directory)
+/// lists for rows that differ; `None` without a readable report.
+pub fn divergent_tests(test: &Path) -> Option<BTreeSet<String>> {
+    let dir = if test.is_dir() {
+        test.to_path_buf()
+    } else {
+        test.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let report = dir.join("report.json");
+    let limit = crate::input::MAX_REPORT_BYTES;
+    let text = crate::input::read_text_limited(&report, limit, "reports").ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let rows = json.get("rows")?.as_array()?;
+    Some(
+        rows.iter()
+            .filter(|r| {
+                matches!(
+                    r.get("verdict").and_then(|v| v.as_str()),
+                    Some("diverged") | Some("error_one")
+                )
+            })
+            .filter_map(|r| r.get("ktest").and_then(|k| k.as_str()).map(String::from))
+            .collect(),
+    )
+}
+
+/// What the native replay of one test showed.
+pub enum NativeOutcome {
+    /// The test cannot run natively (failure injection, a missing object…).
+    Impossible { why: ReplayError, divergent: bool },
+    /// Both binaries ran.
+    Ran {
+        env: NativeEnv,
+        a: NativeRun,
+        b: NativeRun,
+        /// Whether the engine reported the test as a divergence.
+        divergent: bool,
+        /// Whether the runs differ in what `compare` looks at.
+        differ: bool,
+    },
+}
+
+impl NativeOutcome {
+    /// Whether the native runs agree with the engine's verdict (a test that cannot run
+    /// agrees only when the engine did not call it a divergence).
+    pub fn as_engine_said(&self) -> bool {
+        match self {
+            NativeOutcome::Impossible { divergent, .. } => !divergent,
+            NativeOutcome::Ran {
+                divergent, differ, ..
+            } => divergent == differ,
+        }
+    }
+}
+
+/// Runs binaries `a` and `b` on the test at `path`; `divergent` says whether the engine
+/// reported it as a divergence.
+pub fn replay_native(
+    path: &Path,
+    (a, b): (&Path, &Path),
+    compare: Compare,
+    timeout: Duration,
+    divergent: bool,
+) -> Result<NativeOutcome> {
+    let ktest = KTest::read(path)?;
+    let env = match crate::native::env_of(&ktest) {
+        Ok(env) => env,
+        Err(why) => return Ok(NativeOutcome::Impossible { why, divergent }),
+    };
+    let run = |bin: &Path| {
+        crate::native::run_native(bin, &env, timeout)
+            .map_err(|e| Error::input(bin, format!("cannot run: {e}")))
+    };
+    let (ra, rb) = (run(a)?, run(b)?);
+    let differ = crate::native::differ(&ra, &rb, compare);
+    Ok(NativeOutcome::Ran {
+        env,
+        a: ra,
+        b: rb,
+        divergent,
+        differ,
+    })
+}
