@@ -160,12 +160,18 @@ pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io:
     use std::os::unix::ffi::OsStrExt;
     use std::os::unix::process::{CommandExt, ExitStatusExt};
     let binary = std::fs::canonicalize(binary)?;
-    let dir = scratch_dir()?;
+    // A fresh directory of an unpredictable name, removed when `scratch` drops, on every
+    // return: the program runs in `cwd` inside it, its stdin is beside `cwd` (the model's
+    // file system has no such file).
+    let scratch = tempfile::Builder::new()
+        .prefix("xcheck-replay-")
+        .tempdir()?;
+    let dir = scratch.path().join("cwd");
+    std::fs::create_dir(&dir)?;
     for (name, bytes) in &env.files {
         std::fs::write(dir.join(name), bytes)?;
     }
-    // Beside the scratch directory, not in it: the model's file system has no such file.
-    let stdin_path = dir.with_extension("stdin");
+    let stdin_path = scratch.path().join("stdin");
     std::fs::write(&stdin_path, &env.stdin)?;
     let mut command = Command::new(&binary);
     command
@@ -204,8 +210,7 @@ pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io:
     };
     let stdout = reader.join().unwrap_or_default();
     let stderr = err_reader.join().unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_file(&stdin_path);
+    drop(scratch);
     Ok(NativeRun {
         stdout,
         stderr,
@@ -213,18 +218,6 @@ pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io:
         signal: status.signal(),
         timed_out,
     })
-}
-
-fn scratch_dir() -> std::io::Result<PathBuf> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("xcheck-replay-{}-{n}", std::process::id()));
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir)?;
-    }
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
 }
 
 /// Whether two runs differ in what `compare` looks at.

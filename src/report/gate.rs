@@ -82,6 +82,7 @@ pub fn render_gate_table(title: &str, rows: &[GateRow<'_>], skipped: &[Skipped])
 #[cfg(test)]
 mod tests {
     use super::*;
+    use expect_test::expect;
 
     #[test]
     fn rows_are_aligned_and_errors_have_dashes() {
@@ -105,19 +106,18 @@ mod tests {
             reason: "defined only in A".into(),
         }];
         let text = render_gate_table("a.bc  vs  b.bc", &rows, &skipped);
-        let expected = "\
-a.bc  vs  b.bc
+        expect![[r#"
+            a.bc  vs  b.bc
 
-function     verdict                 paths  proved  diverged  unknown  time           gate
------------  ----------------------  -----  ------  --------  -------  -------------  ----
-parse_digit  NOT EQUIVALENT          5      1       2         1        1 min 1.500 s  FAIL
-f=g          ERROR: no function 'g'  -      -       -         -        -              FAIL
+            function     verdict                 paths  proved  diverged  unknown  time           gate
+            -----------  ----------------------  -----  ------  --------  -------  -------------  ----
+            parse_digit  NOT EQUIVALENT          5      1       2         1        1 min 1.500 s  FAIL
+            f=g          ERROR: no function 'g'  -      -       -         -        -              FAIL
 
-Not checked:
-  h: defined only in A
+            Not checked:
+              h: defined only in A
 
-2 checked, 2 failed the gate, 1 not checked
-";
-        assert_eq!(text, expected);
+            2 checked, 2 failed the gate, 1 not checked
+        "#]].assert_eq(&text);
     }
 }

@@ -188,6 +188,7 @@ mod tests {
     use super::*;
     use crate::report::tests::sample_report;
     use crate::report::{InputValue, Summary};
+    use expect_test::expect;
 
     fn summary(overall: Overall, wall_time_ms: u64) -> Summary {
         Summary {
@@ -352,34 +353,34 @@ mod tests {
             ("hash".to_string(), &inc, false),
         ];
         let xml = render_junit("xcheck.toml", &cases);
-        let expected = r#"<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="xcheck.toml" tests="3" failures="1" errors="0" skipped="1" time="361.511">
-  <testsuite name="xcheck.toml" tests="3" failures="1" errors="0" skipped="1" time="361.511">
-    <testcase classname="xcheck" name="clamp" time="0.011"/>
-    <testcase classname="xcheck" name="ref.bc:mod vs opt.bc:modOpt" time="61.500">
-      <failure message="NOT EQUIVALENT: 2 paths differ" type="diverged">ref.bc:mod  vs  opt.bc:modOpt
-path 2: DIVERGED
-  inputs: n=5, s=&quot;ab\0&quot;
-  A: ret 7
-  B: ret 8
-  detail: return values differ
-  ktest: test000001.ktest (confirmed)
-path 3: ERROR (one side)
-  inputs: n=0
-  A: ret 0
-  B: division by zero
-  detail: B: division by zero at b.c:12
-  ktest: test000002.ktest (NOT confirmed)
-exploration incomplete: max-time 60s reached
-</failure>
-    </testcase>
-    <testcase classname="xcheck" name="hash" time="300.000">
-      <skipped message="INCONCLUSIVE: no difference found, but 1 path is undecided and exploration is incomplete"/>
-    </testcase>
-  </testsuite>
-</testsuites>
-"#;
-        assert_eq!(xml, expected);
+        expect![[r#"
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="xcheck.toml" tests="3" failures="1" errors="0" skipped="1" time="361.511">
+              <testsuite name="xcheck.toml" tests="3" failures="1" errors="0" skipped="1" time="361.511">
+                <testcase classname="xcheck" name="clamp" time="0.011"/>
+                <testcase classname="xcheck" name="ref.bc:mod vs opt.bc:modOpt" time="61.500">
+                  <failure message="NOT EQUIVALENT: 2 paths differ" type="diverged">ref.bc:mod  vs  opt.bc:modOpt
+            path 2: DIVERGED
+              inputs: n=5, s=&quot;ab\0&quot;
+              A: ret 7
+              B: ret 8
+              detail: return values differ
+              ktest: test000001.ktest (confirmed)
+            path 3: ERROR (one side)
+              inputs: n=0
+              A: ret 0
+              B: division by zero
+              detail: B: division by zero at b.c:12
+              ktest: test000002.ktest (NOT confirmed)
+            exploration incomplete: max-time 60s reached
+            </failure>
+                </testcase>
+                <testcase classname="xcheck" name="hash" time="300.000">
+                  <skipped message="INCONCLUSIVE: no difference found, but 1 path is undecided and exploration is incomplete"/>
+                </testcase>
+              </testsuite>
+            </testsuites>
+        "#]].assert_eq(&xml);
         check_well_formed(&xml).unwrap();
     }
 
@@ -395,31 +396,31 @@ exploration incomplete: max-time 60s reached
             ("mod".to_string(), &accepted, false),
         ];
         let xml = render_junit("ci", &cases);
-        let expected = r#"<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="ci" tests="2" failures="1" errors="0" skipped="0" time="361.500">
-  <testsuite name="ci" tests="2" failures="1" errors="0" skipped="0" time="361.500">
-    <testcase classname="xcheck" name="hash" time="300.000">
-      <failure message="INCONCLUSIVE: no difference found, but 1 path is undecided and exploration is incomplete" type="inconclusive">ref.bc:hash  vs  opt.bc:hash
-path 2: unknown
-  detail: solver timeout
-exploration incomplete: max-time 5m reached
-</failure>
-    </testcase>
-    <testcase classname="xcheck" name="mod" time="61.500">
-      <system-out>NOT EQUIVALENT: 1 path differs (not a failure under the --fail-on policy)
-ref.bc:mod  vs  opt.bc:modOpt
-path 3: ERROR (one side)
-  inputs: n=0
-  A: ret 0
-  B: division by zero
-  detail: B: division by zero at b.c:12
-  ktest: test000002.ktest (NOT confirmed)
-</system-out>
-    </testcase>
-  </testsuite>
-</testsuites>
-"#;
-        assert_eq!(xml, expected);
+        expect![[r#"
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="ci" tests="2" failures="1" errors="0" skipped="0" time="361.500">
+              <testsuite name="ci" tests="2" failures="1" errors="0" skipped="0" time="361.500">
+                <testcase classname="xcheck" name="hash" time="300.000">
+                  <failure message="INCONCLUSIVE: no difference found, but 1 path is undecided and exploration is incomplete" type="inconclusive">ref.bc:hash  vs  opt.bc:hash
+            path 2: unknown
+              detail: solver timeout
+            exploration incomplete: max-time 5m reached
+            </failure>
+                </testcase>
+                <testcase classname="xcheck" name="mod" time="61.500">
+                  <system-out>NOT EQUIVALENT: 1 path differs (not a failure under the --fail-on policy)
+            ref.bc:mod  vs  opt.bc:modOpt
+            path 3: ERROR (one side)
+              inputs: n=0
+              A: ret 0
+              B: division by zero
+              detail: B: division by zero at b.c:12
+              ktest: test000002.ktest (NOT confirmed)
+            </system-out>
+                </testcase>
+              </testsuite>
+            </testsuites>
+        "#]].assert_eq(&xml);
         check_well_formed(&xml).unwrap();
     }
 

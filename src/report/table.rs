@@ -466,19 +466,10 @@ mod tests {
     use super::*;
     use crate::report::tests::sample_report;
     use crate::report::{InputValue, Overall};
+    use expect_test::expect;
 
     /// Compares text, showing a line diff when it differs.
     #[track_caller]
-    fn assert_text(actual: &str, expected: &str) {
-        if actual != expected {
-            let diff = similar::TextDiff::from_lines(expected, actual);
-            panic!(
-                "text differs (- expected, + actual):\n{}",
-                diff.unified_diff()
-            );
-        }
-    }
-
     #[test]
     fn program_outputs_are_diffed_line_by_line() {
         let text = result_lines("exit 0, stdout \"a, b\\nc\\n\"");
@@ -491,29 +482,28 @@ mod tests {
 
     #[test]
     fn table_snapshot() {
-        let expected = "\
-ref.bc:mod  vs  opt.bc:modOpt
+        expect![[r#"
+            ref.bc:mod  vs  opt.bc:modOpt
 
-#  verdict           merged  inputs         A      B                 detail                                    ktest
--  ----------------  ------  -------------  -----  ----------------  ----------------------------------------  --------------------------------
-1  proved                 3
-2  DIVERGED               1  n=5, s=\"ab\\0\"  ret 7  ret 8             return values differ                      test000001.ktest (confirmed)
-3  ERROR (one side)       1  n=0            ret 0  division by zero  B: division by zero at b.c:12             test000002.ktest (NOT confirmed)
-4  error (both)           1  n=-1           abort  abort             A: abort at a.c:9; B: abort at b.c:4
-5  unknown                1  n=1000000                               unsupported: fadd at a.c:3 (floating po…
+            #  verdict           merged  inputs         A      B                 detail                                    ktest
+            -  ----------------  ------  -------------  -----  ----------------  ----------------------------------------  --------------------------------
+            1  proved                 3
+            2  DIVERGED               1  n=5, s="ab\0"  ret 7  ret 8             return values differ                      test000001.ktest (confirmed)
+            3  ERROR (one side)       1  n=0            ret 0  division by zero  B: division by zero at b.c:12             test000002.ktest (NOT confirmed)
+            4  error (both)           1  n=-1           abort  abort             A: abort at a.c:9; B: abort at b.c:4
+            5  unknown                1  n=1000000                               unsupported: fadd at a.c:3 (floating po…
 
-verdict      : NOT EQUIVALENT: 2 paths differ
-exploration  : incomplete: max-time 60s reached
-paths        : 5 (proved 1, diverged 1, errors in both 1, errors in one side 1, unknown 1)
-instructions : 12345
-queries      : 67
-solver time  : 250 ms
-wall time    : 1 min 1.500 s
-notes        :
-  - unsupported: fadd at a.c:3
-  - options: --max-time 60
-";
-        assert_text(&render_table(&sample_report()), expected);
+            verdict      : NOT EQUIVALENT: 2 paths differ
+            exploration  : incomplete: max-time 60s reached
+            paths        : 5 (proved 1, diverged 1, errors in both 1, errors in one side 1, unknown 1)
+            instructions : 12345
+            queries      : 67
+            solver time  : 250 ms
+            wall time    : 1 min 1.500 s
+            notes        :
+              - unsupported: fadd at a.c:3
+              - options: --max-time 60
+        "#]].assert_eq(&render_table(&sample_report()));
     }
 
     #[test]
@@ -557,23 +547,22 @@ notes        :
         ) = (2, 2, 0, 0, 0, 0);
         s.notes.clear();
         s.wall_time_ms = 1500;
-        let expected = "\
-ref.bc:mod  vs  opt.bc:modOpt
+        expect![[r#"
+            ref.bc:mod  vs  opt.bc:modOpt
 
-#  verdict  inputs  A  B  detail  ktest
--  -------  ------  -  -  ------  -----
-1  proved
-2  proved
+            #  verdict  inputs  A  B  detail  ktest
+            -  -------  ------  -  -  ------  -----
+            1  proved
+            2  proved
 
-verdict      : EQUIVALENT: the implementations agree on every path
-exploration  : exploration complete
-paths        : 2 (proved 2, diverged 0, errors in both 0, errors in one side 0, unknown 0)
-instructions : 12345
-queries      : 67
-solver time  : 250 ms
-wall time    : 1.500 s
-";
-        assert_text(&render_table(&report), expected);
+            verdict      : EQUIVALENT: the implementations agree on every path
+            exploration  : exploration complete
+            paths        : 2 (proved 2, diverged 0, errors in both 0, errors in one side 0, unknown 0)
+            instructions : 12345
+            queries      : 67
+            solver time  : 250 ms
+            wall time    : 1.500 s
+        "#]].assert_eq(&render_table(&report));
     }
 
     #[test]
@@ -649,97 +638,97 @@ wall time    : 1.500 s
             bytes: Vec::new(),
             display: "a ``` b".to_string(),
         });
-        let expected = r#"# xcheck: ref.bc:mod  vs  opt.bc:modOpt
+        expect![[r##"
+            # xcheck: ref.bc:mod  vs  opt.bc:modOpt
 
-**NOT EQUIVALENT: 2 paths differ**
+            **NOT EQUIVALENT: 2 paths differ**
 
-- exploration: incomplete: max-time 60s reached
-- paths: 5 (proved 1, diverged 1, errors in both 1, errors in one side 1, unknown 1)
-- instructions: 12345
-- queries: 67
-- solver time: 250 ms
-- wall time: 1 min 1.500 s
+            - exploration: incomplete: max-time 60s reached
+            - paths: 5 (proved 1, diverged 1, errors in both 1, errors in one side 1, unknown 1)
+            - instructions: 12345
+            - queries: 67
+            - solver time: 250 ms
+            - wall time: 1 min 1.500 s
 
-Notes:
+            Notes:
 
-- unsupported: fadd at a.c:3
-- options: --max-time 60
+            - unsupported: fadd at a.c:3
+            - options: --max-time 60
 
-## Paths
+            ## Paths
 
-| # | verdict | merged | inputs | A | B | detail | ktest |
-|--:|---|--:|---|---|---|---|---|
-| 1 | proved | 3 |  |  |  |  |  |
-| 2 | DIVERGED | 1 | n=5, s="ab\\0" | ret 7 | ret 8 | return values differ | test000001.ktest (confirmed) |
-| 3 | ERROR (one side) | 1 | n=0, code=a \`\`\` b | ret 0 | division by zero | B: division by zero at b.c:12 | test000002.ktest (NOT confirmed) |
+            | # | verdict | merged | inputs | A | B | detail | ktest |
+            |--:|---|--:|---|---|---|---|---|
+            | 1 | proved | 3 |  |  |  |  |  |
+            | 2 | DIVERGED | 1 | n=5, s="ab\\0" | ret 7 | ret 8 | return values differ | test000001.ktest (confirmed) |
+            | 3 | ERROR (one side) | 1 | n=0, code=a \`\`\` b | ret 0 | division by zero | B: division by zero at b.c:12 | test000002.ktest (NOT confirmed) |
 
-## Differences
+            ## Differences
 
-### Path 2: DIVERGED
+            ### Path 2: DIVERGED
 
-return values differ
+            return values differ
 
-Inputs:
+            Inputs:
 
-```text
-n = 5    (bytes: 05 00 00 00)
-s = "ab\0"    (bytes: 61 62 00)
-```
+            ```text
+            n = 5    (bytes: 05 00 00 00)
+            s = "ab\0"    (bytes: 61 62 00)
+            ```
 
-A:
+            A:
 
-```text
-ret 7
-```
+            ```text
+            ret 7
+            ```
 
-B:
+            B:
 
-```text
-ret 8
-```
+            ```text
+            ret 8
+            ```
 
-Difference (A → B):
+            Difference (A → B):
 
-```diff
--ret 7
-+ret 8
-```
+            ```diff
+            -ret 7
+            +ret 8
+            ```
 
-Test case: test000001.ktest (confirmed)
+            Test case: test000001.ktest (confirmed)
 
-### Path 3: ERROR (one side)
+            ### Path 3: ERROR (one side)
 
-B: division by zero at b.c:12
+            B: division by zero at b.c:12
 
-Inputs:
+            Inputs:
 
-````text
-n = 0    (bytes: 00 00 00 00)
-code = a ``` b    (bytes: none)
-````
+            ````text
+            n = 0    (bytes: 00 00 00 00)
+            code = a ``` b    (bytes: none)
+            ````
 
-A:
+            A:
 
-```text
-ret 0
-```
+            ```text
+            ret 0
+            ```
 
-B:
+            B:
 
-```text
-division by zero
-```
+            ```text
+            division by zero
+            ```
 
-Difference (A → B):
+            Difference (A → B):
 
-```diff
--ret 0
-+division by zero
-```
+            ```diff
+            -ret 0
+            +division by zero
+            ```
 
-Test case: test000002.ktest (NOT confirmed)
-"#;
-        assert_text(&render_markdown(&report), expected);
+            Test case: test000002.ktest (NOT confirmed)
+        "##]].assert_eq(&render_markdown(&report));
     }
 
     #[test]
