@@ -191,6 +191,14 @@ struct EngineArgs {
     /// and time, for `xcheck query FILE` to replay.
     #[arg(long = "log-queries", value_name = "FILE")]
     log_queries: Option<PathBuf>,
+    /// With --log-queries: write only the queries that took at least TIME (`100ms`, `2s`),
+    /// to find the slow ones of a long run.
+    #[arg(
+        long = "log-queries-slower-than",
+        value_name = "TIME",
+        requires = "log_queries"
+    )]
+    log_queries_slower_than: Option<String>,
     /// Turn off the query cache.
     #[arg(long = "no-cache")]
     no_cache: bool,
@@ -460,10 +468,17 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
         },
         cross_check: e.cross_check_solver.then(|| output_dir.to_path_buf()),
         log: match &e.log_queries {
-            Some(path) => Some(std::sync::Arc::new(
-                crate::solver::QueryLog::create(path)
-                    .map_err(|why| usage(format!("--log-queries {why}")))?,
-            )),
+            Some(path) => {
+                let log = crate::solver::QueryLog::create(path)
+                    .map_err(|why| usage(format!("--log-queries {why}")))?;
+                let slower_than = match &e.log_queries_slower_than {
+                    Some(text) => {
+                        parse_limit("--log-queries-slower-than", text)?.unwrap_or_default()
+                    }
+                    None => std::time::Duration::ZERO,
+                };
+                Some(std::sync::Arc::new(log.slower_than(slower_than)))
+            }
             None => None,
         },
     };

@@ -6,7 +6,7 @@ use crate::env_options::{role, EnvError, EnvItem, EnvOptions, Role};
 use crate::ktest::KTest;
 use std::fmt;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 

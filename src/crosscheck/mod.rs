@@ -123,6 +123,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     for side in [Side::A, Side::B] {
         notes.push(coverage_note(module, &explored.coverage, side));
     }
+    notes.extend(query_log_note(&solver_config));
     let mut replay_check = check.clone();
     (replay_check.exec, replay_check.solver) = replay_configs(&check.exec, &solver_config);
     let confirm = Confirm {
@@ -144,6 +145,12 @@ pub(crate) struct Confirm<'r> {
 /// `notes`: the check's notes). The tests first, numbered in path order, all on disk with
 /// the report before the slower confirmation; then every test replayed, on every core,
 /// within the time left; then the report again, with what replay confirmed.
+/// A note when the query log (`--log-queries`) could not be written to the end.
+pub(crate) fn query_log_note(solver: &crate::solver::SolverConfig) -> Option<String> {
+    let error = solver.log.as_ref()?.write_error()?;
+    Some(format!("query log incomplete: writing {error}"))
+}
+
 pub(crate) fn conclude(
     mut explored: Explored,
     title: &str,

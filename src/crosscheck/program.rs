@@ -269,6 +269,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     for side in [Side::A, Side::B] {
         notes.push(super::coverage_note(&module, &explored.coverage, side));
     }
+    notes.extend(super::query_log_note(&solver_config));
 
     let mut replay_check = check.clone();
     (replay_check.exec, replay_check.solver) = super::replay_configs(&check.exec, &solver_config);

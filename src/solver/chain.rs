@@ -75,21 +75,14 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
 pub struct ChainSolver {
     inner: Box<dyn Solver>,
     stats: SolverStats,
-    /// From `XCHECK_SLOW_QUERY_MS`: queries slower than this are printed to stderr.
-    slow: Option<std::time::Duration>,
 }
 
 impl ChainSolver {
     /// Counts the queries passed to `inner`.
     pub fn new(inner: Box<dyn Solver>) -> Self {
-        let slow = std::env::var("XCHECK_SLOW_QUERY_MS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .map(std::time::Duration::from_millis);
         Self {
             inner,
             stats: SolverStats::default(),
-            slow,
         }
     }
 }
@@ -106,16 +99,6 @@ impl Solver for ChainSolver {
         self.stats.queries += 1;
         let took = start.elapsed();
         self.stats.total_time += took;
-        if self.slow.is_some_and(|limit| took >= limit) {
-            let parts: Vec<String> = constraints.iter().map(|&c| pool.to_sexp(c)).collect();
-            eprintln!(
-                "slow query ({} ms): {}\n  constraints: {}\n  result: {:?}",
-                took.as_millis(),
-                pool.to_sexp(query),
-                parts.join("\n    "),
-                result.as_ref().map(|r| r.is_sat())
-            );
-        }
         result
     }
 

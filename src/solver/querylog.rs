@@ -48,8 +48,10 @@ pub const MAX_LOG_BYTES: u64 = 1 << 30;
 #[derive(Debug)]
 pub struct QueryLog {
     path: PathBuf,
-    /// The file, the number of queries written so far, and whether a write failed.
-    file: Mutex<(std::fs::File, u64, bool)>,
+    /// The file, the number of queries written so far, and the first failed write's error.
+    file: Mutex<(std::fs::File, u64, Option<String>)>,
+    /// Only queries that took at least this long are written.
+    slower_than: Duration,
 }
 
 impl QueryLog {
@@ -61,8 +63,31 @@ impl QueryLog {
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
         Ok(Self {
             path: path.to_path_buf(),
-            file: Mutex::new((file, 0, false)),
+            file: Mutex::new((file, 0, None)),
+            slower_than: Duration::ZERO,
         })
+    }
+
+    /// The same log, writing only the queries that take at least `limit` (the others are
+    /// not numbered either).
+    pub fn slower_than(self, limit: Duration) -> Self {
+        Self {
+            slower_than: limit,
+            ..self
+        }
+    }
+
+    /// The first write that failed, if one did (the check went on without its log). The
+    /// engine does not print: the check's report carries this as a note.
+    pub fn write_error(&self) -> Option<String> {
+        let guard = match self.file.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        guard
+            .2
+            .as_ref()
+            .map(|e| format!("{}: {e}", self.path.display()))
     }
 
     /// The log's file.
@@ -71,7 +96,7 @@ impl QueryLog {
     }
 
     /// Appends one query: its header with `answer`, `took` and `backend`, then `body`. A
-    /// failed write is reported once on stderr and does not stop the check.
+    /// failed write is kept for [`QueryLog::write_error`] and does not stop the check.
     fn append(&self, answer: Answer, took: Duration, backend: &str, body: &str) {
         let mut guard = match self.file.lock() {
             Ok(guard) => guard,
@@ -89,9 +114,7 @@ impl QueryLog {
             block.push('\n');
         }
         if let Err(e) = file.write_all(block.as_bytes()) {
-            if !std::mem::replace(failed, true) {
-                eprintln!("xcheck: warning: {}: {e}", self.path.display());
-            }
+            failed.get_or_insert_with(|| e.to_string());
         }
     }
 }
@@ -131,7 +154,7 @@ impl Solver for LoggingSolver {
         let result = self.inner.check(pool, constraints, query);
         let took = start.elapsed();
         // A query the backend rejected is not a query to replay.
-        if let Ok(answer) = &result {
+        if let (Ok(answer), true) = (&result, took >= self.log.slower_than) {
             let body = (self.printer.print(pool, constraints, query))
                 .unwrap_or_else(|e| format!("; not printed: {e}\n"));
             self.log
@@ -388,6 +411,50 @@ mod tests {
         let word = pool.concat_bytes(&bytes);
         let c = pool.ult(word, pool.constant(24, 1000));
         (vec![c], pool.eq(word, pool.constant(24, value)))
+    }
+
+    #[test]
+    fn only_queries_slower_than_the_threshold_are_logged_and_write_errors_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = ExprPool::new();
+        let run = |log: QueryLog| {
+            let log = std::sync::Arc::new(log);
+            let cfg = SolverConfig {
+                log: Some(log.clone()),
+                ..SolverConfig::default()
+            };
+            let mut chain = build_chain(&cfg);
+            let (cs, q) = byte_query(&pool, 7);
+            chain.check(&pool, &cs, q).unwrap();
+            log
+        };
+        let slow = dir.path().join("slow.smt2");
+        run(QueryLog::create(&slow)
+            .unwrap()
+            .slower_than(Duration::from_secs(3600)));
+        let text = std::fs::read_to_string(&slow).unwrap();
+        assert_eq!(read_log(&text).unwrap().len(), 0, "{text}");
+        let all = dir.path().join("all.smt2");
+        let log = run(QueryLog::create(&all).unwrap());
+        let text = std::fs::read_to_string(&all).unwrap();
+        assert_eq!(read_log(&text).unwrap().len(), 1, "{text}");
+        assert_eq!(log.write_error(), None);
+
+        // A log whose writes fail (a full device) keeps the first error for the report.
+        let full = std::path::Path::new("/dev/full");
+        if full.exists() {
+            let log = run(QueryLog {
+                path: full.to_path_buf(),
+                file: Mutex::new((
+                    std::fs::OpenOptions::new().write(true).open(full).unwrap(),
+                    0,
+                    None,
+                )),
+                slower_than: Duration::ZERO,
+            });
+            let error = log.write_error().expect("the write to /dev/full failed");
+            assert!(error.starts_with("/dev/full: "), "{error}");
+        }
     }
 
     #[test]
