@@ -392,9 +392,29 @@ impl From<Error> for Exit {
     }
 }
 
+/// `--help` and `--version` print as clap prints them; a usage error is one line, as every
+/// other error (clap's own text spreads it over several, with a usage block).
 fn clap_exit(e: clap::Error) -> Exit {
-    let _ = e.print();
-    Exit::Code(if e.use_stderr() { EXIT_ERROR } else { 0 })
+    if !e.use_stderr() {
+        let _ = e.print();
+        return Exit::Code(0);
+    }
+    usage(format!(
+        "{} (see --help)",
+        clap_message(&e.render().to_string())
+    ))
+}
+
+/// The error part of clap's rendered text on one line: the lines before the first blank
+/// one, without clap's `error: ` prefix.
+fn clap_message(rendered: &str) -> String {
+    let lines: Vec<&str> = rendered
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let text = lines.join(" ");
+    text.strip_prefix("error: ").unwrap_or(&text).to_string()
 }
 
 fn usage(msg: String) -> Exit {

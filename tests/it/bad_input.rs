@@ -249,6 +249,19 @@ fn absurd_option_values_are_usage_errors() {
         "99999999h",
     ];
     assert_one_line_error(&xcheck(dir.path(), &replay), "--timeout");
+    // Errors clap finds itself are one line too, naming the option.
+    let clap_cases: [(&[&str], &str); 4] = [
+        (&[a, b, "--bogus"], "unexpected argument '--bogus'"),
+        (&[a, b, "-j"], "a value is required for '--jobs <N>'"),
+        (
+            &[a, b, "--function", &f, "--log-queries-slower-than", "1s"],
+            "required arguments were not provided: --log-queries <FILE>",
+        ),
+        (&["query"], "required arguments were not provided: <LOG>"),
+    ];
+    for (args, needle) in clap_cases {
+        assert_one_line_error(&xcheck(dir.path(), args), needle);
+    }
     let toml = dir.path().join("long.toml");
     for value in ["99999999999", "\"99999999999999h\"", "\"1e300h\""] {
         std::fs::write(&toml, format!("[defaults]\nmax_time = {value}\n")).unwrap();
