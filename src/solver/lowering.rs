@@ -336,3 +336,163 @@ pub(super) fn check_sorts(pool: &ExprPool, id: ExprId, node: Node) -> Result<(),
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A backend whose terms are SMT-LIB texts (handles are indices into `texts`).
+    #[derive(Default)]
+    struct Text {
+        memo: TermMemo<usize>,
+        texts: Vec<String>,
+    }
+
+    impl Text {
+        fn make(&mut self, text: String) -> Result<usize, SolverError> {
+            self.texts.push(text);
+            Ok(self.texts.len() - 1)
+        }
+
+        fn app(&mut self, head: &str, args: &[usize]) -> Result<usize, SolverError> {
+            let args: Vec<&str> = args.iter().map(|&a| self.texts[a].as_str()).collect();
+            self.make(format!("({head} {})", args.join(" ")))
+        }
+
+        fn text(&self, t: usize) -> &str {
+            &self.texts[t]
+        }
+    }
+
+    impl Terms for Text {
+        type Term = usize;
+
+        fn memo(&self) -> &TermMemo<usize> {
+            &self.memo
+        }
+
+        fn memo_mut(&mut self) -> &mut TermMemo<usize> {
+            &mut self.memo
+        }
+
+        fn bool_const(&mut self, value: bool) -> Result<usize, SolverError> {
+            self.make(value.to_string())
+        }
+
+        fn bv_const(&mut self, width: Width, value: u128) -> Result<usize, SolverError> {
+            self.make(format!("(_ bv{value} {width})"))
+        }
+
+        fn byte_symbol(&mut self, name: &CStr) -> Result<usize, SolverError> {
+            self.make(name.to_string_lossy().into_owned())
+        }
+
+        fn unary(&mut self, op: UnOp, a: usize) -> Result<usize, SolverError> {
+            self.app(&format!("bv{op:?}"), &[a])
+        }
+
+        fn not(&mut self, b: usize) -> Result<usize, SolverError> {
+            self.app("not", &[b])
+        }
+
+        fn equal(&mut self, l: usize, r: usize) -> Result<usize, SolverError> {
+            self.app("=", &[l, r])
+        }
+
+        fn binary(&mut self, op: BinOp, l: usize, r: usize) -> Result<usize, SolverError> {
+            self.app(&format!("bv{op:?}"), &[l, r])
+        }
+
+        fn logical(&mut self, op: BinOp, l: usize, r: usize) -> Result<usize, SolverError> {
+            self.app(&format!("{op:?}"), &[l, r])
+        }
+
+        fn ite(&mut self, c: usize, t: usize, e: usize) -> Result<usize, SolverError> {
+            self.app("ite", &[c, t, e])
+        }
+
+        fn extract(&mut self, a: usize, hi: Width, lo: Width) -> Result<usize, SolverError> {
+            self.app(&format!("(_ extract {hi} {lo})"), &[a])
+        }
+
+        fn extend(&mut self, signed: bool, a: usize, extra: Width) -> Result<usize, SolverError> {
+            self.app(&format!("(_ ext signed={signed} {extra})"), &[a])
+        }
+
+        fn concat(&mut self, hi: usize, lo: usize) -> Result<usize, SolverError> {
+            self.app("concat", &[hi, lo])
+        }
+
+        fn const_array(&mut self, value: u8) -> Result<usize, SolverError> {
+            self.make(format!("(const {value})"))
+        }
+
+        fn store(
+            &mut self,
+            array: usize,
+            index: usize,
+            value: usize,
+        ) -> Result<usize, SolverError> {
+            self.app("store", &[array, index, value])
+        }
+
+        fn select(&mut self, array: usize, index: usize) -> Result<usize, SolverError> {
+            self.app("select", &[array, index])
+        }
+
+        fn bv_of_bool(&mut self, b: usize) -> Result<usize, SolverError> {
+            self.app("bv", &[b])
+        }
+
+        fn bool_of_bv(&mut self, t: usize) -> Result<usize, SolverError> {
+            self.app("bool", &[t])
+        }
+    }
+
+    #[test]
+    fn conditions_use_the_boolean_form_where_there_is_one() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 2);
+        let (a, b) = (pool.sym(x, 0), pool.sym(x, 1));
+        let less = pool.ult(a, b);
+        let chosen = pool.ite(less, a, b);
+        let bit = pool.extract(a, 0, 1);
+        let mut text = Text::default();
+        text.lower(&pool, chosen).unwrap();
+        text.lower(&pool, bit).unwrap();
+        let term = text.memo().term(chosen).unwrap();
+        assert_eq!(text.text(term), "(ite (bvUlt x[0] x[1]) x[0] x[1])");
+        let cond = text.bool_of(less).unwrap();
+        assert_eq!(text.text(cond), "(bvUlt x[0] x[1])");
+        let cond = text.bool_of(bit).unwrap();
+        assert_eq!(text.text(cond), "(bool ((_ extract 0 0) x[0]))");
+        // Each expression is built once: lowering again makes no term.
+        let made = text.texts.len();
+        text.lower(&pool, chosen).unwrap();
+        assert_eq!(text.texts.len(), made);
+        assert_eq!(text.memo().len(), 5);
+    }
+
+    #[test]
+    fn malformed_nodes_are_errors_naming_the_problem() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 1);
+        let byte = pool.sym(x, 0);
+        let bit = pool.extract(byte, 0, 1);
+        let sum = Node::Binary {
+            op: BinOp::Add,
+            lhs: byte,
+            rhs: bit,
+        };
+        let err = check_sorts(&pool, byte, sum).unwrap_err().to_string();
+        assert!(err.contains("operands of different sorts"), "{err}");
+        let wide = Node::Extract {
+            arg: byte,
+            lo: 4,
+            width: 8,
+        };
+        let err = check_sorts(&pool, byte, wide).unwrap_err().to_string();
+        assert!(err.contains("extracted bits out of range"), "{err}");
+        assert!(check_sorts(&pool, bit, pool.node(bit)).is_ok());
+    }
+}
