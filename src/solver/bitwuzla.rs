@@ -10,12 +10,10 @@
 //!   passing assumptions lets Bitwuzla preprocess the formula (measured: 10–20% faster on the
 //!   corpus's arithmetic-heavy queries). A constraint shared by many queries (a path-condition
 //!   prefix) is translated to terms once.
-//! - **Translation memo.** Expressions are lowered with an explicit work stack (no recursion,
-//!   so 10k-deep expressions are fine) into a memo table from `ExprId` to term that persists
-//!   across queries. Width-1 expressions have a bit-vector form (`#b1` is true) and, when it
-//!   is cheap to derive (comparisons, constants, and `not`/`and`/`or`/`xor`/`eq`/`ite` over
-//!   such forms), a Boolean form too; assumptions and `ite` conditions use the Boolean form,
-//!   or `(= t #b1)` when there is none, so sorts always match.
+//! - **Translation memo.** Expressions are lowered by the traversal shared with Z3 (see
+//!   `lowering.rs`: children first, sort-checked, with Boolean forms of width-1 expressions)
+//!   into a memo from `ExprId` to term that persists across queries; this file supplies the
+//!   term constructors.
 //! - **Memory bound.** The memo, the term manager and the SAT solver's clause database only
 //!   grow, so the instance is dropped and recreated (lazily, at the next query) after
 //!   [`DEFAULT_RESET_INTERVAL`] checks, when the memo exceeds [`DEFAULT_MEMO_LIMIT`] terms,
@@ -30,11 +28,12 @@
 //!   [`SolverError::Backend`] instead of reaching the backend. Only an internal Bitwuzla
 //!   failure on well-sorted input could still end the process.
 
+use super::lowering::{TermMemo, Terms};
 use super::{
-    assignment_from_bytes, children, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver,
-    SolverError, SolverStats,
+    assignment_from_bytes, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver, SolverError,
+    SolverStats,
 };
-use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
+use crate::expr::{BinOp, ExprId, ExprPool, Sort, UnOp, Width, INDEX_WIDTH};
 use crate::stop::Stop;
 use bitwuzla_sys as bz;
 use bz::{BitwuzlaKind, BitwuzlaSort, BitwuzlaTerm};
@@ -182,10 +181,8 @@ struct Instance {
     bool_false: BitwuzlaTerm,
     bv_one: BitwuzlaTerm,
     bv_zero: BitwuzlaTerm,
-    /// The term of every lowered expression: a bit-vector or an array.
-    terms: FxHashMap<ExprId, BitwuzlaTerm>,
-    /// The Boolean form of width-1 expressions, where one has been built.
-    bools: FxHashMap<ExprId, BitwuzlaTerm>,
+    /// The translation memo.
+    memo: TermMemo<BitwuzlaTerm>,
     /// Checks run on this instance.
     checks: u64,
     /// Whether the last check's assertions are still pushed (popped before the next check,
@@ -219,7 +216,7 @@ impl Memo for Instance {
     }
 
     fn memo_len(&self) -> usize {
-        self.terms.len()
+        self.memo.len()
     }
 }
 
@@ -254,8 +251,7 @@ impl Instance {
             bool_false: 0,
             bv_one: 0,
             bv_zero: 0,
-            terms: FxHashMap::default(),
-            bools: FxHashMap::default(),
+            memo: TermMemo::default(),
             checks: 0,
             pushed: false,
             stop: Box::new(stop.clone()),
@@ -338,271 +334,6 @@ impl Instance {
         unsafe { bz::bitwuzla_mk_term3(self.tm, kind, a, b, c) }
     }
 
-    /// The bit-vector form `ite(b, #b1, #b0)` of a Boolean term.
-    fn bv_of_bool(&self, b: BitwuzlaTerm) -> BitwuzlaTerm {
-        self.mk3(bz::BITWUZLA_KIND_ITE, b, self.bv_one, self.bv_zero)
-    }
-
-    /// The term of an already lowered expression.
-    fn term(&self, id: ExprId) -> Result<BitwuzlaTerm, SolverError> {
-        self.terms.get(&id).copied().ok_or_else(|| {
-            SolverError::Backend(format!("expression {} was not lowered", id.index()))
-        })
-    }
-
-    /// The Boolean form of the lowered width-1 expression `id`, built as `(= t #b1)` if
-    /// lowering did not provide one.
-    fn bool_of(&mut self, id: ExprId) -> Result<BitwuzlaTerm, SolverError> {
-        if let Some(&b) = self.bools.get(&id) {
-            return Ok(b);
-        }
-        let b = self.mk2(bz::BITWUZLA_KIND_EQUAL, self.term(id)?, self.bv_one);
-        self.bools.insert(id, b);
-        Ok(b)
-    }
-
-    /// Lowers `root` and everything below it that is not memoised yet, children first, with
-    /// an explicit stack.
-    fn lower(&mut self, pool: &ExprPool, root: ExprId) -> Result<(), SolverError> {
-        let mut stack = vec![(root, false)];
-        while let Some((id, expanded)) = stack.pop() {
-            if self.terms.contains_key(&id) {
-                continue;
-            }
-            let node = pool.node(id);
-            if expanded {
-                self.lower_node(pool, id, node)?;
-            } else {
-                // Everything pushed after `(id, true)` is lowered before it is popped again.
-                stack.push((id, true));
-                stack.extend(
-                    children(&node)
-                        .filter(|c| !self.terms.contains_key(c))
-                        .map(|c| (c, false)),
-                );
-            }
-        }
-        Ok(())
-    }
-
-    /// Lowers one node whose children are all lowered, after checking its sorts.
-    fn lower_node(&mut self, pool: &ExprPool, id: ExprId, node: Node) -> Result<(), SolverError> {
-        let malformed = |what: &str| {
-            Err(SolverError::Backend(format!(
-                "malformed expression {} ({what}): {node:?}",
-                id.index()
-            )))
-        };
-        let bv_width = |e: ExprId| match pool.sort(e) {
-            Sort::Bv(w) => Some(w),
-            Sort::Array => None,
-        };
-        let mut boolean = None;
-        let term = match node {
-            Node::Const { width, value } => {
-                if width == 0 || width > MAX_WIDTH {
-                    return malformed("constant width out of range");
-                }
-                let sort = self.bv_sort(width);
-                if width == 1 {
-                    boolean = Some(if value & 1 == 1 {
-                        self.bool_true
-                    } else {
-                        self.bool_false
-                    });
-                }
-                if let Ok(small) = u64::try_from(value) {
-                    // SAFETY: `sort` is a bit-vector sort of `tm` wide enough for `small`,
-                    // since constants are masked to their width.
-                    unsafe { bz::bitwuzla_mk_bv_value_uint64(self.tm, sort, small) }
-                } else {
-                    let digits = CString::new(format!("{value:x}"))
-                        .map_err(|e| SolverError::Backend(e.to_string()))?;
-                    // SAFETY: `digits` is a NUL-terminated hexadecimal numeral that fits
-                    // `sort`, since constants are masked to their width.
-                    unsafe { bz::bitwuzla_mk_bv_value(self.tm, sort, digits.as_ptr(), 16) }
-                }
-            }
-            Node::Sym { array, offset } => {
-                let name = format!("{}[{offset}]", pool.array_info(array).name);
-                let symbol = CString::new(name.replace('\0', "?"))
-                    .map_err(|e| SolverError::Backend(e.to_string()))?;
-                let sort = self.bv_sort(8);
-                // SAFETY: `sort` belongs to `tm` and `symbol` is NUL-terminated; Bitwuzla
-                // copies the symbol.
-                unsafe { bz::bitwuzla_mk_const(self.tm, sort, symbol.as_ptr()) }
-            }
-            Node::Unary { op, arg } => {
-                let Some(width) = bv_width(arg) else {
-                    return malformed("unary operator on an array");
-                };
-                let a = self.term(arg)?;
-                match op {
-                    UnOp::Not => {
-                        if width == 1 {
-                            if let Some(&b) = self.bools.get(&arg) {
-                                boolean = Some(self.mk1(bz::BITWUZLA_KIND_NOT, b));
-                            }
-                        }
-                        self.mk1(bz::BITWUZLA_KIND_BV_NOT, a)
-                    }
-                    UnOp::Neg => self.mk1(bz::BITWUZLA_KIND_BV_NEG, a),
-                }
-            }
-            Node::Binary { op, lhs, rhs } => {
-                let (l, r) = (self.term(lhs)?, self.term(rhs)?);
-                let (lw, rw) = (bv_width(lhs), bv_width(rhs));
-                if op == BinOp::Eq {
-                    if pool.sort(lhs) != pool.sort(rhs) {
-                        return malformed("operands of different sorts");
-                    }
-                    let cmp = match (lw, self.bools.get(&lhs), self.bools.get(&rhs)) {
-                        (Some(1), Some(&lb), Some(&rb)) => {
-                            self.mk2(bz::BITWUZLA_KIND_EQUAL, lb, rb)
-                        }
-                        _ => self.mk2(bz::BITWUZLA_KIND_EQUAL, l, r),
-                    };
-                    boolean = Some(cmp);
-                    self.bv_of_bool(cmp)
-                } else {
-                    let width = match (lw, rw) {
-                        (Some(a), Some(b)) if a == b => a,
-                        _ => return malformed("operands of different sorts"),
-                    };
-                    if op.is_comparison() {
-                        let cmp = self.mk2(binary_kind(op), l, r);
-                        boolean = Some(cmp);
-                        self.bv_of_bool(cmp)
-                    } else {
-                        if width == 1 {
-                            let logical = match op {
-                                BinOp::And => Some(bz::BITWUZLA_KIND_AND),
-                                BinOp::Or => Some(bz::BITWUZLA_KIND_OR),
-                                BinOp::Xor => Some(bz::BITWUZLA_KIND_XOR),
-                                _ => None,
-                            };
-                            if let (Some(kind), Some(&lb), Some(&rb)) =
-                                (logical, self.bools.get(&lhs), self.bools.get(&rhs))
-                            {
-                                boolean = Some(self.mk2(kind, lb, rb));
-                            }
-                        }
-                        self.mk2(binary_kind(op), l, r)
-                    }
-                }
-            }
-            Node::Ite { cond, then, els } => {
-                if pool.sort(cond) != Sort::Bv(1) {
-                    return malformed("condition is not width 1");
-                }
-                if pool.sort(then) != pool.sort(els) {
-                    return malformed("branches of different sorts");
-                }
-                let c = self.bool_of(cond)?;
-                if bv_width(then) == Some(1) {
-                    if let (Some(&tb), Some(&eb)) = (self.bools.get(&then), self.bools.get(&els)) {
-                        boolean = Some(self.mk3(bz::BITWUZLA_KIND_ITE, c, tb, eb));
-                    }
-                }
-                self.mk3(bz::BITWUZLA_KIND_ITE, c, self.term(then)?, self.term(els)?)
-            }
-            Node::Extract { arg, lo, width } => {
-                let Some(arg_width) = bv_width(arg) else {
-                    return malformed("extract from an array");
-                };
-                if width == 0 || u64::from(lo) + u64::from(width) > u64::from(arg_width) {
-                    return malformed("extracted bits out of range");
-                }
-                let hi = u64::from(lo) + u64::from(width) - 1;
-                // SAFETY: `arg` is a bit-vector term of `tm` and `lo <= hi < arg_width`.
-                unsafe {
-                    bz::bitwuzla_mk_term1_indexed2(
-                        self.tm,
-                        bz::BITWUZLA_KIND_BV_EXTRACT,
-                        self.term(arg)?,
-                        hi,
-                        u64::from(lo),
-                    )
-                }
-            }
-            Node::ZExt { arg, .. } | Node::SExt { arg, .. } => {
-                let (Some(arg_width), Some(width)) = (bv_width(arg), bv_width(id)) else {
-                    return malformed("extension of an array");
-                };
-                if width < arg_width {
-                    return malformed("extension to a narrower width");
-                }
-                let a = self.term(arg)?;
-                if width == arg_width {
-                    a
-                } else {
-                    let kind = if matches!(node, Node::ZExt { .. }) {
-                        bz::BITWUZLA_KIND_BV_ZERO_EXTEND
-                    } else {
-                        bz::BITWUZLA_KIND_BV_SIGN_EXTEND
-                    };
-                    // SAFETY: `a` is a bit-vector term of `tm`; the extension is positive.
-                    unsafe {
-                        bz::bitwuzla_mk_term1_indexed1(
-                            self.tm,
-                            kind,
-                            a,
-                            u64::from(width - arg_width),
-                        )
-                    }
-                }
-            }
-            Node::Concat { hi, lo } => {
-                if bv_width(hi).is_none() || bv_width(lo).is_none() {
-                    return malformed("concatenation of an array");
-                }
-                self.mk2(bz::BITWUZLA_KIND_BV_CONCAT, self.term(hi)?, self.term(lo)?)
-            }
-            Node::ArrayConst { value } => {
-                let byte = self.bv_sort(8);
-                // SAFETY: `byte` is a sort of `tm`, the value fits 8 bits, and the array sort
-                // has `byte` elements.
-                unsafe {
-                    let element = bz::bitwuzla_mk_bv_value_uint64(self.tm, byte, u64::from(value));
-                    bz::bitwuzla_mk_const_array(self.tm, self.array_sort, element)
-                }
-            }
-            Node::ArrayStore {
-                array,
-                index,
-                value,
-            } => {
-                if pool.sort(array) != Sort::Array
-                    || pool.sort(index) != Sort::Bv(INDEX_WIDTH)
-                    || pool.sort(value) != Sort::Bv(8)
-                {
-                    return malformed("store with operands of wrong sorts");
-                }
-                self.mk3(
-                    bz::BITWUZLA_KIND_ARRAY_STORE,
-                    self.term(array)?,
-                    self.term(index)?,
-                    self.term(value)?,
-                )
-            }
-            Node::ArrayRead { array, index } => {
-                if pool.sort(array) != Sort::Array || pool.sort(index) != Sort::Bv(INDEX_WIDTH) {
-                    return malformed("read with operands of wrong sorts");
-                }
-                self.mk2(
-                    bz::BITWUZLA_KIND_ARRAY_SELECT,
-                    self.term(array)?,
-                    self.term(index)?,
-                )
-            }
-        };
-        self.terms.insert(id, term);
-        if let Some(b) = boolean {
-            self.bools.insert(id, b);
-        }
-        Ok(())
-    }
-
     /// Checks the conjunction of `assumptions` (Boolean terms of `tm`) in a fresh scope.
     fn check_assuming(&mut self, assumptions: &[BitwuzlaTerm]) -> Result<Answer, SolverError> {
         self.checks += 1;
@@ -632,7 +363,7 @@ impl Instance {
     /// The value, in the current model, of the lowered symbolic byte `id`. Only valid right
     /// after a check that answered SAT.
     fn byte_value(&self, id: ExprId) -> Result<u8, SolverError> {
-        let term = self.term(id)?;
+        let term = self.memo.term(id)?;
         // SAFETY: the last check answered SAT with model production on, and `term` is an
         // 8-bit term of this solver's term manager. The value string is copied before any
         // other call can overwrite Bitwuzla's buffer, and the value term is released once.
@@ -650,6 +381,162 @@ impl Instance {
         let text = text.ok_or_else(|| SolverError::Backend("model value is missing".into()))?;
         u8::from_str_radix(&text, 2)
             .map_err(|e| SolverError::Backend(format!("model value {text:?} is not a byte: {e}")))
+    }
+}
+
+impl Terms for Instance {
+    type Term = BitwuzlaTerm;
+
+    fn memo(&self) -> &TermMemo<BitwuzlaTerm> {
+        &self.memo
+    }
+
+    fn memo_mut(&mut self) -> &mut TermMemo<BitwuzlaTerm> {
+        &mut self.memo
+    }
+
+    fn bool_const(&mut self, value: bool) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(if value {
+            self.bool_true
+        } else {
+            self.bool_false
+        })
+    }
+
+    fn bv_const(&mut self, width: Width, value: u128) -> Result<BitwuzlaTerm, SolverError> {
+        let sort = self.bv_sort(width);
+        if let Ok(small) = u64::try_from(value) {
+            // SAFETY: `sort` is a bit-vector sort of `tm` wide enough for `small`, since
+            // constants are masked to their width.
+            Ok(unsafe { bz::bitwuzla_mk_bv_value_uint64(self.tm, sort, small) })
+        } else {
+            let digits = CString::new(format!("{value:x}"))
+                .map_err(|e| SolverError::Backend(e.to_string()))?;
+            // SAFETY: `digits` is a NUL-terminated hexadecimal numeral that fits `sort`, since
+            // constants are masked to their width.
+            Ok(unsafe { bz::bitwuzla_mk_bv_value(self.tm, sort, digits.as_ptr(), 16) })
+        }
+    }
+
+    fn byte_symbol(&mut self, name: &CStr) -> Result<BitwuzlaTerm, SolverError> {
+        let sort = self.bv_sort(8);
+        // SAFETY: `sort` belongs to `tm` and `name` is NUL-terminated; Bitwuzla copies it.
+        Ok(unsafe { bz::bitwuzla_mk_const(self.tm, sort, name.as_ptr()) })
+    }
+
+    fn unary(&mut self, op: UnOp, a: BitwuzlaTerm) -> Result<BitwuzlaTerm, SolverError> {
+        let kind = match op {
+            UnOp::Not => bz::BITWUZLA_KIND_BV_NOT,
+            UnOp::Neg => bz::BITWUZLA_KIND_BV_NEG,
+        };
+        Ok(self.mk1(kind, a))
+    }
+
+    fn not(&mut self, b: BitwuzlaTerm) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(self.mk1(bz::BITWUZLA_KIND_NOT, b))
+    }
+
+    fn equal(&mut self, l: BitwuzlaTerm, r: BitwuzlaTerm) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(self.mk2(bz::BITWUZLA_KIND_EQUAL, l, r))
+    }
+
+    fn binary(
+        &mut self,
+        op: BinOp,
+        l: BitwuzlaTerm,
+        r: BitwuzlaTerm,
+    ) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(self.mk2(binary_kind(op), l, r))
+    }
+
+    fn logical(
+        &mut self,
+        op: BinOp,
+        l: BitwuzlaTerm,
+        r: BitwuzlaTerm,
+    ) -> Result<BitwuzlaTerm, SolverError> {
+        let kind = match op {
+            BinOp::And => bz::BITWUZLA_KIND_AND,
+            BinOp::Or => bz::BITWUZLA_KIND_OR,
+            _ => bz::BITWUZLA_KIND_XOR,
+        };
+        Ok(self.mk2(kind, l, r))
+    }
+
+    fn ite(
+        &mut self,
+        c: BitwuzlaTerm,
+        t: BitwuzlaTerm,
+        e: BitwuzlaTerm,
+    ) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(self.mk3(bz::BITWUZLA_KIND_ITE, c, t, e))
+    }
+
+    fn extract(
+        &mut self,
+        a: BitwuzlaTerm,
+        hi: Width,
+        lo: Width,
+    ) -> Result<BitwuzlaTerm, SolverError> {
+        let (hi, lo) = (u64::from(hi), u64::from(lo));
+        // SAFETY: `a` is a bit-vector term of `tm` and `lo <= hi` are bits of it.
+        Ok(unsafe {
+            bz::bitwuzla_mk_term1_indexed2(self.tm, bz::BITWUZLA_KIND_BV_EXTRACT, a, hi, lo)
+        })
+    }
+
+    fn extend(
+        &mut self,
+        signed: bool,
+        a: BitwuzlaTerm,
+        extra: Width,
+    ) -> Result<BitwuzlaTerm, SolverError> {
+        let kind = if signed {
+            bz::BITWUZLA_KIND_BV_SIGN_EXTEND
+        } else {
+            bz::BITWUZLA_KIND_BV_ZERO_EXTEND
+        };
+        // SAFETY: `a` is a bit-vector term of `tm`; the extension is positive.
+        Ok(unsafe { bz::bitwuzla_mk_term1_indexed1(self.tm, kind, a, u64::from(extra)) })
+    }
+
+    fn concat(&mut self, hi: BitwuzlaTerm, lo: BitwuzlaTerm) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(self.mk2(bz::BITWUZLA_KIND_BV_CONCAT, hi, lo))
+    }
+
+    fn const_array(&mut self, value: u8) -> Result<BitwuzlaTerm, SolverError> {
+        let byte = self.bv_sort(8);
+        // SAFETY: `byte` is a sort of `tm`, the value fits 8 bits, and the array sort has
+        // `byte` elements.
+        Ok(unsafe {
+            let element = bz::bitwuzla_mk_bv_value_uint64(self.tm, byte, u64::from(value));
+            bz::bitwuzla_mk_const_array(self.tm, self.array_sort, element)
+        })
+    }
+
+    fn store(
+        &mut self,
+        array: BitwuzlaTerm,
+        index: BitwuzlaTerm,
+        value: BitwuzlaTerm,
+    ) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(self.mk3(bz::BITWUZLA_KIND_ARRAY_STORE, array, index, value))
+    }
+
+    fn select(
+        &mut self,
+        array: BitwuzlaTerm,
+        index: BitwuzlaTerm,
+    ) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(self.mk2(bz::BITWUZLA_KIND_ARRAY_SELECT, array, index))
+    }
+
+    fn bv_of_bool(&mut self, b: BitwuzlaTerm) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(self.mk3(bz::BITWUZLA_KIND_ITE, b, self.bv_one, self.bv_zero))
+    }
+
+    fn bool_of_bv(&mut self, t: BitwuzlaTerm) -> Result<BitwuzlaTerm, SolverError> {
+        Ok(self.mk2(bz::BITWUZLA_KIND_EQUAL, t, self.bv_one))
     }
 }
 

@@ -42,6 +42,7 @@ mod chain;
 mod crosscheck;
 mod enumerate;
 mod independence;
+mod lowering;
 pub mod querylog;
 mod ranges;
 mod validate;

@@ -13,10 +13,10 @@
 //!   (`--solver z3`, popcount left out): 19.1 s of solver time with a logic-specific solver,
 //!   21.9 s with the simple solver alone, 43.1 s with Z3's default solver, which spends about
 //!   50 ms per query choosing a strategy.
-//! - **Translation memo.** Expressions are lowered with an explicit work stack into a memo
-//!   table from `ExprId` to term that persists across queries, as in the Bitwuzla backend.
-//!   Width-1 expressions have a bit-vector form (`#b1` is true) and, for comparisons and the
-//!   logic over them, a Boolean form; assertions and `ite` conditions use the Boolean form.
+//! - **Translation memo.** Expressions are lowered by the traversal shared with Bitwuzla (see
+//!   `lowering.rs`: children first, sort-checked, with Boolean forms of width-1 expressions)
+//!   into a memo from `ExprId` to term that persists across queries; this file supplies the
+//!   term constructors, each of which takes one reference to the term it makes.
 //! - **Memory bound.** The context is dropped and recreated (lazily) after
 //!   [`DEFAULT_RESET_INTERVAL`] checks, when the memo exceeds [`DEFAULT_MEMO_LIMIT`] terms,
 //!   and when the solver is handed a different pool.
@@ -28,11 +28,12 @@
 //!   becomes [`SolverError::Backend`] with Z3's message. Nothing reaches Z3's default
 //!   handler, which would end the process.
 
+use super::lowering::{TermMemo, Terms};
 use super::{
     assignment_from_bytes, children, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver,
     SolverError, SolverStats, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT,
 };
-use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
+use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH};
 use crate::stop::Stop;
 use rustc_hash::FxHashMap;
 use std::ffi::{CStr, CString};
@@ -261,10 +262,8 @@ struct Context {
     array_sort: z::Z3_sort,
     bv_one: z::Z3_ast,
     bv_zero: z::Z3_ast,
-    /// The term of every lowered expression: a bit-vector or an array.
-    terms: FxHashMap<ExprId, z::Z3_ast>,
-    /// The Boolean form of width-1 expressions, where one has been built.
-    bools: FxHashMap<ExprId, z::Z3_ast>,
+    /// The translation memo.
+    memo: TermMemo<z::Z3_ast>,
     /// The lowered expressions that contain an array operation.
     with_arrays: rustc_hash::FxHashSet<ExprId>,
     /// Checks run on this context.
@@ -282,7 +281,7 @@ impl Memo for Context {
     }
 
     fn memo_len(&self) -> usize {
-        self.terms.len()
+        self.memo.len()
     }
 }
 
@@ -322,8 +321,7 @@ impl Context {
             array_sort: std::ptr::null_mut(),
             bv_one: std::ptr::null_mut(),
             bv_zero: std::ptr::null_mut(),
-            terms: FxHashMap::default(),
-            bools: FxHashMap::default(),
+            memo: TermMemo::default(),
             with_arrays: Default::default(),
             checks: 0,
         };
@@ -384,184 +382,6 @@ impl Context {
         let sort = self.keep_sort(unsafe { z::Z3_mk_bv_sort(self.ctx, width) })?;
         self.bv_sorts.insert(width, sort);
         Ok(sort)
-    }
-
-    /// The term of an already lowered expression.
-    fn term(&self, id: ExprId) -> Result<z::Z3_ast, SolverError> {
-        self.terms.get(&id).copied().ok_or_else(|| {
-            SolverError::Backend(format!("expression {} was not lowered", id.index()))
-        })
-    }
-
-    /// The Boolean form of the lowered width-1 expression `id`, built as `(= t #b1)` if
-    /// lowering did not provide one.
-    fn bool_of(&mut self, id: ExprId) -> Result<z::Z3_ast, SolverError> {
-        if let Some(&b) = self.bools.get(&id) {
-            return Ok(b);
-        }
-        // SAFETY: both terms belong to `ctx` and are bit-vectors of width 1.
-        let b = self.keep(unsafe { z::Z3_mk_eq(self.ctx, self.term(id)?, self.bv_one) })?;
-        self.bools.insert(id, b);
-        Ok(b)
-    }
-
-    /// The bit-vector form `ite(b, #b1, #b0)` of a Boolean term.
-    fn bv_of_bool(&self, b: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
-        // SAFETY: `b` is a Boolean term of `ctx`; the branches are width-1 bit-vectors.
-        self.keep(unsafe { z::Z3_mk_ite(self.ctx, b, self.bv_one, self.bv_zero) })
-    }
-
-    /// Lowers `root` and everything below it that is not memoised yet, children first, with
-    /// an explicit stack.
-    fn lower(&mut self, pool: &ExprPool, root: ExprId) -> Result<(), SolverError> {
-        let mut stack = vec![(root, false)];
-        while let Some((id, expanded)) = stack.pop() {
-            if self.terms.contains_key(&id) {
-                continue;
-            }
-            let node = pool.node(id);
-            if expanded {
-                check_sorts(pool, id, node)?;
-                self.lower_node(pool, id, node)?;
-            } else {
-                stack.push((id, true));
-                stack.extend(
-                    children(&node)
-                        .filter(|c| !self.terms.contains_key(c))
-                        .map(|c| (c, false)),
-                );
-            }
-        }
-        Ok(())
-    }
-
-    /// Lowers one well-sorted node whose children are all lowered.
-    fn lower_node(&mut self, pool: &ExprPool, id: ExprId, node: Node) -> Result<(), SolverError> {
-        let ctx = self.ctx;
-        let mut boolean = None;
-        // SAFETY (every block below): `ctx` is live, every operand is a term of `ctx` from
-        // the memo, and `check_sorts` established that the operands' sorts fit the operator.
-        let term = match node {
-            Node::Const { width, value } => {
-                let sort = self.bv_sort(width)?;
-                if width == 1 {
-                    boolean = Some(self.keep(unsafe {
-                        if value & 1 == 1 {
-                            z::Z3_mk_true(ctx)
-                        } else {
-                            z::Z3_mk_false(ctx)
-                        }
-                    })?);
-                }
-                if let Ok(small) = u64::try_from(value) {
-                    unsafe { z::Z3_mk_unsigned_int64(ctx, small, sort) }
-                } else {
-                    let digits = CString::new(value.to_string())
-                        .map_err(|e| SolverError::Backend(e.to_string()))?;
-                    unsafe { z::Z3_mk_numeral(ctx, digits.as_ptr(), sort) }
-                }
-            }
-            Node::Sym { array, offset } => {
-                let name = format!("{}[{offset}]", pool.array_info(array).name);
-                let symbol = CString::new(name.replace('\0', "?"))
-                    .map_err(|e| SolverError::Backend(e.to_string()))?;
-                let sort = self.bv_sort(8)?;
-                unsafe { z::Z3_mk_const(ctx, z::Z3_mk_string_symbol(ctx, symbol.as_ptr()), sort) }
-            }
-            Node::Unary { op, arg } => {
-                let a = self.term(arg)?;
-                match op {
-                    UnOp::Not => {
-                        if let Some(&b) = self.bools.get(&arg) {
-                            boolean = Some(self.keep(unsafe { z::Z3_mk_not(ctx, b) })?);
-                        }
-                        unsafe { z::Z3_mk_bvnot(ctx, a) }
-                    }
-                    UnOp::Neg => unsafe { z::Z3_mk_bvneg(ctx, a) },
-                }
-            }
-            Node::Binary { op, lhs, rhs } => {
-                let (l, r) = (self.term(lhs)?, self.term(rhs)?);
-                let (lb, rb) = (self.bools.get(&lhs).copied(), self.bools.get(&rhs).copied());
-                if op.is_comparison() {
-                    let cmp = match (op, lb, rb) {
-                        (BinOp::Eq, Some(lb), Some(rb)) => unsafe { z::Z3_mk_eq(ctx, lb, rb) },
-                        _ => unsafe { comparison(op)(ctx, l, r) },
-                    };
-                    let cmp = self.keep(cmp)?;
-                    boolean = Some(cmp);
-                    self.bv_of_bool(cmp)?
-                } else {
-                    if let (Some(lb), Some(rb)) = (lb, rb) {
-                        let both = [lb, rb];
-                        let logical = match op {
-                            BinOp::And => Some(unsafe { z::Z3_mk_and(ctx, 2, both.as_ptr()) }),
-                            BinOp::Or => Some(unsafe { z::Z3_mk_or(ctx, 2, both.as_ptr()) }),
-                            BinOp::Xor => Some(unsafe { z::Z3_mk_xor(ctx, lb, rb) }),
-                            _ => None,
-                        };
-                        if let Some(logical) = logical {
-                            boolean = Some(self.keep(logical)?);
-                        }
-                    }
-                    unsafe { arithmetic(op)(ctx, l, r) }
-                }
-            }
-            Node::Ite { cond, then, els } => {
-                let c = self.bool_of(cond)?;
-                if let (Some(&tb), Some(&eb)) = (self.bools.get(&then), self.bools.get(&els)) {
-                    boolean = Some(self.keep(unsafe { z::Z3_mk_ite(ctx, c, tb, eb) })?);
-                }
-                unsafe { z::Z3_mk_ite(ctx, c, self.term(then)?, self.term(els)?) }
-            }
-            Node::Extract { arg, lo, width } => unsafe {
-                z::Z3_mk_extract(ctx, lo + width - 1, lo, self.term(arg)?)
-            },
-            Node::ZExt { arg, width } | Node::SExt { arg, width } => {
-                let a = self.term(arg)?;
-                let extra = width - pool.width(arg);
-                if extra == 0 {
-                    a
-                } else if matches!(node, Node::ZExt { .. }) {
-                    unsafe { z::Z3_mk_zero_ext(ctx, extra, a) }
-                } else {
-                    unsafe { z::Z3_mk_sign_ext(ctx, extra, a) }
-                }
-            }
-            Node::Concat { hi, lo } => unsafe {
-                z::Z3_mk_concat(ctx, self.term(hi)?, self.term(lo)?)
-            },
-            Node::ArrayConst { value } => {
-                let byte = self.bv_sort(8)?;
-                let index = self.bv_sort(INDEX_WIDTH)?;
-                let element =
-                    self.keep(unsafe { z::Z3_mk_unsigned_int64(ctx, u64::from(value), byte) })?;
-                unsafe { z::Z3_mk_const_array(ctx, index, element) }
-            }
-            Node::ArrayStore {
-                array,
-                index,
-                value,
-            } => unsafe {
-                z::Z3_mk_store(ctx, self.term(array)?, self.term(index)?, self.term(value)?)
-            },
-            Node::ArrayRead { array, index } => unsafe {
-                z::Z3_mk_select(ctx, self.term(array)?, self.term(index)?)
-            },
-        };
-        let term = self.keep(term)?;
-        self.terms.insert(id, term);
-        let array_node = matches!(
-            node,
-            Node::ArrayConst { .. } | Node::ArrayStore { .. } | Node::ArrayRead { .. }
-        );
-        if array_node || children(&node).any(|c| self.with_arrays.contains(&c)) {
-            self.with_arrays.insert(id);
-        }
-        if let Some(b) = boolean {
-            self.bools.insert(id, b);
-        }
-        Ok(())
     }
 
     /// Checks the conjunction of `assertions` (Boolean terms of `ctx`) with a fresh solver,
@@ -683,7 +503,7 @@ impl Context {
     /// The value of the lowered symbolic byte `id` in `model` (completed: a byte the model
     /// leaves free reads as Z3's default).
     fn byte_value(&self, model: z::Z3_model, id: ExprId) -> Result<u8, SolverError> {
-        let term = self.term(id)?;
+        let term = self.memo.term(id)?;
         let mut value: z::Z3_ast = std::ptr::null_mut();
         let mut number = 0u64;
         // SAFETY: `model` is a live model of `ctx` and `term` an 8-bit term of `ctx`; the
@@ -703,6 +523,142 @@ impl Context {
         }
         u8::try_from(number)
             .map_err(|_| SolverError::Backend(format!("Z3 model value {number} is not a byte")))
+    }
+}
+
+// SAFETY (every block below): `ctx` is live, every operand is a term of `ctx` from the memo,
+// and `check_sorts` established that the operands' sorts fit the operator.
+impl Terms for Context {
+    type Term = z::Z3_ast;
+
+    fn memo(&self) -> &TermMemo<z::Z3_ast> {
+        &self.memo
+    }
+
+    fn memo_mut(&mut self) -> &mut TermMemo<z::Z3_ast> {
+        &mut self.memo
+    }
+
+    fn lowered(&mut self, id: ExprId, node: &Node) {
+        let array_node = matches!(
+            node,
+            Node::ArrayConst { .. } | Node::ArrayStore { .. } | Node::ArrayRead { .. }
+        );
+        if array_node || children(node).any(|c| self.with_arrays.contains(&c)) {
+            self.with_arrays.insert(id);
+        }
+    }
+
+    fn bool_const(&mut self, value: bool) -> Result<z::Z3_ast, SolverError> {
+        let ctx = self.ctx;
+        self.keep(unsafe {
+            if value {
+                z::Z3_mk_true(ctx)
+            } else {
+                z::Z3_mk_false(ctx)
+            }
+        })
+    }
+
+    fn bv_const(&mut self, width: Width, value: u128) -> Result<z::Z3_ast, SolverError> {
+        let sort = self.bv_sort(width)?;
+        let ast = if let Ok(small) = u64::try_from(value) {
+            unsafe { z::Z3_mk_unsigned_int64(self.ctx, small, sort) }
+        } else {
+            let digits =
+                CString::new(value.to_string()).map_err(|e| SolverError::Backend(e.to_string()))?;
+            unsafe { z::Z3_mk_numeral(self.ctx, digits.as_ptr(), sort) }
+        };
+        self.keep(ast)
+    }
+
+    fn byte_symbol(&mut self, name: &CStr) -> Result<z::Z3_ast, SolverError> {
+        let sort = self.bv_sort(8)?;
+        let ctx = self.ctx;
+        self.keep(unsafe { z::Z3_mk_const(ctx, z::Z3_mk_string_symbol(ctx, name.as_ptr()), sort) })
+    }
+
+    fn unary(&mut self, op: UnOp, a: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        self.keep(match op {
+            UnOp::Not => unsafe { z::Z3_mk_bvnot(self.ctx, a) },
+            UnOp::Neg => unsafe { z::Z3_mk_bvneg(self.ctx, a) },
+        })
+    }
+
+    fn not(&mut self, b: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        self.keep(unsafe { z::Z3_mk_not(self.ctx, b) })
+    }
+
+    fn equal(&mut self, l: z::Z3_ast, r: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        self.keep(unsafe { z::Z3_mk_eq(self.ctx, l, r) })
+    }
+
+    fn binary(&mut self, op: BinOp, l: z::Z3_ast, r: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        self.keep(unsafe { binary_fn(op)(self.ctx, l, r) })
+    }
+
+    fn logical(&mut self, op: BinOp, l: z::Z3_ast, r: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        let both = [l, r];
+        self.keep(match op {
+            BinOp::And => unsafe { z::Z3_mk_and(self.ctx, 2, both.as_ptr()) },
+            BinOp::Or => unsafe { z::Z3_mk_or(self.ctx, 2, both.as_ptr()) },
+            _ => unsafe { z::Z3_mk_xor(self.ctx, l, r) },
+        })
+    }
+
+    fn ite(&mut self, c: z::Z3_ast, t: z::Z3_ast, e: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        self.keep(unsafe { z::Z3_mk_ite(self.ctx, c, t, e) })
+    }
+
+    fn extract(&mut self, a: z::Z3_ast, hi: Width, lo: Width) -> Result<z::Z3_ast, SolverError> {
+        self.keep(unsafe { z::Z3_mk_extract(self.ctx, hi, lo, a) })
+    }
+
+    fn extend(
+        &mut self,
+        signed: bool,
+        a: z::Z3_ast,
+        extra: Width,
+    ) -> Result<z::Z3_ast, SolverError> {
+        self.keep(if signed {
+            unsafe { z::Z3_mk_sign_ext(self.ctx, extra, a) }
+        } else {
+            unsafe { z::Z3_mk_zero_ext(self.ctx, extra, a) }
+        })
+    }
+
+    fn concat(&mut self, hi: z::Z3_ast, lo: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        self.keep(unsafe { z::Z3_mk_concat(self.ctx, hi, lo) })
+    }
+
+    fn const_array(&mut self, value: u8) -> Result<z::Z3_ast, SolverError> {
+        let byte = self.bv_sort(8)?;
+        let index = self.bv_sort(INDEX_WIDTH)?;
+        let element =
+            self.keep(unsafe { z::Z3_mk_unsigned_int64(self.ctx, u64::from(value), byte) })?;
+        self.keep(unsafe { z::Z3_mk_const_array(self.ctx, index, element) })
+    }
+
+    fn store(
+        &mut self,
+        array: z::Z3_ast,
+        index: z::Z3_ast,
+        value: z::Z3_ast,
+    ) -> Result<z::Z3_ast, SolverError> {
+        self.keep(unsafe { z::Z3_mk_store(self.ctx, array, index, value) })
+    }
+
+    fn select(&mut self, array: z::Z3_ast, index: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        self.keep(unsafe { z::Z3_mk_select(self.ctx, array, index) })
+    }
+
+    fn bv_of_bool(&mut self, b: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        // The branches are width-1 bit-vectors.
+        self.keep(unsafe { z::Z3_mk_ite(self.ctx, b, self.bv_one, self.bv_zero) })
+    }
+
+    fn bool_of_bv(&mut self, t: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
+        self.keep(unsafe { z::Z3_mk_eq(self.ctx, t, self.bv_one) })
     }
 }
 
@@ -728,19 +684,8 @@ impl Drop for Handles {
 
 type MkBinary = unsafe extern "C" fn(z::Z3_context, z::Z3_ast, z::Z3_ast) -> z::Z3_ast;
 
-/// The Z3 constructor of a comparison other than a Boolean `Eq`.
-fn comparison(op: BinOp) -> MkBinary {
-    match op {
-        BinOp::Ult => z::Z3_mk_bvult,
-        BinOp::Ule => z::Z3_mk_bvule,
-        BinOp::Slt => z::Z3_mk_bvslt,
-        BinOp::Sle => z::Z3_mk_bvsle,
-        _ => z::Z3_mk_eq,
-    }
-}
-
-/// The Z3 constructor of a bit-vector operator (not a comparison).
-fn arithmetic(op: BinOp) -> MkBinary {
+/// The Z3 constructor of a bit-vector operator or comparison (`Eq` on bit-vectors).
+fn binary_fn(op: BinOp) -> MkBinary {
     match op {
         BinOp::Add => z::Z3_mk_bvadd,
         BinOp::Sub => z::Z3_mk_bvsub,
@@ -755,77 +700,11 @@ fn arithmetic(op: BinOp) -> MkBinary {
         BinOp::Shl => z::Z3_mk_bvshl,
         BinOp::LShr => z::Z3_mk_bvlshr,
         BinOp::AShr => z::Z3_mk_bvashr,
-        BinOp::Eq | BinOp::Ult | BinOp::Ule | BinOp::Slt | BinOp::Sle => comparison(op),
-    }
-}
-
-/// Checks that the operands of `node` have the sorts its operator needs, so that a malformed
-/// expression is an error here and never reaches Z3.
-fn check_sorts(pool: &ExprPool, id: ExprId, node: Node) -> Result<(), SolverError> {
-    let bv = |e: ExprId| match pool.sort(e) {
-        Sort::Bv(w) => Some(w),
-        Sort::Array => None,
-    };
-    let problem = match node {
-        Node::Const { width, .. } if width == 0 || width > MAX_WIDTH => {
-            Some("constant width out of range")
-        }
-        Node::Unary { arg, .. } if bv(arg).is_none() => Some("unary operator on an array"),
-        Node::Binary { op, lhs, rhs } => {
-            let same = pool.sort(lhs) == pool.sort(rhs);
-            if !same || (op != BinOp::Eq && bv(lhs).is_none()) {
-                Some("operands of different sorts")
-            } else {
-                None
-            }
-        }
-        Node::Ite { cond, then, els } => {
-            if pool.sort(cond) != Sort::Bv(1) {
-                Some("condition is not width 1")
-            } else if pool.sort(then) != pool.sort(els) {
-                Some("branches of different sorts")
-            } else {
-                None
-            }
-        }
-        Node::Extract { arg, lo, width } => match bv(arg) {
-            None => Some("extract from an array"),
-            Some(w) if width == 0 || u64::from(lo) + u64::from(width) > u64::from(w) => {
-                Some("extracted bits out of range")
-            }
-            Some(_) => None,
-        },
-        Node::ZExt { arg, width } | Node::SExt { arg, width } => match bv(arg) {
-            None => Some("extension of an array"),
-            Some(w) if width < w || width > MAX_WIDTH => Some("extension to a narrower width"),
-            Some(_) => None,
-        },
-        Node::Concat { hi, lo } if bv(hi).is_none() || bv(lo).is_none() => {
-            Some("concatenation of an array")
-        }
-        Node::ArrayStore {
-            array,
-            index,
-            value,
-        } if pool.sort(array) != Sort::Array
-            || pool.sort(index) != Sort::Bv(INDEX_WIDTH)
-            || pool.sort(value) != Sort::Bv(8) =>
-        {
-            Some("store with operands of wrong sorts")
-        }
-        Node::ArrayRead { array, index }
-            if pool.sort(array) != Sort::Array || pool.sort(index) != Sort::Bv(INDEX_WIDTH) =>
-        {
-            Some("read with operands of wrong sorts")
-        }
-        _ => None,
-    };
-    match problem {
-        Some(what) => Err(SolverError::Backend(format!(
-            "malformed expression {} ({what}): {node:?}",
-            id.index()
-        ))),
-        None => Ok(()),
+        BinOp::Eq => z::Z3_mk_eq,
+        BinOp::Ult => z::Z3_mk_bvult,
+        BinOp::Ule => z::Z3_mk_bvule,
+        BinOp::Slt => z::Z3_mk_bvslt,
+        BinOp::Sle => z::Z3_mk_bvsle,
     }
 }
 
