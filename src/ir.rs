@@ -582,3 +582,33 @@ pub const FUNCTION_BASE: u64 = 0x1000_0000;
 pub const FUNCTION_STRIDE: u64 = 16;
 /// First address of global variables; objects created at run time follow them.
 pub const GLOBAL_BASE: u64 = 0x1_0000_0000;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linked_names_say_their_side() {
+        assert_eq!(split_name("A.main"), (Side::A, "main"));
+        assert_eq!(split_name("B.A.x"), (Side::B, "A.x"));
+        assert_eq!(split_name("memcpy"), (Side::Shared, "memcpy"));
+        assert_eq!(split_name("A"), (Side::Shared, "A"));
+    }
+
+    #[test]
+    fn predicates_compare_as_llvm_does_at_every_width() {
+        use Predicate::*;
+        // 0xff is -1 as an 8-bit signed value and 255 unsigned.
+        assert!(Ugt.eval(8, 0xff, 1));
+        assert!(Slt.eval(8, 0xff, 1));
+        assert!(Sle.eval(8, 0x80, 0x7f));
+        assert!(!Sge.eval(8, 0x80, 0));
+        assert!(Uge.eval(8, 0x80, 0x80) && Ule.eval(8, 0x80, 0x80));
+        assert!(Ult.eval(32, 0, 0xffff_ffff));
+        assert!(Sgt.eval(32, 0, 0xffff_ffff));
+        assert!(Eq.eval(1, 1, 1) && Ne.eval(1, 0, 1));
+        // The sign bit of a 128-bit value.
+        assert!(Slt.eval(128, 1 << 127, 0));
+        assert!(Ugt.eval(128, 1 << 127, 0));
+    }
+}

@@ -221,3 +221,60 @@ impl State {
         self.stack.last_mut().expect("a running state has a frame")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_has_its_klee_suffix() {
+        let cases = [
+            (Termination::DivByZero, "div"),
+            (Termination::OutOfBounds, "ptr"),
+            (Termination::NullPointer, "ptr"),
+            (Termination::AssertFail("x > 0".into()), "assert"),
+            (Termination::Abort, "abort"),
+            (Termination::Unreachable, "exec"),
+            (Termination::BadCall, "exec"),
+            (Termination::BadFree, "free"),
+            (Termination::Signal(6), "abort"),
+            (Termination::Signal(11), "signal"),
+            (
+                Termination::Reported {
+                    message: "m".into(),
+                    suffix: "overflow.err".into(),
+                },
+                "overflow",
+            ),
+        ];
+        for (kind, suffix) in cases {
+            assert_eq!(kind.suffix(), suffix, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn same_kind_ignores_details_but_not_kinds() {
+        let assert_a = Termination::AssertFail("a".into());
+        let assert_b = Termination::AssertFail("b".into());
+        assert!(assert_a.same_kind(&assert_b));
+        // Where a wild access lands differs between the sides: both are memory errors.
+        assert!(Termination::OutOfBounds.same_kind(&Termination::NullPointer));
+        assert!(!Termination::OutOfBounds.same_kind(&Termination::DivByZero));
+        assert!(Termination::Signal(11).same_kind(&Termination::Signal(11)));
+        assert!(!Termination::Signal(11).same_kind(&Termination::Signal(6)));
+        assert!(!Termination::Abort.same_kind(&Termination::Signal(6)));
+    }
+
+    #[test]
+    fn descriptions_name_the_signal() {
+        assert_eq!(
+            Termination::Signal(11).describe(),
+            "killed by signal 11 (SIGSEGV)"
+        );
+        assert_eq!(signal_name(64), "signal");
+        assert_eq!(
+            Termination::AssertFail("n < 4".into()).describe(),
+            "assertion failed: n < 4"
+        );
+    }
+}
