@@ -967,3 +967,190 @@ fn in_bounds(state: &State, address: u64, bytes: u64) -> Option<(u64, u64)> {
     let offset = address - object.address;
     (bytes <= object.size && offset <= object.size - bytes).then_some((object.address, offset))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::executor::ExecConfig;
+    use crate::expr::ExprPool;
+    use crate::solver::{build_chain, SolverConfig};
+
+    /// A module of one function `f` whose argument `x` is register 0 and whose one block runs
+    /// `insts`, then returns `r0`.
+    /// Constants: c0 = 3 (i32), c1 = 0 (i32), c2 = 2 (i32).
+    fn module(insts: Vec<Inst>, num_regs: u32) -> Module {
+        let locs = vec![LocId(0); insts.len()];
+        Module {
+            functions: vec![Function {
+                name: "A.f".into(),
+                source_name: "f".into(),
+                side: Side::A,
+                params: Vec::new(),
+                ret_width: Some(32),
+                ret_is_pointer: false,
+                is_var_arg: false,
+                blocks: vec![Block {
+                    phis: Vec::new(),
+                    insts,
+                    locs,
+                    term: Terminator::Ret(Some(Operand::Reg(RegId(0)))),
+                    term_loc: LocId(0),
+                }],
+                num_regs,
+                address: 0x1000,
+                signature: "i32 (i32)".into(),
+            }],
+            globals: Vec::new(),
+            constants: vec![
+                Constant {
+                    width: 32,
+                    value: 3,
+                },
+                Constant {
+                    width: 32,
+                    value: 0,
+                },
+                Constant {
+                    width: 32,
+                    value: 2,
+                },
+            ],
+            locs: vec!["f.c:1".into()],
+        }
+    }
+
+    const X: Operand = Operand::Reg(RegId(0));
+    const THREE: Operand = Operand::Const(ConstId(0));
+    const ZERO: Operand = Operand::Const(ConstId(1));
+    const TWO: Operand = Operand::Const(ConstId(2));
+
+    /// Runs `module`'s instructions in place on argument `x`; the registers after each one
+    /// ran, or the index of the first instruction that needs the state by value.
+    fn run(module: &Module, pool: &ExprPool, x: Value) -> Result<Vec<Value>, usize> {
+        let mut ex = Executor::new(
+            module,
+            pool,
+            build_chain(&SolverConfig::default()),
+            ExecConfig::default(),
+        );
+        let mut state = ex.initial_state();
+        ex.push_call(&mut state, FuncId(0), &[x], None);
+        let count = module.functions[0].blocks[0].insts.len();
+        for i in 0..count {
+            if ex.step_in_place(&mut state) == Stepped::Owned {
+                return Err(i);
+            }
+        }
+        Ok(state.frame().regs.clone())
+    }
+
+    fn arithmetic() -> Module {
+        module(
+            vec![
+                // r1 = x * 3; r2 = r1 - 2; r3 = r2 <s 0; r4 = r3 ? x : r2; r5 = trunc r4 to 8
+                Inst::Binary {
+                    dst: RegId(1),
+                    op: BinOp::Mul,
+                    lhs: X,
+                    rhs: THREE,
+                },
+                Inst::Binary {
+                    dst: RegId(2),
+                    op: BinOp::Sub,
+                    lhs: Operand::Reg(RegId(1)),
+                    rhs: TWO,
+                },
+                Inst::ICmp {
+                    dst: RegId(3),
+                    pred: Predicate::Slt,
+                    lhs: Operand::Reg(RegId(2)),
+                    rhs: ZERO,
+                },
+                Inst::Select {
+                    dst: RegId(4),
+                    cond: Operand::Reg(RegId(3)),
+                    then: X,
+                    els: Operand::Reg(RegId(2)),
+                },
+                Inst::Cast {
+                    dst: RegId(5),
+                    kind: CastKind::Trunc,
+                    src: Operand::Reg(RegId(4)),
+                    width: 8,
+                },
+            ],
+            6,
+        )
+    }
+
+    #[test]
+    fn concrete_arithmetic_runs_in_place_with_wrapping_and_signed_compare() {
+        let module = arithmetic();
+        let pool = ExprPool::new();
+        let regs = run(&module, &pool, Value::concrete(32, 100)).unwrap();
+        assert_eq!(regs[1], Value::concrete(32, 300));
+        assert_eq!(regs[2], Value::concrete(32, 298));
+        assert_eq!(regs[3], Value::bool(false));
+        assert_eq!(regs[4], Value::concrete(32, 298));
+        assert_eq!(regs[5], Value::concrete(8, 298 & 0xff));
+        // 0 * 3 - 2 wraps to -2: the signed compare takes the `then` side.
+        let regs = run(&module, &pool, Value::concrete(32, 0)).unwrap();
+        assert_eq!(regs[2], Value::concrete(32, (-2i32) as u32 as u128));
+        assert_eq!(regs[3], Value::bool(true));
+        assert_eq!(regs[4], Value::concrete(32, 0));
+    }
+
+    #[test]
+    fn a_symbolic_operand_gives_the_expression_the_concrete_run_agrees_with() {
+        let module = arithmetic();
+        let pool = ExprPool::new();
+        let array = pool.new_array("x", 4);
+        let bytes: Vec<_> = (0..4).map(|i| pool.sym(array, i)).collect();
+        let x = pool.concat_bytes(&bytes);
+        let regs = run(&module, &pool, Value::Sym(x)).unwrap();
+        for input in [0u32, 1, 100, 0x7fff_ffff, 0xdead_beef] {
+            let concrete = run(&module, &pool, Value::concrete(32, input.into())).unwrap();
+            let mut assignment = crate::expr::Assignment::new();
+            assignment.set(array, input.to_le_bytes().to_vec());
+            for r in 1..6 {
+                let expected = concrete[r].as_concrete().unwrap();
+                let got = pool.eval(regs[r].expr(&pool), &assignment);
+                assert_eq!(got, expected, "r{r} at x = {input:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn division_runs_in_place_only_by_a_nonzero_constant() {
+        let by = |rhs| {
+            module(
+                vec![Inst::Binary {
+                    dst: RegId(1),
+                    op: BinOp::UDiv,
+                    lhs: X,
+                    rhs,
+                }],
+                2,
+            )
+        };
+        let pool = ExprPool::new();
+        let regs = run(&by(THREE), &pool, Value::concrete(32, 10)).unwrap();
+        assert_eq!(regs[1], Value::concrete(32, 3));
+        // A zero divisor ends the path, so the state is needed by value.
+        assert_eq!(run(&by(ZERO), &pool, Value::concrete(32, 10)), Err(0));
+        // So does a divisor that may be zero.
+        let array = pool.new_array("d", 4);
+        let bytes: Vec<_> = (0..4).map(|i| pool.sym(array, i)).collect();
+        let d = Value::Sym(pool.concat_bytes(&bytes));
+        let module = module(
+            vec![Inst::Binary {
+                dst: RegId(1),
+                op: BinOp::UDiv,
+                lhs: THREE,
+                rhs: X,
+            }],
+            2,
+        );
+        assert_eq!(run(&module, &pool, d), Err(0));
+    }
+}
