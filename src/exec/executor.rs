@@ -151,6 +151,9 @@ const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 /// How many instructions a state runs before the searcher chooses again.
 const SLICE: u32 = 10_000;
 
+/// The largest object (and alignment, and memory copy) the engine makes.
+pub(crate) const MAX_ALLOCATION: u64 = 1 << 30;
+
 pub struct Executor<'a> {
     pub module: &'a Module,
     pub pool: &'a ExprPool,
@@ -275,6 +278,19 @@ impl<'a> Executor<'a> {
             allocas: Vec::new(),
             varargs: 0,
         });
+    }
+
+    /// Allocates a zeroed object of `size` bytes in `state`, named `WHAT at LOCATION`, and
+    /// returns its address.
+    pub(crate) fn allocate_zeroed(
+        &self,
+        state: &mut State,
+        size: u64,
+        kind: ObjectKind,
+        what: &str,
+    ) -> u64 {
+        let name = format!("{what} at {}", self.current_loc(state));
+        self.allocate(state, size, kind, name, ObjectState::zeroed(size as usize))
     }
 
     /// Allocates an object in `state` and returns its address.
@@ -488,7 +504,7 @@ impl<'a> Executor<'a> {
             if self.step_in_place(&mut state) == Stepped::Ran {
                 continue;
             }
-            let next = self.step(state)?;
+            let next = self.step_owned(state)?;
             state = next;
             if !self.pending.is_empty() || !self.pending_exits.is_empty() {
                 return Some(state);

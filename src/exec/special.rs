@@ -5,7 +5,7 @@
 //! intrinsics, variadic argument areas and `va_start`. Conveniences such as `klee_int` or
 //! `strlen` are C in `harness/`, not here.
 
-use crate::exec::executor::{offset_plus, Executor, Exit, Offset};
+use crate::exec::executor::{offset_plus, Executor, Exit, Offset, MAX_ALLOCATION};
 use crate::exec::memory::{ObjectKind, ObjectState};
 use crate::exec::state::{State, SymbolicInput, Termination};
 use crate::exec::value::Value;
@@ -30,9 +30,6 @@ pub(crate) enum End {
     /// The engine does not model the call.
     Unsupported(String),
 }
-
-/// The largest allocation (and alignment) the engine makes.
-const MAX_ALLOCATION: u64 = 1 << 30;
 
 impl<'a> Executor<'a> {
     /// Argument `i` of `call` as a concrete number; otherwise (symbolic or missing) the
@@ -85,14 +82,8 @@ impl<'a> Executor<'a> {
             }
             state.allocator.align_to(align.max(16).next_power_of_two());
         }
-        let name = format!("heap object allocated at {}", self.current_loc(&state));
-        let address = self.allocate(
-            &mut state,
-            size,
-            ObjectKind::Heap,
-            name,
-            ObjectState::zeroed(size as usize),
-        );
+        let address =
+            self.allocate_zeroed(&mut state, size, ObjectKind::Heap, "heap object allocated");
         self.set_result(
             &mut state,
             call,
@@ -384,7 +375,7 @@ impl<'a> Executor<'a> {
     pub(crate) fn copy_memory(&mut self, state: State, args: &[Value]) -> Option<State> {
         let (state, len) = self.split_on_value(state, args[2])?;
         let len = len as u64;
-        if len > 1 << 30 {
+        if len > MAX_ALLOCATION {
             self.unsupported(state, "memcpy of more than 1 GiB");
             return None;
         }
@@ -421,7 +412,7 @@ impl<'a> Executor<'a> {
     fn set_memory(&mut self, state: State, args: &[Value]) -> Option<State> {
         let (state, len) = self.split_on_value(state, args[2])?;
         let len = len as u64;
-        if len > 1 << 30 {
+        if len > MAX_ALLOCATION {
             self.unsupported(state, "memset of more than 1 GiB");
             return None;
         }

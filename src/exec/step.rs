@@ -12,8 +12,8 @@
 //! speculatively under a `select` that discards them. Division by zero, which is immediate
 //! undefined behaviour in LLVM, is a checked error.
 
-use crate::exec::executor::{Executor, Exit, Offset};
-use crate::exec::memory::{ObjectKind, ObjectState};
+use crate::exec::executor::{Executor, Exit, Offset, MAX_ALLOCATION};
+use crate::exec::memory::ObjectKind;
 use crate::exec::state::{State, Stepped, Termination};
 use crate::exec::value::Value;
 use crate::expr::{fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
@@ -21,21 +21,18 @@ use crate::ir::*;
 
 impl<'a> Executor<'a> {
     /// Executes the next instruction of `state`: in place when it cannot fork or end the
-    /// path ([`Executor::step_in_place`]), otherwise by value.
+    /// path ([`Executor::step_in_place`]), otherwise by value ([`Executor::step_owned`]).
     pub fn step(&mut self, mut state: State) -> Option<State> {
-        if self.merger.is_some() && !state.markers.is_empty() {
-            state = self.maybe_park(state)?;
+        match self.step_in_place(&mut state) {
+            Stepped::Ran => Some(state),
+            Stepped::Owned => self.step_owned(state),
         }
-        if self.run_in_place(&mut state) == Stepped::Ran {
-            return Some(state);
-        }
-        self.step_owned(state)
     }
 
     /// Runs the next instruction of `state` on it in place, unless it may fork or end the
     /// path or the state may have to park at a merge point. The interpreter's loop calls
-    /// this first and [`Executor::step`] only when it says [`Stepped::Owned`], so that the
-    /// state is not moved per instruction; both run the same code.
+    /// this first and [`Executor::step_owned`] only when it says [`Stepped::Owned`], so that
+    /// the state is not moved per instruction.
     pub(crate) fn step_in_place(&mut self, state: &mut State) -> Stepped {
         if state.frame().pc == 0 && !state.markers.is_empty() {
             return Stepped::Owned;
@@ -197,10 +194,18 @@ impl<'a> Executor<'a> {
         self.stats.instructions += 1;
     }
 
-    /// The instructions that may fork or end the path (or whose operands make them so, as
-    /// a division by a symbolic value), with the state by value: it is returned if it goes
-    /// on; states it forked wait in `Executor::pending`.
-    fn step_owned(&mut self, mut state: State) -> Option<State> {
+    /// The instruction [`Executor::step_in_place`] left: one that may fork or end the path
+    /// (or whose operands make it so, as a division by a symbolic value), run with the state
+    /// by value; or the first of a block where the state may park at a merge point. The
+    /// state is returned if it goes on; states it forked wait in `Executor::pending`.
+    pub(crate) fn step_owned(&mut self, mut state: State) -> Option<State> {
+        if state.frame().pc == 0 && !state.markers.is_empty() {
+            // `step_in_place` left the block's first instruction for the merge point.
+            state = self.maybe_park(state)?;
+            if self.run_in_place(&mut state) == Stepped::Ran {
+                return Some(state);
+            }
+        }
         let module = self.module;
         let frame = state.frame();
         let func = module.function(frame.func);
@@ -451,18 +456,11 @@ impl<'a> Executor<'a> {
             }
         };
         let total = size.saturating_mul(n);
-        if total > 1 << 30 {
+        if total > MAX_ALLOCATION {
             self.unsupported(state, "alloca larger than 1 GiB");
             return None;
         }
-        let name = format!("alloca at {}", self.current_loc(&state));
-        let address = self.allocate(
-            &mut state,
-            total,
-            ObjectKind::Stack,
-            name,
-            ObjectState::zeroed(total as usize),
-        );
+        let address = self.allocate_zeroed(&mut state, total, ObjectKind::Stack, "alloca");
         state.frame_mut().allocas.push(address);
         self.set(&mut state, dst, Value::concrete(PTR_WIDTH, address as u128));
         Some(state)
@@ -887,13 +885,11 @@ impl<'a> Executor<'a> {
                 self.unsupported(state, "a struct passed by value through a symbolic pointer");
                 return None;
             }
-            let name = format!("argument passed by value at {}", self.current_loc(&state));
-            let address = self.allocate(
+            let address = self.allocate_zeroed(
                 &mut state,
                 size,
                 ObjectKind::Stack,
-                name,
-                ObjectState::zeroed(size as usize),
+                "argument passed by value",
             );
             let copy = Value::concrete(PTR_WIDTH, address as u128);
             let len = Value::concrete(PTR_WIDTH, size as u128);

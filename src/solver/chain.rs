@@ -97,8 +97,7 @@ impl Solver for ChainSolver {
         let start = Instant::now();
         let result = self.inner.check(pool, constraints, query);
         self.stats.queries += 1;
-        let took = start.elapsed();
-        self.stats.total_time += took;
+        self.stats.total_time += start.elapsed();
         result
     }
 
