@@ -6,6 +6,10 @@
 //! The folding functions here are also used by the constant folding of `build.rs`, so
 //! the simplifier and the evaluator agree on every operator by construction.
 
+use super::float::{
+    fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma, fold_fp_to_sint, fold_fp_unary,
+    fold_int_to_fp,
+};
 use super::{mask, to_signed, ArrayId, BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
@@ -78,23 +82,7 @@ impl FromIterator<(ArrayId, Vec<u8>)> for Assignment {
 
 /// The children of `node`, in operand order.
 pub(super) fn children(node: Node) -> impl DoubleEndedIterator<Item = ExprId> {
-    let slots = match node {
-        Node::Const { .. } | Node::Sym { .. } | Node::ArrayConst { .. } => [None, None, None],
-        Node::Unary { arg, .. }
-        | Node::Extract { arg, .. }
-        | Node::ZExt { arg, .. }
-        | Node::SExt { arg, .. } => [Some(arg), None, None],
-        Node::Binary { lhs, rhs, .. } => [Some(lhs), Some(rhs), None],
-        Node::Concat { hi, lo } => [Some(hi), Some(lo), None],
-        Node::ArrayRead { array, index } => [Some(array), Some(index), None],
-        Node::Ite { cond, then, els } => [Some(cond), Some(then), Some(els)],
-        Node::ArrayStore {
-            array,
-            index,
-            value,
-        } => [Some(array), Some(index), Some(value)],
-    };
-    slots.into_iter().flatten()
+    node.children()
 }
 
 /// All ones in `width` bits.
@@ -230,6 +218,21 @@ impl ExprPool {
                 Node::ZExt { arg, .. } => value(arg),
                 Node::SExt { arg, width: to } => sign_extend(width(arg), to, value(arg)),
                 Node::Concat { hi, lo } => (value(hi) << width(lo)) | value(lo),
+                Node::FpBinary { op, lhs, rhs } => {
+                    fold_fp_binary(op, width(lhs), value(lhs), value(rhs))
+                }
+                Node::FpUnary { op, arg } => fold_fp_unary(op, width(arg), value(arg)),
+                Node::FpFma { a, b, c } => fold_fp_fma(width(a), value(a), value(b), value(c)),
+                Node::FpCmp { op, lhs, rhs } => {
+                    u128::from(fold_fp_cmp(op, width(lhs), value(lhs), value(rhs)))
+                }
+                Node::FpConvert { arg, width: to } => fold_fp_convert(width(arg), to, value(arg)),
+                Node::FpToSInt { arg, width: to } => fold_fp_to_sint(width(arg), to, value(arg)),
+                Node::IntToFp {
+                    arg,
+                    width: to,
+                    signed,
+                } => fold_int_to_fp(width(arg), to, signed, value(arg)),
                 Node::ArrayConst { .. } | Node::ArrayStore { .. } => continue,
                 Node::ArrayRead { array, index } => {
                     let index = value(index);

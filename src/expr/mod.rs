@@ -28,6 +28,7 @@
 
 mod build;
 mod eval;
+mod float;
 pub mod pieces;
 mod rewrite;
 mod sexp;
@@ -35,6 +36,10 @@ mod store;
 pub mod subst;
 
 pub use eval::{fold_binary, fold_unary, Assignment};
+pub use float::{
+    default_nan, fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma, fold_fp_to_sint,
+    fold_fp_unary, fold_int_to_fp, is_fp_width, FpPred,
+};
 pub use sexp::ParseError;
 
 use rustc_hash::FxHashMap;
@@ -118,7 +123,43 @@ impl BinOp {
     }
 }
 
+/// An IEEE 754 binary operation in round-to-nearest-even (`Rem` is C's `fmod`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FpBinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+/// An IEEE 754 unary operation: the square root (nearest even) and the roundings to an
+/// integral value (`RoundEven` is `rint`/`nearbyint`, `Round` rounds ties away from zero).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FpUnOp {
+    Sqrt,
+    RoundEven,
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+}
+
+/// An ordered floating-point comparison: false when an operand is NaN; `Eq` says
+/// `-0.0 == +0.0`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FpCmp {
+    Eq,
+    Lt,
+    Le,
+}
+
 /// One expression node. Children are ids into the same pool.
+///
+/// Floating-point nodes work on the IEEE bit patterns of `float` (width 32) and `double`
+/// (width 64) values and give bit patterns: there is no floating-point sort. They are the
+/// "raw" operations, whose every NaN result is the default NaN of x86 (`default_nan`);
+/// the builders of `float.rs` wrap them with the propagation of NaN operands.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Node {
     /// A constant; `value` is masked to `width`.
@@ -180,6 +221,77 @@ pub enum Node {
         array: ExprId,
         index: ExprId,
     },
+    /// `op` on two floats of one format; a NaN result is the default NaN.
+    FpBinary {
+        op: FpBinOp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    /// `op` on a float; a NaN result is the default NaN.
+    FpUnary {
+        op: FpUnOp,
+        arg: ExprId,
+    },
+    /// `a * b + c` rounded once; a NaN result is the default NaN.
+    FpFma {
+        a: ExprId,
+        b: ExprId,
+        c: ExprId,
+    },
+    /// An ordered comparison (false when an operand is NaN), width 1.
+    FpCmp {
+        op: FpCmp,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    /// A float converted to the format of `width` bits (nearest even); NaN gives the
+    /// default NaN.
+    FpConvert {
+        arg: ExprId,
+        width: Width,
+    },
+    /// A float rounded toward zero to a signed integer of `width` bits; NaN and values out
+    /// of range give `1 << (width - 1)` (x86's "integer indefinite").
+    FpToSInt {
+        arg: ExprId,
+        width: Width,
+    },
+    /// An integer (signed or unsigned) rounded to the nearest float of `width` bits.
+    IntToFp {
+        arg: ExprId,
+        width: Width,
+        signed: bool,
+    },
+}
+
+impl Node {
+    /// The children of this node, in operand order.
+    pub fn children(self) -> impl DoubleEndedIterator<Item = ExprId> {
+        let slots = match self {
+            Node::Const { .. } | Node::Sym { .. } | Node::ArrayConst { .. } => [None, None, None],
+            Node::Unary { arg, .. }
+            | Node::Extract { arg, .. }
+            | Node::ZExt { arg, .. }
+            | Node::SExt { arg, .. }
+            | Node::FpUnary { arg, .. }
+            | Node::FpConvert { arg, .. }
+            | Node::FpToSInt { arg, .. }
+            | Node::IntToFp { arg, .. } => [Some(arg), None, None],
+            Node::Binary { lhs, rhs, .. }
+            | Node::FpBinary { lhs, rhs, .. }
+            | Node::FpCmp { lhs, rhs, .. } => [Some(lhs), Some(rhs), None],
+            Node::Concat { hi, lo } => [Some(hi), Some(lo), None],
+            Node::ArrayRead { array, index } => [Some(array), Some(index), None],
+            Node::Ite { cond, then, els } => [Some(cond), Some(then), Some(els)],
+            Node::FpFma { a, b, c } => [Some(a), Some(b), Some(c)],
+            Node::ArrayStore {
+                array,
+                index,
+                value,
+            } => [Some(array), Some(index), Some(value)],
+        };
+        slots.into_iter().flatten()
+    }
 }
 
 /// The sort of an expression.

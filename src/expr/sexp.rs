@@ -16,7 +16,11 @@
 //! than recursion, so very deep expressions print and parse.
 
 use super::eval::children;
-use super::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
+use super::float::is_fp_width;
+use super::{
+    BinOp, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Sort, UnOp, Width, INDEX_WIDTH,
+    MAX_WIDTH,
+};
 use std::fmt::{self, Write as _};
 
 /// A syntax or sort error in expression text.
@@ -175,6 +179,28 @@ impl ExprPool {
                 }
                 Node::ArrayStore { .. } => out.push_str("(store"),
                 Node::ArrayRead { .. } => out.push_str("(read"),
+                Node::FpBinary { op, .. } => {
+                    out.push('(');
+                    out.push_str(Op::FpBinary(op).name());
+                }
+                Node::FpUnary { op, .. } => {
+                    out.push('(');
+                    out.push_str(Op::FpUnary(op).name());
+                }
+                Node::FpFma { .. } => out.push_str("(ffma"),
+                Node::FpCmp { op, .. } => {
+                    out.push('(');
+                    out.push_str(Op::FpCmp(op).name());
+                }
+                Node::FpConvert { width, .. } => {
+                    let _ = write!(out, "(fconvert {width}");
+                }
+                Node::FpToSInt { width, .. } => {
+                    let _ = write!(out, "(fptosi {width}");
+                }
+                Node::IntToFp { width, signed, .. } => {
+                    let _ = write!(out, "({} {width}", Op::IntToFp(signed).name());
+                }
             }
             work.push(Print::Close);
             for child in children(node).rev() {
@@ -426,7 +452,67 @@ impl ExprPool {
                 let index = self.expect_width(next(), INDEX_WIDTH)?;
                 self.array_read(array, index)
             }
+            Op::FpBinary(op) => {
+                let a = self.expect_float(next())?;
+                let b = self.expect_width(next(), self.width(a))?;
+                self.fp_binary_raw(op, a, b)
+            }
+            Op::FpUnary(op) => self.fp_unary_raw(op, self.expect_float(next())?),
+            Op::FpFma => {
+                let a = self.expect_float(next())?;
+                let b = self.expect_width(next(), self.width(a))?;
+                let c = self.expect_width(next(), self.width(a))?;
+                self.fp_fma_raw(a, b, c)
+            }
+            Op::FpCmp(op) => {
+                let a = self.expect_float(next())?;
+                let b = self.expect_width(next(), self.width(a))?;
+                self.fp_cmp(op, a, b)
+            }
+            Op::FpConvert | Op::FpToSInt | Op::IntToFp(_) => {
+                let width_arg = next();
+                let width_pos = width_arg.pos();
+                let width = expect_small(width_arg, MAX_WIDTH)?;
+                let bad = |what: &str| ParseError::new(format!("{what}: {width} bits"), width_pos);
+                match op {
+                    Op::FpConvert => {
+                        let a = self.expect_float(next())?;
+                        if !is_fp_width(width) {
+                            return Err(bad("not a floating-point format"));
+                        }
+                        self.fp_convert_raw(a, width)
+                    }
+                    Op::FpToSInt => {
+                        let a = self.expect_float(next())?;
+                        if width == 0 {
+                            return Err(bad("no integer"));
+                        }
+                        self.fp_to_sint_raw(a, width)
+                    }
+                    _ => {
+                        let (a, _) = self.expect_bv(next())?;
+                        if !is_fp_width(width) {
+                            return Err(bad("not a floating-point format"));
+                        }
+                        self.int_to_fp(a, width, matches!(op, Op::IntToFp(true)))
+                    }
+                }
+            }
         })
+    }
+
+    /// A bit-vector operand of a floating-point width (32 or 64).
+    fn expect_float(&self, arg: Arg) -> Result<ExprId, ParseError> {
+        let pos = arg.pos();
+        let (e, w) = self.expect_bv(arg)?;
+        if is_fp_width(w) {
+            Ok(e)
+        } else {
+            Err(ParseError::new(
+                format!("expected a float (32 or 64 bits), found {w} bits"),
+                pos,
+            ))
+        }
     }
 }
 
@@ -447,12 +533,44 @@ enum Op {
     ArrayConst,
     Store,
     Read,
+    FpBinary(FpBinOp),
+    FpUnary(FpUnOp),
+    FpFma,
+    FpCmp(FpCmp),
+    FpConvert,
+    FpToSInt,
+    /// `true` for a signed integer.
+    IntToFp(bool),
 }
+
+/// The floating-point operators, for the name lookup.
+const FP_OPS: [Op; 17] = [
+    Op::FpBinary(FpBinOp::Add),
+    Op::FpBinary(FpBinOp::Sub),
+    Op::FpBinary(FpBinOp::Mul),
+    Op::FpBinary(FpBinOp::Div),
+    Op::FpBinary(FpBinOp::Rem),
+    Op::FpUnary(FpUnOp::Sqrt),
+    Op::FpUnary(FpUnOp::RoundEven),
+    Op::FpUnary(FpUnOp::Floor),
+    Op::FpUnary(FpUnOp::Ceil),
+    Op::FpUnary(FpUnOp::Trunc),
+    Op::FpUnary(FpUnOp::Round),
+    Op::FpFma,
+    Op::FpCmp(FpCmp::Eq),
+    Op::FpCmp(FpCmp::Lt),
+    Op::FpCmp(FpCmp::Le),
+    Op::FpConvert,
+    Op::FpToSInt,
+];
 
 impl Op {
     fn from_name(name: &str) -> Option<Op> {
         if let Some(&op) = BINOPS.iter().find(|&&op| binop_name(op) == name) {
             return Some(Op::Binary(op));
+        }
+        if let Some(&op) = FP_OPS.iter().find(|op| op.name() == name) {
+            return Some(op);
         }
         Some(match name {
             "not" => Op::Unary(UnOp::Not),
@@ -470,6 +588,8 @@ impl Op {
             "array-const" => Op::ArrayConst,
             "store" => Op::Store,
             "read" => Op::Read,
+            "sitofp" => Op::IntToFp(true),
+            "uitofp" => Op::IntToFp(false),
             _ => return None,
         })
     }
@@ -488,14 +608,43 @@ impl Op {
             Op::ArrayConst => "array-const",
             Op::Store => "store",
             Op::Read => "read",
+            Op::FpBinary(FpBinOp::Add) => "fadd",
+            Op::FpBinary(FpBinOp::Sub) => "fsub",
+            Op::FpBinary(FpBinOp::Mul) => "fmul",
+            Op::FpBinary(FpBinOp::Div) => "fdiv",
+            Op::FpBinary(FpBinOp::Rem) => "frem",
+            Op::FpUnary(FpUnOp::Sqrt) => "fsqrt",
+            Op::FpUnary(FpUnOp::RoundEven) => "frint",
+            Op::FpUnary(FpUnOp::Floor) => "ffloor",
+            Op::FpUnary(FpUnOp::Ceil) => "fceil",
+            Op::FpUnary(FpUnOp::Trunc) => "ftrunc",
+            Op::FpUnary(FpUnOp::Round) => "fround",
+            Op::FpFma => "ffma",
+            Op::FpCmp(FpCmp::Eq) => "feq",
+            Op::FpCmp(FpCmp::Lt) => "flt",
+            Op::FpCmp(FpCmp::Le) => "fle",
+            Op::FpConvert => "fconvert",
+            Op::FpToSInt => "fptosi",
+            Op::IntToFp(true) => "sitofp",
+            Op::IntToFp(false) => "uitofp",
         }
     }
 
     fn arity(self) -> usize {
         match self {
-            Op::Unary(_) | Op::ArrayConst => 1,
-            Op::Binary(_) | Op::Derived(..) | Op::ZExt | Op::SExt | Op::Concat | Op::Read => 2,
-            Op::Ite | Op::Extract | Op::Store => 3,
+            Op::Unary(_) | Op::ArrayConst | Op::FpUnary(_) => 1,
+            Op::Binary(_)
+            | Op::Derived(..)
+            | Op::ZExt
+            | Op::SExt
+            | Op::Concat
+            | Op::Read
+            | Op::FpBinary(_)
+            | Op::FpCmp(_)
+            | Op::FpConvert
+            | Op::FpToSInt
+            | Op::IntToFp(_) => 2,
+            Op::Ite | Op::Extract | Op::Store | Op::FpFma => 3,
         }
     }
 }

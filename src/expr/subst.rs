@@ -79,6 +79,13 @@ impl ExprPool {
                 value,
             } => self.array_store(map(array), map(index), map(value)),
             Node::ArrayRead { array, index } => self.array_read(map(array), map(index)),
+            Node::FpBinary { op, lhs, rhs } => self.fp_binary_raw(op, map(lhs), map(rhs)),
+            Node::FpUnary { op, arg } => self.fp_unary_raw(op, map(arg)),
+            Node::FpFma { a, b, c } => self.fp_fma_raw(map(a), map(b), map(c)),
+            Node::FpCmp { op, lhs, rhs } => self.fp_cmp(op, map(lhs), map(rhs)),
+            Node::FpConvert { arg, width } => self.fp_convert_raw(map(arg), width),
+            Node::FpToSInt { arg, width } => self.fp_to_sint_raw(map(arg), width),
+            Node::IntToFp { arg, width, signed } => self.int_to_fp(map(arg), width, signed),
         }
     }
 }

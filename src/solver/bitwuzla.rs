@@ -28,7 +28,7 @@
 //!   [`SolverError::Backend`] instead of reaching the backend. Only an internal Bitwuzla
 //!   failure on well-sorted input could still end the process.
 
-use super::lowering::{TermMemo, Terms};
+use super::lowering::{fp_format, Fp, Rounding, TermMemo, Terms};
 use super::{
     assignment_from_bytes, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver, SolverError,
     SolverStats,
@@ -123,6 +123,8 @@ impl Solver for BitwuzlaSolver {
             instance.lower(pool, root)?;
             assumptions.push(instance.bool_of(root)?);
         }
+        let roots: Vec<ExprId> = constraints.iter().copied().chain([query]).collect();
+        assumptions.extend(instance.definitions(pool, &roots)?);
         assumptions.sort_unstable();
         assumptions.dedup();
 
@@ -537,6 +539,134 @@ impl Terms for Instance {
 
     fn bool_of_bv(&mut self, t: BitwuzlaTerm) -> Result<BitwuzlaTerm, SolverError> {
         Ok(self.mk2(bz::BITWUZLA_KIND_EQUAL, t, self.bv_one))
+    }
+
+    fn fresh_bv(&mut self, width: Width, name: &CStr) -> Result<BitwuzlaTerm, SolverError> {
+        let sort = self.bv_sort(width);
+        // SAFETY: `sort` belongs to `tm` and `name` is NUL-terminated; Bitwuzla copies it.
+        Ok(unsafe { bz::bitwuzla_mk_const(self.tm, sort, name.as_ptr()) })
+    }
+
+    fn fp_of_bits(
+        &mut self,
+        bits: BitwuzlaTerm,
+        width: Width,
+    ) -> Result<BitwuzlaTerm, SolverError> {
+        let (e, s) = fp_format(width);
+        // SAFETY: `bits` is a bit-vector term of `tm` of `e + s` bits (sorts checked).
+        Ok(unsafe {
+            bz::bitwuzla_mk_term1_indexed2(
+                self.tm,
+                bz::BITWUZLA_KIND_FP_TO_FP_FROM_BV,
+                bits,
+                u64::from(e),
+                u64::from(s),
+            )
+        })
+    }
+
+    fn fp(&mut self, op: Fp, args: &[BitwuzlaTerm]) -> Result<BitwuzlaTerm, SolverError> {
+        if args.len() != op.arity() {
+            return Err(SolverError::Backend(format!(
+                "{op:?} of {} operands",
+                args.len()
+            )));
+        }
+        let rne = self.rounding(Rounding::NearestEven);
+        let plain = |kind| (kind, false);
+        let (kind, rounded) = match op {
+            Fp::Add => (bz::BITWUZLA_KIND_FP_ADD, true),
+            Fp::Sub => (bz::BITWUZLA_KIND_FP_SUB, true),
+            Fp::Mul => (bz::BITWUZLA_KIND_FP_MUL, true),
+            Fp::Div => (bz::BITWUZLA_KIND_FP_DIV, true),
+            Fp::Sqrt => (bz::BITWUZLA_KIND_FP_SQRT, true),
+            Fp::Fma => (bz::BITWUZLA_KIND_FP_FMA, true),
+            Fp::Round(mode) => {
+                let rm = self.rounding(mode);
+                return Ok(self.mk2(bz::BITWUZLA_KIND_FP_RTI, rm, args[0]));
+            }
+            Fp::Rem => plain(bz::BITWUZLA_KIND_FP_REM),
+            Fp::Neg => plain(bz::BITWUZLA_KIND_FP_NEG),
+            Fp::Abs => plain(bz::BITWUZLA_KIND_FP_ABS),
+            Fp::Eq => plain(bz::BITWUZLA_KIND_FP_EQUAL),
+            Fp::Lt => plain(bz::BITWUZLA_KIND_FP_LT),
+            Fp::Le => plain(bz::BITWUZLA_KIND_FP_LEQ),
+            Fp::IsNan => plain(bz::BITWUZLA_KIND_FP_IS_NAN),
+            Fp::IsZero => plain(bz::BITWUZLA_KIND_FP_IS_ZERO),
+            Fp::IsNeg => plain(bz::BITWUZLA_KIND_FP_IS_NEG),
+        };
+        let mut all = Vec::with_capacity(4);
+        if rounded {
+            all.push(rne);
+        }
+        all.extend_from_slice(args);
+        // SAFETY: the terms belong to `tm`, are of one floating-point sort (checked by the
+        // lowering) after the rounding mode, and their number is the kind's arity.
+        Ok(unsafe { bz::bitwuzla_mk_term(self.tm, kind, all.len() as u32, all.as_mut_ptr()) })
+    }
+
+    fn fp_convert(&mut self, a: BitwuzlaTerm, to: Width) -> Result<BitwuzlaTerm, SolverError> {
+        let (e, s) = fp_format(to);
+        let rne = self.rounding(Rounding::NearestEven);
+        // SAFETY: `rne` is a rounding mode and `a` a floating-point term of `tm`.
+        Ok(unsafe {
+            bz::bitwuzla_mk_term2_indexed2(
+                self.tm,
+                bz::BITWUZLA_KIND_FP_TO_FP_FROM_FP,
+                rne,
+                a,
+                u64::from(e),
+                u64::from(s),
+            )
+        })
+    }
+
+    fn fp_to_sbv(&mut self, a: BitwuzlaTerm, width: Width) -> Result<BitwuzlaTerm, SolverError> {
+        let rtz = self.rounding(Rounding::TowardZero);
+        // SAFETY: `rtz` is a rounding mode and `a` a floating-point term of `tm`.
+        Ok(unsafe {
+            bz::bitwuzla_mk_term2_indexed1(
+                self.tm,
+                bz::BITWUZLA_KIND_FP_TO_SBV,
+                rtz,
+                a,
+                u64::from(width),
+            )
+        })
+    }
+
+    fn fp_of_int(
+        &mut self,
+        a: BitwuzlaTerm,
+        signed: bool,
+        to: Width,
+    ) -> Result<BitwuzlaTerm, SolverError> {
+        let (e, s) = fp_format(to);
+        let rne = self.rounding(Rounding::NearestEven);
+        let kind = if signed {
+            bz::BITWUZLA_KIND_FP_TO_FP_FROM_SBV
+        } else {
+            bz::BITWUZLA_KIND_FP_TO_FP_FROM_UBV
+        };
+        // SAFETY: `rne` is a rounding mode and `a` a bit-vector term of `tm`.
+        Ok(unsafe {
+            bz::bitwuzla_mk_term2_indexed2(self.tm, kind, rne, a, u64::from(e), u64::from(s))
+        })
+    }
+}
+
+impl Instance {
+    /// The rounding-mode value `mode`.
+    fn rounding(&self, mode: Rounding) -> BitwuzlaTerm {
+        let rm = match mode {
+            Rounding::NearestEven => bz::BITWUZLA_RM_RNE,
+            Rounding::NearestAway => bz::BITWUZLA_RM_RNA,
+            Rounding::TowardNegative => bz::BITWUZLA_RM_RTN,
+            Rounding::TowardPositive => bz::BITWUZLA_RM_RTP,
+            Rounding::TowardZero => bz::BITWUZLA_RM_RTZ,
+        };
+        // SAFETY: `tm` is live and `rm` a rounding mode of this version.
+        unsafe { bz::bitwuzla_mk_rm_value(self.tm, rm) }
     }
 }
 

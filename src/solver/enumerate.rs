@@ -87,9 +87,17 @@ impl Program {
                 Node::ZExt { arg, .. } => Op::Copy(s(arg)),
                 Node::SExt { arg, width } => Op::SExt(s(arg), pool.width(arg), width),
                 Node::Concat { hi, lo } => Op::Concat(s(hi), pool.width(lo), s(lo)),
-                Node::ArrayConst { .. } | Node::ArrayStore { .. } | Node::ArrayRead { .. } => {
-                    return None
-                }
+                // Arrays, and floating point (its values span at least four input bytes).
+                Node::ArrayConst { .. }
+                | Node::ArrayStore { .. }
+                | Node::ArrayRead { .. }
+                | Node::FpBinary { .. }
+                | Node::FpUnary { .. }
+                | Node::FpFma { .. }
+                | Node::FpCmp { .. }
+                | Node::FpConvert { .. }
+                | Node::FpToSInt { .. }
+                | Node::IntToFp { .. } => return None,
             };
             slot.insert(id, ops.len());
             ops.push(op);

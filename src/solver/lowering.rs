@@ -12,11 +12,22 @@
 //!   forms), a Boolean form too. Conditions use the Boolean form ([`Terms::bool_of`]), or
 //!   `(= t #b1)` when there is none, so sorts always match.
 //!
+//! - **Floating point.** Floating-point nodes work on IEEE bit patterns. Their operands become
+//!   terms of the FP theory (`to_fp` of the bits, or directly the FP term of an operand that
+//!   is itself a floating-point node), and their results become bits again through a fresh
+//!   bit-vector constant `v` defined by `(or (fp.isNaN r) (= ((_ to_fp e s) v) r))`, the
+//!   result being `(ite (fp.isNaN r) DEFAULT_NAN v)`: SMT-LIB has no `fp.to_ieee_bv`, and
+//!   the definition makes `v` the one pattern of a non-NaN `r`. The definitions of the
+//!   nodes a query reaches go with the query ([`Terms::definitions`]).
+//!
 //! The generic code is monomorphised per backend, so it costs what the hand-written
 //! translations did.
 
 use super::{children, SolverError};
-use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH};
+use crate::expr::{
+    default_nan, is_fp_width, BinOp, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Sort, UnOp,
+    Width, INDEX_WIDTH, MAX_WIDTH,
+};
 use rustc_hash::FxHashMap;
 use std::ffi::{CStr, CString};
 
@@ -26,6 +37,10 @@ pub(super) struct TermMemo<T> {
     terms: FxHashMap<ExprId, T>,
     /// The Boolean form of width-1 expressions, where one has been built.
     bools: FxHashMap<ExprId, T>,
+    /// The floating-point term of floating-point nodes and of their operands.
+    floats: FxHashMap<ExprId, T>,
+    /// The definition of the bits of each floating-point node's result.
+    definitions: FxHashMap<ExprId, T>,
 }
 
 impl<T> Default for TermMemo<T> {
@@ -33,7 +48,81 @@ impl<T> Default for TermMemo<T> {
         Self {
             terms: FxHashMap::default(),
             bools: FxHashMap::default(),
+            floats: FxHashMap::default(),
+            definitions: FxHashMap::default(),
         }
+    }
+}
+
+/// A floating-point operation of a backend: operands and result of one format, rounding to
+/// nearest even where the operation rounds.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) enum Fp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    /// IEEE `remainder` (the quotient rounded to nearest even).
+    Rem,
+    Sqrt,
+    /// `a * b + c` rounded once.
+    Fma,
+    /// `roundToIntegral` in the given rounding mode.
+    Round(Rounding),
+    Neg,
+    Abs,
+    /// Boolean: IEEE equality (`-0 = +0`, false with a NaN).
+    Eq,
+    /// Boolean: ordered less-than.
+    Lt,
+    /// Boolean: ordered less-or-equal.
+    Le,
+    /// Boolean.
+    IsNan,
+    /// Boolean.
+    IsZero,
+    /// Boolean: negative, zero or not (false for NaN).
+    IsNeg,
+}
+
+impl Fp {
+    /// The number of operands.
+    pub(super) fn arity(self) -> usize {
+        match self {
+            Fp::Add | Fp::Sub | Fp::Mul | Fp::Div | Fp::Rem | Fp::Eq | Fp::Lt | Fp::Le => 2,
+            Fp::Fma => 3,
+            _ => 1,
+        }
+    }
+}
+
+/// An IEEE rounding mode.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(super) enum Rounding {
+    NearestEven,
+    NearestAway,
+    TowardNegative,
+    TowardPositive,
+    TowardZero,
+}
+
+/// The IEEE exponent and significand sizes (hidden bit included) of a format of `width` bits.
+pub(super) fn fp_format(width: Width) -> (u32, u32) {
+    if width == 32 {
+        (8, 24)
+    } else {
+        (11, 53)
+    }
+}
+
+/// The bit pattern of `±2^exp` in the format of `width` bits.
+fn power_of_two(width: Width, exp: u32, negative: bool) -> u128 {
+    let v = (exp as f64).exp2();
+    let v = if negative { -v } else { v };
+    if width == 32 {
+        u128::from((v as f32).to_bits())
+    } else {
+        u128::from(v.to_bits())
     }
 }
 
@@ -131,6 +220,156 @@ pub(super) trait Terms {
     fn bv_of_bool(&mut self, b: Self::Term) -> Result<Self::Term, SolverError>;
     /// The Boolean form `(= t #b1)` of a width-1 bit-vector.
     fn bool_of_bv(&mut self, t: Self::Term) -> Result<Self::Term, SolverError>;
+    /// A fresh bit-vector constant of `width` bits named `name`.
+    fn fresh_bv(&mut self, width: Width, name: &CStr) -> Result<Self::Term, SolverError>;
+    /// `(_ to_fp e s)` of an IEEE bit pattern of `width` (32 or 64) bits.
+    fn fp_of_bits(&mut self, bits: Self::Term, width: Width) -> Result<Self::Term, SolverError>;
+    /// The floating-point operation `op` on `args` (`op.arity()` terms of one format).
+    fn fp(&mut self, op: Fp, args: &[Self::Term]) -> Result<Self::Term, SolverError>;
+    /// A float converted to the format of `to` bits, nearest even.
+    fn fp_convert(&mut self, a: Self::Term, to: Width) -> Result<Self::Term, SolverError>;
+    /// A float rounded toward zero to a signed integer of `width` bits (unspecified out of
+    /// range).
+    fn fp_to_sbv(&mut self, a: Self::Term, width: Width) -> Result<Self::Term, SolverError>;
+    /// An integer bit-vector (signed or not) rounded to the nearest float of `to` bits.
+    fn fp_of_int(
+        &mut self,
+        a: Self::Term,
+        signed: bool,
+        to: Width,
+    ) -> Result<Self::Term, SolverError>;
+
+    /// The floating-point term of the lowered float expression `id` of `width` bits.
+    ///
+    /// The value of a floating-point node is its floating-point term; an `ite` of floats is
+    /// the `ite` of their values; and where an `ite` propagates a NaN operand `y`
+    /// (`ite(isnan(y), y or quiet(y), …)`), the first arm is a NaN whatever its payload, so
+    /// the value is `ite(isnan(y), NaN, …)`. Chains of operations thus stay in the FP
+    /// theory; other expressions are converted from their bits (`to_fp`).
+    fn float_of(
+        &mut self,
+        pool: &ExprPool,
+        id: ExprId,
+        width: Width,
+    ) -> Result<Self::Term, SolverError> {
+        self.float_within(pool, id, width, 32)
+    }
+
+    /// [`Terms::float_of`], looking through at most `depth` nested `ite`s.
+    fn float_within(
+        &mut self,
+        pool: &ExprPool,
+        id: ExprId,
+        width: Width,
+        depth: u32,
+    ) -> Result<Self::Term, SolverError> {
+        if let Some(&f) = self.memo().floats.get(&id) {
+            return Ok(f);
+        }
+        let f = match pool.node(id) {
+            Node::Ite { cond, then, els } if depth > 0 => {
+                let c = self.bool_of(cond)?;
+                let t = if propagates_nan(pool, cond, then) {
+                    let nan = self.bv_const(width, default_nan(width))?;
+                    self.fp_of_bits(nan, width)?
+                } else {
+                    self.float_within(pool, then, width, depth - 1)?
+                };
+                let e = self.float_within(pool, els, width, depth - 1)?;
+                self.ite(c, t, e)?
+            }
+            _ => self.fp_of_bits(self.memo().term(id)?, width)?,
+        };
+        self.memo_mut().floats.insert(id, f);
+        Ok(f)
+    }
+
+    /// The bits of the float `f` of `width` bits, the result of node `id`: a fresh constant
+    /// defined by `f` (see the module's documentation), the default NaN when `f` is NaN.
+    fn bits_of_float(
+        &mut self,
+        id: ExprId,
+        f: Self::Term,
+        width: Width,
+    ) -> Result<Self::Term, SolverError> {
+        let name = CString::new(format!("fp!{}", id.index()))
+            .map_err(|e| SolverError::Backend(e.to_string()))?;
+        let v = self.fresh_bv(width, &name)?;
+        let nan = self.fp(Fp::IsNan, &[f])?;
+        let back = self.fp_of_bits(v, width)?;
+        let same = self.equal(back, f)?;
+        let definition = self.logical(BinOp::Or, nan, same)?;
+        let memo = self.memo_mut();
+        memo.floats.insert(id, f);
+        memo.definitions.insert(id, definition);
+        let default = self.bv_const(width, default_nan(width))?;
+        self.ite(nan, default, v)
+    }
+
+    /// C's `fmod` from IEEE `remainder`: where the remainder's sign differs from the
+    /// dividend's, the truncated quotient is one less in magnitude, so `|b|` is added back
+    /// with the dividend's sign (exactly: the result is representable).
+    fn fmod(&mut self, a: Self::Term, b: Self::Term) -> Result<Self::Term, SolverError> {
+        let r = self.fp(Fp::Rem, &[a, b])?;
+        let r_zero = self.fp(Fp::IsZero, &[r])?;
+        let r_neg = self.fp(Fp::IsNeg, &[r])?;
+        let a_neg = self.fp(Fp::IsNeg, &[a])?;
+        let signs_differ = self.logical(BinOp::Xor, r_neg, a_neg)?;
+        let nonzero = self.not(r_zero)?;
+        let fix = self.logical(BinOp::And, nonzero, signs_differ)?;
+        let magnitude = self.fp(Fp::Abs, &[b])?;
+        let negative = self.fp(Fp::Neg, &[magnitude])?;
+        let step = self.ite(a_neg, negative, magnitude)?;
+        let fixed = self.fp(Fp::Add, &[r, step])?;
+        self.ite(fix, fixed, r)
+    }
+
+    /// `fptosi` with x86's answer `1 << (width - 1)` for NaN and values out of range.
+    fn float_to_sint(
+        &mut self,
+        a: Self::Term,
+        from: Width,
+        width: Width,
+    ) -> Result<Self::Term, SolverError> {
+        let t = self.fp(Fp::Round(Rounding::TowardZero), &[a])?;
+        let lo = self.bv_const(from, power_of_two(from, width - 1, true))?;
+        let lo = self.fp_of_bits(lo, from)?;
+        let hi = self.bv_const(from, power_of_two(from, width - 1, false))?;
+        let hi = self.fp_of_bits(hi, from)?;
+        let above_lo = self.fp(Fp::Le, &[lo, t])?;
+        let below_hi = self.fp(Fp::Lt, &[t, hi])?;
+        // Both comparisons are false for NaN.
+        let valid = self.logical(BinOp::And, above_lo, below_hi)?;
+        let converted = self.fp_to_sbv(a, width)?;
+        let indefinite = self.bv_const(width, 1u128 << (width - 1))?;
+        self.ite(valid, converted, indefinite)
+    }
+
+    /// The definitions of the floating-point results that `roots` reach (none without
+    /// floating point), to be asserted with them.
+    fn definitions(
+        &self,
+        pool: &ExprPool,
+        roots: &[ExprId],
+    ) -> Result<Vec<Self::Term>, SolverError> {
+        let defined = &self.memo().definitions;
+        if defined.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut seen: rustc_hash::FxHashSet<ExprId> = rustc_hash::FxHashSet::default();
+        let mut stack = roots.to_vec();
+        let mut found = Vec::new();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            if let Some(&d) = defined.get(&id) {
+                found.push(d);
+            }
+            stack.extend(children(&pool.node(id)));
+        }
+        Ok(found)
+    }
 
     /// Lowers `root` and everything below it that is not memoised yet, children first, with
     /// an explicit stack.
@@ -257,6 +496,69 @@ pub(super) trait Terms {
                 let (a, i) = (memo.term(array)?, memo.term(index)?);
                 self.select(a, i)?
             }
+            Node::FpBinary { op, lhs, rhs } => {
+                let w = pool.width(lhs);
+                let (a, b) = (self.float_of(pool, lhs, w)?, self.float_of(pool, rhs, w)?);
+                let f = match op {
+                    FpBinOp::Add => self.fp(Fp::Add, &[a, b])?,
+                    FpBinOp::Sub => self.fp(Fp::Sub, &[a, b])?,
+                    FpBinOp::Mul => self.fp(Fp::Mul, &[a, b])?,
+                    FpBinOp::Div => self.fp(Fp::Div, &[a, b])?,
+                    FpBinOp::Rem => self.fmod(a, b)?,
+                };
+                self.bits_of_float(id, f, w)?
+            }
+            Node::FpUnary { op, arg } => {
+                let w = pool.width(arg);
+                let a = self.float_of(pool, arg, w)?;
+                let op = match op {
+                    FpUnOp::Sqrt => Fp::Sqrt,
+                    FpUnOp::RoundEven => Fp::Round(Rounding::NearestEven),
+                    FpUnOp::Floor => Fp::Round(Rounding::TowardNegative),
+                    FpUnOp::Ceil => Fp::Round(Rounding::TowardPositive),
+                    FpUnOp::Trunc => Fp::Round(Rounding::TowardZero),
+                    FpUnOp::Round => Fp::Round(Rounding::NearestAway),
+                };
+                let f = self.fp(op, &[a])?;
+                self.bits_of_float(id, f, w)?
+            }
+            Node::FpFma { a, b, c } => {
+                let w = pool.width(a);
+                let args = [
+                    self.float_of(pool, a, w)?,
+                    self.float_of(pool, b, w)?,
+                    self.float_of(pool, c, w)?,
+                ];
+                let f = self.fp(Fp::Fma, &args)?;
+                self.bits_of_float(id, f, w)?
+            }
+            Node::FpCmp { op, lhs, rhs } => {
+                let w = pool.width(lhs);
+                let (a, b) = (self.float_of(pool, lhs, w)?, self.float_of(pool, rhs, w)?);
+                let op = match op {
+                    FpCmp::Eq => Fp::Eq,
+                    FpCmp::Lt => Fp::Lt,
+                    FpCmp::Le => Fp::Le,
+                };
+                let cmp = self.fp(op, &[a, b])?;
+                boolean = Some(cmp);
+                self.bv_of_bool(cmp)?
+            }
+            Node::FpConvert { arg, width } => {
+                let a = self.float_of(pool, arg, pool.width(arg))?;
+                let f = self.fp_convert(a, width)?;
+                self.bits_of_float(id, f, width)?
+            }
+            Node::FpToSInt { arg, width } => {
+                let from = pool.width(arg);
+                let a = self.float_of(pool, arg, from)?;
+                self.float_to_sint(a, from, width)?
+            }
+            Node::IntToFp { arg, width, signed } => {
+                let a = self.memo().term(arg)?;
+                let f = self.fp_of_int(a, signed, width)?;
+                self.bits_of_float(id, f, width)?
+            }
         };
         self.memo_mut().terms.insert(id, term);
         self.lowered(id, &node);
@@ -265,6 +567,31 @@ pub(super) trait Terms {
         }
         Ok(())
     }
+}
+
+/// Whether `then` is a NaN whenever `cond` holds, because `cond` is the NaN test of a float
+/// `y` (`fp_is_nan`: `ult(+inf, and(y, ¬sign))`) and `then` is `y` or `y` quietened.
+fn propagates_nan(pool: &ExprPool, cond: ExprId, then: ExprId) -> bool {
+    let Node::Binary {
+        op: BinOp::Ult,
+        rhs: magnitude,
+        ..
+    } = pool.node(cond)
+    else {
+        return false;
+    };
+    let Node::Binary {
+        op: BinOp::And,
+        rhs: y,
+        ..
+    } = pool.node(magnitude)
+    else {
+        return false;
+    };
+    if pool.fp_is_nan(y) != cond {
+        return false;
+    }
+    then == y || matches!(pool.node(then), Node::Binary { op: BinOp::Or, rhs, .. } if rhs == y)
 }
 
 /// Checks that the operands of `node` have the sorts its operator needs, so that a malformed
@@ -325,6 +652,34 @@ pub(super) fn check_sorts(pool: &ExprPool, id: ExprId, node: Node) -> Result<(),
             if pool.sort(array) != Sort::Array || pool.sort(index) != Sort::Bv(INDEX_WIDTH) =>
         {
             Some("read with operands of wrong sorts")
+        }
+        Node::FpBinary { lhs, rhs, .. } | Node::FpCmp { lhs, rhs, .. }
+            if !bv(lhs).is_some_and(is_fp_width) || pool.sort(lhs) != pool.sort(rhs) =>
+        {
+            Some("floating-point operands of wrong sorts")
+        }
+        Node::FpFma { a, b, c }
+            if !bv(a).is_some_and(is_fp_width)
+                || pool.sort(a) != pool.sort(b)
+                || pool.sort(a) != pool.sort(c) =>
+        {
+            Some("floating-point operands of wrong sorts")
+        }
+        Node::FpUnary { arg, .. } | Node::FpToSInt { arg, .. }
+            if !bv(arg).is_some_and(is_fp_width) =>
+        {
+            Some("floating-point operand of a wrong sort")
+        }
+        Node::FpConvert { arg, width }
+            if !bv(arg).is_some_and(is_fp_width) || !is_fp_width(width) =>
+        {
+            Some("floating-point conversion of wrong sorts")
+        }
+        Node::FpToSInt { width, .. } if width == 0 || width > MAX_WIDTH => {
+            Some("conversion to an integer of no width")
+        }
+        Node::IntToFp { arg, width, .. } if bv(arg).is_none() || !is_fp_width(width) => {
+            Some("integer conversion of wrong sorts")
         }
         _ => None,
     };
@@ -447,6 +802,67 @@ mod tests {
         fn bool_of_bv(&mut self, t: usize) -> Result<usize, SolverError> {
             self.app("bool", &[t])
         }
+
+        fn fresh_bv(&mut self, width: Width, name: &CStr) -> Result<usize, SolverError> {
+            self.make(format!("{}:{width}", name.to_string_lossy()))
+        }
+
+        fn fp_of_bits(&mut self, bits: usize, width: Width) -> Result<usize, SolverError> {
+            self.app(&format!("to_fp{width}"), &[bits])
+        }
+
+        fn fp(&mut self, op: Fp, args: &[usize]) -> Result<usize, SolverError> {
+            self.app(&format!("fp.{op:?}"), args)
+        }
+
+        fn fp_convert(&mut self, a: usize, to: Width) -> Result<usize, SolverError> {
+            self.app(&format!("to_fp{to}"), &[a])
+        }
+
+        fn fp_to_sbv(&mut self, a: usize, width: Width) -> Result<usize, SolverError> {
+            self.app(&format!("fp.to_sbv{width}"), &[a])
+        }
+
+        fn fp_of_int(&mut self, a: usize, signed: bool, to: Width) -> Result<usize, SolverError> {
+            self.app(&format!("to_fp{to} signed={signed}"), &[a])
+        }
+    }
+
+    #[test]
+    fn float_results_are_defined_bits_and_chains_stay_floats() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 8);
+        let bytes: Vec<ExprId> = (0..8).map(|i| pool.sym(x, i)).collect();
+        let a = pool.concat_bytes(&bytes);
+        let sum = pool.fp_binary(FpBinOp::Add, a, a);
+        let twice = pool.fp_binary(FpBinOp::Mul, sum, sum);
+        let mut text = Text::default();
+        text.lower(&pool, twice).unwrap();
+        // The product's operands are the sum's floating-point term, not its bits again.
+        let Node::Ite { els, .. } = pool.node(twice) else {
+            panic!(
+                "NaN operands are propagated by an ite: {}",
+                pool.to_sexp(twice)
+            );
+        };
+        let product = text
+            .text(text.memo().floats[&els_raw(&pool, els)])
+            .to_string();
+        assert!(product.starts_with("(fp.Mul (ite "), "{product}");
+        assert!(product.contains("(fp.Add (to_fp64 (concat"), "{product}");
+        assert!(!product.contains("(to_fp64 (ite"), "{product}");
+        // Each floating-point result has its definition, and a query reaching it gets it.
+        let defs = text.definitions(&pool, &[twice]).unwrap();
+        assert_eq!(defs.len(), 2);
+        assert!(text.definitions(&pool, &[a]).unwrap().is_empty());
+    }
+
+    /// The innermost `else` arm of nested `ite`s: the raw node under the NaN propagation.
+    fn els_raw(pool: &ExprPool, mut e: ExprId) -> ExprId {
+        while let Node::Ite { els, .. } = pool.node(e) {
+            e = els;
+        }
+        e
     }
 
     #[test]

@@ -448,23 +448,7 @@ const DENSE_MODEL_LIMIT: u32 = 1 << 16;
 
 /// The children of `node`, in no particular order.
 pub(crate) fn children(node: &Node) -> impl Iterator<Item = ExprId> {
-    let (ids, n): ([Option<ExprId>; 3], usize) = match *node {
-        Node::Const { .. } | Node::Sym { .. } | Node::ArrayConst { .. } => ([None; 3], 0),
-        Node::Unary { arg, .. }
-        | Node::Extract { arg, .. }
-        | Node::ZExt { arg, .. }
-        | Node::SExt { arg, .. } => ([Some(arg), None, None], 1),
-        Node::Binary { lhs, rhs, .. } => ([Some(lhs), Some(rhs), None], 2),
-        Node::Concat { hi, lo } => ([Some(hi), Some(lo), None], 2),
-        Node::ArrayRead { array, index } => ([Some(array), Some(index), None], 2),
-        Node::Ite { cond, then, els } => ([Some(cond), Some(then), Some(els)], 3),
-        Node::ArrayStore {
-            array,
-            index,
-            value,
-        } => ([Some(array), Some(index), Some(value)], 3),
-    };
-    ids.into_iter().take(n).flatten()
+    node.children()
 }
 
 /// Every symbolic byte reachable from `roots`, as `(node id, array, offset)`, each once. The

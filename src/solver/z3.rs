@@ -28,7 +28,7 @@
 //!   becomes [`SolverError::Backend`] with Z3's message. Nothing reaches Z3's default
 //!   handler, which would end the process.
 
-use super::lowering::{TermMemo, Terms};
+use super::lowering::{fp_format, Fp, Rounding, TermMemo, Terms};
 use super::{
     assignment_from_bytes, children, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver,
     SolverError, SolverStats, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT,
@@ -213,6 +213,7 @@ impl Solver for Z3Solver {
         let context = self.context.get(pool, Context::new)?;
         let mut assertions = Vec::with_capacity(constraints.len() + 1);
         let mut arrays = false;
+        let mut floats = false;
         for &root in constraints.iter().chain(std::iter::once(&query)) {
             if pool.sort(root) != Sort::Bv(1) {
                 return Err(SolverError::Backend(format!(
@@ -224,13 +225,17 @@ impl Solver for Z3Solver {
             context.lower(pool, root)?;
             assertions.push(context.bool_of(root)?);
             arrays |= context.with_arrays.contains(&root);
+            floats |= context.with_floats.contains(&root);
         }
+        let all: Vec<ExprId> = constraints.iter().copied().chain([query]).collect();
+        assertions.extend(context.definitions(pool, &all)?);
         assertions.sort_unstable();
         assertions.dedup();
 
         let start = Instant::now();
         let roots = (constraints, query);
-        let answer = context.check(pool, &assertions, roots, arrays, timeout, &interrupt);
+        let logic = Logic { arrays, floats };
+        let answer = context.check(pool, &assertions, roots, logic, timeout, &interrupt);
         let elapsed = start.elapsed();
         let answer = answer?;
         self.stats.backend_queries += 1;
@@ -259,6 +264,7 @@ extern "C" fn record_error(_ctx: z::Z3_context, _code: z::ErrorCode) {}
 struct Context {
     ctx: z::Z3_context,
     bv_sorts: FxHashMap<Width, z::Z3_sort>,
+    fp_sorts: FxHashMap<Width, z::Z3_sort>,
     array_sort: z::Z3_sort,
     bv_one: z::Z3_ast,
     bv_zero: z::Z3_ast,
@@ -266,6 +272,8 @@ struct Context {
     memo: TermMemo<z::Z3_ast>,
     /// The lowered expressions that contain an array operation.
     with_arrays: rustc_hash::FxHashSet<ExprId>,
+    /// The lowered expressions that reach a floating-point node.
+    with_floats: rustc_hash::FxHashSet<ExprId>,
     /// Checks run on this context.
     checks: u64,
 }
@@ -318,11 +326,13 @@ impl Context {
         let mut context = Context {
             ctx,
             bv_sorts: FxHashMap::default(),
+            fp_sorts: FxHashMap::default(),
             array_sort: std::ptr::null_mut(),
             bv_one: std::ptr::null_mut(),
             bv_zero: std::ptr::null_mut(),
             memo: TermMemo::default(),
             with_arrays: Default::default(),
+            with_floats: Default::default(),
             checks: 0,
         };
         let bv1 = context.bv_sort(1)?;
@@ -391,13 +401,13 @@ impl Context {
         pool: &ExprPool,
         assertions: &[z::Z3_ast],
         (constraints, query): (&[ExprId], ExprId),
-        arrays: bool,
+        logic: Logic,
         timeout: Option<Duration>,
         interrupt: &Z3Interrupt,
     ) -> Result<SatResult, SolverError> {
         self.checks += 1;
         let ctx = self.ctx;
-        let mut handles = self.solver(arrays, timeout)?;
+        let mut handles = self.solver(logic, timeout)?;
         let solver = handles.solver;
         // SAFETY: `ctx` and `solver` are live and every assertion is a Boolean term of `ctx`.
         unsafe {
@@ -459,12 +469,16 @@ impl Context {
 
     /// A fresh solver limited to `timeout`: Z3's simple solver when `arrays` (its SMT core,
     /// complete for arrays with constant arrays), else a `QF_BV` one.
-    fn solver(&self, arrays: bool, timeout: Option<Duration>) -> Result<Handles, SolverError> {
+    fn solver(&self, logic: Logic, timeout: Option<Duration>) -> Result<Handles, SolverError> {
         let ctx = self.ctx;
         // SAFETY: `ctx` is live; the solver and parameters are referenced while used, and the
         // solver is released by `Handles::drop`.
         let solver = unsafe {
-            if arrays {
+            if logic.floats {
+                // The default solver: its preprocessing bit-blasts floating point, which the
+                // simple solver's lazy FP theory takes seconds for.
+                z::Z3_mk_solver(ctx)
+            } else if logic.arrays {
                 z::Z3_mk_simple_solver(ctx)
             } else {
                 z::Z3_mk_solver_for_logic(ctx, z::Z3_mk_string_symbol(ctx, c"QF_BV".as_ptr()))
@@ -546,6 +560,19 @@ impl Terms for Context {
         );
         if array_node || children(node).any(|c| self.with_arrays.contains(&c)) {
             self.with_arrays.insert(id);
+        }
+        let float_node = matches!(
+            node,
+            Node::FpBinary { .. }
+                | Node::FpUnary { .. }
+                | Node::FpFma { .. }
+                | Node::FpCmp { .. }
+                | Node::FpConvert { .. }
+                | Node::FpToSInt { .. }
+                | Node::IntToFp { .. }
+        );
+        if float_node || children(node).any(|c| self.with_floats.contains(&c)) {
+            self.with_floats.insert(id);
         }
     }
 
@@ -660,6 +687,118 @@ impl Terms for Context {
     fn bool_of_bv(&mut self, t: z::Z3_ast) -> Result<z::Z3_ast, SolverError> {
         self.keep(unsafe { z::Z3_mk_eq(self.ctx, t, self.bv_one) })
     }
+
+    fn fresh_bv(&mut self, width: Width, name: &CStr) -> Result<z::Z3_ast, SolverError> {
+        let sort = self.bv_sort(width)?;
+        let ctx = self.ctx;
+        self.keep(unsafe { z::Z3_mk_const(ctx, z::Z3_mk_string_symbol(ctx, name.as_ptr()), sort) })
+    }
+
+    fn fp_of_bits(&mut self, bits: z::Z3_ast, width: Width) -> Result<z::Z3_ast, SolverError> {
+        let sort = self.fp_sort(width)?;
+        self.keep(unsafe { z::Z3_mk_fpa_to_fp_bv(self.ctx, bits, sort) })
+    }
+
+    fn fp(&mut self, op: Fp, args: &[z::Z3_ast]) -> Result<z::Z3_ast, SolverError> {
+        if args.len() != op.arity() {
+            return Err(SolverError::Backend(format!(
+                "{op:?} of {} operands",
+                args.len()
+            )));
+        }
+        let ctx = self.ctx;
+        let rne = self.rounding(Rounding::NearestEven)?;
+        let a = args[0];
+        let b = args.get(1).copied().unwrap_or(a);
+        let ast = unsafe {
+            match op {
+                Fp::Add => z::Z3_mk_fpa_add(ctx, rne, a, b),
+                Fp::Sub => z::Z3_mk_fpa_sub(ctx, rne, a, b),
+                Fp::Mul => z::Z3_mk_fpa_mul(ctx, rne, a, b),
+                Fp::Div => z::Z3_mk_fpa_div(ctx, rne, a, b),
+                Fp::Rem => z::Z3_mk_fpa_rem(ctx, a, b),
+                Fp::Sqrt => z::Z3_mk_fpa_sqrt(ctx, rne, a),
+                Fp::Fma => z::Z3_mk_fpa_fma(ctx, rne, a, b, args[2]),
+                Fp::Round(mode) => {
+                    let rm = self.rounding(mode)?;
+                    z::Z3_mk_fpa_round_to_integral(ctx, rm, a)
+                }
+                Fp::Neg => z::Z3_mk_fpa_neg(ctx, a),
+                Fp::Abs => z::Z3_mk_fpa_abs(ctx, a),
+                Fp::Eq => z::Z3_mk_fpa_eq(ctx, a, b),
+                Fp::Lt => z::Z3_mk_fpa_lt(ctx, a, b),
+                Fp::Le => z::Z3_mk_fpa_leq(ctx, a, b),
+                Fp::IsNan => z::Z3_mk_fpa_is_nan(ctx, a),
+                Fp::IsZero => z::Z3_mk_fpa_is_zero(ctx, a),
+                Fp::IsNeg => z::Z3_mk_fpa_is_negative(ctx, a),
+            }
+        };
+        self.keep(ast)
+    }
+
+    fn fp_convert(&mut self, a: z::Z3_ast, to: Width) -> Result<z::Z3_ast, SolverError> {
+        let sort = self.fp_sort(to)?;
+        let rne = self.rounding(Rounding::NearestEven)?;
+        self.keep(unsafe { z::Z3_mk_fpa_to_fp_float(self.ctx, rne, a, sort) })
+    }
+
+    fn fp_to_sbv(&mut self, a: z::Z3_ast, width: Width) -> Result<z::Z3_ast, SolverError> {
+        let rtz = self.rounding(Rounding::TowardZero)?;
+        self.keep(unsafe { z::Z3_mk_fpa_to_sbv(self.ctx, rtz, a, width) })
+    }
+
+    fn fp_of_int(
+        &mut self,
+        a: z::Z3_ast,
+        signed: bool,
+        to: Width,
+    ) -> Result<z::Z3_ast, SolverError> {
+        let sort = self.fp_sort(to)?;
+        let rne = self.rounding(Rounding::NearestEven)?;
+        self.keep(unsafe {
+            if signed {
+                z::Z3_mk_fpa_to_fp_signed(self.ctx, rne, a, sort)
+            } else {
+                z::Z3_mk_fpa_to_fp_unsigned(self.ctx, rne, a, sort)
+            }
+        })
+    }
+}
+
+impl Context {
+    /// The floating-point sort of `width` (32 or 64) bits.
+    fn fp_sort(&mut self, width: Width) -> Result<z::Z3_sort, SolverError> {
+        if let Some(&sort) = self.fp_sorts.get(&width) {
+            return Ok(sort);
+        }
+        let (e, s) = fp_format(width);
+        let sort = self.keep_sort(unsafe { z::Z3_mk_fpa_sort(self.ctx, e, s) })?;
+        self.fp_sorts.insert(width, sort);
+        Ok(sort)
+    }
+
+    /// The rounding-mode value `mode`.
+    fn rounding(&self, mode: Rounding) -> Result<z::Z3_ast, SolverError> {
+        let ctx = self.ctx;
+        self.keep(unsafe {
+            match mode {
+                Rounding::NearestEven => z::Z3_mk_fpa_rne(ctx),
+                Rounding::NearestAway => z::Z3_mk_fpa_rna(ctx),
+                Rounding::TowardNegative => z::Z3_mk_fpa_rtn(ctx),
+                Rounding::TowardPositive => z::Z3_mk_fpa_rtp(ctx),
+                Rounding::TowardZero => z::Z3_mk_fpa_rtz(ctx),
+            }
+        })
+    }
+}
+
+/// What a query needs of Z3's solvers.
+#[derive(Copy, Clone)]
+struct Logic {
+    /// An array operation occurs.
+    arrays: bool,
+    /// A floating-point operation occurs.
+    floats: bool,
 }
 
 /// The solver and model of one check, released when the check returns.
@@ -767,8 +906,14 @@ impl Context {
             }
             self.lower(pool, root)?;
             assumptions.push(self.bool_of(root)?);
-            arrays |= self.with_arrays.contains(&root);
+            arrays |= self.with_arrays.contains(&root) || self.with_floats.contains(&root);
         }
+        // The definitions of floating-point results go first: the last term is the query.
+        let all: Vec<ExprId> = constraints.iter().copied().chain([query]).collect();
+        let definitions = self.definitions(pool, &all)?;
+        let query_term = assumptions.pop();
+        assumptions.extend(definitions);
+        assumptions.extend(query_term);
         let logic = if arrays { c"ALL" } else { c"QF_BV" };
         let formula = assumptions.pop().unwrap_or(self.bv_one);
         let count = u32::try_from(assumptions.len())
@@ -827,7 +972,11 @@ pub fn check_smtlib(
         z::Z3_ast_vector_inc_ref(ctx, v);
         v
     };
-    let handles = context.solver(text.contains("Array"), timeout)?;
+    let logic = Logic {
+        arrays: text.contains("Array"),
+        floats: text.contains("FloatingPoint"),
+    };
+    let handles = context.solver(logic, timeout)?;
     // SAFETY: as above; the solver is live until `handles` drops.
     unsafe {
         for i in 0..z::Z3_ast_vector_size(ctx, assertions) {

@@ -548,22 +548,7 @@ fn build_mem(pool: &ExprPool, arrays: &[ArrayId], mem: &Mem) -> ExprId {
 
 /// The children of a node.
 fn children(node: Node) -> Vec<ExprId> {
-    match node {
-        Node::Const { .. } | Node::Sym { .. } | Node::ArrayConst { .. } => vec![],
-        Node::Unary { arg, .. }
-        | Node::Extract { arg, .. }
-        | Node::ZExt { arg, .. }
-        | Node::SExt { arg, .. } => vec![arg],
-        Node::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-        Node::Concat { hi, lo } => vec![hi, lo],
-        Node::ArrayRead { array, index } => vec![array, index],
-        Node::Ite { cond, then, els } => vec![cond, then, els],
-        Node::ArrayStore {
-            array,
-            index,
-            value,
-        } => vec![array, index, value],
-    }
+    node.children().collect()
 }
 
 /// Checks the canonical-form rules of `mod.rs` on every node reachable from `root`.

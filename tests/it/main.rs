@@ -10,6 +10,7 @@ mod common;
 mod config_file;
 mod corpus;
 mod expr_props;
+mod float;
 mod gate;
 mod ktest_format;
 mod ktest_fuzz;

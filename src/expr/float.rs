@@ -1,0 +1,469 @@
+//! Floating point on bit patterns: the concrete semantics of the floating-point nodes, and the
+//! builders that give LLVM's instructions their x86-64 meaning.
+//!
+//! Values are the IEEE 754 bit patterns of `float` (32 bits) and `double` (64 bits); there is
+//! no floating-point sort in the expression language. The nodes (`Node::FpBinary`, …) are
+//! IEEE operations in round-to-nearest-even whose NaN results are all the *default NaN*
+//! (`default_nan`, x86's "QNaN floating-point indefinite": sign set, quiet bit set, zero
+//! payload). What x86-64 (SSE2, no FMA) does besides is built here from those nodes and
+//! bit operations, so that the solver lowering, constant folding and the interpreter share
+//! one definition:
+//! - an arithmetic operation with a NaN operand returns its first NaN operand, quietened;
+//! - `fneg`, `fabs` and `copysign` change the sign bit only (no NaN is quietened);
+//! - `floor`, `ceil`, `trunc`, `round`, `rint` return a NaN operand unchanged (musl's code);
+//! - `minnum`/`maxnum` return the other operand when one is NaN and order `-0.0` below `+0.0`;
+//! - `fptosi` to 32 or 64 bits gives `1 << (w - 1)` for NaN and out-of-range values
+//!   (narrower targets go through 32 bits, as x86 code does), `fptoui` goes through the
+//!   next wider signed conversion, or for 64 bits subtracts 2^63 first;
+//! - `fpext`/`fptrunc` keep a NaN's sign and payload (shifted) and quieten it.
+
+use super::{mask, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Width};
+
+/// Whether `width` is the width of a supported floating-point format (`float`, `double`).
+pub fn is_fp_width(width: Width) -> bool {
+    width == 32 || width == 64
+}
+
+/// The bit layout of a format: (exponent bits, significand bits without the hidden bit).
+fn layout(width: Width) -> (u32, u32) {
+    if width == 32 {
+        (8, 23)
+    } else {
+        (11, 52)
+    }
+}
+
+fn sign_bit(width: Width) -> u128 {
+    1u128 << (width - 1)
+}
+
+fn quiet_bit(width: Width) -> u128 {
+    1u128 << (layout(width).1 - 1)
+}
+
+/// The exponent field all ones: the bit pattern of `+inf`.
+fn infinity(width: Width) -> u128 {
+    let (e, m) = layout(width);
+    ((1u128 << e) - 1) << m
+}
+
+/// x86's default NaN of the format of `width` bits (`0xFFF8000000000000` for `double`).
+pub fn default_nan(width: Width) -> u128 {
+    sign_bit(width) | infinity(width) | quiet_bit(width)
+}
+
+/// A comparison predicate of LLVM's `fcmp` (the constant predicates included).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FpPred {
+    False,
+    Oeq,
+    Ogt,
+    Oge,
+    Olt,
+    Ole,
+    One,
+    Ord,
+    Ueq,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Une,
+    Uno,
+    True,
+}
+
+/// A float of either format, for the concrete folds.
+#[derive(Copy, Clone)]
+enum F {
+    S(f32),
+    D(f64),
+}
+
+impl F {
+    fn of(width: Width, bits: u128) -> F {
+        if width == 32 {
+            F::S(f32::from_bits(bits as u32))
+        } else {
+            F::D(f64::from_bits(bits as u64))
+        }
+    }
+
+    /// The bit pattern, NaN replaced by the default NaN.
+    fn bits(self) -> u128 {
+        match self {
+            F::S(x) if x.is_nan() => default_nan(32),
+            F::D(x) if x.is_nan() => default_nan(64),
+            F::S(x) => u128::from(x.to_bits()),
+            F::D(x) => u128::from(x.to_bits()),
+        }
+    }
+
+    fn wide(self) -> f64 {
+        match self {
+            F::S(x) => f64::from(x),
+            F::D(x) => x,
+        }
+    }
+}
+
+/// Applies a function of both formats to a float.
+macro_rules! each {
+    ($v:expr, |$x:ident| $body:expr) => {
+        match $v {
+            F::S($x) => F::S($body),
+            F::D($x) => F::D($body),
+        }
+    };
+}
+
+/// The raw binary operation `op` on two floats of `width` bits (`FpBinary`).
+pub fn fold_fp_binary(op: FpBinOp, width: Width, a: u128, b: u128) -> u128 {
+    let r = match (F::of(width, a), F::of(width, b)) {
+        (F::S(x), F::S(y)) => F::S(match op {
+            FpBinOp::Add => x + y,
+            FpBinOp::Sub => x - y,
+            FpBinOp::Mul => x * y,
+            FpBinOp::Div => x / y,
+            FpBinOp::Rem => x % y,
+        }),
+        (F::D(x), F::D(y)) => F::D(match op {
+            FpBinOp::Add => x + y,
+            FpBinOp::Sub => x - y,
+            FpBinOp::Mul => x * y,
+            FpBinOp::Div => x / y,
+            FpBinOp::Rem => x % y,
+        }),
+        _ => unreachable!("operands of one width"),
+    };
+    r.bits()
+}
+
+/// The raw unary operation `op` on a float of `width` bits (`FpUnary`).
+pub fn fold_fp_unary(op: FpUnOp, width: Width, a: u128) -> u128 {
+    let x = F::of(width, a);
+    let r = match op {
+        FpUnOp::Sqrt => each!(x, |v| v.sqrt()),
+        FpUnOp::RoundEven => each!(x, |v| v.round_ties_even()),
+        FpUnOp::Floor => each!(x, |v| v.floor()),
+        FpUnOp::Ceil => each!(x, |v| v.ceil()),
+        FpUnOp::Trunc => each!(x, |v| v.trunc()),
+        FpUnOp::Round => each!(x, |v| v.round()),
+    };
+    r.bits()
+}
+
+/// `a * b + c` rounded once (`FpFma`).
+pub fn fold_fp_fma(width: Width, a: u128, b: u128, c: u128) -> u128 {
+    let r = match (F::of(width, a), F::of(width, b), F::of(width, c)) {
+        (F::S(x), F::S(y), F::S(z)) => F::S(x.mul_add(y, z)),
+        (F::D(x), F::D(y), F::D(z)) => F::D(x.mul_add(y, z)),
+        _ => unreachable!("operands of one width"),
+    };
+    r.bits()
+}
+
+/// The ordered comparison `op` of two floats of `width` bits (`FpCmp`).
+pub fn fold_fp_cmp(op: FpCmp, width: Width, a: u128, b: u128) -> bool {
+    // Widening to f64 is exact, so comparing there compares the floats themselves.
+    let (x, y) = (F::of(width, a).wide(), F::of(width, b).wide());
+    match op {
+        FpCmp::Eq => x == y,
+        FpCmp::Lt => x < y,
+        FpCmp::Le => x <= y,
+    }
+}
+
+/// A float of `from` bits converted to `to` bits, nearest even (`FpConvert`).
+pub fn fold_fp_convert(from: Width, to: Width, a: u128) -> u128 {
+    let r = match (F::of(from, a), to) {
+        (F::S(x), 64) => F::D(f64::from(x)),
+        (F::D(x), 32) => F::S(x as f32),
+        (x, _) => x,
+    };
+    r.bits()
+}
+
+/// A float of `from` bits rounded toward zero to a `to`-bit signed integer; NaN and values
+/// out of range give `1 << (to - 1)` (`FpToSInt`).
+pub fn fold_fp_to_sint(from: Width, to: Width, a: u128) -> u128 {
+    let t = F::of(from, a).wide().trunc();
+    let bound = (to as f64 - 1.0).exp2();
+    if t.is_nan() || t < -bound || t >= bound {
+        sign_bit(to)
+    } else {
+        mask(to, t as i128 as u128)
+    }
+}
+
+/// The `from`-bit integer `a` (signed or not) rounded to the nearest float of `to` bits
+/// (`IntToFp`).
+pub fn fold_int_to_fp(from: Width, to: Width, signed: bool, a: u128) -> u128 {
+    let r = if signed {
+        let v = super::to_signed(from, a);
+        if to == 32 {
+            F::S(v as f32)
+        } else {
+            F::D(v as f64)
+        }
+    } else if to == 32 {
+        F::S(a as f32)
+    } else {
+        F::D(a as f64)
+    };
+    r.bits()
+}
+
+impl ExprPool {
+    // ---- Raw nodes ----
+
+    fn intern_bv(&self, node: Node, width: Width) -> ExprId {
+        self.intern(node, super::Sort::Bv(width))
+    }
+
+    pub(super) fn fp_binary_raw(&self, op: FpBinOp, a: ExprId, b: ExprId) -> ExprId {
+        let w = self.width(a);
+        debug_assert!(is_fp_width(w) && self.width(b) == w);
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            return self.constant(w, fold_fp_binary(op, w, x, y));
+        }
+        self.intern_bv(Node::FpBinary { op, lhs: a, rhs: b }, w)
+    }
+
+    pub(super) fn fp_unary_raw(&self, op: FpUnOp, a: ExprId) -> ExprId {
+        let w = self.width(a);
+        debug_assert!(is_fp_width(w));
+        if let Some(x) = self.as_const(a) {
+            return self.constant(w, fold_fp_unary(op, w, x));
+        }
+        self.intern_bv(Node::FpUnary { op, arg: a }, w)
+    }
+
+    /// The ordered comparison `op` (false when an operand is NaN).
+    pub fn fp_cmp(&self, op: FpCmp, a: ExprId, b: ExprId) -> ExprId {
+        let w = self.width(a);
+        debug_assert!(is_fp_width(w) && self.width(b) == w);
+        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
+            return self.bool_const(fold_fp_cmp(op, w, x, y));
+        }
+        self.intern_bv(Node::FpCmp { op, lhs: a, rhs: b }, 1)
+    }
+
+    pub(super) fn fp_convert_raw(&self, a: ExprId, to: Width) -> ExprId {
+        let w = self.width(a);
+        if let Some(x) = self.as_const(a) {
+            return self.constant(to, fold_fp_convert(w, to, x));
+        }
+        self.intern_bv(Node::FpConvert { arg: a, width: to }, to)
+    }
+
+    pub(super) fn fp_to_sint_raw(&self, a: ExprId, to: Width) -> ExprId {
+        let w = self.width(a);
+        if let Some(x) = self.as_const(a) {
+            return self.constant(to, fold_fp_to_sint(w, to, x));
+        }
+        self.intern_bv(Node::FpToSInt { arg: a, width: to }, to)
+    }
+
+    // ---- Bit-level facts ----
+
+    /// Whether the float `a` is a NaN (width 1).
+    pub fn fp_is_nan(&self, a: ExprId) -> ExprId {
+        let w = self.width(a);
+        let magnitude = self.and(a, self.constant(w, sign_bit(w) - 1));
+        self.ult(self.constant(w, infinity(w)), magnitude)
+    }
+
+    /// `a` with its quiet bit set.
+    fn fp_quiet(&self, a: ExprId) -> ExprId {
+        let w = self.width(a);
+        self.or(a, self.constant(w, quiet_bit(w)))
+    }
+
+    /// `raw` unless one of `operands` is NaN: then the first NaN operand, quietened.
+    fn fp_propagate(&self, operands: &[ExprId], raw: ExprId) -> ExprId {
+        operands.iter().rev().fold(raw, |acc, &x| {
+            let nan = self.fp_is_nan(x);
+            if nan == self.false_() {
+                acc
+            } else {
+                self.ite(nan, self.fp_quiet(x), acc)
+            }
+        })
+    }
+
+    // ---- LLVM's operations with x86-64 semantics ----
+
+    /// `fadd`, `fsub`, `fmul`, `fdiv`, `frem`.
+    pub fn fp_binary(&self, op: FpBinOp, a: ExprId, b: ExprId) -> ExprId {
+        self.fp_propagate(&[a, b], self.fp_binary_raw(op, a, b))
+    }
+
+    pub(super) fn fp_fma_raw(&self, a: ExprId, b: ExprId, c: ExprId) -> ExprId {
+        let w = self.width(a);
+        match (self.as_const(a), self.as_const(b), self.as_const(c)) {
+            (Some(x), Some(y), Some(z)) => self.constant(w, fold_fp_fma(w, x, y, z)),
+            _ => self.intern_bv(Node::FpFma { a, b, c }, w),
+        }
+    }
+
+    /// `llvm.fma`: `a * b + c` rounded once.
+    pub fn fp_fma(&self, a: ExprId, b: ExprId, c: ExprId) -> ExprId {
+        self.fp_propagate(&[a, b, c], self.fp_fma_raw(a, b, c))
+    }
+
+    /// `sqrt`, and the roundings to an integral value (a NaN comes back unchanged).
+    pub fn fp_unary(&self, op: FpUnOp, a: ExprId) -> ExprId {
+        let raw = self.fp_unary_raw(op, a);
+        if op == FpUnOp::Sqrt {
+            self.fp_propagate(&[a], raw)
+        } else {
+            self.ite(self.fp_is_nan(a), a, raw)
+        }
+    }
+
+    /// `fneg`: the sign bit flipped.
+    pub fn fp_neg(&self, a: ExprId) -> ExprId {
+        let w = self.width(a);
+        self.xor(a, self.constant(w, sign_bit(w)))
+    }
+
+    /// `llvm.fabs`: the sign bit cleared.
+    pub fn fp_abs(&self, a: ExprId) -> ExprId {
+        let w = self.width(a);
+        self.and(a, self.constant(w, sign_bit(w) - 1))
+    }
+
+    /// `llvm.copysign`: the magnitude of `a` with the sign of `b`.
+    pub fn fp_copysign(&self, a: ExprId, b: ExprId) -> ExprId {
+        let w = self.width(a);
+        let sign = self.and(b, self.constant(w, sign_bit(w)));
+        self.or(self.fp_abs(a), sign)
+    }
+
+    /// `fcmp pred a, b` (width 1).
+    pub fn fp_pred(&self, pred: FpPred, a: ExprId, b: ExprId) -> ExprId {
+        let uno = || self.bool_or(self.fp_is_nan(a), self.fp_is_nan(b));
+        let lt = |x, y| self.fp_cmp(FpCmp::Lt, x, y);
+        let le = |x, y| self.fp_cmp(FpCmp::Le, x, y);
+        let eq = || self.fp_cmp(FpCmp::Eq, a, b);
+        match pred {
+            FpPred::False => self.false_(),
+            FpPred::True => self.true_(),
+            FpPred::Oeq => eq(),
+            FpPred::Olt => lt(a, b),
+            FpPred::Ole => le(a, b),
+            FpPred::Ogt => lt(b, a),
+            FpPred::Oge => le(b, a),
+            FpPred::One => self.bool_or(lt(a, b), lt(b, a)),
+            FpPred::Ord => self.bool_not(uno()),
+            FpPred::Uno => uno(),
+            FpPred::Ueq => self.bool_or(uno(), eq()),
+            FpPred::Une => self.bool_not(eq()),
+            FpPred::Ugt => self.bool_not(le(a, b)),
+            FpPred::Uge => self.bool_not(lt(a, b)),
+            FpPred::Ult => self.bool_not(le(b, a)),
+            FpPred::Ule => self.bool_not(lt(b, a)),
+        }
+    }
+
+    /// `llvm.minnum` (`max` false) or `llvm.maxnum` (`max` true): the other operand when
+    /// one is NaN; `-0.0` is below `+0.0`.
+    pub fn fp_min_max(&self, max: bool, a: ExprId, b: ExprId) -> ExprId {
+        let (lo, hi) = if max { (b, a) } else { (a, b) };
+        // Equal operands differ at most in the sign of a zero: min takes the set sign bit
+        // (or), max the clear one (and).
+        let equal = if max { self.and(a, b) } else { self.or(a, b) };
+        let ordered = self.ite(
+            self.fp_cmp(FpCmp::Lt, lo, hi),
+            a,
+            self.ite(self.fp_cmp(FpCmp::Lt, hi, lo), b, equal),
+        );
+        let b_nan = self.ite(self.fp_is_nan(b), a, ordered);
+        self.ite(self.fp_is_nan(a), b, b_nan)
+    }
+
+    /// `fpext`/`fptrunc` of `a` to the format of `to` bits.
+    pub fn fp_convert(&self, a: ExprId, to: Width) -> ExprId {
+        let from = self.width(a);
+        if from == to {
+            return a;
+        }
+        let raw = self.fp_convert_raw(a, to);
+        // A NaN keeps its sign and the top bits of its payload, and is quietened.
+        let (_, mf) = layout(from);
+        let (_, mt) = layout(to);
+        let payload = self.and(a, self.constant(from, (1u128 << mf) - 1));
+        let moved = if mt > mf {
+            self.shl(
+                self.zext(payload, to),
+                self.constant(to, u128::from(mt - mf)),
+            )
+        } else {
+            self.trunc(
+                self.lshr(payload, self.constant(from, u128::from(mf - mt))),
+                to,
+            )
+        };
+        let sign = self.extract(a, from - 1, 1);
+        let sign = self.shl(self.zext(sign, to), self.constant(to, u128::from(to - 1)));
+        let nan = self.or(
+            self.or(sign, moved),
+            self.constant(to, infinity(to) | quiet_bit(to)),
+        );
+        self.ite(self.fp_is_nan(a), nan, raw)
+    }
+
+    /// `fptosi` to `width` bits, as x86-64 code computes it.
+    pub fn fp_to_sint(&self, a: ExprId, width: Width) -> ExprId {
+        match width {
+            32 | 64 => self.fp_to_sint_raw(a, width),
+            w if w < 32 => self.trunc(self.fp_to_sint_raw(a, 32), w),
+            w if w < 64 => self.trunc(self.fp_to_sint_raw(a, 64), w),
+            w => self.fp_to_sint_raw(a, w),
+        }
+    }
+
+    /// `fptoui` to `width` bits, as x86-64 code computes it.
+    pub fn fp_to_uint(&self, a: ExprId, width: Width) -> ExprId {
+        match width {
+            w if w < 32 => self.trunc(self.fp_to_sint_raw(a, 32), w),
+            w if w < 64 => self.trunc(self.fp_to_sint_raw(a, 64), w),
+            w => {
+                // Below 2^(w-1) the signed conversion; above, the signed conversion of
+                // `a - 2^(w-1)` with the top bit flipped (NaN takes this way too).
+                let fw = self.width(a);
+                let half = self.int_to_fp(self.constant(w, sign_bit(w)), fw, false);
+                let low = self.fp_to_sint_raw(a, w);
+                let high = self.xor(
+                    self.fp_to_sint_raw(self.fp_binary(FpBinOp::Sub, a, half), w),
+                    self.constant(w, sign_bit(w)),
+                );
+                self.ite(self.fp_cmp(FpCmp::Lt, a, half), low, high)
+            }
+        }
+    }
+
+    /// `sitofp` (`signed`) or `uitofp` of the integer `a` to the format of `to` bits.
+    pub fn int_to_fp(&self, a: ExprId, to: Width, signed: bool) -> ExprId {
+        let w = self.width(a);
+        if let Some(x) = self.as_const(a) {
+            return self.constant(to, fold_int_to_fp(w, to, signed, x));
+        }
+        self.intern_bv(
+            Node::IntToFp {
+                arg: a,
+                width: to,
+                signed,
+            },
+            to,
+        )
+    }
+
+    /// Whether two floats are equal as IEEE `==` says, except that two NaNs are equal
+    /// (`--fp-equal ieee`).
+    pub fn fp_eq_or_both_nan(&self, a: ExprId, b: ExprId) -> ExprId {
+        let both = self.bool_and(self.fp_is_nan(a), self.fp_is_nan(b));
+        self.bool_or(self.fp_cmp(FpCmp::Eq, a, b), both)
+    }
+}
