@@ -1,0 +1,7 @@
+#include <math.h>
+
+/* x * y + z, in float. */
+float madd(float x, float y, float z)
+{
+    return x * y + z;
+}

@@ -1,0 +1,7 @@
+#include <math.h>
+
+/* x * y, through a double intermediate. */
+float fmul(float x, float y)
+{
+    return (float)((double)x * (double)y);
+}

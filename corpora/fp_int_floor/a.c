@@ -1,0 +1,7 @@
+#include <math.h>
+
+/* x converted to int (truncation toward zero). */
+int to_int(double x)
+{
+    return (int)x;
+}

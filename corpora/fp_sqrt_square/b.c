@@ -1,0 +1,7 @@
+#include <math.h>
+
+/* |x|. */
+double norm1(double x)
+{
+    return fabs(x);
+}
