@@ -99,7 +99,7 @@ pub struct Constant {
 /// The operator of `Inst::Binary` and of `VectorOp::Binary`: the expression layer's own, so
 /// that the interpreter folds and builds with it directly. Lowering gives only the arithmetic,
 /// bitwise and shift operators; comparisons are `Inst::ICmp`.
-pub use crate::expr::BinOp;
+pub use crate::expr::{BinOp, FloatOp, FpBinOp, FpPred, FpUnOp};
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Predicate {
@@ -349,6 +349,14 @@ pub enum Inst {
         elem: u32,
         lanes: u32,
     },
+    /// A floating-point instruction or intrinsic on the bit patterns of `float`s and
+    /// `double`s (`width` is the result's width).
+    Float {
+        dst: RegId,
+        op: FloatOp,
+        args: Vec<Operand>,
+        width: u32,
+    },
     /// Stops the path: the construct is outside what the engine models.
     Unsupported { what: String },
 }
@@ -377,7 +385,9 @@ impl Inst {
                 }
                 v
             }
-            Inst::Intrinsic { args, .. } | Inst::Vector { args, .. } => args.clone(),
+            Inst::Intrinsic { args, .. } | Inst::Vector { args, .. } | Inst::Float { args, .. } => {
+                args.clone()
+            }
             Inst::ExtractElement { vector, index, .. } => vec![*vector, *index],
             Inst::InsertElement {
                 vector,
@@ -441,6 +451,8 @@ pub struct Param {
     /// For a pointer parameter: whether the pointee is an aggregate (array or struct).
     pub pointee_is_scalar: bool,
     pub is_pointer: bool,
+    /// Whether the parameter is a `float` or a `double` (its width says which).
+    pub float: bool,
     /// How the ABI uses a pointer parameter.
     pub pass: ParamPass,
     /// The parameter's C type, from debug information, if the module has it.
@@ -487,6 +499,8 @@ pub struct Function {
     pub ret_width: Option<u32>,
     /// Whether the returned value is a pointer.
     pub ret_is_pointer: bool,
+    /// Whether the returned value is a `float` or a `double`.
+    pub ret_is_float: bool,
     pub is_var_arg: bool,
     /// Empty for a declaration.
     pub blocks: Vec<Block>,

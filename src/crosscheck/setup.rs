@@ -21,6 +21,8 @@ pub struct ParamSpec {
     pub name: String,
     /// Width of the parameter itself (64 for a pointer).
     pub width: u32,
+    /// Whether the parameter is a `float` (32 bits) or a `double` (64 bits).
+    pub float: bool,
     /// For a pointer parameter: the size of the buffer it points to.
     pub buffer: Option<u32>,
     /// Whether the buffer's final contents are part of the result (not for a `byval`
@@ -94,6 +96,9 @@ pub struct Signature {
     pub ret_width: Option<u32>,
     /// Whether the entry points return a pointer (compared relative to the buffers).
     pub ret_is_pointer: bool,
+    /// Whether the entry points return a `float` or `double` (compared as `--fp-equal`
+    /// says).
+    pub ret_is_float: bool,
     /// The globals the pair can reach: inputs, compared, and what the report says.
     pub globals: GlobalPlan,
 }
@@ -126,12 +131,16 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
     let a = find(Side::A, &check.a_name, &check.a_path)?;
     let b = find(Side::B, &check.b_name, &check.b_path)?;
     let (fa, fb) = (module.function(a), module.function(b));
-    let shape = |f: &crate::ir::Function| -> Vec<(u32, bool)> {
-        f.params.iter().map(|p| (p.width, p.is_pointer)).collect()
+    let shape = |f: &crate::ir::Function| -> Vec<(u32, bool, bool)> {
+        f.params
+            .iter()
+            .map(|p| (p.width, p.is_pointer, p.float))
+            .collect()
     };
     if shape(fa) != shape(fb)
         || fa.ret_width != fb.ret_width
         || fa.ret_is_pointer != fb.ret_is_pointer
+        || fa.ret_is_float != fb.ret_is_float
         || fa.is_var_arg
         || fb.is_var_arg
     {
@@ -180,6 +189,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         params.push(ParamSpec {
             name,
             width: pa.width,
+            float: pa.float,
             buffer,
             compared,
             source_type: pa.source_type.clone().or_else(|| pb.source_type.clone()),
@@ -203,6 +213,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         params,
         ret_width: fa.ret_width,
         ret_is_pointer: fa.ret_is_pointer,
+        ret_is_float: fa.ret_is_float,
         globals: super::globals::plan(module, a, b, check.globals),
     })
 }

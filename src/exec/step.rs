@@ -16,7 +16,7 @@ use crate::exec::executor::{Executor, Exit, Offset, MAX_ALLOCATION};
 use crate::exec::memory::ObjectKind;
 use crate::exec::state::{State, Stepped, Termination};
 use crate::exec::value::Value;
-use crate::expr::{fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
+use crate::expr::{eval_float, fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
 use crate::ir::*;
 
 impl<'a> Executor<'a> {
@@ -109,6 +109,12 @@ impl<'a> Executor<'a> {
                 width,
             } => Some((*dst, self.cast(*kind, self.operand(state, *src), *width))),
             Inst::Copy { dst, src } => Some((*dst, self.operand(state, *src))),
+            Inst::Float {
+                dst,
+                op,
+                args,
+                width,
+            } => Some((*dst, self.float(state, *op, args, *width))),
             Inst::Select {
                 dst,
                 cond,
@@ -280,6 +286,7 @@ impl<'a> Executor<'a> {
             Inst::ICmp { .. }
             | Inst::Cast { .. }
             | Inst::Copy { .. }
+            | Inst::Float { .. }
             | Inst::Select { .. }
             | Inst::Gep { .. }
             | Inst::ExtractValue { .. }
@@ -344,6 +351,47 @@ impl<'a> Executor<'a> {
     }
 
     /// `op` on two values; concrete operands never build an expression.
+    /// A floating-point instruction: on concrete operands computed on their bits without
+    /// building an expression.
+    fn float(&self, state: &State, op: FloatOp, args: &[Operand], width: u32) -> Value {
+        let mut bits = [0u128; 3];
+        let mut concrete = true;
+        let mut from = 0;
+        for (i, &arg) in args.iter().enumerate().take(3) {
+            match self.operand(state, arg) {
+                Value::Con { width: w, bits: b } => {
+                    bits[i] = b;
+                    if i == 0 {
+                        from = w;
+                    }
+                }
+                Value::Sym(e) => {
+                    concrete = false;
+                    if i == 0 {
+                        from = self.pool.width(e);
+                    }
+                }
+            }
+        }
+        let out = if matches!(op, FloatOp::Cmp(_)) {
+            1
+        } else {
+            width
+        };
+        if concrete {
+            return Value::Con {
+                width: out,
+                bits: eval_float(op, from, width, &bits[..args.len()]),
+            };
+        }
+        let pool = self.pool;
+        let exprs: Vec<ExprId> = args
+            .iter()
+            .map(|&a| self.operand(state, a).expr(pool))
+            .collect();
+        self.value(pool.build_float(op, &exprs, width))
+    }
+
     pub fn binop(&self, op: BinOp, a: Value, b: Value) -> Value {
         match (a, b) {
             (Value::Con { width, bits: x }, Value::Con { bits: y, .. }) => {

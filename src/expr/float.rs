@@ -467,3 +467,206 @@ impl ExprPool {
         self.bool_or(self.fp_cmp(FpCmp::Eq, a, b), both)
     }
 }
+
+/// One of LLVM's floating-point instructions or intrinsics, as the IR and the interpreter
+/// name it: [`eval_float`] computes it on concrete bit patterns, [`ExprPool::build_float`]
+/// on expressions, with the same meaning (tested against each other).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FloatOp {
+    /// `fadd`, `fsub`, `fmul`, `fdiv`, `frem`.
+    Binary(FpBinOp),
+    /// `fneg`.
+    Neg,
+    /// `llvm.fabs`.
+    Abs,
+    /// `llvm.copysign`.
+    CopySign,
+    /// `fcmp` (a width-1 result).
+    Cmp(FpPred),
+    /// `llvm.sqrt`, `llvm.floor`, `llvm.ceil`, `llvm.trunc`, `llvm.round`, `llvm.rint`,
+    /// `llvm.nearbyint`.
+    Unary(FpUnOp),
+    /// `llvm.fma`: one rounding.
+    Fma,
+    /// `llvm.fmuladd`: a multiplication then an addition (x86-64 without FMA).
+    MulAdd,
+    /// `llvm.minnum`.
+    Min,
+    /// `llvm.maxnum`.
+    Max,
+    /// `fpext`, `fptrunc`.
+    Convert,
+    /// `fptosi`.
+    ToSInt,
+    /// `fptoui`.
+    ToUInt,
+    /// `sitofp`.
+    FromSInt,
+    /// `uitofp`.
+    FromUInt,
+}
+
+impl FloatOp {
+    /// The number of operands.
+    pub fn arity(self) -> usize {
+        match self {
+            FloatOp::Binary(_)
+            | FloatOp::CopySign
+            | FloatOp::Cmp(_)
+            | FloatOp::Min
+            | FloatOp::Max => 2,
+            FloatOp::Fma | FloatOp::MulAdd => 3,
+            _ => 1,
+        }
+    }
+}
+
+/// `op` on concrete operands: `width` is the first operand's width, `to` the result's
+/// (`Convert`, the conversions to and from integers; otherwise ignored).
+pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
+    let w = width;
+    let nan = |v: u128| v & (sign_bit(w) - 1) > infinity(w);
+    let quiet = |v: u128| v | quiet_bit(w);
+    // The first NaN operand quietened, or the raw result.
+    let propagate = |operands: &[u128], raw: &dyn Fn() -> u128| {
+        operands
+            .iter()
+            .find(|&&v| nan(v))
+            .map_or_else(raw, |&v| quiet(v))
+    };
+    let a = args[0];
+    let b = args.get(1).copied().unwrap_or(0);
+    let lt = |x, y| fold_fp_cmp(FpCmp::Lt, w, x, y);
+    let le = |x, y| fold_fp_cmp(FpCmp::Le, w, x, y);
+    match op {
+        FloatOp::Binary(bop) => propagate(&[a, b], &|| fold_fp_binary(bop, w, a, b)),
+        FloatOp::Neg => a ^ sign_bit(w),
+        FloatOp::Abs => a & (sign_bit(w) - 1),
+        FloatOp::CopySign => (a & (sign_bit(w) - 1)) | (b & sign_bit(w)),
+        FloatOp::Cmp(pred) => {
+            let uno = nan(a) || nan(b);
+            let eq = fold_fp_cmp(FpCmp::Eq, w, a, b);
+            u128::from(match pred {
+                FpPred::False => false,
+                FpPred::True => true,
+                FpPred::Oeq => eq,
+                FpPred::Olt => lt(a, b),
+                FpPred::Ole => le(a, b),
+                FpPred::Ogt => lt(b, a),
+                FpPred::Oge => le(b, a),
+                FpPred::One => lt(a, b) || lt(b, a),
+                FpPred::Ord => !uno,
+                FpPred::Uno => uno,
+                FpPred::Ueq => uno || eq,
+                FpPred::Une => !eq,
+                FpPred::Ugt => !le(a, b),
+                FpPred::Uge => !lt(a, b),
+                FpPred::Ult => !le(b, a),
+                FpPred::Ule => !lt(b, a),
+            })
+        }
+        FloatOp::Unary(FpUnOp::Sqrt) => propagate(&[a], &|| fold_fp_unary(FpUnOp::Sqrt, w, a)),
+        FloatOp::Unary(uop) => {
+            if nan(a) {
+                a
+            } else {
+                fold_fp_unary(uop, w, a)
+            }
+        }
+        FloatOp::Fma => {
+            let c = args[2];
+            propagate(&[a, b, c], &|| fold_fp_fma(w, a, b, c))
+        }
+        FloatOp::MulAdd => {
+            let product = eval_float(FloatOp::Binary(FpBinOp::Mul), w, w, &[a, b]);
+            eval_float(FloatOp::Binary(FpBinOp::Add), w, w, &[product, args[2]])
+        }
+        FloatOp::Min | FloatOp::Max => {
+            let max = op == FloatOp::Max;
+            let (lo, hi) = if max { (b, a) } else { (a, b) };
+            if nan(a) {
+                b
+            } else if nan(b) {
+                a
+            } else if lt(lo, hi) {
+                a
+            } else if lt(hi, lo) {
+                b
+            } else if max {
+                a & b
+            } else {
+                a | b
+            }
+        }
+        FloatOp::Convert => {
+            if w == to {
+                a
+            } else if nan(a) {
+                let (mf, mt) = (layout(w).1, layout(to).1);
+                let payload = a & ((1u128 << mf) - 1);
+                let moved = if mt > mf {
+                    payload << (mt - mf)
+                } else {
+                    mask(to, payload >> (mf - mt))
+                };
+                let sign = if a & sign_bit(w) != 0 {
+                    sign_bit(to)
+                } else {
+                    0
+                };
+                sign | moved | infinity(to) | quiet_bit(to)
+            } else {
+                fold_fp_convert(w, to, a)
+            }
+        }
+        FloatOp::ToSInt => match to {
+            32 | 64 => fold_fp_to_sint(w, to, a),
+            t if t < 32 => mask(t, fold_fp_to_sint(w, 32, a)),
+            t if t < 64 => mask(t, fold_fp_to_sint(w, 64, a)),
+            t => fold_fp_to_sint(w, t, a),
+        },
+        FloatOp::ToUInt => match to {
+            t if t < 32 => mask(t, fold_fp_to_sint(w, 32, a)),
+            t if t < 64 => mask(t, fold_fp_to_sint(w, 64, a)),
+            t => {
+                let half = fold_int_to_fp(t, w, false, sign_bit(t));
+                if lt(a, half) {
+                    fold_fp_to_sint(w, t, a)
+                } else {
+                    let less = eval_float(FloatOp::Binary(FpBinOp::Sub), w, w, &[a, half]);
+                    fold_fp_to_sint(w, t, less) ^ sign_bit(t)
+                }
+            }
+        },
+        FloatOp::FromSInt => fold_int_to_fp(w, to, true, a),
+        FloatOp::FromUInt => fold_int_to_fp(w, to, false, a),
+    }
+}
+
+impl ExprPool {
+    /// `op` on expressions (see [`eval_float`] for `to`).
+    pub fn build_float(&self, op: FloatOp, args: &[ExprId], to: Width) -> ExprId {
+        let a = args[0];
+        let b = args.get(1).copied().unwrap_or(a);
+        match op {
+            FloatOp::Binary(bop) => self.fp_binary(bop, a, b),
+            FloatOp::Neg => self.fp_neg(a),
+            FloatOp::Abs => self.fp_abs(a),
+            FloatOp::CopySign => self.fp_copysign(a, b),
+            FloatOp::Cmp(pred) => self.fp_pred(pred, a, b),
+            FloatOp::Unary(uop) => self.fp_unary(uop, a),
+            FloatOp::Fma => self.fp_fma(a, b, args[2]),
+            FloatOp::MulAdd => {
+                let product = self.fp_binary(FpBinOp::Mul, a, b);
+                self.fp_binary(FpBinOp::Add, product, args[2])
+            }
+            FloatOp::Min => self.fp_min_max(false, a, b),
+            FloatOp::Max => self.fp_min_max(true, a, b),
+            FloatOp::Convert => self.fp_convert(a, to),
+            FloatOp::ToSInt => self.fp_to_sint(a, to),
+            FloatOp::ToUInt => self.fp_to_uint(a, to),
+            FloatOp::FromSInt => self.int_to_fp(a, to, true),
+            FloatOp::FromUInt => self.int_to_fp(a, to, false),
+        }
+    }
+}

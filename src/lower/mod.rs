@@ -138,6 +138,7 @@ impl Lowerer {
                     pointee_size,
                     pointee_is_scalar,
                     is_pointer,
+                    float: is_float_type(ty),
                     pass,
                     source_type: None,
                 });
@@ -150,6 +151,7 @@ impl Lowerer {
                 params,
                 ret_width,
                 ret_is_pointer: LLVMGetTypeKind(ret_ty) == LLVMTypeKind::LLVMPointerTypeKind,
+                ret_is_float: is_float_type(ret_ty),
                 is_var_arg: LLVMIsFunctionVarArg(fty) != 0,
                 blocks: Vec::new(),
                 num_regs: nparams,
@@ -336,7 +338,14 @@ impl Lowerer {
             return self.const_expr(c, width);
         }
         if !LLVMIsAConstantFP(c).is_null() {
-            return Err("floating-point constant".into());
+            let mut lossy = 0;
+            let v = LLVMConstRealGetDouble(c, &mut lossy);
+            let value = match width {
+                32 => u128::from((v as f32).to_bits()),
+                64 => u128::from(v.to_bits()),
+                _ => return Err(format!("floating-point constant of {width} bits")),
+            };
+            return Ok(Constant { width, value });
         }
         Err(format!("constant '{}' cannot be folded", print_value(c)))
     }
@@ -432,11 +441,17 @@ impl Lowerer {
                     Ok(bits as u32)
                 }
             }
-            LLVMTypeKind::LLVMFloatTypeKind
-            | LLVMTypeKind::LLVMDoubleTypeKind
-            | LLVMTypeKind::LLVMHalfTypeKind
-            | LLVMTypeKind::LLVMX86_FP80TypeKind
-            | LLVMTypeKind::LLVMFP128TypeKind => Err("floating point".into()),
+            LLVMTypeKind::LLVMFloatTypeKind => Ok(32),
+            LLVMTypeKind::LLVMDoubleTypeKind => Ok(64),
+            LLVMTypeKind::LLVMX86_FP80TypeKind => {
+                Err("x86_fp80 (long double) floating point".into())
+            }
+            LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMBFloatTypeKind => {
+                Err("half-precision floating point".into())
+            }
+            LLVMTypeKind::LLVMFP128TypeKind | LLVMTypeKind::LLVMPPC_FP128TypeKind => {
+                Err("128-bit floating point".into())
+            }
             LLVMTypeKind::LLVMVectorTypeKind => {
                 let (lanes, elem) = self.vector_shape(ty)?;
                 if lanes * elem > crate::expr::MAX_WIDTH {
@@ -762,6 +777,19 @@ impl<'a> FunctionLowerer<'a> {
             return self.lower_vector(inst, opcode);
         }
         let op = |s: &mut Self, i: u32| s.operand(LLVMGetOperand(inst, i));
+        if let Some(fop) = float_op(inst, opcode) {
+            let n = LLVMGetNumOperands(inst) as u32;
+            let mut args = Vec::with_capacity(n as usize);
+            for i in 0..n {
+                args.push(op(self, i)?);
+            }
+            return Ok(Inst::Float {
+                dst: self.reg(inst),
+                op: fop,
+                args,
+                width: self.l.width_of(ty)?,
+            });
+        }
         if let Some(bop) = binary_op(opcode) {
             return Ok(Inst::Binary {
                 dst: self.reg(inst),
@@ -1101,7 +1129,42 @@ impl<'a> FunctionLowerer<'a> {
             {
                 return self.lower_vector_intrinsic(intrinsic, inst, dst, args);
             }
+            if let (Some(op), Some(dst)) = (float_function(intrinsic), dst) {
+                if !intrinsic.ends_with(".f32") && !intrinsic.ends_with(".f64") {
+                    return Err(format!("intrinsic llvm.{intrinsic}"));
+                }
+                return Ok(Inst::Float {
+                    dst,
+                    op,
+                    args,
+                    width,
+                });
+            }
             return self.lower_intrinsic(intrinsic, dst, args, width);
+        }
+        // A C math function without a body whose meaning is one IEEE operation (clang keeps
+        // `sqrt` a call for `errno`, which musl's math functions do not set).
+        if !LLVMIsAFunction(callee).is_null() && LLVMCountBasicBlocks(callee) == 0 {
+            if let (Some(op), Some(dst)) = (float_function(crate::ir::split_name(&name).1), dst) {
+                if nargs as usize == op.arity()
+                    && LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMX86_FP80TypeKind
+                {
+                    let mut args = Vec::with_capacity(nargs as usize);
+                    for i in 0..nargs {
+                        let v = LLVMGetOperand(inst, i);
+                        self.l
+                            .width_of(LLVMTypeOf(v))
+                            .map_err(|e| format!("call passing {e}"))?;
+                        args.push(self.operand(v)?);
+                    }
+                    return Ok(Inst::Float {
+                        dst,
+                        op,
+                        args,
+                        width: self.l.width_of(ty)?,
+                    });
+                }
+            }
         }
         let mut args = Vec::with_capacity(nargs as usize);
         for i in 0..nargs {
@@ -1364,6 +1427,95 @@ unsafe fn aggregate_element(c: LLVMValueRef, i: u32) -> Result<LLVMValueRef, Str
 }
 
 /// The operator of an integer binary instruction.
+/// Whether `ty` is `float` or `double`.
+unsafe fn is_float_type(ty: LLVMTypeRef) -> bool {
+    matches!(
+        LLVMGetTypeKind(ty),
+        LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind
+    )
+}
+
+/// The floating-point meaning of an instruction, if it has one.
+unsafe fn float_op(inst: LLVMValueRef, opcode: LLVMOpcode) -> Option<FloatOp> {
+    use inkwell::llvm_sys::LLVMRealPredicate::*;
+    use LLVMOpcode::*;
+    Some(match opcode {
+        LLVMFAdd => FloatOp::Binary(FpBinOp::Add),
+        LLVMFSub => FloatOp::Binary(FpBinOp::Sub),
+        LLVMFMul => FloatOp::Binary(FpBinOp::Mul),
+        LLVMFDiv => FloatOp::Binary(FpBinOp::Div),
+        LLVMFRem => FloatOp::Binary(FpBinOp::Rem),
+        LLVMFNeg => FloatOp::Neg,
+        LLVMFPExt | LLVMFPTrunc => FloatOp::Convert,
+        LLVMFPToSI => FloatOp::ToSInt,
+        LLVMFPToUI => FloatOp::ToUInt,
+        LLVMSIToFP => FloatOp::FromSInt,
+        LLVMUIToFP => FloatOp::FromUInt,
+        LLVMFCmp => FloatOp::Cmp(match LLVMGetFCmpPredicate(inst) {
+            LLVMRealPredicateFalse => FpPred::False,
+            LLVMRealOEQ => FpPred::Oeq,
+            LLVMRealOGT => FpPred::Ogt,
+            LLVMRealOGE => FpPred::Oge,
+            LLVMRealOLT => FpPred::Olt,
+            LLVMRealOLE => FpPred::Ole,
+            LLVMRealONE => FpPred::One,
+            LLVMRealORD => FpPred::Ord,
+            LLVMRealUNO => FpPred::Uno,
+            LLVMRealUEQ => FpPred::Ueq,
+            LLVMRealUGT => FpPred::Ugt,
+            LLVMRealUGE => FpPred::Uge,
+            LLVMRealULT => FpPred::Ult,
+            LLVMRealULE => FpPred::Ule,
+            LLVMRealUNE => FpPred::Une,
+            LLVMRealPredicateTrue => FpPred::True,
+        }),
+        _ => return None,
+    })
+}
+
+/// The floating-point operation of an intrinsic (`llvm.NAME.f64` without `llvm.`) or of a C
+/// math function whose meaning is one IEEE operation (`sqrt`, `fabsf`, …), if it is one.
+pub(crate) fn float_function(name: &str) -> Option<FloatOp> {
+    let base = name.split('.').next().unwrap_or(name);
+    let base = match base.strip_suffix('f') {
+        Some(b)
+            if matches!(
+                b,
+                "sqrt"
+                    | "fabs"
+                    | "floor"
+                    | "ceil"
+                    | "trunc"
+                    | "round"
+                    | "rint"
+                    | "nearbyint"
+                    | "fmin"
+                    | "fmax"
+                    | "copysign"
+                    | "fma"
+            ) =>
+        {
+            b
+        }
+        _ => base,
+    };
+    Some(match base {
+        "sqrt" => FloatOp::Unary(FpUnOp::Sqrt),
+        "fabs" => FloatOp::Abs,
+        "floor" => FloatOp::Unary(FpUnOp::Floor),
+        "ceil" => FloatOp::Unary(FpUnOp::Ceil),
+        "trunc" => FloatOp::Unary(FpUnOp::Trunc),
+        "round" => FloatOp::Unary(FpUnOp::Round),
+        "rint" | "nearbyint" | "roundeven" => FloatOp::Unary(FpUnOp::RoundEven),
+        "minnum" | "fmin" => FloatOp::Min,
+        "maxnum" | "fmax" => FloatOp::Max,
+        "copysign" => FloatOp::CopySign,
+        "fma" => FloatOp::Fma,
+        "fmuladd" => FloatOp::MulAdd,
+        _ => return None,
+    })
+}
+
 fn binary_op(opcode: LLVMOpcode) -> Option<BinOp> {
     use LLVMOpcode::*;
     Some(match opcode {
