@@ -153,6 +153,18 @@ struct ParamArgs {
     /// initializers). Globals both sides define are compared at the end either way.
     #[arg(long, value_name = "symbolic|initial")]
     globals: Option<String>,
+    /// When floating-point return values are equal: `bits` (the same bit pattern, the
+    /// default: -0.0 differs from +0.0, NaN payloads count) or `ieee` (`==`, NaN equal to NaN).
+    #[arg(long = "fp-equal", value_name = "bits|ieee")]
+    fp_equal: Option<String>,
+    /// Floating-point return values are equal when IEEE-equal (NaN equal to NaN) or both
+    /// finite and within `ulp:N` representable values, `abs:E` or `rel:E` of each other.
+    #[arg(
+        long = "fp-tolerance",
+        value_name = "ulp:N|abs:E|rel:E",
+        conflicts_with = "fp_equal"
+    )]
+    fp_tolerance: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -536,6 +548,14 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
     check.compare_buffers = p.compare_buffers;
     if let Some(mode) = globals_of(p)? {
         check.globals = mode;
+    }
+    if let Some(mode) = &p.fp_equal {
+        check.fp_equality = crate::crosscheck::FpEquality::parse_mode(mode)
+            .map_err(|m| usage(format!("--fp-equal {m}")))?;
+    }
+    if let Some(tolerance) = &p.fp_tolerance {
+        check.fp_equality = crate::crosscheck::FpEquality::parse_tolerance(tolerance)
+            .map_err(|m| usage(format!("--fp-tolerance {m}")))?;
     }
     Ok(())
 }

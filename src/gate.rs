@@ -90,7 +90,7 @@ pub fn select_functions(
             skipped.push(Skipped {
                 function: f,
                 reason:
-                    "a parameter or the result has an unsupported type (floating point, vector)"
+                    "a parameter or the result has an unsupported type (long double, a vector of floats…)"
                         .into(),
             });
         } else {
@@ -275,6 +275,7 @@ pub fn config_jobs(
         check.exec = base.exec.clone();
         check.solver = base.solver.clone();
         check.globals = base.globals;
+        check.fp_equality = base.fp_equality;
         let d = &cfg.defaults;
         check.buffer_size = f
             .and_then(|f| f.buffer_size)

@@ -2,7 +2,9 @@
 //! small numbers and printable (or zero) bytes, by asking the solver for preferred models.
 //!
 //! Each scalar parameter in turn gets the smallest magnitude the path allows (an
-//! exponential then binary search on `|x| ≤ B`), preferring a non-negative value; then the
+//! exponential then binary search on `|x| ≤ B`), preferring a non-negative value — a float
+//! gets the first "round" value the path allows (0, ±1, ±2, 0.5, …, ±inf, NaN), else a whole
+//! number of moderate size; then the
 //! buffers are asked to hold only printable characters and zeroes, and as many zeroes as
 //! possible at their end. Every step keeps what the previous ones fixed, so the result still
 //! reaches the same outcome. The work is bounded by a query budget and a time budget; what
@@ -16,9 +18,12 @@
 //! multiplications on the path that proof can take the solver longer than the whole
 //! exploration.)
 
+use super::float::round_values;
 use super::setup::{Arguments, Signature};
 use crate::exec::{Executor, State, Value};
-use crate::expr::{mask, to_signed, ArrayId, Assignment, ExprId, ExprPool, Node};
+use crate::expr::{
+    mask, to_signed, ArrayId, Assignment, ExprId, ExprPool, FloatOp, FpPred, FpUnOp, Node,
+};
 use crate::solver::{build_chain, SatResult, Solver, SolverConfig};
 use crate::stop::Stop;
 use std::sync::Arc;
@@ -204,7 +209,11 @@ pub fn minimize(
         match p.buffer {
             None => {
                 if let Value::Sym(v) = value {
-                    smallest_magnitude(&mut search, pool, *v);
+                    if p.float {
+                        round_float(&mut search, pool, *v, bytes);
+                    } else {
+                        smallest_magnitude(&mut search, pool, *v);
+                    }
                 }
             }
             Some(_) => readable_bytes(&mut search, pool, bytes),
@@ -273,6 +282,55 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
     }
     if w > 1 && to_signed(w, pool.eval(v, &search.model)) < 0 {
         search.try_wish(pool.sge(v, pool.constant(w, 0)));
+    }
+}
+
+/// Prefers a round value for the float `v` (whose input bytes are `bytes`): the first of
+/// [`round_values`] the path allows (tried concretely, then the simplest through the
+/// solver), else a whole number of magnitude at most 10^6, else any value of that size.
+fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Value]) {
+    let w = pool.width(v);
+    let candidates = round_values(w);
+    let places: Option<Vec<(ArrayId, u32)>> = bytes
+        .iter()
+        .map(|b| match b {
+            Value::Sym(e) => match pool.node(*e) {
+                Node::Sym { array, offset } => Some((array, offset)),
+                _ => None,
+            },
+            Value::Con { .. } => None,
+        })
+        .collect();
+    if let Some(places) = places.filter(|p| p.len() * 8 == w as usize) {
+        for &c in &candidates {
+            let changes: Vec<(ArrayId, u32, u8)> = places
+                .iter()
+                .enumerate()
+                .map(|(i, &(array, offset))| (array, offset, (c >> (8 * i)) as u8))
+                .collect();
+            if search.try_bytes(&changes, pool.eq(v, pool.constant(w, c))) {
+                return;
+            }
+        }
+    }
+    for &c in candidates.iter().take(3) {
+        if search.try_wish(pool.eq(v, pool.constant(w, c))) {
+            return;
+        }
+    }
+    let million = if w == 32 {
+        u128::from(1e6f32.to_bits())
+    } else {
+        u128::from(1e6f64.to_bits())
+    };
+    let moderate = pool.build_float(
+        FloatOp::Cmp(FpPred::Ole),
+        &[pool.fp_abs(v), pool.constant(w, million)],
+        w,
+    );
+    let whole = pool.eq(pool.fp_unary(FpUnOp::Trunc, v), v);
+    if !search.try_wish(pool.bool_and(moderate, whole)) {
+        search.try_wish(moderate);
     }
 }
 

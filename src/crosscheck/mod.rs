@@ -6,6 +6,7 @@
 //! path condition; the path's verdict compares the two (`verdict`). Every divergence found
 //! is replayed concretely in the engine before it is reported as confirmed (`replay`).
 
+pub mod float;
 pub mod globals;
 mod minimize;
 mod precondition;
@@ -24,6 +25,7 @@ use crate::ir::{Module, Side};
 use crate::ktest::KTest;
 use crate::report::{Overall, PathRow, PathVerdict, Report, Summary};
 use crate::solver::{build_chain, SolverConfig};
+pub use float::FpEquality;
 use rows::RowDriver;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -48,6 +50,8 @@ pub struct FunctionCheck {
     pub compare_buffers: bool,
     /// How mutable globals start. Default is [`globals::GlobalsMode::Symbolic`].
     pub globals: globals::GlobalsMode,
+    /// When two floating-point return values count as equal. Default is bit-identical.
+    pub fp_equality: FpEquality,
     pub exec: ExecConfig,
     pub solver: SolverConfig,
     /// Where tests and reports go. Default is `xcheck-out`.
@@ -66,6 +70,7 @@ impl FunctionCheck {
             assumes: Vec::new(),
             compare_buffers: true,
             globals: globals::GlobalsMode::default(),
+            fp_equality: FpEquality::default(),
             exec: ExecConfig::default(),
             solver: SolverConfig::default(),
             out_dir: PathBuf::from("xcheck-out"),

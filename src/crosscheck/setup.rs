@@ -1,6 +1,7 @@
 //! Setting up a function-level check: matching the two entry points, making the symbolic
 //! (or, for replay, concrete) arguments, and applying the preconditions.
 
+use super::float::FpEquality;
 use super::globals::GlobalPlan;
 use super::precondition::{self, Binding};
 use super::FunctionCheck;
@@ -101,6 +102,8 @@ pub struct Signature {
     pub ret_is_float: bool,
     /// The globals the pair can reach: inputs, compared, and what the report says.
     pub globals: GlobalPlan,
+    /// When two floating-point return values count as equal.
+    pub fp_equality: FpEquality,
 }
 
 /// Finds both entry points and checks that their types agree.
@@ -214,6 +217,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         ret_width: fa.ret_width,
         ret_is_pointer: fa.ret_is_pointer,
         ret_is_float: fa.ret_is_float,
+        fp_equality: check.fp_equality,
         globals: super::globals::plan(module, a, b, check.globals),
     })
 }

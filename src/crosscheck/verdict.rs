@@ -6,6 +6,7 @@
 //! - One failed: `ErrorOne`, a divergence whatever the input on this path.
 //! - The engine gave up on either side: `Unknown`, with the reason.
 
+use super::float::display_float;
 use super::rows::{Decision, RowDriver, Rows};
 use super::setup::{make_buffer, Arguments, Signature};
 use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Value};
@@ -88,7 +89,9 @@ impl<'s> CrossDriver<'s> {
                             .rev()
                             .fold(0u128, |acc, &b| (acc << 8) | b as u128);
                         let (ty, _) = p.assume_type();
-                        if ty.signed {
+                        if p.float {
+                            display_float(p.width, mask(p.width, bits))
+                        } else if ty.signed {
                             display_int(p.width, mask(p.width, bits))
                         } else {
                             display_unsigned(mask(p.width, bits))
@@ -192,7 +195,8 @@ impl<'s> CrossDriver<'s> {
         b: &SideOutcome,
     ) -> Decision {
         use SideOutcome::Failed;
-        let results = (describe(ex, a), describe(ex, b));
+        let float = self.sig.ret_is_float;
+        let results = (describe(ex, a, float), describe(ex, b, float));
         let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
             (Failed(fa), Failed(fb)) if fa.kind.same_kind(&fb.kind) => {
                 let detail = format!(
@@ -234,8 +238,8 @@ impl<'s> CrossDriver<'s> {
                         let labels: Vec<String> =
                             self.memory_outputs().into_iter().map(|(l, _)| l).collect();
                         let shown = (
-                            concrete_outcome(ex, a, &model, &labels),
-                            concrete_outcome(ex, b, &model, &labels),
+                            concrete_outcome(ex, a, &model, &labels, float),
+                            concrete_outcome(ex, b, &model, &labels, float),
                         );
                         (PathVerdict::Diverged, detail, Some(model), shown)
                     }
@@ -284,7 +288,13 @@ impl<'s> CrossDriver<'s> {
                     } else {
                         *y
                     };
-                    terms.push(("return value".into(), pool.ne(x.expr(pool), y.expr(pool))));
+                    let (x, y) = (x.expr(pool), y.expr(pool));
+                    let differ = if self.sig.ret_is_float {
+                        self.sig.fp_equality.differ(pool, x, y)
+                    } else {
+                        pool.ne(x, y)
+                    };
+                    terms.push(("return value".into(), differ));
                 }
                 for (((name, compared), xa), xb) in
                     self.memory_outputs().into_iter().zip(ba).zip(bb)
@@ -380,7 +390,10 @@ impl Driver for CrossDriver<'_> {
                     ("?".to_string(), "not run".to_string())
                 } else {
                     (
-                        state.first.as_ref().map_or("?".into(), |o| describe(ex, o)),
+                        state
+                            .first
+                            .as_ref()
+                            .map_or("?".into(), |o| describe(ex, o, self.sig.ret_is_float)),
                         "?".to_string(),
                     )
                 };
@@ -418,9 +431,9 @@ fn concrete_byte(ex: &Executor<'_>, v: Value, model: &Assignment) -> u8 {
 }
 
 /// A result as text, with symbolic parts shown as `<symbolic>`.
-fn describe(ex: &Executor<'_>, o: &SideOutcome) -> String {
+fn describe(ex: &Executor<'_>, o: &SideOutcome, float: bool) -> String {
     let value = |v: &Value| match v {
-        Value::Con { width, bits } => display_int(*width, *bits),
+        Value::Con { width, bits } => display_value(*width, *bits, float),
         Value::Sym(_) => "<symbolic>".to_string(),
     };
     match o {
@@ -440,15 +453,16 @@ fn concrete_outcome(
     o: &SideOutcome,
     model: &Assignment,
     labels: &[String],
+    float: bool,
 ) -> String {
-    let value = |v: &Value| match v {
-        Value::Con { width, bits } => display_int(*width, *bits),
-        Value::Sym(e) => display_int(ex.pool.width(*e), ex.pool.eval(*e, model)),
+    let value = |v: &Value, float: bool| match v {
+        Value::Con { width, bits } => display_value(*width, *bits, float),
+        Value::Sym(e) => display_value(ex.pool.width(*e), ex.pool.eval(*e, model), float),
     };
     match o {
         SideOutcome::Returned { value: v, buffers } => {
             let mut text = match v {
-                Some(v) => format!("returns {}", value(v)),
+                Some(v) => format!("returns {}", value(v, float)),
                 None => "returns".to_string(),
             };
             for (b, label) in buffers.iter().zip(labels) {
@@ -457,8 +471,17 @@ fn concrete_outcome(
             }
             text
         }
-        SideOutcome::Exited(v) => format!("exit({})", value(v)),
+        SideOutcome::Exited(v) => format!("exit({})", value(v, false)),
         SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.loc),
+    }
+}
+
+/// A returned value: a float as [`display_float`] shows it, else as [`display_int`].
+fn display_value(width: u32, bits: u128, float: bool) -> String {
+    if float {
+        display_float(width, bits)
+    } else {
+        display_int(width, bits)
     }
 }
 

@@ -1,0 +1,338 @@
+//! Floating-point results: what "equal" means for them (`--fp-equal`, `--fp-tolerance`),
+//! how values are shown (decimal and C's `%a`, NaN, infinities and subnormals named), and the
+//! round values minimization tries first.
+
+use crate::expr::{ExprId, ExprPool, FloatOp, FpBinOp, FpPred};
+use std::fmt;
+
+/// When two floating-point results count as equal.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum FpEquality {
+    /// The same bit pattern: `-0.0` differs from `+0.0`, NaN payloads and signs count.
+    #[default]
+    Bits,
+    /// IEEE `==`, except that two NaNs are equal (`-0.0 == +0.0`).
+    Ieee,
+    /// IEEE-equal as above, or both finite and within a tolerance.
+    Tolerance(Tolerance),
+}
+
+/// How far apart two finite results may be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tolerance {
+    /// At most `n` representable values apart (`-0.0` and `+0.0` are both 0).
+    Ulp(u64),
+    /// `|a - b| <= e` (the difference computed in the results' format).
+    Abs(f64),
+    /// `|a - b| <= e * max(|a|, |b|)` (computed in the results' format).
+    Rel(f64),
+}
+
+impl FpEquality {
+    /// Parses `--fp-equal` (`bits` or `ieee`).
+    pub fn parse_mode(text: &str) -> Result<FpEquality, String> {
+        match text {
+            "bits" => Ok(FpEquality::Bits),
+            "ieee" => Ok(FpEquality::Ieee),
+            other => Err(format!("'{other}': expected bits or ieee")),
+        }
+    }
+
+    /// Parses `--fp-tolerance` (`ulp:N`, `abs:E` or `rel:E`).
+    pub fn parse_tolerance(text: &str) -> Result<FpEquality, String> {
+        let (kind, value) = text
+            .split_once(':')
+            .ok_or_else(|| format!("'{text}': expected ulp:N, abs:E or rel:E"))?;
+        let number = || -> Result<f64, String> {
+            let v: f64 = value
+                .parse()
+                .map_err(|_| format!("'{value}' is not a number"))?;
+            if v.is_finite() && v >= 0.0 {
+                Ok(v)
+            } else {
+                Err(format!("'{value}' is not a finite non-negative number"))
+            }
+        };
+        let tolerance = match kind {
+            "ulp" => Tolerance::Ulp(
+                value
+                    .parse()
+                    .map_err(|_| format!("'{value}' is not a whole number of ulps"))?,
+            ),
+            "abs" => Tolerance::Abs(number()?),
+            "rel" => Tolerance::Rel(number()?),
+            other => return Err(format!("'{other}': expected ulp, abs or rel")),
+        };
+        Ok(FpEquality::Tolerance(tolerance))
+    }
+
+    /// The condition (width 1) under which the floats `x` and `y` (of one width) do NOT count
+    /// as equal.
+    pub fn differ(self, pool: &ExprPool, x: ExprId, y: ExprId) -> ExprId {
+        let same = match self {
+            FpEquality::Bits => return pool.ne(x, y),
+            FpEquality::Ieee => pool.fp_eq_or_both_nan(x, y),
+            FpEquality::Tolerance(t) => {
+                let exact = pool.fp_eq_or_both_nan(x, y);
+                let finite = |v| {
+                    let w = pool.width(v);
+                    let magnitude = pool.fp_abs(v);
+                    pool.ult(magnitude, pool.constant(w, infinity_bits(w)))
+                };
+                let both_finite = pool.bool_and(finite(x), finite(y));
+                pool.bool_or(exact, pool.bool_and(both_finite, within(pool, t, x, y)))
+            }
+        };
+        pool.bool_not(same)
+    }
+}
+
+impl fmt::Display for FpEquality {
+    /// The mode as the report names it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FpEquality::Bits => write!(f, "bit-identical"),
+            FpEquality::Ieee => write!(f, "IEEE == (NaN equals NaN)"),
+            FpEquality::Tolerance(Tolerance::Ulp(n)) => write!(f, "within {n} ulp"),
+            FpEquality::Tolerance(Tolerance::Abs(e)) => write!(f, "within {e:e} absolute"),
+            FpEquality::Tolerance(Tolerance::Rel(e)) => write!(f, "within {e:e} relative"),
+        }
+    }
+}
+
+/// The bit pattern of `+inf` in the format of `width` bits.
+fn infinity_bits(width: u32) -> u128 {
+    if width == 32 {
+        u128::from(f32::INFINITY.to_bits())
+    } else {
+        u128::from(f64::INFINITY.to_bits())
+    }
+}
+
+/// `e` as a constant of the format of `width` bits (rounded to nearest).
+fn constant(pool: &ExprPool, width: u32, e: f64) -> ExprId {
+    let bits = if width == 32 {
+        u128::from((e as f32).to_bits())
+    } else {
+        u128::from(e.to_bits())
+    };
+    pool.constant(width, bits)
+}
+
+/// Whether the finite floats `x` and `y` are within the tolerance `t`.
+fn within(pool: &ExprPool, t: Tolerance, x: ExprId, y: ExprId) -> ExprId {
+    let w = pool.width(x);
+    let float = |op, args: &[ExprId]| pool.build_float(op, args, w);
+    match t {
+        Tolerance::Ulp(n) => {
+            // Sign and magnitude as one ordered integer: -m for negative values.
+            let ordered = |v: ExprId| {
+                let magnitude = pool.zext(pool.fp_abs(v), 128);
+                let negative = pool.extract(v, w - 1, 1);
+                pool.ite(negative, pool.neg(magnitude), magnitude)
+            };
+            let d = pool.sub(ordered(x), ordered(y));
+            let zero = pool.zero(128);
+            let distance = pool.ite(pool.slt(d, zero), pool.neg(d), d);
+            pool.ule(distance, pool.constant(128, u128::from(n)))
+        }
+        Tolerance::Abs(e) => {
+            let d = float(
+                FloatOp::Abs,
+                &[float(FloatOp::Binary(FpBinOp::Sub), &[x, y])],
+            );
+            float(FloatOp::Cmp(FpPred::Ole), &[d, constant(pool, w, e)])
+        }
+        Tolerance::Rel(e) => {
+            let d = float(
+                FloatOp::Abs,
+                &[float(FloatOp::Binary(FpBinOp::Sub), &[x, y])],
+            );
+            let larger = float(
+                FloatOp::Max,
+                &[float(FloatOp::Abs, &[x]), float(FloatOp::Abs, &[y])],
+            );
+            let bound = float(
+                FloatOp::Binary(FpBinOp::Mul),
+                &[constant(pool, w, e), larger],
+            );
+            float(FloatOp::Cmp(FpPred::Ole), &[d, bound])
+        }
+    }
+}
+
+/// A float of `width` (32 or 64) bits as people read it: the shortest decimal that reads
+/// back as it, and its exact hexadecimal form as C's `%a` prints it; NaN with its sign and
+/// payload, infinities, and subnormals named.
+pub fn display_float(width: u32, bits: u128) -> String {
+    let (value, payload_bits) = if width == 32 {
+        (f64::from(f32::from_bits(bits as u32)), 23)
+    } else {
+        (f64::from_bits(bits as u64), 52)
+    };
+    let negative = bits >> (width - 1) & 1 == 1;
+    let sign = if negative { "-" } else { "" };
+    if value.is_nan() {
+        let payload = bits & ((1u128 << payload_bits) - 1);
+        return format!("{sign}NaN (0x{bits:x}, payload 0x{payload:x})");
+    }
+    if value.is_infinite() {
+        return format!("{sign}inf");
+    }
+    let decimal = if value == 0.0 || (1e-4..1e16).contains(&value.abs()) {
+        let text = if width == 32 {
+            format!("{}", f32::from_bits(bits as u32))
+        } else {
+            format!("{value}")
+        };
+        if text.contains('.') {
+            text
+        } else {
+            format!("{text}.0")
+        }
+    } else if width == 32 {
+        format!("{:e}", f32::from_bits(bits as u32))
+    } else {
+        format!("{value:e}")
+    };
+    let subnormal = if width == 32 {
+        f32::from_bits(bits as u32).is_subnormal()
+    } else {
+        value.is_subnormal()
+    };
+    let note = if subnormal { ", subnormal" } else { "" };
+    format!("{decimal} ({}{note})", hex_float(value))
+}
+
+/// A double as C's `printf("%a")` prints it (glibc's form: subnormals as `0x0.…p-1022`).
+pub fn hex_float(value: f64) -> String {
+    let bits = value.to_bits();
+    let sign = if bits >> 63 == 1 { "-" } else { "" };
+    let exponent = ((bits >> 52) & 0x7ff) as i64;
+    let mantissa = bits & ((1u64 << 52) - 1);
+    let (lead, exp) = match exponent {
+        0 if mantissa == 0 => return format!("{sign}0x0p+0"),
+        0 => (0, -1022),
+        e => (1, e - 1023),
+    };
+    let mut digits = format!("{mantissa:013x}");
+    while digits.ends_with('0') {
+        digits.pop();
+    }
+    let dot = if digits.is_empty() { "" } else { "." };
+    let exp_sign = if exp >= 0 { "+" } else { "" };
+    format!("{sign}0x{lead}{dot}{digits}p{exp_sign}{exp}")
+}
+
+/// Round values minimization tries for a float of `width` bits, simplest first.
+pub fn round_values(width: u32) -> Vec<u128> {
+    let doubles = [
+        0.0,
+        1.0,
+        -1.0,
+        2.0,
+        -2.0,
+        0.5,
+        -0.5,
+        3.0,
+        10.0,
+        -10.0,
+        0.25,
+        100.0,
+        -0.0,
+        1e6,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ];
+    doubles
+        .iter()
+        .map(|&d| {
+            if width == 32 {
+                u128::from((d as f32).to_bits())
+            } else {
+                u128::from(d.to_bits())
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_show_as_decimal_and_as_c_prints_hex() {
+        assert_eq!(display_float(64, 1.5f64.to_bits().into()), "1.5 (0x1.8p+0)");
+        assert_eq!(
+            display_float(64, (-0.0f64).to_bits().into()),
+            "-0.0 (-0x0p+0)"
+        );
+        assert_eq!(
+            display_float(64, 0.1f64.to_bits().into()),
+            "0.1 (0x1.999999999999ap-4)"
+        );
+        assert_eq!(
+            display_float(64, 1e300f64.to_bits().into()),
+            "1e300 (0x1.7e43c8800759cp+996)"
+        );
+        assert_eq!(
+            display_float(64, 1),
+            "5e-324 (0x0.0000000000001p-1022, subnormal)"
+        );
+        assert_eq!(
+            display_float(64, 0xFFF8_0000_0000_0000),
+            "-NaN (0xfff8000000000000, payload 0x8000000000000)"
+        );
+        assert_eq!(display_float(64, f64::INFINITY.to_bits().into()), "inf");
+        assert_eq!(
+            display_float(32, 0.1f32.to_bits().into()),
+            "0.1 (0x1.99999ap-4)"
+        );
+        assert_eq!(display_float(32, 1), "1e-45 (0x1p-149, subnormal)");
+    }
+
+    #[test]
+    fn options_parse_and_reject_nonsense() {
+        assert_eq!(FpEquality::parse_mode("ieee"), Ok(FpEquality::Ieee));
+        assert!(FpEquality::parse_mode("close").is_err());
+        assert_eq!(
+            FpEquality::parse_tolerance("ulp:4"),
+            Ok(FpEquality::Tolerance(Tolerance::Ulp(4)))
+        );
+        assert_eq!(
+            FpEquality::parse_tolerance("rel:1e-12"),
+            Ok(FpEquality::Tolerance(Tolerance::Rel(1e-12)))
+        );
+        for bad in [
+            "ulp:-1", "abs:nan", "rel:-1", "abs", "near:1", "ulp:1.5", "abs:inf",
+        ] {
+            assert!(FpEquality::parse_tolerance(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn each_mode_says_when_two_floats_differ() {
+        let pool = ExprPool::new();
+        let d = |v: f64| pool.constant(64, u128::from(v.to_bits()));
+        let differ = |mode: FpEquality, x: f64, y: f64| {
+            pool.as_const(mode.differ(&pool, d(x), d(y))) == Some(1)
+        };
+        assert!(differ(FpEquality::Bits, 0.0, -0.0));
+        assert!(!differ(FpEquality::Ieee, 0.0, -0.0));
+        assert!(!differ(FpEquality::Ieee, f64::NAN, -f64::NAN));
+        assert!(differ(FpEquality::Ieee, f64::NAN, 1.0));
+        let ulp = FpEquality::Tolerance(Tolerance::Ulp(1));
+        assert!(!differ(ulp, 1.0, f64::from_bits(1.0f64.to_bits() + 1)));
+        assert!(differ(ulp, 1.0, f64::from_bits(1.0f64.to_bits() + 2)));
+        assert!(!differ(ulp, f64::from_bits(1), -f64::from_bits(0)));
+        assert!(differ(ulp, f64::MAX, f64::INFINITY));
+        let rel = FpEquality::Tolerance(Tolerance::Rel(1e-12));
+        assert!(!differ(rel, 1.0, 1.0 + 1e-13));
+        assert!(differ(rel, 1.0, 1.0 + 1e-11));
+        assert!(!differ(rel, f64::INFINITY, f64::INFINITY));
+        let abs = FpEquality::Tolerance(Tolerance::Abs(0.5));
+        assert!(!differ(abs, 1.0, 1.4));
+        assert!(differ(abs, 1.0, 1.6));
+    }
+}
