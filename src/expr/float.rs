@@ -269,6 +269,9 @@ impl ExprPool {
 
     /// Whether the float `a` is a NaN (width 1).
     pub fn fp_is_nan(&self, a: ExprId) -> ExprId {
+        if let Node::IntToFp { .. } = self.node(a) {
+            return self.false_();
+        }
         let w = self.width(a);
         let magnitude = self.and(a, self.constant(w, sign_bit(w) - 1));
         self.ult(self.constant(w, infinity(w)), magnitude)
@@ -295,8 +298,57 @@ impl ExprPool {
     // ---- LLVM's operations with x86-64 semantics ----
 
     /// `fadd`, `fsub`, `fmul`, `fdiv`, `frem`.
+    ///
+    /// A sum or difference of two integers converted to floats is exact when the result
+    /// needs at most the format's significand bits: it is built as the conversion of the
+    /// integer sum (never `-0.0`: an exact zero sum is `+0.0` in round-to-nearest, as the
+    /// conversion of 0), which the solver decides without floating-point reasoning.
     pub fn fp_binary(&self, op: FpBinOp, a: ExprId, b: ExprId) -> ExprId {
+        if let Some(exact) = self.exact_integer_sum(op, a, b) {
+            return exact;
+        }
         self.fp_propagate(&[a, b], self.fp_binary_raw(op, a, b))
+    }
+
+    /// `a op b` as an integer conversion, when `op` is `+` or `-` on two integer conversions
+    /// whose exact result the format represents.
+    fn exact_integer_sum(&self, op: FpBinOp, a: ExprId, b: ExprId) -> Option<ExprId> {
+        if !matches!(op, FpBinOp::Add | FpBinOp::Sub) {
+            return None;
+        }
+        let (
+            Node::IntToFp {
+                arg: x,
+                width,
+                signed: sx,
+            },
+            Node::IntToFp {
+                arg: y, signed: sy, ..
+            },
+        ) = (self.node(a), self.node(b))
+        else {
+            return None;
+        };
+        let significand = layout(width).1 + 1;
+        // |x| < 2^wx and |y| < 2^wy, so |x ± y| < 2^(max + 1).
+        let (wx, wy) = (self.width(x), self.width(y));
+        if wx.max(wy) + 1 > significand {
+            return None;
+        }
+        let wide = |v: ExprId, signed: bool| {
+            if signed {
+                self.sext(v, 64)
+            } else {
+                self.zext(v, 64)
+            }
+        };
+        let (x, y) = (wide(x, sx), wide(y, sy));
+        let sum = if op == FpBinOp::Add {
+            self.add(x, y)
+        } else {
+            self.sub(x, y)
+        };
+        Some(self.int_to_fp(sum, width, true))
     }
 
     pub(super) fn fp_fma_raw(&self, a: ExprId, b: ExprId, c: ExprId) -> ExprId {
@@ -384,10 +436,20 @@ impl ExprPool {
     }
 
     /// `fpext`/`fptrunc` of `a` to the format of `to` bits.
+    ///
+    /// `float` arithmetic done in `double` and rounded back (`(float)((double)x * y)`) is
+    /// the `float` operation itself: a `double` holds `+ - * /` and `sqrt` of two `float`s
+    /// precisely enough (53 ≥ 2·24 + 2 bits) that rounding twice gives the same value as
+    /// rounding once (Figueroa), and NaNs come back as the `float` operation makes them.
     pub fn fp_convert(&self, a: ExprId, to: Width) -> ExprId {
         let from = self.width(a);
         if from == to {
             return a;
+        }
+        if from == 64 && to == 32 {
+            if let Some(narrow) = self.narrow_double_rounding(a) {
+                return narrow;
+            }
         }
         let raw = self.fp_convert_raw(a, to);
         // A NaN keeps its sign and the top bits of its payload, and is quietened.
@@ -412,6 +474,60 @@ impl ExprPool {
             self.constant(to, infinity(to) | quiet_bit(to)),
         );
         self.ite(self.fp_is_nan(a), nan, raw)
+    }
+
+    /// The `float` operation that `a` computes in `double` on `float` operands, if it is one
+    /// (see [`ExprPool::fp_convert`]). The match is checked by rebuilding: `a` must be
+    /// exactly the expression the builders make for the `double` operation.
+    fn narrow_double_rounding(&self, a: ExprId) -> Option<ExprId> {
+        let raw = self.strip_nan_tests(a);
+        let widened = |e: ExprId| match self.node(self.strip_nan_tests(e)) {
+            Node::FpConvert { arg, width: 64 } if self.width(arg) == 32 => {
+                (self.fp_convert(arg, 64) == e).then_some(arg)
+            }
+            _ => None,
+        };
+        match self.node(raw) {
+            Node::FpBinary { op, lhs, rhs } if op != FpBinOp::Rem => {
+                let (x, y) = (widened(lhs)?, widened(rhs)?);
+                (self.fp_binary(op, lhs, rhs) == a).then(|| self.fp_binary(op, x, y))
+            }
+            Node::FpUnary {
+                op: FpUnOp::Sqrt,
+                arg,
+            } => {
+                let x = widened(arg)?;
+                (self.fp_unary(FpUnOp::Sqrt, arg) == a).then(|| self.fp_unary(FpUnOp::Sqrt, x))
+            }
+            _ => None,
+        }
+    }
+
+    /// `e` without the `ite`s on NaN tests around it: the innermost `else` arm.
+    fn strip_nan_tests(&self, mut e: ExprId) -> ExprId {
+        while let Node::Ite { cond, els, .. } = self.node(e) {
+            let Node::Binary {
+                op: super::BinOp::Ult,
+                rhs: magnitude,
+                ..
+            } = self.node(cond)
+            else {
+                break;
+            };
+            let Node::Binary {
+                op: super::BinOp::And,
+                rhs: y,
+                ..
+            } = self.node(magnitude)
+            else {
+                break;
+            };
+            if self.fp_is_nan(y) != cond {
+                break;
+            }
+            e = els;
+        }
+        e
     }
 
     /// `fptosi` to `width` bits, as x86-64 code computes it.

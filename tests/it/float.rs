@@ -302,6 +302,65 @@ fn solvers_agree_with_concrete_evaluation_on_the_other_operations() {
                 }
             }
         }
+        if width == 32 {
+            // `float` arithmetic in `double`, rounded back (rewritten to the `float` operation).
+            for (i, &x) in values.iter().enumerate() {
+                let y = values[(i * 7 + 2) % values.len()];
+                let op = [FpBinOp::Add, FpBinOp::Sub, FpBinOp::Mul, FpBinOp::Div][i % 4];
+                both(&mut inputs, &mut checks, &[x, y], &|p, a| {
+                    let (x, y) = (p.fp_convert(a[0], 64), p.fp_convert(a[1], 64));
+                    p.fp_convert(p.fp_binary(op, x, y), 32)
+                });
+                both(&mut inputs, &mut checks, &[x], &|p, a| {
+                    let x = p.fp_convert(a[0], 64);
+                    p.fp_convert(p.fp_unary(FpUnOp::Sqrt, x), 32)
+                });
+            }
+        }
+        // Sums of converted integers (rewritten to the conversion of the integer sum).
+        for (i, &x) in values.iter().enumerate() {
+            let y = values[(i * 3 + 1) % values.len()];
+            for (from, signed) in [
+                (8u32, true),
+                (16, false),
+                (16, true),
+                (32, true),
+                (32, false),
+            ] {
+                for op in [FpBinOp::Add, FpBinOp::Sub] {
+                    let m = (1u128 << from) - 1;
+                    let p = ExprPool::new();
+                    let (cx, cy) = (p.constant(from, x & m), p.constant(from, y & m));
+                    let concrete = p
+                        .as_const(p.fp_binary(
+                            op,
+                            p.int_to_fp(cx, width, signed),
+                            p.int_to_fp(cy, width, signed),
+                        ))
+                        .unwrap();
+                    let pool = &inputs.pool;
+                    let ints: Vec<ExprId> = [x & m, y & m]
+                        .iter()
+                        .map(|&v| {
+                            let array = pool.new_array("n", from / 8);
+                            let bytes: Vec<ExprId> =
+                                (0..from / 8).map(|k| pool.sym(array, k)).collect();
+                            let int = pool.concat_bytes(&bytes);
+                            inputs
+                                .constraints
+                                .push(pool.eq(int, pool.constant(from, v)));
+                            int
+                        })
+                        .collect();
+                    let e = pool.fp_binary(
+                        op,
+                        pool.int_to_fp(ints[0], width, signed),
+                        pool.int_to_fp(ints[1], width, signed),
+                    );
+                    checks.push((e, concrete));
+                }
+            }
+        }
         assert_solvers_agree(&format!("other operations, {width} bits"), &inputs, &checks);
     }
 }
