@@ -526,6 +526,18 @@ pub struct Module {
     pub globals: Vec<Global>,
     pub constants: Vec<Constant>,
     pub locs: Vec<String>,
+    /// What the loader linked from musl's math library (function checks).
+    pub library: Library,
+}
+
+/// The math functions a function check runs as musl's code (`load/libm.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Library {
+    /// The linked names (`A.sin`, `B.__rem_pio2`) of the external functions linked from
+    /// musl's math library, each side its own copy.
+    pub linked: Vec<String>,
+    /// Why musl's math library could not be linked, when it could not (its build missing).
+    pub unavailable: Option<String>,
 }
 
 impl Module {

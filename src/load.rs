@@ -5,6 +5,10 @@
 //! clashing. Declarations of external symbols keep their names and are shared, and so is
 //! everything the harness defines. `lower` turns the linked module into the engine's IR;
 //! the LLVM context lives only inside [`load`].
+//!
+//! Function checks also link, into each side before its renaming, the members of musl's
+//! bitcode math library that define the math functions the side calls (`load/libm.rs`):
+//! `A.sin` and `B.sin` are each side's own copy of musl's `sin`.
 
 use crate::error::{Error, Result};
 use crate::input::MAX_BITCODE_BYTES;
@@ -15,7 +19,9 @@ use inkwell::module::Module;
 use std::path::{Path, PathBuf};
 
 mod isolate;
+mod libm;
 pub use isolate::{check_bitcode_main, parse_in_child, CHECK_SUBCOMMAND};
+pub use libm::{libc_archive, musl_dir};
 
 /// The harness (KLEE-compatible intrinsics written in C), compiled to bitcode by `build.rs`.
 static HARNESS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/harness.bc"));
@@ -32,9 +38,10 @@ pub fn side_prefix(side: Side) -> &'static str {
     }
 }
 
-/// Loads side A (and side B, if given), links the harness and lowers the result.
-pub fn load(a: &Path, b: Option<&Path>) -> Result<ir::Module> {
-    load_with(a, b, Mode::Functions)
+/// Loads side A (and side B, if given), links into each side the math functions of musl it
+/// calls (except those named in `abstract_calls`), links the harness and lowers the result.
+pub fn load(a: &Path, b: Option<&Path>, abstract_calls: &[String]) -> Result<ir::Module> {
+    load_with(a, b, Mode::Functions(abstract_calls))
 }
 
 /// Loads two whole programs: as [`load`], with the POSIX model linked in and without
@@ -50,9 +57,10 @@ pub fn load_harness_program(a: &Path) -> Result<ir::Module> {
 
 /// What is linked with the sides, and how they are lowered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    /// Function checks: the harness only; parameter names are read from debug info.
-    Functions,
+enum Mode<'a> {
+    /// Function checks: musl's math functions the sides call but those named here, and the
+    /// harness; parameter names are read from debug info.
+    Functions(&'a [String]),
     /// Whole programs and harness programs: the POSIX model too, no parameter names.
     Programs,
 }
@@ -63,7 +71,7 @@ struct Input {
     bytes: Vec<u8>,
 }
 
-fn load_with(a: &Path, b: Option<&Path>, mode: Mode) -> Result<ir::Module> {
+fn load_with(a: &Path, b: Option<&Path>, mode: Mode<'_>) -> Result<ir::Module> {
     let mut inputs = vec![read_bitcode(a)?];
     if let Some(b) = b {
         inputs.push(read_bitcode(b)?);
@@ -72,22 +80,29 @@ fn load_with(a: &Path, b: Option<&Path>, mode: Mode) -> Result<ir::Module> {
     // they get it before the lowering sees them.
     let vetted = isolate::vet(&inputs)?;
     let context = Context::create();
-    let module = link(&context, &inputs, mode, !vetted)?;
-    lower(&module, &inputs, mode)
+    let (module, library) = link(&context, &inputs, mode, !vetted)?;
+    let mut lowered = lower(&module, &inputs, mode)?;
+    lowered.library = library;
+    Ok(lowered)
 }
 
-/// Parses the inputs (side A first), renames what each defines, and links them and the
-/// harness into one module. `verify`: run LLVM's verifier on each parsed input, so that
-/// linking and lowering see well-formed IR only.
+/// Parses the inputs (side A first), links into each the math functions it calls (function
+/// checks), renames what each defines, and links them and the harness into one module.
+/// `verify`: run LLVM's verifier on each parsed input, so that linking and lowering see
+/// well-formed IR only. Returns the module and what was linked from musl.
 fn link<'ctx>(
     context: &'ctx Context,
     inputs: &[Input],
-    mode: Mode,
+    mode: Mode<'_>,
     verify: bool,
-) -> Result<Module<'ctx>> {
+) -> Result<(Module<'ctx>, ir::Library)> {
     let mut modules = Vec::new();
     for input in inputs {
         modules.push(parse(context, input, verify)?);
+    }
+    let mut library = ir::Library::default();
+    if let Mode::Functions(abstract_calls) = mode {
+        library = link_math(context, &modules, abstract_calls);
     }
     let mut modules = modules.into_iter();
     let (Some(module), Some(first)) = (modules.next(), inputs.first()) else {
@@ -116,7 +131,39 @@ fn link<'ctx>(
             .link_in_module(harness)
             .map_err(|e| Error::input(a, format!("cannot be linked with {name}: {e}")))?;
     }
-    Ok(module)
+    Ok((module, library))
+}
+
+/// Links musl's math functions into each side's module (side A first), before the
+/// renaming; what cannot be linked is said in [`ir::Library::unavailable`], never an error.
+fn link_math<'ctx>(
+    context: &'ctx Context,
+    modules: &[Module<'ctx>],
+    abstract_calls: &[String],
+) -> ir::Library {
+    let mut library = ir::Library::default();
+    let archive = musl_dir()
+        .map(|dir| libc_archive(&dir))
+        .and_then(|path| libm::archive(&path));
+    let archive = match archive {
+        Ok(archive) => archive,
+        Err(why) => {
+            library.unavailable = Some(why);
+            return library;
+        }
+    };
+    for (module, side) in modules.iter().zip([Side::A, Side::B]) {
+        match libm::link_math(context, module, &archive, abstract_calls) {
+            Ok(names) => {
+                let prefix = side_prefix(side);
+                library
+                    .linked
+                    .extend(names.into_iter().map(|n| format!("{prefix}{n}")));
+            }
+            Err(why) => library.unavailable = Some(why),
+        }
+    }
+    library
 }
 
 /// The child's work: parses and verifies each input, announcing its index first; the
@@ -138,7 +185,7 @@ fn lower(module: &Module<'_>, inputs: &[Input], mode: Mode) -> Result<ir::Module
         inputs[i].path.clone()
     };
     let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        crate::lower::lower(module, mode == Mode::Functions)
+        crate::lower::lower(module, matches!(mode, Mode::Functions(_)))
     }));
     match lowered {
         Ok(result) => result.map_err(|e| Error::input(path_of(e.side), e.msg)),

@@ -2,7 +2,10 @@
 //! [`Check`] for each kind of value, run inside serde's visitor so that a rejected value's error
 //! keeps its key path and its line (see the parent module).
 
-use super::{buffer_size, parse_fail_on, parse_limit, shown, Defaults, FailOn};
+use super::{
+    buffer_size, call_name, parse_abstract_calls, parse_fail_on, parse_limit, shown, Defaults,
+    FailOn,
+};
 use crate::crosscheck::globals::GlobalsMode;
 use crate::exec::SearchKind;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -32,6 +35,8 @@ pub(super) struct RawPair {
     pub(super) exclude: Option<Spanned<Many<Name>>>,
     #[serde(default)]
     pub(super) function: Vec<Spanned<Table<RawFunction>>>,
+    #[serde(default, deserialize_with = "abstract_calls")]
+    pub(super) abstract_calls: Option<Vec<String>>,
 }
 
 /// A `[[pair.function]]` as serde reads it.
@@ -362,4 +367,31 @@ impl Check for Assume {
         crate::assume::parse_assume(&text).map_err(|e| format!("'{}': {e}", shown(&text)))?;
         Ok(text)
     }
+}
+
+/// A function name of `abstract_calls`; as one string, a comma-separated list
+/// ([`parse_abstract_calls`]).
+pub(super) enum CallName {}
+impl Check for CallName {
+    type Out = String;
+    fn check(value: toml::Value) -> Result<String, String> {
+        call_name(&string(value)?)
+    }
+    fn one(text: &str) -> Result<Vec<String>, String> {
+        parse_abstract_calls(text)
+    }
+}
+
+/// `abstract_calls`: function names without repeats.
+pub(super) fn abstract_calls<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Vec<String>>, D::Error> {
+    let Many(all) = Many::<CallName>::deserialize(deserializer)?;
+    let mut list: Vec<String> = Vec::new();
+    for name in all {
+        if !list.contains(&name) {
+            list.push(name);
+        }
+    }
+    Ok(Some(list))
 }

@@ -1012,6 +1012,7 @@ mod tests {
                 },
             ],
             locs: vec!["f.c:1".into()],
+            library: Default::default(),
         }
     }
 

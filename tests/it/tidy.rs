@@ -206,7 +206,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "stop",
         ],
     ),
-    ("cc", &["error", "input"]),
+    ("cc", &["error", "input", "load"]),
     (
         "replay",
         &["crosscheck", "error", "input", "ktest", "native"],
