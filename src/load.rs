@@ -16,6 +16,7 @@ use crate::ir::{self, Side};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 mod isolate;
@@ -80,10 +81,18 @@ fn load_with(a: &Path, b: Option<&Path>, mode: Mode<'_>) -> Result<ir::Module> {
     // they get it before the lowering sees them.
     let vetted = isolate::vet(&inputs)?;
     let context = Context::create();
-    let (module, library) = link(&context, &inputs, mode, !vetted)?;
-    let mut lowered = lower(&module, &inputs, mode)?;
-    lowered.library = library;
+    let (module, linked) = link(&context, &inputs, mode, !vetted)?;
+    let mut lowered = lower(&module, &inputs, mode, &linked.all)?;
+    lowered.library = linked.library;
     Ok(lowered)
+}
+
+/// What was linked from musl's math library.
+struct Linked {
+    /// What the report says.
+    library: ir::Library,
+    /// The linked names of every function linked, internal ones too.
+    all: HashSet<String>,
 }
 
 /// Parses the inputs (side A first), links into each the math functions it calls (function
@@ -95,15 +104,15 @@ fn link<'ctx>(
     inputs: &[Input],
     mode: Mode<'_>,
     verify: bool,
-) -> Result<(Module<'ctx>, ir::Library)> {
+) -> Result<(Module<'ctx>, Linked)> {
     let mut modules = Vec::new();
     for input in inputs {
         modules.push(parse(context, input, verify)?);
     }
-    let mut library = ir::Library::default();
-    if let Mode::Functions(abstract_calls) = mode {
-        library = link_math(context, &modules, abstract_calls);
-    }
+    let (library, functions) = match mode {
+        Mode::Functions(abstract_calls) => link_math(context, &modules, abstract_calls),
+        Mode::Programs => Default::default(),
+    };
     let mut modules = modules.into_iter();
     let (Some(module), Some(first)) = (modules.next(), inputs.first()) else {
         return Err(Error::Usage("no bitcode file given".into()));
@@ -131,17 +140,33 @@ fn link<'ctx>(
             .link_in_module(harness)
             .map_err(|e| Error::input(a, format!("cannot be linked with {name}: {e}")))?;
     }
-    Ok((module, library))
+    // The renaming gives musl's functions their side's prefix, as every definition.
+    let mut linked = Linked {
+        library,
+        all: HashSet::new(),
+    };
+    for (side, name, external) in functions {
+        let name = format!("{}{name}", side_prefix(side));
+        if external {
+            linked.library.linked.push(name.clone());
+        }
+        linked.all.insert(name);
+    }
+    linked.library.linked.sort();
+    Ok((module, linked))
 }
 
 /// Links musl's math functions into each side's module (side A first), before the
 /// renaming; what cannot be linked is said in [`ir::Library::unavailable`], never an error.
+/// Returns that, and the functions linked: their side, their name before the renaming, and
+/// whether each is external.
 fn link_math<'ctx>(
     context: &'ctx Context,
     modules: &[Module<'ctx>],
     abstract_calls: &[String],
-) -> ir::Library {
+) -> (ir::Library, Vec<(Side, String, bool)>) {
     let mut library = ir::Library::default();
+    let mut functions = Vec::new();
     let archive = musl_dir()
         .map(|dir| libc_archive(&dir))
         .and_then(|path| libm::archive(&path));
@@ -149,21 +174,16 @@ fn link_math<'ctx>(
         Ok(archive) => archive,
         Err(why) => {
             library.unavailable = Some(why);
-            return library;
+            return (library, functions);
         }
     };
     for (module, side) in modules.iter().zip([Side::A, Side::B]) {
         match libm::link_math(context, module, &archive, abstract_calls) {
-            Ok(names) => {
-                let prefix = side_prefix(side);
-                library
-                    .linked
-                    .extend(names.into_iter().map(|n| format!("{prefix}{n}")));
-            }
+            Ok(linked) => functions.extend(linked.into_iter().map(|(n, e)| (side, n, e))),
             Err(why) => library.unavailable = Some(why),
         }
     }
-    library
+    (library, functions)
 }
 
 /// The child's work: parses and verifies each input, announcing its index first; the
@@ -178,14 +198,21 @@ fn check_parse(inputs: &[Input], announce: &mut dyn FnMut(usize)) -> Result<()> 
 }
 
 /// Lowers the linked module; errors name the side's file. A panic of the lowering (a bug
-/// in xcheck, on input it did not expect) becomes an error naming the input too.
-fn lower(module: &Module<'_>, inputs: &[Input], mode: Mode) -> Result<ir::Module> {
+/// in xcheck, on input it did not expect) becomes an error naming the input too. `library`:
+/// the functions linked from musl, whose parameter names are not read.
+fn lower(
+    module: &Module<'_>,
+    inputs: &[Input],
+    mode: Mode<'_>,
+    library: &HashSet<String>,
+) -> Result<ir::Module> {
     let path_of = |side: Side| -> PathBuf {
         let i = usize::from(side == Side::B && inputs.len() > 1);
         inputs[i].path.clone()
     };
     let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        crate::lower::lower(module, matches!(mode, Mode::Functions(_)))
+        let param_names = matches!(mode, Mode::Functions(_));
+        crate::lower::lower(module, param_names, library)
     }));
     match lowered {
         Ok(result) => result.map_err(|e| Error::input(path_of(e.side), e.msg)),

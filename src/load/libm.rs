@@ -16,8 +16,10 @@
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::{Linkage, Module};
+use inkwell::values::FunctionValue;
 use std::collections::{HashMap, HashSet};
-use std::ops::Range;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -60,102 +62,114 @@ fn is_math_member(name: &str) -> bool {
     name.starts_with("src_math_") || name.starts_with("src_fenv_")
 }
 
-/// A GNU archive (`llvm-ar rcs`) read whole, with its symbol index.
+/// A GNU archive (`llvm-ar rcs`): its symbol index and long names, read once; its members
+/// are read when needed.
 pub(super) struct Archive {
     path: PathBuf,
-    bytes: Vec<u8>,
+    file: File,
+    len: u64,
     /// The header offset of the member that defines each symbol.
-    symbols: HashMap<String, usize>,
+    symbols: HashMap<String, u64>,
     /// The long-name table (`//`), if any.
-    long_names: Range<usize>,
+    long_names: Vec<u8>,
 }
 
 /// One member of an [`Archive`].
-struct Member<'a> {
-    name: &'a str,
-    data: &'a [u8],
+struct Member {
+    name: String,
+    data: Vec<u8>,
 }
 
 const MAGIC: &[u8] = b"!<arch>\n";
-const HEADER: usize = 60;
+const HEADER: u64 = 60;
 
 impl Archive {
-    /// Parses the archive's bytes: its symbol index and its long-name table.
-    fn parse(path: &Path, bytes: Vec<u8>) -> Result<Archive, String> {
+    /// Reads the archive's symbol index and its long-name table.
+    fn open(path: &Path, file: File) -> Result<Archive, String> {
         let bad = |why: &str| format!("{}: not a usable archive ({why})", path.display());
-        if !bytes.starts_with(MAGIC) {
-            return Err(bad("bad magic"));
-        }
+        let len = file.metadata().map_err(|e| bad(&e.to_string()))?.len();
         let mut archive = Archive {
             path: path.to_path_buf(),
-            bytes,
+            file,
+            len,
             symbols: HashMap::new(),
-            long_names: 0..0,
+            long_names: Vec::new(),
         };
+        if archive.read(0, MAGIC.len() as u64).as_deref() != Some(MAGIC) {
+            return Err(bad("bad magic"));
+        }
         let mut index = None;
-        let mut offset = MAGIC.len();
+        let mut offset = MAGIC.len() as u64;
         // The index and the long names come first; a regular member ends the search.
-        while offset < archive.bytes.len() {
-            let (raw_name, data) = archive.raw_member(offset).ok_or_else(|| bad("truncated"))?;
-            let next = data.end + (data.end & 1);
+        while offset < len {
+            let (raw_name, start, size) = archive.header(offset).ok_or_else(|| bad("truncated"))?;
+            let data = || archive.read(start, size).ok_or_else(|| bad("truncated"));
             match raw_name.trim_end() {
-                "/" => index = Some(data),
-                "//" => archive.long_names = data,
+                "/" => index = Some(data()?),
+                "//" => archive.long_names = data()?,
                 "/SYM64/" => return Err(bad("64-bit symbol index")),
                 _ => break,
             }
-            offset = next;
+            offset = start + size + (size & 1);
         }
         let index = index.ok_or_else(|| bad("no symbol index: build it with llvm-ar rcs"))?;
-        archive.symbols = parse_index(&archive.bytes[index]).ok_or_else(|| bad("bad index"))?;
+        archive.symbols = parse_index(&index).ok_or_else(|| bad("bad index"))?;
         Ok(archive)
     }
 
-    /// The raw name field and the data range of the member whose header is at `offset`.
-    fn raw_member(&self, offset: usize) -> Option<(&str, Range<usize>)> {
-        let header = self.bytes.get(offset..offset.checked_add(HEADER)?)?;
+    /// `len` bytes at `offset`, if the file has them.
+    fn read(&self, offset: u64, len: u64) -> Option<Vec<u8>> {
+        if offset.checked_add(len)? > self.len {
+            return None;
+        }
+        let mut bytes = vec![0; usize::try_from(len).ok()?];
+        self.file.read_exact_at(&mut bytes, offset).ok()?;
+        Some(bytes)
+    }
+
+    /// The raw name field, the data's offset and its size of the member whose header is at
+    /// `offset`.
+    fn header(&self, offset: u64) -> Option<(String, u64, u64)> {
+        let header = self.read(offset, HEADER)?;
         if &header[58..60] != b"`\n" {
             return None;
         }
-        let name = std::str::from_utf8(&header[..16]).ok()?;
-        let size: usize = std::str::from_utf8(&header[48..58])
+        let name = std::str::from_utf8(&header[..16]).ok()?.to_string();
+        let size: u64 = std::str::from_utf8(&header[48..58])
             .ok()?
             .trim()
             .parse()
             .ok()?;
-        let start = offset + HEADER;
-        let end = start.checked_add(size)?;
-        (end <= self.bytes.len()).then_some((name, start..end))
+        Some((name, offset + HEADER, size))
     }
 
     /// The member whose header is at `offset`, with its name resolved.
-    fn member(&self, offset: usize) -> Option<Member<'_>> {
-        let (raw, data) = self.raw_member(offset)?;
+    fn member(&self, offset: u64) -> Option<Member> {
+        let (raw, start, size) = self.header(offset)?;
         let raw = raw.trim_end();
         let name = match raw.strip_prefix('/') {
             Some(at) => {
                 let at: usize = at.parse().ok()?;
-                let table = self.bytes.get(self.long_names.clone())?;
-                let rest = std::str::from_utf8(table.get(at..)?).ok()?;
+                let rest = std::str::from_utf8(self.long_names.get(at..)?).ok()?;
                 rest.split("/\n").next()?
             }
             None => raw.strip_suffix('/').unwrap_or(raw),
         };
         Some(Member {
-            name,
-            data: &self.bytes[data],
+            name: name.to_string(),
+            data: self.read(start, size)?,
         })
     }
 }
 
 /// The GNU symbol index: a big-endian count, as many member offsets, then as many
 /// NUL-terminated names.
-fn parse_index(index: &[u8]) -> Option<HashMap<String, usize>> {
-    let word = |i: usize| -> Option<usize> {
+fn parse_index(index: &[u8]) -> Option<HashMap<String, u64>> {
+    let word = |i: usize| -> Option<u64> {
         let b = index.get(i * 4..i * 4 + 4)?;
-        Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
+        Some(u64::from(u32::from_be_bytes([b[0], b[1], b[2], b[3]])))
     };
-    let count = word(0)?;
+    let count = usize::try_from(word(0)?).ok()?;
     let mut names = index.get(4 + count.checked_mul(4)?..)?.split(|&b| b == 0);
     let mut symbols = HashMap::with_capacity(count);
     for i in 0..count {
@@ -166,21 +180,21 @@ fn parse_index(index: &[u8]) -> Option<HashMap<String, usize>> {
     Some(symbols)
 }
 
-/// The archive at `path`, read and indexed once per process.
+/// The archive at `path`, its index read once per process.
 pub(super) fn archive(path: &Path) -> Result<Arc<Archive>, String> {
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Archive>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(path) {
         return Ok(found.clone());
     }
-    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+    let file = File::open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!(
             "musl bitcode library not found at {}: run scripts/build-musl.sh",
             path.display()
         ),
         _ => format!("cannot read {}: {e}", path.display()),
     })?;
-    let archive = Arc::new(Archive::parse(path, bytes)?);
+    let archive = Arc::new(Archive::open(path, file)?);
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -205,29 +219,29 @@ fn undefined(module: &Module<'_>) -> Vec<String> {
         .collect()
 }
 
+/// Whether a symbol of this linkage is seen by other modules.
+fn external(linkage: Linkage) -> bool {
+    !matches!(linkage, Linkage::Internal | Linkage::Private)
+}
+
 /// The external names a module defines: functions with a body and globals with an
-/// initializer, less those of internal or private linkage. `functions`: functions only.
-fn defined_names(module: &Module<'_>, functions_only: bool) -> Vec<String> {
-    let external = |l: Linkage| !matches!(l, Linkage::Internal | Linkage::Private);
-    let mut names: Vec<String> = module
+/// initializer.
+fn defined_names(module: &Module<'_>) -> Vec<String> {
+    let functions = module
         .get_functions()
         .filter(|f| f.count_basic_blocks() > 0 && external(f.get_linkage()))
-        .map(|f| f.get_name().to_string_lossy().into_owned())
-        .collect();
-    if !functions_only {
-        names.extend(
-            module
-                .get_globals()
-                .filter(|g| !g.is_declaration() && external(g.get_linkage()))
-                .map(|g| g.get_name().to_string_lossy().into_owned()),
-        );
-    }
-    names
+        .map(|f| f.get_name().to_string_lossy().into_owned());
+    let globals = module
+        .get_globals()
+        .filter(|g| !g.is_declaration() && external(g.get_linkage()))
+        .map(|g| g.get_name().to_string_lossy().into_owned());
+    functions.chain(globals).collect()
 }
 
 /// Links into `module` (one side, before its renaming) the math members of `archive` that
 /// define what it uses and does not define, and then what those need, leaving out the
-/// names in `abstract_calls`. Returns the external functions linked, in name order.
+/// names in `abstract_calls`. Returns the names of the functions linked, with whether each
+/// is external.
 ///
 /// A member is left out when it would clash with a definition the side has, when it
 /// defines a name of `abstract_calls` (musl's `fenv.c` defines `fegetround` and
@@ -239,7 +253,7 @@ pub(super) fn link_math<'ctx>(
     module: &Module<'ctx>,
     archive: &Archive,
     abstract_calls: &[String],
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<(String, bool)>, String> {
     let triple = module.get_triple();
     let target = triple.as_str().to_string_lossy();
     if !(target.is_empty() || target.starts_with("x86_64")) {
@@ -247,8 +261,8 @@ pub(super) fn link_math<'ctx>(
             "musl's math library is x86-64 bitcode and this module targets {target}"
         ));
     }
-    let mut tried: HashSet<usize> = HashSet::new();
-    let mut linked = Vec::new();
+    let own: HashSet<FunctionValue<'ctx>> = module.get_functions().collect();
+    let mut tried: HashSet<u64> = HashSet::new();
     loop {
         let mut progress = false;
         for name in undefined(module) {
@@ -264,10 +278,10 @@ pub(super) fn link_math<'ctx>(
                     archive.path.display()
                 ));
             };
-            if !is_math_member(member.name) || !tried.insert(offset) {
+            if !is_math_member(&member.name) || !tried.insert(offset) {
                 continue;
             }
-            let buffer = MemoryBuffer::create_from_memory_range_copy(member.data, member.name);
+            let buffer = MemoryBuffer::create_from_memory_range_copy(&member.data, &member.name);
             let library = Module::parse_bitcode_from_buffer(&buffer, context).map_err(|e| {
                 format!(
                     "{}({}) is not valid bitcode: {}",
@@ -282,7 +296,7 @@ pub(super) fn link_math<'ctx>(
                 || library
                     .get_global(&name)
                     .is_some_and(|g| !g.is_declaration());
-            let names = defined_names(&library, false);
+            let names = defined_names(&library);
             let clashes = names.iter().any(|n| {
                 module
                     .get_function(n)
@@ -295,7 +309,6 @@ pub(super) fn link_math<'ctx>(
             }
             library.set_triple(&triple);
             library.set_data_layout(&module.get_data_layout());
-            linked.extend(defined_names(&library, true));
             module.link_in_module(library).map_err(|e| {
                 format!(
                     "{}({}) cannot be linked: {}",
@@ -307,7 +320,14 @@ pub(super) fn link_math<'ctx>(
             progress = true;
         }
         if !progress {
-            linked.sort();
+            let linked = module
+                .get_functions()
+                .filter(|f| f.count_basic_blocks() > 0 && !own.contains(f))
+                .map(|f| {
+                    let name = f.get_name().to_string_lossy().into_owned();
+                    (name, external(f.get_linkage()))
+                })
+                .collect();
             return Ok(linked);
         }
     }
@@ -325,12 +345,13 @@ mod tests {
         // The index: 2 symbols; offsets are filled in once the layout is known.
         let names = b"__rem_pio2\0puts\0";
         let index_size = 4 + 2 * 4 + names.len();
-        let mut offset = MAGIC.len() + HEADER + index_size + (index_size & 1);
-        offset += HEADER + long.len() + (long.len() & 1);
+        let header_size = HEADER as usize;
+        let mut offset = MAGIC.len() + header_size + index_size + (index_size & 1);
+        offset += header_size + long.len() + (long.len() & 1);
         let mut offsets = Vec::new();
         for (_, data) in members {
             offsets.push(offset);
-            offset += HEADER + data.len() + (data.len() & 1);
+            offset += header_size + data.len() + (data.len() & 1);
         }
         let mut out = MAGIC.to_vec();
         out.extend(header("/", index_size).as_bytes());
@@ -357,26 +378,34 @@ mod tests {
         out
     }
 
+    /// The archive of `bytes`, written to a temporary file.
+    fn open(bytes: &[u8]) -> Result<Archive, String> {
+        let mut file = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut file, bytes).unwrap();
+        Archive::open(Path::new("libc.a"), file)
+    }
+
     #[test]
     fn index_and_long_names_are_read() {
-        let archive = Archive::parse(Path::new("libc.a"), sample()).unwrap();
+        let archive = open(&sample()).unwrap();
         let member = |symbol: &str| archive.member(archive.symbols[symbol]).unwrap();
         assert_eq!(member("__rem_pio2").name, "src_math___rem_pio2.c.o");
         assert_eq!(member("__rem_pio2").data, b"AAAA");
         assert_eq!(member("puts").name, "short.o");
         assert_eq!(member("puts").data, b"BBBBBB");
-        assert!(is_math_member(member("__rem_pio2").name));
-        assert!(!is_math_member(member("puts").name));
+        assert!(is_math_member(&member("__rem_pio2").name));
+        assert!(!is_math_member(&member("puts").name));
+        assert!(archive.member(archive.symbols["puts"] + 1).is_none());
     }
 
     #[test]
     fn broken_archives_are_errors_not_panics() {
         let whole = sample();
         for cut in [0, 7, 20, 70, 90] {
-            assert!(Archive::parse(Path::new("x.a"), whole[..cut].to_vec()).is_err());
+            assert!(open(&whole[..cut]).is_err());
         }
         let mut wrong = whole;
         wrong[MAGIC.len() + 58] = b'x';
-        assert!(Archive::parse(Path::new("x.a"), wrong).is_err());
+        assert!(open(&wrong).is_err());
     }
 }
