@@ -261,7 +261,10 @@ pub(super) fn link_math<'ctx>(
             "musl's math library is x86-64 bitcode and this module targets {target}"
         ));
     }
-    let own: HashSet<FunctionValue<'ctx>> = module.get_functions().collect();
+    let own: HashSet<FunctionValue<'ctx>> = module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+        .collect();
     let mut tried: HashSet<u64> = HashSet::new();
     loop {
         let mut progress = false;

@@ -13,6 +13,7 @@ mod expr_props;
 mod gate;
 mod ktest_format;
 mod ktest_fuzz;
+mod libm;
 mod limits;
 mod oracles;
 mod programs;
