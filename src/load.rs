@@ -81,18 +81,11 @@ fn load_with(a: &Path, b: Option<&Path>, mode: Mode<'_>) -> Result<ir::Module> {
     // they get it before the lowering sees them.
     let vetted = isolate::vet(&inputs)?;
     let context = Context::create();
-    let (module, linked) = link(&context, &inputs, mode, !vetted)?;
-    let mut lowered = lower(&module, &inputs, mode, &linked.all)?;
-    lowered.library = linked.library;
+    let (module, library) = link(&context, &inputs, mode, !vetted)?;
+    let functions: HashSet<String> = library.functions.iter().cloned().collect();
+    let mut lowered = lower(&module, &inputs, mode, &functions)?;
+    lowered.library = library;
     Ok(lowered)
-}
-
-/// What was linked from musl's math library.
-struct Linked {
-    /// What the report says.
-    library: ir::Library,
-    /// The linked names of every function linked, internal ones too.
-    all: HashSet<String>,
 }
 
 /// Parses the inputs (side A first), links into each the math functions it calls (function
@@ -104,12 +97,12 @@ fn link<'ctx>(
     inputs: &[Input],
     mode: Mode<'_>,
     verify: bool,
-) -> Result<(Module<'ctx>, Linked)> {
+) -> Result<(Module<'ctx>, ir::Library)> {
     let mut modules = Vec::new();
     for input in inputs {
         modules.push(parse(context, input, verify)?);
     }
-    let (library, functions) = match mode {
+    let (mut library, functions) = match mode {
         Mode::Functions(abstract_calls) => link_math(context, &modules, abstract_calls),
         Mode::Programs => Default::default(),
     };
@@ -141,19 +134,16 @@ fn link<'ctx>(
             .map_err(|e| Error::input(a, format!("cannot be linked with {name}: {e}")))?;
     }
     // The renaming gives musl's functions their side's prefix, as every definition.
-    let mut linked = Linked {
-        library,
-        all: HashSet::new(),
-    };
     for (side, name, external) in functions {
         let name = format!("{}{name}", side_prefix(side));
         if external {
-            linked.library.linked.push(name.clone());
+            library.external.push(name.clone());
         }
-        linked.all.insert(name);
+        library.functions.push(name);
     }
-    linked.library.linked.sort();
-    Ok((module, linked))
+    library.functions.sort();
+    library.external.sort();
+    Ok((module, library))
 }
 
 /// Links musl's math functions into each side's module (side A first), before the

@@ -153,7 +153,7 @@ fn library_notes(module: &Module, signature: &Signature, abstract_calls: &[Strin
     let linked_on = |side: Side| -> BTreeSet<&str> {
         reached
             .iter()
-            .filter(|f| f.side == side && module.library.linked.contains(&f.name))
+            .filter(|f| f.side == side && module.library.external.contains(&f.name))
             .map(|f| f.source_name.as_str())
             .collect()
     };
@@ -735,7 +735,8 @@ fn coverage_note(module: &Module, coverage: &[Vec<bool>], side: Side) -> String 
     let mut reached = std::collections::BTreeSet::new();
     let mut functions = 0;
     for (f, covered) in module.functions.iter().zip(coverage) {
-        if f.side != side || !covered.iter().any(|&c| c) {
+        // The side's own code: musl's math functions linked into it are not.
+        if f.side != side || !covered.iter().any(|&c| c) || module.library.contains(&f.name) {
             continue;
         }
         functions += 1;
@@ -784,6 +785,7 @@ pub fn pair_functions(module: &Module) -> FunctionPairing {
             .functions
             .iter()
             .filter(|f| f.side == side && !f.is_declaration())
+            .filter(|f| !module.library.contains(&f.name))
             .collect();
         v.sort_by(|x, y| x.source_name.cmp(&y.source_name));
         v

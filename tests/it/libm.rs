@@ -206,6 +206,33 @@ fn gate_jobs_link_once_and_note_what_each_function_reaches() {
     let random = notes(&dir.path().join("all/random_plus"));
     assert!(note(&rounding, LINKED).is_some(), "{rounding:?}");
     assert!(note(&random, LINKED).is_none(), "{random:?}");
+    // musl's functions, defined on both sides now, are not functions to check.
+    let o = xcheck(
+        dir.path(),
+        &[
+            &a,
+            &b,
+            "--all-functions",
+            "--max-time",
+            "60s",
+            "-o",
+            "every",
+        ],
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("4 checked") && out.contains("0 not checked"),
+        "{out}"
+    );
+    let musl = ["sin", "__sin", "fegetround", "fesetround", "__fesetround"];
+    let mut first_words = out.lines().filter_map(|l| l.split_whitespace().next());
+    assert!(!first_words.any(|w| musl.contains(&w)), "{out}");
+    assert!(!out.contains("defined only"), "{out}");
+    // Coverage counts the sides' own lines: rounding's one line each, not musl's.
+    for side in ["A", "B"] {
+        let text = format!("coverage {side}: 1/1 lines (100%) in 1 function");
+        assert!(rounding.contains(&text), "{rounding:?}");
+    }
 
     // The config key: the file's default over the command line's, a pair's over both.
     let config = format!(
