@@ -74,10 +74,11 @@ pub(super) struct Archive {
     long_names: Vec<u8>,
 }
 
-/// One member of an [`Archive`].
+/// One member of an [`Archive`]: its name, and where its data lies.
 struct Member {
     name: String,
-    data: Vec<u8>,
+    start: u64,
+    size: u64,
 }
 
 const MAGIC: &[u8] = b"!<arch>\n";
@@ -143,7 +144,8 @@ impl Archive {
         Some((name, offset + HEADER, size))
     }
 
-    /// The member whose header is at `offset`, with its name resolved.
+    /// The member whose header is at `offset`, with its name resolved (its data is read by
+    /// [`Archive::data`]).
     fn member(&self, offset: u64) -> Option<Member> {
         let (raw, start, size) = self.header(offset)?;
         let raw = raw.trim_end();
@@ -157,8 +159,14 @@ impl Archive {
         };
         Some(Member {
             name: name.to_string(),
-            data: self.read(start, size)?,
+            start,
+            size,
         })
+    }
+
+    /// The data of `member`.
+    fn data(&self, member: &Member) -> Option<Vec<u8>> {
+        self.read(member.start, member.size)
     }
 }
 
@@ -265,26 +273,34 @@ pub(super) fn link_math<'ctx>(
         .get_functions()
         .filter(|f| f.count_basic_blocks() > 0)
         .collect();
-    let mut tried: HashSet<u64> = HashSet::new();
+    // Members linked or left out, and names left undefined (aliases).
+    let mut done: HashSet<u64> = HashSet::new();
+    let mut aliases: HashSet<String> = HashSet::new();
     loop {
         let mut progress = false;
         for name in undefined(module) {
-            if abstract_calls.contains(&name) {
+            if abstract_calls.contains(&name) || aliases.contains(&name) {
                 continue;
             }
             let Some(&offset) = archive.symbols.get(&name) else {
                 continue;
             };
-            let Some(member) = archive.member(offset) else {
-                return Err(format!(
-                    "{}: member at offset {offset} is unreadable",
-                    archive.path.display()
-                ));
-            };
-            if !is_math_member(&member.name) || !tried.insert(offset) {
+            if done.contains(&offset) {
                 continue;
             }
-            let buffer = MemoryBuffer::create_from_memory_range_copy(&member.data, &member.name);
+            let unreadable = || {
+                format!(
+                    "{}: member at offset {offset} is unreadable",
+                    archive.path.display()
+                )
+            };
+            let member = archive.member(offset).ok_or_else(unreadable)?;
+            if !is_math_member(&member.name) {
+                done.insert(offset);
+                continue;
+            }
+            let data = archive.data(&member).ok_or_else(unreadable)?;
+            let buffer = MemoryBuffer::create_from_memory_range_copy(&data, &member.name);
             let library = Module::parse_bitcode_from_buffer(&buffer, context).map_err(|e| {
                 format!(
                     "{}({}) is not valid bitcode: {}",
@@ -307,7 +323,12 @@ pub(super) fn link_math<'ctx>(
                     || module.get_global(n).is_some_and(|g| !g.is_declaration())
             });
             let abstracted = names.iter().any(|n| abstract_calls.contains(n));
-            if !defines || clashes || abstracted {
+            if !defines {
+                aliases.insert(name);
+                continue;
+            }
+            done.insert(offset);
+            if clashes || abstracted {
                 continue;
             }
             library.set_triple(&triple);
@@ -392,10 +413,11 @@ mod tests {
     fn index_and_long_names_are_read() {
         let archive = open(&sample()).unwrap();
         let member = |symbol: &str| archive.member(archive.symbols[symbol]).unwrap();
+        let data = |symbol: &str| archive.data(&member(symbol)).unwrap();
         assert_eq!(member("__rem_pio2").name, "src_math___rem_pio2.c.o");
-        assert_eq!(member("__rem_pio2").data, b"AAAA");
+        assert_eq!(data("__rem_pio2"), b"AAAA");
         assert_eq!(member("puts").name, "short.o");
-        assert_eq!(member("puts").data, b"BBBBBB");
+        assert_eq!(data("puts"), b"BBBBBB");
         assert!(is_math_member(&member("__rem_pio2").name));
         assert!(!is_math_member(&member("puts").name));
         assert!(archive.member(archive.symbols["puts"] + 1).is_none());
