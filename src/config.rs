@@ -106,10 +106,10 @@ pub struct Defaults {
     #[serde(default, deserialize_with = "schema::read::<Globals, _>")]
     pub globals: Option<GlobalsMode>,
     /// The outcomes that fail the run, without repeats.
-    #[serde(default, deserialize_with = "schema::fail_on")]
+    #[serde(default, deserialize_with = "schema::unique::<schema::Outcome, _>")]
     pub fail_on: Option<Vec<FailOn>>,
     /// Functions whose calls are uninterpreted (`--abstract-calls`), without repeats.
-    #[serde(default, deserialize_with = "schema::abstract_calls")]
+    #[serde(default, deserialize_with = "schema::unique::<schema::CallName, _>")]
     pub abstract_calls: Option<Vec<String>>,
 }
 

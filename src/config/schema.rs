@@ -35,7 +35,7 @@ pub(super) struct RawPair {
     pub(super) exclude: Option<Spanned<Many<Name>>>,
     #[serde(default)]
     pub(super) function: Vec<Spanned<Table<RawFunction>>>,
-    #[serde(default, deserialize_with = "abstract_calls")]
+    #[serde(default, deserialize_with = "unique::<CallName, _>")]
     pub(super) abstract_calls: Option<Vec<String>>,
 }
 
@@ -344,15 +344,19 @@ impl Check for Outcome {
     }
 }
 
-/// `fail_on`: outcomes without repeats.
-pub(super) fn fail_on<'de, D: Deserializer<'de>>(
+/// A list read through [`Many`], without repeats (the first of each kept): `fail_on`
+/// (`Outcome`) and `abstract_calls` (`CallName`).
+pub(super) fn unique<'de, C: Check, D: Deserializer<'de>>(
     deserializer: D,
-) -> Result<Option<Vec<FailOn>>, D::Error> {
-    let Many(all) = Many::<Outcome>::deserialize(deserializer)?;
+) -> Result<Option<Vec<C::Out>>, D::Error>
+where
+    C::Out: PartialEq,
+{
+    let Many(all) = Many::<C>::deserialize(deserializer)?;
     let mut list = Vec::new();
-    for outcome in all {
-        if !list.contains(&outcome) {
-            list.push(outcome);
+    for item in all {
+        if !list.contains(&item) {
+            list.push(item);
         }
     }
     Ok(Some(list))
@@ -380,18 +384,4 @@ impl Check for CallName {
     fn one(text: &str) -> Result<Vec<String>, String> {
         parse_abstract_calls(text)
     }
-}
-
-/// `abstract_calls`: function names without repeats.
-pub(super) fn abstract_calls<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<Vec<String>>, D::Error> {
-    let Many(all) = Many::<CallName>::deserialize(deserializer)?;
-    let mut list: Vec<String> = Vec::new();
-    for name in all {
-        if !list.contains(&name) {
-            list.push(name);
-        }
-    }
-    Ok(Some(list))
 }

@@ -301,14 +301,12 @@ pub(super) fn link_math<'ctx>(
             }
             let data = archive.data(&member).ok_or_else(unreadable)?;
             let buffer = MemoryBuffer::create_from_memory_range_copy(&data, &member.name);
-            let library = Module::parse_bitcode_from_buffer(&buffer, context).map_err(|e| {
-                format!(
-                    "{}({}) is not valid bitcode: {}",
-                    archive.path.display(),
-                    member.name,
-                    e.to_string().trim()
-                )
-            })?;
+            let failed = |what: &str, e: inkwell::support::LLVMString| {
+                let path = archive.path.display();
+                format!("{path}({}) {what}: {}", member.name, e.to_string().trim())
+            };
+            let library = Module::parse_bitcode_from_buffer(&buffer, context)
+                .map_err(|e| failed("is not valid bitcode", e))?;
             let defines = library
                 .get_function(&name)
                 .is_some_and(|f| f.count_basic_blocks() > 0)
@@ -333,14 +331,9 @@ pub(super) fn link_math<'ctx>(
             }
             library.set_triple(&triple);
             library.set_data_layout(&module.get_data_layout());
-            module.link_in_module(library).map_err(|e| {
-                format!(
-                    "{}({}) cannot be linked: {}",
-                    archive.path.display(),
-                    member.name,
-                    e.to_string().trim()
-                )
-            })?;
+            module
+                .link_in_module(library)
+                .map_err(|e| failed("cannot be linked", e))?;
             progress = true;
         }
         if !progress {
