@@ -164,35 +164,12 @@ impl Musl {
         self.dir.join("lib")
     }
     fn libc(&self) -> PathBuf {
-        self.dir.join("lib").join("libc.a")
+        crate::load::libc_archive(&self.dir)
     }
 }
 
 fn locate_musl() -> Result<Musl, String> {
-    let explicit = std::env::var_os("XCHECK_MUSL_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("XCHECK_BUILD_DIR").map(|b| PathBuf::from(b).join("musl")));
-    let dir = match explicit {
-        Some(dir) => dir,
-        None => {
-            let exe = std::env::current_exe()
-                .map_err(|e| format!("cannot find the xcheck executable: {e}"))?;
-            let start = exe.parent().unwrap_or(Path::new("/"));
-            let found = start
-                .ancestors()
-                .map(|a| a.join("build").join("musl"))
-                .find(|d| d.join("lib").join("libc.a").is_file());
-            // Not built yet: name the place of a checkout's build (<repo>/target/release/).
-            let guess = || {
-                let repo = start.ancestors().find(|a| a.ends_with("target"));
-                repo.and_then(Path::parent)
-                    .unwrap_or(start)
-                    .join("build")
-                    .join("musl")
-            };
-            found.unwrap_or_else(guess)
-        }
-    };
+    let dir = crate::load::musl_dir()?;
     let musl = Musl { dir };
     if !musl.libc().is_file() || !musl.include().is_dir() {
         return Err(format!(

@@ -148,6 +148,11 @@ struct ParamArgs {
     /// Compare the final contents of pointed-to buffers too (`true`/`false`).
     #[arg(long = "compare-buffers", default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     compare_buffers: bool,
+    /// Function checks: call these functions (comma-separated names, e.g. `sin,cos`) as
+    /// uninterpreted functions, where equal arguments give equal results, instead of running
+    /// musl's code of them.
+    #[arg(long = "abstract-calls", value_name = "LIST")]
+    abstract_calls: Option<String>,
     /// How mutable globals start in function checks: `symbolic` (the same symbolic bytes on
     /// both sides, the default: a function may be called in any state) or `initial` (their
     /// initializers). Globals both sides define are compared at the end either way.
@@ -546,6 +551,9 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
     }
     check.assumes = p.assume.clone();
     check.compare_buffers = p.compare_buffers;
+    if let Some(list) = &p.abstract_calls {
+        check.exec.abstract_calls = abstract_calls_of(list)?;
+    }
     if let Some(mode) = globals_of(p)? {
         check.globals = mode;
     }
@@ -558,6 +566,11 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
             .map_err(|m| usage(format!("--fp-tolerance {m}")))?;
     }
     Ok(())
+}
+
+/// The names of `--abstract-calls`.
+fn abstract_calls_of(list: &str) -> Result<Vec<String>, Exit> {
+    crate::config::parse_abstract_calls(list).map_err(|m| usage(format!("--abstract-calls: {m}")))
 }
 
 /// `--globals`, if given.
@@ -612,9 +625,13 @@ fn check_programs(
     env: Vec<String>,
     fail_on: Option<Vec<FailOn>>,
 ) -> Result<i32, Exit> {
-    if !args.params.assume.is_empty() || !args.params.buffer_size.is_empty() {
+    if !args.params.assume.is_empty()
+        || !args.params.buffer_size.is_empty()
+        || args.params.abstract_calls.is_some()
+    {
         return Err(usage(
-            "--assume and --buffer-size apply to function checks (--function)".into(),
+            "--assume, --buffer-size and --abstract-calls apply to function checks (--function)"
+                .into(),
         ));
     }
     let mut check = ProgramCheck::new(a, b);
@@ -703,10 +720,10 @@ fn base_check(
     fb: &str,
 ) -> Result<FunctionCheck, Exit> {
     let mut check = FunctionCheck::new(a, b, fa, fb);
-    apply_params(&mut check, &args.params)?;
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
+    apply_params(&mut check, &args.params)?;
     Ok(check)
 }
 
@@ -719,7 +736,11 @@ fn gate_all_functions(
     if !args.params.assume.is_empty() {
         return Err(usage("--assume names parameters of one function: use it with --function, or per function in --config".into()));
     }
-    let module = gate::load_pair(a, b)?;
+    let abstract_calls = match &args.params.abstract_calls {
+        Some(list) => abstract_calls_of(list)?,
+        None => Vec::new(),
+    };
+    let module = gate::load_pair(a, b, &abstract_calls)?;
     let (selected, skipped) = gate::select_functions(&module, &args.include, &args.exclude);
     if selected.is_empty() {
         eprintln!(
@@ -766,10 +787,14 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
     // The command line's settings for every job; config_jobs puts the file's over them.
     let mut base = FunctionCheck::new(path, path, "", "");
     (base.exec, base.solver, base.globals) = (exec, solver, globals);
+    if let Some(list) = &args.params.abstract_calls {
+        base.exec.abstract_calls = abstract_calls_of(list)?;
+    }
     base.out_dir = args.output_dir.clone();
     let mut sections = Vec::new();
     for (i, pair) in cfg.pairs.iter().enumerate() {
-        let module = gate::load_pair(&pair.a, &pair.b)?;
+        let abstract_calls = pair.abstract_calls(&cfg.defaults, &base.exec.abstract_calls);
+        let module = gate::load_pair(&pair.a, &pair.b, abstract_calls)?;
         let (jobs, skipped) = gate::config_jobs(&cfg, i, &module, &base);
         if jobs.is_empty() {
             eprintln!(

@@ -9,6 +9,7 @@
 //! seed = 0
 //! globals = "symbolic"            # how mutable globals start: symbolic (any state) or initial
 //! fail_on = ["diverged", "error"] # outcomes that fail the run: diverged, error, unknown
+//! abstract_calls = ["sin", "cos"] # functions called as uninterpreted, not run as musl's code
 //!
 //! [[pair]]                        # one module pair; paths relative to this file's directory
 //! a = "build/old.bc"
@@ -16,6 +17,7 @@
 //! all_functions = true            # every function defined in both with the same signature
 //! include = ["parse_*", "fmt_*"]  # globs (`*`, `?`) on the names found by all_functions
 //! exclude = ["*_debug"]
+//! abstract_calls = ["exp"]        # this pair's own list, instead of the default one
 //!
 //!   [[pair.function]]             # one function, with its own settings
 //!   name = "parse"                # or a = "parse", b = "parse_v2" for a renamed function
@@ -31,7 +33,9 @@
 //! both modules define with the same signature whose name matches an `include` pattern (any
 //! name when there is none) and no `exclude` pattern; an entry's settings apply to its
 //! function, and an entry is checked even when the filters would leave its name out.
-//! `fail_on`, `include`, `exclude` and `assume` take a list or a single string.
+//! `fail_on`, `include`, `exclude`, `assume` and `abstract_calls` take a list or a single
+//! string. `abstract_calls` (`--abstract-calls`) is set for a whole pair, not per function:
+//! a pair's modules are linked once, and the functions it names are left out of that link.
 //!
 //! The outcomes are those of a finished check's report (see [`outcomes`]): `diverged` (an
 //! input on which the results differ), `error` (a failure on one side only) and `unknown`
@@ -102,8 +106,11 @@ pub struct Defaults {
     #[serde(default, deserialize_with = "schema::read::<Globals, _>")]
     pub globals: Option<GlobalsMode>,
     /// The outcomes that fail the run, without repeats.
-    #[serde(default, deserialize_with = "schema::fail_on")]
+    #[serde(default, deserialize_with = "schema::unique::<schema::Outcome, _>")]
     pub fail_on: Option<Vec<FailOn>>,
+    /// Functions whose calls are uninterpreted (`--abstract-calls`), without repeats.
+    #[serde(default, deserialize_with = "schema::unique::<schema::CallName, _>")]
+    pub abstract_calls: Option<Vec<String>>,
 }
 
 /// An outcome of a check that a policy can fail the run on, or accept.
@@ -152,6 +159,36 @@ impl FromStr for FailOn {
                 )
             })
     }
+}
+
+/// Parses the argument of `--abstract-calls`: comma-separated C function names, without
+/// repeats.
+pub fn parse_abstract_calls(list: &str) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = Vec::new();
+    for item in list.split(',') {
+        let name = call_name(item)?;
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+/// A function name of `--abstract-calls`: a C identifier.
+pub fn call_name(text: &str) -> Result<String, String> {
+    let name = text.trim();
+    let mut chars = name.chars();
+    let starts = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if !starts || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(if name.is_empty() {
+            "an empty function name".to_string()
+        } else {
+            format!("'{}' is not a C function name", shown(name))
+        });
+    }
+    Ok(name.to_string())
 }
 
 /// Parses a comma-separated list of outcomes such as `diverged,unknown` (the argument of
@@ -249,6 +286,8 @@ pub struct PairConfig {
     pub exclude: Vec<String>,
     /// The `[[pair.function]]` entries, in file order.
     pub functions: Vec<FunctionConfig>,
+    /// Functions whose calls are uninterpreted in this pair, overriding the default.
+    pub abstract_calls: Option<Vec<String>>,
     /// The line of the `[[pair]]` header, for messages about the pair.
     pub line: usize,
 }
@@ -259,6 +298,19 @@ impl PairConfig {
     pub fn selects(&self, name: &str) -> bool {
         (self.include.is_empty() || self.include.iter().any(|p| glob_match(p, name)))
             && !self.exclude.iter().any(|p| glob_match(p, name))
+    }
+
+    /// The functions whose calls are uninterpreted in this pair: its own list, else the
+    /// file's default, else `base` (the command line's).
+    pub fn abstract_calls<'s>(
+        &'s self,
+        defaults: &'s Defaults,
+        base: &'s [String],
+    ) -> &'s [String] {
+        self.abstract_calls
+            .as_deref()
+            .or(defaults.abstract_calls.as_deref())
+            .unwrap_or(base)
     }
 
     /// The entry for the function named `a_name` in A and `b_name` in B, if there is one.
@@ -730,6 +782,7 @@ impl Ctx<'_> {
             include,
             exclude,
             functions,
+            abstract_calls: raw.abstract_calls,
             line: line.unwrap_or(1),
         })
     }
@@ -836,6 +889,7 @@ exclude = ["*_debug"]
                 seed: Some(0),
                 globals: None,
                 fail_on: Some(vec![FailOn::Diverged, FailOn::Error]),
+                abstract_calls: None,
             }
         );
         let p = &c.pairs[0];

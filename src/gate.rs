@@ -273,6 +273,9 @@ pub fn config_jobs(
     let make = |fa: &str, fb: &str, f: Option<&crate::config::FunctionConfig>| -> Job {
         let mut check = FunctionCheck::new(&pair.a, &pair.b, fa, fb);
         check.exec = base.exec.clone();
+        check.exec.abstract_calls = pair
+            .abstract_calls(&cfg.defaults, &base.exec.abstract_calls)
+            .to_vec();
         check.solver = base.solver.clone();
         check.globals = base.globals;
         check.fp_equality = base.fp_equality;
@@ -323,9 +326,10 @@ pub fn config_jobs(
     (jobs, skipped)
 }
 
-/// Loads a pair of modules for gating.
-pub fn load_pair(a: &Path, b: &Path) -> Result<Module> {
-    crate::load::load(a, Some(b))
+/// Loads a pair of modules for gating, with musl's math functions but those named in
+/// `abstract_calls` (the same list as its jobs').
+pub fn load_pair(a: &Path, b: &Path, abstract_calls: &[String]) -> Result<Module> {
+    crate::load::load(a, Some(b), abstract_calls)
 }
 
 /// An error when filters leave nothing to check.

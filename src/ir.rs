@@ -540,6 +540,30 @@ pub struct Module {
     pub globals: Vec<Global>,
     pub constants: Vec<Constant>,
     pub locs: Vec<String>,
+    /// What the loader linked from musl's math library (function checks).
+    pub library: Library,
+}
+
+/// The math functions a function check runs as musl's code (`load/libm.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Library {
+    /// The linked names (`A.sin`, `B.__rem_pio2`, `A.specialcase`) of every function linked
+    /// from musl's math library, each side its own copy, sorted.
+    pub functions: Vec<String>,
+    /// Those of them that other files can call (`A.sin`, not a file's static helper): what
+    /// the report names.
+    pub external: Vec<String>,
+    /// Why musl's math library could not be linked, when it could not (its build missing).
+    pub unavailable: Option<String>,
+}
+
+impl Library {
+    /// Whether the function of linked name `name` was linked from musl's math library.
+    pub fn contains(&self, name: &str) -> bool {
+        self.functions
+            .binary_search_by(|f| f.as_str().cmp(name))
+            .is_ok()
+    }
 }
 
 impl Module {

@@ -5,6 +5,10 @@
 //! clashing. Declarations of external symbols keep their names and are shared, and so is
 //! everything the harness defines. `lower` turns the linked module into the engine's IR;
 //! the LLVM context lives only inside [`load`].
+//!
+//! Function checks also link, into each side before its renaming, the members of musl's
+//! bitcode math library that define the math functions the side calls (`load/libm.rs`):
+//! `A.sin` and `B.sin` are each side's own copy of musl's `sin`.
 
 use crate::error::{Error, Result};
 use crate::input::MAX_BITCODE_BYTES;
@@ -12,10 +16,13 @@ use crate::ir::{self, Side};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 mod isolate;
+mod libm;
 pub use isolate::{check_bitcode_main, parse_in_child, CHECK_SUBCOMMAND};
+pub use libm::{libc_archive, musl_dir};
 
 /// The harness (KLEE-compatible intrinsics written in C), compiled to bitcode by `build.rs`.
 static HARNESS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/harness.bc"));
@@ -32,9 +39,10 @@ pub fn side_prefix(side: Side) -> &'static str {
     }
 }
 
-/// Loads side A (and side B, if given), links the harness and lowers the result.
-pub fn load(a: &Path, b: Option<&Path>) -> Result<ir::Module> {
-    load_with(a, b, Mode::Functions)
+/// Loads side A (and side B, if given), links into each side the math functions of musl it
+/// calls (except those named in `abstract_calls`), links the harness and lowers the result.
+pub fn load(a: &Path, b: Option<&Path>, abstract_calls: &[String]) -> Result<ir::Module> {
+    load_with(a, b, Mode::Functions(abstract_calls))
 }
 
 /// Loads two whole programs: as [`load`], with the POSIX model linked in and without
@@ -50,9 +58,10 @@ pub fn load_harness_program(a: &Path) -> Result<ir::Module> {
 
 /// What is linked with the sides, and how they are lowered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    /// Function checks: the harness only; parameter names are read from debug info.
-    Functions,
+enum Mode<'a> {
+    /// Function checks: musl's math functions the sides call but those named here, and the
+    /// harness; parameter names are read from debug info.
+    Functions(&'a [String]),
     /// Whole programs and harness programs: the POSIX model too, no parameter names.
     Programs,
 }
@@ -63,7 +72,7 @@ struct Input {
     bytes: Vec<u8>,
 }
 
-fn load_with(a: &Path, b: Option<&Path>, mode: Mode) -> Result<ir::Module> {
+fn load_with(a: &Path, b: Option<&Path>, mode: Mode<'_>) -> Result<ir::Module> {
     let mut inputs = vec![read_bitcode(a)?];
     if let Some(b) = b {
         inputs.push(read_bitcode(b)?);
@@ -72,23 +81,31 @@ fn load_with(a: &Path, b: Option<&Path>, mode: Mode) -> Result<ir::Module> {
     // they get it before the lowering sees them.
     let vetted = isolate::vet(&inputs)?;
     let context = Context::create();
-    let module = link(&context, &inputs, mode, !vetted)?;
-    lower(&module, &inputs, mode)
+    let (module, library) = link(&context, &inputs, mode, !vetted)?;
+    let functions: HashSet<String> = library.functions.iter().cloned().collect();
+    let mut lowered = lower(&module, &inputs, mode, &functions)?;
+    lowered.library = library;
+    Ok(lowered)
 }
 
-/// Parses the inputs (side A first), renames what each defines, and links them and the
-/// harness into one module. `verify`: run LLVM's verifier on each parsed input, so that
-/// linking and lowering see well-formed IR only.
+/// Parses the inputs (side A first), links into each the math functions it calls (function
+/// checks), renames what each defines, and links them and the harness into one module.
+/// `verify`: run LLVM's verifier on each parsed input, so that linking and lowering see
+/// well-formed IR only. Returns the module and what was linked from musl.
 fn link<'ctx>(
     context: &'ctx Context,
     inputs: &[Input],
-    mode: Mode,
+    mode: Mode<'_>,
     verify: bool,
-) -> Result<Module<'ctx>> {
+) -> Result<(Module<'ctx>, ir::Library)> {
     let mut modules = Vec::new();
     for input in inputs {
         modules.push(parse(context, input, verify)?);
     }
+    let (mut library, functions) = match mode {
+        Mode::Functions(abstract_calls) => link_math(context, &modules, abstract_calls),
+        Mode::Programs => Default::default(),
+    };
     let mut modules = modules.into_iter();
     let (Some(module), Some(first)) = (modules.next(), inputs.first()) else {
         return Err(Error::Usage("no bitcode file given".into()));
@@ -116,7 +133,47 @@ fn link<'ctx>(
             .link_in_module(harness)
             .map_err(|e| Error::input(a, format!("cannot be linked with {name}: {e}")))?;
     }
-    Ok(module)
+    // The renaming gives musl's functions their side's prefix, as every definition.
+    for (side, name, external) in functions {
+        let name = format!("{}{name}", side_prefix(side));
+        if external {
+            library.external.push(name.clone());
+        }
+        library.functions.push(name);
+    }
+    library.functions.sort();
+    library.external.sort();
+    Ok((module, library))
+}
+
+/// Links musl's math functions into each side's module (side A first), before the
+/// renaming; what cannot be linked is said in [`ir::Library::unavailable`], never an error.
+/// Returns that, and the functions linked: their side, their name before the renaming, and
+/// whether each is external.
+fn link_math<'ctx>(
+    context: &'ctx Context,
+    modules: &[Module<'ctx>],
+    abstract_calls: &[String],
+) -> (ir::Library, Vec<(Side, String, bool)>) {
+    let mut library = ir::Library::default();
+    let mut functions = Vec::new();
+    let archive = musl_dir()
+        .map(|dir| libc_archive(&dir))
+        .and_then(|path| libm::archive(&path));
+    let archive = match archive {
+        Ok(archive) => archive,
+        Err(why) => {
+            library.unavailable = Some(why);
+            return (library, functions);
+        }
+    };
+    for (module, side) in modules.iter().zip([Side::A, Side::B]) {
+        match libm::link_math(context, module, &archive, abstract_calls) {
+            Ok(linked) => functions.extend(linked.into_iter().map(|(n, e)| (side, n, e))),
+            Err(why) => library.unavailable = Some(why),
+        }
+    }
+    (library, functions)
 }
 
 /// The child's work: parses and verifies each input, announcing its index first; the
@@ -131,14 +188,21 @@ fn check_parse(inputs: &[Input], announce: &mut dyn FnMut(usize)) -> Result<()> 
 }
 
 /// Lowers the linked module; errors name the side's file. A panic of the lowering (a bug
-/// in xcheck, on input it did not expect) becomes an error naming the input too.
-fn lower(module: &Module<'_>, inputs: &[Input], mode: Mode) -> Result<ir::Module> {
+/// in xcheck, on input it did not expect) becomes an error naming the input too. `library`:
+/// the functions linked from musl, whose parameter names are not read.
+fn lower(
+    module: &Module<'_>,
+    inputs: &[Input],
+    mode: Mode<'_>,
+    library: &HashSet<String>,
+) -> Result<ir::Module> {
     let path_of = |side: Side| -> PathBuf {
         let i = usize::from(side == Side::B && inputs.len() > 1);
         inputs[i].path.clone()
     };
     let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        crate::lower::lower(module, mode == Mode::Functions)
+        let param_names = matches!(mode, Mode::Functions(_));
+        crate::lower::lower(module, param_names, library)
     }));
     match lowered {
         Ok(result) => result.map_err(|e| Error::input(path_of(e.side), e.msg)),

@@ -2,7 +2,10 @@
 //! [`Check`] for each kind of value, run inside serde's visitor so that a rejected value's error
 //! keeps its key path and its line (see the parent module).
 
-use super::{buffer_size, parse_fail_on, parse_limit, shown, Defaults, FailOn};
+use super::{
+    buffer_size, call_name, parse_abstract_calls, parse_fail_on, parse_limit, shown, Defaults,
+    FailOn,
+};
 use crate::crosscheck::globals::GlobalsMode;
 use crate::exec::SearchKind;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -32,6 +35,8 @@ pub(super) struct RawPair {
     pub(super) exclude: Option<Spanned<Many<Name>>>,
     #[serde(default)]
     pub(super) function: Vec<Spanned<Table<RawFunction>>>,
+    #[serde(default, deserialize_with = "unique::<CallName, _>")]
+    pub(super) abstract_calls: Option<Vec<String>>,
 }
 
 /// A `[[pair.function]]` as serde reads it.
@@ -339,15 +344,19 @@ impl Check for Outcome {
     }
 }
 
-/// `fail_on`: outcomes without repeats.
-pub(super) fn fail_on<'de, D: Deserializer<'de>>(
+/// A list read through [`Many`], without repeats (the first of each kept): `fail_on`
+/// (`Outcome`) and `abstract_calls` (`CallName`).
+pub(super) fn unique<'de, C: Check, D: Deserializer<'de>>(
     deserializer: D,
-) -> Result<Option<Vec<FailOn>>, D::Error> {
-    let Many(all) = Many::<Outcome>::deserialize(deserializer)?;
+) -> Result<Option<Vec<C::Out>>, D::Error>
+where
+    C::Out: PartialEq,
+{
+    let Many(all) = Many::<C>::deserialize(deserializer)?;
     let mut list = Vec::new();
-    for outcome in all {
-        if !list.contains(&outcome) {
-            list.push(outcome);
+    for item in all {
+        if !list.contains(&item) {
+            list.push(item);
         }
     }
     Ok(Some(list))
@@ -361,5 +370,18 @@ impl Check for Assume {
         let text = string(value)?;
         crate::assume::parse_assume(&text).map_err(|e| format!("'{}': {e}", shown(&text)))?;
         Ok(text)
+    }
+}
+
+/// A function name of `abstract_calls`; as one string, a comma-separated list
+/// ([`parse_abstract_calls`]).
+pub(super) enum CallName {}
+impl Check for CallName {
+    type Out = String;
+    fn check(value: toml::Value) -> Result<String, String> {
+        call_name(&string(value)?)
+    }
+    fn one(text: &str) -> Result<Vec<String>, String> {
+        parse_abstract_calls(text)
     }
 }

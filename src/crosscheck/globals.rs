@@ -70,7 +70,7 @@ const MAX_SYMBOLIC_BYTES: u64 = 1 << 16;
 
 /// Which globals the entry points `fa` and `fb` can reach, and how each is treated.
 pub fn plan(module: &Module, fa: FuncId, fb: FuncId, mode: GlobalsMode) -> GlobalPlan {
-    let reached = reachable_globals(module, &[fa, fb]);
+    let (_, reached) = reachable(module, &[fa, fb]);
     let mut names: BTreeSet<&str> = BTreeSet::new();
     for &g in &reached {
         let global = &module.globals[g];
@@ -180,11 +180,11 @@ fn list(names: &[String]) -> String {
     }
 }
 
-/// Indices of the globals that the code reachable from `roots` can name: through constant
-/// operands that point into a global, and through pointers in reached globals'
-/// initializers. Reaching follows direct calls and function addresses taken anywhere
-/// reached.
-fn reachable_globals(module: &Module, roots: &[FuncId]) -> BTreeSet<usize> {
+/// The functions reachable from `roots`, and the indices of the globals that their code
+/// can name: through constant operands that point into a global, and through pointers in
+/// reached globals' initializers. Reaching follows direct calls and function addresses
+/// taken anywhere reached.
+pub(crate) fn reachable(module: &Module, roots: &[FuncId]) -> (BTreeSet<FuncId>, BTreeSet<usize>) {
     // Globals by address, for lookups of constants.
     let mut by_address: Vec<(u64, u64, usize)> = module
         .globals
@@ -275,7 +275,7 @@ fn reachable_globals(module: &Module, roots: &[FuncId]) -> BTreeSet<usize> {
                 }
             }
         } else {
-            return globals;
+            return (seen_funcs, globals);
         }
     }
 }

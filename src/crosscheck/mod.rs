@@ -87,7 +87,11 @@ pub struct Outcome {
 /// Loads both modules and checks the pair; writes tests and reports to `out_dir`.
 pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
     let started = Instant::now();
-    let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
+    let module = crate::load::load(
+        &check.a_path,
+        Some(&check.b_path),
+        &check.exec.abstract_calls,
+    )?;
     check_loaded(&module, check, started)
 }
 
@@ -123,6 +127,11 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         Some(&recorder),
     );
     let mut notes = explored.unsupported.clone();
+    notes.extend(library_notes(
+        module,
+        &signature,
+        &check.exec.abstract_calls,
+    ));
     notes.extend(setup::reading_notes(&signature, &preconditions));
     notes.extend(signature.globals.notes.iter().cloned());
     for side in [Side::A, Side::B] {
@@ -136,6 +145,86 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         replay: &|ktest| replay(module, &replay_check, &signature, ktest),
     };
     conclude(explored, &title, notes, started, &recorder, &stop, confirm)
+}
+
+/// What the report says about the library functions the pair reaches: those run as musl's
+/// code (each side its own copy), those `--abstract-calls` names, and calls musl's math
+/// library could have served when its build is missing.
+fn library_notes(module: &Module, signature: &Signature, abstract_calls: &[String]) -> Vec<String> {
+    use std::collections::BTreeSet;
+    let (reached, _) = globals::reachable(module, &[signature.a, signature.b]);
+    let reached: Vec<&crate::ir::Function> = reached.iter().map(|&f| module.function(f)).collect();
+    let mut notes = Vec::new();
+    let linked_on = |side: Side| -> BTreeSet<&str> {
+        reached
+            .iter()
+            .filter(|f| f.side == side && module.library.external.contains(&f.name))
+            .map(|f| f.source_name.as_str())
+            .collect()
+    };
+    let (a, b) = (linked_on(Side::A), linked_on(Side::B));
+    let list = |names: &BTreeSet<&str>| names.iter().copied().collect::<Vec<_>>().join(", ");
+    if a == b && !a.is_empty() {
+        notes.push(format!(
+            "math functions run as musl's code (each side its own copy): {}",
+            list(&a)
+        ));
+    } else if a != b {
+        let side = |s: Side, names: &BTreeSet<&str>| {
+            let names = if names.is_empty() {
+                "none".to_string()
+            } else {
+                list(names)
+            };
+            format!("{s}: {names}")
+        };
+        notes.push(format!(
+            "math functions run as musl's code: {}; {}",
+            side(Side::A, &a),
+            side(Side::B, &b)
+        ));
+    }
+    let declared = |name: &str| {
+        reached
+            .iter()
+            .any(|f| f.is_declaration() && f.source_name == name)
+    };
+    if let Some(why) = &module.library.unavailable {
+        let missing: BTreeSet<&str> = reached
+            .iter()
+            .filter(|f| f.is_declaration() && !crate::exec::has_handler(&f.source_name))
+            .map(|f| f.source_name.as_str())
+            .filter(|n| !abstract_calls.iter().any(|a| a == n))
+            .collect();
+        if !missing.is_empty() {
+            notes.push(format!(
+                "musl's math library was not linked ({why}): {} not run as code",
+                list(&missing)
+            ));
+        }
+    }
+    if !abstract_calls.is_empty() {
+        notes.push(format!("abstracted calls: {}", abstract_calls.join(", ")));
+    }
+    for name in abstract_calls {
+        if declared(name) {
+            continue;
+        }
+        let defined: Vec<String> = reached
+            .iter()
+            .filter(|f| !f.is_declaration() && f.source_name == *name)
+            .map(|f| f.side.to_string())
+            .collect();
+        notes.push(match defined.len() {
+            0 => format!("--abstract-calls {name}: neither side calls it"),
+            1 => format!(
+                "--abstract-calls {name}: side {} defines it, so its body runs",
+                defined[0]
+            ),
+            _ => format!("--abstract-calls {name}: both sides define it, so their bodies run"),
+        });
+    }
+    notes
 }
 
 /// How the tests of a check are confirmed: each replayed concretely in a fresh engine.
@@ -530,7 +619,11 @@ pub fn replay_file(
     ktest_path: &Path,
 ) -> Result<(PathVerdict, String, String)> {
     let ktest = KTest::read(ktest_path)?;
-    let module = crate::load::load(&check.a_path, Some(&check.b_path))?;
+    let module = crate::load::load(
+        &check.a_path,
+        Some(&check.b_path),
+        &check.exec.abstract_calls,
+    )?;
     let signature = setup::signature(&module, check)?;
     let pool = ExprPool::new();
     let mut ex = Executor::new(
@@ -647,7 +740,8 @@ fn coverage_note(module: &Module, coverage: &[Vec<bool>], side: Side) -> String 
     let mut reached = std::collections::BTreeSet::new();
     let mut functions = 0;
     for (f, covered) in module.functions.iter().zip(coverage) {
-        if f.side != side || !covered.iter().any(|&c| c) {
+        // The side's own code: musl's math functions linked into it are not.
+        if f.side != side || !covered.iter().any(|&c| c) || module.library.contains(&f.name) {
             continue;
         }
         functions += 1;
@@ -696,6 +790,7 @@ pub fn pair_functions(module: &Module) -> FunctionPairing {
             .functions
             .iter()
             .filter(|f| f.side == side && !f.is_declaration())
+            .filter(|f| !module.library.contains(&f.name))
             .collect();
         v.sort_by(|x, y| x.source_name.cmp(&y.source_name));
         v

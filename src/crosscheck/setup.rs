@@ -109,14 +109,17 @@ pub struct Signature {
 /// Finds both entry points and checks that their types agree.
 pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
     let find = |side: Side, name: &str, path: &std::path::Path| -> Result<FuncId> {
+        // The side's own functions, not the math functions linked into it from musl.
+        let own =
+            |f: &crate::ir::Function| !f.is_declaration() && !module.library.contains(&f.name);
         let id = module
             .function_on_side(side, name)
-            .filter(|&f| !module.function(f).is_declaration());
+            .filter(|&f| own(module.function(f)));
         id.ok_or_else(|| {
             let mut defined: Vec<&str> = module
                 .functions
                 .iter()
-                .filter(|f| f.side == side && !f.is_declaration())
+                .filter(|f| f.side == side && own(f))
                 .map(|f| f.source_name.as_str())
                 .collect();
             defined.sort_unstable();

@@ -76,6 +76,9 @@ pub struct ExecConfig {
     /// The run's interrupt and the check's deadline: exploration stops when it says so, and
     /// sets its deadline from `max_time` when it starts. Default is a token never set.
     pub stop: Stop,
+    /// Functions whose calls are uninterpreted (`--abstract-calls`): a call of a function
+    /// without a body under one of these names goes to `abstract_call.rs`. Default is none.
+    pub abstract_calls: Vec<String>,
 }
 
 impl Default for ExecConfig {
@@ -93,6 +96,7 @@ impl Default for ExecConfig {
             max_memory: None,
             replay: None,
             stop: Stop::default(),
+            abstract_calls: Vec::new(),
         }
     }
 }

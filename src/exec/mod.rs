@@ -5,6 +5,7 @@
 //! `special` (intrinsics and engine primitives) and `posix` (those beneath the system-call
 //! model), `searcher` chooses the next state to run.
 
+mod abstract_call;
 pub mod constraints;
 pub mod executor;
 pub mod memory;
@@ -22,4 +23,5 @@ pub use crate::progress::{Progress, Tally};
 pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, WorkPool};
 pub use searcher::SearchKind;
 pub use state::{Failure, SideOutcome, State, Termination};
+pub use table::has_handler;
 pub use value::Value;

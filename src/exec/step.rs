@@ -1061,6 +1061,7 @@ mod tests {
                 },
             ],
             locs: vec!["f.c:1".into()],
+            library: Default::default(),
         }
     }
 

@@ -2,16 +2,18 @@
 //! [`HANDLERS`] maps a declared function's name to its handler (in `special.rs` or
 //! `posix.rs`) and says whether the call returns. It is resolved once per executor into
 //! handler indices by function id, on the first call of a function without a body, so that
-//! a call finds its handler without comparing names. Every other undefined function stops the path as
-//! unsupported.
+//! a call finds its handler without comparing names. A function named by `--abstract-calls`
+//! (`ExecConfig::abstract_calls`) goes to `abstract_call.rs` instead, before any handler.
+//! Every other undefined function stops the path as unsupported.
 
+use crate::exec::abstract_call::abstract_call;
 use crate::exec::executor::Executor;
 use crate::exec::posix;
 use crate::exec::special::{self, Call, End};
 use crate::exec::state::State;
 use crate::exec::value::Value;
 use crate::exec::Exit;
-use crate::ir::{FuncId, Module, RegId};
+use crate::ir::{self, FuncId, Module, RegId};
 
 /// A handler that returns to its caller: the state to keep running, or `None` when the
 /// path ended (or every state it made was scheduled on its own).
@@ -94,32 +96,60 @@ pub(crate) static HANDLERS: &[Handler] = &[
     ends("siglongjmp", posix::non_local_jump),
 ];
 
+/// The index that stands for "an abstracted call" among the resolved handler indices.
+const ABSTRACT: u16 = u16::MAX;
+
 /// The index in [`HANDLERS`] of the handler of every function of `module`, by function id
-/// (defined functions have none: their bodies run). The executor keeps this vector and
-/// fills it on its first call of a function without a body, so that a call looks its
-/// handler up by id; it holds indices, not handlers, so that `executor.rs` need not know
-/// this table's types (that would make a cycle between the two files).
-fn resolve(module: &Module) -> Vec<Option<u16>> {
+/// (defined functions have none: their bodies run), or [`ABSTRACT`] for a declaration named
+/// in `abstract_calls`. The executor keeps this vector and fills it on its first call of a
+/// function without a body, so that a call looks its handler up by id; it holds indices,
+/// not handlers, so that `executor.rs` need not know this table's types (that would make a
+/// cycle between the two files).
+fn resolve(module: &Module, abstract_calls: &[String]) -> Vec<Option<u16>> {
     by_names(
         module
             .functions
             .iter()
-            .map(|f| f.is_declaration().then_some(f.source_name.as_str())),
+            .map(|f| f.is_declaration().then(|| ir::split_name(&f.name).1)),
+        abstract_calls,
     )
 }
 
 /// The handler indices of functions named in order of their ids (`None`: not a declaration).
-fn by_names<'n>(names: impl Iterator<Item = Option<&'n str>>) -> Vec<Option<u16>> {
+fn by_names<'n>(
+    names: impl Iterator<Item = Option<&'n str>>,
+    abstract_calls: &[String],
+) -> Vec<Option<u16>> {
     names
-        .map(|n| n.and_then(|n| HANDLERS.iter().position(|h| h.name == n)))
-        .map(|i| i.map(|i| i as u16))
+        .map(|n| {
+            let n = n?;
+            if abstract_calls.iter().any(|a| a == n) {
+                return Some(ABSTRACT);
+            }
+            HANDLERS.iter().position(|h| h.name == n).map(|i| i as u16)
+        })
         .collect()
 }
 
+/// What a call of a function without a body does, by the resolved indices.
+enum Resolved {
+    Handler(&'static Handler),
+    Abstract,
+    Missing,
+}
+
 /// The handler of function `func` in the resolved indices.
-fn get(resolved: &[Option<u16>], func: FuncId) -> Option<&'static Handler> {
-    let index = resolved.get(func.index()).copied().flatten()?;
-    Some(&HANDLERS[usize::from(index)])
+fn get(resolved: &[Option<u16>], func: FuncId) -> Resolved {
+    match resolved.get(func.index()).copied().flatten() {
+        None => Resolved::Missing,
+        Some(ABSTRACT) => Resolved::Abstract,
+        Some(index) => Resolved::Handler(&HANDLERS[usize::from(index)]),
+    }
+}
+
+/// Whether the engine implements the function named `name` (a declaration's name).
+pub fn has_handler(name: &str) -> bool {
+    HANDLERS.iter().any(|h| h.name == name)
 }
 
 impl Executor<'_> {
@@ -131,12 +161,18 @@ impl Executor<'_> {
         dst: Option<RegId>,
         args: &[Value],
     ) -> Option<State> {
-        let resolved = self.specials.get_or_init(|| resolve(self.module));
-        let Some(handler) = get(resolved, func) else {
-            let name = &self.module.function(func).source_name;
-            let what = format!("call to undefined function '{name}'");
-            self.unsupported(state, &what);
-            return None;
+        let resolved = self
+            .specials
+            .get_or_init(|| resolve(self.module, &self.config.abstract_calls));
+        let handler = match get(resolved, func) {
+            Resolved::Handler(handler) => handler,
+            Resolved::Abstract => return abstract_call(self, state, func, dst, args),
+            Resolved::Missing => {
+                let name = &self.module.function(func).source_name;
+                let what = format!("call to undefined function '{name}'");
+                self.unsupported(state, &what);
+                return None;
+            }
         };
         let call = Call {
             name: handler.name,
@@ -163,7 +199,10 @@ mod tests {
 
     #[test]
     fn every_name_has_one_handler() {
-        assert!(HANDLERS.len() <= usize::from(u16::MAX), "indices are u16");
+        assert!(
+            HANDLERS.len() < usize::from(ABSTRACT),
+            "indices are u16, and one stands for abstracted calls"
+        );
         for (i, h) in HANDLERS.iter().enumerate() {
             assert!(
                 HANDLERS[..i].iter().all(|other| other.name != h.name),
@@ -182,8 +221,11 @@ mod tests {
             Some("abort"),
             Some("__xc_output"),
         ];
-        let specials = by_names(names.into_iter());
-        let found = |i: u32| get(&specials, FuncId(i)).map(|h| h.name);
+        let specials = by_names(names.into_iter(), &[]);
+        let found = |i: u32| match get(&specials, FuncId(i)) {
+            Resolved::Handler(h) => Some(h.name),
+            _ => None,
+        };
         assert_eq!(found(0), Some("malloc"));
         assert_eq!(found(1), None, "a defined function runs its body");
         assert_eq!(found(2), None, "an unknown declaration is unsupported");
@@ -191,12 +233,30 @@ mod tests {
         assert_eq!(found(4), Some("__xc_output"));
         assert_eq!(found(5), None, "an id past the module has no handler");
         assert!(matches!(
-            get(&specials, FuncId(3)).map(|h| h.action),
-            Some(Action::Ends(_))
+            get(&specials, FuncId(3)),
+            Resolved::Handler(Handler {
+                action: Action::Ends(_),
+                ..
+            })
         ));
         assert!(matches!(
-            get(&specials, FuncId(0)).map(|h| h.action),
-            Some(Action::Returns(_))
+            get(&specials, FuncId(0)),
+            Resolved::Handler(Handler {
+                action: Action::Returns(_),
+                ..
+            })
         ));
+    }
+
+    #[test]
+    fn abstracted_names_come_before_handlers_and_only_for_declarations() {
+        let names = [Some("sin"), None, Some("malloc"), Some("cos")];
+        let abstracted = ["sin".to_string(), "malloc".to_string()];
+        let specials = by_names(names.into_iter(), &abstracted);
+        assert!(matches!(get(&specials, FuncId(0)), Resolved::Abstract));
+        assert!(matches!(get(&specials, FuncId(1)), Resolved::Missing));
+        assert!(matches!(get(&specials, FuncId(2)), Resolved::Abstract));
+        assert!(matches!(get(&specials, FuncId(3)), Resolved::Missing));
+        assert!(has_handler("malloc") && !has_handler("sin"));
     }
 }

@@ -19,6 +19,7 @@ use inkwell::llvm_sys::target::*;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module as LlvmModule;
 use rustc_hash::FxHashMap;
+use std::collections::HashSet;
 use std::ffi::CStr;
 
 /// A lowering failure: the module cannot be used at all (not a single path).
@@ -30,13 +31,19 @@ pub struct LowerError {
 
 /// Lowers `module`. Unsupported instructions do not fail; malformed modules do.
 /// `param_names`: read parameters' source names from debug information (function checks
-/// show them; reading them costs a walk over each function's metadata).
-pub fn lower(module: &LlvmModule<'_>, param_names: bool) -> Result<Module, LowerError> {
+/// show them; reading them costs a walk over each function's metadata), except for the
+/// functions named in `library` (linked from musl: nobody checks them).
+pub fn lower(
+    module: &LlvmModule<'_>,
+    param_names: bool,
+    library: &HashSet<String>,
+) -> Result<Module, LowerError> {
     // SAFETY: every LLVM handle used below comes from `module`, which outlives this call,
     // and the C API calls are the documented accessors for the kinds of value checked.
     unsafe {
         let mut l = Lowerer::new(module.as_mut_ptr());
         l.param_names = param_names;
+        l.library = library.clone();
         l.run()
     }
 }
@@ -50,6 +57,8 @@ struct Lowerer {
     const_ids: FxHashMap<Constant, ConstId>,
     loc_ids: FxHashMap<String, LocId>,
     param_names: bool,
+    /// Functions whose parameter names are not read (linked from musl).
+    library: HashSet<String>,
 }
 
 /// A value that is not a compile-time integer: why, for the message.
@@ -66,6 +75,7 @@ impl Lowerer {
             const_ids: FxHashMap::default(),
             loc_ids: FxHashMap::default(),
             param_names: true,
+            library: HashSet::new(),
         }
     }
 
@@ -536,7 +546,7 @@ impl<'a> FunctionLowerer<'a> {
         let linked = value_name(func);
         let (side, fname) = split_name(&linked);
         // Parameter names are shown for the checked functions only, never the harness's.
-        let names = side != Side::Shared;
+        let names = side != Side::Shared && !l.library.contains(&linked);
         FunctionLowerer {
             names,
             fname: fname.to_string(),

@@ -14,6 +14,7 @@ mod float;
 mod gate;
 mod ktest_format;
 mod ktest_fuzz;
+mod libm;
 mod limits;
 mod oracles;
 mod programs;
