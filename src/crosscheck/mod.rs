@@ -143,6 +143,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let confirm = Confirm {
         stop: replay_check.exec.stop.clone(),
         replay: &|ktest| replay(module, &replay_check, &signature, ktest),
+        abstracted: !check.exec.abstract_calls.is_empty(),
     };
     conclude(explored, &title, notes, started, &recorder, &stop, confirm)
 }
@@ -204,7 +205,10 @@ fn library_notes(module: &Module, signature: &Signature, abstract_calls: &[Strin
         }
     }
     if !abstract_calls.is_empty() {
-        notes.push(format!("abstracted calls: {}", abstract_calls.join(", ")));
+        notes.push(format!(
+            "abstracted calls: {} (uninterpreted: equal arguments give equal results; a proof holds for any such function, a divergence through them cannot be confirmed by replay)",
+            abstract_calls.join(", ")
+        ));
     }
     for name in abstract_calls {
         if declared(name) {
@@ -233,6 +237,8 @@ pub(crate) struct Confirm<'r> {
     pub stop: crate::stop::Stop,
     /// The verdict of a test's single path when replayed, if decided.
     pub replay: &'r (dyn Fn(&KTest) -> Result<Option<PathVerdict>> + Sync),
+    /// Whether the check abstracts calls, which a replay cannot run.
+    pub abstracted: bool,
 }
 
 /// The end every check shares once exploration is over (`stop`: the check's own token,
@@ -291,7 +297,11 @@ pub(crate) fn conclude(
     }
     if report.rows.iter().any(|r| r.confirmed == Some(false)) {
         notes.push(
-            "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into(),
+            if !confirm.abstracted {
+                "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into()
+            } else {
+                "a difference did not reproduce in concrete replay: it is reported but not counted (replay cannot run abstracted calls; otherwise an engine bug)".into()
+            },
         );
     }
     notes.extend(not_replayed_note(stop, &not_replayed));
@@ -603,6 +613,7 @@ pub fn replay(
         solver,
         ExecConfig {
             search: crate::exec::SearchKind::Dfs,
+            replaying: true,
             ..check.exec.clone()
         },
     );
@@ -630,7 +641,10 @@ pub fn replay_file(
         &module,
         &pool,
         build_chain(&check.solver),
-        check.exec.clone(),
+        ExecConfig {
+            replaying: true,
+            ..check.exec.clone()
+        },
     );
     let (initial, args) =
         setup::initial_state(&mut ex, &signature, setup::Inputs::Concrete(&ktest), &[])

@@ -276,6 +276,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let confirm = super::Confirm {
         stop: replay_check.exec.stop.clone(),
         replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),
+        abstracted: false,
     };
     super::conclude(explored, &title, notes, started, &recorder, &stop, confirm)
 }

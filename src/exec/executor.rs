@@ -79,6 +79,9 @@ pub struct ExecConfig {
     /// Functions whose calls are uninterpreted (`--abstract-calls`): a call of a function
     /// without a body under one of these names goes to `abstract_call.rs`. Default is none.
     pub abstract_calls: Vec<String>,
+    /// Whether this run replays a test with concrete inputs: an abstracted call then ends
+    /// the path as unknown (the replay cannot run the real function). Default is false.
+    pub replaying: bool,
 }
 
 impl Default for ExecConfig {
@@ -97,6 +100,7 @@ impl Default for ExecConfig {
             replay: None,
             stop: Stop::default(),
             abstract_calls: Vec::new(),
+            replaying: false,
         }
     }
 }
@@ -236,6 +240,7 @@ impl<'a> Executor<'a> {
             since_new_coverage: 0,
             outputs: Default::default(),
             first_outputs: Default::default(),
+            abstracted: Vec::new(),
         };
         let mut end = GLOBAL_BASE;
         for g in &self.module.globals {

@@ -199,6 +199,17 @@ pub struct State {
     pub outputs: [Arc<Vec<Value>>; 2],
     /// What side A wrote to stdout and stderr, kept while side B runs (program checks).
     pub first_outputs: [Arc<Vec<Value>>; 2],
+    /// The calls of abstracted functions (`--abstract-calls`) on this path, both sides'.
+    pub abstracted: Vec<AbstractedCall>,
+}
+
+/// One call of an uninterpreted function on a path: the function's name without its side,
+/// the arguments and the result.
+#[derive(Clone, Debug)]
+pub struct AbstractedCall {
+    pub name: String,
+    pub args: Vec<crate::expr::ExprId>,
+    pub result: crate::expr::ExprId,
 }
 
 /// What the interpreter did with a state it borrowed for one instruction

@@ -227,6 +227,11 @@ impl ExprPool {
         if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
             return self.constant(w, fold_fp_binary(op, w, x, y));
         }
+        // The raw sum and product do not depend on the operands' order (a NaN result is the
+        // default NaN whatever the operands): one node for both orders.
+        if matches!(op, FpBinOp::Add | FpBinOp::Mul) && b < a {
+            return self.fp_binary_raw(op, b, a);
+        }
         self.intern_bv(Node::FpBinary { op, lhs: a, rhs: b }, w)
     }
 
@@ -306,6 +311,21 @@ impl ExprPool {
     pub fn fp_binary(&self, op: FpBinOp, a: ExprId, b: ExprId) -> ExprId {
         if let Some(exact) = self.exact_integer_sum(op, a, b) {
             return exact;
+        }
+        // `x * 2` is `x + x`, bit for bit: doubling is exact up to overflow, which both round
+        // to the same infinity, and a NaN `x` comes back quietened either way.
+        let two = |e: ExprId| {
+            let w = self.width(e);
+            let bits = if w == 32 {
+                u128::from(2f32.to_bits())
+            } else {
+                u128::from(2f64.to_bits())
+            };
+            self.as_const(e) == Some(bits)
+        };
+        if op == FpBinOp::Mul && (two(a) || two(b)) {
+            let x = if two(b) { a } else { b };
+            return self.fp_binary(FpBinOp::Add, x, x);
         }
         self.fp_propagate(&[a, b], self.fp_binary_raw(op, a, b))
     }

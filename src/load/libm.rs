@@ -7,7 +7,8 @@
 //! and does not define, when those members are math (`src/math/`, `src/fenv/`), and then
 //! what those members need in turn; the side's renaming then makes them `A.sin`, `B.sin`:
 //! each side runs its own copy. Calls of other libc functions keep their handlers and the
-//! harness's helpers; functions named by `--abstract-calls` are never linked.
+//! harness's helpers; functions named by `--abstract-calls` are never linked, nor those the
+//! engine runs as one IEEE operation (`sqrt`, `fabs`, `floor`… see `lower::float_function`).
 //!
 //! The archive is ours, not the user's: its members are parsed without the child process
 //! of `isolate.rs`. It is read once per process ([`archive`]); only the members a side needs
@@ -279,7 +280,12 @@ pub(super) fn link_math<'ctx>(
     loop {
         let mut progress = false;
         for name in undefined(module) {
-            if abstract_calls.contains(&name) || aliases.contains(&name) {
+            // The engine runs the functions that are one IEEE operation (`sqrt`, `fabs`,
+            // `floor`…) as that operation: musl's bit-by-bit code would only be slower.
+            if abstract_calls.contains(&name)
+                || aliases.contains(&name)
+                || crate::lower::float_function(&name).is_some()
+            {
                 continue;
             }
             let Some(&offset) = archive.symbols.get(&name) else {
