@@ -722,9 +722,7 @@ pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
             let (lo, hi) = if max { (b, a) } else { (a, b) };
             if nan(a) {
                 b
-            } else if nan(b) {
-                a
-            } else if lt(lo, hi) {
+            } else if nan(b) || lt(lo, hi) {
                 a
             } else if lt(hi, lo) {
                 b
