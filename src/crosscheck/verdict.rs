@@ -88,7 +88,7 @@ impl<'s> CrossDriver<'s> {
                             .rev()
                             .fold(0u128, |acc, &b| (acc << 8) | b as u128);
                         let (ty, _) = p.assume_type();
-                        if ty.signed {
+                        if ty.signed() {
                             display_int(p.width, mask(p.width, bits))
                         } else {
                             display_unsigned(mask(p.width, bits))

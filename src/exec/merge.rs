@@ -412,6 +412,7 @@ mod tests {
             params: Vec::new(),
             ret_width: None,
             ret_is_pointer: false,
+            ret_is_float: false,
             is_var_arg: false,
             blocks: vec![
                 block(Terminator::CondBr {

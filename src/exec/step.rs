@@ -1032,6 +1032,7 @@ mod tests {
                 params: Vec::new(),
                 ret_width: Some(32),
                 ret_is_pointer: false,
+                ret_is_float: false,
                 is_var_arg: false,
                 blocks: vec![Block {
                     phis: Vec::new(),
