@@ -179,10 +179,12 @@ fn compile_pair(dir: &std::path::Path, a: &str, b: &str, opt: &str) {
 #[test]
 fn floating_point_preconditions_mean_what_c_means() {
     let a = "double f(double x) { return x < 0 ? -x : x; }\n\
-             float g(float x) { return x < 0 ? -x : x; }\n";
+             float g(float x) { return x < 0 ? -x : x; }\n\
+             double h(const double *p) { return p[1] < 0 ? -p[1] : p[1]; }\n";
     let b = "#include <math.h>\n\
              double f(double x) { return fabs(x); }\n\
-             float g(float x) { return fabsf(x); }\n";
+             float g(float x) { return fabsf(x); }\n\
+             double h(const double *p) { return fabs(p[1]); }\n";
     // (function, assumption, expected verdict, what the diverging input must be).
     let is_minus_zero = |bits: u64| bits == 0x8000_0000_0000_0000;
     let is_negative_nan = |bits: u64| f64::from_bits(bits).is_nan() && bits >> 63 == 1;
@@ -202,6 +204,9 @@ fn floating_point_preconditions_mean_what_c_means() {
         ("g", "x < -1e-46 || x > 1e-46", "equivalent", None),
         ("g", "x * 2.0f != 0 && x == x", "equivalent", None),
         ("g", "x <= 0.0f && !(x < 0.0)", "diverged", None),
+        // Debug information makes `p[1]` the second double (bytes 8 to 15).
+        ("h", "p[1] > 0.0 || p[1] < 0.0", "equivalent", None),
+        ("h", "p[1] >= 0.0 && p[0] == p[0]", "diverged", None),
     ];
     for opt in ["-O0", "-O2"] {
         let dir = tempfile::tempdir().unwrap();
