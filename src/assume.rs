@@ -2,8 +2,10 @@
 //!
 //! An assumption such as `n > 0 && s[0] != '\0'` names parameters (by name or as `arg0`),
 //! integers (`42`, `0x1f`, `10u`, `5UL`, or `'a'` with the escapes
-//! `\0 \n \t \r \\ \' \"`), buffer elements (`s[i + 1]`), the unary operators `! - ~` and
-//! C's binary operators with C's precedence (tightest first) and left associativity:
+//! `\0 \n \t \r \\ \' \"`), floating literals (`1.5`, `.5`, `1.`, `1e6`, `1E-3`, hexadecimal
+//! `0x1.8p+1`, `0.1f`), the macros `INFINITY` and `NAN`, buffer elements (`s[i + 1]`), the
+//! unary operators `! - ~` and C's binary operators with C's precedence (tightest first) and
+//! left associativity:
 //!
 //! ```text
 //! * / %   >   + -   >   << >>   >   < <= > >=   >   == !=   >   &   >   ^   >   |   >   &&   >   ||
@@ -12,7 +14,14 @@
 //! Integer literals get their C type here, as a C compiler gives it (C11 6.4.4.1, LP64): a
 //! decimal literal is the first of `int`, `long` that holds it, a hexadecimal one the first
 //! of `int`, `unsigned int`, `long`, `unsigned long`, narrowed by `u` and `l` suffixes; a
-//! literal that fits none of them is an error. Character literals are `int`.
+//! literal that fits none of them is an error. Character literals are `int`. A floating
+//! literal (C11 6.4.4.2) is a `double`, or a `float` with an `f` or `F` suffix, and holds the
+//! value of that type nearest to the written one, ties to even, as C rounds it (a decimal
+//! `0.1f` rounds to `float` directly, not through `double`); one too large for its type is
+//! an error, one too small rounds to a subnormal or zero. `long double` (an `l` or `L`
+//! suffix) is not supported. `INFINITY` and `NAN` are `float` constants, as `<math.h>`
+//! defines them (`NAN` is the quiet NaN `0x7FC00000`). There are no casts and no function
+//! calls.
 //!
 //! A run of operators of one precedence (`a && b && c`, `x + y - z`) is one [`AssumeExpr::Chain`],
 //! so long flat conditions are not deep trees; only parentheses, unary operators, indexing and
@@ -31,34 +40,61 @@ pub const MAX_DEPTH: usize = 256;
 /// The longest assumption text accepted, in characters.
 pub const MAX_LEN: usize = 65_536;
 
-/// A C integer type: its width in bits (1 for `_Bool`) and signedness.
+/// A C arithmetic type: an integer type with its width in bits (1 for `_Bool`) and
+/// signedness, or `float` (32 bits) or `double` (64 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct CType {
-    pub bits: u32,
-    pub signed: bool,
+pub enum CType {
+    Int { bits: u32, signed: bool },
+    Float { bits: u32 },
 }
 
 impl CType {
-    pub const INT: CType = CType {
+    pub const INT: CType = CType::Int {
         bits: 32,
         signed: true,
     };
-    pub const UINT: CType = CType {
+    pub const UINT: CType = CType::Int {
         bits: 32,
         signed: false,
     };
-    pub const LONG: CType = CType {
+    pub const LONG: CType = CType::Int {
         bits: 64,
         signed: true,
     };
-    pub const ULONG: CType = CType {
+    pub const ULONG: CType = CType::Int {
         bits: 64,
         signed: false,
     };
+    pub const FLOAT: CType = CType::Float { bits: 32 };
+    pub const DOUBLE: CType = CType::Float { bits: 64 };
+
+    /// The width of a value of the type in bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            CType::Int { bits, .. } | CType::Float { bits } => bits,
+        }
+    }
+
+    /// Whether values of the type can be negative: a signed integer type, `float` or
+    /// `double`.
+    pub fn signed(self) -> bool {
+        !matches!(self, CType::Int { signed: false, .. })
+    }
+
+    /// Whether the type is `float` or `double`.
+    pub fn is_float(self) -> bool {
+        matches!(self, CType::Float { .. })
+    }
 
     /// The C name of the type (LP64), for messages.
     pub fn name(self) -> String {
-        let base = match self.bits {
+        let (bits, signed) = match self {
+            CType::Float { bits: 32 } => return "float".into(),
+            CType::Float { bits: 64 } => return "double".into(),
+            CType::Float { bits } => return format!("{bits}-bit floating type"),
+            CType::Int { bits, signed } => (bits, signed),
+        };
+        let base = match bits {
             1 => return "_Bool".into(),
             8 => "char",
             16 => "short",
@@ -68,11 +104,11 @@ impl CType {
             n => {
                 return format!(
                     "{}{n}-bit integer",
-                    if self.signed { "signed " } else { "unsigned " }
+                    if signed { "signed " } else { "unsigned " }
                 )
             }
         };
-        match (self.signed, self.bits) {
+        match (signed, bits) {
             (true, 8) => "signed char".into(),
             (true, _) => base.into(),
             (false, 32) => "unsigned int".into(),
@@ -80,20 +116,25 @@ impl CType {
         }
     }
 
-    /// Whether `value` (as a non-negative mathematical integer) is representable.
+    /// Whether `value` (as a non-negative mathematical integer) is representable in an
+    /// integer type (false for floating types).
     pub fn holds(self, value: u128) -> bool {
-        let max = if self.signed {
-            (1u128 << (self.bits - 1)) - 1
-        } else if self.bits == 128 {
+        let CType::Int { bits, signed } = self else {
+            return false;
+        };
+        let max = if signed {
+            (1u128 << (bits - 1)) - 1
+        } else if bits == 128 {
             u128::MAX
         } else {
-            (1u128 << self.bits) - 1
+            (1u128 << bits) - 1
         };
         value <= max
     }
 }
 
-/// An integer literal: its value and C type.
+/// A numeric literal: its C type and value, for an integer type the (non-negative) value,
+/// for a floating type the IEEE bit pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Literal {
     pub value: u128,
@@ -110,11 +151,30 @@ impl Literal {
     }
 }
 
+/// Prints an integer literal in decimal and a floating one as C reads it back to the same
+/// value: the shortest decimal form (`0.1`, `1e300`), `f` after a `float`'s, and
+/// `INFINITY` or `NAN` for those values.
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (text, suffix) = match self.ty {
+            CType::Int { .. } => return write!(f, "{}", self.value),
+            CType::Float { bits: 32 } => (format!("{:?}", f32::from_bits(self.value as u32)), "f"),
+            CType::Float { .. } => (format!("{:?}", f64::from_bits(self.value as u64)), ""),
+        };
+        match text.as_str() {
+            "inf" => f.write_str("INFINITY"),
+            "-inf" => f.write_str("-INFINITY"),
+            "NaN" => f.write_str("NAN"),
+            _ => write!(f, "{text}{suffix}"),
+        }
+    }
+}
+
 /// A parsed assumption.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AssumeExpr {
-    /// An integer literal with its C type; character literals give their byte value as `int`.
-    Int(Literal),
+    /// A numeric literal with its C type; character literals give their byte value as `int`.
+    Num(Literal),
     /// A parameter, by name or position (`arg0`).
     Var(String),
     /// An element of a buffer parameter: `s[4]`.
@@ -271,7 +331,7 @@ impl fmt::Display for BinaryOp {
 impl fmt::Display for AssumeExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AssumeExpr::Int(v) => write!(f, "{}", v.value),
+            AssumeExpr::Num(v) => write!(f, "{v}"),
             AssumeExpr::Var(name) => f.write_str(name),
             AssumeExpr::Index(name, index) => write!(f, "(index {name} {index})"),
             AssumeExpr::Unary(op, e) => write!(f, "({op} {e})"),
@@ -302,7 +362,7 @@ impl AssumeExpr {
 
     fn collect_vars<'a>(&'a self, out: &mut Vec<&'a str>) {
         let (name, children): (Option<&str>, Vec<&AssumeExpr>) = match self {
-            AssumeExpr::Int(_) => (None, Vec::new()),
+            AssumeExpr::Num(_) => (None, Vec::new()),
             AssumeExpr::Var(name) => (Some(name), Vec::new()),
             AssumeExpr::Index(name, index) => (Some(name), vec![index]),
             AssumeExpr::Unary(_, e) => (None, vec![e]),
@@ -381,7 +441,7 @@ pub fn parse_assume(text: &str) -> Result<AssumeExpr, AssumeError> {
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
-    Int(Literal),
+    Num(Literal),
     Ident(String),
     Binary(BinaryOp),
     /// `!` or `~`; `-` is lexed as [`BinaryOp::Sub`] and read as negation where it starts an operand.
@@ -394,7 +454,7 @@ enum Tok {
 impl Tok {
     fn describe(&self) -> String {
         match self {
-            Tok::Int(v) => format!("number {}", v.value),
+            Tok::Num(v) => format!("number {v}"),
             Tok::Ident(name) => format!("'{name}'"),
             Tok::Binary(op) => format!("'{op}'"),
             Tok::Unary(op) => format!("'{op}'"),
@@ -420,20 +480,35 @@ fn lex(text: &str) -> Result<Vec<Token>, AssumeError> {
         let kind = if c.is_whitespace() {
             i += 1;
             continue;
-        } else if c.is_ascii_digit() {
+        } else if c.is_ascii_digit()
+            || (c == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit))
+        {
             let (value, end) = lex_number(&chars, i)?;
             i = end;
-            Tok::Int(value)
+            Tok::Num(value)
         } else if c.is_ascii_alphabetic() || c == '_' {
             let start = i;
             while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
                 i += 1;
             }
-            Tok::Ident(chars[start..i].iter().collect())
+            let name: String = chars[start..i].iter().collect();
+            // C's macros for the special values, as <math.h> defines them: `float`
+            // constants.
+            match name.as_str() {
+                "INFINITY" => Tok::Num(Literal {
+                    value: 0x7f80_0000,
+                    ty: CType::FLOAT,
+                }),
+                "NAN" => Tok::Num(Literal {
+                    value: 0x7fc0_0000,
+                    ty: CType::FLOAT,
+                }),
+                _ => Tok::Ident(name),
+            }
         } else if c == '\'' {
             let (value, end) = lex_char(&chars, i)?;
             i = end;
-            Tok::Int(Literal::int(value as u128))
+            Tok::Num(Literal::int(value as u128))
         } else if let Some(op) = binary_op_at(&chars[i..]) {
             i += op.symbol().len();
             Tok::Binary(op)
@@ -483,6 +558,15 @@ fn lex_number(chars: &[char], start: usize) -> Result<(Literal, usize), AssumeEr
             .and_then(|v| v.checked_add(u128::from(d)));
         i += 1;
     }
+    let fraction_or_exponent = match chars.get(i) {
+        Some('.') => true,
+        Some('e' | 'E') => !hex,
+        Some('p' | 'P') => hex,
+        _ => false,
+    };
+    if fraction_or_exponent {
+        return lex_float(chars, start, hex);
+    }
     if hex && i == digits_start {
         return error(column, "expected hexadecimal digits after '0x'");
     }
@@ -528,7 +612,7 @@ fn lex_number(chars: &[char], start: usize) -> Result<(Literal, usize), AssumeEr
         (Some(value), Some(ty)) => Ok((Literal { value, ty }, i)),
         _ => {
             let widest = candidates[candidates.len() - 1];
-            let max = if widest.signed {
+            let max = if widest.signed() {
                 i64::MAX as u128
             } else {
                 u64::MAX as u128
@@ -545,6 +629,203 @@ fn lex_number(chars: &[char], start: usize) -> Result<(Literal, usize), AssumeEr
             )
         }
     }
+}
+
+/// The preprocessing number starting at `start` (C11 6.4.8): the literal and the letters,
+/// digits, dots and exponent signs run into it, for messages.
+fn pp_number(chars: &[char], start: usize) -> String {
+    let mut end = start;
+    while let Some(&c) = chars.get(end) {
+        let sign = matches!(c, '+' | '-')
+            && end > start
+            && matches!(chars[end - 1], 'e' | 'E' | 'p' | 'P');
+        if !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || sign) {
+            break;
+        }
+        end += 1;
+    }
+    chars[start..end].iter().collect()
+}
+
+/// Lexes a floating literal (C11 6.4.4.2) starting at `start`: `1.5`, `.5`, `1.`, `1e6`,
+/// `0x1.8p+1`, `double` unless an `f` suffix makes it `float`. The value is the nearest
+/// one of the type, ties to even, as C rounds it; returns the literal and its end.
+fn lex_float(chars: &[char], start: usize, hex: bool) -> Result<(Literal, usize), AssumeError> {
+    let column = start + 1;
+    let radix = if hex { 16 } else { 10 };
+    let digits = |from: usize| {
+        let mut end = from;
+        while chars.get(end).is_some_and(|c| c.is_digit(radix)) {
+            end += 1;
+        }
+        (chars[from..end].iter().collect::<String>(), end)
+    };
+    let (int, mut i) = digits(if hex { start + 2 } else { start });
+    let mut frac = String::new();
+    if chars.get(i) == Some(&'.') {
+        (frac, i) = digits(i + 1);
+    }
+    let text = pp_number(chars, start);
+    if int.is_empty() && frac.is_empty() {
+        return error(column, format!("floating literal '{text}' has no digits"));
+    }
+    let mut exponent = None;
+    if matches!(
+        (hex, chars.get(i)),
+        (false, Some('e' | 'E')) | (true, Some('p' | 'P'))
+    ) {
+        i += 1;
+        let negative = chars.get(i) == Some(&'-');
+        if matches!(chars.get(i), Some('+' | '-')) {
+            i += 1;
+        }
+        let (e, end) = {
+            let mut end = i;
+            while chars.get(end).is_some_and(char::is_ascii_digit) {
+                end += 1;
+            }
+            (chars[i..end].iter().collect::<String>(), end)
+        };
+        if e.is_empty() {
+            return error(
+                column,
+                format!("floating literal '{text}' has no digits in its exponent"),
+            );
+        }
+        i = end;
+        exponent = Some((negative, e));
+    } else if hex {
+        return error(
+            column,
+            format!("hexadecimal floating literal '{text}' needs a binary exponent ('p')"),
+        );
+    }
+    let ty = match chars.get(i) {
+        Some('f' | 'F') => {
+            i += 1;
+            CType::FLOAT
+        }
+        Some('l' | 'L') => {
+            return error(
+                column,
+                format!("floating literal '{text}' is a long double, which is not supported"),
+            )
+        }
+        _ => CType::DOUBLE,
+    };
+    if let Some(&c) = chars.get(i) {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+            return error(
+                i + 1,
+                format!("invalid character {c:?} in floating literal '{text}'"),
+            );
+        }
+    }
+    let value = if hex {
+        // The exponent saturates far beyond every format's range.
+        let magnitude = exponent.as_ref().map_or(0, |(_, e)| {
+            e.bytes()
+                .fold(0i64, |acc, d| (acc * 10 + i64::from(d - b'0')).min(1 << 40))
+        });
+        let exp = if exponent.as_ref().is_some_and(|(neg, _)| *neg) {
+            -magnitude
+        } else {
+            magnitude
+        };
+        round_hex(&int, &frac, exp, ty.bits())
+    } else {
+        let mut decimal = format!("{int}.{frac}");
+        if let Some((negative, e)) = &exponent {
+            decimal = format!("{decimal}e{}{e}", if *negative { "-" } else { "" });
+        }
+        // Rust's parsing is correctly rounded, to the type itself (no double rounding).
+        if ty == CType::FLOAT {
+            decimal
+                .parse::<f32>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .map(|v| u128::from(v.to_bits()))
+        } else {
+            decimal
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .map(|v| u128::from(v.to_bits()))
+        }
+    };
+    match value {
+        Some(value) => Ok((Literal { value, ty }, i)),
+        None => error(
+            column,
+            format!(
+                "floating literal '{text}' is too large for {} (use INFINITY for infinity)",
+                ty.name()
+            ),
+        ),
+    }
+}
+
+/// The bit pattern of the `float` (`bits` 32) or `double` (64) nearest to the hexadecimal
+/// number `int.frac` times 2^`exp`, ties to even, exactly however many digits it has;
+/// `None` when it is too large for the format.
+fn round_hex(int: &str, frac: &str, exp: i64, bits: u32) -> Option<u128> {
+    let (exp_bits, man_bits) = if bits == 32 { (8u32, 23u32) } else { (11, 52) };
+    let precision = i64::from(man_bits) + 1;
+    let bias = (1i64 << (exp_bits - 1)) - 1;
+    let emin = 1 - bias;
+    // The value is `m * 2^e`, plus something less than one unit of `m` when `sticky`: the
+    // first 30 significant digits (120 bits) exactly, the rest only as whether any is not 0.
+    let (mut m, mut e, mut sticky, mut kept_digits) = (0u128, exp, false, 0);
+    for (k, c) in int.chars().chain(frac.chars()).enumerate() {
+        let d = u128::from(c.to_digit(16).unwrap_or(0));
+        let in_fraction = k >= int.len();
+        if m == 0 && d == 0 {
+            e -= if in_fraction { 4 } else { 0 };
+        } else if kept_digits < 30 {
+            m = m << 4 | d;
+            kept_digits += 1;
+            e -= if in_fraction { 4 } else { 0 };
+        } else {
+            sticky |= d != 0;
+            e += if in_fraction { 0 } else { 4 };
+        }
+    }
+    if m == 0 {
+        return Some(0);
+    }
+    // The value lies in [2^top, 2^(top+1)); `q` is the exponent of its last significand
+    // bit in the format (fixed at the subnormals' below the normal range).
+    let top = e + i64::from(127 - m.leading_zeros());
+    let q = top.max(emin) - (precision - 1);
+    let shift = q - e;
+    let rounded = if shift <= 0 {
+        m << -shift
+    } else if shift > 120 {
+        // Less than half of the smallest unit: rounds to zero.
+        0
+    } else {
+        let kept = m >> shift;
+        let rest = m & ((1u128 << shift) - 1);
+        let half = 1u128 << (shift - 1);
+        let up = rest > half || (rest == half && (sticky || kept & 1 == 1));
+        kept + u128::from(up)
+    };
+    // Rounding up to 2^precision moves to the next binade.
+    let (significand, q) = if rounded >> precision != 0 {
+        (rounded >> 1, q + 1)
+    } else {
+        (rounded, q)
+    };
+    let hidden = 1u128 << (precision - 1);
+    if significand < hidden {
+        // Zero or subnormal: the exponent field is 0.
+        return Some(significand);
+    }
+    let biased = q + precision - 1 + bias;
+    if biased >= (1 << exp_bits) - 1 {
+        return None;
+    }
+    Some((biased as u128) << man_bits | (significand - hidden))
 }
 
 /// Lexes a character literal starting at the quote at `start`; returns its value and end.
@@ -698,7 +979,7 @@ impl Parser {
     fn postfix(&mut self) -> Result<Parsed, AssumeError> {
         let tok = self.advance();
         let parsed = match tok.kind {
-            Tok::Int(v) => (AssumeExpr::Int(v), 1),
+            Tok::Num(v) => (AssumeExpr::Num(v), 1),
             Tok::Ident(name) => {
                 if self.peek().kind != Tok::Punct('[') {
                     (AssumeExpr::Var(name), 1)
@@ -907,7 +1188,7 @@ mod tests {
     #[test]
     fn literals_get_c_types() {
         let ty = |text: &str| match parse_assume(text) {
-            Ok(AssumeExpr::Int(l)) => l.ty.name(),
+            Ok(AssumeExpr::Num(l)) => l.ty.name(),
             other => panic!("{text}: {other:?}"),
         };
         for (text, expected) in [
@@ -928,6 +1209,196 @@ mod tests {
             ("'a'", "int"),
         ] {
             assert_eq!(ty(text), expected, "{text}");
+        }
+    }
+
+    /// The type and bit pattern of a literal.
+    #[track_caller]
+    fn float_bits(text: &str) -> (String, u128) {
+        match parse_assume(text) {
+            Ok(AssumeExpr::Num(l)) => (l.ty.name(), l.value),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn floating_literals() {
+        run_table(
+            r"
+            1.5                     => 1.5
+            .5                      => 0.5
+            1.                      => 1.0
+            1e6                     => 1000000.0
+            1E-3                    => 0.001
+            1e+300                  => 1e300
+            2.5e-3f                 => 0.0025f
+            1.f                     => 1.0f
+            0x1p-3                  => 0.125
+            0x1.8p+1                => 3.0
+            0X.8P1F                 => 1.0f
+            0x10p0                  => 16.0
+            010.5                   => 10.5
+            0e0                     => 0.0
+            INFINITY                => INFINITY
+            NAN                     => NAN
+            x >= 0.0 && x < 1e6     => (&& (>= x 0.0) (< x 1000000.0))
+            -.5 < x                 => (< (- 0.5) x)
+            INFINITY_x + 1          => (+ INFINITY_x 1)
+            ",
+        );
+        for (text, ty, bits) in [
+            ("0.1", "double", 0x3FB9_9999_9999_999A),
+            ("0.1f", "float", 0x3DCC_CCCD),
+            ("0.1F", "float", 0x3DCC_CCCD),
+            ("1e-3", "double", 0.001f64.to_bits().into()),
+            ("0x1.8p+1", "double", 3.0f64.to_bits().into()),
+            ("0x1p-1074", "double", 1),
+            ("0x1p-149f", "float", 1),
+            (
+                "0x1.fffffffffffffp1023",
+                "double",
+                f64::MAX.to_bits().into(),
+            ),
+            ("0x1.fffffep127f", "float", f32::MAX.to_bits().into()),
+            ("4.9e-324", "double", 1),
+            ("2e-324", "double", 0),
+            ("1e-50f", "float", 0),
+            ("INFINITY", "float", 0x7F80_0000),
+            ("NAN", "float", 0x7FC0_0000),
+            // Decimal literals round to the type directly: through double, this one would
+            // be a tie and round to 1.0f.
+            ("1.0000000596046447753906251f", "float", 0x3F80_0001),
+            ("1.000000059604644775390625f", "float", 0x3F80_0000),
+            // Hexadecimal ones round to nearest, ties to even, however many digits.
+            ("0x1.00000000000008p0", "double", 1.0f64.to_bits().into()),
+            ("0x1.00000000000018p0", "double", 0x3FF0_0000_0000_0002),
+            (
+                "0x1.000000000000080000000000000000000000001p0",
+                "double",
+                0x3FF0_0000_0000_0001,
+            ),
+            ("0x1.000001p0f", "float", 0x3F80_0000),
+            ("0x1.000003p0f", "float", 0x3F80_0002),
+            ("0x1.fffffffp0f", "float", 0x4000_0000),
+            (
+                "0x0.00000000000000000000000001p0",
+                "double",
+                0x3970_0000_0000_0000,
+            ),
+            (
+                "0x123456789abcdef0123456789abcdef0p-124",
+                "double",
+                0x3FF2_3456_789A_BCDF,
+            ),
+            // The largest subnormal rounds up to the smallest normal.
+            ("0x1.ffffffffffffffp-1023", "double", 0x0010_0000_0000_0000),
+            ("0x1p-1075", "double", 0),
+            ("0x1.0000000001p-1075", "double", 1),
+        ] {
+            assert_eq!(float_bits(text), (ty.to_string(), bits), "{text}");
+        }
+    }
+
+    #[test]
+    fn floating_literal_errors() {
+        run_table(
+            r"
+            1e                      => column 1: floating literal '1e' has no digits in its exponent
+            x < 1e+                 => column 5: floating literal '1e+' has no digits in its exponent
+            0x1p                    => column 1: floating literal '0x1p' has no digits in its exponent
+            0x1.8                   => column 1: hexadecimal floating literal '0x1.8' needs a binary exponent ('p')
+            0x.p1                   => column 1: floating literal '0x.p1' has no digits
+            1.5L                    => column 1: floating literal '1.5L' is a long double, which is not supported
+            0x1p3l                  => column 1: floating literal '0x1p3l' is a long double, which is not supported
+            1.5x                    => column 4: invalid character 'x' in floating literal '1.5x'
+            1.5ff                   => column 5: invalid character 'f' in floating literal '1.5ff'
+            1.2.3                   => column 4: invalid character '.' in floating literal '1.2.3'
+            1e5u                    => column 4: invalid character 'u' in floating literal '1e5u'
+            1f                      => column 2: invalid character 'f' in decimal literal
+            1e309                   => column 1: floating literal '1e309' is too large for double (use INFINITY for infinity)
+            3.5e38f                 => column 1: floating literal '3.5e38f' is too large for float (use INFINITY for infinity)
+            0x1p1024                => column 1: floating literal '0x1p1024' is too large for double (use INFINITY for infinity)
+            0x1.ffffffp127f         => column 1: floating literal '0x1.ffffffp127f' is too large for float (use INFINITY for infinity)
+            x < .                   => column 5: unexpected character '.'
+            NAN[0]                  => column 4: only a parameter name can be indexed
+            ",
+        );
+    }
+
+    /// The exact decimal expansion of the hexadecimal number `digits` times 2^`exp`.
+    fn exact_decimal(digits: &str, exp: i64) -> String {
+        // Little-endian limbs of 10^9.
+        fn mul_add(n: &mut Vec<u64>, m: u64, a: u64) {
+            let mut carry = a;
+            for limb in n.iter_mut() {
+                let v = *limb * m + carry;
+                *limb = v % 1_000_000_000;
+                carry = v / 1_000_000_000;
+            }
+            if carry > 0 {
+                n.push(carry);
+            }
+        }
+        let mut n = vec![0u64];
+        for c in digits.chars() {
+            mul_add(&mut n, 16, u64::from(c.to_digit(16).unwrap()));
+        }
+        let (factor, times) = if exp >= 0 { (2, exp) } else { (5, -exp) };
+        for _ in 0..times {
+            mul_add(&mut n, factor, 0);
+        }
+        let mut text = n.last().unwrap().to_string();
+        for limb in n.iter().rev().skip(1) {
+            text += &format!("{limb:09}");
+        }
+        // m * 5^k / 10^k = m * 2^-k.
+        if exp >= 0 {
+            text
+        } else {
+            format!("{text}e-{}", -exp)
+        }
+    }
+
+    proptest::proptest! {
+        /// Hexadecimal literals round as Rust's (correctly rounded) parsing rounds their
+        /// exact decimal value.
+        #[test]
+        fn hex_literals_round_correctly(
+            int in "[0-9a-f]{0,18}",
+            frac in "[0-9a-f]{0,18}",
+            exp in -1200i64..1100,
+            float in proptest::bool::ANY,
+        ) {
+            proptest::prop_assume!(!(int.is_empty() && frac.is_empty()));
+            let suffix = if float { "f" } else { "" };
+            let text = format!("0x{int}.{frac}p{exp}{suffix}");
+            let exact = exact_decimal(&format!("{int}{frac}"), exp - 4 * frac.len() as i64);
+            let expected = if float {
+                exact.parse::<f32>().ok().filter(|v| v.is_finite()).map(|v| u128::from(v.to_bits()))
+            } else {
+                exact.parse::<f64>().ok().filter(|v| v.is_finite()).map(|v| u128::from(v.to_bits()))
+            };
+            match (parse_assume(&text), expected) {
+                (Ok(AssumeExpr::Num(l)), Some(bits)) => proptest::prop_assert_eq!(l.value, bits, "{}", text),
+                (Err(e), None) => proptest::prop_assert!(e.message.contains("too large"), "{}", e),
+                (got, want) => proptest::prop_assert!(false, "{}: {:?}, expected {:?}", text, got, want),
+            }
+        }
+
+        /// Decimal literals round as Rust's parsing of the same digits does.
+        #[test]
+        fn decimal_literals_round_correctly(
+            int in "[0-9]{0,25}",
+            frac in "[0-9]{0,25}",
+            exp in -360i64..330,
+        ) {
+            proptest::prop_assume!(!(int.is_empty() && frac.is_empty()));
+            let text = format!("{int}.{frac}e{exp}");
+            match (parse_assume(&text), text.parse::<f64>()) {
+                (Ok(AssumeExpr::Num(l)), Ok(v)) => proptest::prop_assert_eq!(l.value, u128::from(v.to_bits())),
+                (Err(e), Ok(v)) => proptest::prop_assert!(v.is_infinite() && e.message.contains("too large"), "{}", e),
+                (got, want) => proptest::prop_assert!(false, "{}: {:?}, expected {:?}", text, got, want),
+            }
         }
     }
 
@@ -994,7 +1465,7 @@ mod tests {
     /// Prints an expression as C with every operation in parentheses.
     fn to_c(e: &AssumeExpr) -> String {
         match e {
-            AssumeExpr::Int(v) => v.value.to_string(),
+            AssumeExpr::Num(v) => v.to_string(),
             AssumeExpr::Var(name) => name.clone(),
             AssumeExpr::Index(name, i) => format!("{name}[{}]", to_c(i)),
             AssumeExpr::Unary(op, e) => format!("({op}{})", to_c(e)),
@@ -1021,8 +1492,19 @@ mod tests {
                     .into_iter()
                     .find(|t| t.holds(v))
                     .unwrap_or(CType::LONG);
-                AssumeExpr::Int(Literal { value: v, ty })
+                AssumeExpr::Num(Literal { value: v, ty })
             }),
+            // Every finite non-negative double and float, and the float infinity and NaN.
+            (0..0x7FF0_0000_0000_0000u128).prop_map(|value| AssumeExpr::Num(Literal {
+                value,
+                ty: CType::DOUBLE
+            })),
+            prop_oneof![0..0x7F80_0000u128, Just(0x7F80_0000), Just(0x7FC0_0000)].prop_map(
+                |value| AssumeExpr::Num(Literal {
+                    value,
+                    ty: CType::FLOAT
+                })
+            ),
             "[a-z_][a-z0-9_]{0,3}".prop_map(AssumeExpr::Var),
         ];
         leaf.prop_recursive(6, 48, 2, |e| {

@@ -469,9 +469,12 @@ pub enum SourceType {
         signed: bool,
         name: String,
     },
+    /// A floating type: `float` (32 bits), `double` (64), `long double` (128 in debug
+    /// information)…, with the name debug information gives it.
+    Float { bits: u32, name: String },
     /// A pointer; the pointee when it is known and not `void`.
     Pointer(Option<Box<SourceType>>),
-    /// Any other type (floating point, struct, enum without an underlying type…), named.
+    /// Any other type (struct, enum without an underlying type…), named.
     Other(String),
 }
 

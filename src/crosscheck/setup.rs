@@ -34,20 +34,24 @@ pub struct ParamSpec {
 }
 
 impl ParamSpec {
-    /// How `--assume` reads a scalar parameter: its C type when debug information gives an
-    /// integer type of the parameter's width, else a signed integer of that width (`int`
-    /// for 32 bits), and whether that reading is a guess.
+    /// How `--assume` reads a scalar parameter: `float` or `double` for a floating-point
+    /// one (by its LLVM type); its C type when debug information gives an integer type of
+    /// the parameter's width, else a signed integer of that width (`int` for 32 bits); and
+    /// whether that reading is a guess.
     pub fn assume_type(&self) -> (CType, bool) {
+        if self.float {
+            return (CType::Float { bits: self.width }, false);
+        }
         match &self.source_type {
             Some(SourceType::Int { bits, signed, .. }) if *bits == self.width => (
-                CType {
+                CType::Int {
                     bits: *bits,
                     signed: *signed,
                 },
                 false,
             ),
             _ => (
-                CType {
+                CType::Int {
                     bits: self.width,
                     signed: self.width > 1,
                 },
@@ -56,19 +60,22 @@ impl ParamSpec {
         }
     }
 
-    /// How `--assume` reads the elements of a buffer parameter: the pointee's integer type
-    /// when debug information gives one, else bytes as `unsigned char`; and whether that
-    /// reading is a guess.
+    /// How `--assume` reads the elements of a buffer parameter: the pointee's integer type,
+    /// `float` or `double` when debug information gives one, else bytes as `unsigned char`;
+    /// and whether that reading is a guess.
     pub fn element_type(&self) -> (CType, bool) {
         match &self.source_type {
             Some(SourceType::Pointer(Some(p))) => match &**p {
                 SourceType::Int { bits, signed, .. } if bits % 8 == 0 || *bits == 1 => (
-                    CType {
+                    CType::Int {
                         bits: *bits,
                         signed: *signed,
                     },
                     false,
                 ),
+                SourceType::Float { bits, .. } if *bits == 32 || *bits == 64 => {
+                    (CType::Float { bits: *bits }, false)
+                }
                 _ => (UCHAR, true),
             },
             _ => (UCHAR, true),
@@ -76,7 +83,7 @@ impl ParamSpec {
     }
 }
 
-const UCHAR: CType = CType {
+const UCHAR: CType = CType::Int {
     bits: 8,
     signed: false,
 };

@@ -91,7 +91,7 @@ impl<'s> CrossDriver<'s> {
                         let (ty, _) = p.assume_type();
                         if p.float {
                             display_float(p.width, mask(p.width, bits))
-                        } else if ty.signed {
+                        } else if ty.signed() {
                             display_int(p.width, mask(p.width, bits))
                         } else {
                             display_unsigned(mask(p.width, bits))

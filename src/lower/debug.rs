@@ -31,6 +31,7 @@ pub(super) fn assign_debug_names(params: &mut [Param], names: &[DebugParam]) {
         // the parameter's type.
         param.source_type = p.ty.clone().filter(|t| match t {
             SourceType::Int { bits, .. } => *bits == param.width,
+            SourceType::Float { bits, .. } => *bits == param.width && param.float,
             SourceType::Pointer(_) => param.is_pointer,
             SourceType::Other(_) => true,
         });
@@ -88,6 +89,7 @@ pub(super) unsafe fn di_type(node: LLVMValueRef, depth: u32) -> Option<SourceTyp
                     name,
                 })
             }
+            "DW_ATE_float" => return Some(SourceType::Float { bits, name }),
             _ => return Some(SourceType::Other(name)),
         };
         return Some(SourceType::Int { bits, signed, name });
