@@ -224,6 +224,82 @@ pub fn hex_float(value: f64) -> String {
     format!("{sign}0x{lead}{dot}{digits}p{exp_sign}{exp}")
 }
 
+/// Concrete values tried for the float parameters before the solver is asked whether the
+/// results may differ: a difference of floating-point code usually shows on most inputs,
+/// while the solver's search through bit-blasted multipliers may take seconds. A model
+/// found here satisfies the path condition and the difference by concrete evaluation, as
+/// any model the engine uses; `None` (nothing found) leaves the question to the solver.
+pub fn sample_difference(
+    pool: &ExprPool,
+    state: &crate::exec::State,
+    differ: ExprId,
+    sig: &super::setup::Signature,
+    args: &super::setup::Arguments,
+) -> Option<std::sync::Arc<crate::expr::Assignment>> {
+    use crate::exec::Value;
+    use crate::expr::Node;
+    // The input bytes of every float parameter.
+    let floats: Vec<(u32, Vec<(crate::expr::ArrayId, u32)>)> = sig
+        .params
+        .iter()
+        .zip(&args.bytes)
+        .filter(|(p, _)| p.float && p.buffer.is_none())
+        .filter_map(|(p, bytes)| {
+            let places: Option<Vec<_>> = bytes
+                .iter()
+                .map(|b| match b {
+                    Value::Sym(e) => match pool.node(*e) {
+                        Node::Sym { array, offset } => Some((array, offset)),
+                        _ => None,
+                    },
+                    Value::Con { .. } => None,
+                })
+                .collect();
+            places.map(|places| (p.width, places))
+        })
+        .collect();
+    if floats.is_empty() {
+        return None;
+    }
+    let base = state.model.as_deref().cloned().unwrap_or_default();
+    let mut all = state.constraints.as_slice().to_vec();
+    all.push(differ);
+    let round: Vec<Vec<u128>> = floats.iter().map(|(w, _)| round_values(*w)).collect();
+    // Seeded moderate values: random signs, magnitudes from 2^-8 to 2^8.
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut random = |width: u32| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let v = ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2f64.powi((seed % 17) as i32 - 8);
+        let v = if seed & 1 == 1 { -v } else { v };
+        if width == 32 {
+            u128::from((v as f32).to_bits())
+        } else {
+            u128::from(v.to_bits())
+        }
+    };
+    const TRIES: usize = 64;
+    for k in 0..TRIES {
+        let mut model = base.clone();
+        for (i, (width, places)) in floats.iter().enumerate() {
+            let n = round[i].len();
+            let value = if k < 2 * n {
+                round[i][(k + i * (k / n)) % n]
+            } else {
+                random(*width)
+            };
+            for (j, &(array, offset)) in places.iter().enumerate() {
+                model.set_byte(array, offset, (value >> (8 * j)) as u8);
+            }
+        }
+        if pool.eval_all(&all, &model).iter().all(|&v| v == 1) {
+            return Some(std::sync::Arc::new(model));
+        }
+    }
+    None
+}
+
 /// Round values minimization tries for a float of `width` bits, simplest first.
 pub fn round_values(width: u32) -> Vec<u128> {
     let doubles = [

@@ -332,8 +332,13 @@ impl<'s> CrossDriver<'s> {
         if pool.as_const(differ) == Some(0) {
             return Ok(None);
         }
-        let Some(model) = ex.check(state, differ)? else {
-            return Ok(None);
+        let sampled = super::float::sample_difference(pool, state, differ, self.sig, &self.args);
+        let model = match sampled {
+            Some(model) => model,
+            None => match ex.check(state, differ)? {
+                Some(model) => model,
+                None => return Ok(None),
+            },
         };
         let model = super::minimize::minimize(
             ex,

@@ -214,7 +214,95 @@ pub fn fold_int_to_fp(from: Width, to: Width, signed: bool, a: u128) -> u128 {
     r.bits()
 }
 
+/// The most constant leaves an operation is pushed through (see [`ExprPool::lift1`]).
+const LIFT_LEAVES: usize = 32;
+
 impl ExprPool {
+    // ---- Choices between constants ----
+
+    /// `f` of an `ite` tree whose leaves are constants, as the same tree with `f` of each leaf
+    /// (of `width` bits): `None` when a leaf is not a constant or the tree has more than
+    /// [`LIFT_LEAVES`] leaves. Loops that choose between constants (a bisection's bounds,
+    /// compiled to `select`s) then compute on constants, and both sides' choices become the
+    /// same expression, with no floating point left for the solver.
+    fn lift1(&self, e: ExprId, width: Width, f: &dyn Fn(u128) -> u128) -> Option<ExprId> {
+        let mut leaves = 0;
+        self.lift1_within(e, width, f, &mut leaves)
+    }
+
+    fn lift1_within(
+        &self,
+        e: ExprId,
+        width: Width,
+        f: &dyn Fn(u128) -> u128,
+        leaves: &mut usize,
+    ) -> Option<ExprId> {
+        match self.node(e) {
+            Node::Const { value, .. } => {
+                *leaves += 1;
+                (*leaves <= LIFT_LEAVES).then(|| self.constant(width, f(value)))
+            }
+            Node::Ite { cond, then, els } => {
+                let t = self.lift1_within(then, width, f, leaves)?;
+                let e = self.lift1_within(els, width, f, leaves)?;
+                Some(self.ite(cond, t, e))
+            }
+            _ => None,
+        }
+    }
+
+    /// `f` of two operands that are constants or `ite` trees of constants: one tree lifted
+    /// when the other operand is a constant, or two trees on the same condition arm by arm.
+    fn lift2(
+        &self,
+        a: ExprId,
+        b: ExprId,
+        width: Width,
+        f: &dyn Fn(u128, u128) -> u128,
+    ) -> Option<ExprId> {
+        let mut leaves = 0;
+        self.lift2_within(a, b, width, f, &mut leaves)
+    }
+
+    fn lift2_within(
+        &self,
+        a: ExprId,
+        b: ExprId,
+        width: Width,
+        f: &dyn Fn(u128, u128) -> u128,
+        leaves: &mut usize,
+    ) -> Option<ExprId> {
+        match (self.node(a), self.node(b)) {
+            (Node::Const { value: x, .. }, Node::Const { value: y, .. }) => {
+                *leaves += 1;
+                (*leaves <= LIFT_LEAVES).then(|| self.constant(width, f(x, y)))
+            }
+            (Node::Const { value: x, .. }, Node::Ite { .. }) => {
+                self.lift1_within(b, width, &|y| f(x, y), leaves)
+            }
+            (Node::Ite { .. }, Node::Const { value: y, .. }) => {
+                self.lift1_within(a, width, &|x| f(x, y), leaves)
+            }
+            (
+                Node::Ite {
+                    cond: ca,
+                    then: ta,
+                    els: ea,
+                },
+                Node::Ite {
+                    cond: cb,
+                    then: tb,
+                    els: eb,
+                },
+            ) if ca == cb => {
+                let t = self.lift2_within(ta, tb, width, f, leaves)?;
+                let e = self.lift2_within(ea, eb, width, f, leaves)?;
+                Some(self.ite(ca, t, e))
+            }
+            _ => None,
+        }
+    }
+
     // ---- Raw nodes ----
 
     fn intern_bv(&self, node: Node, width: Width) -> ExprId {
@@ -224,8 +312,8 @@ impl ExprPool {
     pub(super) fn fp_binary_raw(&self, op: FpBinOp, a: ExprId, b: ExprId) -> ExprId {
         let w = self.width(a);
         debug_assert!(is_fp_width(w) && self.width(b) == w);
-        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
-            return self.constant(w, fold_fp_binary(op, w, x, y));
+        if let Some(lifted) = self.lift2(a, b, w, &|x, y| fold_fp_binary(op, w, x, y)) {
+            return lifted;
         }
         // The raw sum and product do not depend on the operands' order (a NaN result is the
         // default NaN whatever the operands): one node for both orders.
@@ -238,8 +326,8 @@ impl ExprPool {
     pub(super) fn fp_unary_raw(&self, op: FpUnOp, a: ExprId) -> ExprId {
         let w = self.width(a);
         debug_assert!(is_fp_width(w));
-        if let Some(x) = self.as_const(a) {
-            return self.constant(w, fold_fp_unary(op, w, x));
+        if let Some(lifted) = self.lift1(a, w, &|x| fold_fp_unary(op, w, x)) {
+            return lifted;
         }
         self.intern_bv(Node::FpUnary { op, arg: a }, w)
     }
@@ -248,24 +336,24 @@ impl ExprPool {
     pub fn fp_cmp(&self, op: FpCmp, a: ExprId, b: ExprId) -> ExprId {
         let w = self.width(a);
         debug_assert!(is_fp_width(w) && self.width(b) == w);
-        if let (Some(x), Some(y)) = (self.as_const(a), self.as_const(b)) {
-            return self.bool_const(fold_fp_cmp(op, w, x, y));
+        if let Some(lifted) = self.lift2(a, b, 1, &|x, y| u128::from(fold_fp_cmp(op, w, x, y))) {
+            return lifted;
         }
         self.intern_bv(Node::FpCmp { op, lhs: a, rhs: b }, 1)
     }
 
     pub(super) fn fp_convert_raw(&self, a: ExprId, to: Width) -> ExprId {
         let w = self.width(a);
-        if let Some(x) = self.as_const(a) {
-            return self.constant(to, fold_fp_convert(w, to, x));
+        if let Some(lifted) = self.lift1(a, to, &|x| fold_fp_convert(w, to, x)) {
+            return lifted;
         }
         self.intern_bv(Node::FpConvert { arg: a, width: to }, to)
     }
 
     pub(super) fn fp_to_sint_raw(&self, a: ExprId, to: Width) -> ExprId {
         let w = self.width(a);
-        if let Some(x) = self.as_const(a) {
-            return self.constant(to, fold_fp_to_sint(w, to, x));
+        if let Some(lifted) = self.lift1(a, to, &|x| fold_fp_to_sint(w, to, x)) {
+            return lifted;
         }
         self.intern_bv(Node::FpToSInt { arg: a, width: to }, to)
     }
@@ -278,6 +366,10 @@ impl ExprPool {
             return self.false_();
         }
         let w = self.width(a);
+        let nan = |v: u128| u128::from(v & (sign_bit(w) - 1) > infinity(w));
+        if let Some(lifted) = self.lift1(a, 1, &nan) {
+            return lifted;
+        }
         let magnitude = self.and(a, self.constant(w, sign_bit(w) - 1));
         self.ult(self.constant(w, infinity(w)), magnitude)
     }
@@ -802,5 +894,29 @@ impl ExprPool {
             FloatOp::FromSInt => self.int_to_fp(a, to, true),
             FloatOp::FromUInt => self.int_to_fp(a, to, false),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operations_on_choices_between_constants_are_choices_between_results() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("c", 1);
+        let c = pool.extract(pool.sym(x, 0), 0, 1);
+        let d = |v: f64| pool.constant(64, u128::from(v.to_bits()));
+        // lo = c ? 1.0 : 0.0, hi = c ? 2.0 : 1.0: both halves computed on constants.
+        let (lo, hi) = (pool.ite(c, d(1.0), d(0.0)), pool.ite(c, d(2.0), d(1.0)));
+        let mid = pool.fp_binary(FpBinOp::Div, pool.fp_binary(FpBinOp::Add, lo, hi), d(2.0));
+        assert_eq!(mid, pool.ite(c, d(1.5), d(0.5)));
+        let other = pool.fp_binary(
+            FpBinOp::Add,
+            lo,
+            pool.fp_binary(FpBinOp::Mul, pool.fp_binary(FpBinOp::Sub, hi, lo), d(0.5)),
+        );
+        assert_eq!(other, mid);
+        assert_eq!(pool.fp_is_nan(mid), pool.false_());
     }
 }
