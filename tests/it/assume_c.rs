@@ -188,7 +188,8 @@ fn floating_point_preconditions_mean_what_c_means() {
     // (function, assumption, expected verdict, what the diverging input must be).
     let is_minus_zero = |bits: u64| bits == 0x8000_0000_0000_0000;
     let is_negative_nan = |bits: u64| f64::from_bits(bits).is_nan() && bits >> 63 == 1;
-    let cases: &[(&str, &str, &str, Option<&dyn Fn(u64) -> bool>)] = &[
+    type Case<'a> = (&'a str, &'a str, &'a str, Option<&'a dyn Fn(u64) -> bool>);
+    let cases: &[Case] = &[
         ("f", "x > 0.0 || x < 0.0", "equivalent", None),
         ("f", "x < -1e-300 || x >= 0x1p-1074", "equivalent", None),
         ("f", "x >= 0.0", "diverged", Some(&is_minus_zero)),
