@@ -126,6 +126,8 @@ def main():
         print(line)
         line, *_ = row("concrete loop (interpreter speed)", "O0", [], bc("loop_a.c", "O0"), bc("loop_b.c", "O0"), "spin")
         print(line)
+        line, *_ = row("concrete floating-point loop", "O0", [], bc("floop_a.c", "O0"), bc("floop_b.c", "O0"), "fspin")
+        print(line)
 
     # Whole programs (built with xcheck cc against the bundled musl).
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-musl.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)

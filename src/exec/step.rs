@@ -157,24 +157,37 @@ impl<'a> Executor<'a> {
                 let Value::Con { bits, .. } = self.operand(state, *addr) else {
                     return Stepped::Owned;
                 };
-                let Some((base, offset)) = in_bounds(state, bits as u64, *bytes as u64) else {
+                let Some((object, contents)) = state.memory.find(bits as u64) else {
                     return Stepped::Owned;
                 };
-                let v = self.read(state, base, Offset::Concrete(offset), *bytes);
-                if *pointer && !v.is_concrete() {
-                    // A symbolic pointer: `exec_load` decides whether the model can hold it.
+                let (size, offset) = (object.size, bits as u64 - object.address);
+                if u64::from(*bytes) > size || offset > size - u64::from(*bytes) {
                     return Stepped::Owned;
                 }
-                Some((*dst, self.resize(v, *width)))
+                // Concrete bytes: one lookup, no expression.
+                if let Some(v) = contents.concrete_value(offset as usize, *bytes as usize) {
+                    Some((*dst, Value::concrete(*width, v)))
+                } else {
+                    let base = object.address;
+                    let v = self.read(state, base, Offset::Concrete(offset), *bytes);
+                    if *pointer && !v.is_concrete() {
+                        // A symbolic pointer: `exec_load` decides whether the model can hold it.
+                        return Stepped::Owned;
+                    }
+                    Some((*dst, self.resize(v, *width)))
+                }
             }
             Inst::Store { value, addr, bytes } => {
                 let Value::Con { bits, .. } = self.operand(state, *addr) else {
                     return Stepped::Owned;
                 };
-                let Some((base, offset)) = in_bounds(state, bits as u64, *bytes as u64) else {
+                let Some((object, _)) = state.memory.find(bits as u64) else {
                     return Stepped::Owned;
                 };
-                if state.memory.get(base).is_some_and(|(o, _)| o.read_only) {
+                let (base, size, offset) =
+                    (object.address, object.size, bits as u64 - object.address);
+                if u64::from(*bytes) > size || offset > size - u64::from(*bytes) || object.read_only
+                {
                     return Stepped::Owned;
                 }
                 let v = self.operand(state, *value);
@@ -1003,13 +1016,6 @@ impl<'a> Executor<'a> {
         self.unsupported(rest, "symbolic function pointer with too many targets");
         first
     }
-}
-
-/// The object and offset of an access of `bytes` bytes at `address`, if wholly inside one.
-fn in_bounds(state: &State, address: u64, bytes: u64) -> Option<(u64, u64)> {
-    let (object, _) = state.memory.find(address)?;
-    let offset = address - object.address;
-    (bytes <= object.size && offset <= object.size - bytes).then_some((object.address, offset))
 }
 
 #[cfg(test)]

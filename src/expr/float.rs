@@ -767,7 +767,15 @@ pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
     let lt = |x, y| fold_fp_cmp(FpCmp::Lt, w, x, y);
     let le = |x, y| fold_fp_cmp(FpCmp::Le, w, x, y);
     match op {
-        FloatOp::Binary(bop) => propagate(&[a, b], &|| fold_fp_binary(bop, w, a, b)),
+        FloatOp::Binary(bop) => {
+            if nan(a) {
+                quiet(a)
+            } else if nan(b) {
+                quiet(b)
+            } else {
+                fold_fp_binary(bop, w, a, b)
+            }
+        }
         FloatOp::Neg => a ^ sign_bit(w),
         FloatOp::Abs => a & (sign_bit(w) - 1),
         FloatOp::CopySign => (a & (sign_bit(w) - 1)) | (b & sign_bit(w)),
