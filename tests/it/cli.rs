@@ -185,6 +185,19 @@ fn bad_options_exit_2() {
         &o,
         "--buffer-size '0': 0 is not a buffer size (1 to 1048576 bytes)",
     );
+    let o = xcheck(
+        dir.path(),
+        &["a.bc", "b.bc", "--function", "f", "--fp-tolerance", "rel:-1"],
+    );
+    assert_error(
+        &o,
+        "--fp-tolerance '-1' is not a finite non-negative number",
+    );
+    let o = xcheck(
+        dir.path(),
+        &["a.bc", "b.bc", "--function", "f", "--fp-equal", "close"],
+    );
+    assert_error(&o, "--fp-equal 'close': expected bits or ieee");
     // One duration syntax: `0s` is "no limit" where a limit takes it, else an error.
     let o = xcheck(dir.path(), &["query", "q.smt2", "--timeout", "soon"]);
     assert_error(&o, "--timeout 'soon' is not a duration");

@@ -270,3 +270,49 @@ fn gate_jobs_link_once_and_note_what_each_function_reaches() {
         "{notes_pair:?}"
     );
 }
+
+/// The exit code and the table's rows of `a` against `b` (`wave`) with `extra` options.
+fn wave(dir: &Path, a: &str, b: &str, extra: &[&str]) -> (i32, String) {
+    let (a, b) = (
+        compile_fixture(a, dir, "-O0").display().to_string(),
+        compile_fixture(b, dir, "-O0").display().to_string(),
+    );
+    let mut args = vec![
+        a.as_str(),
+        b.as_str(),
+        "--function",
+        "wave",
+        "--output-dir",
+        "out",
+    ];
+    args.extend_from_slice(extra);
+    let _ = std::fs::remove_dir_all(dir.join("out"));
+    let o = xcheck(dir, &args);
+    (o.status.code().unwrap_or(-1), stdout(&o))
+}
+
+#[test]
+fn abstracted_calls_are_uninterpreted_functions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let abstracted = ["--abstract-calls", "sin,cos"];
+    // sin(x)*2 + cos(y) against cos(y) + (s + s): the same for any sin and cos, up to which
+    // NaN comes back when both results are NaN.
+    let ieee = [&abstracted[..], &["--fp-equal", "ieee"]].concat();
+    let (code, text) = wave(dir, "abstract_a.c", "abstract_b.c", &ieee);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("abstracted calls: sin, cos"), "{text}");
+    // Bit for bit, two different NaN payloads of sin(x) and cos(y) make the sums differ, for
+    // some sin and cos: a difference the replay cannot run, so never a confirmed one.
+    let (code, text) = wave(dir, "abstract_a.c", "abstract_b.c", &abstracted);
+    assert_eq!(code, 3, "{text}");
+    assert!(text.contains("NOT confirmed"), "{text}");
+    assert!(
+        text.contains("replay cannot run abstracted calls"),
+        "{text}"
+    );
+    // sin(y) where sin(x) was meant: found, equally unconfirmed.
+    let (code, text) = wave(dir, "abstract_a.c", "abstract_c.c", &ieee);
+    assert_eq!(code, 3, "{text}");
+    assert!(text.contains("DIVERGED"), "{text}");
+}
