@@ -10,6 +10,7 @@
 //! globals = "symbolic"            # how mutable globals start: symbolic (any state) or initial
 //! fail_on = ["diverged", "error"] # outcomes that fail the run: diverged, error, unknown
 //! abstract_calls = ["sin", "cos"] # functions called as uninterpreted, not run as musl's code
+//! fp_equal = "bits"               # floating-point results: bits, ieee, ulp:N, abs:E or rel:E
 //!
 //! [[pair]]                        # one module pair; paths relative to this file's directory
 //! a = "build/old.bc"
@@ -25,6 +26,7 @@
 //!   buffer_sizes = { s = 5 }      # per parameter
 //!   assume = ["s[4] == 0", "n < 10"]
 //!   max_time = "5m"
+//!   fp_equal = "ulp:2"            # this function's own floating-point equality
 //!   accept = "diverged"           # a known, intended outcome that does not fail the run
 //!   note = "parse now rejects leading '+': intended (issue #12)"
 //! ```
@@ -56,6 +58,7 @@
 mod schema;
 
 use crate::crosscheck::globals::GlobalsMode;
+use crate::crosscheck::FpEquality;
 use crate::exec::SearchKind;
 use crate::report::{Overall, PathVerdict, Report};
 use schema::{
@@ -111,6 +114,9 @@ pub struct Defaults {
     /// Functions whose calls are uninterpreted (`--abstract-calls`), without repeats.
     #[serde(default, deserialize_with = "schema::unique::<schema::CallName, _>")]
     pub abstract_calls: Option<Vec<String>>,
+    /// When floating-point return values are equal (`--fp-equal`, `--fp-tolerance`).
+    #[serde(default, deserialize_with = "schema::read::<schema::FpEqual, _>")]
+    pub fp_equal: Option<FpEquality>,
 }
 
 /// An outcome of a check that a policy can fail the run on, or accept.
@@ -336,6 +342,8 @@ pub struct FunctionConfig {
     pub assume: Vec<String>,
     /// Time limit, overriding the default; `Some(None)` is no limit.
     pub max_time: Option<Option<Duration>>,
+    /// When floating-point return values are equal, overriding the default.
+    pub fp_equal: Option<FpEquality>,
     /// An outcome that does not fail the run for this function.
     pub accept: Option<FailOn>,
     /// Why, for people reading the config or the results.
@@ -814,6 +822,7 @@ impl Ctx<'_> {
             buffer_sizes: raw.buffer_sizes.0,
             assume: raw.assume.0,
             max_time: raw.max_time.map(|Read(t)| t),
+            fp_equal: raw.fp_equal.map(|Read(e)| e),
             accept: raw.accept.map(|Read(o)| o),
             note: raw.note.map(|Read(n)| n),
             line,

@@ -293,6 +293,9 @@ pub fn config_jobs(
         if let Some(search) = d.search {
             check.exec.search = search;
         }
+        if let Some(e) = f.and_then(|f| f.fp_equal).or(d.fp_equal) {
+            check.fp_equality = e;
+        }
         if let Some(f) = f {
             check.param_sizes = f.buffer_sizes.clone();
             check.assumes = f.assume.clone();

@@ -52,6 +52,7 @@ pub(super) struct RawFunction {
     #[serde(default)]
     pub(super) assume: Many<Assume>,
     pub(super) max_time: Option<Read<Limit>>,
+    pub(super) fp_equal: Option<Read<FpEqual>>,
     pub(super) accept: Option<Read<Outcome>>,
     pub(super) note: Option<Read<Text>>,
 }
@@ -315,6 +316,22 @@ impl Check for Globals {
         string(value)?
             .parse()
             .map_err(|m| format!("unknown mode {m}"))
+    }
+}
+
+/// When floating-point results are equal: `bits`, `ieee`, or a tolerance (`ulp:N`, `abs:E`,
+/// `rel:E`), as `--fp-equal` and `--fp-tolerance` say.
+pub(super) enum FpEqual {}
+impl Check for FpEqual {
+    type Out = crate::crosscheck::FpEquality;
+    fn check(value: toml::Value) -> Result<Self::Out, String> {
+        let text = string(value)?;
+        if text.contains(':') {
+            crate::crosscheck::FpEquality::parse_tolerance(&text)
+        } else {
+            crate::crosscheck::FpEquality::parse_mode(&text)
+                .map_err(|m| format!("{m}, ulp:N, abs:E or rel:E"))
+        }
     }
 }
 

@@ -28,6 +28,10 @@ pub enum Tolerance {
     Rel(f64),
 }
 
+// The tolerances are finite numbers (the parsers refuse NaN), so `==` is an equivalence.
+impl Eq for Tolerance {}
+impl Eq for FpEquality {}
+
 impl FpEquality {
     /// Parses `--fp-equal` (`bits` or `ieee`).
     pub fn parse_mode(text: &str) -> Result<FpEquality, String> {

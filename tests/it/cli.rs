@@ -187,7 +187,14 @@ fn bad_options_exit_2() {
     );
     let o = xcheck(
         dir.path(),
-        &["a.bc", "b.bc", "--function", "f", "--fp-tolerance", "rel:-1"],
+        &[
+            "a.bc",
+            "b.bc",
+            "--function",
+            "f",
+            "--fp-tolerance",
+            "rel:-1",
+        ],
     );
     assert_error(
         &o,
