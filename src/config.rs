@@ -899,6 +899,7 @@ exclude = ["*_debug"]
                 globals: None,
                 fail_on: Some(vec![FailOn::Diverged, FailOn::Error]),
                 abstract_calls: None,
+                fp_equal: None,
             }
         );
         let p = &c.pairs[0];
