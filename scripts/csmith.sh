@@ -9,12 +9,14 @@
 # and the stdout and exit status the engine saw on both sides equal what the native
 # binaries printed (read from the proved row's result text in report.json).
 #
-# Usage: scripts/csmith.sh [--seeds A..B | N] [-o DIR] [--max-time T] [--native-limit S]
+# Usage: scripts/csmith.sh [--seeds A..B | N] [-o DIR] [--max-time T] [--native-limit S] [--float]
 #   N          seeds 1..N (default 10)
 #   -o DIR     work directory (default $XCHECK_BUILD_DIR/csmith); DIR/<seed>/ keeps the
 #              program, binaries and xcheck output; DIR/results.tsv one line per seed
 #   --max-time engine limit per program (default 60s)
 #   --native-limit  a program whose native run takes longer (seconds, default 1) is skipped
+#   --float    programs with floating-point variables (Csmith's --float; their checksum
+#              hashes each float's bytes, so the engine's FP semantics must be bit-exact)
 #
 # Classes (column 2 of results.tsv): pass; skipped-slow (native run over the limit, not
 # checked); native-differs (-O0 and -O2 binaries disagree: undefined behaviour or a
@@ -35,6 +37,7 @@ last=10
 out="$XCHECK_BUILD_DIR/csmith"
 max_time=60s
 native_limit=1
+float=--no-float
 
 die() { echo "csmith.sh: $*" >&2; exit 2; }
 
@@ -50,12 +53,13 @@ while [ $# -gt 0 ]; do
         --max-time) [ $# -ge 2 ] || die "--max-time takes a time"; max_time="$2"; shift 2 ;;
         --native-limit)
             [ $# -ge 2 ] || die "--native-limit takes seconds"; native_limit="$2"; shift 2 ;;
+        --float) float=--float; shift ;;
         [0-9]*)
             [[ "$1" =~ ^[0-9]+$ ]] || die "$1: expected a number of seeds"
             first=1
             last=$1
             shift ;;
-        *) die "unknown argument '$1' (usage: csmith.sh [--seeds A..B | N] [-o DIR] [--max-time T] [--native-limit S])" ;;
+        *) die "unknown argument '$1' (usage: csmith.sh [--seeds A..B | N] [-o DIR] [--max-time T] [--native-limit S] [--float])" ;;
     esac
 done
 [ "$first" -le "$last" ] || die "--seeds $first..$last: empty range"
@@ -65,12 +69,12 @@ command -v python3 >/dev/null || die "python3 not found"
 [ -x "$xcheck" ] || die "$xcheck not built (cargo build --release)"
 [ -f "$XCHECK_BUILD_DIR/musl/lib/libc.a" ] || die "no bundled musl in $XCHECK_BUILD_DIR (scripts/build-musl.sh)"
 
-# Small programs (an interpreter runs them), no floating point (the engine does not
-# support it), main without arguments; everything else as Csmith's defaults. A fixed
-# option list keeps seeds reproducible.
+# Small programs (an interpreter runs them), no floating point unless --float, main without
+# arguments; everything else as Csmith's defaults. A fixed option list keeps seeds
+# reproducible.
 csmith_opts=(--max-funcs 3 --max-block-depth 3 --max-block-size 3 --max-expr-complexity 6
              --max-array-dim 2 --max-array-len-per-dim 4 --max-struct-fields 4
-             --no-float --no-argc)
+             "$float" --no-argc)
 
 mkdir -p "$out" || die "cannot create $out"
 out="$(cd "$out" && pwd)"

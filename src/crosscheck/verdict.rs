@@ -10,7 +10,7 @@ use super::float::display_float;
 use super::rows::{Decision, RowDriver, Rows};
 use super::setup::{make_buffer, Arguments, Signature};
 use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Value};
-use crate::expr::{mask, to_signed, Assignment, ExprId};
+use crate::expr::{mask, to_signed, Assignment, ExprId, ExprPool};
 use crate::report::{InputValue, PathVerdict};
 use std::sync::Arc;
 
@@ -332,7 +332,7 @@ impl<'s> CrossDriver<'s> {
         if pool.as_const(differ) == Some(0) {
             return Ok(None);
         }
-        let sampled = super::float::sample_difference(pool, state, differ, self.sig, &self.args);
+        let sampled = sample_difference(pool, state, differ, self.sig, &self.args);
         let model = match sampled {
             Some(model) => model,
             None => match ex.check(state, differ)? {
@@ -433,6 +433,85 @@ fn concrete_byte(ex: &Executor<'_>, v: Value, model: &Assignment) -> u8 {
         Value::Con { bits, .. } => bits as u8,
         Value::Sym(e) => ex.pool.eval(e, model) as u8,
     }
+}
+
+/// Concrete values tried for the float parameters before the solver is asked whether the
+/// results may differ: a difference of floating-point code usually shows on most inputs,
+/// while the solver's search through bit-blasted multipliers may take seconds. A model
+/// found here satisfies the path condition and the difference by concrete evaluation, as
+/// any model the engine uses; `None` (nothing found) leaves the question to the solver.
+fn sample_difference(
+    pool: &ExprPool,
+    state: &crate::exec::State,
+    differ: ExprId,
+    sig: &Signature,
+    args: &Arguments,
+) -> Option<std::sync::Arc<crate::expr::Assignment>> {
+    use crate::exec::Value;
+    use crate::expr::Node;
+    // The input bytes of every float parameter.
+    let floats: Vec<(u32, Vec<(crate::expr::ArrayId, u32)>)> = sig
+        .params
+        .iter()
+        .zip(&args.bytes)
+        .filter(|(p, _)| p.float && p.buffer.is_none())
+        .filter_map(|(p, bytes)| {
+            let places: Option<Vec<_>> = bytes
+                .iter()
+                .map(|b| match b {
+                    Value::Sym(e) => match pool.node(*e) {
+                        Node::Sym { array, offset } => Some((array, offset)),
+                        _ => None,
+                    },
+                    Value::Con { .. } => None,
+                })
+                .collect();
+            places.map(|places| (p.width, places))
+        })
+        .collect();
+    if floats.is_empty() {
+        return None;
+    }
+    let base = state.model.as_deref().cloned().unwrap_or_default();
+    let mut all = state.constraints.as_slice().to_vec();
+    all.push(differ);
+    let round: Vec<Vec<u128>> = floats
+        .iter()
+        .map(|(w, _)| super::float::round_values(*w))
+        .collect();
+    // Seeded moderate values: random signs, magnitudes from 2^-8 to 2^8.
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut random = |width: u32| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let v = ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2f64.powi((seed % 17) as i32 - 8);
+        let v = if seed & 1 == 1 { -v } else { v };
+        if width == 32 {
+            u128::from((v as f32).to_bits())
+        } else {
+            u128::from(v.to_bits())
+        }
+    };
+    const TRIES: usize = 64;
+    for k in 0..TRIES {
+        let mut model = base.clone();
+        for (i, (width, places)) in floats.iter().enumerate() {
+            let n = round[i].len();
+            let value = if k < 2 * n {
+                round[i][(k + i * (k / n)) % n]
+            } else {
+                random(*width)
+            };
+            for (j, &(array, offset)) in places.iter().enumerate() {
+                model.set_byte(array, offset, (value >> (8 * j)) as u8);
+            }
+        }
+        if pool.eval_all(&all, &model).iter().all(|&v| v == 1) {
+            return Some(std::sync::Arc::new(model));
+        }
+    }
+    None
 }
 
 /// A result as text, with symbolic parts shown as `<symbolic>`.

@@ -55,7 +55,9 @@ fn check(dir: &Path, musl: Option<&Path>, function: &str, extra: &[&str]) -> (i3
     let (a, b) = pair(dir);
     let out: PathBuf = dir.join(format!("out-{function}"));
     let out_text = out.display().to_string();
-    let mut args = vec![&a[..], &b, "--function", function, "--max-time", "60s"];
+    // `through_sin` explores musl's sin on a symbolic double until the limit: the notes,
+    // not the verdict, are what these tests look at.
+    let mut args = vec![&a[..], &b, "--function", function, "--max-time", "8s"];
     args.extend(["-o", &out_text]);
     args.extend(extra);
     let o = xcheck_musl(dir, musl, &args);
@@ -85,7 +87,12 @@ fn math_calls_run_musls_code_on_each_side() {
     // unsupported ends inside musl's sin (its source, sin.c), not at the fixture's call.
     let (_, notes) = check(dir.path(), None, "through_sin", &[]);
     let linked = note(&notes, LINKED).unwrap_or_else(|| panic!("{notes:?}"));
-    assert!(linked.ends_with(": sin"), "{linked}");
+    // sin and its helpers (__sin, __cos, __rem_pio2…), now that their floating point runs.
+    let names: Vec<&str> = linked.rsplit(": ").next().unwrap().split(", ").collect();
+    assert!(
+        names.contains(&"sin") && names.contains(&"__sin"),
+        "{linked}"
+    );
     assert!(!notes.iter().any(|n| n.contains("'sin'")), "{notes:?}");
     for n in notes.iter().filter(|n| n.starts_with("unsupported:")) {
         assert!(n.contains(" at sin.c:"), "{n}");
@@ -135,15 +142,18 @@ fn abstracted_calls_reach_their_hook_and_the_report() {
         &["--abstract-calls", "fegetround, cos,fegetround"],
     );
     assert_eq!(code, 3, "{notes:?}");
+    // fegetround's result is uninterpreted; the path goes on to fesetround, whose helper
+    // `__fesetround` (in fenv.c, left out with fegetround) is undefined.
     assert!(
         notes
             .iter()
-            .any(|n| n
-                .starts_with("abstracted call of fegetround (not implemented yet) at libm_a.c:")),
+            .any(|n| n.starts_with("unsupported: call to undefined function '__fesetround'")),
         "{notes:?}"
     );
     assert!(
-        notes.contains(&"abstracted calls: fegetround, cos".to_string()),
+        notes
+            .iter()
+            .any(|n| n.starts_with("abstracted calls: fegetround, cos (uninterpreted")),
         "{notes:?}"
     );
     assert!(
@@ -214,7 +224,7 @@ fn gate_jobs_link_once_and_note_what_each_function_reaches() {
             &b,
             "--all-functions",
             "--max-time",
-            "60s",
+            "8s",
             "-o",
             "every",
         ],
@@ -251,13 +261,9 @@ fn gate_jobs_link_once_and_note_what_each_function_reaches() {
     assert!(o.status.code() != Some(2), "{}", stderr(&o));
     let notes_cfg = notes(&dir.path().join("cfg/pair1/rounding"));
     assert!(
-        notes_cfg.contains(&"abstracted calls: fesetround".to_string()),
-        "{notes_cfg:?}"
-    );
-    assert!(
         notes_cfg
             .iter()
-            .any(|n| n.starts_with("abstracted call of fesetround (not implemented yet)")),
+            .any(|n| n.starts_with("abstracted calls: fesetround (")),
         "{notes_cfg:?}"
     );
     let pair_list = config.replace("b = \"", "abstract_calls = [\"fegetround\"]\nb = \"");
@@ -266,7 +272,9 @@ fn gate_jobs_link_once_and_note_what_each_function_reaches() {
     assert!(o.status.code() != Some(2), "{}", stderr(&o));
     let notes_pair = notes(&dir.path().join("cfg/pair1/rounding"));
     assert!(
-        notes_pair.contains(&"abstracted calls: fegetround".to_string()),
+        notes_pair
+            .iter()
+            .any(|n| n.starts_with("abstracted calls: fegetround (")),
         "{notes_pair:?}"
     );
 }
