@@ -2,6 +2,8 @@
 //! from its `.ktest` (KLEE's object names and order), runs the unmodified native binaries
 //! in a scratch directory with a timeout, and compares what they did.
 
+pub mod function;
+
 use crate::env_options::{role, EnvError, EnvItem, EnvOptions, Role};
 use crate::ktest::KTest;
 use std::fmt;
