@@ -1039,13 +1039,23 @@ fn replay_native_function(
     let started = std::time::Instant::now();
     let build = function::build((a, &fa), (b, &fb), &sig, check.compare_buffers)?;
     let built = started.elapsed();
+    // The tests run on every core (each run is mostly process start-up); printed in order.
+    use rayon::prelude::*;
+    let runs: Vec<Option<Result<crate::native::function::FnRun, Error>>> = tests
+        .par_iter()
+        .map(|t| {
+            (!args.stop.interrupted()).then(|| {
+                let ktest = KTest::read(t).map_err(Error::from)?;
+                build.run(t, &ktest, timeout)
+            })
+        })
+        .collect();
     let mut all_confirmed = true;
-    for (i, t) in tests.iter().enumerate() {
-        if args.stop.interrupted() {
+    for (i, (t, run)) in tests.iter().zip(runs).enumerate() {
+        let Some(run) = run else {
             return Ok(interrupted_replay(tests.len() - i));
-        }
-        let ktest = KTest::read(t).map_err(Error::from)?;
-        let run = build.run(t, &ktest, timeout)?;
+        };
+        let run = run?;
         let divergent = divergent(t);
         all_confirmed &= divergent == run.differ;
         let (da, db) = (build.describe(&run.a), build.describe(&run.b));

@@ -73,7 +73,10 @@ pub enum FnEnd {
 pub enum RetValue {
     Bits(u128),
     /// A pointer into (or one past) buffer parameter `index` (counting buffers only).
-    InBuffer { index: usize, offset: u64 },
+    InBuffer {
+        index: usize,
+        offset: u64,
+    },
     /// Any other pointer, by address.
     Address(u64),
 }
@@ -97,7 +100,11 @@ pub fn supported(sig: &Signature) -> std::result::Result<(), Unsupported> {
             "the check compares global '{}' ({} compared global{})",
             g.name,
             sig.globals.shared.len(),
-            if sig.globals.shared.len() == 1 { "" } else { "s" }
+            if sig.globals.shared.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
         )));
     }
     for p in &sig.params {
@@ -116,7 +123,9 @@ pub fn supported(sig: &Signature) -> std::result::Result<(), Unsupported> {
     }
     if let Some(w) = sig.ret_width {
         if !sig.ret_is_float && !sig.ret_is_pointer && c_int_type(w, true).is_none() {
-            return Err(Unsupported(format!("the return value has {w} bits, no C type")));
+            return Err(Unsupported(format!(
+                "the return value has {w} bits, no C type"
+            )));
         }
     }
     Ok(())
@@ -188,8 +197,10 @@ pub fn build(
         objects.push(object);
     }
     let driver = dir.path().join("driver.c");
-    std::fs::write(&driver, driver_source(&shape, a_name, b_name))
-        .map_err(|e| Error::Output { path: driver.clone(), source: e })?;
+    std::fs::write(&driver, driver_source(&shape, a_name, b_name)).map_err(|e| Error::Output {
+        path: driver.clone(),
+        source: e,
+    })?;
     let exe = dir.path().join("driver");
     run_tool(
         Command::new(CLANG)
@@ -233,7 +244,9 @@ fn run_tool(command: &mut Command, file: &Path) -> Result<std::process::Output> 
 /// is among them.
 fn rename_defined(object: &Path, prefix: &str, bc: &Path, function: &str) -> Result<()> {
     let out = run_tool(
-        Command::new(NM).args(["--defined-only", "--format=just-symbols"]).arg(object),
+        Command::new(NM)
+            .args(["--defined-only", "--format=just-symbols"])
+            .arg(object),
         bc,
     )?;
     let names: Vec<String> = String::from_utf8_lossy(&out.stdout)
@@ -253,7 +266,10 @@ fn rename_defined(object: &Path, prefix: &str, bc: &Path, function: &str) -> Res
         let _ = writeln!(list, "{n} {prefix}{n}");
     }
     let file = object.with_extension("syms");
-    std::fs::write(&file, list).map_err(|e| Error::Output { path: file.clone(), source: e })?;
+    std::fs::write(&file, list).map_err(|e| Error::Output {
+        path: file.clone(),
+        source: e,
+    })?;
     run_tool(
         Command::new(OBJCOPY)
             .arg("--redefine-syms")
@@ -459,8 +475,8 @@ impl FunctionBuild {
         let ret = words.next()?.strip_prefix("ret=")?;
         let value = match self.shape.ret_width {
             None => None,
-            Some(_) if self.shape.ret_is_pointer => Some(
-                if let Some(a) = ret.strip_prefix("addr") {
+            Some(_) if self.shape.ret_is_pointer => {
+                Some(if let Some(a) = ret.strip_prefix("addr") {
                     RetValue::Address(u64::from_str_radix(a, 16).ok()?)
                 } else {
                     let (k, off) = ret.strip_prefix("buf")?.split_once('+')?;
@@ -468,8 +484,8 @@ impl FunctionBuild {
                         index: k.parse().ok()?,
                         offset: off.parse().ok()?,
                     }
-                },
-            ),
+                })
+            }
             Some(w) => {
                 let bytes = unhex(ret)?;
                 let bits = bytes
@@ -605,7 +621,7 @@ fn float_differ(equality: FpEquality, width: u32, x: u128, y: u128) -> bool {
 
 /// Bytes from lowercase hex digits.
 fn unhex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     (0..text.len())

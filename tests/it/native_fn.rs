@@ -130,7 +130,11 @@ fn inputs_that_agree_natively_are_not_confirmed() {
     let ieee = ["--fp-equal".to_string(), "ieee".to_string()];
     let o = native_replay(out.path(), &pair, &ieee);
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
-    assert!(stdout(&o).contains("NOT confirmed natively"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("NOT confirmed natively"),
+        "{}",
+        stdout(&o)
+    );
 
     // A hand-made test with x = 1.0, which both sides negate alike.
     let mut k = KTest::read(&test).unwrap();
