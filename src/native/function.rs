@@ -87,7 +87,7 @@ pub struct Unsupported(pub String);
 
 impl std::fmt::Display for Unsupported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "not supported natively: {}", self.0)
+        f.write_str(&self.0)
     }
 }
 
@@ -169,7 +169,7 @@ pub fn build(
     sig: &Signature,
     compare_buffers: bool,
 ) -> Result<FunctionBuild> {
-    supported(sig).map_err(|u| Error::Usage(format!("--native: {u}")))?;
+    supported(sig).map_err(|u| Error::Usage(format!("--native: not supported natively: {u}")))?;
     let dir = tempfile::Builder::new()
         .prefix("xcheck-native-fn-")
         .tempdir()

@@ -1,7 +1,8 @@
 //! Native confirmation of function checks (`xcheck replay DIR --native A.bc B.bc --function
 //! f`): every divergence of the floating-point corpus pairs (and of an integer pair) at -O0
 //! and -O2 happens natively; a test whose inputs do not diverge natively, or a replay under
-//! an equality that makes them equal, is not confirmed; bad inputs exit 2.
+//! an equality that makes them equal, is not confirmed; a check that compares globals is
+//! refused per test; bad inputs exit 2.
 
 use crate::common::*;
 use crate::corpus::{build_corpora, build_dir, cases, Case};
@@ -161,4 +162,25 @@ fn a_missing_function_or_a_bad_test_exits_2() {
     let o = native_replay(out.path(), &(a, b, "negate".into()), &[]);
     assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
     assert!(stderr(&o).contains("3 bytes"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_check_that_compares_globals_is_not_supported_natively() {
+    build_corpora();
+    let case = cases()
+        .into_iter()
+        .find(|(n, _)| n == "day_of_year")
+        .expect("corpora/day_of_year")
+        .1;
+    let pair = pair("day_of_year", &case, "O0");
+    let out = tempfile::tempdir().unwrap();
+    assert_eq!(check(out.path(), &pair, &[]), Some(1));
+    let o = native_replay(out.path(), &pair, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("cannot replay natively: the check compares global 'table'"),
+        "{text}"
+    );
+    assert!(!text.contains("CONFIRMED"), "{text}");
 }
