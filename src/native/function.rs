@@ -589,6 +589,7 @@ impl FunctionBuild {
                             .map_or("?", |p| p.name.as_str());
                         format!("returns {name} + {offset}")
                     }
+                    Some(RetValue::Address(0)) => "returns null".to_string(),
                     Some(RetValue::Address(a)) => format!("returns pointer 0x{a:x}"),
                 };
                 let names = self.shape.params.iter().filter(|p| p.buffer.is_some());

@@ -2,7 +2,8 @@
 //! f`): every divergence of the floating-point corpus pairs (and of an integer pair) at -O0
 //! and -O2 happens natively; a test whose inputs do not diverge natively, or a replay under
 //! an equality that makes them equal, is not confirmed; a check that compares globals is
-//! refused per test; bad inputs exit 2.
+//! refused per test; bad inputs exit 2. Fixtures: a returned pointer (into the buffer, or
+//! null), a write past a buffer's end (a guard page makes it fault), narrow integers.
 
 use crate::common::*;
 use crate::corpus::{build_corpora, build_dir, cases, Case};
@@ -183,4 +184,31 @@ fn a_check_that_compares_globals_is_not_supported_natively() {
         "{text}"
     );
     assert!(!text.contains("CONFIRMED"), "{text}");
+}
+
+#[test]
+fn pointers_guard_pages_and_narrow_integers_reproduce_natively() {
+    let dir = tempfile::tempdir().unwrap();
+    for opt in ["-O0", "-O2"] {
+        let a = compile_fixture("native_fn_a.c", dir.path(), opt);
+        let b = compile_fixture("native_fn_b.c", dir.path(), opt);
+        for (function, a_says, b_says) in [
+            ("find", "A: returns null", "B: returns s + 4"),
+            ("over", "A: killed by signal 11 (SIGSEGV)", "B: returns 0"),
+            ("narrow", "A: returns 1", "B: returns 2"),
+        ] {
+            let label = format!("{function} {opt}");
+            let out = dir.path().join(format!("{function}{opt}"));
+            let pair = (a.clone(), b.clone(), function.to_string());
+            let size = ["--buffer-size".to_string(), "8".to_string()];
+            assert_eq!(check(&out, &pair, &size), Some(1), "{label}");
+            let o = native_replay(&out, &pair, &size);
+            let text = stdout(&o);
+            assert_eq!(o.status.code(), Some(0), "{label}: {text}{}", stderr(&o));
+            assert!(
+                text.contains(a_says) && text.contains(b_says),
+                "{label}: {text}"
+            );
+        }
+    }
 }
