@@ -114,6 +114,12 @@ pub fn supported(sig: &Signature) -> std::result::Result<(), Unsupported> {
                 p.name
             )));
         }
+        if p.buffer.is_none() && p.float && p.width != 32 && p.width != 64 {
+            return Err(Unsupported(format!(
+                "parameter '{}' is a {}-bit float, neither float nor double",
+                p.name, p.width
+            )));
+        }
         if p.buffer.is_none() && c_int_type(p.width, true).is_none() && !p.float {
             return Err(Unsupported(format!(
                 "parameter '{}' has {} bits, no C type",
@@ -122,6 +128,11 @@ pub fn supported(sig: &Signature) -> std::result::Result<(), Unsupported> {
         }
     }
     if let Some(w) = sig.ret_width {
+        if sig.ret_is_float && w != 32 && w != 64 {
+            return Err(Unsupported(format!(
+                "the return value is a {w}-bit float, neither float nor double"
+            )));
+        }
         if !sig.ret_is_float && !sig.ret_is_pointer && c_int_type(w, true).is_none() {
             return Err(Unsupported(format!(
                 "the return value has {w} bits, no C type"
@@ -660,6 +671,51 @@ mod tests {
         let pool = ExprPool::new();
         let cond = abs.differ(&pool, pool.constant(32, f(1.0)), pool.constant(32, f(1.25)));
         assert_eq!(pool.as_const(cond), Some(0));
+    }
+
+    fn param(name: &str, width: u32, float: bool, buffer: Option<u32>) -> ParamSpec {
+        ParamSpec {
+            name: name.into(),
+            width,
+            float,
+            buffer,
+            compared: true,
+            source_type: None,
+        }
+    }
+
+    fn signature(params: Vec<ParamSpec>, ret: Option<(u32, bool)>) -> Signature {
+        Signature {
+            a: crate::ir::FuncId(0),
+            b: crate::ir::FuncId(1),
+            params,
+            ret_width: ret.map(|r| r.0),
+            ret_is_pointer: false,
+            ret_is_float: ret.is_some_and(|r| r.1),
+            globals: Default::default(),
+            fp_equality: FpEquality::Bits,
+        }
+    }
+
+    #[test]
+    fn what_c_cannot_pass_is_refused() {
+        let ok = signature(
+            vec![
+                param("x", 64, true, None),
+                param("s", 64, false, Some(8)),
+                param("c", 8, false, None),
+            ],
+            Some((32, true)),
+        );
+        assert_eq!(supported(&ok), Ok(()));
+        let mut byval = param("st", 64, false, Some(16));
+        byval.compared = false;
+        let why = supported(&signature(vec![byval], None)).unwrap_err();
+        assert!(why.0.contains("byval"), "{why}");
+        let why = supported(&signature(vec![param("n", 24, false, None)], None)).unwrap_err();
+        assert!(why.0.contains("24 bits"), "{why}");
+        let why = supported(&signature(vec![], Some((80, true)))).unwrap_err();
+        assert!(why.0.contains("80-bit float"), "{why}");
     }
 
     #[test]
