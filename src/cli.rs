@@ -8,6 +8,7 @@
 //! xcheck run HARNESS.bc [options]               explore a KLEE-style harness
 //! xcheck show TEST.ktest...                     print tests like ktest-tool
 //! xcheck replay TEST.ktest|DIR A.bc B.bc --function f[=g]
+//! xcheck replay DIR --native A B [--function f[=g]]   confirm tests natively
 //! ```
 
 use crate::config::{parse_fail_on, FailOn};
@@ -103,7 +104,7 @@ struct CheckArgs {
 fn check_help() -> String {
     use crate::env_options::{EnvOptions, MAX_SYM_ARGS_RANGE, MAX_SYM_FILES, MAX_SYM_LEN};
     format!(
-        "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most {MAX_SYM_ARGS_RANGE} arguments, {MAX_SYM_FILES} files, {MAX_SYM_LEN} bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: {}.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.",
+        "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most {MAX_SYM_ARGS_RANGE} arguments, {MAX_SYM_FILES} files, {MAX_SYM_LEN} bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: {}.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B [--function f]`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.",
         EnvOptions::default().to_args().join(" ")
     )
 }
@@ -284,8 +285,10 @@ struct ReplayArgs {
     /// For function tests: the function pair, `f` or `f=g`.
     #[arg(long)]
     function: Option<String>,
-    /// Whole-program tests: run these two native binaries instead of the engine.
-    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["a", "b", "function"])]
+    /// Run natively instead of in the engine: two binaries built with `xcheck cc` (whole
+    /// programs), or, with --function, the two bitcode files (compiled by clang-14 into one
+    /// executable with a generated driver).
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["a", "b"])]
     native: Option<Vec<PathBuf>>,
     /// Whole programs: what must agree, from stdout, stderr, exit (comma-separated).
     #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
@@ -891,6 +894,9 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         return Ok(0);
     }
     if let Some(bins) = &args.native {
+        if let Some(function) = &args.function {
+            return replay_native_function(&args, (&bins[0], &bins[1]), function, &tests, timeout);
+        }
         return replay_native(&args, (&bins[0], &bins[1]), &tests, compare, timeout);
     }
     let (Some(a), Some(b)) = (&args.a, &args.b) else {
@@ -997,6 +1003,74 @@ fn replay_native(
             }
         }
     }
+    Ok(if all_confirmed { 0 } else { 1 })
+}
+
+/// `xcheck replay DIR --native A.bc B.bc --function f[=g]`: builds one native executable
+/// of the pair, runs both sides on every test and says whether each divergence the engine
+/// reported happens natively. Exit 0 only when all do.
+fn replay_native_function(
+    args: &ReplayArgs,
+    (a, b): (&Path, &Path),
+    function: &str,
+    tests: &[PathBuf],
+    timeout: Duration,
+) -> Result<i32, Exit> {
+    use crate::native::function;
+    let (fa, fb) = function_names(function)?;
+    let mut check = FunctionCheck::new(a, b, &fa, &fb);
+    apply_params(&mut check, &args.params)?;
+    let sig = crate::crosscheck::signature_of(&check)?;
+    let expected = crate::replay::divergent_tests(&args.test);
+    let divergent = |t: &Path| {
+        let name = t
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        expected.as_ref().is_none_or(|set| set.contains(&name))
+    };
+    if let Err(why) = function::supported(&sig) {
+        // Every test says why; a reported divergence is then not confirmed.
+        for t in tests {
+            print!("{}", console::native_impossible(t, &why));
+        }
+        return Ok(tests.iter().any(|t| divergent(t)) as i32);
+    }
+    let started = std::time::Instant::now();
+    let build = function::build((a, &fa), (b, &fb), &sig, check.compare_buffers)?;
+    let built = started.elapsed();
+    // The tests run on every core (each run is mostly process start-up); printed in order.
+    use rayon::prelude::*;
+    let runs: Vec<Option<Result<crate::native::function::FnRun, Error>>> = tests
+        .par_iter()
+        .map(|t| {
+            (!args.stop.interrupted()).then(|| {
+                let ktest = KTest::read(t).map_err(Error::from)?;
+                build.run(t, &ktest, timeout)
+            })
+        })
+        .collect();
+    let mut all_confirmed = true;
+    for (i, (t, run)) in tests.iter().zip(runs).enumerate() {
+        let Some(run) = run else {
+            return Ok(interrupted_replay(tests.len() - i));
+        };
+        let run = run?;
+        let divergent = divergent(t);
+        all_confirmed &= divergent == run.differ;
+        let (da, db) = (build.describe(&run.a), build.describe(&run.b));
+        print!(
+            "{}",
+            console::native_function_replay(t, &run.inputs, (&da, &db), divergent, run.differ)
+        );
+    }
+    eprintln!(
+        "native: built in {:.2}s, {} test{} run in {:.2}s",
+        built.as_secs_f64(),
+        tests.len(),
+        if tests.len() == 1 { "" } else { "s" },
+        (started.elapsed() - built).as_secs_f64()
+    );
     Ok(if all_confirmed { 0 } else { 1 })
 }
 

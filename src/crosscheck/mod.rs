@@ -17,6 +17,7 @@ mod setup;
 mod verdict;
 
 pub use setup::{ParamSpec, Signature};
+pub use verdict::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
 use crate::exec::{ExecConfig, Executor, WorkPool};
@@ -655,6 +656,17 @@ pub fn replay_file(
         Some(row) => Ok((row.verdict, row.result_a, row.result_b)),
         None => Err(Error::input(ktest_path, "replay produced no result")),
     }
+}
+
+/// The matched entry points of `check` (both files loaded and linked as a check does),
+/// for a native replay that builds its own driver from them.
+pub fn signature_of(check: &FunctionCheck) -> Result<Signature> {
+    let module = crate::load::load(
+        &check.a_path,
+        Some(&check.b_path),
+        &check.exec.abstract_calls,
+    )?;
+    setup::signature(&module, check)
 }
 
 /// The counters reported with a check: what each layer answered, what reached the backend.

@@ -69,16 +69,39 @@ pub struct NativeEntry<'a> {
     pub differ: bool,
 }
 
-/// The lines of one natively replayed test.
-pub fn native_replay(e: &NativeEntry<'_>) -> String {
-    let status = match (e.divergent, e.differ) {
+/// What a native replay says of the engine's verdict: whether the engine reported a
+/// divergence, and whether the native runs differ.
+fn native_status(divergent: bool, differ: bool) -> &'static str {
+    match (divergent, differ) {
         (true, true) => "divergence CONFIRMED natively",
         (true, false) => "divergence NOT confirmed natively: engine or model bug",
         (false, true) => {
             "natively they differ, though the engine found agreement: engine or model bug"
         }
         (false, false) => "agree natively, as the engine found",
-    };
+    }
+}
+
+/// The lines of one natively replayed function test: its inputs (`name = value`), how each
+/// side ended, and what that says of the engine's verdict.
+pub fn native_function_replay(
+    test: &Path,
+    inputs: &[String],
+    (a, b): (&str, &str),
+    divergent: bool,
+    differ: bool,
+) -> String {
+    format!(
+        "{}: {}\n  A: {a}\n  B: {b}\n  => {}\n",
+        test.display(),
+        inputs.join(", "),
+        native_status(divergent, differ)
+    )
+}
+
+/// The lines of one natively replayed test.
+pub fn native_replay(e: &NativeEntry<'_>) -> String {
+    let status = native_status(e.divergent, e.differ);
     format!(
         "{}: argv {}, stdin {}\n  A: {}, stdout {}\n  B: {}, stdout {}\n  => {status}\n",
         e.test.display(),

@@ -6,21 +6,21 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 #[derive(serde::Deserialize)]
-struct Case {
-    function: Option<String>,
-    a: Option<String>,
-    b: Option<String>,
-    check: Vec<Check>,
+pub(crate) struct Case {
+    pub(crate) function: Option<String>,
+    pub(crate) a: Option<String>,
+    pub(crate) b: Option<String>,
+    pub(crate) check: Vec<Check>,
 }
 
 #[derive(serde::Deserialize)]
-struct Check {
+pub(crate) struct Check {
     #[serde(default)]
-    args: Vec<String>,
-    expect: String,
+    pub(crate) args: Vec<String>,
+    pub(crate) expect: String,
 }
 
-fn build_dir() -> PathBuf {
+pub(crate) fn build_dir() -> PathBuf {
     std::env::var_os("XCHECK_BUILD_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo().join("build"))
@@ -28,7 +28,7 @@ fn build_dir() -> PathBuf {
 
 /// Builds the corpus once per test process: the tests of this file run in parallel, and two
 /// runs of the script must not write the same files at once.
-fn build_corpora() {
+pub(crate) fn build_corpora() {
     static BUILT: std::sync::Once = std::sync::Once::new();
     BUILT.call_once(|| {
         let status = Command::new("bash")
@@ -39,7 +39,7 @@ fn build_corpora() {
     });
 }
 
-fn cases() -> Vec<(String, Case)> {
+pub(crate) fn cases() -> Vec<(String, Case)> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(repo().join("corpora")).unwrap() {
         let dir = entry.unwrap().path();

@@ -176,6 +176,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "env_options",
             "error",
             "exec",
+            "expr",
             "input",
             "ktest",
             "report",

@@ -1,6 +1,9 @@
 //! Native replay of whole-program tests: rebuilds a test's argv, stdin and symbolic files
 //! from its `.ktest` (KLEE's object names and order), runs the unmodified native binaries
-//! in a scratch directory with a timeout, and compares what they did.
+//! in a scratch directory with a timeout, and compares what they did. Function-check tests
+//! run on an executable built from the two bitcode files: `function.rs`.
+
+pub mod function;
 
 use crate::env_options::{role, EnvError, EnvItem, EnvOptions, Role};
 use crate::ktest::KTest;
