@@ -219,15 +219,7 @@ fn gate_jobs_link_once_and_note_what_each_function_reaches() {
     // musl's functions, defined on both sides now, are not functions to check.
     let o = xcheck(
         dir.path(),
-        &[
-            &a,
-            &b,
-            "--all-functions",
-            "--max-time",
-            "8s",
-            "-o",
-            "every",
-        ],
+        &[&a, &b, "--all-functions", "--max-time", "8s", "-o", "every"],
     );
     let out = stdout(&o);
     assert!(

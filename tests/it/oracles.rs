@@ -14,6 +14,12 @@ use std::process::Command;
 /// (reports/csmith-2026-11-24.md).
 const CSMITH_SEEDS: std::ops::RangeInclusive<u32> = 4..=6;
 
+/// Seeds of Csmith programs with floating point (`--float`): 9, 11 and 12 compute with floats
+/// (Csmith's `safe_*_func_float`), and every one hashes its float globals' bytes, so the
+/// engine's loads, stores, constants and operations must match the native bits
+/// (reports/csmith-float-2026-11-24.md).
+const CSMITH_FLOAT_SEEDS: std::ops::RangeInclusive<u32> = 9..=12;
+
 /// Mutants of three corpus references (`scripts/mutants.py --list` names them) and what
 /// each must give: a negated condition, a dropped `break` and an off-by-one loop bound (a read
 /// past the buffer, which faults natively too) are caught; `x < 0` → `x <= 0` in `abs` and
@@ -50,30 +56,41 @@ fn have(program: &str) -> bool {
 
 #[test]
 fn csmith_programs_are_proved_equivalent_across_optimisation_levels_and_print_the_native_output() {
+    csmith_sample(CSMITH_SEEDS, &[]);
+}
+
+#[test]
+fn csmith_programs_with_floating_point_print_the_native_bits() {
+    csmith_sample(CSMITH_FLOAT_SEEDS, &["--float"]);
+}
+
+/// Runs `scripts/csmith.sh` on `seeds` with `extra` options: every seed must pass.
+fn csmith_sample(seeds: std::ops::RangeInclusive<u32>, extra: &[&str]) {
     if !have("csmith") || !Path::new("/usr/include/csmith/csmith.h").exists() {
         eprintln!("skipped: csmith or its headers are not installed (scripts/install.sh installs csmith and libcsmith-dev)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let (first, last) = (CSMITH_SEEDS.start(), CSMITH_SEEDS.end());
+    let (first, last) = (seeds.start(), seeds.end());
     let out = Command::new("bash")
         .arg(repo().join("scripts/csmith.sh"))
         .args(["--seeds", &format!("{first}..{last}"), "-o"])
         .arg(dir.path())
         .args(["--native-limit", "5"])
+        .args(extra)
         .env("XCHECK_BIN", env!("CARGO_BIN_EXE_xcheck"))
         .output()
         .expect("bash runs");
     let log = String::from_utf8_lossy(&out.stderr);
     let rows = results(&dir.path().join("results.tsv"), 1);
-    for seed in CSMITH_SEEDS {
+    for seed in seeds.clone() {
         let class = rows
             .iter()
             .find(|(s, _)| *s == seed.to_string())
             .map(|(_, c)| c.as_str());
         assert_eq!(class, Some("pass"), "seed {seed}:\n{log}");
     }
-    assert_eq!(rows.len(), CSMITH_SEEDS.count(), "{log}");
+    assert_eq!(rows.len(), seeds.count(), "{log}");
     assert!(out.status.success(), "{log}");
 }
 
