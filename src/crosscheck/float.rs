@@ -228,6 +228,24 @@ pub fn hex_float(value: f64) -> String {
     format!("{sign}0x{lead}{dot}{digits}p{exp_sign}{exp}")
 }
 
+/// The input byte (array and offset) each of `bytes` is, if every one is a plain input
+/// byte: a value made of them can be changed by patching a model.
+pub(super) fn input_places(
+    pool: &ExprPool,
+    bytes: &[crate::exec::Value],
+) -> Option<Vec<(crate::expr::ArrayId, u32)>> {
+    bytes
+        .iter()
+        .map(|b| match b {
+            crate::exec::Value::Sym(e) => match pool.node(*e) {
+                crate::expr::Node::Sym { array, offset } => Some((array, offset)),
+                _ => None,
+            },
+            crate::exec::Value::Con { .. } => None,
+        })
+        .collect()
+}
+
 /// Round values minimization tries for a float of `width` bits, simplest first.
 pub fn round_values(width: u32) -> Vec<u128> {
     let doubles = [

@@ -18,7 +18,7 @@
 //! multiplications on the path that proof can take the solver longer than the whole
 //! exploration.)
 
-use super::float::round_values;
+use super::float::{input_places, round_values};
 use super::setup::{Arguments, Signature};
 use crate::exec::{Executor, State, Value};
 use crate::expr::{
@@ -291,16 +291,7 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
 fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Value]) {
     let w = pool.width(v);
     let candidates = round_values(w);
-    let places: Option<Vec<(ArrayId, u32)>> = bytes
-        .iter()
-        .map(|b| match b {
-            Value::Sym(e) => match pool.node(*e) {
-                Node::Sym { array, offset } => Some((array, offset)),
-                _ => None,
-            },
-            Value::Con { .. } => None,
-        })
-        .collect();
+    let places = input_places(pool, bytes);
     if let Some(places) = places.filter(|p| p.len() * 8 == w as usize) {
         for &c in &candidates {
             let changes: Vec<(ArrayId, u32, u8)> = places

@@ -447,8 +447,6 @@ fn sample_difference(
     sig: &Signature,
     args: &Arguments,
 ) -> Option<std::sync::Arc<crate::expr::Assignment>> {
-    use crate::exec::Value;
-    use crate::expr::Node;
     // The input bytes of every float parameter.
     let floats: Vec<(u32, Vec<(crate::expr::ArrayId, u32)>)> = sig
         .params
@@ -456,17 +454,7 @@ fn sample_difference(
         .zip(&args.bytes)
         .filter(|(p, _)| p.float && p.buffer.is_none())
         .filter_map(|(p, bytes)| {
-            let places: Option<Vec<_>> = bytes
-                .iter()
-                .map(|b| match b {
-                    Value::Sym(e) => match pool.node(*e) {
-                        Node::Sym { array, offset } => Some((array, offset)),
-                        _ => None,
-                    },
-                    Value::Con { .. } => None,
-                })
-                .collect();
-            places.map(|places| (p.width, places))
+            super::float::input_places(pool, bytes).map(|places| (p.width, places))
         })
         .collect();
     if floats.is_empty() {

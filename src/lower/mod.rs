@@ -1155,21 +1155,24 @@ impl<'a> FunctionLowerer<'a> {
             }
             return self.lower_intrinsic(intrinsic, dst, args, width);
         }
+        let mut args = Vec::with_capacity(nargs as usize);
+        for i in 0..nargs {
+            let v = LLVMGetOperand(inst, i);
+            self.l
+                .width_of(LLVMTypeOf(v))
+                .map_err(|e| format!("call passing {e}"))?;
+            args.push(self.operand(v)?);
+        }
         // A C math function without a body whose meaning is one IEEE operation (clang keeps
-        // `sqrt` a call for `errno`, which musl's math functions do not set).
+        // `sqrt` a call for `errno`, which musl's math functions do not set), declared with
+        // its C type: every operand and the result of one floating-point type.
         if !LLVMIsAFunction(callee).is_null() && LLVMCountBasicBlocks(callee) == 0 {
-            if let (Some(op), Some(dst)) = (float_function(crate::ir::split_name(&name).1), dst) {
-                if nargs as usize == op.arity()
-                    && LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMX86_FP80TypeKind
-                {
-                    let mut args = Vec::with_capacity(nargs as usize);
-                    for i in 0..nargs {
-                        let v = LLVMGetOperand(inst, i);
-                        self.l
-                            .width_of(LLVMTypeOf(v))
-                            .map_err(|e| format!("call passing {e}"))?;
-                        args.push(self.operand(v)?);
-                    }
+            let typed =
+                is_float_type(ty) && (0..nargs).all(|i| LLVMTypeOf(LLVMGetOperand(inst, i)) == ty);
+            if let (Some(op), Some(dst), true) =
+                (float_function(crate::ir::split_name(&name).1), dst, typed)
+            {
+                if nargs as usize == op.arity() {
                     return Ok(Inst::Float {
                         dst,
                         op,
@@ -1178,14 +1181,6 @@ impl<'a> FunctionLowerer<'a> {
                     });
                 }
             }
-        }
-        let mut args = Vec::with_capacity(nargs as usize);
-        for i in 0..nargs {
-            let v = LLVMGetOperand(inst, i);
-            self.l
-                .width_of(LLVMTypeOf(v))
-                .map_err(|e| format!("call passing {e}"))?;
-            args.push(self.operand(v)?);
         }
         let callee = match self.l.functions.get(&callee) {
             Some(&f) => Callee::Direct(f),
