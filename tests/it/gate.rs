@@ -153,3 +153,47 @@ exclude = ["mix"]
         "{err}"
     );
 }
+
+#[test]
+fn all_functions_checks_floating_point_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("gate_fp_old.c", dir.path(), "-O2");
+    let b = compile_fixture("gate_fp_new.c", dir.path(), "-O2");
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    let row = |out: &str, function: &str| -> String {
+        out.lines()
+            .find(|l| l.starts_with(function))
+            .unwrap_or_else(|| panic!("no row for {function}: {out}"))
+            .to_string()
+    };
+    let o = xcheck(dir.path(), &[&a, &b, "--all-functions", "-o", "bits"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(row(&out, "scale").contains("EQUIVALENT"), "{out}");
+    assert!(row(&out, "mid").contains("NOT EQUIVALENT"), "{out}");
+    assert!(row(&out, "magnitude").contains("NOT EQUIVALENT"), "{out}");
+    // long double is not modelled: listed, not checked.
+    assert!(
+        out.contains("widen: a parameter or the result has an unsupported type"),
+        "{out}"
+    );
+    // IEEE equality: the sign of a zero or a NaN no longer counts.
+    let o = xcheck(
+        dir.path(),
+        &[
+            &a,
+            &b,
+            "--all-functions",
+            "--fp-equal",
+            "ieee",
+            "-o",
+            "ieee",
+        ],
+    );
+    let out = stdout(&o);
+    let magnitude = row(&out, "magnitude");
+    assert!(
+        magnitude.contains("EQUIVALENT") && !magnitude.contains("NOT"),
+        "{out}"
+    );
+}
