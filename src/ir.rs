@@ -199,6 +199,9 @@ pub enum VectorOp {
     Select,
     /// A pure intrinsic (`umin`, `abs`, `ctpop`…) applied to each lane.
     Intrinsic(Intrinsic),
+    /// A floating-point operation on each lane; lanes of the result have the given width
+    /// (1 for a comparison).
+    Float(FloatOp, u32),
 }
 
 /// Horizontal reductions (`llvm.vector.reduce.*`).

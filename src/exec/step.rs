@@ -367,11 +367,20 @@ impl<'a> Executor<'a> {
     /// A floating-point instruction: on concrete operands computed on their bits without
     /// building an expression.
     fn float(&self, state: &State, op: FloatOp, args: &[Operand], width: u32) -> Value {
+        let mut values = [Value::concrete(1, 0); 3];
+        for (i, &arg) in args.iter().enumerate().take(3) {
+            values[i] = self.operand(state, arg);
+        }
+        self.float_values(op, &values[..args.len().min(3)], width)
+    }
+
+    /// A floating-point operation on values (`width`: the result's width for conversions).
+    pub(crate) fn float_values(&self, op: FloatOp, args: &[Value], width: u32) -> Value {
         let mut bits = [0u128; 3];
         let mut concrete = true;
         let mut from = 0;
         for (i, &arg) in args.iter().enumerate().take(3) {
-            match self.operand(state, arg) {
+            match arg {
                 Value::Con { width: w, bits: b } => {
                     bits[i] = b;
                     if i == 0 {
@@ -398,10 +407,7 @@ impl<'a> Executor<'a> {
             };
         }
         let pool = self.pool;
-        let exprs: Vec<ExprId> = args
-            .iter()
-            .map(|&a| self.operand(state, a).expr(pool))
-            .collect();
+        let exprs: Vec<ExprId> = args.iter().map(|a| a.expr(pool)).collect();
         self.value(pool.build_float(op, &exprs, width))
     }
 

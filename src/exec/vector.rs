@@ -5,7 +5,7 @@ use crate::exec::executor::Executor;
 use crate::exec::state::{State, Termination};
 use crate::exec::value::Value;
 use crate::expr::{BinOp, ExprId};
-use crate::ir::{Operand, Predicate, ReduceOp, RegId, VectorOp};
+use crate::ir::{FloatOp, Operand, Predicate, ReduceOp, RegId, VectorOp};
 
 impl<'a> Executor<'a> {
     /// Splits `v` into `lanes` values of `elem` bits.
@@ -83,6 +83,10 @@ impl<'a> Executor<'a> {
                 VectorOp::ICmp(p) => self.compare(p, x(0), x(1)),
                 VectorOp::Cast(kind, to) => self.cast(kind, x(0), to),
                 VectorOp::Select => self.select(x(0), x(1), x(2)),
+                VectorOp::Float(fop, to) => {
+                    let lane_args: Vec<Value> = (0..split.len()).map(x).collect();
+                    self.float_values(fop, &lane_args, to)
+                }
                 VectorOp::Intrinsic(kind) => {
                     let lane_args: Vec<Value> = (0..split.len()).map(x).collect();
                     match self.pure_intrinsic(kind, &lane_args, elem) {
@@ -97,8 +101,8 @@ impl<'a> Executor<'a> {
             out.push(r);
         }
         let out_elem = match op {
-            VectorOp::ICmp(_) => 1,
-            VectorOp::Cast(_, to) => to,
+            VectorOp::ICmp(_) | VectorOp::Float(FloatOp::Cmp(_), _) => 1,
+            VectorOp::Cast(_, to) | VectorOp::Float(_, to) => to,
             _ => elem,
         };
         let joined = self.join_lanes(&out, out_elem);

@@ -485,7 +485,9 @@ impl Lowerer {
         let elem_width = match LLVMGetTypeKind(elem) {
             LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(elem),
             LLVMTypeKind::LLVMPointerTypeKind => PTR_WIDTH,
-            _ => return Err("vector of floating point".into()),
+            LLVMTypeKind::LLVMFloatTypeKind => 32,
+            LLVMTypeKind::LLVMDoubleTypeKind => 64,
+            _ => return Err("vector of long double or half-precision floats".into()),
         };
         Ok((LLVMGetVectorSize(ty), elem_width))
     }
@@ -915,6 +917,20 @@ impl<'a> FunctionLowerer<'a> {
         let args = |s: &mut Self, n: u32| -> Result<Vec<Operand>, String> {
             (0..n).map(|i| s.operand(LLVMGetOperand(inst, i))).collect()
         };
+        if let Some(fop) = float_op(inst, opcode) {
+            let n = LLVMGetNumOperands(inst) as u32;
+            let (_, to) = self.l.vector_shape(ty)?;
+            self.l.width_of(ty)?;
+            self.l.width_of(src_ty)?;
+            let (lanes, elem) = self.l.vector_shape(src_ty)?;
+            return Ok(Inst::Vector {
+                dst,
+                op: VectorOp::Float(fop, to),
+                args: args(self, n)?,
+                lanes,
+                elem,
+            });
+        }
         let (op, shape_ty, n) = match (opcode, binary_op(opcode)) {
             (_, Some(bop)) => (VectorOp::Binary(bop), ty, 2),
             (LLVMICmp, _) => (
@@ -1245,6 +1261,15 @@ impl<'a> FunctionLowerer<'a> {
         let vty = LLVMTypeOf(LLVMGetOperand(inst, 0));
         self.l.width_of(vty)?;
         let (lanes, elem) = self.l.vector_shape(vty)?;
+        if let (Some(op), false) = (float_function(name), name.starts_with("vector.")) {
+            return Ok(Inst::Vector {
+                dst,
+                op: VectorOp::Float(op, elem),
+                args,
+                lanes,
+                elem,
+            });
+        }
         if let Some(rest) = name.strip_prefix("vector.reduce.") {
             let op = match rest.split('.').next().unwrap_or("") {
                 "add" => ReduceOp::Add,

@@ -397,3 +397,45 @@ fn concrete_folds_are_the_hardware_s_ieee_arithmetic() {
     );
     assert_eq!(value(p.fp_min_max(true, d(f64::NAN), d(3.0))), 3.0);
 }
+
+#[test]
+fn vectorized_floating_point_runs_lane_by_lane() {
+    use crate::common::*;
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("vec_fp_a.c", dir.path(), "-O2");
+    let b = compile_fixture("vec_fp_b.c", dir.path(), "-O2");
+    let ll = std::process::Command::new("llvm-dis-14")
+        .arg(&a)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .expect("llvm-dis-14 runs");
+    let ll = String::from_utf8_lossy(&ll.stdout);
+    assert!(
+        ll.contains("<2 x double>"),
+        "the loop was not vectorized:\n{ll}"
+    );
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    let run = |function: &str, size: &str| {
+        let o = xcheck(
+            dir.path(),
+            &[
+                &a,
+                &b,
+                "--function",
+                function,
+                "--buffer-size",
+                size,
+                "-o",
+                function,
+            ],
+        );
+        (o.status.code(), stdout(&o))
+    };
+    let (code, out) = run("scale4", "32");
+    assert_eq!(code, Some(0), "{out}");
+    // Summing in the other order rounds (or propagates NaNs) differently.
+    let (code, out) = run("dot4", "16");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("(confirmed)"), "{out}");
+}
