@@ -20,7 +20,7 @@ use inkwell::llvm_sys::target::*;
 use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module as LlvmModule;
 pub(crate) use opcodes::float_function;
-use opcodes::{binary_op, float_op, is_float_type, predicate};
+use opcodes::{binary_op, float_op, is_float_type, opcode_name, predicate, type_holds_pointers};
 use rustc_hash::FxHashMap;
 use std::collections::HashSet;
 use std::ffi::CStr;
@@ -1481,28 +1481,4 @@ unsafe fn type_string(t: LLVMTypeRef) -> String {
     let s = CStr::from_ptr(p).to_string_lossy().into_owned();
     LLVMDisposeMessage(p);
     s
-}
-
-fn opcode_name(op: LLVMOpcode) -> String {
-    let raw = format!("{op:?}");
-    raw.strip_prefix("LLVM").unwrap_or(&raw).to_lowercase()
-}
-
-/// Whether values of type `ty` contain pointers (at most 32 levels of nesting are looked at;
-/// deeper ones are taken to).
-unsafe fn type_holds_pointers(ty: LLVMTypeRef, depth: u32) -> bool {
-    if depth > 32 {
-        return true;
-    }
-    match LLVMGetTypeKind(ty) {
-        LLVMTypeKind::LLVMPointerTypeKind => true,
-        LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
-            type_holds_pointers(LLVMGetElementType(ty), depth + 1)
-        }
-        LLVMTypeKind::LLVMStructTypeKind => {
-            let n = LLVMCountStructElementTypes(ty);
-            (0..n).any(|i| type_holds_pointers(LLVMStructGetTypeAtIndex(ty, i), depth + 1))
-        }
-        _ => false,
-    }
 }

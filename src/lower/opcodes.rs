@@ -1,4 +1,5 @@
-//! LLVM's opcodes, predicates and floating-point functions as the IR's operators.
+//! LLVM's opcodes, predicates and floating-point functions as the IR's operators, and the
+//! tests of LLVM types the lowering asks.
 
 use crate::ir::{BinOp, FloatOp, FpBinOp, FpPred, FpUnOp, Predicate};
 use inkwell::llvm_sys::core::*;
@@ -127,5 +128,29 @@ pub(super) fn predicate(p: LLVMIntPredicate) -> Predicate {
         LLVMIntSGE => Predicate::Sge,
         LLVMIntSLT => Predicate::Slt,
         LLVMIntSLE => Predicate::Sle,
+    }
+}
+
+pub(super) fn opcode_name(op: LLVMOpcode) -> String {
+    let raw = format!("{op:?}");
+    raw.strip_prefix("LLVM").unwrap_or(&raw).to_lowercase()
+}
+
+/// Whether values of type `ty` contain pointers (at most 32 levels of nesting are looked at;
+/// deeper ones are taken to).
+pub(super) unsafe fn type_holds_pointers(ty: LLVMTypeRef, depth: u32) -> bool {
+    if depth > 32 {
+        return true;
+    }
+    match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMPointerTypeKind => true,
+        LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+            type_holds_pointers(LLVMGetElementType(ty), depth + 1)
+        }
+        LLVMTypeKind::LLVMStructTypeKind => {
+            let n = LLVMCountStructElementTypes(ty);
+            (0..n).any(|i| type_holds_pointers(LLVMStructGetTypeAtIndex(ty, i), depth + 1))
+        }
+        _ => false,
     }
 }
