@@ -157,6 +157,11 @@ fn link_math<'ctx>(
 ) -> (ir::Library, Vec<(Side, String, bool)>) {
     let mut library = ir::Library::default();
     let mut functions = Vec::new();
+    // Nothing to supply (a pair that calls no function it does not define): the archive
+    // is not opened.
+    if modules.iter().all(|m| libm::undefined(m).is_empty()) {
+        return (library, functions);
+    }
     let archive = musl_dir()
         .map(|dir| libc_archive(&dir))
         .and_then(|path| libm::archive(&path));

@@ -2,7 +2,7 @@
 //! how values are shown (decimal and C's `%a`, NaN, infinities and subnormals named), and the
 //! round values minimization tries first.
 
-use crate::expr::{ExprId, ExprPool, FloatOp, FpBinOp, FpPred};
+use crate::expr::{fp_bits_of, ExprId, ExprPool, FloatOp, FpBinOp, FpPred};
 use std::fmt;
 
 /// When two floating-point results count as equal.
@@ -81,7 +81,7 @@ impl FpEquality {
                 let finite = |v| {
                     let w = pool.width(v);
                     let magnitude = pool.fp_abs(v);
-                    pool.ult(magnitude, pool.constant(w, infinity_bits(w)))
+                    pool.ult(magnitude, pool.constant(w, fp_bits_of(w, f64::INFINITY)))
                 };
                 let both_finite = pool.bool_and(finite(x), finite(y));
                 pool.bool_or(exact, pool.bool_and(both_finite, within(pool, t, x, y)))
@@ -104,23 +104,9 @@ impl fmt::Display for FpEquality {
     }
 }
 
-/// The bit pattern of `+inf` in the format of `width` bits.
-fn infinity_bits(width: u32) -> u128 {
-    if width == 32 {
-        u128::from(f32::INFINITY.to_bits())
-    } else {
-        u128::from(f64::INFINITY.to_bits())
-    }
-}
-
 /// `e` as a constant of the format of `width` bits (rounded to nearest).
 fn constant(pool: &ExprPool, width: u32, e: f64) -> ExprId {
-    let bits = if width == 32 {
-        u128::from((e as f32).to_bits())
-    } else {
-        u128::from(e.to_bits())
-    };
-    pool.constant(width, bits)
+    pool.constant(width, fp_bits_of(width, e))
 }
 
 /// Whether the finite floats `x` and `y` are within the tolerance `t`.
@@ -267,16 +253,7 @@ pub fn round_values(width: u32) -> Vec<u128> {
         f64::NEG_INFINITY,
         f64::NAN,
     ];
-    doubles
-        .iter()
-        .map(|&d| {
-            if width == 32 {
-                u128::from((d as f32).to_bits())
-            } else {
-                u128::from(d.to_bits())
-            }
-        })
-        .collect()
+    doubles.iter().map(|&d| fp_bits_of(width, d)).collect()
 }
 
 #[cfg(test)]

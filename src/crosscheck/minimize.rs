@@ -309,11 +309,7 @@ fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Val
             return;
         }
     }
-    let million = if w == 32 {
-        u128::from(1e6f32.to_bits())
-    } else {
-        u128::from(1e6f64.to_bits())
-    };
+    let million = crate::expr::fp_bits_of(w, 1e6);
     let moderate = pool.build_float(
         FloatOp::Cmp(FpPred::Ole),
         &[pool.fp_abs(v), pool.constant(w, million)],

@@ -474,12 +474,7 @@ fn sample_difference(
         seed ^= seed >> 7;
         seed ^= seed << 17;
         let v = ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2f64.powi((seed % 17) as i32 - 8);
-        let v = if seed & 1 == 1 { -v } else { v };
-        if width == 32 {
-            u128::from((v as f32).to_bits())
-        } else {
-            u128::from(v.to_bits())
-        }
+        crate::expr::fp_bits_of(width, if seed & 1 == 1 { -v } else { v })
     };
     const TRIES: usize = 64;
     for k in 0..TRIES {

@@ -377,32 +377,17 @@ impl<'a> Executor<'a> {
     /// A floating-point operation on values (`width`: the result's width for conversions).
     pub(crate) fn float_values(&self, op: FloatOp, args: &[Value], width: u32) -> Value {
         let mut bits = [0u128; 3];
-        let mut concrete = true;
-        let mut from = 0;
-        for (i, &arg) in args.iter().enumerate().take(3) {
-            match arg {
-                Value::Con { width: w, bits: b } => {
-                    bits[i] = b;
-                    if i == 0 {
-                        from = w;
-                    }
-                }
-                Value::Sym(e) => {
-                    concrete = false;
-                    if i == 0 {
-                        from = self.pool.width(e);
-                    }
-                }
+        let concrete = args.iter().zip(&mut bits).all(|(arg, b)| match *arg {
+            Value::Con { bits: v, .. } => {
+                *b = v;
+                true
             }
-        }
-        let out = if matches!(op, FloatOp::Cmp(_)) {
-            1
-        } else {
-            width
-        };
+            Value::Sym(_) => false,
+        });
         if concrete {
+            let from = args[0].width(self.pool);
             return Value::Con {
-                width: out,
+                width,
                 bits: eval_float(op, from, width, &bits[..args.len()]),
             };
         }

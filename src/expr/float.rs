@@ -25,11 +25,28 @@ pub fn is_fp_width(width: Width) -> bool {
 }
 
 /// The bit layout of a format: (exponent bits, significand bits without the hidden bit).
-fn layout(width: Width) -> (u32, u32) {
+/// The IEEE exponent and significand sizes (the hidden bit included) of the format of
+/// `width` (32 or 64) bits, as SMT-LIB's `(_ FloatingPoint e s)` names them.
+pub fn fp_format(width: Width) -> (u32, u32) {
     if width == 32 {
-        (8, 23)
+        (8, 24)
     } else {
-        (11, 52)
+        (11, 53)
+    }
+}
+
+/// The bit layout of a format: (exponent bits, significand bits without the hidden bit).
+fn layout(width: Width) -> (u32, u32) {
+    let (e, s) = fp_format(width);
+    (e, s - 1)
+}
+
+/// The bit pattern of `value` rounded to the format of `width` (32 or 64) bits.
+pub fn fp_bits_of(width: Width, value: f64) -> u128 {
+    if width == 32 {
+        u128::from((value as f32).to_bits())
+    } else {
+        u128::from(value.to_bits())
     }
 }
 
@@ -107,60 +124,56 @@ impl F {
     }
 }
 
-/// Applies a function of both formats to a float.
-macro_rules! each {
-    ($v:expr, |$x:ident| $body:expr) => {
-        match $v {
-            F::S($x) => F::S($body),
-            F::D($x) => F::D($body),
+/// `$body` computed on the floats of `width` bits whose bit patterns are the `$bits`
+/// (`float` for 32 bits, `double` for 64), as an `F`.
+macro_rules! in_format {
+    ($width:expr, [$($v:ident = $bits:expr),*], $body:expr) => {
+        if $width == 32 {
+            $(let $v = f32::from_bits($bits as u32);)*
+            F::S($body)
+        } else {
+            $(let $v = f64::from_bits($bits as u64);)*
+            F::D($body)
         }
     };
 }
 
 /// The raw binary operation `op` on two floats of `width` bits (`FpBinary`).
 pub fn fold_fp_binary(op: FpBinOp, width: Width, a: u128, b: u128) -> u128 {
-    let r = match (F::of(width, a), F::of(width, b)) {
-        (F::S(x), F::S(y)) => F::S(match op {
+    in_format!(
+        width,
+        [x = a, y = b],
+        match op {
             FpBinOp::Add => x + y,
             FpBinOp::Sub => x - y,
             FpBinOp::Mul => x * y,
             FpBinOp::Div => x / y,
             FpBinOp::Rem => x % y,
-        }),
-        (F::D(x), F::D(y)) => F::D(match op {
-            FpBinOp::Add => x + y,
-            FpBinOp::Sub => x - y,
-            FpBinOp::Mul => x * y,
-            FpBinOp::Div => x / y,
-            FpBinOp::Rem => x % y,
-        }),
-        _ => unreachable!("operands of one width"),
-    };
-    r.bits()
+        }
+    )
+    .bits()
 }
 
 /// The raw unary operation `op` on a float of `width` bits (`FpUnary`).
 pub fn fold_fp_unary(op: FpUnOp, width: Width, a: u128) -> u128 {
-    let x = F::of(width, a);
-    let r = match op {
-        FpUnOp::Sqrt => each!(x, |v| v.sqrt()),
-        FpUnOp::RoundEven => each!(x, |v| v.round_ties_even()),
-        FpUnOp::Floor => each!(x, |v| v.floor()),
-        FpUnOp::Ceil => each!(x, |v| v.ceil()),
-        FpUnOp::Trunc => each!(x, |v| v.trunc()),
-        FpUnOp::Round => each!(x, |v| v.round()),
-    };
-    r.bits()
+    in_format!(
+        width,
+        [v = a],
+        match op {
+            FpUnOp::Sqrt => v.sqrt(),
+            FpUnOp::RoundEven => v.round_ties_even(),
+            FpUnOp::Floor => v.floor(),
+            FpUnOp::Ceil => v.ceil(),
+            FpUnOp::Trunc => v.trunc(),
+            FpUnOp::Round => v.round(),
+        }
+    )
+    .bits()
 }
 
 /// `a * b + c` rounded once (`FpFma`).
 pub fn fold_fp_fma(width: Width, a: u128, b: u128, c: u128) -> u128 {
-    let r = match (F::of(width, a), F::of(width, b), F::of(width, c)) {
-        (F::S(x), F::S(y), F::S(z)) => F::S(x.mul_add(y, z)),
-        (F::D(x), F::D(y), F::D(z)) => F::D(x.mul_add(y, z)),
-        _ => unreachable!("operands of one width"),
-    };
-    r.bits()
+    in_format!(width, [x = a, y = b, z = c], x.mul_add(y, z)).bits()
 }
 
 /// The ordered comparison `op` of two floats of `width` bits (`FpCmp`).
@@ -406,15 +419,7 @@ impl ExprPool {
         }
         // `x * 2` is `x + x`, bit for bit: doubling is exact up to overflow, which both round
         // to the same infinity, and a NaN `x` comes back quietened either way.
-        let two = |e: ExprId| {
-            let w = self.width(e);
-            let bits = if w == 32 {
-                u128::from(2f32.to_bits())
-            } else {
-                u128::from(2f64.to_bits())
-            };
-            self.as_const(e) == Some(bits)
-        };
+        let two = |e: ExprId| self.as_const(e) == Some(fp_bits_of(self.width(e), 2.0));
         if op == FpBinOp::Mul && (two(a) || two(b)) {
             let x = if two(b) { a } else { b };
             return self.fp_binary(FpBinOp::Add, x, x);
@@ -618,28 +623,34 @@ impl ExprPool {
     /// `e` without the `ite`s on NaN tests around it: the innermost `else` arm.
     fn strip_nan_tests(&self, mut e: ExprId) -> ExprId {
         while let Node::Ite { cond, els, .. } = self.node(e) {
-            let Node::Binary {
-                op: super::BinOp::Ult,
-                rhs: magnitude,
-                ..
-            } = self.node(cond)
-            else {
-                break;
-            };
-            let Node::Binary {
-                op: super::BinOp::And,
-                rhs: y,
-                ..
-            } = self.node(magnitude)
-            else {
-                break;
-            };
-            if self.fp_is_nan(y) != cond {
+            if self.nan_test_operand(cond).is_none() {
                 break;
             }
             e = els;
         }
         e
+    }
+
+    /// The float `y` when `cond` is exactly `fp_is_nan(y)` (`ult(+inf, and(¬sign, y))`), the
+    /// test that NaN propagation puts around an operation.
+    pub fn nan_test_operand(&self, cond: ExprId) -> Option<ExprId> {
+        let Node::Binary {
+            op: super::BinOp::Ult,
+            rhs: magnitude,
+            ..
+        } = self.node(cond)
+        else {
+            return None;
+        };
+        let Node::Binary {
+            op: super::BinOp::And,
+            rhs: y,
+            ..
+        } = self.node(magnitude)
+        else {
+            return None;
+        };
+        (is_fp_width(self.width(y)) && self.fp_is_nan(y) == cond).then_some(y)
     }
 
     /// `fptosi` to `width` bits, as x86-64 code computes it.
@@ -754,28 +765,19 @@ impl FloatOp {
 pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
     let w = width;
     let nan = |v: u128| v & (sign_bit(w) - 1) > infinity(w);
-    let quiet = |v: u128| v | quiet_bit(w);
-    // The first NaN operand quietened, or the raw result.
-    let propagate = |operands: &[u128], raw: &dyn Fn() -> u128| {
+    // The first NaN operand quietened, if there is one.
+    let first_nan = |operands: &[u128]| {
         operands
             .iter()
             .find(|&&v| nan(v))
-            .map_or_else(raw, |&v| quiet(v))
+            .map(|&v| v | quiet_bit(w))
     };
     let a = args[0];
     let b = args.get(1).copied().unwrap_or(0);
     let lt = |x, y| fold_fp_cmp(FpCmp::Lt, w, x, y);
     let le = |x, y| fold_fp_cmp(FpCmp::Le, w, x, y);
     match op {
-        FloatOp::Binary(bop) => {
-            if nan(a) {
-                quiet(a)
-            } else if nan(b) {
-                quiet(b)
-            } else {
-                fold_fp_binary(bop, w, a, b)
-            }
-        }
+        FloatOp::Binary(bop) => first_nan(&[a, b]).unwrap_or_else(|| fold_fp_binary(bop, w, a, b)),
         FloatOp::Neg => a ^ sign_bit(w),
         FloatOp::Abs => a & (sign_bit(w) - 1),
         FloatOp::CopySign => (a & (sign_bit(w) - 1)) | (b & sign_bit(w)),
@@ -801,7 +803,9 @@ pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
                 FpPred::Ule => !lt(b, a),
             })
         }
-        FloatOp::Unary(FpUnOp::Sqrt) => propagate(&[a], &|| fold_fp_unary(FpUnOp::Sqrt, w, a)),
+        FloatOp::Unary(FpUnOp::Sqrt) => {
+            first_nan(&[a]).unwrap_or_else(|| fold_fp_unary(FpUnOp::Sqrt, w, a))
+        }
         FloatOp::Unary(uop) => {
             if nan(a) {
                 a
@@ -811,7 +815,7 @@ pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
         }
         FloatOp::Fma => {
             let c = args[2];
-            propagate(&[a, b, c], &|| fold_fp_fma(w, a, b, c))
+            first_nan(&[a, b, c]).unwrap_or_else(|| fold_fp_fma(w, a, b, c))
         }
         FloatOp::MulAdd => {
             let product = eval_float(FloatOp::Binary(FpBinOp::Mul), w, w, &[a, b]);

@@ -38,7 +38,8 @@ pub mod subst;
 pub use eval::{fold_binary, fold_unary, Assignment};
 pub use float::{
     default_nan, eval_float, fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma,
-    fold_fp_to_sint, fold_fp_unary, fold_int_to_fp, is_fp_width, FloatOp, FpPred,
+    fold_fp_to_sint, fold_fp_unary, fold_int_to_fp, fp_bits_of, fp_format, is_fp_width, FloatOp,
+    FpPred,
 };
 pub use sexp::ParseError;
 

@@ -213,7 +213,7 @@ pub(super) fn archive(path: &Path) -> Result<Arc<Archive>, String> {
 
 /// The names `module` uses without defining them: function and global declarations, less
 /// LLVM's intrinsics.
-fn undefined(module: &Module<'_>) -> Vec<String> {
+pub(super) fn undefined(module: &Module<'_>) -> Vec<String> {
     let functions = module
         .get_functions()
         .filter(|f| f.count_basic_blocks() == 0)

@@ -28,11 +28,12 @@
 //!   [`SolverError::Backend`] instead of reaching the backend. Only an internal Bitwuzla
 //!   failure on well-sorted input could still end the process.
 
-use super::lowering::{fp_format, Fp, Rounding, TermMemo, Terms};
+use super::lowering::{Fp, Rounding, TermMemo, Terms};
 use super::{
     assignment_from_bytes, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver, SolverError,
     SolverStats,
 };
+use crate::expr::fp_format;
 use crate::expr::{BinOp, ExprId, ExprPool, Sort, UnOp, Width, INDEX_WIDTH};
 use crate::stop::Stop;
 use bitwuzla_sys as bz;

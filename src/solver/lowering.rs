@@ -25,8 +25,8 @@
 
 use super::{children, SolverError};
 use crate::expr::{
-    default_nan, is_fp_width, BinOp, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Sort, UnOp,
-    Width, INDEX_WIDTH, MAX_WIDTH,
+    default_nan, fp_bits_of, is_fp_width, BinOp, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node,
+    Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH,
 };
 use rustc_hash::FxHashMap;
 use std::ffi::{CStr, CString};
@@ -104,26 +104,6 @@ pub(super) enum Rounding {
     TowardNegative,
     TowardPositive,
     TowardZero,
-}
-
-/// The IEEE exponent and significand sizes (hidden bit included) of a format of `width` bits.
-pub(super) fn fp_format(width: Width) -> (u32, u32) {
-    if width == 32 {
-        (8, 24)
-    } else {
-        (11, 53)
-    }
-}
-
-/// The bit pattern of `±2^exp` in the format of `width` bits.
-fn power_of_two(width: Width, exp: u32, negative: bool) -> u128 {
-    let v = (exp as f64).exp2();
-    let v = if negative { -v } else { v };
-    if width == 32 {
-        u128::from((v as f32).to_bits())
-    } else {
-        u128::from(v.to_bits())
-    }
 }
 
 impl<T: Copy> TermMemo<T> {
@@ -332,9 +312,9 @@ pub(super) trait Terms {
         width: Width,
     ) -> Result<Self::Term, SolverError> {
         let t = self.fp(Fp::Round(Rounding::TowardZero), &[a])?;
-        let lo = self.bv_const(from, power_of_two(from, width - 1, true))?;
+        let lo = self.bv_const(from, fp_bits_of(from, -(f64::from(width - 1)).exp2()))?;
         let lo = self.fp_of_bits(lo, from)?;
-        let hi = self.bv_const(from, power_of_two(from, width - 1, false))?;
+        let hi = self.bv_const(from, fp_bits_of(from, f64::from(width - 1).exp2()))?;
         let hi = self.fp_of_bits(hi, from)?;
         let above_lo = self.fp(Fp::Le, &[lo, t])?;
         let below_hi = self.fp(Fp::Lt, &[t, hi])?;
@@ -570,27 +550,11 @@ pub(super) trait Terms {
 }
 
 /// Whether `then` is a NaN whenever `cond` holds, because `cond` is the NaN test of a float
-/// `y` (`fp_is_nan`: `ult(+inf, and(y, ¬sign))`) and `then` is `y` or `y` quietened.
+/// `y` and `then` is `y` or `y` quietened.
 fn propagates_nan(pool: &ExprPool, cond: ExprId, then: ExprId) -> bool {
-    let Node::Binary {
-        op: BinOp::Ult,
-        rhs: magnitude,
-        ..
-    } = pool.node(cond)
-    else {
+    let Some(y) = pool.nan_test_operand(cond) else {
         return false;
     };
-    let Node::Binary {
-        op: BinOp::And,
-        rhs: y,
-        ..
-    } = pool.node(magnitude)
-    else {
-        return false;
-    };
-    if pool.fp_is_nan(y) != cond {
-        return false;
-    }
     then == y || matches!(pool.node(then), Node::Binary { op: BinOp::Or, rhs, .. } if rhs == y)
 }
 

@@ -28,11 +28,12 @@
 //!   becomes [`SolverError::Backend`] with Z3's message. Nothing reaches Z3's default
 //!   handler, which would end the process.
 
-use super::lowering::{fp_format, Fp, Rounding, TermMemo, Terms};
+use super::lowering::{Fp, Rounding, TermMemo, Terms};
 use super::{
     assignment_from_bytes, children, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver,
     SolverError, SolverStats, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT,
 };
+use crate::expr::fp_format;
 use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH};
 use crate::stop::Stop;
 use rustc_hash::FxHashMap;
