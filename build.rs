@@ -9,8 +9,8 @@ fn main() {
     println!("cargo:rerun-if-changed=harness");
 
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let clang = std::env::var("XCHECK_CLANG").unwrap_or_else(|_| "clang-14".to_string());
-    let link = std::env::var("XCHECK_LLVM_LINK").unwrap_or_else(|_| "llvm-link-14".to_string());
+    let clang = std::env::var("XCHECK_CLANG").unwrap_or_else(|_| "clang-19".to_string());
+    let link = std::env::var("XCHECK_LLVM_LINK").unwrap_or_else(|_| "llvm-link-19".to_string());
     // harness.bc: the KLEE conveniences and the small C library, linked into every check.
     // posix.bc: the POSIX model (every `.c` under `harness/posix/`), linked only into
     // whole-program checks, so that function checks do not lower it.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the function-pair corpus: every corpora/<name>/{a,b}.c becomes
-#   $XCHECK_BUILD_DIR/corpora/<name>/{a,b}.O0.bc and .O2.bc
+# Builds the function-pair corpus with both compilers users hand xcheck bitcode from:
+# every corpora/<name>/{a,b}.c becomes
+#   $XCHECK_BUILD_DIR/corpora/<name>/{a,b}.O0.bc and .O2.bc         (clang-19)
+#   $XCHECK_BUILD_DIR/corpora-clang14/<name>/{a,b}.O0.bc and .O2.bc (clang-14)
 # with an llvm-dis'd .ll next to each .bc for review. XCHECK_BUILD_DIR defaults
 # to <repo>/build. A .bc is rebuilt only when it (or its .ll) is missing, or
 # when the .c or this script is newer than it.
@@ -16,9 +18,11 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 script="$repo/scripts/$(basename "${BASH_SOURCE[0]}")"
 corpora="$repo/corpora"
-build="${XCHECK_BUILD_DIR:-$repo/build}/corpora"
+build_root="${XCHECK_BUILD_DIR:-$repo/build}"
+# version:directory of each compiler's corpus.
+compilers=(19:corpora 14:corpora-clang14)
 
-for tool in clang-14 llvm-dis-14; do
+for tool in clang-19 llvm-dis-19 clang-14 llvm-dis-14; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "build-corpora: $tool not found; run scripts/install.sh" >&2
         exit 1
@@ -57,6 +61,9 @@ needs_build() {
 
 built=0
 lls=()
+for compiler in "${compilers[@]}"; do
+version="${compiler%%:*}"
+build="$build_root/${compiler#*:}"
 for name in "${names[@]}"; do
     case_dir="$corpora/$name"
     for side in a b; do
@@ -75,15 +82,16 @@ for name in "${names[@]}"; do
             # output (a missing .ll makes the next run rebuild). Compiling the relative
             # path from the repo root, with the prefix map, keeps absolute paths of this
             # checkout out of source_filename and the debug info.
-            (cd "$repo" && clang-14 "${flags[@]}" "${common[@]}" \
+            (cd "$repo" && "clang-$version" "${flags[@]}" "${common[@]}" \
                 -fdebug-prefix-map="$repo"=. "corpora/$name/$side.c" -o "$bc.tmp")
             mv "$bc.tmp" "$bc"
-            (cd "$out_dir" && llvm-dis-14 "$side.$level.bc" -o "$side.$level.ll.tmp")
+            (cd "$out_dir" && "llvm-dis-$version" "$side.$level.bc" -o "$side.$level.ll.tmp")
             mv "$ll.tmp" "$ll"
             echo "build-corpora: built ${bc#"$repo"/} (+ .ll) from corpora/$name/$side.c" >&2
             built=$((built + 1))
         done
     done
+done
 done
 
 # Scan the code, not the metadata (lines starting with '!') or attribute groups.
@@ -106,4 +114,4 @@ done
 for f in ${fp80_files[@]+"${fp80_files[@]}"}; do
     echo "build-corpora: warning: x86_fp80 (long double) in $f (the engine may not support it)" >&2
 done
-echo "build-corpora: ${#names[@]} cases, $built file(s) built, ${#vector_files[@]} with vectors, ${#fp80_files[@]} with x86_fp80" >&2
+echo "build-corpora: ${#names[@]} cases × ${#compilers[@]} compilers, $built file(s) built, ${#vector_files[@]} with vectors, ${#fp80_files[@]} with x86_fp80" >&2

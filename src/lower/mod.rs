@@ -10,6 +10,7 @@
 
 mod debug;
 mod opcodes;
+mod pointee;
 mod wide;
 
 use crate::ir::*;
@@ -44,6 +45,11 @@ pub fn lower(
     // SAFETY: every LLVM handle used below comes from `module`, which outlives this call,
     // and the C API calls are the documented accessors for the kinds of value checked.
     unsafe {
+        // LLVM 19 may hold debug variables as records beside the instructions; the names of
+        // parameters are read from `llvm.dbg.declare`/`llvm.dbg.value` calls.
+        if LLVMIsNewDbgInfoFormat(module.as_mut_ptr()) != 0 {
+            LLVMSetIsNewDbgInfoFormat(module.as_mut_ptr(), 0);
+        }
         let mut l = Lowerer::new(module.as_mut_ptr());
         l.param_names = param_names;
         l.library = library.clone();
@@ -121,17 +127,14 @@ impl Lowerer {
                 let p = LLVMGetParam(f, i);
                 let ty = LLVMTypeOf(p);
                 let is_pointer = LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMPointerTypeKind;
-                let (pointee_size, pointee_is_scalar) = if is_pointer {
-                    let elem = LLVMGetElementType(ty);
-                    let sized = LLVMTypeIsSized(elem) != 0;
-                    let scalar = !matches!(
-                        LLVMGetTypeKind(elem),
-                        LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
-                    );
-                    (sized.then(|| LLVMStoreSizeOfType(self.td, elem)), scalar)
-                } else {
-                    (None, false)
-                };
+                let attribute = ["byval", "sret"]
+                    .iter()
+                    .find_map(|a| pointee::attribute_type(f, i, a));
+                let (pointee_size, pointee_is_scalar) =
+                    match attribute.or_else(|| pointee::indexed_type(p)) {
+                        Some(t) if is_pointer => pointee::shape(self.td, t),
+                        _ => (None, true),
+                    };
                 let pname = value_name(p);
                 let pass = if has_attribute(f, i + 1, "sret") {
                     ParamPass::StructReturn
@@ -257,13 +260,13 @@ impl Lowerer {
             }
             LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
                 let n = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
-                    LLVMGetArrayLength(ty)
+                    LLVMGetArrayLength2(ty)
                 } else {
-                    LLVMGetVectorSize(ty)
+                    LLVMGetVectorSize(ty) as u64
                 };
                 let stride = LLVMABISizeOfType(self.td, LLVMGetElementType(ty)) as usize;
                 for i in 0..n {
-                    let elem = aggregate_element(c, i)?;
+                    let elem = aggregate_element(c, i as u32)?;
                     self.write_const_bytes(elem, out, offset + i as usize * stride)?;
                 }
                 Ok(())
@@ -382,7 +385,7 @@ impl Lowerer {
                     let k = op(i)?;
                     indices.push(crate::expr::to_signed(k.width, k.value) as i64);
                 }
-                let source = LLVMGetElementType(LLVMTypeOf(LLVMGetOperand(c, 0)));
+                let source = LLVMGetGEPSourceElementType(c);
                 let offset = self.gep_const_offset(source, &indices)?;
                 base.wrapping_add(offset as u64) as u128
             }
@@ -1445,7 +1448,7 @@ unsafe fn has_attribute(f: LLVMValueRef, index: u32, name: &str) -> bool {
 
 unsafe fn aggregate_element(c: LLVMValueRef, i: u32) -> Result<LLVMValueRef, String> {
     if !LLVMIsAConstantDataSequential(c).is_null() {
-        return Ok(LLVMGetElementAsConstant(c, i));
+        return Ok(LLVMGetAggregateElement(c, i));
     }
     if !LLVMIsAConstantStruct(c).is_null()
         || !LLVMIsAConstantArray(c).is_null()
