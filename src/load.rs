@@ -262,13 +262,32 @@ fn read_bitcode(path: &Path) -> Result<Input> {
     })
 }
 
+/// The major version of the LLVM xcheck links (inkwell's `llvm19-1`); its reader reads the
+/// bitcode of every earlier LLVM from 14 on (older producers are not tested).
+pub const READER_MAJOR: u32 = 19;
+
+/// The version of the LLVM linked in, as `19.1.7`.
+pub fn reader_version() -> String {
+    let (mut major, mut minor, mut patch) = (0u32, 0u32, 0u32);
+    // SAFETY: LLVMGetVersion only writes the three integers it is given.
+    unsafe { inkwell::llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
+    format!("{major}.{minor}.{patch}")
+}
+
 /// Parses one input; `verify`: and runs LLVM's verifier on it.
 fn parse<'ctx>(context: &'ctx Context, input: &Input, verify: bool) -> Result<Module<'ctx>> {
     let name = input.path.display().to_string();
     let buffer = MemoryBuffer::create_from_memory_range_copy(&input.bytes, &name);
     let module = Module::parse_bitcode_from_buffer(&buffer, context).map_err(|e| {
         let why = first_lines(e.to_string().trim());
-        Error::input(&input.path, format!("not valid LLVM 14 bitcode: {why}"))
+        Error::input(
+            &input.path,
+            format!(
+                "not bitcode that LLVM {} reads (clang 14 to {} write it): {why}",
+                reader_version(),
+                READER_MAJOR
+            ),
+        )
     })?;
     if verify {
         module.verify().map_err(|e| {

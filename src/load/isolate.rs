@@ -1,6 +1,6 @@
 //! Untrusted bitcode is parsed first in a child process, where a crash cannot take xcheck down.
 //!
-//! LLVM 14's bitcode reader aborts (`LLVM ERROR: Invalid abbrev number`, or the verifier's
+//! LLVM's bitcode reader aborts (`LLVM ERROR: Invalid abbrev number`, or the verifier's
 //! `Broken module found` while it upgrades debug info) or segfaults on corrupt files. The
 //! binary calls [`parse_in_child`] with its own path; from then on every load first runs
 //! `xcheck __check-bitcode`, which reads, parses and verifies (LLVM's verifier) the same

@@ -11,6 +11,8 @@ pub(super) struct DebugParam {
     pub(super) arg: usize,
     pub(super) name: String,
     pub(super) ty: Option<SourceType>,
+    /// For a pointer: its pointee's `(size in bytes, whether it is a scalar)`.
+    pub(super) pointee: Option<(u64, bool)>,
 }
 
 /// Names parameters after their source arguments. Debug info numbers source arguments,
@@ -27,6 +29,14 @@ pub(super) fn assign_debug_names(params: &mut [Param], names: &[DebugParam]) {
     for p in names {
         let param = &mut params[source[p.arg - 1]];
         param.name = Some(p.name.clone());
+        // Debug information knows a struct pointee's size even when the body only indexes
+        // it by bytes; the attributes of `byval`/`sret` parameters already gave theirs.
+        if param.is_pointer && param.pass == ParamPass::Direct {
+            if let Some((size, scalar)) = p.pointee {
+                param.pointee_size = Some(size);
+                param.pointee_is_scalar = scalar;
+            }
+        }
         // A type whose width disagrees with the IR's (a struct passed in registers) is not
         // the parameter's type.
         param.source_type = p.ty.clone().filter(|t| match t {
@@ -70,12 +80,7 @@ pub(super) unsafe fn di_type(node: LLVMValueRef, depth: u32) -> Option<SourceTyp
         return None;
     }
     let text = print_value(node);
-    let field = |key: &str| -> Option<&str> {
-        let at = text.find(key)? + key.len();
-        let rest = &text[at..];
-        let end = rest.find([',', ')']).unwrap_or(rest.len());
-        Some(rest[..end].trim().trim_matches('"'))
-    };
+    let field = |key: &str| di_field(&text, key);
     let name = field("name: ").unwrap_or("?").to_string();
     if text.contains("DIBasicType(") {
         let bits: u32 = field("size: ")?.parse().ok()?;
@@ -115,6 +120,49 @@ pub(super) unsafe fn di_type(node: LLVMValueRef, depth: u32) -> Option<SourceTyp
             name
         })),
     }
+}
+
+/// `(size in bytes, whether it is a scalar)` of what a pointer type node points to,
+/// typedefs and qualifiers looked through on both sides (at most 16 of them).
+pub(super) unsafe fn di_pointee(node: LLVMValueRef) -> Option<(u64, bool)> {
+    let pointer = strip_aliases(node, 0)?;
+    if di_field(&print_value(pointer), "tag: ")? != "DW_TAG_pointer_type" {
+        return None;
+    }
+    let pointee = strip_aliases(md_operand(pointer, 3), 0)?;
+    let text = print_value(pointee);
+    let bits: u64 = di_field(&text, "size: ")?.parse().ok()?;
+    let scalar = text.contains("DIBasicType(")
+        || matches!(
+            di_field(&text, "tag: "),
+            Some("DW_TAG_pointer_type" | "DW_TAG_enumeration_type")
+        );
+    (bits > 0 && bits.is_multiple_of(8)).then_some((bits / 8, scalar))
+}
+
+/// The node under typedefs and qualifiers.
+unsafe fn strip_aliases(node: LLVMValueRef, depth: u32) -> Option<LLVMValueRef> {
+    if node.is_null() || depth > 16 {
+        return None;
+    }
+    match di_field(&print_value(node), "tag: ") {
+        Some(
+            "DW_TAG_typedef"
+            | "DW_TAG_const_type"
+            | "DW_TAG_volatile_type"
+            | "DW_TAG_restrict_type"
+            | "DW_TAG_atomic_type",
+        ) => strip_aliases(md_operand(node, 3), depth + 1),
+        _ => Some(node),
+    }
+}
+
+/// The value of `key` (such as `"size: "`) in a printed debug-information node.
+fn di_field<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let at = text.find(key)? + key.len();
+    let rest = &text[at..];
+    let end = rest.find([',', ')']).unwrap_or(rest.len());
+    Some(rest[..end].trim().trim_matches('"'))
 }
 
 /// Parses `name: "x", arg: 2` out of a printed `DILocalVariable`.

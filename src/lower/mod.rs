@@ -14,7 +14,9 @@ mod pointee;
 mod wide;
 
 use crate::ir::*;
-use debug::{assign_debug_names, di_type, md_operand, parse_di_local_variable, DebugParam};
+use debug::{
+    assign_debug_names, di_pointee, di_type, md_operand, parse_di_local_variable, DebugParam,
+};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::target::*;
@@ -133,7 +135,10 @@ impl Lowerer {
                 let (pointee_size, pointee_is_scalar) =
                     match attribute.or_else(|| pointee::indexed_type(p)) {
                         Some(t) if is_pointer => pointee::shape(self.td, t),
-                        _ => (None, true),
+                        _ => match pointee::dereferenceable(f, i) {
+                            Some(n) if is_pointer => (Some(n), false),
+                            _ => (None, true),
+                        },
                     };
                 let pname = value_name(p);
                 let pass = if has_attribute(f, i + 1, "sret") {
@@ -672,7 +677,8 @@ impl<'a> FunctionLowerer<'a> {
         // variables that can be parameters are printed: those describing an argument or
         // (at -O0) an alloca holding one.
         let described = LLVMGetOperand(inst, 0);
-        if LLVMGetMDNodeNumOperands(described) != 1 {
+        // A node or a wrapped value; LLVM 19's `DIArgList` is neither and is not read.
+        if LLVMIsAMDNode(described).is_null() || LLVMGetMDNodeNumOperands(described) != 1 {
             return;
         }
         let mut value: LLVMValueRef = std::ptr::null_mut();
@@ -689,7 +695,13 @@ impl<'a> FunctionLowerer<'a> {
             if arg >= 1 && !self.param_names.iter().any(|p| p.arg == arg) {
                 // DILocalVariable's operands: scope, name, file, type.
                 let ty = di_type(md_operand(variable, 3), 0);
-                self.param_names.push(DebugParam { arg, name, ty });
+                let pointee = di_pointee(md_operand(variable, 3));
+                self.param_names.push(DebugParam {
+                    arg,
+                    name,
+                    ty,
+                    pointee,
+                });
             }
         }
     }

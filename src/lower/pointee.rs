@@ -2,8 +2,8 @@
 //! bitcode once LLVM 19's reader has upgraded it), so the pointee comes from what the
 //! function says about it: the type of a `byval`/`sret` attribute, else how the body
 //! indexes the pointer (`getelementptr` over a struct or an array, directly or through the
-//! stack slot -O0 spills the parameter to). Debug information, read later, may refine it
-//! (`debug.rs`).
+//! stack slot -O0 spills the parameter to), else a `dereferenceable(N)` attribute. Debug
+//! information, read later, has the last word for ordinary pointers (`debug.rs`).
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -27,6 +27,15 @@ pub(super) unsafe fn attribute_type(
     }
     let ty = LLVMGetTypeAttributeValue(attr);
     (!ty.is_null()).then_some(ty)
+}
+
+/// `N` of a `dereferenceable(N)` attribute on parameter `index` (from 0): the caller
+/// promises that many bytes behind the pointer.
+pub(super) unsafe fn dereferenceable(f: LLVMValueRef, index: u32) -> Option<u64> {
+    let name = "dereferenceable";
+    let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len());
+    let attr = LLVMGetEnumAttributeAtIndex(f, index + 1, kind);
+    (kind != 0 && !attr.is_null()).then(|| LLVMGetEnumAttributeValue(attr))
 }
 
 /// The aggregate type the body indexes parameter `p` as: the source element type of the

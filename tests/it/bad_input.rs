@@ -103,7 +103,11 @@ fn flipped_bits_in_corpus_bitcode_never_crash_xcheck() {
     let cases = ["abs", "clamp", "gcd", "checked_add", "day_of_year"];
     let mut rng = Rng(0x0b17_f11b);
     let mut reader_crashes = 0;
-    for i in 0..60 {
+    // At least 60 mutants, and on until three crashed the reader (at most 400).
+    for i in 0..400 {
+        if i >= 60 && reader_crashes >= 3 {
+            break;
+        }
         let case = cases[rng.below(cases.len())];
         let opt = ["O0", "O2"][rng.below(2)];
         let (a, b) = (
@@ -140,7 +144,8 @@ fn flipped_bits_in_corpus_bitcode_never_crash_xcheck() {
             reader_crashes += err.contains("corrupt bitcode (LLVM's reader") as usize;
         }
     }
-    // About a quarter of such mutants crash LLVM 14's reader: the isolation was exercised.
+    // A few in a hundred such mutants crash LLVM 19's reader (a quarter crashed LLVM 14's):
+    // the isolation was exercised.
     assert!(reader_crashes >= 3, "only {reader_crashes} reader crashes");
 }
 

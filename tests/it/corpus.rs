@@ -1,5 +1,7 @@
-//! Every pair of `corpora/` at -O0 and -O2: the verdict matches `case.toml`, every
-//! counterexample was confirmed by concrete replay, and `xcheck replay` reproduces it.
+//! Every pair of `corpora/` at -O0 and -O2, compiled by clang-19 and by clang-14, and with
+//! side A from clang-14 against side B from clang-19 (a compiler upgrade): the verdict
+//! matches `case.toml`, every counterexample was confirmed by concrete replay, and
+//! `xcheck replay` reproduces it.
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
@@ -78,11 +80,32 @@ fn expected_code(expect: &str) -> i32 {
     }
 }
 
+/// The corpus directory of each compiler (`scripts/build-corpora.sh`).
+const CLANG19: &str = "corpora";
+const CLANG14: &str = "corpora-clang14";
+
 fn run_check(name: &str, case: &Case, check: &Check, opt: &str, out: &Path) -> Vec<String> {
+    run_check_from(name, case, check, opt, (CLANG19, CLANG19), out)
+}
+
+/// Runs one check with side A from the corpus directory `from.0` and B from `from.1`.
+fn run_check_from(
+    name: &str,
+    case: &Case,
+    check: &Check,
+    opt: &str,
+    from: (&str, &str),
+    out: &Path,
+) -> Vec<String> {
     let mut failures = Vec::new();
-    let dir = build_dir().join("corpora").join(name);
-    let a = dir.join(format!("a.{opt}.bc"));
-    let b = dir.join(format!("b.{opt}.bc"));
+    let a = build_dir()
+        .join(from.0)
+        .join(name)
+        .join(format!("a.{opt}.bc"));
+    let b = build_dir()
+        .join(from.1)
+        .join(name)
+        .join(format!("b.{opt}.bc"));
     let spec = match (&case.function, &case.a, &case.b) {
         (Some(f), _, _) => f.clone(),
         (None, Some(a), Some(b)) => format!("{a}={b}"),
@@ -99,7 +122,14 @@ fn run_check(name: &str, case: &Case, check: &Check, opt: &str, out: &Path) -> V
     args.extend(check.args.iter().cloned());
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = xcheck(&repo(), &argv);
-    let label = format!("{name} {opt} {:?}", check.args);
+    let label = if from == (CLANG19, CLANG19) {
+        format!("{name} {opt} {:?}", check.args)
+    } else {
+        format!(
+            "{name} {opt} {:?} (A from {}, B from {})",
+            check.args, from.0, from.1
+        )
+    };
     let want = expected_code(&check.expect);
     if o.status.code() != Some(want) {
         failures.push(format!(
@@ -152,18 +182,17 @@ fn run_check(name: &str, case: &Case, check: &Check, opt: &str, out: &Path) -> V
     failures
 }
 
-#[test]
-fn every_corpus_verdict_holds_at_o0_and_o2() {
+/// Runs every check of the corpus at `levels` with the sides from `from`.
+fn check_all(levels: &[&str], from: (&str, &str)) {
     build_corpora();
     let mut failures = Vec::new();
     let mut checked = 0;
     for (name, case) in cases() {
-        for (i, check) in case.check.iter().enumerate() {
-            for opt in ["O0", "O2"] {
+        for check in &case.check {
+            for opt in levels {
                 let out = tempfile::tempdir().unwrap();
-                failures.extend(run_check(&name, &case, check, opt, out.path()));
+                failures.extend(run_check_from(&name, &case, check, opt, from, out.path()));
                 checked += 1;
-                let _ = i;
             }
         }
     }
@@ -173,6 +202,24 @@ fn every_corpus_verdict_holds_at_o0_and_o2() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn every_corpus_verdict_holds_at_o0_and_o2() {
+    check_all(&["O0", "O2"], (CLANG19, CLANG19));
+}
+
+// See: #14, bitcode from today's compilers: clang-14 bitcode, upgraded by LLVM 19's reader,
+// keeps every verdict.
+#[test]
+fn every_corpus_verdict_holds_for_clang14_bitcode_at_o0_and_o2() {
+    check_all(&["O0", "O2"], (CLANG14, CLANG14));
+}
+
+// See: #14. A compiler upgrade: the old build (clang-14) against the new (clang-19).
+#[test]
+fn every_corpus_verdict_holds_from_clang14_against_clang19() {
+    check_all(&["O0", "O2"], (CLANG14, CLANG19));
 }
 
 /// The value of the report counter `name` in `out/report.json` (0 when it is not listed).
