@@ -97,6 +97,44 @@ fn crashing_mutant(dir: &Path) -> PathBuf {
     panic!("no mutant of {} crashed LLVM's reader", source.display());
 }
 
+// See: #14, bitcode from today's compilers. A file LLVM 19's reader refuses is one line
+// naming the reader's version and, once the file said it, the producer's: what a user with
+// bitcode from a newer clang sees.
+#[test]
+fn a_refused_file_names_the_reader_and_the_producer() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = corpus("clamp", "a.O2.bc");
+    let (b, f) = (corpus("clamp", "b.O2.bc"), function_of("clamp"));
+    let mut rng = Rng(3);
+    for i in 0..300 {
+        let mutant = dir.path().join(format!("r{i}.bc"));
+        flip_bits(&source, &mutant, &mut rng);
+        let o = xcheck(
+            dir.path(),
+            &[
+                mutant.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "--function",
+                &f,
+            ],
+        );
+        let err = stderr(&o);
+        if err.contains("(Producer: ") {
+            assert_one_line_error(&o, &format!("r{i}.bc"));
+            assert!(
+                err.contains("not bitcode that LLVM 19.") && err.contains("Reader: 'LLVM 19."),
+                "{err}"
+            );
+            assert!(err.contains("Producer: 'LLVM19."), "{err}");
+            return;
+        }
+    }
+    panic!(
+        "no mutant of {} was refused with its producer named",
+        source.display()
+    );
+}
+
 #[test]
 fn flipped_bits_in_corpus_bitcode_never_crash_xcheck() {
     let dir = tempfile::tempdir().unwrap();
