@@ -4,8 +4,8 @@
 //! `opt -strip-debug`, and `build.rs` (which includes this file by path) run these programs;
 //! Debian's `clang-19`, `lld-19` and `llvm-19` packages install them (scripts/install.sh).
 //! The shell scripts take the same version from `scripts/lib/llvm.sh`, the Python scripts
-//! from their `LLVM_VERSION` constant. It is the LLVM that xcheck links (inkwell's
-//! `llvm19-1` feature), so the bitcode these tools write is never newer than the reader.
+//! read it there. It is the LLVM that xcheck links (Cargo.toml's `llvm19-1` feature), so the
+//! bitcode these tools write is never newer than the reader.
 //! clang finds lld (`-fuse-ld=lld`) beside itself, in `/usr/lib/llvm-19/bin`.
 
 /// The LLVM major version, the one place it is written.
