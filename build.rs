@@ -3,14 +3,21 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+// The tool names of the one LLVM version xcheck runs (this build script uses two of them).
+#[allow(dead_code)]
+#[path = "src/toolchain.rs"]
+mod toolchain;
+
 fn main() {
     println!("cargo:rustc-link-lib=cadical");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=harness");
 
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let clang = std::env::var("XCHECK_CLANG").unwrap_or_else(|_| "clang-19".to_string());
-    let link = std::env::var("XCHECK_LLVM_LINK").unwrap_or_else(|_| "llvm-link-19".to_string());
+    println!("cargo:rerun-if-changed=src/toolchain.rs");
+    let clang = std::env::var("XCHECK_CLANG").unwrap_or_else(|_| toolchain::CLANG.to_string());
+    let link =
+        std::env::var("XCHECK_LLVM_LINK").unwrap_or_else(|_| toolchain::LLVM_LINK.to_string());
     // harness.bc: the KLEE conveniences and the small C library, linked into every check.
     // posix.bc: the POSIX model (every `.c` under `harness/posix/`), linked only into
     // whole-program checks, so that function checks do not lower it.

@@ -22,6 +22,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # XCHECK_BIN compares another build (a before/after of a change) on the same machine.
 BIN = os.environ.get("XCHECK_BIN", os.path.join(ROOT, "target", "release", "xcheck"))
 BUILD = os.environ.get("XCHECK_BUILD_DIR", os.path.join(ROOT, "build"))
+# The one LLVM version the scripts use (scripts/lib/llvm.sh), as xcheck links and runs it.
+with open(os.path.join(ROOT, "scripts", "lib", "llvm.sh")) as _f:
+    LLVM_VERSION = re.search(r"^LLVM_VERSION=(\d+)$", _f.read(), re.M)[1]
+CLANG = f"clang-{LLVM_VERSION}"
 
 
 def run(a, b, function, extra, jobs, opts=()):
@@ -88,7 +92,7 @@ def main():
     start = time.monotonic()
     for _ in range(10):
         subprocess.run([BIN, "--version"], capture_output=True, check=True)
-    print(f"Process start-up (`xcheck --version`, mostly the dynamic loader mapping and relocating libLLVM-14.so "
+    print(f"Process start-up (`xcheck --version`, mostly the dynamic loader mapping and relocating libLLVM-{LLVM_VERSION}.so "
           f"and LLVM's static constructors): {(time.monotonic() - start) * 100:.0f} ms.\n")
     print("| pair | opt | args | verdict | paths | decided | queries | cached | ranges | enum | backend | avoided | solver | engine ms | wall ms | instr/s | peak | -j 2 |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -117,7 +121,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         def bc(src, opt):
             out = os.path.join(tmp, os.path.basename(src) + f".{opt}.bc")
-            subprocess.run(["clang-14", "-c", "-emit-llvm", "-g", f"-{opt}", "-Xclang", "-disable-O0-optnone",
+            subprocess.run([CLANG, "-c", "-emit-llvm", "-g", f"-{opt}", "-Xclang", "-disable-O0-optnone",
                             os.path.join(ROOT, "tests", "fixtures", src), "-o", out], check=True)
             return out
         print("| special | opt | args | verdict | paths | decided | queries | cached | ranges | enum | backend | avoided | solver | engine ms | wall ms | instr/s | peak | -j 2 |")

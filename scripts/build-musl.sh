@@ -38,17 +38,20 @@ src_parent="$build/src"
 src="$src_parent/musl-1.2.3"
 out="$build/musl"
 lib="$out/lib/libc.a"
+# shellcheck source=lib/llvm.sh
+source "$repo/scripts/lib/llvm.sh"
 
 say() { echo "build-musl: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-for tool in clang-14 llvm-ar-14 llvm-nm-14 llvm-link-14 llvm-dis-14 apt-get dpkg-source make; do
+for tool in "$CLANG" "$LLVM_AR" "$LLVM_NM" "$LLVM_LINK" "$LLVM_DIS" apt-get dpkg-source make; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool not found; run scripts/install.sh"
 done
 
-# Every object depends on this script and the overlay headers (musl's own sources and
-# headers never change once unpacked); the archive also on the overlay's C files.
-common_inputs=("$script" "$overlay"/include/*.h)
+# Every object depends on this script, the toolchain's version and the overlay headers
+# (musl's own sources and headers never change once unpacked); the archive also on the
+# overlay's C files.
+common_inputs=("$script" "$repo/scripts/lib/llvm.sh" "$overlay"/include/*.h)
 
 # newer_than_all FILE INPUT...: FILE exists and is newer than every INPUT.
 newer_than_all() {
@@ -175,7 +178,7 @@ cflags=(-target x86_64-unknown-linux-musl -emit-llvm -c -O1 -g
         -fdebug-prefix-map="$src"=musl-1.2.3 -fdebug-prefix-map="$repo"=.)
 # One flag a line, for the xargs workers (exported functions cannot see arrays).
 XC_CFLAGS="$(printf '%s\n' "${cflags[@]}")"
-export XC_CFLAGS
+export XC_CFLAGS CLANG
 
 # compile SRC OBJ...: compiles each pair, writing through a temporary so that a failed
 # compile leaves no fresh-looking object.
@@ -189,7 +192,7 @@ compile() {
         # take their plain byte loops.
         local extra=()
         case "$1" in */src/string/*) extra=(-U__GNUC__) ;; esac
-        clang-14 "${flags[@]}" "${extra[@]}" "$1" -o "$2.tmp" || { echo "build-musl: failed: $1" >&2; return 255; }
+        "$CLANG" "${flags[@]}" "${extra[@]}" "$1" -o "$2.tmp" || { echo "build-musl: failed: $1" >&2; return 255; }
         mv "$2.tmp" "$2"
         shift 2
     done
@@ -204,17 +207,17 @@ fi
 # --- Archive ---------------------------------------------------------------------------
 # A fresh archive each time, so that objects of removed sources cannot linger.
 rm -f "$lib.tmp"
-printf '%s\n' "${objects[@]}" | sort | xargs llvm-ar-14 rcs "$lib.tmp"
+printf '%s\n' "${objects[@]}" | sort | xargs "$LLVM_AR" rcs "$lib.tmp"
 mv "$lib.tmp" "$lib"
 # Empty companions, as musl installs them: -lm, -lpthread... find everything in libc.a.
 for name in m rt pthread crypt util xnet resolv dl; do
-    [ -f "$out/lib/lib$name.a" ] || llvm-ar-14 rcs "$out/lib/lib$name.a"
+    [ -f "$out/lib/lib$name.a" ] || "$LLVM_AR" rcs "$out/lib/lib$name.a"
 done
 
 # --- Checks ----------------------------------------------------------------------------
 # Inline assembly: only the empty barriers of explicit_bzero and __libc_start_main may
 # remain, asm statements whose template is "" (they emit no instruction).
-dis="$(llvm-link-14 "${objects[@]}" -o - | llvm-dis-14 -o -)"
+dis="$("$LLVM_LINK" "${objects[@]}" -o - | "$LLVM_DIS" -o -)"
 bad_asm="$(grep -oE 'asm (sideeffect )?"[^"]*", "[^"]*"' <<<"$dis" | grep -vE '^asm (sideeffect )?"", ' | sort -u || true)"
 [ -z "$bad_asm" ] || die "inline assembly left in the bitcode libc: $bad_asm"
 # A few math functions ask for strict floating point with #pragma STDC FENV_ACCESS ON;
@@ -224,7 +227,7 @@ strict_fp="$(awk '/^define / { fn = $0; sub(/\(.*/, "", fn); sub(/.*@/, "", fn) 
 [ -z "$strict_fp" ] || say "note: constrained floating point (FENV_ACCESS) in: $strict_fp"
 
 # Undefined symbols of the whole archive: referenced by some member, defined by none.
-undefined="$(llvm-nm-14 --no-sort "$lib" 2>/dev/null | awk '
+undefined="$("$LLVM_NM" --no-sort "$lib" 2>/dev/null | awk '
     NF == 2 && $1 == "U" { u[$2] = 1; next }
     NF == 2 && $1 == "w" { if (!($2 in u)) u[$2] = 0; next }
     NF >= 3 { d[$3] = 1 }

@@ -19,8 +19,8 @@
 # Downloads: only `apt-get source busybox coreutils` from Debian's archive (a deb-src
 # entry for bookworm main is added if there is none, as scripts/build-musl.sh does).
 # Build dependencies, all Debian packages that scripts/install.sh already installs:
-# make, perl, xz-utils and bzip2 (the last four come with dpkg-dev) and clang-14, which
-# also serves as busybox's HOSTCC for Kconfig and its helpers, so gcc is not needed.
+# make, perl, xz-utils and bzip2 (the last four come with dpkg-dev) and clang-19 (the
+# version scripts/lib/llvm.sh names, as xcheck cc's), which also serves as busybox's HOSTCC for Kconfig and its helpers, so gcc is not needed.
 # Nothing of `apt-get build-dep` is needed: the parts built here use neither texinfo,
 # gettext, gperf, bison nor the libraries coreutils can link.
 set -euo pipefail
@@ -35,6 +35,8 @@ work_parent="$out/work"
 xcheck="${XCHECK_BIN:-$repo/target/release/xcheck}"
 libc="$build/musl/lib/libc.a"
 jobs=2
+# shellcheck source=lib/llvm.sh
+source "$repo/scripts/lib/llvm.sh"
 
 say() { echo "build-utils: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -56,8 +58,9 @@ sudo=""
 # Build dependencies: the tools, and the Debian package providing each when missing.
 missing=()
 for pair in make:make perl:perl xz:xz-utils bzip2:bzip2 dpkg-source:dpkg-dev \
-            clang-14:clang-14 llvm-ar-14:llvm-14 llvm-ranlib-14:llvm-14 llvm-nm-14:llvm-14 \
-            llvm-dis-14:llvm-14 llvm-strip-14:llvm-14; do
+            "$CLANG:$LLVM_PKG_CLANG" "$LLVM_AR:$LLVM_PKG_TOOLS" "$LLVM_RANLIB:$LLVM_PKG_TOOLS" \
+            "$LLVM_NM:$LLVM_PKG_TOOLS" "$LLVM_DIS:$LLVM_PKG_TOOLS" "$LLVM_STRIP:$LLVM_PKG_TOOLS" \
+            "$LD_LLD:$LLVM_PKG_LLD"; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -78,7 +81,7 @@ newer_than_all() {
 
 # up_to_date TOOL: both outputs of TOOL exist and are newer than every input.
 up_to_date() {
-    local inputs=("$script" "$libc")
+    local inputs=("$script" "$repo/scripts/lib/llvm.sh" "$libc")
     shopt -s nullglob
     inputs+=("$extra"/"$1"*)
     shopt -u nullglob
@@ -123,7 +126,7 @@ summarize() {
     local bc="$out/$1.bc" counts
     # Defined functions, and the instructions of their bodies (indented lines between
     # `define` and the closing brace; labels and metadata are not indented).
-    counts="$(llvm-dis-14 "$bc" -o - | awk '
+    counts="$("$LLVM_DIS" "$bc" -o - | awk '
         /^define / { f++; body = 1; next }
         body && /^}/ { body = 0; next }
         body && /^  [^ ]/ { n++ }
@@ -172,8 +175,8 @@ build_busybox() {
     # reliable, but a changed script may mean changed flags, and it takes only ~40 s.
     rm -rf "$work" "$log"
     mkdir -p "$work"
-    local mk=(make -C "$src" O="$work" HOSTCC=clang-14 CC="$xcheck cc"
-              AR=llvm-ar-14 NM=llvm-nm-14 STRIP=llvm-strip-14 SKIP_STRIP=y)
+    local mk=(make -C "$src" O="$work" HOSTCC="$CLANG" CC="$xcheck cc"
+              AR="$LLVM_AR" NM="$LLVM_NM" STRIP="$LLVM_STRIP" SKIP_STRIP=y)
     say "configuring busybox ($applet only)"
     run_logged "$log" "${mk[@]}" allnoconfig
     apply_config_fragment "$work/.config" "$extra/$name.config"
@@ -206,7 +209,7 @@ build_coreutils() {
     local src="$src_parent/coreutils-9.1"
     fetch_source coreutils 9.1 coreutils-9.1 src/wc.c
     local work="$work_parent/coreutils" log="$work_parent/coreutils.log"
-    local configure_args=(CC="$xcheck cc" AR=llvm-ar-14 RANLIB=llvm-ranlib-14 NM=llvm-nm-14
+    local configure_args=(CC="$xcheck cc" AR="$LLVM_AR" RANLIB="$LLVM_RANLIB" NM="$LLVM_NM"
         --disable-nls --without-selinux --without-openssl --without-libgmp
         --disable-acl --disable-xattr --disable-libcap
         --disable-silent-rules)

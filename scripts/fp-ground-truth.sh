@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Native ground truth for the floating-point corpus: every corpora/fp_<name>/ pair is built
-# natively at -O0 and at -O2 (clang-14, x86-64, the flags of scripts/build-corpora.sh minus
+# natively at -O0 and at -O2 (clang-19 from scripts/lib/llvm.sh, x86-64, the flags of scripts/build-corpora.sh minus
 # -emit-llvm, plus -lm) and both sides are run on the same inputs, their results compared.
 #
 # Usage: scripts/fp-ground-truth.sh [NAME...]   (default: every corpora/fp_* case)
@@ -36,8 +36,10 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${XCHECK_BUILD_DIR:-$repo/build}/fp-native"
 samples="${FP_SAMPLES:-1000000}"
+# shellcheck source=lib/llvm.sh
+source "$repo/scripts/lib/llvm.sh"
 
-for tool in clang-14 llvm-objcopy-14 python3; do
+for tool in "$CLANG" "$LLVM_OBJCOPY" python3; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "fp-ground-truth: $tool not found" >&2
         exit 2
@@ -73,13 +75,13 @@ for name in "${names[@]}"; do
     for level in O0 O2; do
         # shellcheck disable=SC2206 # the level flags are meant to split
         flags=(${level_flags[$level]})
-        (cd "$repo" && clang-14 "${flags[@]}" "${common[@]}" "corpora/$name/a.c" -o "$dir/a.$level.o")
-        (cd "$repo" && clang-14 "${flags[@]}" "${common[@]}" "corpora/$name/b.c" -o "$dir/b.$level.o")
-        llvm-objcopy-14 --redefine-sym "$fa=fpgt_a" "$dir/a.$level.o"
-        llvm-objcopy-14 --redefine-sym "$fb=fpgt_b" "$dir/b.$level.o"
+        (cd "$repo" && "$CLANG" "${flags[@]}" "${common[@]}" "corpora/$name/a.c" -o "$dir/a.$level.o")
+        (cd "$repo" && "$CLANG" "${flags[@]}" "${common[@]}" "corpora/$name/b.c" -o "$dir/b.$level.o")
+        "$LLVM_OBJCOPY" --redefine-sym "$fa=fpgt_a" "$dir/a.$level.o"
+        "$LLVM_OBJCOPY" --redefine-sym "$fb=fpgt_b" "$dir/b.$level.o"
         # The driver itself is plain strict C at -O2 (driver.h is a library: not every helper
         # is used by every case); it never sees the sides' code.
-        clang-14 -O2 -std=c11 -Wall -Wextra -Werror -Wno-unused-function -Wno-unused-const-variable -I"$repo/scripts/fp-native" \
+        "$CLANG" -O2 -std=c11 -Wall -Wextra -Werror -Wno-unused-function -Wno-unused-const-variable -I"$repo/scripts/fp-native" \
             "$dir/driver.c" "$dir/a.$level.o" "$dir/b.$level.o" -lm -o "$dir/driver.$level"
         while IFS=$'\t' read -r index expect args; do
             echo "$name $level check $index [$args], expect $expect:"

@@ -3,11 +3,22 @@
 # packages and crates.io only. Idempotent: a second run only checks. Fails loudly.
 set -euo pipefail
 
-need_pkgs=(clang-14 lld-14 llvm-14-dev llvm-14-tools libclang-common-14-dev
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=lib/llvm.sh
+source "$repo/scripts/lib/llvm.sh"
+
+# LLVM $LLVM_VERSION: the library xcheck links (llvm-N-dev, its llvm-config), the compiler and
+# tools it runs (clang-N, lld-N for `xcheck cc`, llvm-N for opt, llvm-link, llvm-nm...),
+# clang's builtins for `xcheck cc`'s native links (libclang-rt-N-dev) and the libclang that
+# bindgen loads to build z3-sys (libclang1-N). clang-14 and llvm-14 (llvm-dis-14) build the
+# clang-14 corpus (scripts/build-corpora.sh): xcheck still reads clang-14 bitcode.
+need_pkgs=("clang-$LLVM_VERSION" "lld-$LLVM_VERSION" "llvm-$LLVM_VERSION" "llvm-$LLVM_VERSION-dev"
+           "llvm-$LLVM_VERSION-tools" "libclang-rt-$LLVM_VERSION-dev" "libclang1-$LLVM_VERSION"
+           clang-14 llvm-14
            meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev
            zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev libffi-dev
            musl-dev musl-tools linux-libc-dev dpkg-dev
-           csmith libcsmith-dev python3 libz3-dev libclang1-14)
+           csmith libcsmith-dev python3 libz3-dev)
 
 missing=()
 for p in "${need_pkgs[@]}"; do
@@ -23,9 +34,14 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-for tool in clang-14 llvm-link-14 llvm-config pkg-config meson ninja cargo; do
+for tool in "$CLANG" "$OPT" "$LLVM_LINK" "$LLVM_NM" "$LLVM_OBJCOPY" "$LD_LLD" clang-14 llvm-dis-14 \
+           pkg-config meson ninja cargo; do
     command -v "$tool" >/dev/null || { echo "install.sh: $tool is still missing after install" >&2; exit 1; }
 done
-[ "$(llvm-config --version | cut -d. -f1)" = 14 ] || { echo "install.sh: llvm-config is not LLVM 14" >&2; exit 1; }
+# The llvm-config that .cargo/config.toml's LLVM_SYS_191_PREFIX points llvm-sys at.
+config="$LLVM_BIN/llvm-config"
+[ -x "$config" ] || { echo "install.sh: $config is missing (llvm-$LLVM_VERSION-dev)" >&2; exit 1; }
+[ "$("$config" --version | cut -d. -f1)" = "$LLVM_VERSION" ] \
+    || { echo "install.sh: $config is LLVM $("$config" --version), not $LLVM_VERSION" >&2; exit 1; }
 [ -f /usr/include/symfpu/core/unpackedFloat.h ] || { echo "install.sh: symfpu headers missing" >&2; exit 1; }
 echo "install.sh: system packages present" >&2

@@ -47,6 +47,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 BUILD = Path(os.environ.get("XCHECK_BUILD_DIR", REPO / "build"))
 XCHECK = Path(os.environ.get("XCHECK_BIN", REPO / "target/release/xcheck"))
+# The compiler of the one LLVM version the scripts use, read from scripts/lib/llvm.sh.
+CLANG = "clang-" + re.search(r"^LLVM_VERSION=(\d+)$", (REPO / "scripts/lib/llvm.sh").read_text(), re.M)[1]
 
 # scripts/build-corpora.sh's flags, without -Werror (and without -emit-llvm -c, added below).
 CFLAGS = ["-g", "-fno-discard-value-names", "-target", "x86_64-unknown-linux-gnu",
@@ -451,11 +453,11 @@ class Case:
     def compile(self, c_file, stem):
         """bitcode and native object from one C file; None when it does not compile."""
         bc, obj = self.work / f"{stem}.bc", self.work / f"{stem}.o"
-        code, _, err = run(["clang-14", "-c", "-emit-llvm", *LEVEL_FLAGS[self.level], *CFLAGS,
+        code, _, err = run([CLANG, "-c", "-emit-llvm", *LEVEL_FLAGS[self.level], *CFLAGS,
                             str(c_file), "-o", str(bc)])
         if code != 0:
             return None, err.strip().splitlines()[-1] if err.strip() else "compile failed"
-        code, _, err = run(["clang-14", "-c", "-O0", str(bc), "-o", str(obj)])
+        code, _, err = run([CLANG, "-c", "-O0", str(bc), "-o", str(obj)])
         if code != 0:
             return None, "native compile of the bitcode failed: " + err.strip()[-200:]
         return bc, None
@@ -468,7 +470,7 @@ class Case:
             src.write_text(driver_source(self.src, self.func, self.params, self.ret,
                                          globals_, self.buffer_sizes, self.assumes))
             exe = self.work / f"drv-{stem}-{len(globals_)}"
-            code, _, err = run(["clang-14", "-O0", "-w", str(src), str(self.work / f"{stem}.o"),
+            code, _, err = run([CLANG, "-O0", "-w", str(src), str(self.work / f"{stem}.o"),
                                 "-o", str(exe)])
             self.drivers[key] = exe if code == 0 else None
             if code != 0:
@@ -562,7 +564,7 @@ def main():
     ap.add_argument("--mutants", default="", help="only these mutant ids (CASE-NN), comma-separated")
     ap.add_argument("--list", action="store_true", help="print the mutants and stop")
     opts = ap.parse_args()
-    for tool in ("clang-14",):
+    for tool in (CLANG,):
         if shutil.which(tool) is None:
             sys.exit(f"mutants.py: {tool} not found (scripts/install.sh)")
     if not opts.list and not XCHECK.is_file():

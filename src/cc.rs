@@ -1,4 +1,5 @@
-//! `xcheck cc`: a clang-14 wrapper that compiles C programs against the bitcode musl.
+//! `xcheck cc`: a clang wrapper (`toolchain::CLANG`, clang-19) that compiles C programs against
+//! the bitcode musl.
 //!
 //! Every invocation adds the musl target, musl's headers (built by scripts/build-musl.sh)
 //! and `-flto`, so objects are LLVM bitcode. Vectorisation is switched off after the
@@ -25,9 +26,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const CLANG: &str = "clang-14";
-const OPT: &str = "opt-14";
-const LLVM_LINK: &str = "llvm-link-14";
+use crate::toolchain::{CLANG, LLVM_LINK, OPT};
 const TARGET: &str = "x86_64-unknown-linux-musl";
 
 /// Debian's musl-dev: the start files and the C library of the native executable.
@@ -389,10 +388,10 @@ fn link_bitcode(
 
     // lld keeps every libc function LTO code generation might call (sin, fmod, ...);
     // internalizing all but the roots lets globaldce drop what the program never reaches.
+    // (The new pass manager's syntax: opt 19 has no `-internalize`/`-globaldce` flags.)
     let opt: Vec<OsString> = vec![
-        "-internalize".into(),
+        "-passes=internalize,globaldce".into(),
         format!("-internalize-public-api-list={}", BITCODE_ROOTS.join(",")).into(),
-        "-globaldce".into(),
         merged.clone(),
         "-o".into(),
         bitcode.as_os_str().to_os_string(),
@@ -427,7 +426,7 @@ fn exit_code(tool: &str, status: std::process::ExitStatus) -> Result<i32, String
     }
 }
 
-/// The trimmed standard output of `clang-14 ARGS`, which must succeed.
+/// The trimmed standard output of `clang ARGS`, which must succeed.
 fn clang_output(args: &[&str]) -> Result<String, String> {
     let out = Command::new(CLANG)
         .args(args)

@@ -286,7 +286,7 @@ struct ReplayArgs {
     #[arg(long)]
     function: Option<String>,
     /// Run natively instead of in the engine: two binaries built with `xcheck cc` (whole
-    /// programs), or, with --function, the two bitcode files (compiled by clang-14 into one
+    /// programs), or, with --function, the two bitcode files (compiled by clang-19 into one
     /// executable with a generated driver).
     #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["a", "b"])]
     native: Option<Vec<PathBuf>>,

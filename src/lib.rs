@@ -27,5 +27,6 @@ pub mod report;
 pub mod run;
 pub mod solver;
 pub mod stop;
+pub mod toolchain;
 
 pub use error::{Error, Result};

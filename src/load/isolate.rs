@@ -156,7 +156,8 @@ fn judge(inputs: &[Input], run: &ChildRun) -> Result<()> {
             Some((i, why)) => Err(Error::input(
                 &inputs[i].path,
                 format!(
-                    "corrupt bitcode: invalid debug info ({why}); strip it (opt-14 -strip-debug) to check the code"
+                    "corrupt bitcode: invalid debug info ({why}); strip it ({} -strip-debug) to check the code",
+                    crate::toolchain::OPT
                 ),
             )),
             None => Ok(()),

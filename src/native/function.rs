@@ -1,6 +1,6 @@
-//! Native replay of function-check tests: both bitcode files compiled by clang-14 to objects
-//! whose every defined symbol is renamed apart (`llvm-nm-14`, `llvm-objcopy-14
-//! --redefine-syms`), linked once with a generated C driver (and `-lm`) into one executable
+//! Native replay of function-check tests: both bitcode files compiled by clang (the
+//! toolchain's, clang-19) to objects whose every defined symbol is renamed apart (`llvm-nm`,
+//! `llvm-objcopy --redefine-syms`), linked once with a generated C driver (and `-lm`) into one executable
 //! per directory of tests. The driver reads a test's parameter bytes on stdin, calls one
 //! side's function with them (scalars of their LLVM widths, each buffer in its own pages
 //! with a guard page after it, so that a write or read past its end faults), and prints the
@@ -18,14 +18,11 @@ use crate::crosscheck::{
 use crate::error::{Error, Result};
 use crate::expr::{mask, ExprPool};
 use crate::ktest::KTest;
+use crate::toolchain::{CLANG, LLVM_NM as NM, LLVM_OBJCOPY as OBJCOPY};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-
-const CLANG: &str = "clang-14";
-const NM: &str = "llvm-nm-14";
-const OBJCOPY: &str = "llvm-objcopy-14";
 
 /// The last line of the driver's stdout starts with this.
 const MARKER: &str = "xcheck-native:";

@@ -323,7 +323,7 @@ fn vectorized_code_is_checked_lane_by_lane() {
     let a = compile_fixture("vec_a.c", dir.path(), "-O2");
     let b = compile_fixture("vec_b.c", dir.path(), "-O2");
     // The test is only meaningful if clang really vectorized A.
-    let ll = std::process::Command::new("llvm-dis-14")
+    let ll = std::process::Command::new(xcheck::toolchain::LLVM_DIS)
         .arg(&a)
         .arg("-o")
         .arg("-")

@@ -404,12 +404,12 @@ fn vectorized_floating_point_runs_lane_by_lane() {
     let dir = tempfile::tempdir().unwrap();
     let a = compile_fixture("vec_fp_a.c", dir.path(), "-O2");
     let b = compile_fixture("vec_fp_b.c", dir.path(), "-O2");
-    let ll = std::process::Command::new("llvm-dis-14")
+    let ll = std::process::Command::new(xcheck::toolchain::LLVM_DIS)
         .arg(&a)
         .arg("-o")
         .arg("-")
         .output()
-        .expect("llvm-dis-14 runs");
+        .expect("llvm-dis runs");
     let ll = String::from_utf8_lossy(&ll.stdout);
     assert!(
         ll.contains("<2 x double>"),

@@ -278,7 +278,7 @@ fn a_program_without_musl_is_refused_with_the_reason() {
     )
     .unwrap();
     let bc = dir.path().join("hello.bc");
-    let ok = Command::new("clang-14")
+    let ok = Command::new(xcheck::toolchain::CLANG)
         .args(["-c", "-emit-llvm", "-O2", "-D_FORTIFY_SOURCE=2"])
         .arg(&src)
         .arg("-o")

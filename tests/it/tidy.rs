@@ -119,6 +119,8 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     ("env_options", &[]),
     ("input", &[]),
     ("assume", &[]),
+    // The LLVM tools xcheck runs (one version for all).
+    ("toolchain", &[]),
     ("expr", &[]),
     ("ir", &["expr"]),
     // The solver chain works on expressions only.
@@ -126,7 +128,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     ("error", &["solver"]),
     // Front of the pipeline: bitcode → IR.
     ("lower", &["expr", "ir"]),
-    ("load", &["error", "input", "ir", "lower"]),
+    ("load", &["error", "input", "ir", "lower", "toolchain"]),
     // The engine: never the front end, never lowering or loading.
     (
         "exec",
@@ -181,6 +183,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "ktest",
             "report",
             "stop",
+            "toolchain",
         ],
     ),
     (
@@ -209,7 +212,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "stop",
         ],
     ),
-    ("cc", &["error", "input", "load"]),
+    ("cc", &["error", "input", "load", "toolchain"]),
     (
         "replay",
         &["crosscheck", "error", "input", "ktest", "native"],
