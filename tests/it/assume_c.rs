@@ -108,15 +108,15 @@ fn assume_means_what_c_means() {
     }
     for side in ["a", "b"] {
         // -fwrapv: the language wraps signed overflow, so C must too for the comparison.
-        let status = std::process::Command::new("clang-14")
+        let status = std::process::Command::new(xcheck::toolchain::CLANG)
             .args(["-c", "-emit-llvm", "-g", "-O0", "-fwrapv", "-w"])
             .args(["-Xclang", "-disable-O0-optnone"])
             .arg(dir.path().join(format!("{side}.c")))
             .arg("-o")
             .arg(dir.path().join(format!("{side}.bc")))
             .status()
-            .expect("clang-14 runs");
-        assert!(status.success(), "clang-14 failed on {side}.c");
+            .expect("clang runs");
+        assert!(status.success(), "clang failed on {side}.c");
     }
     let o = xcheck(dir.path(), &["--config", "check.toml", "--json"]);
     let mut checked = 0;
@@ -161,15 +161,15 @@ fn assume_means_what_c_means() {
 fn compile_pair(dir: &std::path::Path, a: &str, b: &str, opt: &str) {
     for (side, text) in [("a", a), ("b", b)] {
         std::fs::write(dir.join(format!("{side}.c")), text).unwrap();
-        let status = std::process::Command::new("clang-14")
+        let status = std::process::Command::new(xcheck::toolchain::CLANG)
             .args(["-c", "-emit-llvm", "-g", opt, "-w"])
             .args(["-Xclang", "-disable-O0-optnone"])
             .arg(dir.join(format!("{side}.c")))
             .arg("-o")
             .arg(dir.join(format!("{side}.bc")))
             .status()
-            .expect("clang-14 runs");
-        assert!(status.success(), "clang-14 failed on {side}.c");
+            .expect("clang runs");
+        assert!(status.success(), "clang failed on {side}.c");
     }
 }
 

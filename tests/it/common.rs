@@ -8,11 +8,11 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Compiles `tests/fixtures/<name>` to bitcode in `dir` with clang-14 at `opt`.
+/// Compiles `tests/fixtures/<name>` to bitcode in `dir` with the toolchain's clang at `opt`.
 pub fn compile_fixture(name: &str, dir: &Path, opt: &str) -> PathBuf {
     let src = repo().join("tests/fixtures").join(name);
     let out = dir.join(format!("{}.{opt}.bc", name.trim_end_matches(".c")));
-    let status = Command::new("clang-14")
+    let status = Command::new(xcheck::toolchain::CLANG)
         .args([
             "-c",
             "-emit-llvm",
@@ -27,8 +27,8 @@ pub fn compile_fixture(name: &str, dir: &Path, opt: &str) -> PathBuf {
         .arg("-o")
         .arg(&out)
         .status()
-        .expect("clang-14 runs (scripts/install.sh installs it)");
-    assert!(status.success(), "clang-14 failed on {}", src.display());
+        .expect("clang runs (scripts/install.sh installs it)");
+    assert!(status.success(), "clang failed on {}", src.display());
     out
 }
 
