@@ -268,9 +268,7 @@ pub const READER_MAJOR: u32 = 19;
 
 /// The version of the LLVM linked in, as `19.1.7`.
 pub fn reader_version() -> String {
-    let (mut major, mut minor, mut patch) = (0u32, 0u32, 0u32);
-    // SAFETY: LLVMGetVersion only writes the three integers it is given.
-    unsafe { inkwell::llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
+    let (major, minor, patch) = inkwell::support::get_llvm_version();
     format!("{major}.{minor}.{patch}")
 }
 

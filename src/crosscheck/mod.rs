@@ -555,6 +555,10 @@ impl Explored {
             .iter()
             .filter(|r| r.is_unconfirmed_difference())
             .count();
+        let not_replayed = rows
+            .iter()
+            .filter(|r| r.is_unconfirmed_difference() && r.confirmed.is_none())
+            .count();
         let unknown = count(PathVerdict::Unknown);
         // Only a difference that concrete replay reproduced makes the run NOT EQUIVALENT.
         let overall = if diverged + errors_one > 0 {
@@ -586,6 +590,7 @@ impl Explored {
             errors_both: count(PathVerdict::ErrorBoth),
             errors_one,
             unconfirmed,
+            not_replayed,
             unknown,
             instructions: stats.instructions,
             queries: self.solver_stats.queries,

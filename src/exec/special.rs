@@ -679,7 +679,7 @@ impl<'a> Executor<'a> {
                 let r = match kind {
                     // The solver gets the logarithmic tree of pairwise sums (SWAR): a chain
                     // of one addition per bit is what clang-19 folds a SWAR popcount into, and
-                    // against Kernighan's loop that chain left Bitwuzla undecided for minutes
+                    // against Kernighan's loop that chain left the solver undecided for minutes
                     // where the tree takes seconds.
                     BitCount::Pop if w.is_power_of_two() && w >= 2 => {
                         let mut acc = e;

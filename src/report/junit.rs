@@ -201,6 +201,7 @@ mod tests {
             errors_both: 0,
             errors_one: 0,
             unconfirmed: 0,
+            not_replayed: 0,
             unknown: 0,
             instructions: 0,
             queries: 0,

@@ -158,6 +158,9 @@ pub struct Summary {
     /// Rows the engine found to differ but concrete replay did not reproduce (or that
     /// were not replayed): never counted as divergences.
     pub unconfirmed: usize,
+    /// Of `unconfirmed`, the rows that were not replayed at all (the run was stopped first):
+    /// whether they reproduce is not known, which is not the same as not reproducing.
+    pub not_replayed: usize,
     /// Rows left undecided.
     pub unknown: usize,
     /// Instructions executed on both sides.
@@ -277,6 +280,7 @@ pub(crate) mod tests {
                 errors_both: 1,
                 errors_one: 1,
                 unconfirmed: 0,
+                not_replayed: 0,
                 unknown: 1,
                 instructions: 12345,
                 queries: 67,

@@ -264,10 +264,17 @@ pub(crate) fn verdict_sentence(s: &Summary) -> String {
         }
         Overall::Inconclusive => {
             let mut why = Vec::new();
-            if s.unconfirmed > 0 {
+            let not_reproduced = s.unconfirmed - s.not_replayed;
+            if not_reproduced > 0 {
                 why.push(format!(
                     "{} that concrete replay did not confirm",
-                    plural(s.unconfirmed, "difference", "differences")
+                    plural(not_reproduced, "difference", "differences")
+                ));
+            }
+            if s.not_replayed > 0 {
+                why.push(format!(
+                    "{} not replayed before the run stopped",
+                    plural(s.not_replayed, "difference", "differences")
                 ));
             }
             if s.unknown > 0 {
@@ -306,11 +313,13 @@ fn summary_lines(s: &Summary) -> Vec<(&'static str, String)> {
             None => "incomplete".to_string(),
         }
     };
-    let unconfirmed = if s.unconfirmed > 0 {
-        format!(", NOT confirmed by replay {}", s.unconfirmed)
-    } else {
-        String::new()
-    };
+    let mut unconfirmed = String::new();
+    if s.unconfirmed > s.not_replayed {
+        unconfirmed += &format!(", NOT confirmed by replay {}", s.unconfirmed - s.not_replayed);
+    }
+    if s.not_replayed > 0 {
+        unconfirmed += &format!(", not replayed {}", s.not_replayed);
+    }
     vec![
         ("exploration", exploration),
         (
@@ -477,6 +486,23 @@ mod tests {
         assert_eq!(
             result_parts("returns 1, buffer \"x, \\\"y\""),
             ["returns 1", "buffer \"x, \\\"y\""]
+        );
+    }
+
+    // A run stopped before it replayed its tests does not call them unreproduced.
+    #[test]
+    fn differences_not_replayed_are_not_called_unconfirmed() {
+        let mut s = sample_report().summary;
+        s.overall = Overall::Inconclusive;
+        (s.diverged, s.errors_one, s.unconfirmed, s.not_replayed) = (0, 0, 5, 3);
+        let lines = summary_lines(&s);
+        let paths = &lines.iter().find(|(l, _)| *l == "paths").unwrap().1;
+        assert!(paths.contains("NOT confirmed by replay 2, not replayed 3"), "{paths}");
+        let sentence = verdict_sentence(&s);
+        assert!(
+            sentence.contains("2 differences that concrete replay did not confirm")
+                && sentence.contains("3 differences not replayed before the run stopped"),
+            "{sentence}"
         );
     }
 
