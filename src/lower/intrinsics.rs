@@ -64,6 +64,19 @@ impl FunctionLowerer<'_> {
         let vty = LLVMTypeOf(LLVMGetOperand(inst, 0));
         self.l.width_of(vty)?;
         let (lanes, elem) = self.l.vector_shape(vty)?;
+        // `llvm.vector.reverse` (`llvm.experimental.vector.reverse` before LLVM 19): lane i
+        // of the result is lane `lanes - 1 - i` of the operand.
+        if name.starts_with("vector.reverse.") || name.starts_with("experimental.vector.reverse.") {
+            self.l.width_of(LLVMTypeOf(inst))?;
+            return Ok(Inst::Shuffle {
+                dst,
+                a: args[0],
+                b: args[0],
+                mask: (0..lanes).rev().map(Some).collect(),
+                elem,
+                lanes,
+            });
+        }
         if let (Some(op), false) = (float_function(name), name.starts_with("vector.")) {
             return Ok(Inst::Vector {
                 dst,

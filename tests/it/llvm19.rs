@@ -284,7 +284,7 @@ fn constructs_clang19_emits_at_o2_are_checked_exactly() {
 
 /// Constructs clang-19 does not emit from C, written as LLVM assembly: `llvm.scmp`/`ucmp` (new
 /// in LLVM 19) on scalars and vectors, ordered `llvm.vector.reduce.fadd`/`fmul` with a start
-/// value, `llvm.is.fpclass` on a vector, and `trunc nuw nsw` (new in 19), `zext nneg`,
+/// value, `llvm.is.fpclass` on a vector, `llvm.vector.reverse`, and `trunc nuw nsw` (new in 19), `zext nneg`,
 /// `or disjoint` and `freeze` together.
 const ASSEMBLY: &str = r#"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -346,6 +346,17 @@ define i16 @flags(i32 %x, i8 %y) {
   %r = add nuw i16 %f, %z
   ret i16 %r
 }
+define i32 @vrev(i32 %a, i32 %b) {
+  %v0 = insertelement <4 x i32> zeroinitializer, i32 %a, i32 0
+  %v1 = insertelement <4 x i32> %v0, i32 %b, i32 1
+  %r = call <4 x i32> @llvm.vector.reverse.v4i32(<4 x i32> %v1)
+  %x = extractelement <4 x i32> %r, i32 3
+  %y = extractelement <4 x i32> %r, i32 2
+  %s = shl i32 %x, 1
+  %t = sub i32 %s, %y
+  ret i32 %t
+}
+declare <4 x i32> @llvm.vector.reverse.v4i32(<4 x i32>)
 declare i8 @llvm.scmp.i8.i32(i32, i32)
 declare i32 @llvm.ucmp.i32.i32(i32, i32)
 declare <4 x i32> @llvm.scmp.v4i32.v4i32(<4 x i32>, <4 x i32>)
@@ -364,7 +375,8 @@ const ASSEMBLY_REFERENCE: &str = "#include <math.h>\n\
     { return (((s + a) + b) + c) + d; }\n\
     _Bool vclass(double a, double b) { return fabs(a) == INFINITY && fabs(b) == INFINITY; }\n\
     unsigned short flags(unsigned x, unsigned char y) \
-    { return (unsigned short)((((x & 1023) << 4) | 3) + y); }\n";
+    { return (unsigned short)((((x & 1023) << 4) | 3) + y); }\n\
+    int vrev(int a, int b) { return (int)((unsigned)a * 2 - (unsigned)b); }\n";
 
 const ASSEMBLY_WRONG: &str = "#include <math.h>\n\
     signed char scmp(int a, int b) { return (a > b) - (a <= b); }\n\
@@ -376,7 +388,8 @@ const ASSEMBLY_WRONG: &str = "#include <math.h>\n\
     { return s + ((a + b) + (c + d)); }\n\
     _Bool vclass(double a, double b) { return a == INFINITY && fabs(b) == INFINITY; }\n\
     unsigned short flags(unsigned x, unsigned char y) \
-    { return (unsigned short)((((x & 2047) << 4) | 3) + y); }\n";
+    { return (unsigned short)((((x & 2047) << 4) | 3) + y); }\n\
+    int vrev(int a, int b) { return (int)((unsigned)b * 2 - (unsigned)a); }\n";
 
 #[test]
 fn llvm19_assembly_constructs_are_checked_exactly() {
@@ -394,7 +407,9 @@ fn llvm19_assembly_constructs_are_checked_exactly() {
     let plain = ["-O0", "-Xclang", "-disable-O0-optnone"];
     let (reference, _) = clang19(dir.path(), "ref", ASSEMBLY_REFERENCE, &plain);
     let (wrong, _) = clang19(dir.path(), "wrong", ASSEMBLY_WRONG, &plain);
-    for function in ["scmp", "ucmp", "vscmp", "fsum", "fprod", "vclass", "flags"] {
+    for function in [
+        "scmp", "ucmp", "vscmp", "fsum", "fprod", "vclass", "flags", "vrev",
+    ] {
         assert_verdicts(dir.path(), &a, &reference, &wrong, function);
     }
     // A reassociating reduction may add the lanes in any order: no verdict, and the report
