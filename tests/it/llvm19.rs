@@ -1,9 +1,10 @@
 //! What LLVM 15 to 19 added to the IR that clang-19 emits at -O2 (issue 14): flags
-//! (`nneg`, `disjoint`, `trunc nuw nsw`), `llvm.is.fpclass`, `llvm.ptrmask`,
-//! `llvm.threadlocal.address`, `memset`/`memcpy.inline`, integer intrinsics on scalars and
-//! vectors, `llvm.vector.reduce.*` (ordered `fadd`/`fmul` too) and `llvm.scmp`/`ucmp`. Each
-//! construct, end to end through the binary, is proved equivalent to a plain reference and
-//! diverges (confirmed) from a wrong variant.
+//! (`nneg`, `disjoint`, `trunc nuw nsw`), `llvm.assume` with an operand bundle,
+//! `llvm.is.fpclass`, `llvm.ptrmask`, `llvm.threadlocal.address`, `memset`/`memcpy.inline`,
+//! integer intrinsics on scalars and vectors, `llvm.vector.reduce.*` (ordered `fadd`/`fmul`
+//! too), `llvm.vector.reverse` and `llvm.scmp`/`ucmp`. Each construct, end to end through the
+//! binary, is proved equivalent to a plain reference and diverges (confirmed) from a wrong
+//! variant.
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
@@ -101,6 +102,14 @@ const CASES: &[Case] = &[
                     { for (int i = 0; i < 16; i++) p->b[i] = q->b[i]; }",
         wrong: "void copy_inline(struct s16 *p, const struct s16 *q) \
                 { for (int i = 1; i < 16; i++) p->b[i] = q->b[i]; }",
+    },
+    Case {
+        function: "assume_bundle",
+        construct: "@llvm.assume(i1 true) [ \"align\"(ptr %0, i64 16) ]",
+        optimized: "int assume_bundle(struct s16 *p) \
+                    { char *q = __builtin_assume_aligned(p->b, 16); return q[0] + q[15]; }",
+        reference: "int assume_bundle(struct s16 *p) { return p->b[15] + p->b[0]; }",
+        wrong: "int assume_bundle(struct s16 *p) { return p->b[14] + p->b[0]; }",
     },
     Case {
         function: "zext_nneg",
