@@ -173,6 +173,16 @@ pub enum Intrinsic {
     Fshl,
     Fshr,
     Abs,
+    /// `llvm.scmp`/`llvm.ucmp`: -1, 0 or 1 as the first operand is less, equal or greater.
+    ThreeWayCmp {
+        signed: bool,
+    },
+    /// `llvm.is.fpclass`: whether a `float`/`double` is in one of the classes of the mask
+    /// (bit 0 signalling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -subnormal, 5 -0, 6 +0,
+    /// 7 +subnormal, 8 +normal, 9 +inf).
+    FpClass {
+        mask: u16,
+    },
     SMin,
     SMax,
     UMin,
@@ -216,6 +226,8 @@ pub enum ReduceOp {
     SMin,
     UMax,
     UMin,
+    /// `fadd`/`fmul` without `reassoc`: the start value, then lane 0, lane 1… in order.
+    Ordered(FpBinOp),
 }
 
 /// A callee.
@@ -349,6 +361,8 @@ pub enum Inst {
         dst: RegId,
         op: ReduceOp,
         vector: Operand,
+        /// The value lane 0 is combined with first (ordered FP reductions).
+        start: Option<Operand>,
         elem: u32,
         lanes: u32,
     },
@@ -399,7 +413,7 @@ impl Inst {
                 ..
             } => vec![*vector, *value, *index],
             Inst::Shuffle { a, b, .. } => vec![*a, *b],
-            Inst::Reduce { vector, .. } => vec![*vector],
+            Inst::Reduce { vector, start, .. } => start.iter().copied().chain([*vector]).collect(),
             Inst::Unsupported { .. } => Vec::new(),
         }
     }

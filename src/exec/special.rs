@@ -576,6 +576,19 @@ impl<'a> Executor<'a> {
                 let minus = self.binop(BinOp::Sub, Value::concrete(w, 0), args[0]);
                 self.select(neg, minus, args[0])
             }
+            Intrinsic::ThreeWayCmp { signed } => {
+                let (gt, lt) = if signed {
+                    (Predicate::Sgt, Predicate::Slt)
+                } else {
+                    (Predicate::Ugt, Predicate::Ult)
+                };
+                let greater = self.compare(gt, args[0], args[1]);
+                let less = self.compare(lt, args[0], args[1]);
+                let minus_one = Value::concrete(width, crate::expr::mask(width, u128::MAX));
+                let below = self.select(less, minus_one, Value::concrete(width, 0));
+                self.select(greater, Value::concrete(width, 1), below)
+            }
+            Intrinsic::FpClass { mask } => self.fp_class(args[0], mask).ok_or_else(too_wide)?,
             Intrinsic::SMin => self.min_max(Predicate::Slt, args[0], args[1]),
             Intrinsic::SMax => self.min_max(Predicate::Sgt, args[0], args[1]),
             Intrinsic::UMin => self.min_max(Predicate::Ult, args[0], args[1]),
@@ -603,6 +616,55 @@ impl<'a> Executor<'a> {
                 self.value(pool.ite(c, a.expr(pool), b.expr(pool)))
             }
         }
+    }
+
+    /// `llvm.is.fpclass`: whether the `float` or `double` bit pattern `x` is in one of the
+    /// classes of `mask` (see `Intrinsic::FpClass`), from comparisons of its bits.
+    fn fp_class(&self, x: Value, mask: u16) -> Option<Value> {
+        let w = x.width(self.pool);
+        let mantissa = match w {
+            32 => 23,
+            64 => 52,
+            _ => return None,
+        };
+        let c = |v: u128| Value::concrete(w, v);
+        let magnitude = self.binop(BinOp::And, x, c((1u128 << (w - 1)) - 1));
+        let inf = ((1u128 << (w - 1 - mantissa)) - 1) << mantissa;
+        let quiet = inf | (1u128 << (mantissa - 1));
+        let min_normal = 1u128 << mantissa;
+        let and = |a: Value, b: Value| self.binop(BinOp::And, a, b);
+        let cmp = |p: Predicate, v: u128| self.compare(p, magnitude, c(v));
+        let negative = self.compare(Predicate::Slt, x, c(0));
+        let positive = self.binop(BinOp::Xor, negative, Value::concrete(1, 1));
+        let nan = cmp(Predicate::Ugt, inf);
+        let quiet_nan = cmp(Predicate::Uge, quiet);
+        let signalling_nan = and(nan, cmp(Predicate::Ult, quiet));
+        let infinite = cmp(Predicate::Eq, inf);
+        let normal = and(cmp(Predicate::Uge, min_normal), cmp(Predicate::Ult, inf));
+        let zero = cmp(Predicate::Eq, 0);
+        let subnormal = and(cmp(Predicate::Ne, 0), cmp(Predicate::Ult, min_normal));
+        // Bits 2..=5 are the negative classes from -inf up, 6..=9 the positive ones from +0.
+        let classes = [
+            signalling_nan,
+            quiet_nan,
+            and(negative, infinite),
+            and(negative, normal),
+            and(negative, subnormal),
+            and(negative, zero),
+            and(positive, zero),
+            and(positive, subnormal),
+            and(positive, normal),
+            and(positive, infinite),
+        ];
+        Some(
+            classes
+                .iter()
+                .enumerate()
+                .filter(|&(bit, _)| mask & (1 << bit) != 0)
+                .fold(Value::concrete(1, 0), |acc, (_, &v)| {
+                    self.binop(BinOp::Or, acc, v)
+                }),
+        )
     }
 
     fn min_max(&self, pred: Predicate, a: Value, b: Value) -> Value {

@@ -289,9 +289,10 @@ impl<'a> Executor<'a> {
                 dst,
                 op,
                 vector,
+                start,
                 elem,
                 lanes,
-            } => self.exec_reduce(state, *dst, *op, *vector, *elem, *lanes),
+            } => self.exec_reduce(state, *dst, (*op, *start), *vector, *elem, *lanes),
             Inst::Unsupported { what } => {
                 self.unsupported(state, what);
                 None

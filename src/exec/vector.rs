@@ -5,7 +5,7 @@ use crate::exec::executor::Executor;
 use crate::exec::state::{State, Termination};
 use crate::exec::value::Value;
 use crate::expr::{BinOp, ExprId};
-use crate::ir::{FloatOp, Operand, Predicate, ReduceOp, RegId, VectorOp};
+use crate::ir::{FloatOp, Intrinsic, Operand, Predicate, ReduceOp, RegId, VectorOp};
 
 impl<'a> Executor<'a> {
     /// Splits `v` into `lanes` values of `elem` bits.
@@ -101,7 +101,9 @@ impl<'a> Executor<'a> {
             out.push(r);
         }
         let out_elem = match op {
-            VectorOp::ICmp(_) | VectorOp::Float(FloatOp::Cmp(_), _) => 1,
+            VectorOp::ICmp(_)
+            | VectorOp::Float(FloatOp::Cmp(_), _)
+            | VectorOp::Intrinsic(Intrinsic::FpClass { .. }) => 1,
             VectorOp::Cast(_, to) | VectorOp::Float(_, to) => to,
             _ => elem,
         };
@@ -202,7 +204,7 @@ impl<'a> Executor<'a> {
         &mut self,
         mut state: State,
         dst: RegId,
-        op: ReduceOp,
+        (op, start): (ReduceOp, Option<Operand>),
         vector: Operand,
         elem: u32,
         lanes: u32,
@@ -224,12 +226,14 @@ impl<'a> Executor<'a> {
                 ReduceOp::SMin => pick(Predicate::Slt),
                 ReduceOp::UMax => pick(Predicate::Ugt),
                 ReduceOp::UMin => pick(Predicate::Ult),
+                ReduceOp::Ordered(f) => ex.float_values(FloatOp::Binary(f), &[x, y], elem),
             }
         };
-        let r = parts
-            .iter()
-            .skip(1)
-            .fold(parts[0], |acc, &p| combine(self, acc, p));
+        let (first, rest) = match start {
+            Some(s) => (self.operand(&state, s), &parts[..]),
+            None => (parts[0], &parts[1..]),
+        };
+        let r = rest.iter().fold(first, |acc, &p| combine(self, acc, p));
         self.set(&mut state, dst, r);
         Some(state)
     }

@@ -16,6 +16,7 @@ mod ktest_format;
 mod ktest_fuzz;
 mod libm;
 mod limits;
+mod llvm19;
 mod native_fn;
 mod oracles;
 mod programs;
