@@ -315,7 +315,10 @@ fn summary_lines(s: &Summary) -> Vec<(&'static str, String)> {
     };
     let mut unconfirmed = String::new();
     if s.unconfirmed > s.not_replayed {
-        unconfirmed += &format!(", NOT confirmed by replay {}", s.unconfirmed - s.not_replayed);
+        unconfirmed += &format!(
+            ", NOT confirmed by replay {}",
+            s.unconfirmed - s.not_replayed
+        );
     }
     if s.not_replayed > 0 {
         unconfirmed += &format!(", not replayed {}", s.not_replayed);
@@ -497,7 +500,10 @@ mod tests {
         (s.diverged, s.errors_one, s.unconfirmed, s.not_replayed) = (0, 0, 5, 3);
         let lines = summary_lines(&s);
         let paths = &lines.iter().find(|(l, _)| *l == "paths").unwrap().1;
-        assert!(paths.contains("NOT confirmed by replay 2, not replayed 3"), "{paths}");
+        assert!(
+            paths.contains("NOT confirmed by replay 2, not replayed 3"),
+            "{paths}"
+        );
         let sentence = verdict_sentence(&s);
         assert!(
             sentence.contains("2 differences that concrete replay did not confirm")
