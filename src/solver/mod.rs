@@ -57,7 +57,7 @@ pub use chain::{build_chain, new_backend, ChainSolver};
 pub use crosscheck::{CrossCheckingSolver, CROSS_CHECK_TIMEOUT};
 pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
-pub use portfolio::{Entrant, PortfolioSolver, RACE_DELAY};
+pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, RACE_DELAY};
 pub use querylog::{LoggingSolver, QueryLog};
 pub use ranges::{rewrite_with_bounds, RangeSolver};
 pub use validate::ValidatingSolver;
