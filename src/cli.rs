@@ -522,6 +522,10 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
             None => None,
         },
     };
+    if solver.cross_check.is_some() && solver.backend == crate::solver::Backend::Portfolio {
+        let why = crate::solver::PORTFOLIO_CROSS_CHECK;
+        return Err(usage(format!("--cross-check-solver: {why}")));
+    }
     Ok((exec, solver))
 }
 

@@ -737,6 +737,8 @@ fn counters(
         .filter(|_| s.crosscheck_queries + s.crosscheck_unknown > 0),
     )
     .map(|(k, v)| (k.to_string(), v))
+    // Only with --solver portfolio (named by the solver module).
+    .chain(s.portfolio_counters())
     .collect()
 }
 

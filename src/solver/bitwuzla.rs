@@ -21,7 +21,9 @@
 //!   can be changed with [`BitwuzlaSolver::with_limits`].
 //! - **Stopping.** Every instance has a termination callback that asks the solver's
 //!   [`Stop`] token, so a running check returns `Unknown` soon after the run is interrupted
-//!   or the check's deadline passes; the per-check time limit is Bitwuzla's own option.
+//!   or the check's deadline passes; the per-check time limit is Bitwuzla's own option. The
+//!   callback also asks the solver's [`CancelFlag`] ([`BitwuzlaSolver::canceller`]), by which
+//!   the portfolio ends one check that lost a race without stopping later ones.
 //! - **Errors.** Bitwuzla's C API reports misuse through an abort callback that cannot return
 //!   control to Rust (its default prints the message and exits the process), so every node is
 //!   checked for well-sortedness before it is lowered and a malformed expression becomes
@@ -30,8 +32,8 @@
 
 use super::lowering::{Fp, Rounding, TermMemo, Terms};
 use super::{
-    assignment_from_bytes, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver, SolverError,
-    SolverStats,
+    assignment_from_bytes, symbolic_bytes, Answer, Cancel, CancelFlag, Memo, Recycled, SatResult,
+    Solver, SolverError, SolverStats, CANCELLED,
 };
 use crate::expr::fp_format;
 use crate::expr::{BinOp, ExprId, ExprPool, Sort, UnOp, Width, INDEX_WIDTH};
@@ -40,6 +42,7 @@ use bitwuzla_sys as bz;
 use bz::{BitwuzlaKind, BitwuzlaSort, BitwuzlaTerm};
 use rustc_hash::FxHashMap;
 use std::ffi::{CStr, CString};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Checks after which the backend instance is recreated, to bound the memory of the
@@ -57,6 +60,8 @@ pub struct BitwuzlaSolver {
     timeout: Option<Duration>,
     /// Asked by the termination callback while a check runs.
     stop: Stop,
+    /// Ends one check early (the portfolio's race), also asked by the termination callback.
+    cancel: Arc<CancelFlag>,
     /// The instance, made at the first query after construction or after a reset.
     instance: Recycled<Instance>,
     stats: SolverStats,
@@ -75,6 +80,7 @@ impl BitwuzlaSolver {
         Self {
             timeout,
             stop: Stop::default(),
+            cancel: Arc::default(),
             instance: Recycled::new(reset_interval, memo_limit),
             stats: SolverStats::default(),
         }
@@ -85,6 +91,11 @@ impl BitwuzlaSolver {
         self.stop = stop;
         self.instance.reset();
         self
+    }
+
+    /// The handle that cancels this solver's running check (or its next one) until rearmed.
+    pub fn canceller(&self) -> Arc<dyn Cancel> {
+        self.cancel.clone()
     }
 
     /// Drops the backend instance and its memo; the next query starts afresh.
@@ -110,8 +121,14 @@ impl Solver for BitwuzlaSolver {
             // Not even started: the run is over (the path becomes unknown, never a guess).
             return Ok(SatResult::Unknown(why.to_string()));
         }
-        let stop = &self.stop;
-        let instance = self.instance.get(pool, || Instance::new(timeout, stop))?;
+        if self.cancel.is_cancelled() {
+            return Ok(SatResult::Unknown(CANCELLED.into()));
+        }
+        let halt = Halt {
+            stop: self.stop.clone(),
+            cancel: self.cancel.clone(),
+        };
+        let instance = self.instance.get(pool, || Instance::new(timeout, halt))?;
         let mut assumptions = Vec::with_capacity(constraints.len() + 1);
         for &root in constraints.iter().chain(std::iter::once(&query)) {
             if pool.sort(root) != Sort::Bv(1) {
@@ -145,6 +162,7 @@ impl Solver for BitwuzlaSolver {
             Answer::Unsat => SatResult::Unsat,
             Answer::Unknown => SatResult::Unknown(match (self.stop.reason(), timeout) {
                 (Some(why), _) => why.to_string(),
+                (None, _) if self.cancel.is_cancelled() => CANCELLED.to_string(),
                 (None, Some(_)) => TIMEOUT.to_string(),
                 (None, None) => "the backend answered unknown".to_string(),
             }),
@@ -157,8 +175,8 @@ impl Solver for BitwuzlaSolver {
             SatResult::Unsat => self.stats.backend_unsat += 1,
             SatResult::Unknown(_) => {
                 self.stats.backend_unknown += 1;
-                // A check stopped by its time limit leaves the SAT solver in a state we do not
-                // want to build on; start the next query from a fresh instance.
+                // A check stopped by its time limit (or cancelled) leaves the SAT solver in a
+                // state we do not want to build on; start the next query from a fresh instance.
                 self.reset();
             }
         }
@@ -193,15 +211,21 @@ struct Instance {
     pushed: bool,
     /// The state of the termination callback: boxed, so that its address stays the same
     /// while the solver holds it; dropped after the solver.
-    stop: Box<Stop>,
+    halt: Box<Halt>,
+}
+
+/// What the termination callback asks: the run's stop token and the solver's cancel flag.
+struct Halt {
+    stop: Stop,
+    cancel: Arc<CancelFlag>,
 }
 
 /// Bitwuzla's termination callback: nonzero when the check must end.
 unsafe extern "C" fn terminate(state: *mut std::os::raw::c_void) -> i32 {
-    // SAFETY: `state` is the `Box<Stop>` of the instance whose solver calls this; the box
-    // outlives the solver (see `Instance::drop`).
-    let stop = unsafe { &*(state as *const Stop) };
-    i32::from(stop.should_stop())
+    // SAFETY: `state` is the `Box<Halt>` of the instance (or of `check_smtlib`) whose solver
+    // calls this; the box outlives the solver (see `Instance::drop`).
+    let halt = unsafe { &*(state as *const Halt) };
+    i32::from(halt.stop.should_stop() || halt.cancel.is_cancelled())
 }
 
 // SAFETY: an `Instance` exclusively owns its term manager, options and solver; no other
@@ -243,7 +267,7 @@ impl Drop for Instance {
 
 impl Instance {
     /// A fresh term manager and solver producing models, with a per-check time limit.
-    fn new(timeout: Option<Duration>, stop: &Stop) -> Result<Self, SolverError> {
+    fn new(timeout: Option<Duration>, halt: Halt) -> Result<Self, SolverError> {
         let mut instance = Instance {
             tm: std::ptr::null_mut(),
             options: std::ptr::null_mut(),
@@ -257,7 +281,7 @@ impl Instance {
             memo: TermMemo::default(),
             checks: 0,
             pushed: false,
-            stop: Box::new(stop.clone()),
+            halt: Box::new(halt),
         };
         // SAFETY: constructors without preconditions; null results are checked below, and a
         // partially built instance is cleaned up by `Drop`.
@@ -285,7 +309,7 @@ impl Instance {
         // SAFETY: `solver` is live; the state pointer is the instance's boxed token, which is
         // dropped only after the solver is deleted.
         unsafe {
-            let state = &*instance.stop as *const Stop as *mut std::os::raw::c_void;
+            let state = &*instance.halt as *const Halt as *mut std::os::raw::c_void;
             bz::bitwuzla_set_termination_callback(instance.solver, Some(terminate), state);
         }
         // SAFETY: `tm` is live and the sorts passed are sorts of `tm`.
@@ -741,7 +765,10 @@ pub fn check_smtlib(
         }
     }
     // Declared before the parts, so that it outlives the solver that calls back with it.
-    let stop = Box::new(stop.clone());
+    let halt = Box::new(Halt {
+        stop: stop.clone(),
+        cancel: Arc::default(),
+    });
     let mut parts = Parts(
         std::ptr::null_mut(),
         std::ptr::null_mut(),
@@ -785,7 +812,7 @@ pub fn check_smtlib(
         if solver.is_null() {
             return Err(SolverError::Backend("the query declares nothing".into()));
         }
-        let state = &*stop as *const Stop as *mut std::os::raw::c_void;
+        let state = &*halt as *const Halt as *mut std::os::raw::c_void;
         bz::bitwuzla_set_termination_callback(solver, Some(terminate), state);
         bz::bitwuzla_check_sat(solver)
     };

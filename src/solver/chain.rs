@@ -1,5 +1,6 @@
 //! Assembles the solver chain: Validate → Cache → CexCache → Independence → Ranges →
-//! Enumerate → (CrossCheck) → (QueryLog) → backend (Bitwuzla or Z3), outermost first.
+//! Enumerate → (CrossCheck) → (QueryLog) → backend (Bitwuzla, Z3 or the portfolio of both),
+//! outermost first.
 //!
 //! The order follows KLEE's `Validating(Caching(CexCaching(Independent(core))))`: the exact
 //! cache answers repeats before the counterexample cache searches subsets and supersets, and
@@ -7,8 +8,9 @@
 
 use super::{
     Backend, BitwuzlaSolver, CachingSolver, CexCachingSolver, CrossCheckingSolver,
-    EnumeratingSolver, IndependenceSolver, LoggingSolver, RangeSolver, SatResult, Solver,
-    SolverConfig, SolverError, SolverStats, ValidatingSolver, Z3Solver, CROSS_CHECK_TIMEOUT,
+    EnumeratingSolver, IndependenceSolver, LoggingSolver, PortfolioSolver, RangeSolver, SatResult,
+    Solver, SolverConfig, SolverError, SolverStats, ValidatingSolver, Z3Solver,
+    CROSS_CHECK_TIMEOUT,
 };
 use crate::expr::{ExprId, ExprPool};
 use std::time::Instant;
@@ -22,21 +24,28 @@ pub fn new_backend(
     match backend {
         Backend::Bitwuzla => Box::new(BitwuzlaSolver::new(timeout).with_stop(stop.clone())),
         Backend::Z3 => Box::new(Z3Solver::new(timeout).with_stop(stop.clone())),
+        Backend::Portfolio => Box::new(PortfolioSolver::new(timeout, stop)),
     }
 }
 
 /// Builds the solver chain for `cfg`: the backend (its queries logged with `cfg.log`, and
-/// checked by the other backend with `cfg.cross_check`), wrapped (innermost first) by enumeration, ranges, independence, the
-/// counterexample cache, the cache and validation, each only if `cfg` switches it on. The
-/// result counts queries and their total time, and its `stats()` includes the counters of
-/// every layer.
+/// checked by the other backend with `cfg.cross_check`), wrapped (innermost first) by
+/// enumeration, ranges, independence, the counterexample cache, the cache and validation,
+/// each only if `cfg` switches it on. The result counts queries and their total time, and its
+/// `stats()` includes the counters of every layer. The portfolio is not cross-checked: with
+/// `cfg.cross_check` it gives way to Bitwuzla checked by Z3 (the command line refuses the
+/// combination, [`super::PORTFOLIO_CROSS_CHECK`]).
 pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
-    let mut solver = new_backend(cfg.backend, cfg.timeout, &cfg.stop);
+    let backend = match cfg.backend {
+        Backend::Portfolio if cfg.cross_check.is_some() => Backend::Bitwuzla,
+        chosen => chosen,
+    };
+    let mut solver = new_backend(backend, cfg.timeout, &cfg.stop);
     if let Some(log) = &cfg.log {
-        solver = Box::new(LoggingSolver::new(solver, cfg.backend.name(), log.clone()));
+        solver = Box::new(LoggingSolver::new(solver, backend.name(), log.clone()));
     }
     if let Some(dir) = &cfg.cross_check {
-        let other = cfg.backend.other();
+        let other = backend.other();
         let reference = new_backend(
             other,
             Some(cfg.timeout.unwrap_or(CROSS_CHECK_TIMEOUT)),
@@ -44,7 +53,7 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
         );
         solver = Box::new(CrossCheckingSolver::new(
             solver,
-            cfg.backend.name(),
+            backend.name(),
             reference,
             other.name(),
             dir,

@@ -27,7 +27,8 @@
 //! 8. With `--log-queries FILE`, [`LoggingSolver`] writes every query that reaches the backend
 //!    as SMT-LIB, with its answer and time, for `xcheck query FILE` to replay ([`querylog`]).
 //! 9. The backend: [`BitwuzlaSolver`] (the default) or [`Z3Solver`] (`--solver z3`) translates
-//!    expressions to SMT terms and solves them.
+//!    expressions to SMT terms and solves them; [`PortfolioSolver`] (`--solver portfolio`)
+//!    races the two on queries that run past [`RACE_DELAY`].
 //!
 //! Every layer serves a single [`ExprPool`]: expression ids are only meaningful inside the pool
 //! that created them. Layers that keep state keyed by ids (the caches, the independence layer's
@@ -43,6 +44,7 @@ mod crosscheck;
 mod enumerate;
 mod independence;
 mod lowering;
+mod portfolio;
 pub mod querylog;
 mod ranges;
 mod validate;
@@ -55,6 +57,7 @@ pub use chain::{build_chain, new_backend, ChainSolver};
 pub use crosscheck::{CrossCheckingSolver, CROSS_CHECK_TIMEOUT};
 pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
+pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, RACE_DELAY};
 pub use querylog::{LoggingSolver, QueryLog};
 pub use ranges::{rewrite_with_bounds, RangeSolver};
 pub use validate::ValidatingSolver;
@@ -63,6 +66,7 @@ pub use z3::{smtlib, SmtlibPrinter, Z3Interrupt, Z3Solver, INTERRUPTED};
 use crate::expr::{ArrayId, Assignment, ExprId, ExprPool, Node};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The answer to "is `constraints ∧ query` satisfiable?".
@@ -199,6 +203,17 @@ pub struct SolverStats {
     pub crosscheck_unknown: u64,
     /// Time the cross-checking solver spent (translation included).
     pub crosscheck_time: Duration,
+    /// With `--solver portfolio`: the queries whose answer came from each backend, indexed
+    /// as [`Backend::ALL`].
+    pub portfolio_answers: [u64; 2],
+    /// With `--solver portfolio`: the wall time each backend spent on its checks, translation
+    /// included, indexed as [`Backend::ALL`] (the two overlap during a race).
+    pub portfolio_time: [Duration; 2],
+    /// Queries on which the portfolio started its second backend (the first had not answered
+    /// within [`RACE_DELAY`], or had answered unknown).
+    pub portfolio_races: u64,
+    /// Checks the portfolio cancelled because the other backend answered first.
+    pub portfolio_cancelled: u64,
 }
 
 impl SolverStats {
@@ -229,6 +244,36 @@ impl SolverStats {
         self.crosscheck_disagreements += other.crosscheck_disagreements;
         self.crosscheck_unknown += other.crosscheck_unknown;
         self.crosscheck_time += other.crosscheck_time;
+        for i in 0..2 {
+            self.portfolio_answers[i] += other.portfolio_answers[i];
+            self.portfolio_time[i] += other.portfolio_time[i];
+        }
+        self.portfolio_races += other.portfolio_races;
+        self.portfolio_cancelled += other.portfolio_cancelled;
+    }
+
+    /// The portfolio's counters for a report, named after the backends; empty when no
+    /// portfolio answered (the front end does not name the backends).
+    pub fn portfolio_counters(&self) -> Vec<(String, u64)> {
+        if self.portfolio_answers.iter().sum::<u64>() + self.portfolio_races == 0 {
+            return Vec::new();
+        }
+        let mut rows = Vec::new();
+        for (i, backend) in Backend::ALL.into_iter().enumerate() {
+            let name = backend.name();
+            rows.push((
+                format!("portfolio: {name} answers"),
+                self.portfolio_answers[i],
+            ));
+            let ms = self.portfolio_time[i].as_millis() as u64;
+            rows.push((format!("portfolio: {name} time ms"), ms));
+        }
+        rows.push(("portfolio: races".into(), self.portfolio_races));
+        rows.push((
+            "portfolio: checks cancelled".into(),
+            self.portfolio_cancelled,
+        ));
+        rows
     }
 }
 
@@ -252,6 +297,41 @@ pub trait Solver: Send {
     fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
 }
 
+/// The reason of the `SatResult::Unknown` a backend answers when its check was cancelled
+/// through its [`Cancel`] handle.
+pub const CANCELLED: &str = "cancelled";
+
+/// Ends one backend's running check early, or its next check if none runs, without stopping
+/// the run: the check answers `Unknown(`[`CANCELLED`]`)`. Unlike the run's interrupt, the
+/// cancel lasts until [`Cancel::rearm`]: the portfolio cancels the loser of one race only.
+pub trait Cancel: Send + Sync {
+    /// Cancels the running check, or the next one to start. May be called repeatedly.
+    fn cancel(&self);
+    /// Lets checks run again; called when no check of the backend runs.
+    fn rearm(&self);
+}
+
+/// A [`Cancel`] that is a flag the backend asks (Bitwuzla's termination callback does).
+#[derive(Debug, Default)]
+pub struct CancelFlag(AtomicBool);
+
+impl CancelFlag {
+    /// Whether the current check is cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl Cancel for CancelFlag {
+    fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    fn rearm(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+}
+
 /// The default time limit of one backend check ([`SolverConfig::timeout`]): far above the
 /// queries of the corpora (all their checks together take about 9 s of engine time), short
 /// enough that one hard query cannot silently take a whole run's time budget.
@@ -265,28 +345,41 @@ pub enum Backend {
     Bitwuzla,
     /// [`Z3Solver`].
     Z3,
+    /// [`PortfolioSolver`]: Bitwuzla, and Z3 raced against it on queries that run past
+    /// [`RACE_DELAY`].
+    Portfolio,
 }
 
 /// The help text of the option that chooses the backend (the front end does not name them).
-pub const BACKEND_HELP: &str =
-    "SMT solver: bitwuzla (default) or z3. With --cross-check-solver, the other one checks it.";
+pub const BACKEND_HELP: &str = "SMT solver: bitwuzla (default), z3, or portfolio (bitwuzla, \
+     and z3 raced against it on a query bitwuzla has not answered within a few milliseconds). \
+     With --cross-check-solver (not with portfolio), the other one checks it.";
+
+/// Why `--cross-check-solver` refuses the portfolio (the front end does not name backends).
+pub const PORTFOLIO_CROSS_CHECK: &str = "not with --solver portfolio, which races the two \
+     solvers instead of comparing them: cross-check one of them (--solver bitwuzla or z3)";
 
 impl Backend {
-    /// Every backend, in the order of [`BACKEND_HELP`].
+    /// Every SMT solver (the two the portfolio races), in the order of [`BACKEND_HELP`].
     pub const ALL: [Backend; 2] = [Backend::Bitwuzla, Backend::Z3];
+
+    /// Every choice of `--solver`.
+    pub const CHOICES: [Backend; 3] = [Backend::Bitwuzla, Backend::Z3, Backend::Portfolio];
 
     /// The backend's name on the command line and in messages.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Bitwuzla => "bitwuzla",
             Backend::Z3 => "z3",
+            Backend::Portfolio => "portfolio",
         }
     }
 
-    /// The backend that cross-checks this one.
+    /// The backend that cross-checks this one. The portfolio is not cross-checked
+    /// ([`build_chain`] cross-checks Bitwuzla instead, the command line refuses it).
     pub fn other(self) -> Backend {
         match self {
-            Backend::Bitwuzla => Backend::Z3,
+            Backend::Bitwuzla | Backend::Portfolio => Backend::Z3,
             Backend::Z3 => Backend::Bitwuzla,
         }
     }
@@ -296,10 +389,10 @@ impl std::str::FromStr for Backend {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        Backend::ALL
+        Backend::CHOICES
             .into_iter()
             .find(|b| b.name() == text.trim())
-            .ok_or_else(|| format!("unknown solver '{text}' (expected bitwuzla or z3)"))
+            .ok_or_else(|| format!("unknown solver '{text}' (expected bitwuzla, z3 or portfolio)"))
     }
 }
 
@@ -754,6 +847,10 @@ mod tests {
             crosscheck_disagreements: 17,
             crosscheck_unknown: 18,
             crosscheck_time: Duration::from_millis(19),
+            portfolio_answers: [20, 21],
+            portfolio_time: [Duration::from_millis(22), Duration::from_millis(23)],
+            portfolio_races: 24,
+            portfolio_cancelled: 25,
         };
         let mut sum = one;
         sum.merge(&one);
@@ -782,6 +879,11 @@ mod tests {
         assert_eq!(sum.crosscheck_disagreements, 34);
         assert_eq!(sum.crosscheck_unknown, 36);
         assert_eq!(sum.crosscheck_time, Duration::from_millis(38));
+        assert_eq!(sum.portfolio_answers, [40, 42]);
+        let time = [Duration::from_millis(44), Duration::from_millis(46)];
+        assert_eq!(sum.portfolio_time, time);
+        assert_eq!(sum.portfolio_races, 48);
+        assert_eq!(sum.portfolio_cancelled, 50);
     }
 
     #[test]

@@ -281,6 +281,9 @@ pub fn replay(
             let answer = match backend {
                 Backend::Bitwuzla => super::bitwuzla::check_smtlib(&q.smtlib, timeout, stop),
                 Backend::Z3 => super::z3::check_smtlib(&q.smtlib, timeout, stop),
+                Backend::Portfolio => Err(SolverError::Backend(
+                    "the portfolio replays as its two backends (--solver both)".into(),
+                )),
             }
             .map_err(|e| {
                 let why = match e {
@@ -365,10 +368,11 @@ pub const REPLAY_SOLVER_HELP: &str = "Backends to replay with: bitwuzla, z3 or b
 pub fn backends_of(text: &str) -> Result<Vec<Backend>, String> {
     match text.trim() {
         "both" => Ok(Backend::ALL.to_vec()),
-        one => one
-            .parse()
+        one => Backend::ALL
+            .into_iter()
+            .find(|b| b.name() == one)
             .map(|b| vec![b])
-            .map_err(|_| format!("unknown solver '{text}' (expected bitwuzla, z3 or both)")),
+            .ok_or_else(|| format!("unknown solver '{text}' (expected bitwuzla, z3 or both)")),
     }
 }
 

@@ -22,7 +22,8 @@
 //!   and when the solver is handed a different pool.
 //! - **Limits.** A time limit becomes Z3's `timeout` parameter (milliseconds); an
 //!   [`Z3Interrupt`] handle stops a running check from another thread (`Z3_interrupt`) and
-//!   makes every later check answer `Unknown("interrupted")` at once.
+//!   makes every later check answer `Unknown("interrupted")` at once; its [`Cancel`] side
+//!   (the portfolio's race) stops the running check, or the next one, until rearmed.
 //! - **Errors.** Every node's sorts are checked before it is lowered, and Z3's error handler
 //!   is replaced by one that only records the error: a failed call returns null, which
 //!   becomes [`SolverError::Backend`] with Z3's message. Nothing reaches Z3's default
@@ -30,8 +31,9 @@
 
 use super::lowering::{Fp, Rounding, TermMemo, Terms};
 use super::{
-    assignment_from_bytes, children, symbolic_bytes, Answer, Memo, Recycled, SatResult, Solver,
-    SolverError, SolverStats, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT,
+    assignment_from_bytes, children, symbolic_bytes, Answer, Cancel, Memo, Recycled, SatResult,
+    Solver, SolverError, SolverStats, CANCELLED, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL,
+    TIMEOUT,
 };
 use crate::expr::fp_format;
 use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH};
@@ -101,6 +103,8 @@ pub struct Z3Interrupt {
 struct InterruptState {
     /// Set once by [`Z3Interrupt::interrupt`]; every later check answers at once.
     stopped: bool,
+    /// Set by [`Cancel::cancel`], cleared by [`Cancel::rearm`].
+    cancelled: bool,
     /// The context of the check running now, if any.
     running: Option<RawContext>,
 }
@@ -130,6 +134,32 @@ impl Z3Interrupt {
     /// Whether [`Z3Interrupt::interrupt`] was called.
     pub fn is_interrupted(&self) -> bool {
         lock(&self.shared).stopped
+    }
+}
+
+impl InterruptState {
+    /// Why checks must not run now, if so: the interrupt first, then a cancel.
+    fn halted(&self) -> Option<&'static str> {
+        (self.stopped || self.cancelled).then_some(if self.stopped {
+            INTERRUPTED
+        } else {
+            CANCELLED
+        })
+    }
+}
+
+impl Cancel for Z3Interrupt {
+    fn cancel(&self) {
+        let mut state = lock(&self.shared);
+        state.cancelled = true;
+        if let Some(RawContext(ctx)) = state.running {
+            // SAFETY: as in `interrupt`. Z3 forgets an interrupt when its check ends.
+            unsafe { z::Z3_interrupt(ctx) };
+        }
+    }
+
+    fn rearm(&self) {
+        lock(&self.shared).cancelled = false;
     }
 }
 
@@ -175,6 +205,11 @@ impl Z3Solver {
         self.interrupt.clone()
     }
 
+    /// The handle that cancels this solver's running check (or its next one) until rearmed.
+    pub fn canceller(&self) -> Arc<dyn Cancel> {
+        Arc::new(self.interrupt.clone())
+    }
+
     /// Drops the context and its memo; the next query starts afresh.
     pub fn reset(&mut self) {
         self.context.reset();
@@ -193,9 +228,9 @@ impl Solver for Z3Solver {
         constraints: &[ExprId],
         query: ExprId,
     ) -> Result<SatResult, SolverError> {
-        if self.interrupt.is_interrupted() {
+        if let Some(why) = lock(&self.interrupt.shared).halted() {
             self.stats.backend_unknown += 1;
-            return Ok(SatResult::Unknown(INTERRUPTED.into()));
+            return Ok(SatResult::Unknown(why.into()));
         }
         if let Some(why) = self.stop.reason() {
             self.stats.backend_unknown += 1;
@@ -418,17 +453,17 @@ impl Context {
         }
         {
             let mut state = lock(&interrupt.shared);
-            if state.stopped {
-                return Ok(SatResult::Unknown(INTERRUPTED.into()));
+            if let Some(why) = state.halted() {
+                return Ok(SatResult::Unknown(why.into()));
             }
             state.running = Some(RawContext(ctx));
         }
         // SAFETY: as above; the check may be interrupted from another thread.
         let result = unsafe { z::Z3_solver_check(ctx, solver) };
-        let stopped = {
+        let halted = {
             let mut state = lock(&interrupt.shared);
             state.running = None;
-            state.stopped
+            state.halted()
         };
         match result {
             z::Z3_L_TRUE => {
@@ -446,7 +481,7 @@ impl Context {
                 Ok(SatResult::Sat(assignment_from_bytes(pool, bytes)))
             }
             z::Z3_L_FALSE => Ok(SatResult::Unsat),
-            _ if stopped => Ok(SatResult::Unknown(INTERRUPTED.into())),
+            _ if halted.is_some() => Ok(SatResult::Unknown(halted.unwrap_or(INTERRUPTED).into())),
             _ => {
                 // SAFETY: `solver` is live; the reason is copied at once.
                 let reason = unsafe {

@@ -537,4 +537,23 @@ fn an_unknown_solver_is_a_usage_error() {
         &["a.bc", "b.bc", "--function", "f", "--solver", "cvc5"],
     );
     assert_error(&o, "--solver: unknown solver 'cvc5'");
+    // The portfolio races the two solvers; it is not cross-checked, and not replayed.
+    let o = xcheck(
+        dir.path(),
+        &[
+            "a.bc",
+            "b.bc",
+            "--function",
+            "f",
+            "--solver",
+            "portfolio",
+            "--cross-check-solver",
+        ],
+    );
+    assert_error(&o, "--cross-check-solver: not with --solver portfolio");
+    let o = xcheck(dir.path(), &["query", "q.smt2", "--solver", "portfolio"]);
+    assert_error(
+        &o,
+        "--solver: unknown solver 'portfolio' (expected bitwuzla, z3 or both)",
+    );
 }

@@ -287,6 +287,30 @@ fn z3_as_the_backend_gives_the_same_verdicts() {
 }
 
 #[test]
+fn the_portfolio_gives_the_same_verdicts_and_counts_each_backend() {
+    let (failures, outs) = run_with(&SOLVER_PAIRS, &["--solver", "portfolio"]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let (mut bitwuzla, mut z3) = (0, 0);
+    for out in &outs {
+        let path = out.path();
+        let answers = [
+            counter(path, "portfolio: bitwuzla answers"),
+            counter(path, "portfolio: z3 answers"),
+        ];
+        // Every answer is a check of one backend; a check is cancelled only in a race.
+        let checks = counter(path, "backend queries");
+        assert!(answers[0] + answers[1] <= checks, "{}", path.display());
+        let cancelled = counter(path, "portfolio: checks cancelled");
+        assert!(cancelled <= counter(path, "portfolio: races"));
+        (bitwuzla, z3) = (bitwuzla + answers[0], z3 + answers[1]);
+    }
+    assert!(
+        bitwuzla + z3 > 20,
+        "only {bitwuzla} + {z3} portfolio answers"
+    );
+}
+
+#[test]
 fn logged_queries_replay_with_both_backends_without_mismatch() {
     let logs = tempfile::tempdir().unwrap();
     let log = logs.path().join("queries.smt2");
