@@ -4,9 +4,11 @@
 alternating so that load on the machine hits both alike. Prints a Markdown table of verdicts,
 paths and engine milliseconds per check, the changed verdicts, and the totals.
 
-Usage: scripts/bench-compare.py OLD_BIN NEW_BIN [CORPUS_DIR] [REPEAT]
+Usage: scripts/bench-compare.py OLD_BIN NEW_BIN [CORPUS_DIR[:NEW_CORPUS_DIR]] [REPEAT]
 CORPUS_DIR is a directory name under $XCHECK_BUILD_DIR (default build/): `corpora`
-(clang-19) or `corpora-clang14`; an older binary may only read the older corpus."""
+(clang-19) or `corpora-clang14`; an older binary may only read the older corpus. With
+OLD:NEW the new binary runs on the second corpus (the same binary twice with
+`corpora-clang14:corpora` compares the compilers)."""
 import json
 import os
 import subprocess
@@ -37,6 +39,7 @@ def main():
         sys.exit(__doc__)
     old, new = sys.argv[1], sys.argv[2]
     corpus = sys.argv[3] if len(sys.argv) > 3 else "corpora"
+    corpora = corpus.split(":") if ":" in corpus else [corpus, corpus]
     repeat = int(sys.argv[4]) if len(sys.argv) > 4 else 3
     print(f"| pair | opt | args | verdict (old) | verdict (new) | paths (old/new) | old ms | new ms | new/old |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -51,11 +54,11 @@ def main():
         for check in case["check"]:
             extra = check.get("args", [])
             for opt in ("O0", "O2"):
-                a = os.path.join(BUILD, corpus, name, f"a.{opt}.bc")
-                b = os.path.join(BUILD, corpus, name, f"b.{opt}.bc")
                 best = [None, None]
                 for _ in range(repeat):
                     for i, binary in enumerate((old, new)):
+                        a = os.path.join(BUILD, corpora[i], name, f"a.{opt}.bc")
+                        b = os.path.join(BUILD, corpora[i], name, f"b.{opt}.bc")
                         r = run(binary, a, b, function, extra)
                         if best[i] is None or r[2] < best[i][2]:
                             best[i] = r
