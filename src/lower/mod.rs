@@ -6,13 +6,15 @@
 //! instruction to an `ir::Inst`. Constructs the engine does not model (floating point,
 //! vectors, exceptions, inline assembly) become `Inst::Unsupported` with their location, so
 //! a path that reaches one stops with a clear reason instead of a wrong answer. Integers
-//! wider than 128 bits are split into limbs of at most 128 bits (`wide.rs`).
+//! wider than 128 bits are split into limbs of at most 128 bits (`wide.rs`), vectors wider
+//! than 128 bits into one register per lane (`wide_vector.rs`).
 
 mod debug;
 mod intrinsics;
 mod opcodes;
 mod pointee;
 mod wide;
+mod wide_vector;
 
 use crate::ir::*;
 use debug::{
@@ -709,7 +711,7 @@ impl<'a> FunctionLowerer<'a> {
 
     unsafe fn operand(&mut self, v: LLVMValueRef) -> Result<Operand, String> {
         if let Some(&r) = self.regs.get(&v) {
-            if wide::is_wide(LLVMTypeOf(v)) {
+            if wide::is_wide(LLVMTypeOf(v)) || wide_vector::is_wide_vector(LLVMTypeOf(v)) {
                 return Err(format!(
                     "{} used whole (wider than 128 bits)",
                     type_string(LLVMTypeOf(v))
