@@ -615,7 +615,12 @@ impl<'a> FunctionLowerer<'a> {
             let loc = self.location(inst);
             let opcode = LLVMGetInstructionOpcode(inst);
             if opcode == LLVMOpcode::LLVMPHI {
-                match self.lower_phis(inst) {
+                let phis = if wide_vector::is_wide_vector(LLVMTypeOf(inst)) {
+                    self.lower_vector_phis(inst)
+                } else {
+                    self.lower_phis(inst)
+                };
+                match phis {
                     Ok(phis) => block.phis.extend(phis),
                     Err(what) => {
                         block.insts.push(Inst::Unsupported { what });
@@ -624,7 +629,12 @@ impl<'a> FunctionLowerer<'a> {
                 }
             } else if LLVMIsATerminatorInst(inst).is_null() {
                 self.note_debug_name(inst);
-                for lowered in self.lower_insts(inst, opcode) {
+                let insts = if wide_vector::involves_wide_vector(inst) {
+                    self.lower_wide_vector(inst, opcode)
+                } else {
+                    self.lower_insts(inst, opcode)
+                };
+                for lowered in insts {
                     if !matches!(
                         lowered,
                         Inst::Intrinsic {

@@ -135,9 +135,6 @@ impl FunctionLowerer<'_> {
     /// Lowers a `phi`: one per limb when its type is wide.
     pub(super) unsafe fn lower_phis(&mut self, inst: LLVMValueRef) -> Result<Vec<Phi>, String> {
         let ty = LLVMTypeOf(inst);
-        if super::wide_vector::is_wide_vector(ty) {
-            return self.lower_vector_phis(inst);
-        }
         if !is_wide(ty) {
             return Ok(vec![self.lower_phi(inst)?]);
         }
@@ -165,9 +162,6 @@ impl FunctionLowerer<'_> {
         inst: LLVMValueRef,
         opcode: LLVMOpcode,
     ) -> Vec<Inst> {
-        if super::wide_vector::involves_wide_vector(inst) {
-            return self.lower_wide_vector(inst, opcode);
-        }
         let wide = is_wide(LLVMTypeOf(inst))
             || (0..LLVMGetNumOperands(inst) as u32)
                 .any(|i| is_wide(LLVMTypeOf(LLVMGetOperand(inst, i))));
