@@ -195,7 +195,7 @@ impl FunctionLowerer<'_> {
         })
     }
 
-    fn lower_intrinsic(
+    pub(super) fn lower_intrinsic(
         &mut self,
         name: &str,
         dst: Option<RegId>,

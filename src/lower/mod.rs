@@ -6,13 +6,15 @@
 //! instruction to an `ir::Inst`. Constructs the engine does not model (floating point,
 //! vectors, exceptions, inline assembly) become `Inst::Unsupported` with their location, so
 //! a path that reaches one stops with a clear reason instead of a wrong answer. Integers
-//! wider than 128 bits are split into limbs of at most 128 bits (`wide.rs`).
+//! wider than 128 bits are split into limbs of at most 128 bits (`wide.rs`), vectors wider
+//! than 128 bits into one register per lane (`wide_vector.rs`).
 
 mod debug;
 mod intrinsics;
 mod opcodes;
 mod pointee;
 mod wide;
+mod wide_vector;
 
 use crate::ir::*;
 use debug::{
@@ -613,7 +615,12 @@ impl<'a> FunctionLowerer<'a> {
             let loc = self.location(inst);
             let opcode = LLVMGetInstructionOpcode(inst);
             if opcode == LLVMOpcode::LLVMPHI {
-                match self.lower_phis(inst) {
+                let phis = if wide_vector::is_wide_vector(LLVMTypeOf(inst)) {
+                    self.lower_vector_phis(inst)
+                } else {
+                    self.lower_phis(inst)
+                };
+                match phis {
                     Ok(phis) => block.phis.extend(phis),
                     Err(what) => {
                         block.insts.push(Inst::Unsupported { what });
@@ -622,7 +629,12 @@ impl<'a> FunctionLowerer<'a> {
                 }
             } else if LLVMIsATerminatorInst(inst).is_null() {
                 self.note_debug_name(inst);
-                for lowered in self.lower_insts(inst, opcode) {
+                let insts = if wide_vector::involves_wide_vector(inst) {
+                    self.lower_wide_vector(inst, opcode)
+                } else {
+                    self.lower_insts(inst, opcode)
+                };
+                for lowered in insts {
                     if !matches!(
                         lowered,
                         Inst::Intrinsic {
@@ -709,7 +721,7 @@ impl<'a> FunctionLowerer<'a> {
 
     unsafe fn operand(&mut self, v: LLVMValueRef) -> Result<Operand, String> {
         if let Some(&r) = self.regs.get(&v) {
-            if wide::is_wide(LLVMTypeOf(v)) {
+            if wide::is_wide(LLVMTypeOf(v)) || wide_vector::is_wide_vector(LLVMTypeOf(v)) {
                 return Err(format!(
                     "{} used whole (wider than 128 bits)",
                     type_string(LLVMTypeOf(v))

@@ -38,9 +38,9 @@ pub(super) unsafe fn is_wide(ty: LLVMTypeRef) -> bool {
 
 /// The bits of an integer given by its limbs: narrow values are one limb.
 #[derive(Clone, Debug)]
-struct Limbs {
-    ops: Vec<Operand>,
-    widths: Vec<u32>,
+pub(super) struct Limbs {
+    pub(super) ops: Vec<Operand>,
+    pub(super) widths: Vec<u32>,
 }
 
 /// The value of a `ConstantInt` of `width` bits as limbs (`limb_widths(width)`), read from
@@ -126,9 +126,9 @@ pub fn pieces(widths: &[u32], lo: i64, w: u32, signed: bool) -> Vec<Piece> {
 }
 
 /// One wide instruction's expansion.
-struct Emit<'f, 'a> {
-    f: &'f mut FunctionLowerer<'a>,
-    out: Vec<Inst>,
+pub(super) struct Emit<'f, 'a> {
+    pub(super) f: &'f mut FunctionLowerer<'a>,
+    pub(super) out: Vec<Inst>,
 }
 
 impl FunctionLowerer<'_> {
@@ -178,7 +178,7 @@ impl FunctionLowerer<'_> {
     }
 
     /// The registers of the limbs of the wide value `v` of `n` bits.
-    fn wide_regs(&mut self, v: LLVMValueRef, n: u32) -> Vec<RegId> {
+    pub(super) fn wide_regs(&mut self, v: LLVMValueRef, n: u32) -> Vec<RegId> {
         if let Some(regs) = self.wide.get(&v) {
             return regs.clone();
         }
@@ -192,7 +192,7 @@ impl FunctionLowerer<'_> {
     }
 
     /// The limbs of an integer operand of any width.
-    unsafe fn limbs(&mut self, v: LLVMValueRef) -> Result<Limbs, String> {
+    pub(super) unsafe fn limbs(&mut self, v: LLVMValueRef) -> Result<Limbs, String> {
         let ty = LLVMTypeOf(v);
         if !is_wide(ty) {
             let width = self.l.width_of(ty)?;
@@ -230,24 +230,30 @@ impl FunctionLowerer<'_> {
 }
 
 impl Emit<'_, '_> {
-    fn temp(&mut self) -> RegId {
+    pub(super) fn temp(&mut self) -> RegId {
         let r = RegId(self.f.num_regs);
         self.f.num_regs += 1;
         r
     }
 
-    fn constant(&mut self, width: u32, value: u128) -> Operand {
+    pub(super) fn constant(&mut self, width: u32, value: u128) -> Operand {
         Operand::Const(self.f.l.constant(Constant { width, value }))
     }
 
     /// `lhs op rhs` into a new register (or `dst`).
-    fn binary(&mut self, op: BinOp, lhs: Operand, rhs: Operand, dst: Option<RegId>) -> Operand {
+    pub(super) fn binary(
+        &mut self,
+        op: BinOp,
+        lhs: Operand,
+        rhs: Operand,
+        dst: Option<RegId>,
+    ) -> Operand {
         let dst = dst.unwrap_or_else(|| self.temp());
         self.out.push(Inst::Binary { dst, op, lhs, rhs });
         Operand::Reg(dst)
     }
 
-    fn icmp(&mut self, pred: Predicate, lhs: Operand, rhs: Operand) -> Operand {
+    pub(super) fn icmp(&mut self, pred: Predicate, lhs: Operand, rhs: Operand) -> Operand {
         let dst = self.temp();
         self.out.push(Inst::ICmp {
             dst,
@@ -277,7 +283,7 @@ impl Emit<'_, '_> {
     }
 
     /// Bits `[lo, lo + w)` of `src` into `dst` (see `pieces`).
-    fn extract(&mut self, src: &Limbs, lo: i64, w: u32, signed: bool, dst: RegId) {
+    pub(super) fn extract(&mut self, src: &Limbs, lo: i64, w: u32, signed: bool, dst: RegId) {
         let mut acc: Option<Operand> = None;
         for Piece { index, shift } in pieces(&src.widths, lo, w, signed) {
             let lw = src.widths[index];
@@ -438,7 +444,7 @@ impl Emit<'_, '_> {
     }
 
     /// The address of limb `i` of a wide value in memory at `addr` (16 bytes a limb).
-    fn limb_address(&mut self, addr: Operand, i: usize) -> Operand {
+    pub(super) fn limb_address(&mut self, addr: Operand, i: usize) -> Operand {
         if i == 0 {
             return addr;
         }

@@ -190,7 +190,7 @@ const CASES: &[Case] = &[
 
 /// Compiles C `text` with clang-19 to `dir/name.bc` with `flags`, and returns the bitcode and
 /// its disassembly.
-fn clang19(dir: &Path, name: &str, text: &str, flags: &[&str]) -> (PathBuf, String) {
+pub(crate) fn clang19(dir: &Path, name: &str, text: &str, flags: &[&str]) -> (PathBuf, String) {
     let src = dir.join(format!("{name}.c"));
     std::fs::write(&src, text).unwrap();
     let bc = dir.join(format!("{name}.bc"));
@@ -224,7 +224,7 @@ fn disassemble(bc: &Path) -> String {
 }
 
 /// The text of function `f`'s definition in disassembly `ll`.
-fn body<'t>(ll: &'t str, f: &str) -> &'t str {
+pub(crate) fn body<'t>(ll: &'t str, f: &str) -> &'t str {
     let start = ll
         .find(&format!(" @{f}("))
         .unwrap_or_else(|| panic!("no function {f} in the optimized IR"));

@@ -24,3 +24,4 @@ mod solver_queries;
 mod tidy;
 mod verdicts;
 mod wide;
+mod wide_vector;
