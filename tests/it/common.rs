@@ -10,11 +10,6 @@ pub fn repo() -> PathBuf {
 
 /// Compiles `tests/fixtures/<name>` to bitcode in `dir` with the toolchain's clang at `opt`.
 pub fn compile_fixture(name: &str, dir: &Path, opt: &str) -> PathBuf {
-    compile_fixture_with(name, dir, opt, &[])
-}
-
-/// [`compile_fixture`] with `extra` flags after the others.
-pub fn compile_fixture_with(name: &str, dir: &Path, opt: &str, extra: &[&str]) -> PathBuf {
     let src = repo().join("tests/fixtures").join(name);
     let out = dir.join(format!("{}.{opt}.bc", name.trim_end_matches(".c")));
     let status = Command::new(xcheck::toolchain::CLANG)
@@ -26,7 +21,6 @@ pub fn compile_fixture_with(name: &str, dir: &Path, opt: &str, extra: &[&str]) -
             "-Xclang",
             "-disable-O0-optnone",
         ])
-        .args(extra)
         .arg("-I")
         .arg(repo().join("harness/include"))
         .arg(&src)
