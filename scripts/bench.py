@@ -69,6 +69,38 @@ def row(name, opt, extra, a, b, function, jobs2=True, opts=()):
     ), w1, engine / 1000.0
 
 
+def klee_harnesses():
+    """One row per harness of corpora/klee: errors found, paths, whether exploration
+    completed, wall time with -j 1, and KLEE's time where the issue gives one."""
+    harness_dir = os.path.join(ROOT, "corpora", "klee")
+    table = tomllib.load(open(os.path.join(harness_dir, "harnesses.toml"), "rb"))
+    print("\n## KLEE-style harnesses\n")
+    print("`xcheck run` on each harness of `corpora/klee` at -O0, -j 1 (*slow* ones with --max-time 30). "
+          "*KLEE* is KLEE 3.2 + Z3 4.8.12 on the same machine kind, from issue 11, where it gives one.\n")
+    print("| harness | errors (expected) | paths | complete | wall ms | KLEE ms | xcheck/KLEE |")
+    print("|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, h in sorted(table.items()):
+            bc = os.path.join(tmp, f"{name}.bc")
+            subprocess.run([CLANG, "-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone",
+                            "-I", os.path.join(ROOT, "harness", "include"),
+                            os.path.join(harness_dir, f"{name}.c"), "-o", bc], check=True)
+            out = os.path.join(tmp, f"out-{name}")
+            limit = "30" if h.get("slow") else "120"
+            start = time.monotonic()
+            p = subprocess.run([BIN, "run", bc, "--json", "-j", "1", "--max-time", limit, "-o", out],
+                               capture_output=True, text=True)
+            wall = (time.monotonic() - start) * 1000
+            run = json.loads(p.stdout)["run"]
+            klee = h.get("klee_s")
+            ratio = f"{wall / (klee * 1000):.2f}×" if klee else "—"
+            done = "yes" if run["complete"] else f"no ({run['stop_reason']})"
+            print(f"| {name} | {len(run['errors'])} ({h['errors']}) | {run['completed']} | {done} | {wall:.0f} "
+                  f"| {klee * 1000:.0f} | {ratio} |" if klee else
+                  f"| {name} | {len(run['errors'])} ({h['errors']}) | {run['completed']} | {done} | {wall:.0f} | — | — |")
+            sys.stdout.flush()
+
+
 def main():
     subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-corpora.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
@@ -132,6 +164,10 @@ def main():
         print(line)
         line, *_ = row("concrete floating-point loop", "O0", [], bc("floop_a.c", "O0"), bc("floop_b.c", "O0"), "fspin")
         print(line)
+
+    # KLEE-style harnesses (corpora/klee), run by `xcheck run` at -O0, with KLEE's times
+    # where issue 11 measured them.
+    klee_harnesses()
 
     # Whole programs (built with xcheck cc against the bundled musl).
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-musl.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
