@@ -743,20 +743,7 @@ impl<'a> Executor<'a> {
                     // of one addition per bit is what clang-19 folds a SWAR popcount into, and
                     // against Kernighan's loop that chain left the solver undecided for minutes
                     // where the tree takes seconds.
-                    BitCount::Pop if w.is_power_of_two() && w >= 2 => {
-                        let mut acc = e;
-                        let mut span = 1;
-                        while span < w {
-                            // Fields of `span` bits, every other one: 0x55…, 0x33…, 0x0f0f….
-                            let mask = (0..w / (2 * span))
-                                .fold(0u128, |m, k| m | ((1u128 << span) - 1) << (2 * span * k));
-                            let m = pool.constant(w, mask);
-                            let high = pool.lshr(acc, pool.constant(w, span as u128));
-                            acc = pool.add(pool.and(acc, m), pool.and(high, m));
-                            span *= 2;
-                        }
-                        acc
-                    }
+                    BitCount::Pop if w.is_power_of_two() && w >= 2 => pool.popcount(e),
                     BitCount::Pop => (0..w).fold(pool.constant(w, 0), |acc, i| {
                         pool.add(acc, pool.zext(bit(i), w))
                     }),
