@@ -8,7 +8,9 @@ Usage: scripts/bench-compare.py OLD_BIN NEW_BIN [CORPUS_DIR[:NEW_CORPUS_DIR]] [R
 CORPUS_DIR is a directory name under $XCHECK_BUILD_DIR (default build/): `corpora`
 (clang-19) or `corpora-clang14`; an older binary may only read the older corpus. With
 OLD:NEW the new binary runs on the second corpus (the same binary twice with
-`corpora-clang14:corpora` compares the compilers)."""
+`corpora-clang14:corpora` compares the compilers). $XCHECK_COMPARE_NEW_ARGS (split on spaces)
+is added to the new binary's arguments: the same binary twice with `--solver portfolio`
+compares an option's setting."""
 import json
 import os
 import subprocess
@@ -18,6 +20,9 @@ import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("XCHECK_BUILD_DIR", os.path.join(ROOT, "build"))
+
+
+NEW_ARGS = os.environ.get("XCHECK_COMPARE_NEW_ARGS", "").split()
 
 
 def run(binary, a, b, function, extra):
@@ -59,7 +64,7 @@ def main():
                     for i, binary in enumerate((old, new)):
                         a = os.path.join(BUILD, corpora[i], name, f"a.{opt}.bc")
                         b = os.path.join(BUILD, corpora[i], name, f"b.{opt}.bc")
-                        r = run(binary, a, b, function, extra)
+                        r = run(binary, a, b, function, extra + (NEW_ARGS if i == 1 else []))
                         if best[i] is None or r[2] < best[i][2]:
                             best[i] = r
                 (vo, po, mo), (vn, pn, mn) = best
