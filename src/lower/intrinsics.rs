@@ -148,43 +148,17 @@ impl FunctionLowerer<'_> {
         let vty = LLVMTypeOf(LLVMGetOperand(inst, args.len() as u32 - 1));
         self.l.width_of(vty)?;
         let (lanes, elem) = self.l.vector_shape(vty)?;
-        let op = match rest.split('.').next().unwrap_or("") {
-            "add" => ReduceOp::Add,
-            "mul" => ReduceOp::Mul,
-            "and" => ReduceOp::And,
-            "or" => ReduceOp::Or,
-            "xor" => ReduceOp::Xor,
-            "smax" => ReduceOp::SMax,
-            "smin" => ReduceOp::SMin,
-            "umax" => ReduceOp::UMax,
-            "umin" => ReduceOp::UMin,
-            fp @ ("fadd" | "fmul") => {
-                if !(elem == 32 || elem == 64) || args.len() != 2 {
-                    return Err(format!("intrinsic llvm.{name}"));
-                }
-                let reassoc = LLVMCanValueUseFastMathFlags(inst) != 0
-                    && LLVMGetFastMathFlags(inst) & LLVMFastMathAllowReassoc != 0;
-                if reassoc {
-                    return Err(format!(
-                        "intrinsic llvm.{name} with reassoc (the order of the lanes is unknown)"
-                    ));
-                }
-                let op = if fp == "fadd" {
-                    FpBinOp::Add
-                } else {
-                    FpBinOp::Mul
-                };
-                return Ok(Inst::Reduce {
-                    dst,
-                    op: ReduceOp::Ordered(op),
-                    vector,
-                    start: Some(args[0]),
-                    elem,
-                    lanes,
-                });
-            }
-            _ => return Err(format!("intrinsic llvm.{name}")),
-        };
+        let op = reduce_op(name, rest, inst, elem, args.len())?;
+        if let ReduceOp::Ordered(_) = op {
+            return Ok(Inst::Reduce {
+                dst,
+                op,
+                vector,
+                start: Some(args[0]),
+                elem,
+                lanes,
+            });
+        }
         Ok(Inst::Reduce {
             dst,
             op,
@@ -349,4 +323,45 @@ impl FunctionLowerer<'_> {
 /// Whether `v` is a vector.
 unsafe fn is_vector(v: LLVMValueRef) -> bool {
     LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMTypeKind::LLVMVectorTypeKind
+}
+
+/// The operation of `llvm.vector.reduce.REST` (named `name`) over lanes of `elem` bits with
+/// `nargs` arguments: the integer ones, or an ordered `fadd`/`fmul` (whose first argument is
+/// the start value); a reassociating FP reduction is refused, its order of lanes unknown.
+pub(super) unsafe fn reduce_op(
+    name: &str,
+    rest: &str,
+    inst: LLVMValueRef,
+    elem: u32,
+    nargs: usize,
+) -> Result<ReduceOp, String> {
+    Ok(match rest.split('.').next().unwrap_or("") {
+        "add" => ReduceOp::Add,
+        "mul" => ReduceOp::Mul,
+        "and" => ReduceOp::And,
+        "or" => ReduceOp::Or,
+        "xor" => ReduceOp::Xor,
+        "smax" => ReduceOp::SMax,
+        "smin" => ReduceOp::SMin,
+        "umax" => ReduceOp::UMax,
+        "umin" => ReduceOp::UMin,
+        fp @ ("fadd" | "fmul") => {
+            if !(elem == 32 || elem == 64) || nargs != 2 {
+                return Err(format!("intrinsic llvm.{name}"));
+            }
+            let reassoc = LLVMCanValueUseFastMathFlags(inst) != 0
+                && LLVMGetFastMathFlags(inst) & LLVMFastMathAllowReassoc != 0;
+            if reassoc {
+                return Err(format!(
+                    "intrinsic llvm.{name} with reassoc (the order of the lanes is unknown)"
+                ));
+            }
+            ReduceOp::Ordered(if fp == "fadd" {
+                FpBinOp::Add
+            } else {
+                FpBinOp::Mul
+            })
+        }
+        _ => return Err(format!("intrinsic llvm.{name}")),
+    })
 }

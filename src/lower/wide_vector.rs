@@ -17,6 +17,7 @@
 //! passed to or returned from calls, parameters and constant expressions of wide vectors)
 //! stays `Inst::Unsupported`, naming the operation and the type.
 
+use super::intrinsics::reduce_op;
 use super::wide::{limb_widths, Emit, Limbs};
 use super::{
     aggregate_element, binary_op, float_op, opcode_name, predicate, type_string, FunctionLowerer,
@@ -24,7 +25,7 @@ use super::{
 use crate::ir::*;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMFastMathAllowReassoc, LLVMOpcode, LLVMTypeKind};
+use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 
 /// Whether `ty` is a vector of more than 128 bits.
 pub(super) unsafe fn is_wide_vector(ty: LLVMTypeRef) -> bool {
@@ -651,33 +652,19 @@ impl Emit<'_, '_> {
         let v = self.lanes(LLVMGetOperand(inst, nargs - 1))?;
         let elem = v.widths[0];
         let dst = self.f.reg(inst);
-        let kind = |k| Some(Err(k));
-        let how: Option<Result<BinOp, Intrinsic>> = match rest.split('.').next().unwrap_or("") {
-            "add" => Some(Ok(BinOp::Add)),
-            "mul" => Some(Ok(BinOp::Mul)),
-            "and" => Some(Ok(BinOp::And)),
-            "or" => Some(Ok(BinOp::Or)),
-            "xor" => Some(Ok(BinOp::Xor)),
-            "smax" => kind(Intrinsic::SMax),
-            "smin" => kind(Intrinsic::SMin),
-            "umax" => kind(Intrinsic::UMax),
-            "umin" => kind(Intrinsic::UMin),
-            fp @ ("fadd" | "fmul") => {
-                if !(elem == 32 || elem == 64) || nargs != 2 {
-                    return Err(format!("intrinsic llvm.{name}"));
-                }
-                let reassoc = LLVMCanValueUseFastMathFlags(inst) != 0
-                    && LLVMGetFastMathFlags(inst) & LLVMFastMathAllowReassoc != 0;
-                if reassoc {
-                    return Err(format!(
-                        "intrinsic llvm.{name} with reassoc (the order of the lanes is unknown)"
-                    ));
-                }
-                let op = FloatOp::Binary(if fp == "fadd" {
-                    FpBinOp::Add
-                } else {
-                    FpBinOp::Mul
-                });
+        let how: Result<BinOp, Intrinsic> = match reduce_op(name, rest, inst, elem, nargs as usize)?
+        {
+            ReduceOp::Add => Ok(BinOp::Add),
+            ReduceOp::Mul => Ok(BinOp::Mul),
+            ReduceOp::And => Ok(BinOp::And),
+            ReduceOp::Or => Ok(BinOp::Or),
+            ReduceOp::Xor => Ok(BinOp::Xor),
+            ReduceOp::SMax => Err(Intrinsic::SMax),
+            ReduceOp::SMin => Err(Intrinsic::SMin),
+            ReduceOp::UMax => Err(Intrinsic::UMax),
+            ReduceOp::UMin => Err(Intrinsic::UMin),
+            ReduceOp::Ordered(op) => {
+                let op = FloatOp::Binary(op);
                 let mut acc = self.f.operand(LLVMGetOperand(inst, 0))?;
                 for &lane in &v.ops {
                     let t = self.temp();
@@ -692,9 +679,7 @@ impl Emit<'_, '_> {
                 self.out.push(Inst::Copy { dst, src: acc });
                 return Ok(());
             }
-            _ => None,
         };
-        let how = how.ok_or_else(|| format!("intrinsic llvm.{name}"))?;
         let mut acc = v.ops[0];
         for &lane in &v.ops[1..] {
             acc = match how {

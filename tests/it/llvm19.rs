@@ -232,8 +232,15 @@ pub(crate) fn body<'t>(ll: &'t str, f: &str) -> &'t str {
     &ll[start..end]
 }
 
-/// Checks `a` against `b` on `function`; returns the exit code and the output.
-fn check(dir: &Path, a: &Path, b: &Path, function: &str) -> (Option<i32>, String) {
+/// Checks `a` against `b` on `function` with buffers of `buffer` bytes; returns the exit code
+/// and the output.
+pub(crate) fn check(
+    dir: &Path,
+    a: &Path,
+    b: &Path,
+    function: &str,
+    buffer: &str,
+) -> (Option<i32>, String) {
     let o = xcheck(
         dir,
         &[
@@ -242,25 +249,39 @@ fn check(dir: &Path, a: &Path, b: &Path, function: &str) -> (Option<i32>, String
             "--function",
             function,
             "--buffer-size",
-            "32",
+            buffer,
         ],
     );
     (o.status.code(), format!("{}{}", stdout(&o), stderr(&o)))
 }
 
 /// Asserts that `function` of `a` is proved equivalent to `reference` and diverges (confirmed
-/// on native replay of the input) from `wrong`.
-fn assert_verdicts(dir: &Path, a: &Path, reference: &Path, wrong: &Path, function: &str) {
-    let (code, out) = check(dir, a, reference, function);
+/// on native replay of the input) from `wrong`, with buffers of `buffer` bytes; `all_return`:
+/// and that no path of the proof errs on both sides (which would hide what it is about).
+pub(crate) fn assert_verdicts_with(
+    dir: &Path,
+    (a, reference, wrong): (&Path, &Path, &Path),
+    function: &str,
+    buffer: &str,
+    all_return: bool,
+) {
+    let (code, out) = check(dir, a, reference, function, buffer);
     assert!(
-        code == Some(0) && out.contains("EQUIVALENT"),
+        code == Some(0)
+            && out.contains("EQUIVALENT")
+            && (!all_return || out.contains("errors in both 0,")),
         "{function} against its reference: {out}"
     );
-    let (code, out) = check(dir, a, wrong, function);
+    let (code, out) = check(dir, a, wrong, function, buffer);
     assert!(
         code == Some(1) && out.contains("DIVERGED") && out.contains("(confirmed)"),
         "{function} against its wrong variant: {out}"
     );
+}
+
+/// [`assert_verdicts_with`] with buffers of 32 bytes.
+fn assert_verdicts(dir: &Path, a: &Path, reference: &Path, wrong: &Path, function: &str) {
+    assert_verdicts_with(dir, (a, reference, wrong), function, "32", false);
 }
 
 #[test]
@@ -423,7 +444,7 @@ fn llvm19_assembly_constructs_are_checked_exactly() {
     }
     // A reassociating reduction may add the lanes in any order: no verdict, and the report
     // names the construct and where it is.
-    let (code, out) = check(dir.path(), &a, &reference, "fsum_reassoc");
+    let (code, out) = check(dir.path(), &a, &reference, "fsum_reassoc", "32");
     let report = std::fs::read_to_string(dir.path().join("xcheck-out/report.json")).unwrap();
     assert!(code == Some(3) && out.contains("unknown"), "{out}");
     assert!(

@@ -6,37 +6,15 @@
 //! directly (variable indices, shuffles joining halves, bitcasts to wide integers).
 
 use crate::common::*;
-use crate::llvm19::{body, clang19};
+use crate::llvm19::{assert_verdicts_with, body, check, clang19};
 use std::path::Path;
 use std::process::Command;
 
-/// Checks `function` of `a` against `b` with buffers of 128 bytes (the loops read up to 64):
-/// the exit code and the output.
-fn check(dir: &Path, a: &Path, b: &Path, function: &str) -> (Option<i32>, String) {
-    let args = [
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--function",
-        function,
-    ];
-    let o = xcheck(dir, &[&args[..], &["--buffer-size", "128"]].concat());
-    (o.status.code(), format!("{}{}", stdout(&o), stderr(&o)))
-}
-
 /// Asserts that `function` of `a` is proved equivalent to `reference` on paths that all
 /// return (no error in both, which would hide the lanes), and diverges (confirmed on native
-/// replay) from `wrong`.
+/// replay) from `wrong`; buffers have 128 bytes (the loops read up to 64).
 fn assert_verdicts(dir: &Path, a: &Path, reference: &Path, wrong: &Path, function: &str) {
-    let (code, out) = check(dir, a, reference, function);
-    assert!(
-        code == Some(0) && out.contains("EQUIVALENT") && out.contains("errors in both 0,"),
-        "{function} against its reference: {out}"
-    );
-    let (code, out) = check(dir, a, wrong, function);
-    assert!(
-        code == Some(1) && out.contains("DIVERGED") && out.contains("(confirmed)"),
-        "{function} against its wrong variant: {out}"
-    );
+    assert_verdicts_with(dir, (a, reference, wrong), function, "128", true);
 }
 
 /// One function: a fragment its `-O2` IR must contain (the wide vector it is about), its
@@ -270,7 +248,7 @@ fn wide_vector_assembly_is_checked_lane_by_lane() {
         assert_verdicts(dir.path(), &a, &reference, &wrong, function);
     }
     // A wide vector passed to a call stops the path, named.
-    let (_, out) = check(dir.path(), &a, &reference, "callwide");
+    let (_, out) = check(dir.path(), &a, &reference, "callwide", "128");
     let report = std::fs::read_to_string(dir.path().join("xcheck-out/report.json")).unwrap();
     assert!(
         out.contains("INCONCLUSIVE")
