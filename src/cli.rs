@@ -7,6 +7,7 @@
 //! xcheck cc CLANG-ARGS...                         compile against the bundled musl
 //! xcheck run HARNESS.bc [options]               explore a KLEE-style harness
 //! xcheck show TEST.ktest...                     print tests like ktest-tool
+//! xcheck merge DIR... -o OUT                    join a sharded run's output directories
 //! xcheck replay TEST.ktest|DIR A.bc B.bc --function f[=g]
 //! xcheck replay DIR --native A B [--function f[=g]]   confirm tests natively
 //! ```
@@ -97,6 +98,17 @@ struct CheckArgs {
     /// Directory for tests and reports.
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-out")]
     output_dir: PathBuf,
+    /// Explore shard K of N (K from 1): a deterministic part of the run, the same whatever
+    /// machine runs it; `xcheck merge` joins the N output directories into the report one
+    /// run gives. `auto` or `auto/N` read the batch engine's variables (Slurm arrays,
+    /// Kubernetes indexed jobs, GitLab, Buildkite, XCHECK_SHARD=K/N).
+    #[arg(long, value_name = "K/N|auto[/N]")]
+    shard: Option<String>,
+    /// With --shard: split a check's exploration tree once it has N live states per shard
+    /// (default 16); more balance the shards better and repeat more work in each. Every
+    /// shard of a run must be given the same value.
+    #[arg(long = "shard-frontier", value_name = "N", requires = "shard")]
+    shard_frontier: Option<usize>,
 }
 
 /// The end of `xcheck --help`: the environment options with their limits
@@ -272,6 +284,27 @@ struct ShowArgs {
 
 #[derive(Parser, Debug)]
 #[command(
+    name = "xcheck merge",
+    about = "Join the output directories of a sharded run (--shard K/N) into the report, tests and verdict one run gives"
+)]
+struct MergeArgs {
+    /// The output directory of every shard, in any order.
+    #[arg(required = true, value_name = "DIR")]
+    dirs: Vec<PathBuf>,
+    /// Where the merged tests and reports go (not one of the shards' directories).
+    #[arg(short = 'o', long = "output-dir", required = true)]
+    output_dir: PathBuf,
+    /// Write a JUnit XML report to this file.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// One check's shards: the outcomes that fail the run (as for a check); a gate run's
+    /// shards were judged by their own policy when they ran.
+    #[arg(long = "fail-on", value_name = "LIST")]
+    fail_on: Option<String>,
+}
+
+#[derive(Parser, Debug)]
+#[command(
     name = "xcheck replay",
     about = "Rerun tests concretely: in the engine on two bitcode files, or natively (--native)"
 )]
@@ -371,6 +404,9 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
         "query" => QueryArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(|a| query(a, &stop)),
+        "merge" => MergeArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .and_then(merge),
         "show" => ShowArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(show),
@@ -615,6 +651,7 @@ fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     let mut check = base_check(&args, a, b, &fa, &fb)?;
     check.out_dir = args.output_dir.clone();
     check.exec.jobs = jobs_of(&args.engine)?;
+    check.exec.shard = shard_of(&args)?;
     let bar = Bar::start(!args.json);
     check.exec.progress = bar.as_ref().map(|(p, _)| p.clone());
     let outcome = check_functions(&check);
@@ -659,6 +696,7 @@ fn check_programs(
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
     check.exec.jobs = jobs_of(&args.engine)?;
+    check.exec.shard = shard_of(args)?;
     let bar = Bar::start(!args.json);
     check.exec.progress = bar.as_ref().map(|(p, _)| p.clone());
     let outcome = crate::crosscheck::program::check_programs(&check);
@@ -704,6 +742,25 @@ fn finish_check(
     }
     print!("{}", console::written_to(&args.output_dir));
     Ok(code)
+}
+
+/// `--shard K/N` (or `auto`, from the environment), if given.
+fn shard_of(args: &CheckArgs) -> Result<Option<crate::shard::Shard>, Exit> {
+    let Some(text) = &args.shard else {
+        return Ok(None);
+    };
+    let mut shard = crate::shard::Shard::parse(text, &|name| std::env::var(name).ok())
+        .map_err(|why| usage(format!("--shard {why}")))?;
+    if let Some(n) = args.shard_frontier {
+        if n == 0 || n > crate::shard::MAX_FRONTIER_PER_SHARD {
+            return Err(usage(format!(
+                "--shard-frontier {n}: must be from 1 to {}",
+                crate::shard::MAX_FRONTIER_PER_SHARD
+            )));
+        }
+        shard.per_shard = n;
+    }
+    Ok(Some(shard))
 }
 
 /// `-j N`, or every core.
@@ -771,16 +828,21 @@ fn gate_all_functions(
         });
     }
     let fail_on = fail_on.unwrap_or_else(|| crate::config::DEFAULT_FAIL_ON.to_vec());
+    let shard = shard_of(args)?;
+    let labels: Vec<String> = jobs.iter().map(gate::Job::label).collect();
+    let (places, jobs): (Vec<usize>, Vec<gate::Job>) =
+        gate::shard_jobs(jobs, 0, shard).into_iter().unzip();
     let results = gate::run_jobs(&module, jobs, &fail_on);
     let title = format!("{}  vs  {}", a.display(), b.display());
-    finish_gate(
-        args,
-        vec![gate::Section {
-            title,
-            results,
-            skipped,
-        }],
-    )
+    let sections = vec![gate::Section {
+        title,
+        results,
+        skipped,
+    }];
+    if let Some(shard) = shard {
+        gate::write_manifest(&args.output_dir, shard, &labels, &sections, &[places])?;
+    }
+    finish_gate(args, sections)
 }
 
 fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> Result<i32, Exit> {
@@ -798,6 +860,8 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
         base.exec.abstract_calls = abstract_calls_of(list)?;
     }
     base.out_dir = args.output_dir.clone();
+    let shard = shard_of(args)?;
+    let (mut labels, mut places) = (Vec::new(), Vec::new());
     let mut sections = Vec::new();
     for (i, pair) in cfg.pairs.iter().enumerate() {
         let abstract_calls = pair.abstract_calls(&cfg.defaults, &base.exec.abstract_calls);
@@ -814,6 +878,11 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
                 &pair.exclude,
             )));
         }
+        let offset = labels.len();
+        labels.extend(jobs.iter().map(gate::Job::label));
+        let (mine, jobs): (Vec<usize>, Vec<gate::Job>) =
+            gate::shard_jobs(jobs, offset, shard).into_iter().unzip();
+        places.push(mine);
         let results = gate::run_jobs(&module, jobs, &fail_on);
         sections.push(gate::Section {
             title: format!(
@@ -825,6 +894,9 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
             results,
             skipped,
         });
+    }
+    if let Some(shard) = shard {
+        gate::write_manifest(&args.output_dir, shard, &labels, &sections, &places)?;
     }
     finish_gate(args, sections)
 }
@@ -851,6 +923,34 @@ fn run(args: RunArgs) -> Result<i32, Exit> {
         print!("{}", console::render_run(&result, &args.output_dir));
     }
     Ok(s.exit_code())
+}
+
+/// `xcheck merge DIR… -o OUT`: one report from a sharded run's directories.
+fn merge(args: MergeArgs) -> Result<i32, Exit> {
+    let fail_on = match &args.fail_on {
+        Some(list) => Some(parse_fail_on(list).map_err(|m| usage(format!("--fail-on: {m}")))?),
+        None => None,
+    };
+    match crate::merge::merge(&args.dirs, &args.output_dir)? {
+        crate::merge::Merged::Check(report) => {
+            let title = report.summary.title.clone();
+            let (_, code) =
+                gate::judge(&report, &title, fail_on.as_deref(), args.junit.as_deref())?;
+            print!("{}", render_table_limited(&report, TERMINAL_ROWS));
+            print!("{}", console::written_to(&args.output_dir));
+            Ok(code)
+        }
+        crate::merge::Merged::Gate(merged) => {
+            if fail_on.is_some() {
+                return Err(usage(
+                    "--fail-on: a gate run's shards were judged by their own policy when they ran"
+                        .into(),
+                ));
+            }
+            print!("{}", merged.render());
+            Ok(merged.finish(args.junit.as_deref())?)
+        }
+    }
 }
 
 fn show(args: ShowArgs) -> Result<i32, Exit> {

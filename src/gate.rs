@@ -100,6 +100,79 @@ pub fn select_functions(
     (selected, skipped)
 }
 
+/// The checks of a gate run that belong to `shard` (all of them without one): the i-th
+/// check of the run (from 0, `offset` being the place of this section's first) belongs to
+/// shard `i mod N + 1`. Returns the checks kept, each with its place in the run.
+pub fn shard_jobs(
+    jobs: Vec<Job>,
+    offset: usize,
+    shard: Option<crate::shard::Shard>,
+) -> Vec<(usize, Job)> {
+    jobs.into_iter()
+        .enumerate()
+        .map(|(j, job)| (offset + j, job))
+        .filter(|(i, _)| shard.is_none_or(|s| s.owns(*i)))
+        .collect()
+}
+
+/// The manifest a shard of a gate run writes (`report::gate::MANIFEST`) into `out_dir`:
+/// `labels` are every check's of the run, in order (their digest tells runs apart);
+/// `places` give each result's place in the run, section by section.
+pub fn write_manifest(
+    out_dir: &Path,
+    shard: crate::shard::Shard,
+    labels: &[String],
+    sections: &[Section],
+    places: &[Vec<usize>],
+) -> Result<()> {
+    use crate::report::gate::{GateEntry, GateManifest, GateSection, MANIFEST};
+    let manifest = GateManifest {
+        shard: crate::report::ShardInfo {
+            index: shard.index + 1,
+            count: shard.count,
+            checks: true,
+            frontier: 0,
+            digest: crate::shard::digest(labels.iter().map(|l| l.as_bytes())),
+        },
+        sections: sections
+            .iter()
+            .zip(places)
+            .map(|(s, places)| GateSection {
+                title: s.title.clone(),
+                skipped: s.skipped.clone(),
+                entries: s
+                    .results
+                    .iter()
+                    .zip(places)
+                    .map(|(r, &index)| GateEntry {
+                        index,
+                        label: r.job.label(),
+                        dir: r
+                            .job
+                            .check
+                            .out_dir
+                            .strip_prefix(out_dir)
+                            .unwrap_or(&r.job.check.out_dir)
+                            .to_string_lossy()
+                            .into_owned(),
+                        failed: r.failed,
+                        accepted: r.job.accept.is_some(),
+                        error: r.outcome.as_ref().err().cloned(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    let path = out_dir.join(MANIFEST);
+    let text = serde_json::to_string_pretty(&manifest).map_err(|e| Error::Output {
+        path: path.clone(),
+        source: std::io::Error::other(e),
+    })?;
+    std::fs::create_dir_all(out_dir)
+        .and_then(|()| crate::ktest::write_atomic(&path, text.as_bytes()))
+        .map_err(|e| Error::Output { path, source: e })
+}
+
 /// Runs `jobs` (all on `module`) in parallel; each writes to its own `out_dir`.
 pub fn run_jobs(module: &Module, jobs: Vec<Job>, fail_on: &[FailOn]) -> Vec<JobResult> {
     jobs.into_par_iter()

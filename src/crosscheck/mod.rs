@@ -24,7 +24,7 @@ use crate::exec::{ExecConfig, Executor, WorkPool};
 use crate::expr::ExprPool;
 use crate::ir::{Module, Side};
 use crate::ktest::KTest;
-use crate::report::{Overall, PathRow, PathVerdict, Report, Summary};
+use crate::report::{PathRow, PathVerdict, Report, Summary};
 use crate::solver::{build_chain, SolverConfig};
 pub use float::FpEquality;
 use rows::RowDriver;
@@ -346,6 +346,7 @@ pub(crate) fn replay_configs(
             stop: stop.clone(),
             max_time: None,
             progress: None,
+            shard: None,
             ..exec.clone()
         },
         SolverConfig {
@@ -384,6 +385,7 @@ fn interim_summary(title: String, rows: &[PathRow], started: Instant) -> Summary
         coverage: Vec::new(),
         live_at_end: 0,
         merged_away: 0,
+        shard: None,
     };
     let mut summary = explored.summary(title, rows, Vec::new(), started);
     summary.notes = vec![
@@ -429,6 +431,46 @@ pub(crate) struct Explored {
     pub coverage: Vec<Vec<bool>>,
     pub live_at_end: usize,
     pub merged_away: u64,
+    /// This shard's part of a sharded run (`--shard`), if it is one.
+    pub shard: Option<crate::report::ShardInfo>,
+}
+
+/// Shard `shard` of a check (`--shard K/N`): expands the exploration tree from
+/// `initial` to its frontier (the same in every shard), and returns this shard's frontier
+/// states (every N-th in path order, from the K-th) with what its report says of the split.
+/// Paths that end before the frontier belong to shard 1: `driver` (which records) sees them
+/// there, a driver of its own that records nothing in the others.
+fn split<D: RowDriver>(
+    ex: &mut Executor<'_>,
+    initial: crate::exec::State,
+    shard: crate::shard::Shard,
+    make_driver: &dyn Fn() -> D,
+    driver: &mut record::Recording<'_, '_, D>,
+) -> (Vec<crate::exec::State>, crate::report::ShardInfo) {
+    let target = shard.frontier_target();
+    let frontier = if shard.count == 1 {
+        // One shard is the whole run: nothing to split.
+        vec![initial]
+    } else if shard.index == 0 {
+        ex.expand(initial, driver, target)
+    } else {
+        let mut forget = record::Recording::new(make_driver(), None);
+        ex.expand(initial, &mut forget, target)
+    };
+    let info = crate::report::ShardInfo {
+        index: shard.index + 1,
+        count: shard.count,
+        checks: false,
+        frontier: if shard.count == 1 { 0 } else { frontier.len() },
+        digest: crate::shard::digest(frontier.iter().map(|s| s.path.as_slice())),
+    };
+    let mine = frontier
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| shard.owns(*i))
+        .map(|(_, s)| s)
+        .collect();
+    (mine, info)
 }
 
 /// Explores from `initial` with `ex` and, for `-j N`, N-1 more workers (each with its own
@@ -449,19 +491,30 @@ where
     let jobs = ex.config.jobs.max(1);
     let mut driver = record::Recording::new(make_driver(), recorder);
     let done = record::Done::default();
-    let (initial, work) = match jobs {
-        1 => (Some(initial), None),
-        _ => (None, Some(WorkPool::new(jobs, initial))),
-    };
+    let mut shard_info = None;
+    // The states the workers share (`-j N`), made once the first states are known.
+    let shared = std::sync::OnceLock::new();
     let others = std::thread::scope(|scope| {
         if let Some(recorder) = recorder {
             let done = &done;
             scope.spawn(move || recorder.flush_until(done));
         }
+        let states = match ex.config.shard {
+            None => vec![initial],
+            Some(shard) => {
+                let (states, info) = split(&mut ex, initial, shard, &make_driver, &mut driver);
+                if let Some(recorder) = recorder {
+                    recorder.set_shard(info.clone());
+                }
+                shard_info = Some(info);
+                states
+            }
+        };
         let mut others = Vec::new();
-        if let Some(initial) = initial {
-            ex.run(initial, &mut driver);
-        } else if let Some(work) = &work {
+        if jobs == 1 {
+            ex.run_worker(states, &mut driver, None);
+        } else {
+            let work = shared.get_or_init(|| WorkPool::new(jobs, states));
             let (module, pool, config) = (ex.module, ex.pool, ex.config.clone());
             let handles: Vec<_> = (1..jobs)
                 .map(|_| {
@@ -469,7 +522,7 @@ where
                     scope.spawn(move || {
                         let mut ex = Executor::new(module, pool, build_chain(solver), config);
                         let mut driver = record::Recording::new(make_driver(), recorder);
-                        ex.run_worker(None, &mut driver, Some(work));
+                        ex.run_worker(Vec::new(), &mut driver, Some(work));
                         (
                             ex.stats.clone(),
                             ex.solver.stats(),
@@ -481,7 +534,7 @@ where
                     })
                 })
                 .collect();
-            ex.run_worker(None, &mut driver, Some(work));
+            ex.run_worker(Vec::new(), &mut driver, Some(work));
             others = handles
                 .into_iter()
                 .map(|h| h.join().expect("an exploration worker panicked"))
@@ -516,11 +569,21 @@ where
     }
     // Rows in path order, whatever order the paths were explored in.
     keyed.sort_by(|x, y| x.0.cmp(&y.0));
-    let mut rows: Vec<PathRow> = keyed.into_iter().map(|(_, r)| r).collect();
+    let mut rows: Vec<PathRow> = keyed
+        .into_iter()
+        .map(|(key, mut row)| {
+            // A shard's rows carry their paths, for `xcheck merge` to order them.
+            if shard_info.is_some() {
+                row.path = Some(crate::shard::path_text(&key));
+            }
+            row
+        })
+        .collect();
     for (i, row) in rows.iter_mut().enumerate() {
         row.id = i + 1;
     }
     Explored {
+        shard: shard_info,
         rows,
         stats,
         solver_stats,
@@ -543,31 +606,6 @@ impl Explored {
     ) -> Summary {
         let stats = &self.stats;
         let complete = stats.stop_reason.is_none() && self.live_at_end == 0;
-        let count = |v: PathVerdict| rows.iter().filter(|r| r.verdict == v).count();
-        let confirmed = |v: PathVerdict| {
-            rows.iter()
-                .filter(|r| r.verdict == v && r.is_confirmed_difference())
-                .count()
-        };
-        let diverged = confirmed(PathVerdict::Diverged);
-        let errors_one = confirmed(PathVerdict::ErrorOne);
-        let unconfirmed = rows
-            .iter()
-            .filter(|r| r.is_unconfirmed_difference())
-            .count();
-        let not_replayed = rows
-            .iter()
-            .filter(|r| r.is_unconfirmed_difference() && r.confirmed.is_none())
-            .count();
-        let unknown = count(PathVerdict::Unknown);
-        // Only a difference that concrete replay reproduced makes the run NOT EQUIVALENT.
-        let overall = if diverged + errors_one > 0 {
-            Overall::Diverged
-        } else if unknown + unconfirmed > 0 || !complete {
-            Overall::Inconclusive
-        } else {
-            Overall::Equivalent
-        };
         if stats.dropped_for_memory > 0 {
             notes.push(format!(
                 "{} states were dropped to stay under --max-memory: exploration is incomplete",
@@ -580,18 +618,21 @@ impl Explored {
                 self.live_at_end
             ));
         }
-        Summary {
+        if let Some(info) = &self.shard {
+            notes.push(info.note());
+        }
+        let mut summary = Summary {
             title,
-            overall,
+            overall: crate::report::overall_of(rows, complete),
             complete,
-            paths: rows.len(),
-            proved: count(PathVerdict::Proved),
-            diverged,
-            errors_both: count(PathVerdict::ErrorBoth),
-            errors_one,
-            unconfirmed,
-            not_replayed,
-            unknown,
+            paths: 0,
+            proved: 0,
+            diverged: 0,
+            errors_both: 0,
+            errors_one: 0,
+            unconfirmed: 0,
+            not_replayed: 0,
+            unknown: 0,
             instructions: stats.instructions,
             queries: self.solver_stats.queries,
             solver_time_ms: self.solver_stats.backend_time.as_millis() as u64,
@@ -599,7 +640,10 @@ impl Explored {
             stop_reason: stats.stop_reason.clone(),
             notes,
             counters: counters(stats, &self.solver_stats, self.merged_away),
-        }
+            shard: self.shard.clone(),
+        };
+        summary.recount(rows);
+        summary
     }
 }
 
@@ -863,6 +907,7 @@ pub fn pair_functions(module: &Module) -> FunctionPairing {
 mod tests {
     use super::*;
     use crate::config::{outcomes, FailOn};
+    use crate::report::Overall;
 
     fn row(verdict: PathVerdict, confirmed: Option<bool>) -> PathRow {
         PathRow {
@@ -875,6 +920,7 @@ mod tests {
             detail: String::new(),
             ktest: None,
             confirmed,
+            path: None,
         }
     }
 
@@ -887,6 +933,7 @@ mod tests {
             coverage: Vec::new(),
             live_at_end: 0,
             merged_away: 0,
+            shard: None,
         };
         explored.summary("t".into(), rows, Vec::new(), Instant::now())
     }

@@ -79,6 +79,8 @@ struct Found {
     error: Option<Error>,
     /// Whether the final report is written (nothing interim may replace it).
     finished: bool,
+    /// The shard this check is (`--shard`): interim reports say so, and give rows paths.
+    shard: Option<crate::report::ShardInfo>,
 }
 
 impl<'a> Recorder<'a> {
@@ -108,6 +110,12 @@ impl<'a> Recorder<'a> {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Found> {
         self.found.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Makes the interim reports a shard's (`--shard`): they name it and give each row its
+    /// path, so that `xcheck merge` can use what a killed shard left.
+    pub(crate) fn set_shard(&self, info: crate::report::ShardInfo) {
+        self.lock().shard = Some(info);
     }
 
     /// Takes a row a worker just made: writes its test now, if it needs one.
@@ -140,14 +148,22 @@ impl<'a> Recorder<'a> {
         }
         let mut rows: Vec<(Vec<u8>, PathRow)> = found.rows.clone();
         rows.sort_by(|x, y| x.0.cmp(&y.0));
-        let mut rows: Vec<PathRow> = rows.into_iter().map(|(_, r)| r).collect();
+        let sharded = found.shard.is_some();
+        let mut rows: Vec<PathRow> = rows
+            .into_iter()
+            .map(|(key, mut row)| {
+                if sharded {
+                    row.path = Some(crate::shard::path_text(&key));
+                }
+                row
+            })
+            .collect();
         for (i, row) in rows.iter_mut().enumerate() {
             row.id = i + 1;
         }
-        let report = Report {
-            summary: (self.interim)(&rows),
-            rows,
-        };
+        let mut summary = (self.interim)(&rows);
+        summary.shard = found.shard.clone();
+        let report = Report { summary, rows };
         if let Err(e) = write_reports(&self.dir, &report) {
             found.error.get_or_insert(e);
         }

@@ -58,6 +58,7 @@ impl Rows {
             detail,
             ktest: None,
             confirmed: None,
+            path: None,
         });
     }
 

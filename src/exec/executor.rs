@@ -82,6 +82,9 @@ pub struct ExecConfig {
     /// Whether this run replays a test with concrete inputs: an abstracted call then ends
     /// the path as unknown (the replay cannot run the real function). Default is false.
     pub replaying: bool,
+    /// The part of the exploration tree this process explores (`--shard K/N`), which the
+    /// crosscheck's exploration splits off with [`Executor::expand`]. Default is all of it.
+    pub shard: Option<crate::shard::Shard>,
 }
 
 impl Default for ExecConfig {
@@ -101,6 +104,7 @@ impl Default for ExecConfig {
             stop: Stop::default(),
             abstract_calls: Vec::new(),
             replaying: false,
+            shard: None,
         }
     }
 }
@@ -184,7 +188,8 @@ pub struct Executor<'a> {
     /// The index of each declared function's handler in `table.rs`'s table, by function
     /// id: filled by the first call of a function without a body (`call_special`).
     pub(crate) specials: std::sync::OnceLock<Vec<Option<u16>>>,
-    start: Instant,
+    /// When exploration began (the deadline counts from it), once it has.
+    start: Option<Instant>,
 }
 
 impl<'a> Executor<'a> {
@@ -214,7 +219,7 @@ impl<'a> Executor<'a> {
             live_at_end: 0,
             merger,
             specials: std::sync::OnceLock::new(),
-            start: Instant::now(),
+            start: None,
         }
     }
 
@@ -327,25 +332,83 @@ impl<'a> Executor<'a> {
 
     /// Explores from `initial` until every path ended or a limit was hit.
     pub fn run(&mut self, initial: State, driver: &mut dyn Driver) {
-        self.run_worker(Some(initial), driver, None);
+        self.run_worker(vec![initial], driver, None);
     }
 
-    /// Explores from `initial` (if any) and, when its own states run out, from states other
-    /// workers hand over through `shared`; hands states over when another worker is idle.
+    /// Starts the clock of this exploration, once: `max_time` counts from the first call.
+    fn begin(&mut self) -> Instant {
+        if let Some(start) = self.start {
+            return start;
+        }
+        let start = Instant::now();
+        self.start = Some(start);
+        if let Some(max) = self.config.max_time {
+            self.config.stop.set_deadline(start + max);
+        }
+        start
+    }
+
+    /// Hands the states that ended during the last step to `driver`, which may continue
+    /// them (side B) or fork more; returns the states the step and the driver created.
+    fn settle(&mut self, driver: &mut dyn Driver) -> Vec<State> {
+        let mut created = std::mem::take(&mut self.pending);
+        loop {
+            let exits = std::mem::take(&mut self.pending_exits);
+            if exits.is_empty() {
+                return created;
+            }
+            for (s, exit) in exits {
+                match driver.on_exit(self, s, exit) {
+                    Some(next) => created.push(next),
+                    None => self.stats.paths += 1,
+                }
+            }
+            created.append(&mut self.pending);
+        }
+    }
+
+    /// Expands the exploration tree from `initial` breadth-first, a slice or a fork at a
+    /// time, without merging, until at least `target` states are live, none is, or a limit
+    /// is hit; returns the live states in path order. The expansion depends only on the
+    /// inputs and the options (not on time or threads), so every shard of a run
+    /// (`--shard`) computes the same states. Paths that end meanwhile go to `driver`.
+    pub fn expand(&mut self, initial: State, driver: &mut dyn Driver, target: usize) -> Vec<State> {
+        self.begin();
+        // States split at the frontier must not belong to a merge group that spans shards.
+        let merger = self.merger.take();
+        let mut queue = std::collections::VecDeque::from([initial]);
+        while queue.len() < target {
+            if let Some(reason) = self.limit_reached() {
+                self.stats.stop_reason = Some(reason);
+                break;
+            }
+            let Some(state) = queue.pop_front() else {
+                break;
+            };
+            let survivor = self.run_slice(state);
+            let created = self.settle(driver);
+            queue.extend(survivor);
+            queue.extend(created);
+        }
+        self.merger = merger;
+        let mut frontier: Vec<State> = queue.into();
+        frontier.sort_by(|x, y| x.path.cmp(&y.path));
+        frontier
+    }
+
+    /// Explores from `initial` and, when its own states run out, from states other workers
+    /// hand over through `shared`; hands states over when another worker is idle.
     pub fn run_worker(
         &mut self,
-        initial: Option<State>,
+        initial: Vec<State>,
         driver: &mut dyn Driver,
         shared: Option<&WorkPool>,
     ) {
-        self.start = Instant::now();
-        if let Some(max) = self.config.max_time {
-            self.config.stop.set_deadline(self.start + max);
-        }
+        let start = self.begin();
         let mut searcher: Box<dyn Searcher> = searcher::new(self.config.search, self.config.seed);
         let mut table = StateTable::default();
-        if let Some(initial) = initial {
-            let slot = table.place(initial);
+        for state in initial {
+            let slot = table.place(state);
             searcher.add(slot, None, &table.states);
         }
         let mut last_progress = Instant::now();
@@ -377,21 +440,8 @@ impl<'a> Executor<'a> {
                 .take()
                 .expect("searcher selected a live state");
             let survivor = self.run_slice(state);
-            let mut created = std::mem::take(&mut self.pending);
             // Ended states go to the driver, which may continue them (side B) or fork more.
-            loop {
-                let exits = std::mem::take(&mut self.pending_exits);
-                if exits.is_empty() {
-                    break;
-                }
-                for (s, exit) in exits {
-                    match driver.on_exit(self, s, exit) {
-                        Some(next) => created.push(next),
-                        None => self.stats.paths += 1,
-                    }
-                }
-                created.append(&mut self.pending);
-            }
+            let created = self.settle(driver);
             let ended = survivor.is_none();
             if let Some(s) = survivor {
                 table.states[slot] = Some(s);
@@ -467,7 +517,7 @@ impl<'a> Executor<'a> {
             + table.live
             + shared.map_or(0, WorkPool::left)
             + self.merger.as_ref().map_or(0, |m| m.parked());
-        self.stats.elapsed = self.start.elapsed();
+        self.stats.elapsed = start.elapsed();
     }
 
     /// This worker's counts, for the shared progress counters.
@@ -978,10 +1028,13 @@ struct PoolInner {
 }
 
 impl WorkPool {
-    pub fn new(workers: usize, initial: State) -> Self {
+    /// A pool for `workers` workers holding `initial` (taken last first).
+    pub fn new(workers: usize, mut initial: Vec<State>) -> Self {
+        // Workers pop from the end: the first state in path order goes out first.
+        initial.reverse();
         WorkPool {
             inner: Mutex::new(PoolInner {
-                states: vec![initial],
+                states: initial,
                 idle: 0,
                 workers,
                 done: false,

@@ -1,11 +1,11 @@
 //! The gate's printers: a table with one row per checked function (laid out by
 //! [`table::align`](super::table)), the functions left out, and the totals.
 
-use crate::report::{format_ms, Report};
-use serde::Serialize;
+use crate::report::{format_ms, Report, ShardInfo};
+use serde::{Deserialize, Serialize};
 
 /// A function left out of a gate run, and why.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Skipped {
     pub function: String,
     pub reason: String,
@@ -21,6 +21,44 @@ pub struct GateRow<'a> {
     pub failed: bool,
     /// Whether the configuration accepts an outcome of this function.
     pub accepted: bool,
+}
+
+/// The file a shard of a gate run (`--shard` with `--all-functions` or `--config`) writes
+/// into its output directory: which checks it ran and how each came out, for `xcheck merge`.
+pub const MANIFEST: &str = "shard.json";
+
+/// What a shard of a gate run did ([`MANIFEST`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GateManifest {
+    /// Which shard (`checks` is true; `digest` is that of every check's label in order).
+    pub shard: ShardInfo,
+    /// The module pairs, in order, each with the checks this shard ran.
+    pub sections: Vec<GateSection>,
+}
+
+/// One module pair of a gate shard's manifest.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GateSection {
+    pub title: String,
+    pub skipped: Vec<Skipped>,
+    pub entries: Vec<GateEntry>,
+}
+
+/// One check of a gate shard's manifest.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GateEntry {
+    /// The check's place among all the run's checks, from 0 (which shard owns it).
+    pub index: usize,
+    /// `f`, or `f=g`.
+    pub label: String,
+    /// Its output directory, relative to the shard's.
+    pub dir: String,
+    /// Whether the policy failed the run on it.
+    pub failed: bool,
+    /// Whether the configuration accepts an outcome of it.
+    pub accepted: bool,
+    /// Why the check could not run, if it could not.
+    pub error: Option<String>,
 }
 
 /// The gate's table: one row per function, then the functions left out, then the totals.

@@ -210,6 +210,7 @@ mod tests {
             stop_reason: None,
             notes: Vec::new(),
             counters: Vec::new(),
+            shard: None,
         }
     }
 
@@ -224,6 +225,7 @@ mod tests {
             detail: String::new(),
             ktest: None,
             confirmed: None,
+            path: None,
         }
     }
 

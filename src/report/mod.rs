@@ -17,11 +17,11 @@ pub mod table;
 pub use files::write_reports;
 pub use table::{render_markdown, render_table, render_table_limited, TERMINAL_ROWS};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What is known about one path after both implementations ran along it.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum PathVerdict {
     /// Both sides agree for every input that takes this path.
@@ -70,7 +70,7 @@ impl fmt::Display for PathVerdict {
 }
 
 /// The verdict on the whole run.
-#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Overall {
     /// Every path was explored and none differs.
@@ -103,7 +103,7 @@ impl fmt::Display for Overall {
 }
 
 /// One concrete input of a counterexample.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct InputValue {
     /// The parameter or object name.
     pub name: String,
@@ -114,7 +114,7 @@ pub struct InputValue {
 }
 
 /// One explored path, or one group of merged paths.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PathRow {
     /// The path's number, from 1.
     pub id: usize,
@@ -134,10 +134,14 @@ pub struct PathRow {
     pub ktest: Option<String>,
     /// Whether replaying the inputs concretely agreed with the symbolic result.
     pub confirmed: Option<bool>,
+    /// The path's branch decisions (`0110…`, `shard::path_text`): written by sharded runs
+    /// only, for `xcheck merge` to put the shards' rows in the order one run gives them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 /// Totals and settings of the whole run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Summary {
     /// What was compared, for example `ref.bc:mod  vs  opt.bc:modOpt`.
     pub title: String,
@@ -177,15 +181,100 @@ pub struct Summary {
     pub notes: Vec<String>,
     /// Engine counters (queries answered or avoided by each layer, merges…), by name.
     pub counters: Vec<(String, u64)>,
+    /// Which shard of a sharded run this is (`--shard K/N`); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
+}
+
+/// What a shard's report says about its part of the run, for `xcheck merge`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ShardInfo {
+    /// This shard's number, from 1.
+    pub index: u32,
+    /// How many shards the run was split into.
+    pub count: u32,
+    /// Gate runs: whole checks were assigned to shards (`checks`); otherwise one check's
+    /// exploration tree was split at a frontier of `frontier` states.
+    pub checks: bool,
+    /// The states of the frontier the check was split at (0 for gate runs, or when every
+    /// path ended before the frontier was reached).
+    pub frontier: usize,
+    /// The digest of the frontier's paths (`shard::digest`): equal in every shard of one run.
+    pub digest: String,
 }
 
 /// A whole run: the summary and every row.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
     /// Totals and settings.
     pub summary: Summary,
     /// One row per path, in the order the engine numbered them.
     pub rows: Vec<PathRow>,
+}
+
+impl ShardInfo {
+    /// The note a shard's report carries about its part of the run.
+    pub fn note(&self) -> String {
+        let part = if self.checks {
+            "whole checks were assigned to shards".to_string()
+        } else if self.frontier == 0 {
+            "every path ended before the frontier: shard 1 reports them all".to_string()
+        } else {
+            format!(
+                "the exploration tree was split at a frontier of {} states (digest {})",
+                self.frontier, self.digest
+            )
+        };
+        format!(
+            "shard {}/{} of a sharded run: {part}; this report covers this shard's part only (xcheck merge joins the shards)",
+            self.index, self.count
+        )
+    }
+}
+
+impl Summary {
+    /// Sets the row counts from `rows`: a difference counts as diverged or one-sided error
+    /// only when concrete replay confirmed it, else as unconfirmed (and, when it was not
+    /// replayed at all, as not replayed).
+    pub fn recount(&mut self, rows: &[PathRow]) {
+        let count = |v: PathVerdict| rows.iter().filter(|r| r.verdict == v).count();
+        let confirmed = |v: PathVerdict| {
+            rows.iter()
+                .filter(|r| r.verdict == v && r.is_confirmed_difference())
+                .count()
+        };
+        self.paths = rows.len();
+        self.proved = count(PathVerdict::Proved);
+        self.diverged = confirmed(PathVerdict::Diverged);
+        self.errors_both = count(PathVerdict::ErrorBoth);
+        self.errors_one = confirmed(PathVerdict::ErrorOne);
+        self.unconfirmed = rows
+            .iter()
+            .filter(|r| r.is_unconfirmed_difference())
+            .count();
+        self.not_replayed = rows
+            .iter()
+            .filter(|r| r.is_unconfirmed_difference() && r.confirmed.is_none())
+            .count();
+        self.unknown = count(PathVerdict::Unknown);
+    }
+}
+
+/// The verdict on a run whose rows are `rows` (`complete`: every path was explored). Only a
+/// difference that concrete replay reproduced makes it NOT EQUIVALENT; any unknown or
+/// unconfirmed row, or a path not explored, leaves it inconclusive.
+pub fn overall_of(rows: &[PathRow], complete: bool) -> Overall {
+    if rows.iter().any(PathRow::is_confirmed_difference) {
+        Overall::Diverged
+    } else if !complete
+        || rows
+            .iter()
+            .any(|r| r.verdict == PathVerdict::Unknown || r.is_unconfirmed_difference())
+    {
+        Overall::Inconclusive
+    } else {
+        Overall::Equivalent
+    }
 }
 
 /// Formats a duration in milliseconds for people: `850 ms`, `1.500 s`, `2 min 5.000 s`.
@@ -216,6 +305,7 @@ pub(crate) mod tests {
             detail: detail.to_string(),
             ktest: None,
             confirmed: None,
+            path: None,
         };
         let int = |name: &str, v: i32| InputValue {
             name: name.to_string(),
@@ -292,6 +382,7 @@ pub(crate) mod tests {
                     "unsupported: fadd at a.c:3".to_string(),
                     "options: --max-time 60".to_string(),
                 ],
+                shard: None,
             },
             rows,
         }

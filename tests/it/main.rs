@@ -21,6 +21,7 @@ mod llvm19;
 mod native_fn;
 mod oracles;
 mod programs;
+mod shard;
 mod solver_queries;
 mod tidy;
 mod verdicts;

@@ -29,7 +29,7 @@ fn build_dir() -> PathBuf {
 static BUILD: Once = Once::new();
 
 /// Builds every program pair with this test run's own `xcheck cc`.
-fn build_programs() {
+pub(crate) fn build_programs() {
     BUILD.call_once(|| {
         let status = Command::new("bash")
             .arg(repo().join("scripts/build-programs.sh"))
@@ -43,7 +43,7 @@ fn build_programs() {
     });
 }
 
-fn program(name: &str, side: &str) -> PathBuf {
+pub(crate) fn program(name: &str, side: &str) -> PathBuf {
     build_dir().join("programs").join(name).join(side)
 }
 

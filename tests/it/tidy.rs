@@ -116,6 +116,8 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     // Leaves: shared vocabulary that imports nothing of the engine.
     ("stop", &[]),
     ("progress", &[]),
+    // Which part of a sharded run a process explores.
+    ("shard", &[]),
     ("env_options", &[]),
     ("input", &[]),
     ("assume", &[]),
@@ -132,7 +134,9 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     // The engine: never the front end, never lowering or loading.
     (
         "exec",
-        &["error", "expr", "input", "ir", "progress", "solver", "stop"],
+        &[
+            "error", "expr", "input", "ir", "progress", "shard", "solver", "stop",
+        ],
     ),
     // Files people and tools read; the report is a model of its own.
     ("ktest", &["error", "input"]),
@@ -151,6 +155,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "ktest",
             "load",
             "report",
+            "shard",
             "solver",
             "stop",
         ],
@@ -206,11 +211,18 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "error",
             "exec",
             "ir",
+            "ktest",
             "load",
             "report",
+            "shard",
             "solver",
             "stop",
         ],
+    ),
+    // Joining a sharded run's output directories.
+    (
+        "merge",
+        &["crosscheck", "error", "input", "ktest", "report", "shard"],
     ),
     ("cc", &["error", "input", "load", "toolchain"]),
     (
@@ -234,10 +246,12 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "ir",
             "ktest",
             "load",
+            "merge",
             "native",
             "replay",
             "report",
             "run",
+            "shard",
             "solver",
             "stop",
         ],
