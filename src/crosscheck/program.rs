@@ -278,7 +278,11 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),
         abstracted: false,
     };
-    super::conclude(explored, &title, notes, started, &recorder, &stop, confirm)
+    let outcome = super::conclude(explored, &title, notes, started, &recorder, &stop, confirm);
+    // Freeing the expressions and the program takes a while after a long run: another
+    // thread does it, so that the verdict is out at once.
+    std::thread::spawn(move || drop((pool, module)));
+    outcome
 }
 
 /// The test of a row: the command line and the row's input objects.

@@ -3,10 +3,12 @@
 //! Every worker's driver is wrapped in a [`Recording`] driver, which hands each new row to
 //! the check's [`Recorder`]. A row that needs a test gets one at once, in the order found,
 //! as `found000001.ktest`, … (each written to a temporary name and renamed). The reports are
-//! rewritten (each atomically) at most once per [`FLUSH_INTERVAL`] while something new is
-//! unwritten, by a thread of the exploration, so that `kill -9` at any moment leaves a
-//! directory whose reports list only tests that exist, and every counterexample found more
-//! than about a second before.
+//! rewritten (each atomically) at most once per [`FLUSH_INTERVAL`] (and at most a tenth of
+//! the time, for long reports) while something new is unwritten, by a thread of the
+//! exploration, so that `kill -9` at any moment leaves a directory whose reports list only
+//! tests that exist, and every counterexample found more than about a second before (ten
+//! times the time one rewrite takes, when that is longer); the tests themselves are all
+//! there.
 //!
 //! When exploration ends, [`Recorder::finish`] numbers the tests in path order (`test000001.
 //! ktest`, …: the same whatever `-j` or the exploration order), writes them, then the
@@ -71,8 +73,9 @@ struct Found {
     rows: Vec<(Vec<u8>, PathRow)>,
     /// Tests written so far.
     tests: usize,
-    /// When the reports were last written, if ever.
+    /// When the reports were last written, if ever, and how long writing them took.
     flushed: Option<Instant>,
+    flush_took: Duration,
     /// Whether rows were found since.
     dirty: bool,
     /// The first failure to write.
@@ -140,12 +143,13 @@ impl<'a> Recorder<'a> {
     /// [`FLUSH_INTERVAL`] ago (or never).
     pub(crate) fn flush_if_due(&self) {
         let mut found = self.lock();
-        if found.finished
-            || !found.dirty
-            || found.flushed.is_some_and(|t| t.elapsed() < FLUSH_INTERVAL)
-        {
+        // At most once a second, and at most a tenth of the time: the reports of a long run
+        // hold thousands of rows, and rewriting them must not take a core from exploring.
+        let interval = FLUSH_INTERVAL.max(found.flush_took * 10);
+        if found.finished || !found.dirty || found.flushed.is_some_and(|t| t.elapsed() < interval) {
             return;
         }
+        let began = Instant::now();
         let mut rows: Vec<(Vec<u8>, PathRow)> = found.rows.clone();
         rows.sort_by(|x, y| x.0.cmp(&y.0));
         let sharded = found.shard.is_some();
@@ -168,6 +172,7 @@ impl<'a> Recorder<'a> {
             found.error.get_or_insert(e);
         }
         found.flushed = Some(Instant::now());
+        found.flush_took = began.elapsed();
         found.dirty = false;
     }
 
@@ -187,12 +192,40 @@ impl<'a> Recorder<'a> {
         if let Some(e) = found.error.take() {
             return Err(e);
         }
+        // The final rows are the rows found, in path order: a test already on disk gets its
+        // final name as a second link (no copy, no second sync: thousands of tests take
+        // milliseconds, so a run stopped by its time limit ends within it).
+        let mut found_rows: Vec<&(Vec<u8>, PathRow)> = found.rows.iter().collect();
+        found_rows.sort_by(|x, y| x.0.cmp(&y.0));
+        let on_disk: Vec<Option<&PathRow>> = if found_rows.len() == report.rows.len() {
+            found_rows.iter().map(|(_, r)| Some(r)).collect()
+        } else {
+            vec![None; report.rows.len()]
+        };
         let mut tests = Vec::new();
-        for row in report.rows.iter_mut().filter(|r| needs_test(r)) {
+        for (row, found_row) in report.rows.iter_mut().zip(on_disk) {
+            if !needs_test(row) {
+                continue;
+            }
             let name = test_file_name(tests.len() + 1);
-            write_test(&self.dir, &name, &self.test_of(row))?;
-            row.ktest = Some(name.clone());
-            tests.push(self.dir.join(name));
+            let path = self.dir.join(&name);
+            // The found test is this row's only if it holds the same inputs.
+            let same = |f: &PathRow| {
+                f.inputs.len() == row.inputs.len()
+                    && f.inputs
+                        .iter()
+                        .zip(&row.inputs)
+                        .all(|(x, y)| x.name == y.name && x.bytes == y.bytes)
+            };
+            let linked = found_row
+                .filter(|f| same(f))
+                .and_then(|f| f.ktest.as_deref())
+                .is_some_and(|f| std::fs::hard_link(self.dir.join(f), &path).is_ok());
+            if !linked {
+                write_test(&self.dir, &name, &self.test_of(row))?;
+            }
+            row.ktest = Some(name);
+            tests.push(path);
         }
         write_reports(&self.dir, report)?;
         // The final report is on disk: the interim tests are no longer listed anywhere.

@@ -518,6 +518,12 @@ impl<'a> Executor<'a> {
             + shared.map_or(0, WorkPool::left)
             + self.merger.as_ref().map_or(0, |m| m.parked());
         self.stats.elapsed = start.elapsed();
+        if table.live > 0 {
+            // Freeing hundreds of thousands of states takes seconds: a thread of its own
+            // does it, so that a run stopped by a limit goes on to its reports at once.
+            let states = std::mem::take(&mut table.states);
+            std::thread::spawn(move || drop(states));
+        }
     }
 
     /// This worker's counts, for the shared progress counters.

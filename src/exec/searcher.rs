@@ -200,6 +200,9 @@ struct RandomPath {
     /// The leaf of each live slot.
     leaf_of: Vec<Option<usize>>,
     root: Option<usize>,
+    /// The node that holds several roots as its children (states added without a parent: a
+    /// shard's frontier, states another worker handed over), chosen among uniformly.
+    forest: Option<usize>,
     free: Vec<usize>,
     rng: Rng,
 }
@@ -217,6 +220,7 @@ impl RandomPath {
             nodes: Vec::new(),
             leaf_of: Vec::new(),
             root: None,
+            forest: None,
             free: Vec::new(),
             rng: Rng::new(seed),
         }
@@ -255,8 +259,13 @@ impl Searcher for RandomPath {
                 });
                 match self.root {
                     None => self.root = Some(n),
+                    Some(r) if self.forest == Some(r) => {
+                        // Another root: one more child of the forest, as likely as the others.
+                        self.nodes[n].parent = Some(r);
+                        self.nodes[r].children.push(n);
+                    }
                     Some(r) => {
-                        // A second root: hang both under a new root.
+                        // A second root: both under a forest node.
                         let top = self.node(TreeNode {
                             parent: None,
                             children: vec![r, n],
@@ -265,6 +274,7 @@ impl Searcher for RandomPath {
                         self.nodes[r].parent = Some(top);
                         self.nodes[n].parent = Some(top);
                         self.root = Some(top);
+                        self.forest = Some(top);
                     }
                 }
                 self.set_leaf(slot, Some(n));
@@ -302,6 +312,7 @@ impl Searcher for RandomPath {
             match parent {
                 None => {
                     self.root = None;
+                    self.forest = None;
                     return;
                 }
                 Some(p) => {
@@ -466,7 +477,36 @@ impl Searcher for Interleaved {
 
 #[cfg(test)]
 mod tests {
-    use super::Fenwick;
+    use super::{Fenwick, RandomPath, Searcher};
+
+    #[test]
+    fn random_path_chooses_among_roots_uniformly() {
+        // Sixteen states without a parent (a shard's frontier): each about as likely. They
+        // used to hang off a chain of two-child nodes, which gave the last one half the
+        // choices and the first one 2^-15 of them.
+        let mut rp = RandomPath::new(1);
+        for slot in 0..16 {
+            rp.add(slot, None, &[]);
+        }
+        let mut counts = [0u32; 16];
+        for _ in 0..16_000 {
+            counts[rp.select(&[]).unwrap()] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (700..1300).contains(&c)),
+            "{counts:?}"
+        );
+        // Removing roots keeps the others choosable; removing all empties the tree.
+        for slot in 0..15 {
+            rp.remove(slot, &[]);
+        }
+        assert_eq!(rp.select(&[]), Some(15));
+        rp.remove(15, &[]);
+        assert_eq!(rp.select(&[]), None);
+        rp.add(3, None, &[]);
+        rp.add(4, None, &[]);
+        assert!(matches!(rp.select(&[]), Some(3 | 4)));
+    }
 
     #[test]
     fn choices_follow_the_weights_through_updates_and_growth() {
