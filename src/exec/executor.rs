@@ -222,7 +222,7 @@ impl<'a> Executor<'a> {
     pub fn initial_state(&mut self) -> State {
         let mut state = State {
             id: self.fresh_id(),
-            stack: Vec::new(),
+            stack: Default::default(),
             memory: Default::default(),
             allocator: crate::exec::memory::Allocator::new(GLOBAL_BASE),
             constraints: Default::default(),

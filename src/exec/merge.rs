@@ -193,7 +193,7 @@ fn merge_states(
     let first = &states[0];
     let same_shape = states.iter().all(|s| {
         s.stack.len() == first.stack.len()
-            && s.stack.iter().zip(&first.stack).all(|(a, b)| {
+            && s.stack.iter().zip(first.stack.iter()).all(|(a, b)| {
                 a.func == b.func
                     && a.block == b.block
                     && a.pc == b.pc

@@ -1,7 +1,8 @@
 //! One execution state: call stack, memory, path condition and the symbolic inputs.
 //!
-//! Forking clones a state; the memory contents are shared copy-on-write (`memory`), the
-//! path condition and stack are copied.
+//! Forking clones a state; the memory contents are shared copy-on-write (`memory`), and so
+//! are the callers of the running frame ([`Stack`]); the running frame and the path
+//! condition are copied.
 
 use crate::exec::constraints::ConstraintSet;
 use crate::exec::memory::{AddressSpace, Allocator};
@@ -131,6 +132,83 @@ pub struct Frame {
     pub varargs: u64,
 }
 
+/// The call stack: the running frame, owned, over its callers, which forked states share
+/// until one of them returns into a caller (that caller is then copied for it, if another
+/// state still holds it). A fork copies the running frame and a pointer per caller, not
+/// every caller's registers.
+#[derive(Clone, Debug, Default)]
+pub struct Stack {
+    /// The callers of the running frame, outermost first.
+    callers: Vec<Arc<Frame>>,
+    /// The running frame (none when the stack is empty).
+    top: Option<Frame>,
+}
+
+impl Stack {
+    /// Makes `frame` the running frame; the one running so far becomes its caller.
+    pub fn push(&mut self, frame: Frame) {
+        if let Some(caller) = self.top.replace(frame) {
+            self.callers.push(Arc::new(caller));
+        }
+    }
+
+    /// Removes the running frame; its caller runs again (copied first if another state
+    /// shares it).
+    pub fn pop(&mut self) -> Option<Frame> {
+        let top = self.top.take()?;
+        self.top = self.callers.pop().map(Arc::unwrap_or_clone);
+        Some(top)
+    }
+
+    pub fn len(&self) -> usize {
+        self.callers.len() + usize::from(self.top.is_some())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.top.is_none()
+    }
+
+    pub fn clear(&mut self) {
+        self.callers.clear();
+        self.top = None;
+    }
+
+    /// The running frame.
+    pub fn last(&self) -> Option<&Frame> {
+        self.top.as_ref()
+    }
+
+    pub fn last_mut(&mut self) -> Option<&mut Frame> {
+        self.top.as_mut()
+    }
+
+    /// The frames, outermost first.
+    pub fn iter(&self) -> impl Iterator<Item = &Frame> {
+        self.callers.iter().map(|f| &**f).chain(self.top.as_ref())
+    }
+
+    /// The frames for writing, outermost first (each shared caller copied first).
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Frame> {
+        self.callers
+            .iter_mut()
+            .map(Arc::make_mut)
+            .chain(self.top.as_mut())
+    }
+}
+
+impl std::ops::Index<usize> for Stack {
+    type Output = Frame;
+
+    /// Frame `depth`, the outermost being 0.
+    fn index(&self, depth: usize) -> &Frame {
+        match self.callers.get(depth) {
+            Some(frame) => frame,
+            None if depth == self.callers.len() => self.top.as_ref().expect("a frame at depth"),
+            None => panic!("no frame at depth {depth}"),
+        }
+    }
+}
+
 /// A symbolic input created for this path: an array and the object it initialised, if any.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymbolicInput {
@@ -166,7 +244,7 @@ pub struct MergeMarker {
 #[derive(Clone, Debug)]
 pub struct State {
     pub id: u64,
-    pub stack: Vec<Frame>,
+    pub stack: Stack,
     pub memory: AddressSpace,
     pub allocator: Allocator,
     /// The path condition: every expression has width 1 and holds on this path.
