@@ -240,9 +240,9 @@ fn merge_states(
     let mut merged = states[0].clone();
     for (f, frame) in merged.stack.iter_mut().enumerate() {
         for r in 0..frame.regs.len() {
-            let values: Vec<Value> = states.iter().map(|s| s.stack[f].regs[r]).collect();
+            let values: Vec<Value> = states.iter().map(|s| s.stack[f].regs.get(r)).collect();
             if let Some(v) = choose(&values) {
-                frame.regs[r] = v;
+                frame.regs.set(r, v);
             }
         }
     }
