@@ -227,91 +227,114 @@ pub type ObjectKey = u64;
 /// (if another state shares each); the other chunks stay shared.
 #[derive(Debug, Clone, Default)]
 pub struct AddressSpace {
-    chunks: Arc<Vec<(u64, Arc<Chunk>)>>,
+    table: Arc<Table>,
     len: usize,
 }
 
 /// Most entries a chunk holds; a fuller one is split in two.
 const CHUNK: usize = 32;
 
-/// One object: its base address, identity and contents.
-type Entry = (u64, Arc<MemoryObject>, Arc<ObjectState>);
-
-/// Consecutive objects by base address (never empty while in the table).
+/// The chunks in address order, none empty, with each one's lowest base address (kept
+/// apart from the pointers, so that a search reads few cache lines).
 #[derive(Debug, Clone, Default)]
-struct Chunk {
-    entries: Vec<Entry>,
+struct Table {
+    lows: Vec<u64>,
+    chunks: Vec<Arc<Chunk>>,
 }
 
-impl AddressSpace {
-    /// The chunk that holds (or would hold) the object at `address`: the last one whose lowest
-    /// address is at most `address`, or the first.
+/// Consecutive objects: base addresses (ascending) and, at the same index, identity and
+/// contents.
+#[derive(Debug, Clone, Default)]
+struct Chunk {
+    keys: Vec<u64>,
+    objects: Vec<(Arc<MemoryObject>, Arc<ObjectState>)>,
+}
+
+impl Table {
+    /// The chunk that holds (or would hold) the object at `address`: the last one whose
+    /// lowest address is at most `address`, or the first.
+    #[inline]
     fn chunk_of(&self, address: u64) -> Option<usize> {
         if self.chunks.is_empty() {
             return None;
         }
-        Some(
-            self.chunks
-                .partition_point(|(low, _)| *low <= address)
-                .saturating_sub(1),
-        )
+        Some(at_most(&self.lows, address).saturating_sub(1))
     }
 
     /// The chunk and index of the entry with the highest base address at most `address`.
+    #[inline]
     fn locate(&self, address: u64) -> Option<(usize, usize)> {
         let c = self.chunk_of(address)?;
-        let entries = &self.chunks[c].1.entries;
-        let e = entries.partition_point(|(base, ..)| *base <= address);
+        let e = at_most(&self.chunks[c].keys, address);
         (e > 0).then_some((c, e - 1))
     }
 
     /// The chunk and index of the entry with base address `key`.
+    #[inline]
     fn locate_exact(&self, key: ObjectKey) -> Option<(usize, usize)> {
         self.locate(key)
-            .filter(|&(c, e)| self.chunks[c].1.entries[e].0 == key)
+            .filter(|&(c, e)| self.chunks[c].keys[e] == key)
     }
+}
 
+/// How many of the ascending `keys` are at most `address`. A short list is counted
+/// whole, which the compiler vectorizes and which does not wait on one load after another
+/// as a binary search does.
+#[inline]
+fn at_most(keys: &[u64], address: u64) -> usize {
+    if keys.len() <= 4 * CHUNK {
+        keys.iter().filter(|&&key| key <= address).count()
+    } else {
+        keys.partition_point(|&key| key <= address)
+    }
+}
+
+impl AddressSpace {
     pub fn insert(&mut self, object: MemoryObject, state: ObjectState) {
         let key = object.address;
-        let entry = (key, Arc::new(object), Arc::new(state));
-        let place = self.chunk_of(key);
-        let chunks = Arc::make_mut(&mut self.chunks);
+        let entry = (Arc::new(object), Arc::new(state));
+        let place = self.table.chunk_of(key);
+        let table = Arc::make_mut(&mut self.table);
         let Some(c) = place else {
-            chunks.push((
-                key,
-                Arc::new(Chunk {
-                    entries: vec![entry],
-                }),
-            ));
+            table.lows.push(key);
+            table.chunks.push(Arc::new(Chunk {
+                keys: vec![key],
+                objects: vec![entry],
+            }));
             self.len += 1;
             return;
         };
-        let (low, chunk) = &mut chunks[c];
-        let chunk = Arc::make_mut(chunk);
-        let at = chunk.entries.partition_point(|(base, ..)| *base < key);
-        if chunk.entries.get(at).is_some_and(|(base, ..)| *base == key) {
-            chunk.entries[at] = entry;
+        let chunk = Arc::make_mut(&mut table.chunks[c]);
+        let at = chunk.keys.partition_point(|base| *base < key);
+        if chunk.keys.get(at) == Some(&key) {
+            chunk.objects[at] = entry;
             return;
         }
-        chunk.entries.insert(at, entry);
-        *low = chunk.entries[0].0;
+        chunk.keys.insert(at, key);
+        chunk.objects.insert(at, entry);
+        table.lows[c] = chunk.keys[0];
         self.len += 1;
-        if chunk.entries.len() > CHUNK {
-            let upper = chunk.entries.split_off(CHUNK / 2);
-            chunks.insert(c + 1, (upper[0].0, Arc::new(Chunk { entries: upper })));
+        if chunk.keys.len() > CHUNK {
+            let upper = Chunk {
+                keys: chunk.keys.split_off(CHUNK / 2),
+                objects: chunk.objects.split_off(CHUNK / 2),
+            };
+            table.lows.insert(c + 1, upper.keys[0]);
+            table.chunks.insert(c + 1, Arc::new(upper));
         }
     }
 
     pub fn remove(&mut self, key: ObjectKey) -> Option<Arc<MemoryObject>> {
-        let (c, e) = self.locate_exact(key)?;
-        let chunks = Arc::make_mut(&mut self.chunks);
-        let (low, chunk) = &mut chunks[c];
-        let chunk = Arc::make_mut(chunk);
-        let (_, object, _) = chunk.entries.remove(e);
-        match chunk.entries.first() {
-            Some((base, ..)) => *low = *base,
+        let (c, e) = self.table.locate_exact(key)?;
+        let table = Arc::make_mut(&mut self.table);
+        let chunk = Arc::make_mut(&mut table.chunks[c]);
+        chunk.keys.remove(e);
+        let (object, _) = chunk.objects.remove(e);
+        match chunk.keys.first() {
+            Some(low) => table.lows[c] = *low,
             None => {
-                chunks.remove(c);
+                table.lows.remove(c);
+                table.chunks.remove(c);
             }
         }
         self.len -= 1;
@@ -319,31 +342,35 @@ impl AddressSpace {
     }
 
     /// The object containing the concrete `address`, if any.
+    #[inline]
     pub fn find(&self, address: u64) -> Option<(&Arc<MemoryObject>, &Arc<ObjectState>)> {
-        let (c, e) = self.locate(address)?;
-        let (_, object, state) = &self.chunks[c].1.entries[e];
+        let (c, e) = self.table.locate(address)?;
+        let (object, state) = &self.table.chunks[c].objects[e];
         object.contains(address).then_some((object, state))
     }
 
+    #[inline]
     pub fn get(&self, key: ObjectKey) -> Option<(&Arc<MemoryObject>, &Arc<ObjectState>)> {
-        let (c, e) = self.locate_exact(key)?;
-        let (_, object, state) = &self.chunks[c].1.entries[e];
+        let (c, e) = self.table.locate_exact(key)?;
+        let (object, state) = &self.table.chunks[c].objects[e];
         Some((object, state))
     }
 
     /// Contents of the object at `key` for writing (copied first if shared with another
     /// state, and so are the chunk that holds it and the table of chunks).
+    #[inline]
     pub fn get_mut(&mut self, key: ObjectKey) -> Option<&mut ObjectState> {
-        let (c, e) = self.locate_exact(key)?;
-        let chunk = Arc::make_mut(&mut Arc::make_mut(&mut self.chunks)[c].1);
-        Some(Arc::make_mut(&mut chunk.entries[e].2))
+        let (c, e) = self.table.locate_exact(key)?;
+        let chunk = Arc::make_mut(&mut Arc::make_mut(&mut self.table).chunks[c]);
+        Some(Arc::make_mut(&mut chunk.objects[e].1))
     }
 
     /// Every object, in address order.
     pub fn objects(&self) -> impl Iterator<Item = (&Arc<MemoryObject>, &Arc<ObjectState>)> {
-        self.chunks
+        self.table
+            .chunks
             .iter()
-            .flat_map(|(_, chunk)| chunk.entries.iter().map(|(_, o, s)| (o, s)))
+            .flat_map(|chunk| chunk.objects.iter().map(|(o, s)| (o, s)))
     }
 
     pub fn len(&self) -> usize {

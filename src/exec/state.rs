@@ -135,9 +135,14 @@ pub struct Frame {
 /// Registers per chunk of a register file.
 const REG_CHUNK: usize = 16;
 
+/// What a register holds before it is written.
+const UNSET: Value = Value::Con { width: 1, bits: 0 };
+
 /// One chunk of a register file.
 #[derive(Clone, Debug)]
 enum RegChunk {
+    /// Never written: every register holds the 1-bit zero (nothing allocated).
+    Zero,
     /// Written since the state last forked: the state's own, written in place.
     Owned(Box<[Value; REG_CHUNK]>),
     /// Shared with the states forked from the same one; the first write copies it (or takes
@@ -156,9 +161,8 @@ pub struct Regs {
 impl Regs {
     /// `len` registers, each holding the 1-bit zero.
     pub fn new(len: usize) -> Self {
-        let zero = [Value::concrete(1, 0); REG_CHUNK];
         Regs {
-            chunks: vec![RegChunk::Owned(Box::new(zero)); len.div_ceil(REG_CHUNK)],
+            chunks: vec![RegChunk::Zero; len.div_ceil(REG_CHUNK)],
             len,
         }
     }
@@ -172,25 +176,37 @@ impl Regs {
     }
 
     /// Register `r`'s value.
+    #[inline]
     pub fn get(&self, r: usize) -> Value {
-        assert!(r < self.len, "register {r} of {}", self.len);
+        debug_assert!(r < self.len, "register {r} of {}", self.len);
         match &self.chunks[r / REG_CHUNK] {
+            RegChunk::Zero => UNSET,
             RegChunk::Owned(values) => values[r % REG_CHUNK],
             RegChunk::Shared(values) => values[r % REG_CHUNK],
         }
     }
 
     /// Sets register `r` (copying its chunk first if it is shared).
+    #[inline]
     pub fn set(&mut self, r: usize, value: Value) {
-        assert!(r < self.len, "register {r} of {}", self.len);
+        debug_assert!(r < self.len, "register {r} of {}", self.len);
+        match &mut self.chunks[r / REG_CHUNK] {
+            RegChunk::Owned(values) => values[r % REG_CHUNK] = value,
+            _ => self.set_in_new_chunk(r, value),
+        }
+    }
+
+    /// [`set`](Self::set) where the chunk is not yet the state's own: it is made so first.
+    #[cold]
+    #[inline(never)]
+    fn set_in_new_chunk(&mut self, r: usize, value: Value) {
         let chunk = &mut self.chunks[r / REG_CHUNK];
-        if let RegChunk::Shared(shared) = chunk {
-            let own = Box::new(**shared);
-            *chunk = RegChunk::Owned(own);
-        }
-        if let RegChunk::Owned(values) = chunk {
-            values[r % REG_CHUNK] = value;
-        }
+        let mut values = match chunk {
+            RegChunk::Shared(shared) => Box::new(**shared),
+            _ => Box::new([UNSET; REG_CHUNK]),
+        };
+        values[r % REG_CHUNK] = value;
+        *chunk = RegChunk::Owned(values);
     }
 
     /// Every register's value, in order.
