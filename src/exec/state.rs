@@ -1,8 +1,8 @@
 //! One execution state: call stack, memory, path condition and the symbolic inputs.
 //!
-//! Forking clones a state; the memory contents are shared copy-on-write (`memory`), and so
-//! are the callers of the running frame ([`Stack`]); the running frame and the path
-//! condition are copied.
+//! Forking clones a state ([`State::fork`]); the memory contents are shared copy-on-write
+//! (`memory`), and so are the callers of the running frame ([`Stack`]) and the running
+//! frame's registers, by chunks ([`Regs`]); the path condition is copied.
 
 use crate::exec::constraints::ConstraintSet;
 use crate::exec::memory::{AddressSpace, Allocator};
