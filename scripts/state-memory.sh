@@ -4,8 +4,8 @@
 #   scripts/state-memory.sh A.bc B.bc SECONDS [xcheck options…]
 #
 # Runs `xcheck A.bc B.bc --search bfs -j 1 --max-time SECONDS OPTIONS` (breadth-first search
-# grows the live set fastest, and a time limit keeps it at its largest when exploration
-# stops) and reads its peak resident memory (GNU time's %M) and the report's
+# grows the live set fast; SEARCH=interleaved, the default search, grows it furthest on the
+# wc pair) and reads its peak resident memory (GNU time's %M) and the report's
 # "live states (max)". The memory the check needs without a crowd of states is measured by
 # a second run of the same command that stops at its first path (`--search dfs
 # --max-paths 1`: a few states). Prints both runs' peaks, the live states, and
@@ -13,8 +13,9 @@
 # frames, memory map and path condition, and its share of the expression pool and the
 # solver caches the exploration grew (as KLEE's figure of states per GiB does).
 #
-# XCHECK (default target/release/xcheck) names the binary. The memory cap is turned off
-# (--max-memory 0), so that no state is dropped; keep SECONDS such that the peak fits.
+# XCHECK (default target/release/xcheck) names the binary; SEARCH (default bfs) the search
+# of the measured run. The memory cap is turned off (--max-memory 0), so that no state is
+# dropped; keep SECONDS such that the peak fits.
 set -euo pipefail
 if [ $# -lt 3 ]; then
     echo "usage: $0 A.bc B.bc SECONDS [xcheck options…]" >&2
@@ -43,7 +44,8 @@ peak_kib() {
 }
 
 base=$(peak_kib base "$@" --search dfs --max-paths 1 --max-time "$seconds")
-peak=$(peak_kib run "$@" --search bfs --max-time "$seconds")
+search=${SEARCH:-bfs}
+peak=$(peak_kib run "$@" --search "$search" --max-time "$seconds")
 # The report's counters (report.json: summary.counters, [name, value] pairs).
 counter() {
     python3 -c 'import json, sys
@@ -53,7 +55,7 @@ print(counters.get(sys.argv[2], ""))' "$work/run.out/report.json" "$1"
 live=$(counter 'live states (max)')
 forks=$(counter forks)
 instructions=$(counter instructions)
-echo "command:        $xcheck $a $b -j 1 --max-memory 0 --search bfs --max-time $seconds $*"
+echo "command:        $xcheck $a $b -j 1 --max-memory 0 --search $search --max-time $seconds $*"
 echo "baseline peak:  $((base / 1024)) MiB (the same check stopped at its first path)"
 echo "run peak:       $((peak / 1024)) MiB"
 echo "live states:    $live (max)"
