@@ -15,6 +15,7 @@ use crate::expr::pieces::{comparison_pieces, complement, full, shift, Pieces};
 use crate::expr::subst::KnownBytes;
 use crate::expr::{mask, BinOp, ExprId, ExprPool, Node, UnOp};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// More intervals than this are not tracked (the set is then widened, which stays sound).
 const MAX_PIECES: usize = 16;
@@ -26,7 +27,9 @@ pub struct ConstraintSet {
     /// what A tested) is decided without the solver.
     members: rustc_hash::FxHashSet<ExprId>,
     known: KnownBytes,
-    ranges: FxHashMap<ExprId, Pieces>,
+    /// The values each term may take; a set is shared between forked states until one of
+    /// them narrows it.
+    ranges: FxHashMap<ExprId, Arc<Pieces>>,
 }
 
 /// Counters of what the path condition answered without the solver.
@@ -225,14 +228,20 @@ impl ConstraintSet {
     /// Intersects the values allowed for `term` with `pieces`; returns whether the term was
     /// already pinned to one value, and the narrowed set.
     fn narrow(&mut self, pool: &ExprPool, term: ExprId, pieces: &Pieces) -> (bool, Pieces) {
-        let current = self
-            .ranges
-            .get(&term)
-            .cloned()
-            .unwrap_or_else(|| full(pool.width(term)));
+        let known = self.ranges.get(&term);
+        let whole;
+        let current: &Pieces = match known {
+            Some(current) => current,
+            None => {
+                whole = full(pool.width(term));
+                &whole
+            }
+        };
         let was_single = matches!(current[..], [(lo, hi)] if lo == hi);
-        let narrowed = widen(intersect(&current, pieces));
-        self.ranges.insert(term, narrowed.clone());
+        let narrowed = widen(intersect(current, pieces));
+        if known.is_none() || narrowed != *current {
+            self.ranges.insert(term, Arc::new(narrowed.clone()));
+        }
         (was_single, narrowed)
     }
 }

@@ -227,7 +227,7 @@ impl<'a> Executor<'a> {
     pub fn initial_state(&mut self) -> State {
         let mut state = State {
             id: self.fresh_id(),
-            stack: Vec::new(),
+            stack: Default::default(),
             memory: Default::default(),
             allocator: crate::exec::memory::Allocator::new(GLOBAL_BASE),
             constraints: Default::default(),
@@ -279,9 +279,9 @@ impl<'a> Executor<'a> {
         ret_dst: Option<crate::ir::RegId>,
     ) {
         let f = self.module.function(func);
-        let mut regs = vec![Value::concrete(1, 0); f.num_regs as usize];
-        for (slot, arg) in regs.iter_mut().zip(args) {
-            *slot = *arg;
+        let mut regs = crate::exec::state::Regs::new(f.num_regs as usize);
+        for (r, arg) in args.iter().enumerate().take(regs.len()) {
+            regs.set(r, *arg);
         }
         state.stack.push(Frame {
             func,
@@ -784,7 +784,7 @@ impl<'a> Executor<'a> {
             }
             (Some(my), Some(mn)) => {
                 self.stats.forks += 1;
-                let mut other = state.clone();
+                let mut other = state.fork();
                 other.id = self.fresh_id();
                 let not = self.pool.bool_not(cond);
                 let stats = &mut self.stats.constraints;
@@ -793,9 +793,10 @@ impl<'a> Executor<'a> {
                 state.model = Some(my);
                 state.path.push(1);
                 other.path.push(0);
-                state.log.push(cond);
-                other.log.push(not);
                 if let Some(merger) = self.merger.as_mut() {
+                    // Only merging reads the constraint log: it is kept when merging is on.
+                    state.log.push(cond);
+                    other.log.push(not);
                     merger.fork(&state);
                 }
                 other.model = Some(mn);

@@ -9,7 +9,6 @@
 
 use crate::exec::value::Value;
 use crate::expr::{ExprId, ExprPool, INDEX_WIDTH};
-use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 /// Identity of an allocation, fixed for its whole life.
@@ -220,56 +219,166 @@ const MUX_LIMIT: usize = 1024;
 /// Identifies an object within an address space (its base address).
 pub type ObjectKey = u64;
 
-/// The objects of one state. Cloning it for a fork is O(1) whatever the number of objects:
-/// the map is shared until one side changes it (then its table of pointers is copied, not
-/// the objects), and each object's contents are shared until one side writes them.
+/// The objects of one state, in address order. Cloning it for a fork is O(1) whatever the
+/// number of objects, and a write after a fork copies little: the objects are kept in
+/// chunks of at most [`CHUNK`] entries behind `Arc`s, under a table of the chunks (their
+/// lowest addresses and pointers), itself behind an `Arc`. A state that changes one object
+/// copies the table, the one chunk that holds the object and the object's contents
+/// (if another state shares each); the other chunks stay shared.
 #[derive(Debug, Clone, Default)]
 pub struct AddressSpace {
-    objects: Arc<ObjectMap>,
+    table: Arc<Table>,
+    len: usize,
 }
 
-/// Objects by base address: identity and contents.
-type ObjectMap = BTreeMap<u64, (Arc<MemoryObject>, Arc<ObjectState>)>;
+/// Most entries a chunk holds; a fuller one is split in two.
+const CHUNK: usize = 32;
+
+/// The chunks in address order, none empty, with each one's lowest base address (kept
+/// apart from the pointers, so that a search reads few cache lines).
+#[derive(Debug, Clone, Default)]
+struct Table {
+    lows: Vec<u64>,
+    chunks: Vec<Arc<Chunk>>,
+}
+
+/// Consecutive objects: base addresses (ascending) and, at the same index, identity and
+/// contents.
+#[derive(Debug, Clone, Default)]
+struct Chunk {
+    keys: Vec<u64>,
+    objects: Vec<(Arc<MemoryObject>, Arc<ObjectState>)>,
+}
+
+impl Table {
+    /// The chunk that holds (or would hold) the object at `address`: the last one whose
+    /// lowest address is at most `address`, or the first.
+    #[inline]
+    fn chunk_of(&self, address: u64) -> Option<usize> {
+        if self.chunks.is_empty() {
+            return None;
+        }
+        Some(at_most(&self.lows, address).saturating_sub(1))
+    }
+
+    /// The chunk and index of the entry with the highest base address at most `address`.
+    #[inline]
+    fn locate(&self, address: u64) -> Option<(usize, usize)> {
+        let c = self.chunk_of(address)?;
+        let e = at_most(&self.chunks[c].keys, address);
+        (e > 0).then_some((c, e - 1))
+    }
+
+    /// The chunk and index of the entry with base address `key`.
+    #[inline]
+    fn locate_exact(&self, key: ObjectKey) -> Option<(usize, usize)> {
+        self.locate(key)
+            .filter(|&(c, e)| self.chunks[c].keys[e] == key)
+    }
+}
+
+/// How many of the ascending `keys` are at most `address`. A short list is counted
+/// whole, which the compiler vectorizes and which does not wait on one load after another
+/// as a binary search does.
+#[inline]
+fn at_most(keys: &[u64], address: u64) -> usize {
+    if keys.len() <= 4 * CHUNK {
+        keys.iter().filter(|&&key| key <= address).count()
+    } else {
+        keys.partition_point(|&key| key <= address)
+    }
+}
 
 impl AddressSpace {
     pub fn insert(&mut self, object: MemoryObject, state: ObjectState) {
-        Arc::make_mut(&mut self.objects)
-            .insert(object.address, (Arc::new(object), Arc::new(state)));
+        let key = object.address;
+        let entry = (Arc::new(object), Arc::new(state));
+        let place = self.table.chunk_of(key);
+        let table = Arc::make_mut(&mut self.table);
+        let Some(c) = place else {
+            table.lows.push(key);
+            table.chunks.push(Arc::new(Chunk {
+                keys: vec![key],
+                objects: vec![entry],
+            }));
+            self.len += 1;
+            return;
+        };
+        let chunk = Arc::make_mut(&mut table.chunks[c]);
+        let at = chunk.keys.partition_point(|base| *base < key);
+        if chunk.keys.get(at) == Some(&key) {
+            chunk.objects[at] = entry;
+            return;
+        }
+        chunk.keys.insert(at, key);
+        chunk.objects.insert(at, entry);
+        table.lows[c] = chunk.keys[0];
+        self.len += 1;
+        if chunk.keys.len() > CHUNK {
+            let upper = Chunk {
+                keys: chunk.keys.split_off(CHUNK / 2),
+                objects: chunk.objects.split_off(CHUNK / 2),
+            };
+            table.lows.insert(c + 1, upper.keys[0]);
+            table.chunks.insert(c + 1, Arc::new(upper));
+        }
     }
 
     pub fn remove(&mut self, key: ObjectKey) -> Option<Arc<MemoryObject>> {
-        Arc::make_mut(&mut self.objects)
-            .remove(&key)
-            .map(|(o, _)| o)
+        let (c, e) = self.table.locate_exact(key)?;
+        let table = Arc::make_mut(&mut self.table);
+        let chunk = Arc::make_mut(&mut table.chunks[c]);
+        chunk.keys.remove(e);
+        let (object, _) = chunk.objects.remove(e);
+        match chunk.keys.first() {
+            Some(low) => table.lows[c] = *low,
+            None => {
+                table.lows.remove(c);
+                table.chunks.remove(c);
+            }
+        }
+        self.len -= 1;
+        Some(object)
     }
 
     /// The object containing the concrete `address`, if any.
+    #[inline]
     pub fn find(&self, address: u64) -> Option<(&Arc<MemoryObject>, &Arc<ObjectState>)> {
-        let (_, (object, state)) = self.objects.range(..=address).next_back()?;
+        let (c, e) = self.table.locate(address)?;
+        let (object, state) = &self.table.chunks[c].objects[e];
         object.contains(address).then_some((object, state))
     }
 
+    #[inline]
     pub fn get(&self, key: ObjectKey) -> Option<(&Arc<MemoryObject>, &Arc<ObjectState>)> {
-        self.objects.get(&key).map(|(o, s)| (o, s))
+        let (c, e) = self.table.locate_exact(key)?;
+        let (object, state) = &self.table.chunks[c].objects[e];
+        Some((object, state))
     }
 
-    /// Contents of the object at `key` for writing (copied first if shared with another state).
+    /// Contents of the object at `key` for writing (copied first if shared with another
+    /// state, and so are the chunk that holds it and the table of chunks).
+    #[inline]
     pub fn get_mut(&mut self, key: ObjectKey) -> Option<&mut ObjectState> {
-        Arc::make_mut(&mut self.objects)
-            .get_mut(&key)
-            .map(|(_, s)| Arc::make_mut(s))
+        let (c, e) = self.table.locate_exact(key)?;
+        let chunk = Arc::make_mut(&mut Arc::make_mut(&mut self.table).chunks[c]);
+        Some(Arc::make_mut(&mut chunk.objects[e].1))
     }
 
+    /// Every object, in address order.
     pub fn objects(&self) -> impl Iterator<Item = (&Arc<MemoryObject>, &Arc<ObjectState>)> {
-        self.objects.values().map(|(o, s)| (o, s))
+        self.table
+            .chunks
+            .iter()
+            .flat_map(|chunk| chunk.objects.iter().map(|(o, s)| (o, s)))
     }
 
     pub fn len(&self) -> usize {
-        self.objects.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
+        self.len == 0
     }
 }
 
@@ -305,6 +414,7 @@ impl Allocator {
 mod tests {
     use super::*;
     use crate::expr::Assignment;
+    use std::collections::BTreeMap;
 
     #[test]
     fn table_reads_at_symbolic_offsets_give_every_byte() {
@@ -319,6 +429,81 @@ mod tests {
             let mut a = Assignment::new();
             a.set(i, (k as u32).to_le_bytes().to_vec());
             assert_eq!(pool.eval(read, &a), *expected as u128, "byte {k}");
+        }
+    }
+
+    fn object(address: u64, size: u64) -> MemoryObject {
+        MemoryObject {
+            address,
+            size,
+            kind: ObjectKind::Heap,
+            name: format!("object at {address}"),
+            read_only: false,
+        }
+    }
+
+    /// The chunked address space answers as an ordered map of the same objects would, through
+    /// inserts (in and out of address order), removals, lookups and writes, and a clone
+    /// taken before the changes keeps what it had.
+    #[test]
+    fn address_space_agrees_with_an_ordered_map() {
+        let pool = ExprPool::new();
+        let mut space = AddressSpace::default();
+        // Base address → the byte at offset 3 of the object (every object has 8 bytes).
+        let mut model: BTreeMap<u64, u8> = BTreeMap::new();
+        let mut snapshots: Vec<(AddressSpace, BTreeMap<u64, u8>)> = Vec::new();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for step in 0..4000u64 {
+            // Objects of 8 bytes on a grid of 16, so that some addresses fall between them.
+            let address = 16 * next(400);
+            match next(8) {
+                0..=3 => {
+                    let fill = step as u8;
+                    space.insert(object(address, 8), ObjectState::from_bytes(vec![fill; 8]));
+                    model.insert(address, fill);
+                }
+                4 | 5 => {
+                    let removed = space.remove(address).map(|o| o.address);
+                    assert_eq!(removed, model.remove(&address).map(|_| address));
+                }
+                6 => {
+                    let fill = !(step as u8);
+                    let written = space.get_mut(address).map(|s| {
+                        s.set_byte(&pool, 3, Value::concrete(8, fill as u128));
+                    });
+                    let expected = model.get_mut(&address).map(|m| *m = fill);
+                    assert_eq!(written.is_some(), expected.is_some());
+                }
+                _ => snapshots.push((space.clone(), model.clone())),
+            }
+            let probe = next(16 * 401);
+            let found = space.find(probe).map(|(o, _)| o.address);
+            let expected = model
+                .range(..=probe)
+                .next_back()
+                .filter(|(base, _)| probe - **base < 8)
+                .map(|(base, _)| *base);
+            assert_eq!(found, expected, "find({probe}) at step {step}");
+        }
+        snapshots.push((space, model));
+        for (space, model) in &snapshots {
+            assert_eq!(space.len(), model.len());
+            let got: Vec<(u64, u128)> = space
+                .objects()
+                .map(|(o, s)| (o.address, s.byte(&pool, 3).as_concrete().unwrap()))
+                .collect();
+            let want: Vec<(u64, u128)> = model.iter().map(|(a, m)| (*a, *m as u128)).collect();
+            assert_eq!(got, want);
+            for address in model.keys() {
+                assert!(space.get(*address).is_some());
+                assert!(space.get(address + 1).is_none());
+            }
         }
     }
 }

@@ -193,7 +193,7 @@ fn merge_states(
     let first = &states[0];
     let same_shape = states.iter().all(|s| {
         s.stack.len() == first.stack.len()
-            && s.stack.iter().zip(&first.stack).all(|(a, b)| {
+            && s.stack.iter().zip(first.stack.iter()).all(|(a, b)| {
                 a.func == b.func
                     && a.block == b.block
                     && a.pc == b.pc
@@ -240,9 +240,9 @@ fn merge_states(
     let mut merged = states[0].clone();
     for (f, frame) in merged.stack.iter_mut().enumerate() {
         for r in 0..frame.regs.len() {
-            let values: Vec<Value> = states.iter().map(|s| s.stack[f].regs[r]).collect();
+            let values: Vec<Value> = states.iter().map(|s| s.stack[f].regs.get(r)).collect();
             if let Some(v) = choose(&values) {
-                frame.regs[r] = v;
+                frame.regs.set(r, v);
             }
         }
     }

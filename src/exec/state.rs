@@ -1,7 +1,8 @@
 //! One execution state: call stack, memory, path condition and the symbolic inputs.
 //!
-//! Forking clones a state; the memory contents are shared copy-on-write (`memory`), the
-//! path condition and stack are copied.
+//! Forking clones a state ([`State::fork`]); the memory contents are shared copy-on-write
+//! (`memory`), and so are the callers of the running frame ([`Stack`]) and the running
+//! frame's registers, by chunks ([`Regs`]); the path condition is copied.
 
 use crate::exec::constraints::ConstraintSet;
 use crate::exec::memory::{AddressSpace, Allocator};
@@ -122,13 +123,190 @@ pub struct Frame {
     pub block: BlockId,
     /// Index of the next instruction in `block` (== len means the terminator).
     pub pc: usize,
-    pub regs: Vec<Value>,
+    pub regs: Regs,
     /// Register of the caller that receives the return value.
     pub ret_dst: Option<RegId>,
     /// Stack objects to free on return.
     pub allocas: Vec<u64>,
     /// The object holding this call's variadic arguments (0: none).
     pub varargs: u64,
+}
+
+/// Registers per chunk of a register file.
+const REG_CHUNK: usize = 16;
+
+/// What a register holds before it is written.
+const UNSET: Value = Value::Con { width: 1, bits: 0 };
+
+/// One chunk of a register file.
+#[derive(Clone, Debug)]
+enum RegChunk {
+    /// Never written: every register holds the 1-bit zero (nothing allocated).
+    Zero,
+    /// Written since the state last forked: the state's own, written in place.
+    Owned(Box<[Value; REG_CHUNK]>),
+    /// Shared with the states forked from the same one; the first write copies it (or takes
+    /// it, when the other states let go of it already).
+    Shared(Arc<[Value; REG_CHUNK]>),
+}
+
+/// A frame's registers, in chunks that forked states share until they write them: a fork
+/// copies a pointer per chunk, and each state then copies the chunks it writes.
+#[derive(Clone, Debug)]
+pub struct Regs {
+    chunks: Vec<RegChunk>,
+    len: usize,
+}
+
+impl Regs {
+    /// `len` registers, each holding the 1-bit zero.
+    pub fn new(len: usize) -> Self {
+        Regs {
+            chunks: vec![RegChunk::Zero; len.div_ceil(REG_CHUNK)],
+            len,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Register `r`'s value.
+    #[inline]
+    pub fn get(&self, r: usize) -> Value {
+        debug_assert!(r < self.len, "register {r} of {}", self.len);
+        match &self.chunks[r / REG_CHUNK] {
+            RegChunk::Zero => UNSET,
+            RegChunk::Owned(values) => values[r % REG_CHUNK],
+            RegChunk::Shared(values) => values[r % REG_CHUNK],
+        }
+    }
+
+    /// Sets register `r` (copying its chunk first if it is shared).
+    #[inline]
+    pub fn set(&mut self, r: usize, value: Value) {
+        debug_assert!(r < self.len, "register {r} of {}", self.len);
+        match &mut self.chunks[r / REG_CHUNK] {
+            RegChunk::Owned(values) => values[r % REG_CHUNK] = value,
+            _ => self.set_in_new_chunk(r, value),
+        }
+    }
+
+    /// [`set`](Self::set) where the chunk is not yet the state's own: it is made so first.
+    #[cold]
+    #[inline(never)]
+    fn set_in_new_chunk(&mut self, r: usize, value: Value) {
+        let chunk = &mut self.chunks[r / REG_CHUNK];
+        let mut values = match chunk {
+            RegChunk::Shared(shared) => Box::new(**shared),
+            _ => Box::new([UNSET; REG_CHUNK]),
+        };
+        values[r % REG_CHUNK] = value;
+        *chunk = RegChunk::Owned(values);
+    }
+
+    /// Every register's value, in order.
+    pub fn to_vec(&self) -> Vec<Value> {
+        (0..self.len).map(|r| self.get(r)).collect()
+    }
+
+    /// Makes every chunk shared, so that a clone copies pointers, not values.
+    pub fn share(&mut self) {
+        for chunk in &mut self.chunks {
+            if let RegChunk::Owned(values) = chunk {
+                *chunk = RegChunk::Shared(Arc::new(**values));
+            }
+        }
+    }
+}
+
+/// The call stack: the running frame, owned, over its callers, which forked states share
+/// until one of them returns into a caller (that caller is then copied for it, if another
+/// state still holds it). A fork copies the running frame and a pointer per caller, not
+/// every caller's registers.
+#[derive(Clone, Debug, Default)]
+pub struct Stack {
+    /// The callers of the running frame, outermost first.
+    callers: Vec<Arc<Frame>>,
+    /// The running frame (none when the stack is empty).
+    top: Option<Frame>,
+}
+
+impl Stack {
+    /// Makes `frame` the running frame; the one running so far becomes its caller.
+    pub fn push(&mut self, frame: Frame) {
+        if let Some(caller) = self.top.replace(frame) {
+            self.callers.push(Arc::new(caller));
+        }
+    }
+
+    /// Removes the running frame; its caller runs again (copied first if another state
+    /// shares it).
+    pub fn pop(&mut self) -> Option<Frame> {
+        let top = self.top.take()?;
+        self.top = self.callers.pop().map(Arc::unwrap_or_clone);
+        Some(top)
+    }
+
+    pub fn len(&self) -> usize {
+        self.callers.len() + usize::from(self.top.is_some())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.top.is_none()
+    }
+
+    pub fn clear(&mut self) {
+        self.callers.clear();
+        self.top = None;
+    }
+
+    /// The running frame.
+    pub fn last(&self) -> Option<&Frame> {
+        self.top.as_ref()
+    }
+
+    pub fn last_mut(&mut self) -> Option<&mut Frame> {
+        self.top.as_mut()
+    }
+
+    /// The frames, outermost first.
+    pub fn iter(&self) -> impl Iterator<Item = &Frame> {
+        self.callers.iter().map(|f| &**f).chain(self.top.as_ref())
+    }
+
+    /// The frames for writing, outermost first (each shared caller copied first).
+    /// Lets clones share the running frame's registers until they write them (a fork's
+    /// two states then copy only the chunks they write).
+    pub fn share(&mut self) {
+        if let Some(top) = &mut self.top {
+            top.regs.share();
+        }
+    }
+
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Frame> {
+        self.callers
+            .iter_mut()
+            .map(Arc::make_mut)
+            .chain(self.top.as_mut())
+    }
+}
+
+impl std::ops::Index<usize> for Stack {
+    type Output = Frame;
+
+    /// Frame `depth`, the outermost being 0.
+    fn index(&self, depth: usize) -> &Frame {
+        match self.callers.get(depth) {
+            Some(frame) => frame,
+            None if depth == self.callers.len() => self.top.as_ref().expect("a frame at depth"),
+            None => panic!("no frame at depth {depth}"),
+        }
+    }
 }
 
 /// A symbolic input created for this path: an array and the object it initialised, if any.
@@ -166,7 +344,7 @@ pub struct MergeMarker {
 #[derive(Clone, Debug)]
 pub struct State {
     pub id: u64,
-    pub stack: Vec<Frame>,
+    pub stack: Stack,
     pub memory: AddressSpace,
     pub allocator: Allocator,
     /// The path condition: every expression has width 1 and holds on this path.
@@ -184,7 +362,8 @@ pub struct State {
     /// The branch decisions that led here (1: the condition held), which names the path
     /// independently of the order in which paths were explored.
     pub path: Vec<u8>,
-    /// Every constraint added to this path, as added (for state merging).
+    /// Every constraint added to this path by a fork, as added (for state merging; empty
+    /// when merging is off).
     pub log: Vec<crate::expr::ExprId>,
     /// The merge groups this state belongs to, innermost last.
     pub markers: Vec<MergeMarker>,
@@ -224,6 +403,13 @@ pub(crate) enum Stepped {
 }
 
 impl State {
+    /// A copy of this state for the other side of a branch: both share the running frame's
+    /// registers, the callers, the memory and the outputs until they write them.
+    pub fn fork(&mut self) -> State {
+        self.stack.share();
+        self.clone()
+    }
+
     pub fn frame(&self) -> &Frame {
         self.stack.last().expect("a running state has a frame")
     }
@@ -287,5 +473,48 @@ mod tests {
             Termination::AssertFail("n < 4".into()).describe(),
             "assertion failed: n < 4"
         );
+    }
+
+    fn frame(func: u32, regs: usize) -> Frame {
+        Frame {
+            func: FuncId(func),
+            block: BlockId(0),
+            pc: 0,
+            regs: Regs::new(regs),
+            ret_dst: None,
+            allocas: Vec::new(),
+            varargs: 0,
+        }
+    }
+
+    /// Forked register files and stacks share what neither wrote, and a write on one side
+    /// (to a running frame or, after a return, to a shared caller) never shows on the other.
+    #[test]
+    fn forked_stacks_keep_their_own_values() {
+        let v = |n: u128| Value::concrete(32, n);
+        let mut stack = Stack::default();
+        stack.push(frame(1, 40));
+        for r in 0..40 {
+            stack.last_mut().unwrap().regs.set(r, v(r as u128));
+        }
+        stack.push(frame(2, 3));
+        stack.last_mut().unwrap().regs.set(2, v(7));
+        stack.share();
+        let mut other = stack.clone();
+        other.last_mut().unwrap().regs.set(2, v(8));
+        stack.last_mut().unwrap().regs.set(0, v(9));
+        let unset = Value::concrete(1, 0);
+        assert_eq!(stack.last().unwrap().regs.to_vec(), [v(9), unset, v(7)]);
+        assert_eq!(other.last().unwrap().regs.to_vec(), [unset, unset, v(8)]);
+        // Both return into the caller they share, and write it differently.
+        assert_eq!(stack.pop().map(|f| f.func), Some(FuncId(2)));
+        assert_eq!(other.pop().map(|f| f.func), Some(FuncId(2)));
+        stack.last_mut().unwrap().regs.set(17, v(100));
+        other.last_mut().unwrap().regs.set(39, v(200));
+        let (mine, theirs) = (stack.last().unwrap(), other.last().unwrap());
+        assert_eq!((mine.regs.get(17), mine.regs.get(39)), (v(100), v(39)));
+        assert_eq!((theirs.regs.get(17), theirs.regs.get(39)), (v(17), v(200)));
+        assert_eq!((stack.len(), stack[0].func), (1, FuncId(1)));
+        assert!(stack.pop().is_some() && stack.is_empty() && stack.pop().is_none());
     }
 }

@@ -201,7 +201,7 @@ impl<'a> Executor<'a> {
         let frame = state.frame_mut();
         frame.pc += 1;
         if let Some((dst, v)) = result {
-            frame.regs[dst.index()] = v;
+            frame.regs.set(dst.index(), v);
         }
         Stepped::Ran
     }
@@ -313,7 +313,7 @@ impl<'a> Executor<'a> {
     /// The value of an operand in the current frame.
     pub fn operand(&self, state: &State, op: Operand) -> Value {
         match op {
-            Operand::Reg(r) => state.frame().regs[r.index()],
+            Operand::Reg(r) => state.frame().regs.get(r.index()),
             Operand::Const(c) => {
                 let k = self.module.constant(c);
                 Value::Con {
@@ -325,7 +325,7 @@ impl<'a> Executor<'a> {
     }
 
     pub fn set(&self, state: &mut State, dst: RegId, v: Value) {
-        state.frame_mut().regs[dst.index()] = v;
+        state.frame_mut().regs.set(dst.index(), v);
     }
 
     /// `e` as a value (concrete when it folded to a constant).
@@ -1085,7 +1085,7 @@ mod tests {
                 return Err(i);
             }
         }
-        Ok(state.frame().regs.clone())
+        Ok(state.frame().regs.to_vec())
     }
 
     fn arithmetic() -> Module {
