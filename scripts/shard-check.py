@@ -6,7 +6,8 @@ same verdict, counts and rows (path order, verdict, merged paths, detail, test, 
 as the unsharded one. A row's counterexample bytes are the solver's choice and are compared
 separately (how many rows differ in them is printed, not failed).
 
-Usage: scripts/shard-check.py [N] [FRONTIER]   (default 4 shards, 16 states per shard)
+Usage: scripts/shard-check.py [N] [FRONTIER] [ONLY]   (default 4 shards, 16 states per shard;
+ONLY: just the checks whose label starts with it, e.g. `program`)
 Prints a Markdown table; exits 1 when a merge differs from its unsharded run."""
 import json
 import os
@@ -29,20 +30,25 @@ def report(d):
         return json.load(f)
 
 
-def xcheck(args):
-    return subprocess.run([BIN, *args], capture_output=True, text=True).returncode
+def xcheck(args, env=()):
+    # A program's arguments and environment options go last, after `--`.
+    tail = ["--", *env] if env else []
+    return subprocess.run([BIN, *args, *tail], capture_output=True, text=True).returncode
 
 
-def compare(name, args, n, frontier, tmp):
+def compare(name, args, env, n, frontier, tmp):
     full = os.path.join(tmp, "full")
-    code = xcheck([*args, "-o", full, "-j", "1"])
+    code = xcheck([*args, "-o", full, "-j", "1"], env)
     shards = []
     for k in range(1, n + 1):
         d = os.path.join(tmp, f"s{k}")
-        xcheck([*args, "-o", d, "-j", "1", "--shard", f"{k}/{n}", "--shard-frontier", str(frontier)])
+        xcheck([*args, "-o", d, "-j", "1", "--shard", f"{k}/{n}", "--shard-frontier", str(frontier)], env)
         shards.append(d)
     merged = os.path.join(tmp, "merged")
     merged_code = xcheck(["merge", *shards, "-o", merged])
+    if not os.path.exists(os.path.join(merged, "report.json")) or not os.path.exists(
+            os.path.join(full, "report.json")):
+        return False, f"error (exit {code}, merge exit {merged_code})", 0, 0, 0, code
     a, b = report(full), report(merged)
     same = (code == merged_code
             and [a["summary"][k] for k in SUMMARY] == [b["summary"][k] for k in SUMMARY]
@@ -57,6 +63,7 @@ def compare(name, args, n, frontier, tmp):
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 4
     frontier = int(sys.argv[2]) if len(sys.argv) > 2 else 16
+    only = sys.argv[3] if len(sys.argv) > 3 else ""
     checks = []
     corpora = os.path.join(ROOT, "corpora")
     for name in sorted(os.listdir(corpora)):
@@ -70,7 +77,7 @@ def main():
                 a = os.path.join(BUILD, "corpora", name, f"a.{opt}.bc")
                 b = os.path.join(BUILD, "corpora", name, f"b.{opt}.bc")
                 extra = check.get("args", [])
-                checks.append((f"{name} {opt}", extra, [a, b, "--function", function, *extra]))
+                checks.append((f"{name} {opt}", extra, [a, b, "--function", function, *extra], []))
     programs = os.path.join(corpora, "programs")
     for name in sorted(os.listdir(programs)):
         path = os.path.join(programs, name, "case.toml")
@@ -79,14 +86,15 @@ def main():
         for check in tomllib.load(open(path, "rb"))["check"]:
             a = os.path.join(BUILD, "programs", name, "a.bc")
             b = os.path.join(BUILD, "programs", name, "b.bc")
-            checks.append((f"program {name}", check["args"], [a, b, *check["args"]]))
+            checks.append((f"program {name}", check["args"], [a, b], check["args"]))
+    checks = [c for c in checks if c[0].startswith(only)]
     print(f"{n} shards, {frontier} frontier states per shard.\n")
     print("| check | args | verdict | paths | frontier | merge = one run | rows with other bytes |")
     print("|---|---|---|---|---|---|---|")
     failed = 0
-    for label, extra, args in checks:
+    for label, extra, args, env in checks:
         with tempfile.TemporaryDirectory() as tmp:
-            same, overall, paths, fs, inputs, _ = compare(label, args, n, frontier, tmp)
+            same, overall, paths, fs, inputs, _ = compare(label, args, env, n, frontier, tmp)
         failed += not same
         print(f"| {label} | `{' '.join(extra)}` | {overall} | {paths} | {fs} | {'yes' if same else '**NO**'} | {inputs} |")
         sys.stdout.flush()

@@ -201,8 +201,13 @@ struct RandomPath {
     leaf_of: Vec<Option<usize>>,
     root: Option<usize>,
     /// The node that holds several roots as its children (states added without a parent: a
-    /// shard's frontier, states another worker handed over), chosen among uniformly.
+    /// shard's frontier, states another worker handed over). A root is chosen as a walk from
+    /// the start of the exploration would reach it: with weight 2^-d for d branch decisions
+    /// on its path (relative to the shortest), so that a shard explores its part of the tree
+    /// as one run explores the whole.
     forest: Option<usize>,
+    /// The branch decisions on each forest child's path, by node.
+    depth: Vec<u32>,
     free: Vec<usize>,
     rng: Rng,
 }
@@ -221,6 +226,7 @@ impl RandomPath {
             leaf_of: Vec::new(),
             root: None,
             forest: None,
+            depth: Vec::new(),
             free: Vec::new(),
             rng: Rng::new(seed),
         }
@@ -247,8 +253,26 @@ impl RandomPath {
     }
 }
 
+impl RandomPath {
+    /// A child of the forest node `forest`, with weight 2^-(its depth - the least depth).
+    fn choose_root(&mut self, forest: usize) -> usize {
+        let children = &self.nodes[forest].children;
+        let least = children.iter().map(|&c| self.depth[c]).min().unwrap_or(0);
+        let weight = |c: usize| (-f64::from(self.depth[c] - least)).exp2();
+        let total: f64 = children.iter().map(|&c| weight(c)).sum();
+        let mut pick = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        for &c in children {
+            pick -= weight(c);
+            if pick < 0.0 {
+                return c;
+            }
+        }
+        *children.last().expect("the forest has children")
+    }
+}
+
 impl Searcher for RandomPath {
-    fn add(&mut self, slot: usize, parent: Option<usize>, _: &[Option<State>]) {
+    fn add(&mut self, slot: usize, parent: Option<usize>, states: &[Option<State>]) {
         let parent_leaf = parent.and_then(|p| self.leaf_of.get(p).copied().flatten());
         match parent_leaf {
             None => {
@@ -257,6 +281,14 @@ impl Searcher for RandomPath {
                     children: Vec::new(),
                     slot: Some(slot),
                 });
+                let depth = states
+                    .get(slot)
+                    .and_then(Option::as_ref)
+                    .map_or(0, |s| s.path.len() as u32);
+                if self.depth.len() <= n {
+                    self.depth.resize(n + 1, 0);
+                }
+                self.depth[n] = depth;
                 match self.root {
                     None => self.root = Some(n),
                     Some(r) if self.forest == Some(r) => {
@@ -336,7 +368,11 @@ impl Searcher for RandomPath {
             if children.is_empty() {
                 return None;
             }
-            n = children[self.rng.below(children.len())];
+            n = if Some(n) == self.forest {
+                self.choose_root(n)
+            } else {
+                children[self.rng.below(children.len())]
+            };
         }
     }
 }
@@ -481,7 +517,7 @@ mod tests {
 
     #[test]
     fn random_path_chooses_among_roots_uniformly() {
-        // Sixteen states without a parent (a shard's frontier): each about as likely. They
+        // Sixteen states without a parent at the same depth: each about as likely. They
         // used to hang off a chain of two-child nodes, which gave the last one half the
         // choices and the first one 2^-15 of them.
         let mut rp = RandomPath::new(1);
@@ -506,6 +542,43 @@ mod tests {
         rp.add(3, None, &[]);
         rp.add(4, None, &[]);
         assert!(matches!(rp.select(&[]), Some(3 | 4)));
+    }
+
+    #[test]
+    fn random_path_weighs_roots_as_a_walk_from_the_start_would() {
+        // Roots two decisions deep and three decisions deep: a walk from the start reaches
+        // each of the first kind twice as often as each of the second.
+        let pool = crate::expr::ExprPool::new();
+        let module = crate::ir::Module::default();
+        let mut ex = crate::exec::Executor::new(
+            &module,
+            &pool,
+            crate::solver::build_chain(&Default::default()),
+            Default::default(),
+        );
+        let mut states = Vec::new();
+        for path in [vec![0u8, 0], vec![0, 1], vec![1, 0, 0], vec![1, 0, 1]] {
+            let mut s = ex.initial_state();
+            s.path = path;
+            states.push(Some(s));
+        }
+        let mut rp = RandomPath::new(7);
+        for slot in 0..4 {
+            rp.add(slot, None, &states);
+        }
+        let mut counts = [0u32; 4];
+        for _ in 0..12_000 {
+            counts[rp.select(&states).unwrap()] += 1;
+        }
+        // Expected 4000, 4000, 2000, 2000.
+        assert!(
+            counts[..2].iter().all(|&c| (3600..4400).contains(&c)),
+            "{counts:?}"
+        );
+        assert!(
+            counts[2..].iter().all(|&c| (1700..2300).contains(&c)),
+            "{counts:?}"
+        );
     }
 
     #[test]
