@@ -163,7 +163,11 @@ fn a_second_sigint_ends_the_process_at_once() {
     let mut child = spawn_thirds(dir.path(), &a, &b);
     std::thread::sleep(Duration::from_millis(2500));
     signal(&child, libc::SIGINT);
-    std::thread::sleep(Duration::from_millis(20));
+    // Long enough for the first signal to be delivered on its own (two pending SIGINTs
+    // are one), short enough that the orderly stop it starts (tests, replays and reports
+    // written, each synced) has not ended: that takes milliseconds since a stopped run
+    // frees its states on another thread.
+    std::thread::sleep(Duration::from_millis(2));
     signal(&child, libc::SIGINT);
     let (code, took) = wait_at_most(&mut child, Duration::from_secs(20));
     assert!(took < Duration::from_secs(2), "took {took:?} to end");
