@@ -435,6 +435,12 @@ pub(crate) struct Explored {
     pub shard: Option<crate::report::ShardInfo>,
 }
 
+/// Frees a worker's solver (its backend's terms, its caches: a large heap after a long
+/// run) on a thread of its own, so that the check goes on to its reports at once.
+fn free_later(solver: Box<dyn crate::solver::Solver>) {
+    std::thread::spawn(move || drop(solver));
+}
+
 /// Shard `shard` of a check (`--shard K/N`): expands the exploration tree from
 /// `initial` to its frontier (the same in every shard), and returns this shard's frontier
 /// states (every N-th in path order, from the K-th) with what its report says of the split.
@@ -523,14 +529,16 @@ where
                         let mut ex = Executor::new(module, pool, build_chain(solver), config);
                         let mut driver = record::Recording::new(make_driver(), recorder);
                         ex.run_worker(Vec::new(), &mut driver, Some(work));
-                        (
+                        let found = (
                             ex.stats.clone(),
                             ex.solver.stats(),
                             ex.unsupported.clone(),
                             ex.coverage.clone(),
                             ex.live_at_end,
                             driver.inner.into_rows().into_parts(),
-                        )
+                        );
+                        free_later(ex.solver);
+                        found
                     })
                 })
                 .collect();
@@ -549,6 +557,7 @@ where
     let mut coverage = ex.coverage.clone();
     let mut live_at_end = ex.live_at_end;
     let merged_away = ex.merger.as_ref().map_or(0, |m| m.merged);
+    free_later(ex.solver);
     let (rows, keys) = driver.inner.into_rows().into_parts();
     let mut keyed: Vec<(Vec<u8>, PathRow)> = keys.into_iter().zip(rows).collect();
     for (s, ss, u, cov, live, (rows, keys)) in others {

@@ -169,7 +169,7 @@ pub(crate) const MAX_ALLOCATION: u64 = 1 << 30;
 pub struct Executor<'a> {
     pub module: &'a Module,
     pub pool: &'a ExprPool,
-    pub solver: Box<dyn Solver + 'a>,
+    pub solver: Box<dyn Solver>,
     pub config: ExecConfig,
     pub stats: ExecStats,
     /// Blocks reached so far, per function.
@@ -196,7 +196,7 @@ impl<'a> Executor<'a> {
     pub fn new(
         module: &'a Module,
         pool: &'a ExprPool,
-        solver: Box<dyn Solver + 'a>,
+        solver: Box<dyn Solver>,
         config: ExecConfig,
     ) -> Self {
         let merger = config.merge.then(Merger::default);
