@@ -4,7 +4,7 @@
 //! A check's shards each wrote the rows of their part with the rows' paths; the merged rows
 //! are every shard's, in path order (the order one run numbers them), their tests copied and
 //! renumbered in that order. Counts and the verdict are computed again from the rows as a
-//! check computes them (`report::overall_of`); a shard that stopped early makes the merge
+//! check computes them (`report::Summary::of_rows`); a shard that stopped early makes the merge
 //! incomplete, naming the shard. Shards of a gate run (`--all-functions`, `--config`) each
 //! checked whole functions: their directories are copied into OUT and their manifests
 //! (`shard.json`, [`GateManifest`]) joined into one gate table (`merge/gate.rs`).
@@ -15,7 +15,7 @@ pub use gate::MergedGate;
 
 use crate::error::{Error, Result};
 use crate::ktest::KTest;
-use crate::report::{overall_of, PathRow, Report, ShardInfo, Summary};
+use crate::report::{PathRow, Report, ShardInfo, Summary};
 use crate::shard::parse_path;
 use std::path::{Path, PathBuf};
 
@@ -108,6 +108,12 @@ pub(crate) fn read_report(path: &Path) -> Result<Report> {
 /// Checks that `shards` are shards 1 to N of one N, each once, all of the same kind.
 fn check_complete_set(shards: &[(&Path, ShardInfo)]) -> Result<()> {
     let count = shards[0].1.count;
+    if !(1..=crate::shard::MAX_SHARDS).contains(&count) {
+        return Err(Error::input(
+            shards[0].0,
+            format!("{count} shards: not a count xcheck writes"),
+        ));
+    }
     let mut seen = vec![None::<&Path>; count as usize];
     for (dir, info) in shards {
         if info.count != count {
@@ -193,7 +199,7 @@ fn merge_reports(shards: &[(&Path, Report, ShardInfo)], out: &Path) -> Result<Re
 }
 
 /// Copies a test, checking that it is one.
-fn copy_test(from: &Path, to: &Path) -> Result<()> {
+pub(crate) fn copy_test(from: &Path, to: &Path) -> Result<()> {
     let test = KTest::read(from).map_err(Error::from)?;
     test.write(to).map_err(|e| Error::Output {
         path: to.to_path_buf(),
@@ -211,17 +217,6 @@ fn merge_summaries(shards: &[(&Path, Report, ShardInfo)], rows: &[PathRow]) -> S
         .all(|(_, _, i)| i.digest == info(0).digest && i.frontier == info(0).frontier);
     let complete = same_split && shards.iter().all(|(_, r, _)| r.summary.complete);
     let mut summary = Summary {
-        title: first.title.clone(),
-        overall: overall_of(rows, complete),
-        complete,
-        paths: rows.len(),
-        proved: 0,
-        diverged: 0,
-        errors_both: 0,
-        errors_one: 0,
-        unconfirmed: 0,
-        not_replayed: 0,
-        unknown: 0,
         instructions: shards.iter().map(|s| s.1.summary.instructions).sum(),
         queries: shards.iter().map(|s| s.1.summary.queries).sum(),
         solver_time_ms: shards.iter().map(|s| s.1.summary.solver_time_ms).sum(),
@@ -230,12 +225,9 @@ fn merge_summaries(shards: &[(&Path, Report, ShardInfo)], rows: &[PathRow]) -> S
             .map(|s| s.1.summary.wall_time_ms)
             .max()
             .unwrap_or(0),
-        stop_reason: None,
-        notes: Vec::new(),
         counters: merge_counters(shards.iter().map(|s| &s.1.summary)),
-        shard: None,
+        ..Summary::of_rows(first.title.clone(), rows, complete)
     };
-    summary.recount(rows);
     let label = |i: &ShardInfo| format!("shard {}/{}", i.index, i.count);
     let stops: Vec<String> = shards
         .iter()
@@ -348,6 +340,9 @@ mod tests {
         assert!(set(vec![info(1, 2), info(2, 3)]).is_err());
         assert!(set(vec![info(1, 2), info(3, 2)]).is_err());
         assert!(set(vec![info(0, 2), info(2, 2)]).is_err());
+        // A count no run writes is refused before anything is allocated for it.
+        assert!(set(vec![info(1, u32::MAX)]).is_err());
+        assert!(set(vec![info(1, 0)]).is_err());
     }
 
     #[test]

@@ -630,18 +630,7 @@ impl Explored {
         if let Some(info) = &self.shard {
             notes.push(info.note());
         }
-        let mut summary = Summary {
-            title,
-            overall: crate::report::overall_of(rows, complete),
-            complete,
-            paths: 0,
-            proved: 0,
-            diverged: 0,
-            errors_both: 0,
-            errors_one: 0,
-            unconfirmed: 0,
-            not_replayed: 0,
-            unknown: 0,
+        Summary {
             instructions: stats.instructions,
             queries: self.solver_stats.queries,
             solver_time_ms: self.solver_stats.backend_time.as_millis() as u64,
@@ -650,9 +639,8 @@ impl Explored {
             notes,
             counters: counters(stats, &self.solver_stats, self.merged_away),
             shard: self.shard.clone(),
-        };
-        summary.recount(rows);
-        summary
+            ..Summary::of_rows(title, rows, complete)
+        }
     }
 }
 

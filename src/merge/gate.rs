@@ -3,9 +3,8 @@
 //! OUT and joins the shards' manifests into the tables, JUnit file and exit code one
 //! unsharded gate run gives.
 
-use super::{check_complete_set, read_report};
+use super::{check_complete_set, copy_test, read_report};
 use crate::error::{Error, Result};
-use crate::ktest::KTest;
 use crate::report::gate::{render_gate_table, GateEntry, GateManifest, GateRow, Skipped, MANIFEST};
 use crate::report::Report;
 use std::path::{Component, Path, PathBuf};
@@ -166,12 +165,7 @@ fn copy_check(from: &Path, to: &Path) -> Result<()> {
     names.sort();
     // Tests first, then the reports that list them.
     for name in names.iter().filter(|n| n.ends_with(".ktest")) {
-        let test = KTest::read(from.join(name)).map_err(Error::from)?;
-        let path = to.join(name);
-        test.write(&path).map_err(|e| Error::Output {
-            path: path.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })?;
+        copy_test(&from.join(name), &to.join(name))?;
     }
     for name in ["report.md", "report.csv", "report.json"] {
         let src = from.join(name);

@@ -233,47 +233,59 @@ impl ShardInfo {
 }
 
 impl Summary {
-    /// Sets the row counts from `rows`: a difference counts as diverged or one-sided error
-    /// only when concrete replay confirmed it, else as unconfirmed (and, when it was not
-    /// replayed at all, as not replayed).
-    pub fn recount(&mut self, rows: &[PathRow]) {
+    /// The summary of a run titled `title` whose rows are `rows` (`complete`: every path was
+    /// explored): the counts and the verdict from the rows, the work and notes empty for the
+    /// caller to fill. A difference counts as diverged or one-sided error only when concrete
+    /// replay confirmed it, else as unconfirmed (and, when it was not replayed at all, as not
+    /// replayed); only a confirmed difference makes the run NOT EQUIVALENT, and any unknown
+    /// or unconfirmed row, or a path not explored, leaves it inconclusive.
+    pub fn of_rows(title: String, rows: &[PathRow], complete: bool) -> Summary {
         let count = |v: PathVerdict| rows.iter().filter(|r| r.verdict == v).count();
         let confirmed = |v: PathVerdict| {
             rows.iter()
                 .filter(|r| r.verdict == v && r.is_confirmed_difference())
                 .count()
         };
-        self.paths = rows.len();
-        self.proved = count(PathVerdict::Proved);
-        self.diverged = confirmed(PathVerdict::Diverged);
-        self.errors_both = count(PathVerdict::ErrorBoth);
-        self.errors_one = confirmed(PathVerdict::ErrorOne);
-        self.unconfirmed = rows
+        let unconfirmed = rows
             .iter()
             .filter(|r| r.is_unconfirmed_difference())
             .count();
-        self.not_replayed = rows
-            .iter()
-            .filter(|r| r.is_unconfirmed_difference() && r.confirmed.is_none())
-            .count();
-        self.unknown = count(PathVerdict::Unknown);
-    }
-}
-
-/// The verdict on a run whose rows are `rows` (`complete`: every path was explored). Only a
-/// difference that concrete replay reproduced makes it NOT EQUIVALENT; any unknown or
-/// unconfirmed row, or a path not explored, leaves it inconclusive.
-pub fn overall_of(rows: &[PathRow], complete: bool) -> Overall {
-    if rows.iter().any(PathRow::is_confirmed_difference) {
-        Overall::Diverged
-    } else if !complete
-        || rows
-            .iter()
-            .any(|r| r.verdict == PathVerdict::Unknown || r.is_unconfirmed_difference())
-    {
-        Overall::Inconclusive
-    } else {
-        Overall::Equivalent
+        let (diverged, errors_one) = (
+            confirmed(PathVerdict::Diverged),
+            confirmed(PathVerdict::ErrorOne),
+        );
+        let unknown = count(PathVerdict::Unknown);
+        let overall = if diverged + errors_one > 0 {
+            Overall::Diverged
+        } else if !complete || unknown + unconfirmed > 0 {
+            Overall::Inconclusive
+        } else {
+            Overall::Equivalent
+        };
+        Summary {
+            title,
+            overall,
+            complete,
+            paths: rows.len(),
+            proved: count(PathVerdict::Proved),
+            diverged,
+            errors_both: count(PathVerdict::ErrorBoth),
+            errors_one,
+            unconfirmed,
+            not_replayed: rows
+                .iter()
+                .filter(|r| r.is_unconfirmed_difference() && r.confirmed.is_none())
+                .count(),
+            unknown,
+            instructions: 0,
+            queries: 0,
+            solver_time_ms: 0,
+            wall_time_ms: 0,
+            stop_reason: None,
+            notes: Vec::new(),
+            counters: Vec::new(),
+            shard: None,
+        }
     }
 }
 

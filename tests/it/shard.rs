@@ -132,21 +132,27 @@ fn shards_merge_to_one_run(dir: &Path, args: &[&str], n: u32, frontier: &str, in
     }
 }
 
+/// The check every function test here runs: `score`, one branch per byte of a 6-byte
+/// buffer (64 paths).
+const SCORE: [&str; 4] = ["--function", "score", "--buffer-size", "6"];
+
+/// `score`'s A (`branchy_a.c` at -O0) and a B in `dir`: `branchy_b.c` (which differs from
+/// A on some paths) or, with `same`, A's source at -O2.
+fn score_pair(dir: &Path, same: bool) -> (String, String) {
+    let a = compile_fixture("branchy_a.c", dir, "-O0");
+    let b = if same {
+        compile_fixture("branchy_a.c", dir, "-O2")
+    } else {
+        compile_fixture("branchy_b.c", dir, "-O0")
+    };
+    (a.display().to_string(), b.display().to_string())
+}
+
 #[test]
 fn function_shards_merge_into_the_unsharded_report() {
     let dir = tempfile::tempdir().unwrap();
-    let a = compile_fixture("branchy_a.c", dir.path(), "-O0");
-    let b = compile_fixture("branchy_b.c", dir.path(), "-O0");
-    let args = [
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--function",
-        "score",
-        "--buffer-size",
-        "6",
-        "-j",
-        "1",
-    ];
+    let (a, b) = score_pair(dir.path(), false);
+    let args = [[a.as_str(), b.as_str()].as_slice(), &SCORE, &["-j", "1"]].concat();
     for n in [1, 2, 4, 7] {
         shards_merge_to_one_run(dir.path(), &args, n, "3", true);
     }
@@ -185,18 +191,13 @@ fn program_shards_merge_into_the_unsharded_report() {
 #[test]
 fn a_shard_that_stopped_early_leaves_the_merge_inconclusive_and_named() {
     let dir = tempfile::tempdir().unwrap();
-    let a = compile_fixture("branchy_a.c", dir.path(), "-O0");
-    let b = compile_fixture("branchy_a.c", dir.path(), "-O2");
+    let (a, b) = score_pair(dir.path(), true);
     let base = [
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--function",
-        "score",
-        "--buffer-size",
-        "6",
-        "--shard-frontier",
-        "2",
-    ];
+        [a.as_str(), b.as_str()].as_slice(),
+        &SCORE,
+        &["--shard-frontier", "2"],
+    ]
+    .concat();
     let run = |k: &str, extra: &[&str]| {
         let mut args = base.to_vec();
         args.extend(["--shard", k, "-o", k.split('/').next().unwrap()]);
@@ -223,29 +224,19 @@ fn a_shard_that_stopped_early_leaves_the_merge_inconclusive_and_named() {
 #[test]
 fn merge_refuses_what_is_not_one_whole_run() {
     let dir = tempfile::tempdir().unwrap();
-    let a = compile_fixture("branchy_a.c", dir.path(), "-O0");
-    let b = compile_fixture("branchy_b.c", dir.path(), "-O0");
-    let check = |f: &str, out: &str, shard: Option<&str>| {
-        let mut args = vec![
-            a.to_str().unwrap(),
-            b.to_str().unwrap(),
-            "--function",
-            f,
-            "--buffer-size",
-            "6",
-            "-o",
-            out,
-        ];
+    let (a, b) = score_pair(dir.path(), false);
+    let check = |out: &str, shard: Option<&str>| {
+        let mut args = [[a.as_str(), b.as_str()].as_slice(), &SCORE, &["-o", out]].concat();
         if let Some(k) = shard {
             args.extend(["--shard", k]);
         }
         xcheck(dir.path(), &args)
     };
-    check("score", "s1", Some("1/3"));
-    check("score", "s2", Some("2/3"));
-    check("score", "s3", Some("3/3"));
-    check("score", "plain", None);
-    check("score", "s2of2", Some("2/2"));
+    check("s1", Some("1/3"));
+    check("s2", Some("2/3"));
+    check("s3", Some("3/3"));
+    check("plain", None);
+    check("s2of2", Some("2/2"));
     let merge = |args: &[&str]| {
         let mut all = vec!["merge"];
         all.extend(args);
@@ -265,7 +256,7 @@ fn merge_refuses_what_is_not_one_whole_run() {
     assert!(merge(&["s1", "s2", "s3", "-o", "m"]).contains("not a report xcheck wrote"));
     // Bad --shard values are usage errors.
     for bad in ["0/3", "4/3", "3", "auto"] {
-        let o = check("score", "x", Some(bad));
+        let o = check("x", Some(bad));
         assert_eq!(o.status.code(), Some(2), "{bad}");
         assert!(stderr(&o).contains("--shard"), "{}", stderr(&o));
     }
@@ -274,19 +265,12 @@ fn merge_refuses_what_is_not_one_whole_run() {
 #[test]
 fn auto_reads_the_batch_engines_index() {
     let dir = tempfile::tempdir().unwrap();
-    let a = compile_fixture("branchy_a.c", dir.path(), "-O0");
-    let b = compile_fixture("branchy_b.c", dir.path(), "-O0");
+    let (a, b) = score_pair(dir.path(), false);
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_xcheck"))
         .current_dir(dir.path())
-        .args([a.to_str().unwrap(), b.to_str().unwrap()])
-        .args([
-            "--function",
-            "score",
-            "--buffer-size",
-            "6",
-            "--shard",
-            "auto",
-        ])
+        .args([&a, &b])
+        .args(SCORE)
+        .args(["--shard", "auto"])
         .env("SLURM_ARRAY_TASK_ID", "2")
         .env("SLURM_ARRAY_TASK_MIN", "1")
         .env("SLURM_ARRAY_TASK_COUNT", "3")
