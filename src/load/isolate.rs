@@ -263,6 +263,7 @@ fn last_line(text: &str) -> Option<String> {
 /// The child's side: `xcheck __check-bitcode HASH PATH...`. Reads, parses and verifies the
 /// files as the parent would, and says how it went on stdout; returns the exit code.
 pub fn check_bitcode_main(args: &[OsString]) -> i32 {
+    no_core_dumps();
     println!("{HANDSHAKE}");
     let fail = |index: Option<usize>, msg: &str| {
         let i = index.map_or("-".to_string(), |i| i.to_string());
@@ -297,5 +298,18 @@ pub fn check_bitcode_main(args: &[OsString]) -> i32 {
             None => fail(None, &format!("{}: {msg}", path.display())),
         },
         Err(e) => fail(None, &e.to_string()),
+    }
+}
+
+/// This process exists to crash in LLVM instead of xcheck; a crash is reported as one line,
+/// so it must not also leave a core file (often of a gigabyte) in the user's directory.
+fn no_core_dumps() {
+    let none = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: setrlimit reads the struct it is given and changes only this process's limit.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_CORE, &none);
     }
 }

@@ -232,6 +232,42 @@ fn every_command_that_loads_bitcode_survives_a_reader_crash() {
     }
 }
 
+/// A reader crash leaves no core file behind, even where core files are on: the child
+/// that crashes exists for that, and its crash is already the one-line error.
+#[test]
+fn a_reader_crash_leaves_no_core_file() {
+    let pattern = std::fs::read_to_string("/proc/sys/kernel/core_pattern").unwrap_or_default();
+    let pattern = pattern.trim();
+    if pattern.is_empty() || pattern.contains('/') || pattern.starts_with('|') {
+        eprintln!("core files go to {pattern:?}, not the working directory: nothing to observe");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mutant = crashing_mutant(dir.path());
+    let b = corpus("clamp", "b.O2.bc");
+    let f = function_of("clamp");
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    let o = Command::new("sh")
+        .args(["-c", "ulimit -c unlimited && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_xcheck"))
+        .args([
+            mutant.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            &f,
+        ])
+        .current_dir(&run)
+        .output()
+        .unwrap();
+    assert_one_line_error(&o, "corrupt bitcode (LLVM's reader");
+    let left: Vec<_> = std::fs::read_dir(&run)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
 #[test]
 fn absurd_option_values_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();

@@ -651,6 +651,10 @@ const UNSAFE_ALLOWED: &[(&str, &str)] = &[
         "src/exec/executor.rs",
         "malloc_trim, so that --max-memory follows what live states use (glibc keeps freed memory)",
     ),
+    (
+        "src/load/isolate.rs",
+        "setrlimit, so that the bitcode-parsing child's crashes leave no core file",
+    ),
     ("tests/it/ktest_fuzz.rs", "a counting global allocator"),
     ("tests/it/limits.rs", "kill(2) of a child process by signal"),
 ];
