@@ -2,25 +2,40 @@
 # Builds real utilities from Debian's source packages through `xcheck cc` (bundled musl):
 # each as a native static executable (for replaying counterexamples) and its
 # whole-program bitcode (for the engine). Outputs, under ${XCHECK_BUILD_DIR:-<repo>/build}:
-#   utils/busybox-wc   utils/busybox-wc.bc     busybox 1.35.0, a one-applet busybox (wc)
-#   utils/coreutils-wc utils/coreutils-wc.bc   coreutils 9.1, src/wc
-#   utils/work/<tool>/                         the build trees (out of the source trees)
-#   src/busybox-1.35.0/ src/coreutils-9.1/     the unpacked source packages
+#   utils/IMPL-UTIL  utils/IMPL-UTIL.bc   for example utils/busybox-tee, utils/coreutils-tee.bc
+#   utils/work/...                        the build trees (out of the source trees)
+#   src/busybox-1.35.0/ src/coreutils-9.1/ src/toybox-0.8.9/   the unpacked sources
+# IMPL is busybox (1.35.0, one applet per build: `make allnoconfig` plus the applet,
+# scripts/utils/busybox-base.config and scripts/utils/busybox-UTIL.config if present),
+# coreutils (9.1, one configured tree, `make src/UTIL`) or toybox (0.8.9, scripts/single.sh
+# UTIL: one command per build). A utility whose behaviour depends on its name (busybox's
+# and coreutils' `[`) is built under that name: `xcheck` takes argv[0] from the file name.
 #
-# Usage: scripts/build-utils.sh [busybox|coreutils|all]   (default all)
+# Usage: scripts/build-utils.sh [--suite klee-paper] [IMPL:UTIL ...]
+#        scripts/build-utils.sh busybox|coreutils|all      (their `wc`, as before)
+#   --suite klee-paper   the utilities the KLEE paper crosschecked (BusyBox against GNU
+#                        coreutils): tee comm cksum split tr [ test tail unexpand sum head
+#                        cut seq basename echo cat wc, from each of the three projects that
+#                        has it (toybox has no unexpand or sum, and no standalone `[`).
+# Every utility is built even when another fails; the script fails at the end if any did,
+# and prints one line per utility either way.
 #
 # Needs target/release/xcheck (cargo build --release) and scripts/build-musl.sh's output.
-# Cached: a tool is skipped when both its outputs are newer than this script, its files
-# under scripts/utils/ and the bitcode libc. Otherwise busybox is rebuilt from scratch
-# (about 40 s); coreutils keeps its configured tree while the configure arguments are
-# unchanged (configure through the wrapper takes minutes) and relinks wc.
+# Cached: a utility is skipped when both its outputs are newer than this script, its files
+# under scripts/utils/ and the bitcode libc. Otherwise a busybox applet is rebuilt from
+# scratch (about 40 s); coreutils keeps its configured tree while the configure arguments
+# are unchanged (configure through the wrapper takes minutes) and relinks the program;
+# toybox rebuilds the command in its copied tree (about 20 s).
 # XCHECK_UTILS_CLEAN=1 wipes the build trees first.
 #
-# Downloads: only `apt-get source busybox coreutils` from Debian's archive (a deb-src
-# entry for bookworm main is added if there is none, as scripts/build-musl.sh does).
+# Downloads: only `apt-get source busybox coreutils` and toybox's orig tarball (`apt-get
+# source --download-only`: Debian's toybox diff is missing from the archive) from Debian's
+# archive (a deb-src entry for bookworm main is added if there is none, as
+# scripts/build-musl.sh does).
 # Build dependencies, all Debian packages that scripts/install.sh already installs:
 # make, perl, xz-utils and bzip2 (the last four come with dpkg-dev) and clang-19 (the
-# version scripts/lib/llvm.sh names, as xcheck cc's), which also serves as busybox's HOSTCC for Kconfig and its helpers, so gcc is not needed.
+# version scripts/lib/llvm.sh names, as xcheck cc's), which also serves as busybox's and
+# toybox's HOSTCC for their configuration tools, so gcc is not needed.
 # Nothing of `apt-get build-dep` is needed: the parts built here use neither texinfo,
 # gettext, gperf, bison nor the libraries coreutils can link.
 set -euo pipefail
@@ -41,13 +56,31 @@ source "$repo/scripts/lib/llvm.sh"
 say() { echo "build-utils: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-what="${1:-all}"
-case "$what" in
-    busybox | coreutils | all) ;;
-    -h | --help) sed -n '2,/^set -euo/p' "$script" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) die "usage: $0 [busybox|coreutils|all]" ;;
-esac
-[ $# -le 1 ] || die "usage: $0 [busybox|coreutils|all]"
+usage="usage: $0 [--suite klee-paper] [IMPL:UTIL ...] | busybox|coreutils|all"
+# The KLEE paper's set (OSDI 2008, BusyBox against GNU coreutils), as IMPL:UTIL.
+klee_paper=()
+for u in tee comm cksum split tr '[' test tail unexpand sum head cut seq basename echo cat wc; do
+    klee_paper+=("busybox:$u" "coreutils:$u")
+    case "$u" in
+        unexpand | sum | '[') ;;  # toybox 0.8.9 has no such standalone command
+        *) klee_paper+=("toybox:$u") ;;
+    esac
+done
+wanted=()
+[ $# -gt 0 ] || set -- all
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -h | --help) sed -n '2,/^set -euo/p' "$script" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        --suite)
+            [ "${2:-}" = klee-paper ] || die "--suite: unknown suite '${2:-}' (known: klee-paper)"
+            wanted+=("${klee_paper[@]}")
+            shift 2 ;;
+        busybox | coreutils) wanted+=("$1:wc"); shift ;;
+        all) wanted+=(busybox:wc coreutils:wc); shift ;;
+        busybox:?* | coreutils:?* | toybox:?*) wanted+=("$1"); shift ;;
+        *) die "$usage" ;;
+    esac
+done
 
 [ -x "$xcheck" ] || die "$xcheck not built (cargo build --release)"
 [ -f "$libc" ] || die "$libc missing (scripts/build-musl.sh)"
@@ -79,13 +112,23 @@ newer_than_all() {
     done
 }
 
-# up_to_date TOOL: both outputs of TOOL exist and are newer than every input.
+# up_to_date NAME: both outputs of NAME (IMPL-UTIL) exist and are newer than every input.
 up_to_date() {
-    local inputs=("$script" "$repo/scripts/lib/llvm.sh" "$libc")
-    shopt -s nullglob
-    inputs+=("$extra"/"$1"*)
-    shopt -u nullglob
+    local inputs=("$script" "$repo/scripts/lib/llvm.sh" "$libc") f
+    for f in "$extra/$1.config" "$extra/${1%%-*}-base.config"; do
+        [ -f "$f" ] && inputs+=("$f")
+    done
     newer_than_all "$out/$1" "${inputs[@]}" && newer_than_all "$out/$1.bc" "${inputs[@]}"
+}
+
+# install_outputs NAME NATIVE BITCODE: copies a build's two outputs to $out/NAME(.bc),
+# each replaced at once.
+install_outputs() {
+    mkdir -p "$out"
+    cp "$2" "$out/$1.tmp"
+    cp "$3" "$out/$1.bc.tmp"
+    mv "$out/$1.tmp" "$out/$1"
+    mv "$out/$1.bc.tmp" "$out/$1.bc"
 }
 
 # --- Sources -------------------------------------------------------------------------
@@ -161,8 +204,17 @@ apply_config_fragment() {
     done <"$fragment"
 }
 
+# busybox_symbol UTIL: the Kconfig symbol of the applet UTIL (`[` is TEST1).
+busybox_symbol() {
+    case "$1" in
+        '[') echo TEST1 ;;
+        *) echo "$1" | tr 'a-z-' 'A-Z_' ;;
+    esac
+}
+
 build_busybox() {
-    local applet=wc name=busybox-wc
+    local applet="$1" name="busybox-$1" symbol
+    symbol="$(busybox_symbol "$applet")"
     if up_to_date "$name"; then
         say "$name is up to date"
         return 0
@@ -170,6 +222,8 @@ build_busybox() {
     local start=$SECONDS
     local src="$src_parent/busybox-1.35.0"
     fetch_source busybox 1:1.35.0 busybox-1.35.0 applets/applets.c
+    grep -rqsE "^(//config:)?config $symbol\$" "$src" --include=Config.src --include=*.c \
+        || { say "busybox 1.35.0 has no applet $applet (no config $symbol)"; return 1; }
     local work="$work_parent/$name" log="$work_parent/$name.log"
     # Always from scratch: Kbuild's dependency tracking of .config through fixdep is
     # reliable, but a changed script may mean changed flags, and it takes only ~40 s.
@@ -179,28 +233,29 @@ build_busybox() {
               AR="$LLVM_AR" NM="$LLVM_NM" STRIP="$LLVM_STRIP" SKIP_STRIP=y)
     say "configuring busybox ($applet only)"
     run_logged "$log" "${mk[@]}" allnoconfig
-    apply_config_fragment "$work/.config" "$extra/$name.config"
+    apply_config_fragment "$work/.config" "$extra/busybox-base.config"
+    sed -i -E "/^(# )?CONFIG_$symbol[= ]/d" "$work/.config"
+    echo "CONFIG_$symbol=y" >>"$work/.config"
+    if [ -f "$extra/$name.config" ]; then
+        apply_config_fragment "$work/.config" "$extra/$name.config"
+    fi
     # (`yes` dies of SIGPIPE, which pipefail would count as a failure.)
     (yes "" || true) | run_logged "$log" "${mk[@]}" oldconfig
-    # The fragment's options must have survived oldconfig (a wrong name or an unmet
-    # dependency would silently drop them).
-    grep -q "^CONFIG_${applet^^}=y" "$work/.config" || die "oldconfig dropped CONFIG_${applet^^}"
+    # The applet must have survived oldconfig (a wrong name or an unmet dependency would
+    # silently drop it).
+    grep -q "^CONFIG_$symbol=y" "$work/.config" || die "oldconfig dropped CONFIG_$symbol"
     say "busybox .config: $(grep -E '^CONFIG_[A-Z0-9_]+=y' "$work/.config" | sed 's/=y$//; s/^CONFIG_//' | tr '\n' ' ')"
     say "building busybox with -j$jobs (log: ${log#"$repo"/})"
     run_logged "$log" "${mk[@]}" -j"$jobs" busybox
     [ -f "$work/busybox_unstripped.bc" ] || die "no bitcode: $work/busybox_unstripped.bc"
-    mkdir -p "$out"
     # The unstripped binary keeps its symbols, which helps when replaying.
-    cp "$work/busybox_unstripped" "$out/$name.tmp"
-    cp "$work/busybox_unstripped.bc" "$out/$name.bc.tmp"
-    mv "$out/$name.tmp" "$out/$name"
-    mv "$out/$name.bc.tmp" "$out/$name.bc"
+    install_outputs "$name" "$work/busybox_unstripped" "$work/busybox_unstripped.bc"
     summarize "$name" $((SECONDS - start))
 }
 
 # --- coreutils 9.1: src/wc ----------------------------------------------------------------
 build_coreutils() {
-    local prog=wc name=coreutils-wc
+    local prog="$1" name="coreutils-$1"
     if up_to_date "$name"; then
         say "$name is up to date"
         return 0
@@ -208,6 +263,9 @@ build_coreutils() {
     local start=$SECONDS
     local src="$src_parent/coreutils-9.1"
     fetch_source coreutils 9.1 coreutils-9.1 src/wc.c
+    local c_file="$prog.c"
+    [ "$prog" = '[' ] && c_file=lbracket.c
+    [ -f "$src/src/$c_file" ] || { say "coreutils 9.1 has no program $prog (no src/$c_file)"; return 1; }
     local work="$work_parent/coreutils" log="$work_parent/coreutils.log"
     local configure_args=(CC="$xcheck cc" AR="$LLVM_AR" RANLIB="$LLVM_RANLIB" NM="$LLVM_NM"
         --disable-nls --without-selinux --without-openssl --without-libgmp
@@ -244,19 +302,73 @@ build_coreutils() {
     rm -f "$work/src/$prog" "$work/src/$prog.bc"
     run_logged "$log" make -C "$work" -j"$jobs" "src/$prog"
     [ -f "$work/src/$prog.bc" ] || die "no bitcode: $work/src/$prog.bc"
-    mkdir -p "$out"
-    cp "$work/src/$prog" "$out/$name.tmp"
-    cp "$work/src/$prog.bc" "$out/$name.bc.tmp"
-    mv "$out/$name.tmp" "$out/$name"
-    mv "$out/$name.bc.tmp" "$out/$name.bc"
+    install_outputs "$name" "$work/src/$prog" "$work/src/$prog.bc"
+    summarize "$name" $((SECONDS - start))
+}
+
+# --- toybox 0.8.9: one command per build ----------------------------------------------
+build_toybox() {
+    local cmd="$1" name="toybox-$1"
+    if up_to_date "$name"; then
+        say "$name is up to date"
+        return 0
+    fi
+    local start=$SECONDS
+    local src="$src_parent/toybox-0.8.9"
+    if [ ! -f "$src/main.c" ]; then
+        ensure_deb_src toybox 0.8.9+dfsg-1
+        mkdir -p "$src_parent"
+        # Debian's diff for this version is missing from the archive, so `apt-get source`
+        # stops before unpacking; the orig tarball is all that is needed.
+        say "apt-get source --download-only toybox"
+        (cd "$src_parent" && apt-get source -q --download-only toybox >&2) || true
+        local tarball="$src_parent/toybox_0.8.9+dfsg.orig.tar.xz"
+        [ -f "$tarball" ] || die "apt-get source did not fetch $tarball"
+        rm -rf "$src"
+        tar -C "$src_parent" -xf "$tarball"
+        [ -f "$src/main.c" ] || die "$tarball did not unpack to $src"
+    fi
+    grep -qE "TOY[(]$cmd[ ,]" "$src"/toys/*/*.c \
+        || { say "toybox 0.8.9 has no command $cmd"; return 1; }
+    # single.sh builds in the tree it runs in (generated/, .config): a copy of the sources.
+    local work="$work_parent/toybox" log="$work_parent/$name.log"
+    if [ ! -f "$work/main.c" ]; then
+        rm -rf "$work"
+        mkdir -p "$work_parent"
+        cp -r "$src" "$work"
+    fi
+    rm -f "$log" "$work/$cmd" "$work/generated/unstripped/$cmd"{,.bc}
+    # toybox's scripts look CC up as one command: a wrapper for `xcheck cc`.
+    local cc="$work_parent/bin/xcheck-cc"
+    mkdir -p "$work_parent/bin"
+    printf '#!/bin/sh\nexec %q cc "$@"\n' "$xcheck" >"$cc"
+    chmod +x "$cc"
+    say "building toybox $cmd (log: ${log#"$repo"/})"
+    # CPUS: make.sh's parallel compiles. NOSTRIP: keep symbols for replays.
+    (cd "$work" && run_logged "$log" env CC="$cc" HOSTCC="$CLANG" CPUS=$jobs NOSTRIP=1 \
+        scripts/single.sh "$cmd")
+    # make.sh links generated/unstripped/CMD (xcheck cc writes the bitcode beside it),
+    # then copies it to CMD.
+    local linked="$work/generated/unstripped/$cmd"
+    [ -f "$linked.bc" ] || die "no bitcode: $linked.bc"
+    install_outputs "$name" "$linked" "$linked.bc"
     summarize "$name" $((SECONDS - start))
 }
 
 if [ "${XCHECK_UTILS_CLEAN:-0}" = 1 ]; then
     rm -rf "$work_parent"
 fi
-case "$what" in
-    busybox) build_busybox ;;
-    coreutils) build_coreutils ;;
-    all) build_busybox; build_coreutils ;;
-esac
+failed=()
+for item in "${wanted[@]}"; do
+    impl="${item%%:*}" util="${item#*:}"
+    # A subshell per utility, outside any condition so that `set -e` holds inside it: one
+    # failed build does not stop the others.
+    set +e
+    ( set -e; "build_$impl" "$util" )
+    rc=$?
+    set -e
+    [ $rc -eq 0 ] || failed+=("$item")
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    die "not built: ${failed[*]}"
+fi
