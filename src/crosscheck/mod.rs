@@ -6,6 +6,7 @@
 //! path condition; the path's verdict compares the two (`verdict`). Every divergence found
 //! is replayed concretely in the engine before it is reported as confirmed (`replay`).
 
+mod classes;
 pub mod float;
 pub mod globals;
 mod minimize;
@@ -242,16 +243,17 @@ pub(crate) struct Confirm<'r> {
     pub abstracted: bool,
 }
 
-/// The end every check shares once exploration is over (`stop`: the check's own token,
-/// `notes`: the check's notes). The tests first, numbered in path order, all on disk with
-/// the report before the slower confirmation; then every test replayed, on every core,
-/// within the time left; then the report again, with what replay confirmed.
 /// A note when the query log (`--log-queries`) could not be written to the end.
 pub(crate) fn query_log_note(solver: &crate::solver::SolverConfig) -> Option<String> {
     let error = solver.log.as_ref()?.write_error()?;
     Some(format!("query log incomplete: writing {error}"))
 }
 
+/// The end every check shares once exploration is over (`stop`: the check's own token,
+/// `notes`: the check's notes). The tests first, numbered in path order, all on disk with
+/// the report before the slower confirmation; then every test replayed, on every core,
+/// within the time left (the simplest test of each kind of difference first); then the
+/// report again, with what replay confirmed.
 pub(crate) fn conclude(
     mut explored: Explored,
     title: &str,
@@ -266,17 +268,29 @@ pub(crate) fn conclude(
     let mut report = Report { summary, rows };
     let tests = recorder.finish(&mut report)?;
 
-    let written: Vec<(usize, KTest)> = report
+    // The simplest test of each kind of difference is replayed first, then the others in
+    // path order: when the time left does not cover every replay, each kind still gets
+    // its confirmation.
+    let examples: std::collections::HashSet<usize> =
+        crate::report::divergence_classes(&report.rows)
+            .iter()
+            .map(|c| c.example)
+            .collect();
+    let mut written: Vec<(usize, KTest)> = report
         .rows
         .iter()
         .enumerate()
         .filter(|(_, r)| r.ktest.is_some())
         .map(|(i, r)| (i, recorder.test_of(r)))
         .collect();
+    written.sort_by_key(|(i, _)| (!examples.contains(&report.rows[*i].id), *i));
     let replayed: Vec<(usize, Option<PathVerdict>)> = {
         use rayon::prelude::*;
+        // par_bridge hands the tests out in this order (par_iter would split the list in
+        // halves and start the second half at once).
         written
-            .par_iter()
+            .iter()
+            .par_bridge()
             .map(|(i, ktest)| {
                 let verdict = if confirm.stop.should_stop() {
                     None
@@ -365,9 +379,16 @@ pub(crate) fn not_replayed_note(stop: &crate::stop::Stop, names: &[String]) -> O
         Some(crate::stop::StopReason::Interrupted) => "interrupted",
         _ => "time limit",
     };
+    // A long run may leave thousands: the note names the first few (the report's rows
+    // name every one).
+    const NAMED: usize = 10;
+    let mut listed = names[..names.len().min(NAMED)].join(", ");
+    if names.len() > NAMED {
+        listed.push_str(&format!(" and {} more", names.len() - NAMED));
+    }
     Some(format!(
-        "not replayed ({why}): {}; whether they reproduce is not known (xcheck replay checks them)",
-        names.join(", ")
+        "{} not replayed ({why}): {listed}; whether they reproduce is not known (xcheck replay checks them)",
+        if names.len() == 1 { "1 test".to_string() } else { format!("{} tests", names.len()) }
     ))
 }
 
@@ -918,6 +939,7 @@ mod tests {
             ktest: None,
             confirmed,
             path: None,
+            class: None,
         }
     }
 

@@ -547,6 +547,7 @@ impl ProgramDriver {
                 result_a,
                 result_b,
                 detail,
+                class: None,
             };
         };
         let model = Arc::new(complete_model(ex, state, &model));
@@ -597,12 +598,14 @@ impl ProgramDriver {
             );
             (verdict, inputs_of(state, &model), detail)
         };
+        let class = verdict.is_difference().then(|| class_of(ex, a, b, &model));
         Decision {
             verdict,
             inputs,
             result_a: describe(ex, a, &model),
             result_b: describe(ex, b, &model),
             detail,
+            class,
         }
     }
 
@@ -811,26 +814,50 @@ fn concrete_bytes(ex: &Executor<'_>, bytes: &[Value], model: &Assignment) -> Vec
         .collect()
 }
 
-/// `exit 1, stdout "3\n"` for the inputs of `model`.
-fn describe(ex: &Executor<'_>, side: &SideEnd, model: &Assignment) -> String {
-    let end = match &side.end {
+/// What one side did for the inputs of `model`: how it ended (`exit 1`, or the failure
+/// and its location), whether that is a failure, and its stdout and stderr.
+fn observe(
+    ex: &Executor<'_>,
+    side: &SideEnd,
+    model: &Assignment,
+) -> (String, bool, Vec<u8>, Vec<u8>) {
+    let (end, failed) = match &side.end {
         SideOutcome::Exited(v) => {
             let status = match v {
                 Value::Con { bits, .. } => *bits,
                 Value::Sym(e) => ex.pool.eval(*e, model),
             };
-            format!("exit {}", status & 0xff)
+            (format!("exit {}", status & 0xff), false)
         }
-        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.loc),
-        SideOutcome::Returned { .. } => "returned".into(),
+        SideOutcome::Failed(f) => (format!("{} at {}", f.kind.describe(), f.loc), true),
+        SideOutcome::Returned { .. } => ("returned".into(), false),
     };
     let out = concrete_bytes(ex, &side.outputs[0], model);
+    let err = concrete_bytes(ex, &side.outputs[1], model);
+    (end, failed, out, err)
+}
+
+/// `exit 1, stdout "3\n"` for the inputs of `model`.
+fn describe(ex: &Executor<'_>, side: &SideEnd, model: &Assignment) -> String {
+    let (end, _, out, err) = observe(ex, side, model);
     let mut text = format!("{end}, stdout {}", quote(&out));
-    if !side.outputs[1].is_empty() {
-        let err = concrete_bytes(ex, &side.outputs[1], model);
+    if !err.is_empty() {
         text.push_str(&format!(", stderr {}", quote(&err)));
     }
     text
+}
+
+/// The divergence class (`classes.rs`) of what the two sides did for `model`'s inputs.
+fn class_of(ex: &Executor<'_>, a: &SideEnd, b: &SideEnd, model: &Assignment) -> String {
+    let (ea, fa, oa, xa) = observe(ex, a, model);
+    let (eb, fb, ob, xb) = observe(ex, b, model);
+    let side = |end, failed, stdout, stderr| super::classes::Observed {
+        end,
+        failed,
+        stdout,
+        stderr,
+    };
+    super::classes::classify(&side(&ea, fa, &oa, &xa), &side(&eb, fb, &ob, &xb))
 }
 
 /// Bytes as a C-like string literal, cut at 200 bytes.

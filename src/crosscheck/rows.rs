@@ -14,6 +14,8 @@ pub(crate) struct Decision {
     pub result_a: String,
     pub result_b: String,
     pub detail: String,
+    /// The kind of difference (`classes.rs`), for a difference whose driver classifies it.
+    pub class: Option<String>,
 }
 
 impl Decision {
@@ -25,6 +27,7 @@ impl Decision {
             result_a,
             result_b,
             detail,
+            class: None,
         }
     }
 }
@@ -46,6 +49,7 @@ impl Rows {
             result_a,
             result_b,
             detail,
+            class,
         } = decision;
         self.keys.push(state.path.clone());
         self.rows.push(PathRow {
@@ -59,6 +63,7 @@ impl Rows {
             ktest: None,
             confirmed: None,
             path: None,
+            class,
         });
     }
 

@@ -256,6 +256,7 @@ impl<'s> CrossDriver<'s> {
             result_a,
             result_b,
             detail,
+            class: None,
         }
     }
 

@@ -211,6 +211,7 @@ mod tests {
             notes: Vec::new(),
             counters: Vec::new(),
             shard: None,
+            classes: Vec::new(),
         }
     }
 
@@ -226,6 +227,7 @@ mod tests {
             ktest: None,
             confirmed: None,
             path: None,
+            class: None,
         }
     }
 

@@ -138,6 +138,10 @@ pub struct PathRow {
     /// only, for `xcheck merge` to put the shards' rows in the order one run gives them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// For a program difference, the kind of difference (`stdout: spacing only; exit status
+    /// 0 vs 1`): rows of one behaviour share it. Function checks' rows go by their detail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 /// Totals and settings of the whole run.
@@ -184,6 +188,78 @@ pub struct Summary {
     /// Which shard of a sharded run this is (`--shard K/N`); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardInfo>,
+    /// The differences grouped by kind (`PathRow::class`, else the row's detail), the
+    /// largest group first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<DivergenceClass>,
+}
+
+/// One kind of difference and the rows that show it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct DivergenceClass {
+    /// What differs, for example `stdout: spacing only`.
+    pub class: String,
+    /// Rows of this kind, confirmed or not.
+    pub rows: usize,
+    /// Of those, the rows concrete replay confirmed.
+    pub confirmed: usize,
+    /// The row (`PathRow::id`) shown for the kind: the one with the fewest non-zero input
+    /// bytes among the confirmed ones (among all, when none is confirmed yet).
+    pub example: usize,
+}
+
+impl PathRow {
+    /// The kind of difference this row shows, for a difference.
+    pub fn difference_class(&self) -> Option<&str> {
+        self.verdict
+            .is_difference()
+            .then(|| self.class.as_deref().unwrap_or(&self.detail))
+    }
+
+    /// How large the row's counterexample is: its non-zero input bytes.
+    pub fn input_weight(&self) -> usize {
+        self.inputs
+            .iter()
+            .map(|i| i.bytes.iter().filter(|&&b| b != 0).count())
+            .sum()
+    }
+}
+
+/// The differences among `rows`, grouped by kind: the largest group first (ties in the
+/// order their first rows come), each with its simplest confirmed example.
+pub fn divergence_classes(rows: &[PathRow]) -> Vec<DivergenceClass> {
+    let mut classes: Vec<(DivergenceClass, (bool, usize, usize))> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    for row in rows {
+        let Some(class) = row.difference_class() else {
+            continue;
+        };
+        let confirmed = row.is_confirmed_difference();
+        let rank = (!confirmed, row.input_weight(), row.id);
+        let at = *index.entry(class.to_string()).or_insert_with(|| {
+            classes.push((
+                DivergenceClass {
+                    class: class.to_string(),
+                    rows: 0,
+                    confirmed: 0,
+                    example: row.id,
+                },
+                rank,
+            ));
+            classes.len() - 1
+        });
+        let (c, best) = &mut classes[at];
+        c.rows += 1;
+        c.confirmed += usize::from(confirmed);
+        if rank < *best {
+            *best = rank;
+            c.example = row.id;
+        }
+    }
+    let mut classes: Vec<DivergenceClass> = classes.into_iter().map(|(c, _)| c).collect();
+    // A stable sort: equal counts keep the order of their first rows.
+    classes.sort_by(|x, y| y.rows.cmp(&x.rows));
+    classes
 }
 
 /// What a shard's report says about its part of the run, for `xcheck merge`.
@@ -285,6 +361,7 @@ impl Summary {
             notes: Vec::new(),
             counters: Vec::new(),
             shard: None,
+            classes: divergence_classes(rows),
         }
     }
 }
@@ -318,6 +395,7 @@ pub(crate) mod tests {
             ktest: None,
             confirmed: None,
             path: None,
+            class: None,
         };
         let int = |name: &str, v: i32| InputValue {
             name: name.to_string(),
@@ -395,6 +473,7 @@ pub(crate) mod tests {
                     "options: --max-time 60".to_string(),
                 ],
                 shard: None,
+                classes: Vec::new(),
             },
             rows,
         }

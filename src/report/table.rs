@@ -83,7 +83,61 @@ fn render_rows(report: &Report, shown: &[&PathRow], note: Option<String>) -> Str
         out.push_str(&note);
     }
     out.push('\n');
+    out.push_str(&classes_block(report, TERMINAL_CLASSES));
     out.push_str(&summary_block(&report.summary));
+    out
+}
+
+/// Kinds of difference a terminal shows (report.md shows them all).
+pub const TERMINAL_CLASSES: usize = 20;
+
+/// The differences by kind, the largest first, each with its count and its simplest
+/// confirmed example (inputs, then what each side did): at most `limit` kinds.
+fn classes_block(report: &Report, limit: usize) -> String {
+    let classes = &report.summary.classes;
+    if classes.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "differences by kind ({}):\n",
+        plural(classes.len(), "kind", "kinds")
+    );
+    for c in classes.iter().take(limit) {
+        let _ = writeln!(
+            out,
+            "  {:>7} ({} confirmed)  {}",
+            c.rows,
+            c.confirmed,
+            one_line(&c.class)
+        );
+        if let Some(row) = report.rows.iter().find(|r| r.id == c.example) {
+            let _ = writeln!(
+                out,
+                "            e.g. #{} {}: {}",
+                row.id,
+                ktest_cell(row),
+                truncate(&one_line(&inputs_cell(row)))
+            );
+            let _ = writeln!(
+                out,
+                "              A: {}",
+                truncate(&one_line(&row.result_a))
+            );
+            let _ = writeln!(
+                out,
+                "              B: {}",
+                truncate(&one_line(&row.result_b))
+            );
+        }
+    }
+    if classes.len() > limit {
+        let _ = writeln!(
+            out,
+            "  … {} more in report.md",
+            plural(classes.len() - limit, "kind", "kinds")
+        );
+    }
+    out.push('\n');
     out
 }
 
@@ -166,6 +220,35 @@ pub fn render_markdown(report: &Report) -> String {
         out.push_str("\nNotes:\n\n");
         for note in &s.notes {
             let _ = writeln!(out, "- {}", md_escape(&one_line(note)));
+        }
+    }
+
+    if !s.classes.is_empty() {
+        out.push_str("\n## Differences by kind\n\n");
+        out.push_str("| rows | confirmed | kind | example | inputs | A | B |\n");
+        out.push_str("|--:|--:|---|---|---|---|---|\n");
+        for c in &s.classes {
+            let row = report.rows.iter().find(|r| r.id == c.example);
+            let cells = match row {
+                Some(row) => [
+                    format!("#{} {}", row.id, ktest_cell(row)),
+                    inputs_cell(row),
+                    row.result_a.clone(),
+                    row.result_b.clone(),
+                ],
+                None => Default::default(),
+            };
+            let _ = write!(
+                out,
+                "| {} | {} | {} |",
+                c.rows,
+                c.confirmed,
+                md_escape(&one_line(&c.class))
+            );
+            for cell in cells {
+                let _ = write!(out, " {} |", md_escape(&truncate(&one_line(&cell))));
+            }
+            out.push('\n');
         }
     }
 

@@ -1,0 +1,173 @@
+//! Divergence classes: what kind of difference a counterexample shows, so that thousands of
+//! divergences of one behaviour (column padding, a number counted differently) read as one.
+//!
+//! A class is computed from what both programs did on the counterexample's input (exit
+//! status or failure, stdout, stderr), one part per stream that differs, joined by `; `:
+//! `stdout: spacing only`, `stdout: numbers differ; exit status 0 vs 1`, `stderr: only B
+//! prints`. It names the kind of difference, never the bytes, so that rows of one behaviour
+//! share it. [`crate::report::Summary::of_rows`] groups the rows by class.
+
+use super::program::words_of;
+
+/// What one side did on an input: how it ended (`exit 1`, or the failure, such as
+/// `out-of-bounds access at wc.c:12`), and what it wrote.
+pub(crate) struct Observed<'a> {
+    pub end: &'a str,
+    /// Whether the end is the engine's finding of a failure (not an exit).
+    pub failed: bool,
+    pub stdout: &'a [u8],
+    pub stderr: &'a [u8],
+}
+
+/// The class of a difference between `a` and `b`.
+pub(crate) fn classify(a: &Observed<'_>, b: &Observed<'_>) -> String {
+    let mut parts = Vec::new();
+    if let Some(part) = stream("stdout", a.stdout, b.stdout) {
+        parts.push(part);
+    }
+    if let Some(part) = stream("stderr", a.stderr, b.stderr) {
+        parts.push(part);
+    }
+    if a.end != b.end {
+        parts.push(match (a.failed, b.failed) {
+            (true, false) => format!("A fails ({})", failure_kind(a.end)),
+            (false, true) => format!("B fails ({})", failure_kind(b.end)),
+            (true, true) => format!(
+                "both fail, differently ({} vs {})",
+                failure_kind(a.end),
+                failure_kind(b.end)
+            ),
+            (false, false) => format!(
+                "exit status {} vs {}",
+                a.end.trim_start_matches("exit "),
+                b.end.trim_start_matches("exit ")
+            ),
+        });
+    }
+    if parts.is_empty() {
+        "outputs differ".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// How two outputs of one stream differ, if they do.
+fn stream(name: &str, a: &[u8], b: &[u8]) -> Option<String> {
+    if a == b {
+        return None;
+    }
+    let how = if a.is_empty() {
+        "only B prints"
+    } else if b.is_empty() {
+        "only A prints"
+    } else if words_of(a) == words_of(b) {
+        "spacing only"
+    } else if masked_numbers(a) == masked_numbers(b) {
+        "numbers differ"
+    } else if a.starts_with(b) {
+        "B prints less (a prefix of A's)"
+    } else if b.starts_with(a) {
+        "A prints less (a prefix of B's)"
+    } else if a.iter().filter(|&&c| c == b'\n').count() != b.iter().filter(|&&c| c == b'\n').count()
+    {
+        "text differs, other line count"
+    } else {
+        "text differs"
+    };
+    Some(format!("{name}: {how}"))
+}
+
+/// `text` with every run of digits replaced by one `#`, and spacing dropped: equal when
+/// only numbers (and their padding) differ.
+fn masked_numbers(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut in_number = false;
+    for &c in text {
+        if c.is_ascii_digit() {
+            if !in_number {
+                out.push(b'#');
+            }
+            in_number = true;
+            continue;
+        }
+        in_number = false;
+        if c != b' ' && c != b'\t' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The kind of a failure without its location: `out-of-bounds access at f.c:3` gives
+/// `out-of-bounds access`.
+fn failure_kind(end: &str) -> &str {
+    end.split(" at ").next().unwrap_or(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{classify, Observed};
+
+    fn exited<'a>(end: &'a str, stdout: &'a [u8], stderr: &'a [u8]) -> Observed<'a> {
+        Observed {
+            end,
+            failed: false,
+            stdout,
+            stderr,
+        }
+    }
+
+    #[test]
+    fn each_stream_that_differs_names_how() {
+        let c = |a: &[u8], b: &[u8]| classify(&exited("exit 0", a, b""), &exited("exit 0", b, b""));
+        assert_eq!(c(b"  1  2\n", b"1 2\n"), "stdout: spacing only");
+        assert_eq!(
+            c(b"      1       1 a\n", b"1 2 a\n"),
+            "stdout: numbers differ"
+        );
+        assert_eq!(c(b"", b"x\n"), "stdout: only B prints");
+        assert_eq!(
+            c(b"ab\ncd\n", b"ab\n"),
+            "stdout: B prints less (a prefix of A's)"
+        );
+        assert_eq!(c(b"ab\n", b"xy\n"), "stdout: text differs");
+        assert_eq!(
+            c(b"ab\n", b"ab\nxy\nz"),
+            "stdout: A prints less (a prefix of B's)"
+        );
+        assert_eq!(
+            c(b"ab\nc", b"xy\nz\nw"),
+            "stdout: text differs, other line count"
+        );
+    }
+
+    #[test]
+    fn exit_status_and_failures_join_the_streams() {
+        let a = exited("exit 1", b"x\n", b"wc: bad option\n");
+        let b = exited("exit 0", b"x\n", b"");
+        assert_eq!(
+            classify(&a, &b),
+            "stderr: only A prints; exit status 1 vs 0"
+        );
+        let failing = Observed {
+            end: "out-of-bounds access at wc.c:12",
+            failed: true,
+            stdout: b"",
+            stderr: b"",
+        };
+        assert_eq!(
+            classify(&exited("exit 0", b"", b""), &failing),
+            "B fails (out-of-bounds access)"
+        );
+        // The same kind of difference on other bytes is the same class.
+        let one = classify(
+            &exited("exit 0", b"1 2\n", b""),
+            &exited("exit 0", b"1 3\n", b""),
+        );
+        let other = classify(
+            &exited("exit 0", b"7\n", b""),
+            &exited("exit 0", b"9\n", b""),
+        );
+        assert_eq!(one, other);
+    }
+}
