@@ -258,7 +258,7 @@ pub fn divergence_classes(rows: &[PathRow]) -> Vec<DivergenceClass> {
     }
     let mut classes: Vec<DivergenceClass> = classes.into_iter().map(|(c, _)| c).collect();
     // A stable sort: equal counts keep the order of their first rows.
-    classes.sort_by(|x, y| y.rows.cmp(&x.rows));
+    classes.sort_by_key(|c| std::cmp::Reverse(c.rows));
     classes
 }
 
