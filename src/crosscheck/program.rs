@@ -345,13 +345,16 @@ pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBu
             check.env = EnvOptions::parse(env)
                 .map_err(|e| Error::input(path, format!("its command line: {e}")))?;
         }
+        // The model makes KLEE 3.x's objects: a test in an older layout is read in it.
+        let objects = ktest.objects.iter();
+        let (objects, _) =
+            crate::env_options::model_layout(objects.map(|o| (o.name.as_str(), &o.bytes[..])))
+                .map_err(|e| Error::input(path, format!("its objects: {e}")))?;
         let pool = crate::expr::ExprPool::new();
         let config = ExecConfig {
             search: crate::exec::SearchKind::Dfs,
             jobs: 1,
-            replay: Some(Arc::new(
-                ktest.objects.iter().map(|o| o.bytes.clone()).collect(),
-            )),
+            replay: Some(Arc::new(objects.into_iter().map(|(_, b)| b).collect())),
             ..check.exec.clone()
         };
         let mut ex = Executor::new(&module, &pool, build_chain(&check.solver), config);
