@@ -457,6 +457,16 @@ pub fn pinned_stat(size: u64, ino: u64) -> [u8; STAT_SIZE] {
     s
 }
 
+/// The pinned value of the stat object `name` (`A_data_stat`, `stdin_stat`… in either
+/// spelling) of a file of `size` bytes; `None` for other objects.
+pub fn pinned_stat_named(name: &str, size: u64) -> Option<[u8; STAT_SIZE]> {
+    match role(name) {
+        Role::FileStat(c) => Some(pinned_stat(size, 10 + u64::from(c as u8 - b'A'))),
+        Role::StdinStat => Some(pinned_stat(size, 9)),
+        _ => None,
+    }
+}
+
 /// Which layout of the POSIX objects a test has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
