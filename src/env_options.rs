@@ -467,6 +467,9 @@ pub fn pinned_stat_named(name: &str, size: u64) -> Option<[u8; STAT_SIZE]> {
     }
 }
 
+/// A symbolic object of a test: its name and bytes.
+pub type NamedBytes = (String, Vec<u8>);
+
 /// Which layout of the POSIX objects a test has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
@@ -487,10 +490,11 @@ pub enum Layout {
 /// one line.
 pub fn model_layout<'a>(
     objects: impl IntoIterator<Item = (&'a str, &'a [u8])>,
-) -> Result<(Vec<(String, Vec<u8>)>, Layout), String> {
+) -> Result<(Vec<NamedBytes>, Layout), String> {
     let objects: Vec<(&str, &[u8])> = objects.into_iter().collect();
     let dashed = |name: &str| {
-        file_letter(name, "_data").or_else(|| file_letter(name, "_data_stat"))
+        file_letter(name, "_data")
+            .or_else(|| file_letter(name, "_data_stat"))
             .map(|(_, d)| d)
             .or((name == "stdin-stat").then_some(true))
             .or((name == "stdin_stat").then_some(false))
@@ -542,17 +546,25 @@ pub fn model_layout<'a>(
         out.push((data_name, bytes.to_vec()));
         let next = objects.get(i + 1).filter(|(n, _)| {
             let r = role(n);
-            (r == Role::StdinStat && name == "stdin") || matches!((role(name), r), (Role::File(a), Role::FileStat(b)) if a == b)
+            (r == Role::StdinStat && name == "stdin")
+                || matches!((role(name), r), (Role::File(a), Role::FileStat(b)) if a == b)
         });
         match (next, layout) {
             (Some((n, b)), _) => {
                 if b.len() != STAT_SIZE {
-                    return Err(format!("object '{n}' has {} bytes, not {STAT_SIZE}", b.len()));
+                    return Err(format!(
+                        "object '{n}' has {} bytes, not {STAT_SIZE}",
+                        b.len()
+                    ));
                 }
                 i += 2;
             }
             (None, Layout::XcheckOld) => i += 1,
-            (None, _) => return Err(format!("object '{name}' is not followed by its stat object")),
+            (None, _) => {
+                return Err(format!(
+                    "object '{name}' is not followed by its stat object"
+                ))
+            }
         }
         out.push((stat_name, pinned_stat(bytes.len() as u64, ino).to_vec()));
     }
@@ -643,7 +655,7 @@ mod tests {
         assert_eq!(role("model_version"), Role::ModelVersion);
     }
 
-    type Objects = Vec<(String, Vec<u8>)>;
+    type Objects = Vec<NamedBytes>;
 
     fn layout_of(objects: &[(&str, Vec<u8>)]) -> Result<(Objects, Layout), String> {
         model_layout(objects.iter().map(|(n, b)| (*n, b.as_slice())))
@@ -664,7 +676,13 @@ mod tests {
         let four = || 1i32.to_le_bytes().to_vec();
         let stat = |size, ino| pinned_stat(size, ino).to_vec();
         let other_stat = vec![7u8; STAT_SIZE];
-        let fails = ["read_fail", "write_fail", "close_fail", "ftruncate_fail", "getcwd_fail"];
+        let fails = [
+            "read_fail",
+            "write_fail",
+            "close_fail",
+            "ftruncate_fail",
+            "getcwd_fail",
+        ];
         let mut klee3 = vec![
             ("n_args", four()),
             ("arg00", b"x\0".to_vec()),
@@ -699,7 +717,10 @@ mod tests {
             "n_args:4 arg00:2 A_data:3 A_data_stat:144 stdin:2 stdin_stat:144 read_fail:4 \
              write_fail:4 close_fail:4 ftruncate_fail:4 getcwd_fail:4"
         );
-        let klee3_owned: Objects = klee3.iter().map(|(n, b)| (n.to_string(), b.clone())).collect();
+        let klee3_owned: Objects = klee3
+            .iter()
+            .map(|(n, b)| (n.to_string(), b.clone()))
+            .collect();
         assert_eq!(want, klee3_owned, "the model's layout is kept as it is");
         assert_eq!(layout_of(&klee2).unwrap(), (want.clone(), Layout::Klee2));
         assert_eq!(layout_of(&old).unwrap(), (want, Layout::XcheckOld));
@@ -714,7 +735,8 @@ mod tests {
     fn an_inconsistent_layout_is_an_error() {
         let four = || 1i32.to_le_bytes().to_vec();
         let stat = pinned_stat(3, 10).to_vec();
-        let cases: [(&[(&str, Vec<u8>)], &str); 6] = [
+        type Case<'a> = (&'a [(&'a str, Vec<u8>)], &'a str);
+        let cases: [Case; 6] = [
             (
                 &[("A_data", b"abc".to_vec())],
                 "object 'A_data' is not followed by its stat object",

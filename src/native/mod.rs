@@ -106,8 +106,12 @@ pub fn env_of(test: &KTest) -> Result<NativeEnv, ReplayError> {
     }
     // The layout must be consistent; the objects are then taken by role, whatever their
     // spelling (`A_data` or `A-data`).
-    model_layout(test.objects.iter().map(|o| (o.name.as_str(), o.bytes.as_slice())))
-        .map_err(|e| ReplayError::BadObject(format!("its objects: {e}")))?;
+    model_layout(
+        test.objects
+            .iter()
+            .map(|o| (o.name.as_str(), o.bytes.as_slice())),
+    )
+    .map_err(|e| ReplayError::BadObject(format!("its objects: {e}")))?;
     let mut env = NativeEnv {
         argv: vec![argv0.as_bytes().to_vec()],
         ..NativeEnv::default()
@@ -231,7 +235,10 @@ pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io:
         };
         if let (Some(a), Some(m)) = (time(f.atime), time(f.mtime)) {
             let times = std::fs::FileTimes::new().set_accessed(a).set_modified(m);
-            std::fs::File::options().write(true).open(&path)?.set_times(times)?;
+            std::fs::File::options()
+                .write(true)
+                .open(&path)?
+                .set_times(times)?;
         }
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(f.mode))?;
     }
@@ -379,12 +386,20 @@ mod tests {
         // inconsistent test.
         let mut objects = klee3.objects.clone();
         objects[3].bytes[24..28].copy_from_slice(&0o040755u32.to_le_bytes());
-        let dir = ktest("wc -l --sym-args 0 2 2 --sym-files 1 3 --sym-stdin 2", objects);
+        let dir = ktest(
+            "wc -l --sym-args 0 2 2 --sym-files 1 3 --sym-stdin 2",
+            objects,
+        );
         assert!(matches!(env_of(&dir), Err(ReplayError::BadObject(m)) if m.contains("0o40000")));
         let mut objects = klee3.objects.clone();
         objects.swap(2, 3);
-        let swapped = ktest("wc -l --sym-args 0 2 2 --sym-files 1 3 --sym-stdin 2", objects);
-        assert!(matches!(env_of(&swapped), Err(ReplayError::BadObject(m)) if m.contains("A_data_stat")));
+        let swapped = ktest(
+            "wc -l --sym-args 0 2 2 --sym-files 1 3 --sym-stdin 2",
+            objects,
+        );
+        assert!(
+            matches!(env_of(&swapped), Err(ReplayError::BadObject(m)) if m.contains("A_data_stat"))
+        );
     }
 
     /// A native run finds file A with the contents, mode and modification time of the test.

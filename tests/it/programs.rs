@@ -5,11 +5,11 @@
 //! Needs the bundled musl (`scripts/build-musl.sh`, which `scripts/test.sh` runs first).
 
 use crate::common::{repo, stderr, stdout, xcheck};
-use xcheck::env_options::pinned_stat;
-use xcheck::ktest::{KTest, KTestObject};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Once;
+use xcheck::env_options::pinned_stat;
+use xcheck::ktest::{KTest, KTestObject};
 
 #[derive(serde::Deserialize)]
 struct Case {
@@ -219,7 +219,12 @@ fn a_divergence_test_names_klee_objects_and_replays_in_the_engine() {
         t.write(sub.join("test000001.ktest")).unwrap();
         let replay = xcheck(dir.path(), &["replay", name, &abc, &bbc]);
         let replayed = stdout(&replay);
-        assert_eq!(replay.status.code(), Some(1), "{name}: {replayed}{}", stderr(&replay));
+        assert_eq!(
+            replay.status.code(),
+            Some(1),
+            "{name}: {replayed}{}",
+            stderr(&replay)
+        );
         assert!(replayed.contains("DIVERGED"), "{name}: {replayed}");
         let native = xcheck(dir.path(), &["replay", name, "--native", an, bn]);
         let report = stdout(&native);
