@@ -366,8 +366,9 @@ impl EnvOptions {
 }
 
 /// What a symbolic object of a program check stands for, by the name the POSIX model
-/// declares it with (KLEE's names: `arg00`, `n_args`, `A-data`, `stdin`, `read_fail`,
-/// `model_version`).
+/// declares it with: KLEE 3.x's names (`arg00`, `n_args`, `A_data`, `A_data_stat`, `stdin`,
+/// `stdin_stat`, `read_fail`), and those of older tests (KLEE 2.x's and xcheck's former
+/// `A-data`, `A-data-stat`, `stdin-stat`, `model_version`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// A symbolic argument (a NUL-terminated string).
@@ -376,41 +377,198 @@ pub enum Role {
     ArgCount,
     /// The bytes of symbolic file `A`, `B`, …
     File(char),
+    /// The `struct stat64` of symbolic file `A`, `B`, …
+    FileStat(char),
     /// Standard input.
     Stdin,
+    /// The `struct stat64` of standard input.
+    StdinStat,
     /// A counter of injected failures (an `i32`).
     FailCounter,
-    /// The model's version (an `u32`).
+    /// The model's version (an `u32`, older layouts only).
     ModelVersion,
     /// Anything else (a harness's own object).
     Other,
 }
 
+/// The file letter of `name` when it is `X` followed by `suffix` or by `suffix` with `-`
+/// for `_` (KLEE 2.x's spelling), and whether it used the dashes.
+fn file_letter(name: &str, suffix: &str) -> Option<(char, bool)> {
+    let mut c = name.chars();
+    let letter = c.next().filter(char::is_ascii_uppercase)?;
+    let rest = c.as_str();
+    if rest == suffix {
+        Some((letter, false))
+    } else if rest == suffix.replace('_', "-") {
+        Some((letter, true))
+    } else {
+        None
+    }
+}
+
 /// The role of the object named `name` (see [`Role`]).
 pub fn role(name: &str) -> Role {
-    let file = name
-        .strip_suffix("-data")
-        .and_then(|f| {
-            let mut c = f.chars();
-            c.next().filter(|_| c.next().is_none())
-        })
-        .filter(char::is_ascii_uppercase);
     match name {
         "n_args" => Role::ArgCount,
         "stdin" => Role::Stdin,
+        "stdin_stat" | "stdin-stat" => Role::StdinStat,
         "model_version" => Role::ModelVersion,
         "read_fail" | "write_fail" | "close_fail" | "ftruncate_fail" | "getcwd_fail" => {
             Role::FailCounter
         }
-        _ if file.is_some() => Role::File(file.unwrap_or('A')),
         _ if name.len() == 5
             && name.starts_with("arg")
             && name[3..].bytes().all(|b| b.is_ascii_digit()) =>
         {
             Role::Arg
         }
-        _ => Role::Other,
+        _ => match (file_letter(name, "_data"), file_letter(name, "_data_stat")) {
+            (Some((c, _)), _) => Role::File(c),
+            (_, Some((c, _))) => Role::FileStat(c),
+            _ => Role::Other,
+        },
     }
+}
+
+/// The size of a stat object: `struct stat64` on x86-64 (glibc's and musl's `struct stat`).
+pub const STAT_SIZE: usize = 144;
+
+/// The fixed time of the model's clocks and files: 2020-01-01T00:00:00Z (`XC_EPOCH`).
+pub const MODEL_EPOCH: i64 = 1_577_836_800;
+
+/// The bytes the POSIX model pins a symbolic file's or stdin's stat object to (its
+/// `xc_fs_stat` of the file when it is made; `env.c`): device 0x803, inode `ino` (10 + k for
+/// file k, 9 for stdin), one link, `S_IFREG | 0644`, owner 0, `size` bytes, block size
+/// 4096, 8 blocks, every time [`MODEL_EPOCH`]. KLEE leaves these objects symbolic; the
+/// model does not, so that no path forks on them.
+pub fn pinned_stat(size: u64, ino: u64) -> [u8; STAT_SIZE] {
+    let mut s = [0u8; STAT_SIZE];
+    let mut put = |at: usize, bytes: &[u8]| s[at..at + bytes.len()].copy_from_slice(bytes);
+    put(0, &0x803u64.to_le_bytes());
+    put(8, &ino.to_le_bytes());
+    put(16, &1u64.to_le_bytes());
+    put(24, &0o100644u32.to_le_bytes());
+    put(48, &size.to_le_bytes());
+    put(56, &4096u64.to_le_bytes());
+    put(64, &8u64.to_le_bytes());
+    for at in [72, 88, 104] {
+        put(at, &MODEL_EPOCH.to_le_bytes());
+    }
+    s
+}
+
+/// The pinned value of the stat object `name` (`A_data_stat`, `stdin_stat`… in either
+/// spelling) of a file of `size` bytes; `None` for other objects.
+pub fn pinned_stat_named(name: &str, size: u64) -> Option<[u8; STAT_SIZE]> {
+    match role(name) {
+        Role::FileStat(c) => Some(pinned_stat(size, 10 + u64::from(c as u8 - b'A'))),
+        Role::StdinStat => Some(pinned_stat(size, 9)),
+        _ => None,
+    }
+}
+
+/// A symbolic object of a test: its name and bytes.
+pub type NamedBytes = (String, Vec<u8>);
+
+/// Which layout of the POSIX objects a test has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// KLEE 3.x's, which the model writes: `A_data`, `A_data_stat`, …, no `model_version`.
+    Klee3,
+    /// KLEE 2.x's: `A-data`, `A-data-stat`, `stdin-stat`, `model_version`.
+    Klee2,
+    /// xcheck's former one: `A-data`, `stdin`, `model_version`, no stat objects.
+    XcheckOld,
+}
+
+/// The objects of a test (name and bytes, in order) in the layout the POSIX model makes
+/// them (KLEE 3.x's), whichever of the three layouts they are in, with the layout found.
+/// Stat objects hold the model's pinned values ([`pinned_stat`]): those of an old test
+/// are made, and those of a KLEE test (values its solver chose) are replaced, since the
+/// model's stat is pinned. `model_version` is dropped. An inconsistent test (a stat object
+/// not right after its file, one of the wrong size, names of two layouts) is an error of
+/// one line.
+pub fn model_layout<'a>(
+    objects: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+) -> Result<(Vec<NamedBytes>, Layout), String> {
+    let objects: Vec<(&str, &[u8])> = objects.into_iter().collect();
+    let dashed = |name: &str| {
+        file_letter(name, "_data")
+            .or_else(|| file_letter(name, "_data_stat"))
+            .map(|(_, d)| d)
+            .or((name == "stdin-stat").then_some(true))
+            .or((name == "stdin_stat").then_some(false))
+    };
+    let styles: Vec<bool> = objects.iter().filter_map(|(n, _)| dashed(n)).collect();
+    if styles.contains(&true) && styles.contains(&false) {
+        return Err("mixes KLEE 2.x names (A-data) with KLEE 3.x names (A_data)".into());
+    }
+    let old_names = styles.contains(&true);
+    let version = objects.iter().any(|(n, _)| role(n) == Role::ModelVersion);
+    let stats = objects
+        .iter()
+        .any(|(n, _)| matches!(role(n), Role::FileStat(_) | Role::StdinStat));
+    let layout = match (old_names || version, stats) {
+        (false, _) => Layout::Klee3,
+        (true, true) => Layout::Klee2,
+        (true, false) => Layout::XcheckOld,
+    };
+    let mut out = Vec::with_capacity(objects.len() + 4);
+    let mut i = 0;
+    while i < objects.len() {
+        let (name, bytes) = objects[i];
+        let (data_name, stat_name, ino) = match role(name) {
+            Role::File(c) => (
+                format!("{c}_data"),
+                format!("{c}_data_stat"),
+                10 + u64::from(c as u8 - b'A'),
+            ),
+            Role::Stdin => ("stdin".to_string(), "stdin_stat".to_string(), 9),
+            Role::FileStat(_) | Role::StdinStat => {
+                return Err(format!("object '{name}' does not follow its file's bytes"));
+            }
+            Role::ModelVersion if bytes.len() != 4 => {
+                return Err(format!("object '{name}' has {} bytes, not 4", bytes.len()));
+            }
+            Role::ModelVersion => {
+                i += 1;
+                continue;
+            }
+            Role::ArgCount | Role::FailCounter if bytes.len() != 4 => {
+                return Err(format!("object '{name}' has {} bytes, not 4", bytes.len()));
+            }
+            _ => {
+                out.push((name.to_string(), bytes.to_vec()));
+                i += 1;
+                continue;
+            }
+        };
+        out.push((data_name, bytes.to_vec()));
+        let next = objects.get(i + 1).filter(|(n, _)| {
+            let r = role(n);
+            (r == Role::StdinStat && name == "stdin")
+                || matches!((role(name), r), (Role::File(a), Role::FileStat(b)) if a == b)
+        });
+        match (next, layout) {
+            (Some((n, b)), _) => {
+                if b.len() != STAT_SIZE {
+                    return Err(format!(
+                        "object '{n}' has {} bytes, not {STAT_SIZE}",
+                        b.len()
+                    ));
+                }
+                i += 2;
+            }
+            (None, Layout::XcheckOld) => i += 1,
+            (None, _) => {
+                return Err(format!(
+                    "object '{name}' is not followed by its stat object"
+                ))
+            }
+        }
+        out.push((stat_name, pinned_stat(bytes.len() as u64, ino).to_vec()));
+    }
+    Ok((out, layout))
 }
 
 #[cfg(test)]
@@ -486,9 +644,153 @@ mod tests {
         assert_eq!(role("argument"), Role::Other);
         assert_eq!(role("n_args"), Role::ArgCount);
         assert_eq!(role("B-data"), Role::File('B'));
+        assert_eq!(role("B_data"), Role::File('B'));
+        assert_eq!(role("C_data_stat"), Role::FileStat('C'));
+        assert_eq!(role("C-data-stat"), Role::FileStat('C'));
+        assert_eq!(role("C_data-stat"), Role::Other);
+        assert_eq!(role("a_data"), Role::Other);
         assert_eq!(role("stdin"), Role::Stdin);
+        assert_eq!(role("stdin_stat"), Role::StdinStat);
         assert_eq!(role("read_fail"), Role::FailCounter);
         assert_eq!(role("model_version"), Role::ModelVersion);
+    }
+
+    type Objects = Vec<NamedBytes>;
+
+    fn layout_of(objects: &[(&str, Vec<u8>)]) -> Result<(Objects, Layout), String> {
+        model_layout(objects.iter().map(|(n, b)| (*n, b.as_slice())))
+    }
+
+    fn names(objects: &Objects) -> String {
+        let v: Vec<String> = objects
+            .iter()
+            .map(|(n, b)| format!("{n}:{}", b.len()))
+            .collect();
+        v.join(" ")
+    }
+
+    /// The three layouts of one test (an argument, file A of 3 bytes, stdin of 2, the
+    /// failure counters) give the same objects in the model's layout.
+    #[test]
+    fn every_layout_becomes_the_models() {
+        let four = || 1i32.to_le_bytes().to_vec();
+        let stat = |size, ino| pinned_stat(size, ino).to_vec();
+        let other_stat = vec![7u8; STAT_SIZE];
+        let fails = [
+            "read_fail",
+            "write_fail",
+            "close_fail",
+            "ftruncate_fail",
+            "getcwd_fail",
+        ];
+        let mut klee3 = vec![
+            ("n_args", four()),
+            ("arg00", b"x\0".to_vec()),
+            ("A_data", b"abc".to_vec()),
+            ("A_data_stat", stat(3, 10)),
+            ("stdin", b"in".to_vec()),
+            ("stdin_stat", stat(2, 9)),
+        ];
+        klee3.extend(fails.iter().map(|f| (*f, four())));
+        let mut klee2 = vec![
+            ("n_args", four()),
+            ("arg00", b"x\0".to_vec()),
+            ("A-data", b"abc".to_vec()),
+            ("A-data-stat", other_stat.clone()),
+            ("stdin", b"in".to_vec()),
+            ("stdin-stat", other_stat),
+        ];
+        klee2.extend(fails.iter().map(|f| (*f, four())));
+        klee2.push(("model_version", four()));
+        let mut old = vec![
+            ("n_args", four()),
+            ("arg00", b"x\0".to_vec()),
+            ("A-data", b"abc".to_vec()),
+            ("stdin", b"in".to_vec()),
+        ];
+        old.extend(fails.iter().map(|f| (*f, four())));
+        old.push(("model_version", four()));
+        let (want, layout) = layout_of(&klee3).unwrap();
+        assert_eq!(layout, Layout::Klee3);
+        assert_eq!(
+            names(&want),
+            "n_args:4 arg00:2 A_data:3 A_data_stat:144 stdin:2 stdin_stat:144 read_fail:4 \
+             write_fail:4 close_fail:4 ftruncate_fail:4 getcwd_fail:4"
+        );
+        let klee3_owned: Objects = klee3
+            .iter()
+            .map(|(n, b)| (n.to_string(), b.clone()))
+            .collect();
+        assert_eq!(want, klee3_owned, "the model's layout is kept as it is");
+        assert_eq!(layout_of(&klee2).unwrap(), (want.clone(), Layout::Klee2));
+        assert_eq!(layout_of(&old).unwrap(), (want, Layout::XcheckOld));
+        // Arguments only: no model_version in KLEE 3.x, one in the old layout.
+        let args = [("arg00", b"x\0".to_vec())];
+        assert_eq!(layout_of(&args).unwrap().1, Layout::Klee3);
+        let args_old = [("arg00", b"x\0".to_vec()), ("model_version", four())];
+        assert_eq!(names(&layout_of(&args_old).unwrap().0), "arg00:2");
+    }
+
+    #[test]
+    fn an_inconsistent_layout_is_an_error() {
+        let four = || 1i32.to_le_bytes().to_vec();
+        let stat = pinned_stat(3, 10).to_vec();
+        type Case<'a> = (&'a [(&'a str, Vec<u8>)], &'a str);
+        let cases: [Case; 6] = [
+            (
+                &[("A_data", b"abc".to_vec())],
+                "object 'A_data' is not followed by its stat object",
+            ),
+            (
+                &[("A_data", b"abc".to_vec()), ("A_data_stat", vec![0; 4])],
+                "object 'A_data_stat' has 4 bytes, not 144",
+            ),
+            (
+                &[("A_data_stat", stat.clone()), ("A_data", b"abc".to_vec())],
+                "object 'A_data_stat' does not follow its file's bytes",
+            ),
+            (
+                &[("A-data", b"abc".to_vec()), ("B_data", b"abc".to_vec())],
+                "mixes KLEE 2.x names (A-data) with KLEE 3.x names (A_data)",
+            ),
+            (
+                &[
+                    ("A-data", b"abc".to_vec()),
+                    ("A-data-stat", stat.clone()),
+                    ("B-data", b"abc".to_vec()),
+                    ("model_version", four()),
+                ],
+                "object 'B-data' is not followed by its stat object",
+            ),
+            (
+                &[("model_version", vec![1])],
+                "object 'model_version' has 1 bytes, not 4",
+            ),
+        ];
+        for (objects, want) in cases {
+            assert_eq!(layout_of(objects).unwrap_err(), want);
+        }
+        // A stat object of another file in its place.
+        let swapped = [("A_data", b"abc".to_vec()), ("B_data_stat", stat)];
+        assert!(layout_of(&swapped).is_err());
+    }
+
+    /// The pinned stat is laid out as the C model's `struct xc_stat` (offsets asserted in
+    /// `posix.h`, and against the host's `struct stat` by `harness/posix/test/run.sh`).
+    #[test]
+    fn the_pinned_stat_matches_the_c_layout() {
+        let s = pinned_stat(8, 10);
+        let u64_at = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
+        assert_eq!(u64_at(8), 10);
+        assert_eq!(u32::from_le_bytes(s[24..28].try_into().unwrap()), 0o100644);
+        assert_eq!((u64_at(48), u64_at(56), u64_at(64)), (8, 4096, 8));
+        assert_eq!(u64_at(88), MODEL_EPOCH as u64);
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let h = std::fs::read_to_string(root.join("harness/include/xcheck/posix.h")).unwrap();
+        assert!(h.contains(&format!("#define XC_EPOCH {MODEL_EPOCH}L\n")));
+        for (field, at) in [("st_mode", 24), ("st_size", 48), ("st_blocks", 64)] {
+            assert!(h.contains(&format!("offsetof(struct xc_stat, {field}) == {at}")));
+        }
     }
 
     /// The C model checks the same limits (it also serves `xcheck run`): they must agree.

@@ -168,16 +168,22 @@ void xc_fs_reset(void) {
 }
 
 void xc_fs_stat(const struct xc_file *f, struct xc_stat *st) {
-    memset(st, 0, sizeof *st);
     int dir = (f->mode & XC_S_IFMT) == XC_S_IFDIR;
-    st->st_dev = 0x803;
-    st->st_ino = f->ino;
+    if (f->stat) {
+        /* A symbolic file's stat object (pinned to the values below when it was made); what
+         * the run can change (mode, size) is taken from the node. */
+        memcpy(st, f->stat, sizeof *st);
+    } else {
+        memset(st, 0, sizeof *st);
+        st->st_dev = 0x803;
+        st->st_ino = f->ino;
+        st->st_blksize = 4096;
+        st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec = XC_EPOCH;
+    }
     st->st_nlink = dir ? 2 : 1;
     st->st_mode = f->mode;
     st->st_size = dir ? 4096 : (int64_t)f->size;
-    st->st_blksize = 4096;
     st->st_blocks = (st->st_size + 4095) / 4096 * 8;
-    st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec = XC_EPOCH;
 }
 
 /* ---- path resolution -------------------------------------------------------------------- */

@@ -345,13 +345,16 @@ pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBu
             check.env = EnvOptions::parse(env)
                 .map_err(|e| Error::input(path, format!("its command line: {e}")))?;
         }
+        // The model makes KLEE 3.x's objects: a test in an older layout is read in it.
+        let objects = ktest.objects.iter();
+        let (objects, _) =
+            crate::env_options::model_layout(objects.map(|o| (o.name.as_str(), &o.bytes[..])))
+                .map_err(|e| Error::input(path, format!("its objects: {e}")))?;
         let pool = crate::expr::ExprPool::new();
         let config = ExecConfig {
             search: crate::exec::SearchKind::Dfs,
             jobs: 1,
-            replay: Some(Arc::new(
-                ktest.objects.iter().map(|o| o.bytes.clone()).collect(),
-            )),
+            replay: Some(Arc::new(objects.into_iter().map(|(_, b)| b).collect())),
             ..check.exec.clone()
         };
         let mut ex = Executor::new(&module, &pool, build_chain(&check.solver), config);
@@ -882,19 +885,33 @@ pub fn quote(bytes: &[u8]) -> String {
 
 /// The concrete contents of every symbolic object of the path under `model`.
 fn inputs_of(state: &State, model: &Assignment) -> Vec<InputValue> {
+    let mut data_size = 0;
     state
         .inputs
         .iter()
         .map(|input| {
-            let bytes: Vec<u8> = (0..input.size)
-                .map(|i| model.byte(input.array, i))
-                .collect();
+            // A stat object is never constrained: the model overwrites it with its pinned
+            // values (harness/posix/env.c), which the test records.
+            let pinned = crate::env_options::pinned_stat_named(&input.name, data_size);
+            data_size = u64::from(input.size);
+            let bytes: Vec<u8> = match pinned {
+                Some(stat) if input.size as usize == stat.len() => stat.to_vec(),
+                _ => (0..input.size)
+                    .map(|i| model.byte(input.array, i))
+                    .collect(),
+            };
             let display = match role(&input.name) {
                 Role::Arg => {
                     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
                     quote(&bytes[..end])
                 }
                 Role::Stdin | Role::File(_) => quote(&bytes),
+                // A stat object (pinned by the model): its mode and size, not 144 bytes.
+                Role::FileStat(_) | Role::StdinStat if bytes.len() >= 56 => {
+                    let mode = u32::from_le_bytes([bytes[24], bytes[25], bytes[26], bytes[27]]);
+                    let size = i64::from_le_bytes(bytes[48..56].try_into().expect("8 bytes"));
+                    format!("mode {mode:o} size {size}")
+                }
                 _ if input.size == 4 => {
                     i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]).to_string()
                 }

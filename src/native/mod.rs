@@ -1,11 +1,13 @@
 //! Native replay of whole-program tests: rebuilds a test's argv, stdin and symbolic files
-//! from its `.ktest` (KLEE's object names and order), runs the unmodified native binaries
+//! from its `.ktest` (KLEE's object names and order, in any of the layouts
+//! [`model_layout`] reads; a file's mode and times come from its stat object, as KLEE's
+//! `klee-replay` takes them), runs the unmodified native binaries
 //! in a scratch directory with a timeout, and compares what they did. Function-check tests
 //! run on an executable built from the two bitcode files: `function.rs`.
 
 pub mod function;
 
-use crate::env_options::{role, EnvError, EnvItem, EnvOptions, Role};
+use crate::env_options::{model_layout, pinned_stat, role, EnvError, EnvItem, EnvOptions, Role};
 use crate::ktest::KTest;
 use std::fmt;
 use std::io::Read;
@@ -20,8 +22,43 @@ pub struct NativeEnv {
     pub argv: Vec<Vec<u8>>,
     /// The whole of stdin.
     pub stdin: Vec<u8>,
-    /// Files to create in the working directory: name and contents.
-    pub files: Vec<(String, Vec<u8>)>,
+    /// Files to create in the working directory.
+    pub files: Vec<NativeFile>,
+}
+
+/// A symbolic file as a native run finds it in its working directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NativeFile {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    /// Permission bits (`st_mode & 0o777` of its stat object).
+    pub mode: u32,
+    /// Access and modification times, seconds since 1970 (`st_atime`, `st_mtime`).
+    pub atime: i64,
+    pub mtime: i64,
+}
+
+impl NativeFile {
+    /// File `name` with `bytes`, its mode and times from `stat` (a `struct stat64`); only a
+    /// regular file can be made (as klee-replay's file creator does for `S_IFREG`).
+    fn new(name: &str, bytes: &[u8], stat: &[u8]) -> Result<NativeFile, ReplayError> {
+        let u32_at = |at: usize| u32::from_le_bytes(stat[at..at + 4].try_into().expect("4"));
+        let i64_at = |at: usize| i64::from_le_bytes(stat[at..at + 8].try_into().expect("8"));
+        let mode = u32_at(24);
+        let kind = mode & 0o170000;
+        if kind != 0o100000 && kind != 0 {
+            return Err(ReplayError::BadObject(format!(
+                "the stat object of file {name} says file type {kind:#o}: native replay makes regular files only"
+            )));
+        }
+        Ok(NativeFile {
+            name: name.to_string(),
+            bytes: bytes.to_vec(),
+            mode: mode & 0o777,
+            atime: i64_at(72),
+            mtime: i64_at(88),
+        })
+    }
 }
 
 /// Why a test cannot be replayed natively.
@@ -67,6 +104,14 @@ pub fn env_of(test: &KTest) -> Result<NativeEnv, ReplayError> {
     if let Some(option) = options.injects_failures() {
         return Err(ReplayError::InjectsFailures(option));
     }
+    // The layout must be consistent; the objects are then taken by role, whatever their
+    // spelling (`A_data` or `A-data`).
+    model_layout(
+        test.objects
+            .iter()
+            .map(|o| (o.name.as_str(), o.bytes.as_slice())),
+    )
+    .map_err(|e| ReplayError::BadObject(format!("its objects: {e}")))?;
     let mut env = NativeEnv {
         argv: vec![argv0.as_bytes().to_vec()],
         ..NativeEnv::default()
@@ -107,9 +152,13 @@ pub fn env_of(test: &KTest) -> Result<NativeEnv, ReplayError> {
                 for k in 0..*count {
                     let name = char::from(b'A' + k as u8);
                     let data = object(Role::File(name)).ok_or_else(|| {
-                        ReplayError::MissingObject(format!("object '{name}-data'"))
+                        ReplayError::MissingObject(format!("object '{name}_data'"))
                     })?;
-                    env.files.push((name.to_string(), data.bytes.clone()));
+                    // The old layout has no stat object: the model's values stand for it.
+                    let pinned = pinned_stat(data.bytes.len() as u64, 10 + u64::from(k));
+                    let stat = object(Role::FileStat(name)).map_or(&pinned[..], |o| &o.bytes);
+                    env.files
+                        .push(NativeFile::new(&name.to_string(), &data.bytes, stat)?);
                 }
             }
             EnvItem::SymStdin { .. } => {
@@ -171,8 +220,27 @@ pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io:
         .tempdir()?;
     let dir = scratch.path().join("cwd");
     std::fs::create_dir(&dir)?;
-    for (name, bytes) in &env.files {
-        std::fs::write(dir.join(name), bytes)?;
+    for f in &env.files {
+        // As klee-replay: the contents, then the times and the mode of the stat object.
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(&f.name);
+        std::fs::write(&path, &f.bytes)?;
+        let time = |secs: i64| {
+            let d = Duration::from_secs(secs.unsigned_abs());
+            if secs < 0 {
+                std::time::UNIX_EPOCH.checked_sub(d)
+            } else {
+                std::time::UNIX_EPOCH.checked_add(d)
+            }
+        };
+        if let (Some(a), Some(m)) = (time(f.atime), time(f.mtime)) {
+            let times = std::fs::FileTimes::new().set_accessed(a).set_modified(m);
+            std::fs::File::options()
+                .write(true)
+                .open(&path)?
+                .set_times(times)?;
+        }
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(f.mode))?;
     }
     let stdin_path = scratch.path().join("stdin");
     std::fs::write(&stdin_path, &env.stdin)?;
@@ -279,8 +347,84 @@ mod tests {
             env.argv,
             vec![b"wc".to_vec(), b"-l".to_vec(), b"A".to_vec()]
         );
-        assert_eq!(env.files, vec![("A".to_string(), b"x\ny".to_vec())]);
+        let file = |mode| NativeFile {
+            name: "A".into(),
+            bytes: b"x\ny".to_vec(),
+            mode,
+            atime: crate::env_options::MODEL_EPOCH,
+            mtime: crate::env_options::MODEL_EPOCH,
+        };
+        // The old layout has no stat object: the model's pinned values stand for it.
+        assert_eq!(env.files, vec![file(0o644)]);
         assert_eq!(env.stdin, b"ab".to_vec());
+        // The same test in KLEE 3.x's layout, with A's mode changed to 0600 and its times to
+        // 1 and 2: the file gets them.
+        let mut stat = pinned_stat(3, 10);
+        stat[24..28].copy_from_slice(&0o100600u32.to_le_bytes());
+        stat[72..80].copy_from_slice(&1i64.to_le_bytes());
+        stat[88..96].copy_from_slice(&2i64.to_le_bytes());
+        let klee3 = ktest(
+            "wc -l --sym-args 0 2 2 --sym-files 1 3 --sym-stdin 2",
+            vec![
+                obj("n_args", &1i32.to_le_bytes()),
+                obj("arg00", b"A\0\0"),
+                obj("A_data", b"x\ny"),
+                obj("A_data_stat", &stat),
+                obj("stdin", b"ab"),
+                obj("stdin_stat", &pinned_stat(2, 9)),
+            ],
+        );
+        let env3 = env_of(&klee3).unwrap();
+        let want = NativeFile {
+            atime: 1,
+            mtime: 2,
+            ..file(0o600)
+        };
+        assert_eq!(env3.files, vec![want]);
+        assert_eq!((&env3.argv, &env3.stdin), (&env.argv, &env.stdin));
+        // A directory in the stat object cannot be made; a stat object out of place is an
+        // inconsistent test.
+        let mut objects = klee3.objects.clone();
+        objects[3].bytes[24..28].copy_from_slice(&0o040755u32.to_le_bytes());
+        let dir = ktest(
+            "wc -l --sym-args 0 2 2 --sym-files 1 3 --sym-stdin 2",
+            objects,
+        );
+        assert!(matches!(env_of(&dir), Err(ReplayError::BadObject(m)) if m.contains("0o40000")));
+        let mut objects = klee3.objects.clone();
+        objects.swap(2, 3);
+        let swapped = ktest(
+            "wc -l --sym-args 0 2 2 --sym-files 1 3 --sym-stdin 2",
+            objects,
+        );
+        assert!(
+            matches!(env_of(&swapped), Err(ReplayError::BadObject(m)) if m.contains("A_data_stat"))
+        );
+    }
+
+    /// A native run finds file A with the contents, mode and modification time of the test.
+    #[test]
+    fn files_get_the_stat_objects_mode_and_time() {
+        let stat = std::path::Path::new("/usr/bin/stat");
+        if !stat.exists() {
+            return;
+        }
+        let env = NativeEnv {
+            argv: ["stat", "-c", "%a %Y %s", "A"]
+                .iter()
+                .map(|a| a.as_bytes().to_vec())
+                .collect(),
+            stdin: Vec::new(),
+            files: vec![NativeFile {
+                name: "A".into(),
+                bytes: b"abcde".to_vec(),
+                mode: 0o640,
+                atime: 5,
+                mtime: crate::env_options::MODEL_EPOCH,
+            }],
+        };
+        let run = run_native(stat, &env, Duration::from_secs(10)).unwrap();
+        assert_eq!(String::from_utf8_lossy(&run.stdout), "640 1577836800 5\n");
     }
 
     #[test]

@@ -8,6 +8,8 @@ use crate::common::{repo, stderr, stdout, xcheck};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Once;
+use xcheck::env_options::pinned_stat;
+use xcheck::ktest::{KTest, KTestObject};
 
 #[derive(serde::Deserialize)]
 struct Case {
@@ -136,20 +138,115 @@ fn a_divergence_test_names_klee_objects_and_replays_in_the_engine() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (program("wc_w", "a"), program("wc_w", "b"));
     let (abc, bbc) = (format!("{}.bc", a.display()), format!("{}.bc", b.display()));
+    let (an, bn) = (a.to_str().unwrap(), b.to_str().unwrap());
     let o = xcheck(
         dir.path(),
-        &[&abc, &bbc, "-j", "1", "--sym-stdin", "3", "-o", "out"],
+        &[
+            &abc,
+            &bbc,
+            "-j",
+            "1",
+            "--sym-files",
+            "1",
+            "2",
+            "--sym-stdin",
+            "3",
+            "-o",
+            "out",
+        ],
     );
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     let show = xcheck(dir.path(), &["show", "out/test000001.ktest"]);
     let shown = stdout(&show);
     assert!(shown.contains("name: 'stdin'"), "{shown}");
-    assert!(shown.contains("name: 'model_version'"), "{shown}");
-    assert!(shown.contains("int : 1"), "model_version is 1: {shown}");
-    let replay = xcheck(dir.path(), &["replay", "out", &abc, &bbc]);
-    let replayed = stdout(&replay);
-    assert_eq!(replay.status.code(), Some(1), "{replayed}");
-    assert!(replayed.contains("DIVERGED"), "{replayed}");
+    // KLEE 3.x's objects, in its order, with the model's pinned stat values.
+    let test = KTest::read(dir.path().join("out/test000001.ktest")).unwrap();
+    let layout: Vec<(&str, usize)> = test
+        .objects
+        .iter()
+        .map(|o| (o.name.as_str(), o.bytes.len()))
+        .collect();
+    assert_eq!(
+        layout,
+        [
+            ("A_data", 2),
+            ("A_data_stat", 144),
+            ("stdin", 3),
+            ("stdin_stat", 144)
+        ]
+    );
+    assert_eq!(test.objects[1].bytes, pinned_stat(2, 10));
+    assert_eq!(test.objects[3].bytes, pinned_stat(3, 9));
+
+    // The test replays in the engine and natively, and so do the same inputs written in
+    // xcheck's former layout and in KLEE 2.x's (whose stat values are not the model's).
+    let object = |name: &str, bytes: &[u8]| KTestObject {
+        name: name.into(),
+        bytes: bytes.to_vec(),
+    };
+    let (file, stdin) = (&test.objects[0].bytes, &test.objects[2].bytes);
+    let version = 1u32.to_le_bytes();
+    let mut klee2_stat = pinned_stat(2, 1234);
+    klee2_stat[24..28].copy_from_slice(&0o100600u32.to_le_bytes());
+    let layouts = [
+        ("new", test.objects.clone()),
+        (
+            "old",
+            vec![
+                object("A-data", file),
+                object("stdin", stdin),
+                object("model_version", &version),
+            ],
+        ),
+        (
+            "klee2",
+            vec![
+                object("A-data", file),
+                object("A-data-stat", &klee2_stat),
+                object("stdin", stdin),
+                object("stdin-stat", &klee2_stat),
+                object("model_version", &version),
+            ],
+        ),
+    ];
+    for (name, objects) in layouts {
+        let sub = dir.path().join(name);
+        std::fs::create_dir(&sub).unwrap();
+        let t = KTest {
+            objects,
+            ..test.clone()
+        };
+        t.write(sub.join("test000001.ktest")).unwrap();
+        let replay = xcheck(dir.path(), &["replay", name, &abc, &bbc]);
+        let replayed = stdout(&replay);
+        assert_eq!(
+            replay.status.code(),
+            Some(1),
+            "{name}: {replayed}{}",
+            stderr(&replay)
+        );
+        assert!(replayed.contains("DIVERGED"), "{name}: {replayed}");
+        let native = xcheck(dir.path(), &["replay", name, "--native", an, bn]);
+        let report = stdout(&native);
+        assert_eq!(native.status.code(), Some(0), "{name}: {report}");
+        assert!(report.contains("CONFIRMED natively"), "{name}: {report}");
+    }
+
+    // An inconsistent test (a stat object of 4 bytes) is a one-line error.
+    let bad = dir.path().join("bad");
+    std::fs::create_dir(&bad).unwrap();
+    let mut objects = test.objects.clone();
+    objects[1].bytes.truncate(4);
+    let t = KTest {
+        objects,
+        ..test.clone()
+    };
+    t.write(bad.join("test000001.ktest")).unwrap();
+    let replay = xcheck(dir.path(), &["replay", "bad", &abc, &bbc]);
+    let err = stderr(&replay);
+    assert_eq!(replay.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("'A_data_stat' has 4 bytes, not 144"), "{err}");
 }
 
 #[test]

@@ -391,6 +391,9 @@ struct xc_file {
     uint32_t mode, init_mode;
     int exists, init_exists;
     uint64_t ino;
+    /* The stat object of a --sym-files file or of symbolic stdin (KLEE 3.x's "A_data_stat",
+     * "stdin_stat"), whose fields the model's stat starts from; NULL for other nodes. */
+    const struct xc_stat *stat;
 };
 
 /* Kinds of open file description. */

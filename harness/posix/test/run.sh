@@ -106,6 +106,20 @@ export XC_INPUT="$work/input" XC_OBJLOG="$work/objects"
 # input LINES...: the symbolic objects' values, one "name hex" or "name s:text" a line
 input() { printf '%s\n' "$@" >"$XC_INPUT"; }
 
+# le VALUE BYTES: VALUE as BYTES little-endian bytes in hex.
+le() { printf "%0$(($2 * 2))x" "$1" | sed 's/../& /g' | tr ' ' '\n' | tac | tr -d '\n'; }
+# stat_hex SIZE INO: the 144-byte struct stat64 the model pins a symbolic file's (or
+# stdin's) stat object to: device 0x803, inode INO, one link, S_IFREG|0644, uid and gid 0,
+# SIZE bytes, block size 4096, 8 blocks, every time 2020-01-01 (XC_EPOCH), 24 zero bytes.
+stat_hex() {
+    local t
+    t=$(le 1577836800 8)$(le 0 8)
+    echo "$(le 0x803 8)$(le "$2" 8)$(le 1 8)$(le 0x81a4 4)$(le 0 12)$(le 0 8)$(le "$1" 8)$(le 4096 8)$(le 8 8)$t$t$t$(le 0 24)"
+}
+
+# The objects the last run made: "name size" of each, in order, separated by spaces.
+objects_made() { tr '\n' ' ' <"$XC_OBJLOG" | sed 's/ $//'; }
+
 # case_ NAME STATUS EXPECTED-STDOUT|- EXPECTED-OBJECTS|- PROGRAM ARGS...
 # Runs the program in a fresh scratch directory holding host.txt; "-" skips a comparison.
 case_() {
@@ -124,8 +138,8 @@ case_() {
         why="stdout differs"
         diff <(printf '%s\n' "$out") "$work/stdout" | sed 's/^/    /' || true
     fi
-    if [ -z "$why" ] && [ "$objects" != "-" ] && [ "$(tr '\n' ' ' <"$XC_OBJLOG")" != "$objects" ]; then
-        why="objects: $(tr '\n' ' ' <"$XC_OBJLOG")"
+    if [ -z "$why" ] && [ "$objects" != "-" ] && [ "$(objects_made)" != "$objects" ]; then
+        why="objects: $(objects_made)"
     fi
     if [ -z "$why" ]; then
         ok "$name"
@@ -146,7 +160,7 @@ aux 25=3c915e07a248d36f19e472bb058dc62a
 aux 0=0'
 
 # argv block layout, --sym-arg / --sym-args, reset of the arguments
-input 'arg00 s:abc' 'n_args 02000000' 'arg01 s:x' 'arg02 s:yz' 'model_version 01000000'
+input 'arg00 s:abc' 'n_args 02000000' 'arg01 s:x' 'arg02 s:yz'
 block='argc=6
 argv[0]="wc"
 argv[1]="-x"
@@ -159,10 +173,10 @@ case_ "argv: block layout, two of --sym-args 1 2 2, reset gives fresh copies" 0 
     "$block
 -- after reset
 $block
-fresh=1" "arg00 4 n_args 4 arg01 3 arg02 3 model_version 4 " \
+fresh=1" "arg00 4 n_args 4 arg01 3 arg02 3" \
     t_argv wc -x --sym-arg 3 --sym-args 1 2 2 plain
 
-input 'n_args 00000000' 'model_version 01000000'
+input 'n_args 00000000'
 case_ "argv: --sym-args 0 3 2 with a count of 0" 0 \
     "argc=1
 argv[0]=\"wc\"
@@ -171,9 +185,9 @@ $aux
 argc=1
 argv[0]=\"wc\"
 $aux
-fresh=1" "n_args 4 model_version 4 " t_argv wc --sym-args 0 3 2
+fresh=1" "n_args 4" t_argv wc --sym-args 0 3 2
 
-input 'n_args 03000000' 'arg00 01ff00' 'arg01' 'arg02 4100' 'model_version 01000000'
+input 'n_args 03000000' 'arg00 01ff00' 'arg01' 'arg02 4100'
 block='argc=4
 argv[0]="p"
 argv[1]="\x01\xff"
@@ -183,20 +197,35 @@ $aux"
 case_ "argv: --sym-args 2 3 2 with a count of 3, any bytes" 0 "$block
 -- after reset
 $block
-fresh=1" "n_args 4 arg00 3 arg01 3 arg02 3 model_version 4 " t_argv p --sym-args 2 3 2
+fresh=1" "n_args 4 arg00 3 arg01 3 arg02 3" t_argv p --sym-args 2 3 2
 
-input 'model_version 01000000'
+# KLEE 3.x's objects: each file's bytes and stat, stdin's, the failure counters; the stat
+# objects are pinned to the model's values (any other value is a false assumption).
+st_a3="A_data_stat $(stat_hex 3 10)" st_b3="B_data_stat $(stat_hex 3 11)"
+input "$st_a3" "$st_b3" "stdin_stat $(stat_hex 4 9)"
 case_ "argv: object order of files, stdin, failure counters" 0 - \
-    "arg00 2 A-data 3 B-data 3 stdin 4 read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4 model_version 4 " \
+    "arg00 2 A_data 3 A_data_stat 144 B_data 3 B_data_stat 144 stdin 4 stdin_stat 144 read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4" \
     t_argv prog --sym-stdin 4 --sym-files 2 3 --sym-arg 1 --max-fail 1
+input "$st_a3"
+case_ "argv: --sym-files 1 3 --sym-args 0 1 2 makes n_args first, then A's objects" 0 - \
+    "n_args 4 A_data 3 A_data_stat 144" t_argv prog --sym-files 1 3 --sym-args 0 1 2
+input "stdin_stat $(stat_hex 5 9)"
+case_ "argv: --sym-stdin alone makes stdin and stdin_stat, no model_version" 0 - \
+    "stdin 5 stdin_stat 144" t_argv prog --sym-stdin 5
+input "stdin_stat $(stat_hex 5 9)" 'read_fail 01000000'
+case_ "argv: --sym-stdin 5 --max-fail 2" 0 - \
+    "stdin 5 stdin_stat 144 read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4" \
+    t_argv prog --sym-stdin 5 --max-fail 2
+input "A_data_stat $(stat_hex 3 11)" "$st_b3"
+case_ "argv: a stat object other than the model's values is a false assumption" 134 "" - \
+    t_argv prog --sym-files 2 3
+input "$st_a3" "B_data_stat $(stat_hex 4 11)"
+case_ "argv: the size in a stat object must be the file's" 134 "" - t_argv prog --sym-files 2 3
 
-input 'arg00 s:abc' 'model_version 01000000'
+input 'arg00 s:abc'
 case_ "argv: the last byte of a symbolic argument is constrained to 0" 134 "" - t_argv wc --sym-arg 2
 
-input 'model_version 02000000'
-case_ "argv: model_version is constrained to 1" 134 "" - t_argv wc
-
-input 'model_version 01000000'
+input
 for bad_args in "--sym-arg" "--sym-arg x" "--sym-arg 5000" "--sym-args 1 2" "--sym-args 3 2 1" \
     "--sym-args 0 0 4" "--sym-files 27 4" "--sym-files 2 0" "--sym-files 1 5000" \
     "--sym-files 1 2 --sym-files 1 2" "--sym-stdin" "--sym-stdin 4097" "--max-fail" \
@@ -204,38 +233,41 @@ for bad_args in "--sym-arg" "--sym-arg x" "--sym-arg 5000" "--sym-args 1 2" "--s
     # shellcheck disable=SC2086
     case_ "argv: bad option '$bad_args' is a user error" 77 "" - t_argv wc $bad_args
 done
-input 'arg00 s:ab' 'model_version 01000000'
+input 'arg00 s:ab'
 case_ "argv: single-dash options, --fd-fail, --save-all-writes" 0 - \
-    "arg00 3 read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4 model_version 4 " \
+    "arg00 3 read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4" \
     t_argv wc -sym-arg 2 --fd-fail -save-all-writes
 
 # files and descriptors
-input 'stdin s:0123456789' 'A-data s:alpha' 'B-data s:bravo' 'model_version 01000000'
+input 'stdin s:0123456789' 'A_data s:alpha' 'B_data s:bravo' "stdin_stat $(stat_hex 10 9)" \
+    "A_data_stat $(stat_hex 5 10)" "B_data_stat $(stat_hex 5 11)"
 case_ "io: stdin chunks and EOF, stdout/stderr pipes, A/B, host and created files" 0 \
     "line one
 writev
-via five" "A-data 5 B-data 5 stdin 10 model_version 4 " t_io
+via five" "A_data 5 A_data_stat 144 B_data 5 B_data_stat 144 stdin 10 stdin_stat 144" t_io
 
 # reset
-input 'A-data s:abcd' 'stdin s:wxyz' 'arg00 s:hi' 'model_version 01000000'
+input 'A_data s:abcd' 'stdin s:wxyz' 'arg00 s:hi' "A_data_stat $(stat_hex 4 10)" \
+    "stdin_stat $(stat_hex 4 9)"
 case_ "reset: offsets, contents, created/deleted files, fd table, argv, inodes" 0 \
     "program A
-program B" "arg00 3 A-data 4 stdin 4 model_version 4 " t_reset
+program B" "arg00 3 A_data 4 A_data_stat 144 stdin 4 stdin_stat 144" t_reset
 
 # --max-fail
-fails='read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4 model_version 4 '
-input 'read_fail 02000000' 'model_version 01000000'
-case_ "max-fail: the 2nd read fails, and again after reset" 0 "" "stdin 8 $fails" t_fail count
-input 'read_fail 01000000' 'close_fail 01000000' 'model_version 01000000'
-case_ "max-fail: at most N failures" 0 "" "stdin 8 $fails" t_fail budget
-input 'close_fail 02000000' 'write_fail 01000000' 'getcwd_fail 01000000' 'model_version 01000000'
+fails='read_fail 4 write_fail 4 close_fail 4 ftruncate_fail 4 getcwd_fail 4'
+st_in8="stdin_stat $(stat_hex 8 9)"
+input 'read_fail 02000000' "$st_in8"
+case_ "max-fail: the 2nd read fails, and again after reset" 0 "" "stdin 8 stdin_stat 144 $fails" t_fail count
+input 'read_fail 01000000' 'close_fail 01000000' "$st_in8"
+case_ "max-fail: at most N failures" 0 "" "stdin 8 stdin_stat 144 $fails" t_fail budget
+input 'close_fail 02000000' 'write_fail 01000000' 'getcwd_fail 01000000'
 case_ "max-fail: close counting, failed close keeps the fd, stdout write fails" 0 "second" \
     "$fails" t_fail close
-input 'read_fail 02000000' 'model_version 01000000'
-case_ "max-fail: absent, nothing fails" 0 "" "stdin 8 model_version 4 " t_fail none
+input 'read_fail 02000000' "$st_in8"
+case_ "max-fail: absent, nothing fails" 0 "" "stdin 8 stdin_stat 144" t_fail none
 
 # other system calls
-input 'model_version 01000000'
+input
 case_ "misc: memory, ids, time, uname, limits, randomness, handlers, unknown" 0 "" - t_misc basic
 case_ "misc: exit_group(259) is status 3" 3 "bye" - t_misc exit
 case_ "misc: kill(self, SIGTERM)" 143 "" - t_misc sigterm

@@ -82,6 +82,11 @@ int main(void) {
     CHECK_EQ(SYS(XC_SYS_fstat, fa, &st), 0);
     CHECK_EQ(st.st_size, 5);
     CHECK_EQ(st.st_mode, XC_S_IFREG | 0644);
+    /* The values of A's stat object (pinned), as KLEE's A_data_stat would hold them. */
+    CHECK_EQ(st.st_ino, 10);
+    CHECK_EQ(st.st_dev, 0x803);
+    CHECK_EQ(st.st_blocks, 8);
+    CHECK_EQ(st.st_mtime_sec, XC_EPOCH);
     long ino_a = (long)st.st_ino;
     CHECK_EQ(SYS(XC_SYS_write, fa, "z", 1), -XC_EBADF);
     CHECK_EQ(SYS(XC_SYS_ioctl, fa, XC_FIONREAD, buf), 0);
