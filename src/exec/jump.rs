@@ -49,7 +49,7 @@ impl Target {
     /// The target a token names (`None`: the bytes are not a token).
     fn decode(bits: u128) -> Option<Target> {
         let low = bits as u64;
-        (low >> SERIAL_BITS == TAG).then(|| Target {
+        (low >> SERIAL_BITS == TAG).then_some(Target {
             serial: low & ((1 << SERIAL_BITS) - 1),
             block: BlockId((bits >> 64) as u32),
             pc: (bits >> 96) as u32,
