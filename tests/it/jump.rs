@@ -123,6 +123,34 @@ fn function_checks_jump_out_of_nested_calls() {
     let (code, text) = run("digits_jump=digits_plain", "proved");
     assert_eq!(code, Some(0), "{text}");
     no_unknown_rows(&text);
+    // At -O0, states forked in a nested call merge while another leaves it by longjmp.
+    let o0 = compile_fixture("jmp_fn.c", dir.path(), "-O0");
+    let o0 = o0.to_str().unwrap();
+    let spec = "classify_jump=classify_plain";
+    let merged = xcheck(
+        dir.path(),
+        &[
+            o0,
+            o0,
+            "--function",
+            spec,
+            "--merge",
+            "-j",
+            "1",
+            "-o",
+            "merged",
+        ],
+    );
+    let text = stdout(&merged);
+    assert_eq!(merged.status.code(), Some(0), "{text}{}", stderr(&merged));
+    no_unknown_rows(&text);
+    let csv = std::fs::read_to_string(dir.path().join("merged/report.csv")).unwrap();
+    let most = csv
+        .lines()
+        .skip(1)
+        .filter_map(|row| row.split(',').nth(2)?.parse::<u64>().ok())
+        .max();
+    assert!(most.is_some_and(|n| n > 1), "no merged row: {csv}");
     let (code, text) = run("digits_jump=digits_off", "off");
     assert_eq!(code, Some(1), "{text}");
     assert!(!text.contains("NOT confirmed"), "{text}");
