@@ -55,6 +55,14 @@ fn an_error_exit_through_longjmp_is_proved_and_a_divergence_past_it_replays_nati
     assert!(text.contains("exit 3") && text.contains("exit 1"), "{text}");
     assert!(!text.contains("NOT confirmed"), "{text}");
     no_unknown_rows(&text);
+    // The engine's own replay (`xcheck replay`) runs the model again on the test's bytes.
+    let again = xcheck(d, &["replay", "cb", "c.bc", "b.bc"]);
+    let replayed = stdout(&again);
+    assert_eq!(again.status.code(), Some(1), "{replayed}{}", stderr(&again));
+    assert!(
+        replayed.contains("\"bad x\\n\"") && replayed.contains("DIVERGED"),
+        "{replayed}"
+    );
     let native = xcheck(d, &["replay", "cb", "--native", "c", "b"]);
     let replayed = stdout(&native);
     assert_eq!(
