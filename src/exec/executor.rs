@@ -284,6 +284,7 @@ impl<'a> Executor<'a> {
             regs.set(r, *arg);
         }
         state.stack.push(Frame {
+            serial: 0,
             func,
             block: crate::ir::BlockId(0),
             pc: 0,
@@ -602,6 +603,12 @@ impl<'a> Executor<'a> {
     /// `state` ends: it leaves every merge group it belongs to.
     pub(crate) fn merge_leave(&mut self, state: &mut State) {
         self.with_merger(|merger, resume| merger.leave(state, resume));
+    }
+
+    /// `state` left the frames deeper than `depth` by `longjmp`: it leaves the merge groups
+    /// that started in them.
+    pub(crate) fn merge_leave_deeper(&mut self, state: &mut State, depth: usize) {
+        self.with_merger(|merger, resume| merger.leave_deeper(state, depth, resume));
     }
 
     /// Parks `state` if it stands at the join block of its innermost merge group; returns

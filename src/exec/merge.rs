@@ -125,7 +125,21 @@ impl Merger {
 
     /// `state` ends: it leaves every group it belongs to.
     pub(crate) fn leave(&mut self, state: &mut State, resume: &mut Resume<'_>) {
-        let markers = std::mem::take(&mut state.markers);
+        self.leave_deeper(state, 0, resume);
+    }
+
+    /// `state` leaves the groups that started in frames deeper than `depth` (it left those
+    /// frames without returning, by `longjmp`, so it never reaches their join blocks).
+    pub(crate) fn leave_deeper(
+        &mut self,
+        state: &mut State,
+        depth: usize,
+        resume: &mut Resume<'_>,
+    ) {
+        let (markers, kept) = std::mem::take(&mut state.markers)
+            .into_iter()
+            .partition::<Vec<_>, _>(|m| m.depth > depth);
+        state.markers = kept;
         for m in markers.iter().rev() {
             if let Some(g) = self.groups.get_mut(&m.group) {
                 g.active -= 1;
@@ -194,7 +208,8 @@ fn merge_states(
     let same_shape = states.iter().all(|s| {
         s.stack.len() == first.stack.len()
             && s.stack.iter().zip(first.stack.iter()).all(|(a, b)| {
-                a.func == b.func
+                a.serial == b.serial
+                    && a.func == b.func
                     && a.block == b.block
                     && a.pc == b.pc
                     && a.ret_dst == b.ret_dst
@@ -281,6 +296,10 @@ fn merge_states(
     merged.log.push(either);
     merged.path.truncate(marker.path_len);
     merged.merged = states.iter().map(|s| s.merged).sum();
+    // A frame pushed later must not take a number a member gave to a frame that returned
+    // (a `jmp_buf` may still name it).
+    let pushed = states.iter().map(|s| s.stack.pushed()).max().unwrap_or(0);
+    merged.stack.number_after(pushed);
     merged.instructions = states.iter().map(|s| s.instructions).max().unwrap_or(0);
     merged.since_new_coverage = states
         .iter()

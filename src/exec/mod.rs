@@ -2,12 +2,13 @@
 //!
 //! `executor` owns the loop and the forking primitives, `step` gives each instruction its
 //! meaning, `table` maps the functions the engine implements to their handlers in
-//! `special` (intrinsics and engine primitives) and `posix` (those beneath the system-call
-//! model), `searcher` chooses the next state to run.
+//! `special` (intrinsics and engine primitives), `posix` (those beneath the system-call
+//! model) and `jump` (`setjmp`/`longjmp`), `searcher` chooses the next state to run.
 
 mod abstract_call;
 pub mod constraints;
 pub mod executor;
+mod jump;
 pub mod memory;
 pub mod merge;
 mod posix;

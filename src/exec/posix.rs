@@ -1,7 +1,8 @@
 //! The engine primitives beneath the POSIX model of `harness/posix/`: recording what a
 //! program writes to stdout and stderr, ending it with an exit status or a signal, reading a
 //! host file named concretely, counting unmodelled system calls, and the allocator entry
-//! points with alignment that musl's bitcode leaves to the engine. Files, descriptors and
+//! points with alignment that musl's bitcode leaves to the engine (`setjmp`/`longjmp`, also
+//! assembly in musl, are `jump.rs`). Files, descriptors and
 //! the symbolic environment are C in the harness; the engine knows nothing of them. These
 //! are handlers of the table in `table.rs`, which names them.
 
@@ -20,11 +21,6 @@ const HOST_FILE_LIMIT: u64 = 1 << 20;
 pub(crate) fn exit_signal(_: &Executor<'_>, _: &State, call: &Call<'_>) -> End {
     let sig = call.args.first().and_then(|v| v.as_concrete()).unwrap_or(6) as i32;
     End::Fail(Termination::Signal(sig))
-}
-
-/// `setjmp`, `longjmp` and their variants: non-local jumps are not modelled.
-pub(crate) fn non_local_jump(_: &Executor<'_>, _: &State, call: &Call<'_>) -> End {
-    End::Unsupported(format!("{} (non-local jumps are not modelled)", call.name))
 }
 
 /// `__xc_note_syscall(n)`: counts a system call the model does not implement.

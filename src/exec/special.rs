@@ -27,8 +27,6 @@ pub(crate) enum End {
     Exit(Exit),
     /// The program failed at the call (`abort`, `__assert_fail`, `klee_report_error`).
     Fail(Termination),
-    /// The engine does not model the call.
-    Unsupported(String),
 }
 
 impl<'a> Executor<'a> {

@@ -119,6 +119,10 @@ pub struct Failure {
 /// One activation record.
 #[derive(Clone, Debug)]
 pub struct Frame {
+    /// This frame's number among the frames its state ever pushed (set by [`Stack::push`]):
+    /// forked states keep their frames' numbers, and a later frame at the same depth gets a
+    /// new one, so that a `jmp_buf` can name the frame of its `setjmp` (`exec/jump.rs`).
+    pub serial: u64,
     pub func: FuncId,
     pub block: BlockId,
     /// Index of the next instruction in `block` (== len means the terminator).
@@ -234,11 +238,16 @@ pub struct Stack {
     callers: Vec<Arc<Frame>>,
     /// The running frame (none when the stack is empty).
     top: Option<Frame>,
+    /// How many frames were ever pushed (the last frame's serial number).
+    pushed: u64,
 }
 
 impl Stack {
-    /// Makes `frame` the running frame; the one running so far becomes its caller.
-    pub fn push(&mut self, frame: Frame) {
+    /// Makes `frame` the running frame, numbered after every frame pushed before; the one
+    /// running so far becomes its caller.
+    pub fn push(&mut self, mut frame: Frame) {
+        self.pushed += 1;
+        frame.serial = self.pushed;
         if let Some(caller) = self.top.replace(frame) {
             self.callers.push(Arc::new(caller));
         }
@@ -260,9 +269,31 @@ impl Stack {
         self.top.is_none()
     }
 
+    /// Removes every frame; the numbering goes on (a frame pushed later is new).
     pub fn clear(&mut self) {
         self.callers.clear();
         self.top = None;
+    }
+
+    /// How many frames were ever pushed.
+    pub fn pushed(&self) -> u64 {
+        self.pushed
+    }
+
+    /// Numbers the frames pushed from now on after `n` too (a merged state continues after
+    /// the highest number any of its members gave).
+    pub fn number_after(&mut self, n: u64) {
+        self.pushed = self.pushed.max(n);
+    }
+
+    /// Pops frames until `depth` are left, each as a return would (its stack objects are
+    /// the caller's to free): the popped frames, innermost first.
+    pub fn unwind_to(&mut self, depth: usize) -> Vec<Frame> {
+        let mut popped = Vec::new();
+        while self.len() > depth {
+            popped.extend(self.pop());
+        }
+        popped
     }
 
     /// The running frame.
@@ -477,6 +508,7 @@ mod tests {
 
     fn frame(func: u32, regs: usize) -> Frame {
         Frame {
+            serial: 0,
             func: FuncId(func),
             block: BlockId(0),
             pc: 0,
@@ -516,5 +548,35 @@ mod tests {
         assert_eq!((theirs.regs.get(17), theirs.regs.get(39)), (v(17), v(200)));
         assert_eq!((stack.len(), stack[0].func), (1, FuncId(1)));
         assert!(stack.pop().is_some() && stack.is_empty() && stack.pop().is_none());
+    }
+
+    /// Frames are numbered in push order: a fork keeps the numbers, a frame pushed after a
+    /// return at the same depth gets a new one, and so does one pushed after `clear`.
+    #[test]
+    fn frame_serials_survive_forks_and_are_never_reused() {
+        let mut stack = Stack::default();
+        stack.push(frame(1, 1));
+        stack.push(frame(2, 1));
+        assert_eq!(stack.iter().map(|f| f.serial).collect::<Vec<_>>(), [1, 2]);
+        stack.share();
+        let mut other = stack.clone();
+        assert_eq!(other.last().map(|f| f.serial), Some(2));
+        stack.pop();
+        stack.push(frame(2, 1));
+        assert_eq!(
+            stack.last().map(|f| f.serial),
+            Some(3),
+            "same depth, new frame"
+        );
+        assert_eq!(other.last().map(|f| f.serial), Some(2));
+        let popped = other.unwind_to(1);
+        assert_eq!(popped.iter().map(|f| f.serial).collect::<Vec<_>>(), [2]);
+        assert_eq!(other.len(), 1);
+        stack.clear();
+        stack.push(frame(1, 1));
+        assert_eq!(stack.last().map(|f| f.serial), Some(4));
+        other.number_after(10);
+        other.push(frame(3, 1));
+        assert_eq!(other.last().map(|f| f.serial), Some(11));
     }
 }

@@ -567,20 +567,27 @@ impl<'a> Executor<'a> {
         let a = self.operand(&state, addr);
         let v = self.operand(&state, value);
         let targets = self.resolve(state, a, bytes as u64);
-        self.each_target(targets, |ex, mut s, key, offset| {
-            if s.memory.get(key).is_some_and(|(o, _)| o.read_only) {
-                ex.fail(
-                    s,
-                    Termination::Reported {
-                        message: "write to read-only memory".into(),
-                        suffix: "ptr".into(),
-                    },
-                );
-                return None;
-            }
+        self.each_target(targets, |ex, s, key, offset| {
+            let mut s = ex.writable(s, key)?;
             ex.write(&mut s, key, offset, v, bytes);
             Some(s)
         })
+    }
+
+    /// `state` if object `key` may be written; otherwise the path ends as a write to
+    /// read-only memory.
+    pub(crate) fn writable(&mut self, state: State, key: u64) -> Option<State> {
+        if state.memory.get(key).is_some_and(|(o, _)| o.read_only) {
+            self.fail(
+                state,
+                Termination::Reported {
+                    message: "write to read-only memory".into(),
+                    suffix: "ptr".into(),
+                },
+            );
+            return None;
+        }
+        Some(state)
     }
 
     /// Applies `f` to every resolved target; the first survivor continues, others are scheduled.

@@ -1,6 +1,6 @@
 //! The table of the functions the engine implements, as KLEE's `SpecialFunctionHandler`:
-//! [`HANDLERS`] maps a declared function's name to its handler (in `special.rs` or
-//! `posix.rs`) and says whether the call returns. It is resolved once per executor into
+//! [`HANDLERS`] maps a declared function's name to its handler (in `special.rs`,
+//! `posix.rs` or `jump.rs`) and says whether the call returns. It is resolved once per executor into
 //! handler indices by function id, on the first call of a function without a body, so that
 //! a call finds its handler without comparing names. A function named by `--abstract-calls`
 //! (`ExecConfig::abstract_calls`) goes to `abstract_call.rs` instead, before any handler.
@@ -8,6 +8,7 @@
 
 use crate::exec::abstract_call::abstract_call;
 use crate::exec::executor::Executor;
+use crate::exec::jump;
 use crate::exec::posix;
 use crate::exec::special::{self, Call, End};
 use crate::exec::state::State;
@@ -87,13 +88,14 @@ pub(crate) static HANDLERS: &[Handler] = &[
     returns("memalign", posix::aligned_alloc),
     returns("posix_memalign", posix::posix_memalign),
     returns("malloc_usable_size", posix::malloc_usable_size),
-    ends("setjmp", posix::non_local_jump),
-    ends("_setjmp", posix::non_local_jump),
-    ends("sigsetjmp", posix::non_local_jump),
-    ends("__sigsetjmp", posix::non_local_jump),
-    ends("longjmp", posix::non_local_jump),
-    ends("_longjmp", posix::non_local_jump),
-    ends("siglongjmp", posix::non_local_jump),
+    // Non-local jumps (`jump.rs`).
+    returns("setjmp", jump::setjmp),
+    returns("_setjmp", jump::setjmp),
+    returns("sigsetjmp", jump::setjmp),
+    returns("__sigsetjmp", jump::setjmp),
+    returns("longjmp", jump::longjmp),
+    returns("_longjmp", jump::longjmp),
+    returns("siglongjmp", jump::longjmp),
 ];
 
 /// The index that stands for "an abstracted call" among the resolved handler indices.
@@ -185,7 +187,6 @@ impl Executor<'_> {
                 match end(self, &state, &call) {
                     End::Exit(exit) => self.finish(state, exit),
                     End::Fail(kind) => self.fail(state, kind),
-                    End::Unsupported(what) => self.unsupported(state, &what),
                 }
                 None
             }
