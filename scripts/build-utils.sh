@@ -88,6 +88,19 @@ done
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 
+if [ "${XCHECK_UTILS_CLEAN:-0}" = 1 ]; then
+    rm -rf "$work_parent"
+fi
+
+# Every build's CC: one command (toybox's scripts look CC up as one file) at a fixed path
+# (coreutils' configured tree is kept while its configure arguments, CC included, are the
+# same), running this run's xcheck against this build's musl wherever the binary lies.
+cc="$work_parent/bin/xcheck-cc"
+mkdir -p "$work_parent/bin"
+printf '#!/bin/sh\nXCHECK_MUSL_DIR=%q exec %q cc "$@"\n' "$build/musl" "$xcheck" >"$cc.tmp"
+chmod +x "$cc.tmp"
+mv "$cc.tmp" "$cc"
+
 # Build dependencies: the tools, and the Debian package providing each when missing.
 missing=()
 for pair in make:make perl:perl xz:xz-utils bzip2:bzip2 dpkg-source:dpkg-dev \
@@ -229,7 +242,7 @@ build_busybox() {
     # reliable, but a changed script may mean changed flags, and it takes only ~40 s.
     rm -rf "$work" "$log"
     mkdir -p "$work"
-    local mk=(make -C "$src" O="$work" HOSTCC="$CLANG" CC="$xcheck cc"
+    local mk=(make -C "$src" O="$work" HOSTCC="$CLANG" CC="$cc"
               AR="$LLVM_AR" NM="$LLVM_NM" STRIP="$LLVM_STRIP" SKIP_STRIP=y)
     say "configuring busybox ($applet only)"
     run_logged "$log" "${mk[@]}" allnoconfig
@@ -267,7 +280,7 @@ build_coreutils() {
     [ "$prog" = '[' ] && c_file=lbracket.c
     [ -f "$src/src/$c_file" ] || { say "coreutils 9.1 has no program $prog (no src/$c_file)"; return 1; }
     local work="$work_parent/coreutils" log="$work_parent/coreutils.log"
-    local configure_args=(CC="$xcheck cc" AR="$LLVM_AR" RANLIB="$LLVM_RANLIB" NM="$LLVM_NM"
+    local configure_args=(CC="$cc" AR="$LLVM_AR" RANLIB="$LLVM_RANLIB" NM="$LLVM_NM"
         --disable-nls --without-selinux --without-openssl --without-libgmp
         --disable-acl --disable-xattr --disable-libcap
         --disable-silent-rules)
@@ -338,11 +351,6 @@ build_toybox() {
         cp -r "$src" "$work"
     fi
     rm -f "$log" "$work/$cmd" "$work/generated/unstripped/$cmd"{,.bc}
-    # toybox's scripts look CC up as one command: a wrapper for `xcheck cc`.
-    local cc="$work_parent/bin/xcheck-cc"
-    mkdir -p "$work_parent/bin"
-    printf '#!/bin/sh\nexec %q cc "$@"\n' "$xcheck" >"$cc"
-    chmod +x "$cc"
     say "building toybox $cmd (log: ${log#"$repo"/})"
     # CPUS: make.sh's parallel compiles. NOSTRIP: keep symbols for replays.
     (cd "$work" && run_logged "$log" env CC="$cc" HOSTCC="$CLANG" CPUS=$jobs NOSTRIP=1 \
@@ -355,9 +363,6 @@ build_toybox() {
     summarize "$name" $((SECONDS - start))
 }
 
-if [ "${XCHECK_UTILS_CLEAN:-0}" = 1 ]; then
-    rm -rf "$work_parent"
-fi
 failed=()
 for item in "${wanted[@]}"; do
     impl="${item%%:*}" util="${item#*:}"

@@ -8,6 +8,7 @@
 //! xcheck run HARNESS.bc [options]               explore a KLEE-style harness
 //! xcheck show TEST.ktest...                     print tests like ktest-tool
 //! xcheck merge DIR... -o OUT                    join a sharded run's output directories
+//! xcheck suite DIR [options] [-- CHECK OPTIONS]  crosscheck every utility of a suite
 //! xcheck replay TEST.ktest|DIR A.bc B.bc --function f[=g]
 //! xcheck replay DIR --native A B [--function f[=g]]   confirm tests natively
 //! ```
@@ -116,7 +117,7 @@ struct CheckArgs {
 fn check_help() -> String {
     use crate::env_options::{EnvOptions, MAX_SYM_ARGS_RANGE, MAX_SYM_FILES, MAX_SYM_LEN};
     format!(
-        "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most {MAX_SYM_ARGS_RANGE} arguments, {MAX_SYM_FILES} files, {MAX_SYM_LEN} bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: {}.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B [--function f]`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.",
+        "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most {MAX_SYM_ARGS_RANGE} arguments, {MAX_SYM_FILES} files, {MAX_SYM_LEN} bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: {}.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B [--function f]`, `xcheck suite DIR [-- CHECK OPTIONS]` (every utility of a suite, one table), `xcheck merge DIR… -o OUT`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.",
         EnvOptions::default().to_args().join(" ")
     )
 }
@@ -305,6 +306,45 @@ struct MergeArgs {
 
 #[derive(Parser, Debug)]
 #[command(
+    name = "xcheck suite",
+    about = "Crosscheck every utility of a suite (busybox, toybox against coreutils…), each as a whole-program check, with one table",
+    after_help = "DIR holds IMPL-UTIL.bc with the native executable IMPL-UTIL beside it (scripts/build-utils.sh). Options after `--` go to every check, e.g. `xcheck suite build/utils -- --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8 --max-time 120`. Writes OUT/suite.md, OUT/suite.json and each check's directory OUT/IMPL-vs-REF/UTIL. Exit codes: 0 every pair equivalent, 1 a confirmed difference, 2 usage or input error, 3 otherwise."
+)]
+struct SuiteArgs {
+    /// Directory of the suite's whole programs.
+    dir: PathBuf,
+    /// The reference implementation every other one is checked against.
+    #[arg(long, default_value = "coreutils")]
+    against: String,
+    /// The implementations checked against it, comma-separated (default: every other one in
+    /// DIR).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    sides: Vec<String>,
+    /// Only these utilities, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    only: Vec<String>,
+    /// Directory for the table and every check's tests and reports.
+    #[arg(short = 'o', long = "output-dir", default_value = "xcheck-suite")]
+    output_dir: PathBuf,
+    /// Checks run at once (each a process of its own).
+    #[arg(short = 'j', long, default_value_t = 1)]
+    jobs: usize,
+    /// Time per check for replaying its differences on the native executables.
+    #[arg(long = "native-time", value_name = "TIME", default_value = "10s")]
+    native_time: String,
+    /// What must agree, from stdout, stderr, exit (comma-separated); given to every check.
+    #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
+    compare: String,
+    /// Compare outputs as words, ignoring spacing; given to every check.
+    #[arg(long = "ignore-spacing")]
+    ignore_spacing: bool,
+    /// Options of every check (the environment, limits), after `--`.
+    #[arg(last = true, value_name = "CHECK OPTIONS")]
+    check: Vec<OsString>,
+}
+
+#[derive(Parser, Debug)]
+#[command(
     name = "xcheck replay",
     about = "Rerun tests concretely: in the engine on two bitcode files, or natively (--native)"
 )]
@@ -407,6 +447,9 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
         "merge" => MergeArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(merge),
+        "suite" => SuiteArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .and_then(|a| suite(a, &stop)),
         "show" => ShowArgs::try_parse_from(rest())
             .map_err(clap_exit)
             .and_then(show),
@@ -951,6 +994,44 @@ fn merge(args: MergeArgs) -> Result<i32, Exit> {
             Ok(merged.finish(args.junit.as_deref())?)
         }
     }
+}
+
+/// The most checks `xcheck suite -j` runs at once.
+const MAX_SUITE_JOBS: usize = 64;
+
+fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
+    let native_time = parse_duration("--native-time", &args.native_time)?;
+    let mut compare = parse_compare(&args.compare)?;
+    compare.ignore_spacing = args.ignore_spacing;
+    if args.jobs == 0 || args.jobs > MAX_SUITE_JOBS {
+        return Err(usage(format!(
+            "-j: from 1 to {MAX_SUITE_JOBS} checks at once"
+        )));
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| usage(format!("cannot find this executable to run checks: {e}")))?;
+    let mut check_args: Vec<OsString> = vec!["--compare".into(), args.compare.clone().into()];
+    if args.ignore_spacing {
+        check_args.push("--ignore-spacing".into());
+    }
+    check_args.extend(args.check.iter().cloned());
+    let suite = crate::suite::Suite {
+        exe,
+        dir: args.dir,
+        against: args.against,
+        sides: args.sides,
+        only: args.only,
+        output_dir: args.output_dir.clone(),
+        jobs: args.jobs,
+        native_time,
+        compare,
+        check_args,
+        stop: stop.clone(),
+    };
+    let report = suite.run()?;
+    print!("{}", report.render_table());
+    print!("{}", console::written_to(&args.output_dir));
+    Ok(crate::suite::exit_code(&report))
 }
 
 fn show(args: ShowArgs) -> Result<i32, Exit> {

@@ -29,6 +29,7 @@ pub mod run;
 pub mod shard;
 pub mod solver;
 pub mod stop;
+pub mod suite;
 pub mod toolchain;
 
 pub use error::{Error, Result};

@@ -12,6 +12,7 @@ pub mod gate;
 pub mod json;
 pub mod junit;
 pub mod progress;
+pub mod suite;
 pub mod table;
 
 pub use files::write_reports;

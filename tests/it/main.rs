@@ -24,6 +24,7 @@ mod oracles;
 mod programs;
 mod shard;
 mod solver_queries;
+mod suite;
 mod tidy;
 mod verdicts;
 mod wide;

@@ -229,6 +229,11 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
         "replay",
         &["crosscheck", "error", "input", "ktest", "native"],
     ),
+    // A whole suite of program checks, each a child process, with one table.
+    (
+        "suite",
+        &["crosscheck", "error", "replay", "report", "stop"],
+    ),
     // Only the command line and the binary sit on top.
     (
         "cli",
@@ -254,6 +259,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "shard",
             "solver",
             "stop",
+            "suite",
         ],
     ),
     ("main", &["cli", "error", "load", "stop"]),

@@ -1,0 +1,281 @@
+//! The table of a suite run (`xcheck suite`): one row per utility and implementation, as
+//! the KLEE paper's table of BusyBox against coreutils mismatches.
+
+use super::table::one_line;
+use super::{format_ms, Overall, Report};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// A suite run: its rows in plan order (utility by utility).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SuiteReport {
+    /// The reference implementation every other is checked against.
+    pub against: String,
+    /// The options every check got.
+    pub options: Vec<String>,
+    /// The checks planned; `rows` has fewer when the suite was stopped.
+    pub planned: usize,
+    pub rows: Vec<SuiteRow>,
+    pub wall_time_ms: u64,
+    /// Whether the suite was interrupted (checks left out, running ones stopped).
+    pub stopped: bool,
+}
+
+/// One check of a suite.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SuiteRow {
+    pub utility: String,
+    /// The implementation checked against the reference.
+    pub side: String,
+    /// The check's output directory (its report and tests).
+    pub output_dir: String,
+    /// The check's verdict, when it ran to a report.
+    pub overall: Option<Overall>,
+    pub paths: usize,
+    pub proved: usize,
+    /// Differences confirmed by the engine's concrete replay (divergences and one-sided
+    /// errors).
+    pub diverged: usize,
+    pub unknown: usize,
+    /// Differences not confirmed (not reproduced, or not replayed in time).
+    pub unconfirmed: usize,
+    /// Of the confirmed differences, those replayed on the native executables, and of
+    /// those, the ones that reproduced there.
+    pub native_replayed: usize,
+    pub native_confirmed: usize,
+    /// Why native replay stopped early or did not run.
+    pub native_note: Option<String>,
+    /// The kinds of difference, the largest first: (kind, rows).
+    pub kinds: Vec<(String, usize)>,
+    /// Why exploration stopped early.
+    pub stop_reason: Option<String>,
+    pub time_ms: u64,
+    pub exit_code: Option<i32>,
+    /// Why the check gave no report (its one-line error).
+    pub error: Option<String>,
+}
+
+impl SuiteRow {
+    /// A row before its check ran.
+    pub fn new(utility: &str, side: &str, output_dir: &Path) -> Self {
+        SuiteRow {
+            utility: utility.into(),
+            side: side.into(),
+            output_dir: output_dir.display().to_string(),
+            overall: None,
+            paths: 0,
+            proved: 0,
+            diverged: 0,
+            unknown: 0,
+            unconfirmed: 0,
+            native_replayed: 0,
+            native_confirmed: 0,
+            native_note: None,
+            kinds: Vec::new(),
+            stop_reason: None,
+            time_ms: 0,
+            exit_code: None,
+            error: None,
+        }
+    }
+
+    /// Takes the counts from the check's report.
+    pub fn fill(&mut self, report: &Report) {
+        let s = &report.summary;
+        self.overall = Some(s.overall);
+        self.paths = s.paths;
+        self.proved = s.proved;
+        self.diverged = s.diverged + s.errors_one;
+        self.unknown = s.unknown;
+        self.unconfirmed = s.unconfirmed;
+        self.stop_reason = s.stop_reason.clone();
+        self.kinds = s
+            .classes
+            .iter()
+            .map(|c| (c.class.clone(), c.rows))
+            .collect();
+    }
+
+    fn verdict(&self) -> String {
+        match (&self.overall, &self.error) {
+            (Some(o), _) => o.to_string(),
+            (None, Some(_)) => "ERROR".into(),
+            (None, None) => "not run".into(),
+        }
+    }
+
+    fn native(&self) -> String {
+        if self.native_replayed == 0 {
+            return if self.diverged == 0 {
+                "—".into()
+            } else {
+                "0".into()
+            };
+        }
+        format!("{}/{}", self.native_confirmed, self.native_replayed)
+    }
+
+    fn kinds_cell(&self, most: usize) -> String {
+        let mut cell = self
+            .kinds
+            .iter()
+            .take(most)
+            .map(|(k, n)| format!("{n}× {k}"))
+            .collect::<Vec<_>>()
+            .join(" | ");
+        if self.kinds.len() > most {
+            let _ = write!(cell, " | +{} kinds", self.kinds.len() - most);
+        }
+        cell
+    }
+
+    fn remark(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(e) = &self.error {
+            parts.push(e.clone());
+        }
+        if let Some(r) = &self.stop_reason {
+            parts.push(r.clone());
+        }
+        if self.unconfirmed > 0 {
+            parts.push(format!("{} unconfirmed", self.unconfirmed));
+        }
+        if let Some(n) = &self.native_note {
+            parts.push(n.clone());
+        }
+        parts.join("; ")
+    }
+}
+
+impl SuiteReport {
+    /// The table for a terminal: one line per check, then the totals.
+    pub fn render_table(&self) -> String {
+        let headers = [
+            "utility",
+            "A",
+            "verdict",
+            "paths",
+            "proved",
+            "diverged",
+            "native",
+            "unknown",
+            "time",
+            "kinds of difference",
+            "remarks",
+        ];
+        let rows: Vec<Vec<String>> = self.rows.iter().map(|r| self.cells(r, 2)).collect();
+        let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+        for row in &rows {
+            for (w, c) in widths.iter_mut().zip(row) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        let mut out = String::new();
+        let line = |cells: &[String], out: &mut String| {
+            let text: Vec<String> = cells
+                .iter()
+                .zip(&widths)
+                .map(|(c, w)| format!("{c:<w$}"))
+                .collect();
+            let _ = writeln!(out, "{}", text.join("  ").trim_end());
+        };
+        line(
+            &headers.iter().map(|h| h.to_string()).collect::<Vec<_>>(),
+            &mut out,
+        );
+        for row in &rows {
+            line(row, &mut out);
+        }
+        out.push('\n');
+        out.push_str(&self.totals());
+        out
+    }
+
+    /// The table as Markdown (suite.md).
+    pub fn render_markdown(&self) -> String {
+        let mut out = format!(
+            "# xcheck suite: every utility against {}\n\nOptions of every check: `{}`\n\n",
+            self.against,
+            self.options.join(" ")
+        );
+        out.push_str("| utility | A | verdict | paths | proved | diverged | native | unknown | time | kinds of difference | remarks |\n");
+        out.push_str("|---|---|---|--:|--:|--:|--:|--:|--:|---|---|\n");
+        for r in &self.rows {
+            let cells = self.cells(r, usize::MAX);
+            let _ = writeln!(
+                out,
+                "| {} |",
+                cells
+                    .iter()
+                    .map(|c| c.replace('|', "\\|"))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
+        }
+        out.push('\n');
+        out.push_str(&self.totals());
+        out.push_str(
+            "\n*diverged*: differences concrete replay confirmed in the engine; *native*: of those replayed on the native executables, how many reproduced; each check's own report is in its directory.\n",
+        );
+        out
+    }
+
+    fn cells(&self, r: &SuiteRow, kinds: usize) -> Vec<String> {
+        vec![
+            r.utility.clone(),
+            r.side.clone(),
+            r.verdict(),
+            r.paths.to_string(),
+            r.proved.to_string(),
+            r.diverged.to_string(),
+            r.native(),
+            r.unknown.to_string(),
+            format_ms(r.time_ms),
+            one_line(&r.kinds_cell(kinds)),
+            one_line(&r.remark()),
+        ]
+    }
+
+    fn totals(&self) -> String {
+        let count = |o: Overall| self.rows.iter().filter(|r| r.overall == Some(o)).count();
+        let errors = self.rows.iter().filter(|r| r.error.is_some()).count();
+        let mut out = format!(
+            "{} checks against {}: {} not equivalent, {} equivalent, {} inconclusive, {} errors",
+            self.rows.len(),
+            self.against,
+            count(Overall::Diverged),
+            count(Overall::Equivalent),
+            count(Overall::Inconclusive),
+            errors
+        );
+        if self.rows.len() < self.planned {
+            let _ = write!(
+                out,
+                "; {} of {} not run (the suite was stopped)",
+                self.planned - self.rows.len(),
+                self.planned
+            );
+        }
+        let _ = writeln!(out, "; {}", format_ms(self.wall_time_ms));
+        out
+    }
+
+    /// Writes suite.md and suite.json into `dir`, each replaced at once; an error names
+    /// the file.
+    pub fn write(
+        &self,
+        dir: &Path,
+    ) -> std::result::Result<(), (std::path::PathBuf, std::io::Error)> {
+        let json =
+            serde_json::to_vec_pretty(self).map_err(|e| (dir.join("suite.json"), e.into()))?;
+        for (name, bytes) in [
+            ("suite.md", self.render_markdown().into_bytes()),
+            ("suite.json", json),
+        ] {
+            let path = dir.join(name);
+            crate::ktest::write_atomic(&path, &bytes).map_err(|e| (path, e))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,320 @@
+//! `xcheck suite DIR`: crosschecks every utility of a suite, as the KLEE paper did for
+//! BusyBox against GNU coreutils, under one set of environment options, with one table.
+//!
+//! DIR holds whole programs named `IMPL-UTIL.bc` with their native executables `IMPL-UTIL`
+//! beside them, as `scripts/build-utils.sh` writes them (`busybox-tee.bc`,
+//! `coreutils-tee.bc`, `toybox-tee.bc`). Every implementation but the reference (`--against`,
+//! coreutils by default) is checked against it, utility by utility, where both exist.
+//!
+//! Each check runs as a child process of this binary (`xcheck A.bc B.bc -o OUT/...` with the
+//! options after `--`): a check that runs out of memory or crashes costs its own row, not
+//! the suite, and every check keeps its own limits. `-j N` checks run at once. After a check,
+//! its differences are replayed on the native executables, the simplest of each kind first,
+//! within `--native-time` per check; the row says how many reproduced. A stop (Ctrl-C,
+//! SIGTERM) is passed on to the running checks, which stop as at a limit and write their
+//! reports; no further check starts, and the table is written with what ran.
+
+use crate::crosscheck::program::Compare;
+use crate::error::{Error, Result};
+use crate::replay::{replay_native, NativeOutcome};
+use crate::report::suite::{SuiteReport, SuiteRow};
+use crate::report::{Overall, Report};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How a suite runs.
+pub struct Suite {
+    /// The binary whose checks run as children (this one).
+    pub exe: PathBuf,
+    pub dir: PathBuf,
+    /// The reference implementation.
+    pub against: String,
+    /// The implementations checked against it (every other one in `dir` when empty).
+    pub sides: Vec<String>,
+    /// Only these utilities (all when empty).
+    pub only: Vec<String>,
+    pub output_dir: PathBuf,
+    /// Checks run at once.
+    pub jobs: usize,
+    /// Native replays per check, at most this long.
+    pub native_time: Duration,
+    /// What the checks compare (for the native replays; the checks get the same options).
+    pub compare: Compare,
+    /// Options every check gets (environment, limits, comparison).
+    pub check_args: Vec<OsString>,
+    pub stop: crate::stop::Stop,
+}
+
+/// One check of the suite: a utility of one implementation against the reference's.
+#[derive(Clone, Debug)]
+struct Pair {
+    util: String,
+    side: String,
+}
+
+impl Suite {
+    /// The checks, utility by utility (in name order), each side in the order given.
+    fn plan(&self) -> Result<Vec<Pair>> {
+        let entries = std::fs::read_dir(&self.dir)
+            .map_err(|e| Error::input(&self.dir, format!("cannot read the directory: {e}")))?;
+        let mut found: Vec<(String, String)> = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(stem) = name.strip_suffix(".bc") else {
+                continue;
+            };
+            if let Some((imp, util)) = stem.split_once('-') {
+                if !imp.is_empty() && !util.is_empty() {
+                    found.push((imp.to_string(), util.to_string()));
+                }
+            }
+        }
+        let has = |imp: &str, util: &str| found.iter().any(|(i, u)| i == imp && u == util);
+        let mut sides = self.sides.clone();
+        if sides.is_empty() {
+            sides = found
+                .iter()
+                .map(|(i, _)| i.clone())
+                .filter(|i| *i != self.against)
+                .collect();
+            sides.sort();
+            sides.dedup();
+        }
+        let mut utils: Vec<String> = found
+            .iter()
+            .filter(|(i, _)| *i == self.against)
+            .map(|(_, u)| u.clone())
+            .filter(|u| self.only.is_empty() || self.only.contains(u))
+            .collect();
+        utils.sort();
+        if let Some(missing) = self.only.iter().find(|u| !utils.contains(u)) {
+            return Err(Error::input(
+                &self.dir,
+                format!("--only {missing}: no {}-{missing}.bc here", self.against),
+            ));
+        }
+        let mut plan = Vec::new();
+        for util in &utils {
+            for side in &sides {
+                if has(side, util) {
+                    plan.push(Pair {
+                        util: util.clone(),
+                        side: side.clone(),
+                    });
+                }
+            }
+        }
+        if plan.is_empty() {
+            return Err(Error::input(
+                &self.dir,
+                format!(
+                    "no utility both {} and {} provide (files IMPL-UTIL.bc, as scripts/build-utils.sh writes them)",
+                    if sides.is_empty() { "another implementation".to_string() } else { sides.join("/") },
+                    self.against
+                ),
+            ));
+        }
+        Ok(plan)
+    }
+
+    /// Runs every check and returns the suite's table (also written to the output
+    /// directory as suite.md and suite.json).
+    pub fn run(&self) -> Result<SuiteReport> {
+        let plan = self.plan()?;
+        std::fs::create_dir_all(&self.output_dir).map_err(|e| Error::Output {
+            path: self.output_dir.clone(),
+            source: e,
+        })?;
+        let started = Instant::now();
+        let next = AtomicUsize::new(0);
+        let rows: Mutex<Vec<Option<SuiteRow>>> = Mutex::new(vec![None; plan.len()]);
+        let report = |rows: &Mutex<Vec<Option<SuiteRow>>>| SuiteReport {
+            against: self.against.clone(),
+            options: self
+                .check_args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            rows: rows
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            planned: plan.len(),
+            wall_time_ms: started.elapsed().as_millis() as u64,
+            stopped: self.stop.interrupted(),
+        };
+        std::thread::scope(|scope| {
+            for _ in 0..self.jobs.clamp(1, plan.len()) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= plan.len() || self.stop.interrupted() {
+                        break;
+                    }
+                    let row = self.check(&plan[i]);
+                    rows.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(row);
+                    // The table so far, so that a killed suite still leaves one.
+                    let _ = report(&rows).write(&self.output_dir);
+                });
+            }
+        });
+        let report = report(&rows);
+        report
+            .write(&self.output_dir)
+            .map_err(|(path, source)| Error::Output { path, source })?;
+        Ok(report)
+    }
+
+    /// Runs one check as a child process, then replays its differences natively.
+    fn check(&self, pair: &Pair) -> SuiteRow {
+        let file = |imp: &str| self.dir.join(format!("{imp}-{}", pair.util));
+        let (a, b) = (file(&pair.side), file(&self.against));
+        let out = self
+            .output_dir
+            .join(format!("{}-vs-{}", pair.side, self.against))
+            .join(&pair.util);
+        let mut row = SuiteRow::new(&pair.util, &pair.side, &out);
+        let started = Instant::now();
+        let child = Command::new(&self.exe)
+            .arg(a.with_extension("bc"))
+            .arg(b.with_extension("bc"))
+            .arg("-o")
+            .arg(&out)
+            .args(&self.check_args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn();
+        let mut child = match child {
+            Ok(c) => c,
+            Err(e) => {
+                row.error = Some(format!("cannot start {}: {e}", self.exe.display()));
+                return row;
+            }
+        };
+        let stderr = child.stderr.take();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut s) = stderr {
+                let _ = std::io::Read::read_to_string(&mut s, &mut text);
+            }
+            text
+        });
+        let mut forwarded = false;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) => {}
+                Err(_) => break None,
+            }
+            // A stop of the suite stops the check as at a limit: with its reports.
+            if self.stop.interrupted() && !forwarded {
+                forwarded = true;
+                let _ = Command::new("kill")
+                    .args(["-s", "INT", &child.id().to_string()])
+                    .status();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let stderr = reader.join().unwrap_or_default();
+        row.exit_code = status.and_then(|s| s.code());
+        row.time_ms = started.elapsed().as_millis() as u64;
+        let report = std::fs::read(out.join("report.json"))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok());
+        match (row.exit_code, report) {
+            (Some(0 | 1 | 3), Some(report)) => {
+                row.fill(&report);
+                self.replay_natively(&mut row, &report, (&a, &b), &out);
+            }
+            _ => {
+                let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
+                row.error = Some(match (status, last) {
+                    (_, Some(line)) => {
+                        let line = line.trim();
+                        line.strip_prefix("xcheck: error: ")
+                            .unwrap_or(line)
+                            .to_string()
+                    }
+                    (Some(s), None) => format!("the check ended with {s}"),
+                    (None, None) => "the check could not be waited for".into(),
+                });
+            }
+        }
+        row
+    }
+
+    /// Replays the check's differences on the native executables, the simplest test of
+    /// each kind first, while time is left.
+    fn replay_natively(
+        &self,
+        row: &mut SuiteRow,
+        report: &Report,
+        (a, b): (&Path, &Path),
+        out: &Path,
+    ) {
+        if !a.is_file() || !b.is_file() {
+            row.native_note = Some("no native executables beside the bitcode".into());
+            return;
+        }
+        let examples: Vec<usize> = report.summary.classes.iter().map(|c| c.example).collect();
+        let mut tests: Vec<(bool, usize, String)> = report
+            .rows
+            .iter()
+            .filter(|r| r.is_confirmed_difference())
+            .filter_map(|r| {
+                let t = r.ktest.clone()?;
+                Some((!examples.contains(&r.id), r.id, t))
+            })
+            .collect();
+        tests.sort();
+        let deadline = Instant::now() + self.native_time;
+        let timeout = Duration::from_secs(10);
+        for (_, _, test) in &tests {
+            if Instant::now() >= deadline || self.stop.interrupted() {
+                break;
+            }
+            row.native_replayed += 1;
+            match replay_native(&out.join(test), (a, b), self.compare, timeout, true) {
+                Ok(outcome @ NativeOutcome::Ran { .. }) if outcome.as_engine_said() => {
+                    row.native_confirmed += 1
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    row.native_note = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// The suite's exit code: 1 when a check found a confirmed difference, 3 when none did but
+/// one was inconclusive, failed to run or did not run, 0 when every check proved its pair
+/// equivalent.
+pub fn exit_code(report: &SuiteReport) -> i32 {
+    let planned = report.planned;
+    let overall = |r: &SuiteRow| r.overall;
+    if report
+        .rows
+        .iter()
+        .any(|r| overall(r) == Some(Overall::Diverged))
+    {
+        1
+    } else if report.rows.len() < planned
+        || report
+            .rows
+            .iter()
+            .any(|r| overall(r) != Some(Overall::Equivalent))
+    {
+        3
+    } else {
+        0
+    }
+}

@@ -1,0 +1,138 @@
+//! `xcheck suite`: every utility of a directory against the reference implementation, one
+//! table, each difference replayed natively; errors of one check stay in its row.
+
+use crate::common::{stderr, stdout, xcheck};
+use crate::programs::{build_programs, program};
+use std::path::Path;
+
+/// A suite directory: `IMPL-UTIL.bc` and `IMPL-UTIL` for side a (the reference) and b of
+/// each program pair, as links to the built programs.
+fn suite_dir(dir: &Path, pairs: &[&str]) -> std::path::PathBuf {
+    let suite = dir.join("utils");
+    std::fs::create_dir_all(&suite).unwrap();
+    for name in pairs {
+        for side in ["a", "b"] {
+            let native = program(name, side);
+            std::os::unix::fs::symlink(&native, suite.join(format!("{side}-{name}"))).unwrap();
+            std::os::unix::fs::symlink(
+                native.with_extension("bc"),
+                suite.join(format!("{side}-{name}.bc")),
+            )
+            .unwrap();
+        }
+    }
+    suite
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_suite_gives_one_row_per_utility_with_native_confirmations_and_kinds() {
+    build_programs();
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_dir(dir.path(), &["wc_w", "echo_same"]);
+    let out = dir.path().join("out");
+    let o = xcheck(
+        dir.path(),
+        &[
+            "suite",
+            suite.to_str().unwrap(),
+            "--against",
+            "a",
+            "-o",
+            out.to_str().unwrap(),
+            "-j",
+            "2",
+            "--",
+            "--sym-args",
+            "0",
+            "1",
+            "2",
+            "--sym-stdin",
+            "3",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let table = stdout(&o);
+    assert!(
+        table.contains("2 checks against a: 1 not equivalent, 1 equivalent"),
+        "{table}"
+    );
+    let report = json(&out.join("suite.json"));
+    let rows = report["rows"].as_array().unwrap();
+    // In utility order, whatever order the two checks finished in.
+    let names: Vec<&str> = rows
+        .iter()
+        .map(|r| r["utility"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["echo_same", "wc_w"]);
+    let (same, wc) = (&rows[0], &rows[1]);
+    assert_eq!(same["overall"], "equivalent");
+    assert_eq!(same["native_replayed"], 0);
+    assert_eq!(wc["overall"], "diverged");
+    let diverged = wc["diverged"].as_u64().unwrap();
+    assert!(diverged > 0);
+    // Every confirmed difference was replayed on the native executables, and reproduced.
+    assert_eq!(wc["native_replayed"].as_u64(), Some(diverged));
+    assert_eq!(wc["native_confirmed"].as_u64(), Some(diverged));
+    // wc -w counts words differently: the outputs differ in a number only.
+    let kinds = wc["kinds"].as_array().unwrap();
+    assert_eq!(kinds[0][0], "stdout: numbers differ", "{kinds:?}");
+    assert_eq!(kinds[0][1].as_u64(), Some(diverged));
+    // Each check has its own report, the same the check alone writes.
+    let check = json(&out.join("b-vs-a/wc_w/report.json"));
+    assert_eq!(
+        check["summary"]["classes"][0]["class"],
+        "stdout: numbers differ"
+    );
+    assert!(std::fs::read_to_string(out.join("suite.md"))
+        .unwrap()
+        .contains("| wc_w | b | NOT EQUIVALENT |"));
+}
+
+#[test]
+fn a_check_that_cannot_run_is_an_error_row_and_bad_options_are_usage_errors() {
+    build_programs();
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_dir(dir.path(), &["echo_same"]);
+    std::fs::write(suite.join("a-broken.bc"), b"not bitcode").unwrap();
+    std::fs::write(suite.join("b-broken.bc"), b"not bitcode").unwrap();
+    let out = dir.path().join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["suite", suite.to_str().unwrap(), "--against", "a", "-o"];
+        args.push(out.to_str().unwrap());
+        args.extend_from_slice(extra);
+        xcheck(dir.path(), &args)
+    };
+    let o = run(&["--", "--sym-args", "0", "1", "2"]);
+    // No difference, but one check gave no verdict: inconclusive.
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    let report = json(&out.join("suite.json"));
+    let broken = &report["rows"][0];
+    assert_eq!(broken["utility"], "broken");
+    assert!(broken["overall"].is_null());
+    let error = broken["error"].as_str().unwrap();
+    assert!(
+        error.starts_with(suite.join("b-broken.bc").to_str().unwrap())
+            && error.contains("not an LLVM bitcode file"),
+        "{error}"
+    );
+    assert_eq!(report["rows"][1]["overall"], "equivalent");
+
+    for (extra, needle) in [
+        (&["--only", "nope"][..], "--only nope: no a-nope.bc"),
+        (&["-j", "0"][..], "-j: from 1 to"),
+        (&["--native-time", "soon"][..], "--native-time"),
+        (&["--sides", "zz"][..], "no utility both zz and a provide"),
+    ] {
+        let o = run(extra);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(needle) && err.lines().count() == 1,
+            "{extra:?}: {err}"
+        );
+    }
+}
