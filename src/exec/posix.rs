@@ -49,7 +49,7 @@ pub(crate) fn malloc_usable_size(
 /// `aligned_alloc(align, size)` and `memalign(align, size)`.
 pub(crate) fn aligned_alloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
     let (state, align) = ex.concrete_arg(state, call, 0, "alignment")?;
-    let (state, size) = ex.concrete_arg(state, call, 1, "allocation size")?;
+    let (state, size) = ex.size_arg(state, call, 1)?;
     ex.heap_object(state, call, size, Some(align))
         .map(|(s, _)| s)
 }
@@ -62,7 +62,7 @@ pub(crate) fn posix_memalign(
 ) -> Option<State> {
     let (state, out) = ex.concrete_arg(state, call, 0, "result pointer")?;
     let (state, align) = ex.concrete_arg(state, call, 1, "alignment")?;
-    let (state, size) = ex.concrete_arg(state, call, 2, "allocation size")?;
+    let (state, size) = ex.size_arg(state, call, 2)?;
     let result_only = Call { dst: None, ..*call };
     let (state, address) = ex.heap_object(state, &result_only, size, Some(align))?;
     let target = Value::concrete(PTR_WIDTH, out as u128);

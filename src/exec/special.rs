@@ -52,6 +52,23 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// The call's argument `i`, an allocation size: a symbolic size is taken one feasible
+    /// value at a time (each other value reruns the call on a path of its own), so no
+    /// input is lost; the report counts the splits.
+    pub(crate) fn size_arg(
+        &mut self,
+        state: State,
+        call: &Call<'_>,
+        i: usize,
+    ) -> Option<(State, u64)> {
+        let Some(&v) = call.args.get(i) else {
+            self.unsupported(state, "missing allocation size");
+            return None;
+        };
+        let (state, n) = self.split_on_value(state, v)?;
+        Some((state, n as u64))
+    }
+
     /// Sets the call's result register, if it has one, to `v`.
     pub(crate) fn set_result(&self, state: &mut State, call: &Call<'_>, v: Value) {
         if let Some(d) = call.dst {
@@ -254,19 +271,19 @@ pub(super) fn assert_fail(ex: &Executor<'_>, state: &State, call: &Call<'_>) -> 
 }
 
 pub(super) fn malloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
-    let (state, n) = ex.concrete_arg(state, call, 0, "allocation size")?;
+    let (state, n) = ex.size_arg(state, call, 0)?;
     ex.heap_object(state, call, n, None).map(|(s, _)| s)
 }
 
 pub(super) fn calloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
-    let (state, a) = ex.concrete_arg(state, call, 0, "allocation size")?;
-    let (state, b) = ex.concrete_arg(state, call, 1, "allocation size")?;
+    let (state, a) = ex.size_arg(state, call, 0)?;
+    let (state, b) = ex.size_arg(state, call, 1)?;
     ex.heap_object(state, call, a.saturating_mul(b), None)
         .map(|(s, _)| s)
 }
 
 pub(super) fn realloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
-    let (state, n) = ex.concrete_arg(state, call, 1, "allocation size")?;
+    let (state, n) = ex.size_arg(state, call, 1)?;
     let old = match call.args.first() {
         Some(Value::Con { bits, .. }) => *bits as u64,
         _ => {

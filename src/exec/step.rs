@@ -496,18 +496,15 @@ impl<'a> Executor<'a> {
 
     fn exec_alloca(
         &mut self,
-        mut state: State,
+        state: State,
         dst: RegId,
         size: u64,
         count: Operand,
     ) -> Option<State> {
-        let n = match self.operand(&state, count) {
-            Value::Con { bits, .. } => bits as u64,
-            Value::Sym(_) => {
-                self.unsupported(state, "alloca with a symbolic size");
-                return None;
-            }
-        };
+        // A symbolic count is taken one feasible value at a time, as allocation sizes are.
+        let count = self.operand(&state, count);
+        let (mut state, n) = self.split_on_value(state, count)?;
+        let n = n as u64;
         let total = size.saturating_mul(n);
         if total > MAX_ALLOCATION {
             self.unsupported(state, "alloca larger than 1 GiB");

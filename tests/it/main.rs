@@ -25,6 +25,7 @@ mod programs;
 mod shard;
 mod solver_queries;
 mod suite;
+mod symalloc;
 mod tidy;
 mod verdicts;
 mod wide;
