@@ -252,9 +252,14 @@ impl SuiteReport {
         if self.rows.len() < self.planned {
             let _ = write!(
                 out,
-                "; {} of {} not run (the suite was stopped)",
+                "; {} of {} {}",
                 self.planned - self.rows.len(),
-                self.planned
+                self.planned,
+                if self.stopped {
+                    "not run (the suite was stopped)"
+                } else {
+                    "still to come (the suite is running)"
+                }
             );
         }
         let _ = writeln!(out, "; {}", format_ms(self.wall_time_ms));

@@ -136,3 +136,54 @@ fn a_check_that_cannot_run_is_an_error_row_and_bad_options_are_usage_errors() {
         );
     }
 }
+
+#[test]
+fn an_interrupt_stops_the_running_checks_with_their_reports_and_starts_no_more() {
+    build_programs();
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_dir(dir.path(), &["wc_w", "wc_l"]);
+    let out = dir.path().join("out");
+    // Each check alone runs far longer than the test waits.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_xcheck"))
+        .args(["suite", suite.to_str().unwrap(), "--against", "a", "-o"])
+        .arg(&out)
+        .args(["--", "--sym-stdin", "40", "--max-time", "600"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    // The suite only: it passes the stop on to its running check.
+    let sent = std::process::Command::new("kill")
+        .args(["-s", "INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "the suite did not stop"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(
+        matches!(status.code(), Some(1 | 3)),
+        "exit code {:?}",
+        status.code()
+    );
+    let report = json(&out.join("suite.json"));
+    assert_eq!(report["stopped"], true);
+    assert_eq!(report["planned"], 2);
+    // The first check (wc_l) was stopped with its report; the second never started.
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["utility"], "wc_l");
+    let check = json(&out.join("b-vs-a/wc_l/report.json"));
+    let reason = check["summary"]["stop_reason"].as_str().unwrap_or("");
+    assert!(reason.contains("interrupted"), "{reason}");
+    assert!(!out.join("b-vs-a/wc_w").exists());
+}
