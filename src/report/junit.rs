@@ -101,6 +101,21 @@ fn details(report: &Report) -> String {
     let s = &report.summary;
     let mut out = String::new();
     let _ = writeln!(out, "{}", one_line(&s.title));
+    // The kinds of difference first, each with its example path: thousands of paths of one
+    // behaviour read as one line.
+    if s.overall != Overall::Inconclusive && !s.classes.is_empty() {
+        out.push_str("differences by kind:\n");
+        for c in &s.classes {
+            let _ = writeln!(
+                out,
+                "  {}x {} ({} confirmed), e.g. path {}",
+                c.rows,
+                one_line(&c.class),
+                c.confirmed,
+                c.example
+            );
+        }
+    }
     let shown = |row: &&PathRow| match s.overall {
         Overall::Inconclusive => row.verdict == PathVerdict::Unknown,
         _ => row.verdict.is_difference(),
@@ -365,6 +380,9 @@ mod tests {
                 <testcase classname="xcheck" name="clamp" time="0.011"/>
                 <testcase classname="xcheck" name="ref.bc:mod vs opt.bc:modOpt" time="61.500">
                   <failure message="NOT EQUIVALENT: 2 paths differ" type="diverged">ref.bc:mod  vs  opt.bc:modOpt
+            differences by kind:
+              1x return values differ (1 confirmed), e.g. path 2
+              1x B: division by zero at b.c:12 (0 confirmed), e.g. path 3
             path 2: DIVERGED
               inputs: n=5, s=&quot;ab\0&quot;
               A: ret 7
@@ -415,6 +433,9 @@ mod tests {
                 <testcase classname="xcheck" name="mod" time="61.500">
                   <system-out>NOT EQUIVALENT: 1 path differs (not a failure under the --fail-on policy)
             ref.bc:mod  vs  opt.bc:modOpt
+            differences by kind:
+              1x return values differ (1 confirmed), e.g. path 2
+              1x B: division by zero at b.c:12 (0 confirmed), e.g. path 3
             path 3: ERROR (one side)
               inputs: n=0
               A: ret 0

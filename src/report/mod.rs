@@ -474,7 +474,7 @@ pub(crate) mod tests {
                     "options: --max-time 60".to_string(),
                 ],
                 shard: None,
-                classes: Vec::new(),
+                classes: divergence_classes(&rows),
             },
             rows,
         }

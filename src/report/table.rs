@@ -608,6 +608,16 @@ mod tests {
             4  error (both)           1  n=-1           abort  abort             A: abort at a.c:9; B: abort at b.c:4
             5  unknown                1  n=1000000                               unsupported: fadd at a.c:3 (floating po…
 
+            differences by kind (2 kinds):
+                    1 (1 confirmed)  return values differ
+                        e.g. #2 test000001.ktest (confirmed): n=5, s="ab\0"
+                          A: ret 7
+                          B: ret 8
+                    1 (0 confirmed)  B: division by zero at b.c:12
+                        e.g. #3 test000002.ktest (NOT confirmed): n=0
+                          A: ret 0
+                          B: division by zero
+
             verdict      : NOT EQUIVALENT: 2 paths differ
             exploration  : incomplete: max-time 60s reached
             paths        : 5 (proved 1, diverged 1, errors in both 1, errors in one side 1, unknown 1)
@@ -669,6 +679,13 @@ mod tests {
             -  -------  ------  -  -  ------  -----
             1  proved
             2  proved
+
+            differences by kind (2 kinds):
+                    1 (1 confirmed)  return values differ
+                        e.g. #2 : 
+                          A: 
+                          B: 
+                    1 (0 confirmed)  B: division by zero at b.c:12
 
             verdict      : EQUIVALENT: the implementations agree on every path
             exploration  : exploration complete
@@ -769,6 +786,13 @@ mod tests {
 
             - unsupported: fadd at a.c:3
             - options: --max-time 60
+
+            ## Differences by kind
+
+            | rows | confirmed | kind | example | inputs | A | B |
+            |--:|--:|---|---|---|---|---|
+            | 1 | 1 | return values differ | \#2 test000001.ktest (confirmed) | n=5, s="ab\\0" | ret 7 | ret 8 |
+            | 1 | 0 | B: division by zero at b.c:12 | \#3 test000002.ktest (NOT confirmed) | n=0, code=a \`\`\` b | ret 0 | division by zero |
 
             ## Paths
 
