@@ -1014,6 +1014,20 @@ fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
     if args.ignore_spacing {
         check_args.push("--ignore-spacing".into());
     }
+    // Checks that run at once share the memory a single check may take by default (half
+    // the machine's), so that together they do not get the process killed by the kernel.
+    let given = |o: &str| {
+        args.check.iter().any(|a| {
+            a.to_str()
+                .is_some_and(|a| a == o || a.starts_with(&format!("{o}=")))
+        })
+    };
+    if !given("--max-memory") {
+        if let Some(cap) = default_memory_cap() {
+            let mib = (cap / args.jobs as u64 >> 20).max(1);
+            check_args.extend(["--max-memory".into(), mib.to_string().into()]);
+        }
+    }
     check_args.extend(args.check.iter().cloned());
     let suite = crate::suite::Suite {
         exe,

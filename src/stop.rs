@@ -112,6 +112,17 @@ impl Stop {
             });
     }
 
+    /// Moves the deadline to `at` if that is later (or sets it, if none is set).
+    pub fn extend_deadline(&self, at: Instant) {
+        let nanos = at.saturating_duration_since(self.origin).as_nanos();
+        let nanos = u64::try_from(nanos).unwrap_or(u64::MAX).max(1);
+        let _ = self
+            .deadline
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+                (nanos > old).then_some(nanos)
+            });
+    }
+
     /// The deadline, if one is set.
     pub fn deadline(&self) -> Option<Instant> {
         match self.deadline.load(Ordering::Relaxed) {

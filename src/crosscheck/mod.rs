@@ -30,7 +30,7 @@ use crate::solver::{build_chain, SolverConfig};
 pub use float::FpEquality;
 use rows::RowDriver;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What to check. Every field documents its default.
 #[derive(Clone, Debug)]
@@ -105,7 +105,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let preconditions = setup::parse_preconditions(&check.assumes)?;
     prepare_out_dir(&check.out_dir)?;
 
-    let (exec, solver_config) = check_configs(&check.exec, &check.solver);
+    let (exec, solver_config) = check_configs(&exploring(check.exec.clone()), &check.solver);
     let stop = exec.stop.clone();
     let solver = build_chain(&solver_config);
     let mut ex = Executor::new(module, &pool, solver, exec);
@@ -141,7 +141,11 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     }
     notes.extend(query_log_note(&solver_config));
     let mut replay_check = check.clone();
-    (replay_check.exec, replay_check.solver) = replay_configs(&check.exec, &solver_config);
+    (replay_check.exec, replay_check.solver) = replay_configs(
+        &check.exec,
+        &solver_config,
+        check.exec.max_time.map(|m| started + m),
+    );
     let confirm = Confirm {
         stop: replay_check.exec.stop.clone(),
         replay: &|ktest| replay(module, &replay_check, &signature, ktest),
@@ -346,15 +350,37 @@ pub fn check_configs(exec: &ExecConfig, solver: &SolverConfig) -> (ExecConfig, S
     )
 }
 
+/// The share of a check's `--max-time` kept for confirming what exploration found (writing
+/// the tests, replaying them): a tenth, at most 10 s. Exploration stops that much earlier,
+/// so that a run stopped by its limit still has its differences confirmed, and ends by it.
+pub(crate) fn confirmation_reserve(max_time: Duration) -> Duration {
+    (max_time / 10).min(Duration::from_secs(10))
+}
+
+/// The exploration configuration of a check whose whole run `exec.max_time` limits:
+/// exploration ends [`confirmation_reserve`] earlier.
+pub(crate) fn exploring(mut exec: ExecConfig) -> ExecConfig {
+    if let Some(m) = exec.max_time {
+        exec.confirm_reserve = confirmation_reserve(m);
+        exec.max_time = Some(m - exec.confirm_reserve);
+    }
+    exec
+}
+
 /// The configurations of the replays that confirm a check's tests, from the check's own
 /// (`exec` as given, `solver` from [`check_configs`]): no time limit of their own, but a
-/// stop token that allows [`REPLAY_BUDGET`] after the check stopped. Replays are not
-/// exploration: they add nothing to the progress counters.
+/// stop token that allows [`REPLAY_BUDGET`] after the check stopped, or until `limit` (the
+/// check's start plus its `--max-time`) when that is later and the run was not interrupted.
+/// Replays are not exploration: they add nothing to the progress counters.
 pub(crate) fn replay_configs(
     exec: &ExecConfig,
     solver: &SolverConfig,
+    limit: Option<Instant>,
 ) -> (ExecConfig, SolverConfig) {
     let stop = solver.stop.after(REPLAY_BUDGET);
+    if let (Some(limit), false) = (limit, solver.stop.interrupted()) {
+        stop.extend_deadline(limit);
+    }
     (
         ExecConfig {
             stop: stop.clone(),

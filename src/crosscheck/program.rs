@@ -212,7 +212,8 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let entries = entries(&module, check)?;
     super::prepare_out_dir(&check.out_dir)?;
     let pool = crate::expr::ExprPool::new();
-    let (exec, solver_config) = super::check_configs(&check.exec, &check.solver);
+    let (exec, solver_config) =
+        super::check_configs(&super::exploring(check.exec.clone()), &check.solver);
     let stop = exec.stop.clone();
     let mut ex = Executor::new(&module, &pool, build_chain(&solver_config), exec);
     let initial = initial_state(&mut ex, &entries, check);
@@ -272,7 +273,11 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     notes.extend(super::query_log_note(&solver_config));
 
     let mut replay_check = check.clone();
-    (replay_check.exec, replay_check.solver) = super::replay_configs(&check.exec, &solver_config);
+    (replay_check.exec, replay_check.solver) = super::replay_configs(
+        &check.exec,
+        &solver_config,
+        check.exec.max_time.map(|m| started + m),
+    );
     let confirm = super::Confirm {
         stop: replay_check.exec.stop.clone(),
         replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),

@@ -50,6 +50,9 @@ pub trait Driver {
 pub struct ExecConfig {
     /// Stop exploring after this long. Default is no limit.
     pub max_time: Option<Duration>,
+    /// Of the user's time limit, what `max_time` leaves for confirming what was found
+    /// (the crosscheck's replays): the limit the user gave is `max_time` plus this.
+    pub confirm_reserve: Duration,
     /// Stop after this many finished paths. Default is no limit.
     pub max_paths: Option<u64>,
     /// A path running longer than this many instructions ends as unknown. Default is 10 million.
@@ -91,6 +94,7 @@ impl Default for ExecConfig {
     fn default() -> Self {
         ExecConfig {
             max_time: None,
+            confirm_reserve: Duration::ZERO,
             max_paths: None,
             max_instructions_per_path: 10_000_000,
             search: SearchKind::Interleaved,
@@ -542,7 +546,14 @@ impl<'a> Executor<'a> {
             Some(StopReason::Interrupted) => return Some("interrupted".into()),
             Some(StopReason::Deadline) => {
                 return Some(match self.config.max_time {
-                    Some(max) => format!("max-time {}s reached", max.as_secs_f64()),
+                    Some(max) if self.config.confirm_reserve.is_zero() => {
+                        format!("max-time {}s reached", max.as_secs_f64())
+                    }
+                    Some(max) => format!(
+                        "max-time {}s reached (exploration stopped {}s before it, to confirm what it found)",
+                        (max + self.config.confirm_reserve).as_secs_f64(),
+                        self.config.confirm_reserve.as_secs_f64()
+                    ),
                     None => "time budget spent".into(),
                 })
             }
