@@ -1024,7 +1024,7 @@ fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
     };
     if !given("--max-memory") {
         if let Some(cap) = default_memory_cap() {
-            let mib = (cap / args.jobs as u64 >> 20).max(1);
+            let mib = ((cap / args.jobs as u64) >> 20).max(1);
             check_args.extend(["--max-memory".into(), mib.to_string().into()]);
         }
     }
