@@ -7,8 +7,6 @@
 //! prints`. It names the kind of difference, never the bytes, so that rows of one behaviour
 //! share it. [`crate::report::Summary::of_rows`] groups the rows by class.
 
-use super::program::words_of;
-
 /// What one side did on an input: how it ended (`exit 1`, or the failure, such as
 /// `out-of-bounds access at wc.c:12`), and what it wrote.
 pub(crate) struct Observed<'a> {
@@ -102,6 +100,18 @@ fn masked_numbers(text: &[u8]) -> Vec<u8> {
 /// `out-of-bounds access`.
 fn failure_kind(end: &str) -> &str {
     end.split(" at ").next().unwrap_or(end)
+}
+
+/// Output as lines of words, split at spaces and tabs (`--ignore-spacing`; native replay
+/// compares the same way).
+pub fn words_of(text: &[u8]) -> Vec<Vec<&[u8]>> {
+    text.split(|&b| b == b'\n')
+        .map(|line| {
+            line.split(|&b| b == b' ' || b == b'\t')
+                .filter(|w| !w.is_empty())
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! path condition; the path's verdict compares the two (`verdict`). Every divergence found
 //! is replayed concretely in the engine before it is reported as confirmed (`replay`).
 
-mod classes;
+pub mod classes;
 pub mod float;
 pub mod globals;
 mod minimize;

@@ -8,6 +8,7 @@
 //! their initial (symbolic) contents (2); B runs (3). The verdict of the path asks whether
 //! `pc ∧ ¬(outA = outB)` is satisfiable.
 
+pub use super::classes::words_of;
 use super::rows::{Decision, RowDriver, Rows};
 use super::{explore, Outcome};
 use crate::env_options::{role, EnvOptions, Role};
@@ -783,18 +784,6 @@ fn fixed_text(ex: &mut Executor<'_>, state: &State, bytes: &[Value]) -> Option<V
         Ok(None) => Some(text),
         _ => None,
     }
-}
-
-/// Output as lines of words, split at spaces and tabs (`--ignore-spacing`; native replay
-/// compares the same way).
-pub fn words_of(text: &[u8]) -> Vec<Vec<&[u8]>> {
-    text.split(|&b| b == b'\n')
-        .map(|line| {
-            line.split(|&b| b == b' ' || b == b'\t')
-                .filter(|w| !w.is_empty())
-                .collect()
-        })
-        .collect()
 }
 
 /// Two outputs are equal: the same length and the same bytes.
