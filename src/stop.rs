@@ -103,8 +103,7 @@ impl Stop {
 
     /// Sets the deadline to `at`, unless an earlier one is set.
     pub fn set_deadline(&self, at: Instant) {
-        let nanos = at.saturating_duration_since(self.origin).as_nanos();
-        let nanos = u64::try_from(nanos).unwrap_or(u64::MAX).max(1);
+        let nanos = self.nanos(at);
         let _ = self
             .deadline
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
@@ -114,13 +113,19 @@ impl Stop {
 
     /// Moves the deadline to `at` if that is later (or sets it, if none is set).
     pub fn extend_deadline(&self, at: Instant) {
-        let nanos = at.saturating_duration_since(self.origin).as_nanos();
-        let nanos = u64::try_from(nanos).unwrap_or(u64::MAX).max(1);
+        let nanos = self.nanos(at);
         let _ = self
             .deadline
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
                 (nanos > old).then_some(nanos)
             });
+    }
+
+    /// `at` as the deadline field holds it: nanoseconds since the origin, at least 1 (0
+    /// means none).
+    fn nanos(&self, at: Instant) -> u64 {
+        let nanos = at.saturating_duration_since(self.origin).as_nanos();
+        u64::try_from(nanos).unwrap_or(u64::MAX).max(1)
     }
 
     /// The deadline, if one is set.

@@ -299,19 +299,11 @@ impl Suite {
 /// one was inconclusive, failed to run or did not run, 0 when every check proved its pair
 /// equivalent.
 pub fn exit_code(report: &SuiteReport) -> i32 {
-    let planned = report.planned;
-    let overall = |r: &SuiteRow| r.overall;
-    if report
-        .rows
-        .iter()
-        .any(|r| overall(r) == Some(Overall::Diverged))
-    {
+    let rows = &report.rows;
+    if rows.iter().any(|r| r.overall == Some(Overall::Diverged)) {
         1
-    } else if report.rows.len() < planned
-        || report
-            .rows
-            .iter()
-            .any(|r| overall(r) != Some(Overall::Equivalent))
+    } else if rows.len() < report.planned
+        || rows.iter().any(|r| r.overall != Some(Overall::Equivalent))
     {
         3
     } else {

@@ -42,6 +42,13 @@ impl NativeFile {
     /// File `name` with `bytes`, its mode and times from `stat` (a `struct stat64`); only a
     /// regular file can be made (as klee-replay's file creator does for `S_IFREG`).
     fn new(name: &str, bytes: &[u8], stat: &[u8]) -> Result<NativeFile, ReplayError> {
+        if stat.len() != crate::env_options::STAT_SIZE {
+            return Err(ReplayError::BadObject(format!(
+                "the stat object of file {name} has {} bytes, not {}",
+                stat.len(),
+                crate::env_options::STAT_SIZE
+            )));
+        }
         let u32_at = |at: usize| u32::from_le_bytes(stat[at..at + 4].try_into().expect("4"));
         let i64_at = |at: usize| i64::from_le_bytes(stat[at..at + 8].try_into().expect("8"));
         let mode = u32_at(24);

@@ -165,28 +165,16 @@ impl SuiteReport {
             "remarks",
         ];
         let rows: Vec<Vec<String>> = self.rows.iter().map(|r| self.cells(r, 2)).collect();
-        let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
-        for row in &rows {
-            for (w, c) in widths.iter_mut().zip(row) {
-                *w = (*w).max(c.chars().count());
-            }
-        }
-        let mut out = String::new();
-        let line = |cells: &[String], out: &mut String| {
-            let text: Vec<String> = cells
-                .iter()
-                .zip(&widths)
-                .map(|(c, w)| format!("{c:<w$}"))
-                .collect();
-            let _ = writeln!(out, "{}", text.join("  ").trim_end());
-        };
-        line(
-            &headers.iter().map(|h| h.to_string()).collect::<Vec<_>>(),
-            &mut out,
-        );
-        for row in &rows {
-            line(row, &mut out);
-        }
+        let right: Vec<bool> = headers
+            .iter()
+            .map(|h| {
+                matches!(
+                    *h,
+                    "paths" | "proved" | "diverged" | "native" | "unknown" | "time"
+                )
+            })
+            .collect();
+        let mut out = super::table::align(&headers, &right, &rows);
         out.push('\n');
         out.push_str(&self.totals());
         out
