@@ -329,9 +329,6 @@ struct SuiteArgs {
     /// Checks run at once (each a process of its own).
     #[arg(short = 'j', long, default_value_t = 1)]
     jobs: usize,
-    /// Time per check for replaying its differences on the native executables.
-    #[arg(long = "native-time", value_name = "TIME", default_value = "10s")]
-    native_time: String,
     /// What must agree, from stdout, stderr, exit (comma-separated); given to every check.
     #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
     compare: String,
@@ -734,6 +731,7 @@ fn check_programs(
     }
     compare.ignore_spacing = args.ignore_spacing;
     check.compare = compare;
+    check.native = crate::replay::native_confirm(a, b, compare);
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
@@ -1000,9 +998,7 @@ fn merge(args: MergeArgs) -> Result<i32, Exit> {
 const MAX_SUITE_JOBS: usize = 64;
 
 fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
-    let native_time = parse_duration("--native-time", &args.native_time)?;
-    let mut compare = parse_compare(&args.compare)?;
-    compare.ignore_spacing = args.ignore_spacing;
+    parse_compare(&args.compare)?;
     if args.jobs == 0 || args.jobs > MAX_SUITE_JOBS {
         return Err(usage(format!(
             "-j: from 1 to {MAX_SUITE_JOBS} checks at once"
@@ -1037,8 +1033,6 @@ fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
         only: args.only,
         output_dir: args.output_dir.clone(),
         jobs: args.jobs,
-        native_time,
-        compare,
         check_args,
         stop: stop.clone(),
     };

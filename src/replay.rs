@@ -3,11 +3,14 @@
 //! what the engine reported for it. Printing is `report/console.rs`'s.
 
 use crate::crosscheck::program::Compare;
+use crate::crosscheck::NativeConfirm;
 use crate::error::{Error, Result};
 use crate::ktest::KTest;
 use crate::native::{NativeEnv, NativeRun, ReplayError};
+use crate::report::PathVerdict;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The tests named by a replay command: one file, or every `.ktest` of a directory (which
@@ -114,6 +117,45 @@ impl NativeOutcome {
                 divergent, differ, ..
             } => divergent == differ,
         }
+    }
+}
+
+/// The native executables of two whole programs' bitcode, when both are beside it (`a` for
+/// `a.bc`, as `xcheck cc` writes them): what a program check confirms its rows on.
+pub fn native_confirm(a: &Path, b: &Path, compare: Compare) -> Option<NativeConfirm> {
+    let executable = |bc: &Path| -> Option<PathBuf> {
+        use std::os::unix::fs::PermissionsExt;
+        if bc.extension()? != "bc" {
+            return None;
+        }
+        let bin = bc.with_extension("");
+        let meta = std::fs::metadata(&bin).ok()?;
+        (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(bin)
+    };
+    let binaries = (executable(a)?, executable(b)?);
+    let (bin_a, bin_b) = binaries.clone();
+    let run = move |ktest: &KTest, verdict: PathVerdict, timeout: Duration| {
+        let env = crate::native::env_of(ktest).ok()?;
+        let ra = crate::native::run_native(&bin_a, &env, timeout).ok()?;
+        let rb = crate::native::run_native(&bin_b, &env, timeout).ok()?;
+        if ra.timed_out || rb.timed_out {
+            return None;
+        }
+        Some(native_agrees(&ra, &rb, compare, verdict))
+    };
+    Some(NativeConfirm {
+        binaries,
+        run: Arc::new(run),
+    })
+}
+
+/// Whether two native runs show what the engine said of a test: a difference when they
+/// differ; failures of both sides when both were killed, by the same signal.
+pub fn native_agrees(a: &NativeRun, b: &NativeRun, compare: Compare, verdict: PathVerdict) -> bool {
+    let differ = crate::native::differ(a, b, compare);
+    match verdict {
+        PathVerdict::ErrorBoth => !differ && a.signal.is_some() && b.signal.is_some(),
+        _ => differ,
     }
 }
 

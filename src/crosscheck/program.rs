@@ -63,6 +63,9 @@ pub struct ProgramCheck {
     pub solver: SolverConfig,
     /// Where tests and reports go. Default is `xcheck-out`.
     pub out_dir: PathBuf,
+    /// The native executables that confirm what concrete replay confirmed. Default is none
+    /// (the front end gives those it finds beside the bitcode).
+    pub native: Option<super::NativeConfirm>,
 }
 
 impl ProgramCheck {
@@ -76,6 +79,7 @@ impl ProgramCheck {
             exec: ExecConfig::default(),
             solver: SolverConfig::default(),
             out_dir: PathBuf::from("xcheck-out"),
+            native: None,
         }
     }
 
@@ -283,6 +287,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         stop: replay_check.exec.stop.clone(),
         replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),
         abstracted: false,
+        native: check.native.as_ref(),
     };
     let outcome = super::conclude(explored, &title, notes, started, &recorder, &stop, confirm);
     // Freeing the expressions and the program takes a while after a long run: another
@@ -538,6 +543,16 @@ impl ProgramDriver {
             } else {
                 PathVerdict::Proved
             };
+            // Failures on both sides count as agreement only when replay shows them: their
+            // row needs a test, so an input.
+            let example = match example {
+                Some(m) if fa && fb => Some(Arc::new(complete_model(ex, state, &m))),
+                None if fa && fb => match ex.check(state, pool.true_()) {
+                    Ok(m) => m.map(|m| Arc::new(complete_model(ex, state, &m))),
+                    Err(why) => return undecided(state, &why),
+                },
+                other => other,
+            };
             let [result_a, result_b, detail] = match &example {
                 Some(m) => [
                     describe(ex, a, m),
@@ -550,9 +565,13 @@ impl ProgramDriver {
                 ],
                 None => ["?".into(), "?".into(), String::new()],
             };
+            let inputs = match (&example, fa && fb) {
+                (Some(m), true) => inputs_of(state, m),
+                _ => Vec::new(),
+            };
             return Decision {
                 verdict,
-                inputs: Vec::new(),
+                inputs,
                 result_a,
                 result_b,
                 detail,
@@ -666,7 +685,11 @@ impl Driver for ProgramDriver {
                             format!("the POSIX model rejected the environment: {message}")
                         }
                         other => {
-                            format!("the POSIX model failed: {} at {}", other.describe(), f.loc)
+                            format!(
+                                "the POSIX model failed: {} at {}",
+                                other.describe(),
+                                f.place()
+                            )
                         }
                     };
                     self.unknown(&state, &why);
@@ -826,7 +849,7 @@ fn observe(
             };
             (format!("exit {}", status & 0xff), false)
         }
-        SideOutcome::Failed(f) => (format!("{} at {}", f.kind.describe(), f.loc), true),
+        SideOutcome::Failed(f) => (format!("{} at {}", f.kind.describe(), f.place()), true),
         SideOutcome::Returned { .. } => ("returned".into(), false),
     };
     let out = concrete_bytes(ex, &side.outputs[0], model);

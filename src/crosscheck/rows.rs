@@ -62,6 +62,7 @@ impl Rows {
             detail,
             ktest: None,
             confirmed: None,
+            native: None,
             path: None,
             class,
         });

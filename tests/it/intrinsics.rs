@@ -31,7 +31,10 @@ fn assert_proved(dir: &Path, a: &Path, b: &Path, f: &str) {
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(report["summary"]["unknown"], 0, "{f}: {text}");
-    assert!(report["summary"]["proved"].as_u64().unwrap() >= 1, "{f}: {text}");
+    assert!(
+        report["summary"]["proved"].as_u64().unwrap() >= 1,
+        "{f}: {text}"
+    );
 }
 
 #[test]
