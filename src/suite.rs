@@ -259,6 +259,13 @@ impl Suite {
         (a, b): (&Path, &Path),
         out: &Path,
     ) {
+        // A program-only side has no executable beside it: the check built one into
+        // `OUT/native/` when it linked the side with musl.
+        let built = |p: &Path| match p.file_name() {
+            Some(name) if !p.is_file() => out.join("native").join(name),
+            _ => p.to_path_buf(),
+        };
+        let (a, b) = (&built(a), &built(b));
         if !a.is_file() || !b.is_file() {
             row.native_note = Some("no native executables beside the bitcode".into());
             return;
