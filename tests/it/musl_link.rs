@@ -164,33 +164,33 @@ fn a_call_musl_does_not_define_is_named_and_its_path_ends_unknown() {
 fn a_suite_replays_program_only_bitcode_on_the_binary_its_check_built() {
     build_programs();
     let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("suite");
-    std::fs::create_dir_all(&suite).unwrap();
-    // `mine-cat` is program-only bitcode with no executable beside it; `ref-cat` an
-    // `xcheck cc` build with its executable.
-    compile_for_musl(
-        &repo().join("corpora/programs/cat_n/a.c"),
-        &suite.join("mine-cat.bc"),
-    );
-    let reference = program("cat_n", "b");
-    std::fs::copy(reference.with_extension("bc"), suite.join("ref-cat.bc")).unwrap();
-    std::fs::copy(&reference, suite.join("ref-cat")).unwrap();
+    let suite = crate::suite::suite_dir(dir.path(), &["wc_w"]);
+    // Side b becomes program-only bitcode, with no executable beside it.
+    std::fs::remove_file(suite.join("b-wc_w")).unwrap();
+    std::fs::remove_file(suite.join("b-wc_w.bc")).unwrap();
+    let src = repo().join("corpora/programs/wc_w/b.c");
+    compile_for_musl(&src, &suite.join("b-wc_w.bc"));
     let out = dir.path().join("out");
-    let o = xcheck(
-        dir.path(),
-        &[
-            "suite",
-            suite.to_str().unwrap(),
-            "--against",
-            "ref",
-            "-o",
-            out.to_str().unwrap(),
-            "--",
-            "--sym-stdin",
-            "3",
-        ],
+    let (suite, o) = (suite.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "suite",
+        suite,
+        "--against",
+        "a",
+        "-o",
+        o,
+        "--",
+        "--sym-stdin",
+        "3",
+    ];
+    let run = xcheck(dir.path(), &args);
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "{}{}",
+        stdout(&run),
+        stderr(&run)
     );
-    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     let table: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("suite.json")).unwrap()).unwrap();
     let row = &table["rows"][0];
