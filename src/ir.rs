@@ -590,6 +590,9 @@ pub struct MuslLink {
     /// Names the side uses that neither it nor musl defines (a call of one ends its path
     /// as unsupported, unless the engine or the POSIX model implements it).
     pub undefined: Vec<String>,
+    /// Names whose musl member was left out because it also defines a name the side
+    /// defines (the wanted name, and that name).
+    pub clashes: Vec<(String, String)>,
 }
 
 impl Library {

@@ -26,9 +26,7 @@ mod libm;
 mod musl;
 pub use isolate::{check_bitcode_main, parse_in_child, CHECK_SUBCOMMAND};
 pub use libm::{libc_archive, musl_dir};
-pub use musl::{
-    build_native, clang_output, musl_compile_flags, native_link_args, tail_flags, PROGRAM_ROOTS,
-};
+pub use musl::{build_native, musl_compile_flags, native_link_args, tail_flags, PROGRAM_ROOTS};
 
 /// The harness (KLEE-compatible intrinsics written in C), compiled to bitcode by `build.rs`.
 static HARNESS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/harness.bc"));
@@ -234,6 +232,7 @@ fn link_musl<'ctx>(
             side,
             members: done.members,
             undefined: done.undefined,
+            clashes: done.clashes,
         });
     }
     Ok(linked)

@@ -213,23 +213,36 @@ fn auto_linked(module: &Module, check: &ProgramCheck) -> Vec<String> {
             path.display(),
             link.members
         ));
-        let missing: Vec<&str> = link
+        for (wanted, own) in &link.clashes {
+            notes.push(format!(
+                "{}: musl's {wanted} was not linked: its archive member also defines {own}, which the program defines (a static link would fail on the duplicate)",
+                link.side
+            ));
+        }
+        // Functions the engine and the POSIX model do not implement end a path that calls
+        // them; undefined globals are zero-filled objects.
+        let harness = |n: &str| {
+            module
+                .function_on_side(Side::Shared, n)
+                .is_some_and(|f| !module.function(f).is_declaration())
+        };
+        let (functions, globals): (Vec<&str>, Vec<&str>) = link
             .undefined
             .iter()
             .map(String::as_str)
-            .filter(|n| !crate::exec::has_handler(n))
-            .filter(|n| {
-                module
-                    .function_on_side(Side::Shared, n)
-                    .is_none_or(|f| module.function(f).is_declaration())
-            })
-            .collect();
-        if !missing.is_empty() {
-            notes.push(format!(
-                "{} uses what neither it nor musl defines: {} (a path that reaches one ends unknown)",
-                link.side,
-                missing.join(", ")
-            ));
+            .filter(|n| !crate::exec::has_handler(n) && !harness(n))
+            .partition(|n| module.globals.iter().all(|g| g.source_name != *n));
+        for (names, what) in [
+            (functions, "a path that calls one ends unknown"),
+            (globals, "read as zero-filled objects"),
+        ] {
+            if !names.is_empty() {
+                notes.push(format!(
+                    "{} uses what neither it nor musl defines: {} ({what})",
+                    link.side,
+                    names.join(", ")
+                ));
+            }
         }
     }
     notes

@@ -297,10 +297,12 @@ pub(super) struct Wanted<'a> {
 }
 
 /// What [`link_members`] linked: the functions (name, and whether external) and the
-/// archive members.
+/// archive members; and the names whose member was left out because it defines a name the
+/// module defines too (wanted, and that name).
 pub(super) struct Linked {
     pub functions: Vec<(String, bool)>,
     pub members: Vec<String>,
+    pub clashes: Vec<(String, String)>,
 }
 
 /// Links into `module` (one side, before its renaming) the math members of `archive` that
@@ -399,6 +401,7 @@ pub(super) fn link_members<'ctx>(
     let mut done: HashSet<u64> = HashSet::new();
     let mut aliases: HashSet<String> = HashSet::new();
     let mut members = Vec::new();
+    let mut clashes = Vec::new();
     loop {
         let mut progress = false;
         let roots = wanted
@@ -444,7 +447,7 @@ pub(super) fn link_members<'ctx>(
                     .is_some_and(|g| !g.is_declaration())
                 || (wanted.aliases && alias(&linked, &name).is_some());
             let names = defined_names(&linked);
-            let clashes = names.iter().any(|(n, linkage)| {
+            let clash = names.iter().find(|(n, linkage)| {
                 definition(module, n).is_some_and(|own| !weak(own) && !weak(*linkage))
             });
             let excluded = names.iter().any(|(n, _)| (wanted.exclude)(n));
@@ -453,7 +456,11 @@ pub(super) fn link_members<'ctx>(
                 continue;
             }
             done.insert(offset);
-            if clashes || excluded {
+            if let Some((other, _)) = clash {
+                clashes.push((name, other.clone()));
+                continue;
+            }
+            if excluded {
                 continue;
             }
             linked.set_triple(&triple);
@@ -473,7 +480,11 @@ pub(super) fn link_members<'ctx>(
                     (name, external(f.get_linkage()))
                 })
                 .collect();
-            return Ok(Linked { functions, members });
+            return Ok(Linked {
+                functions,
+                members,
+                clashes,
+            });
         }
     }
 }

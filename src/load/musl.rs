@@ -132,6 +132,9 @@ pub(super) struct MuslLinked {
     /// Names the side still uses without a definition after the link (weak references
     /// left out): functions and globals neither it nor musl defines.
     pub undefined: Vec<String>,
+    /// Names whose musl member was left out because it also defines a name the program
+    /// defines (wanted, and that name): a static link would fail on the duplicate.
+    pub clashes: Vec<(String, String)>,
 }
 
 /// Links the bundled musl into a program-only side (before its renaming), internalizes
@@ -166,6 +169,7 @@ pub(super) fn link_musl<'ctx>(
     Ok(MuslLinked {
         members: linked.members.len(),
         undefined,
+        clashes: linked.clashes,
     })
 }
 
@@ -298,7 +302,7 @@ fn compiler_runtime() -> Option<PathBuf> {
 }
 
 /// The trimmed standard output of `clang ARGS`, which must succeed.
-pub fn clang_output(args: &[&str]) -> Result<String, String> {
+fn clang_output(args: &[&str]) -> Result<String, String> {
     let out = Command::new(CLANG)
         .args(args)
         .output()

@@ -199,3 +199,32 @@ fn a_suite_replays_program_only_bitcode_on_the_binary_its_check_built() {
     assert_eq!(row["native_replayed"].as_u64(), Some(diverged), "{row}");
     assert_eq!(row["native_confirmed"].as_u64(), Some(diverged), "{row}");
 }
+
+#[test]
+fn a_musl_member_that_would_redefine_a_program_function_is_left_out_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("opts.c");
+    // musl's getopt_long needs getopt.c's optind…, and getopt.c defines getopt as well.
+    std::fs::write(
+        &src,
+        "#include <getopt.h>\n#include <stdio.h>\n\
+         int getopt(int c, char *const v[], const char *o) { (void)c; (void)v; (void)o; return -1; }\n\
+         int main(int argc, char **argv) {\n\
+           static const struct option longs[] = {{\"all\", no_argument, 0, 'a'}, {0, 0, 0, 0}};\n\
+           printf(\"%d\\n\", getopt_long(argc, argv, \"a\", longs, 0));\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let bc = dir.path().join("opts.bc");
+    compile_for_musl(&src, &bc);
+    let out = dir.path().join("out");
+    let (code, text) = check(dir.path(), &bc, &bc, &out, &["--sym-args", "0", "1", "2"]);
+    assert!(matches!(code, Some(0 | 1 | 3)), "{text}");
+    assert!(
+        text.contains("its archive member also defines getopt, which the program defines"),
+        "{text}"
+    );
+    assert!(text.contains("optind"), "{text}");
+    // lld refuses the duplicate too: no native binary, and the report says so.
+    assert!(text.contains("native replay is not possible"), "{text}");
+    assert!(!out.join("native/opts").exists());
+}
