@@ -227,13 +227,7 @@ fn link_musl<'ctx>(
             .map(|dir| libc_archive(&dir))
             .and_then(|path| libm::archive(&path))
             .map_err(cannot)?;
-        let done = musl::link_musl(context, module, &archive).map_err(cannot)?;
-        linked.push(ir::MuslLink {
-            side,
-            members: done.members,
-            undefined: done.undefined,
-            clashes: done.clashes,
-        });
+        linked.push(musl::link_musl(context, module, &archive, side).map_err(cannot)?);
     }
     Ok(linked)
 }

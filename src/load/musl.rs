@@ -17,6 +17,7 @@
 //! auto-linked side for native replay ([`build_native`]).
 
 use super::libm::{self, Archive, Wanted};
+use crate::ir::{MuslLink, Side};
 use crate::toolchain::CLANG;
 use inkwell::context::Context;
 use inkwell::module::{Linkage, Module};
@@ -125,25 +126,14 @@ pub(super) fn refusal(module: &Module<'_>) -> Option<String> {
     None
 }
 
-/// What [`link_musl`] did to one side.
-pub(super) struct MuslLinked {
-    /// The archive members linked.
-    pub members: usize,
-    /// Names the side still uses without a definition after the link (weak references
-    /// left out): functions and globals neither it nor musl defines.
-    pub undefined: Vec<String>,
-    /// Names whose musl member was left out because it also defines a name the program
-    /// defines (wanted, and that name): a static link would fail on the duplicate.
-    pub clashes: Vec<(String, String)>,
-}
-
 /// Links the bundled musl into a program-only side (before its renaming), internalizes
-/// all but [`PROGRAM_ROOTS`] and drops what they do not reach.
+/// all but [`PROGRAM_ROOTS`] and drops what they do not reach. Says what it did to `side`.
 pub(super) fn link_musl<'ctx>(
     context: &'ctx Context,
     module: &Module<'ctx>,
     archive: &Archive,
-) -> Result<MuslLinked, String> {
+    side: Side,
+) -> Result<MuslLink, String> {
     let never = |_: &str| false;
     let wanted = Wanted {
         roots: PROGRAM_ROOTS,
@@ -166,7 +156,8 @@ pub(super) fn link_musl<'ctx>(
         .filter(|n| !weak_reference(module, n))
         .collect();
     undefined.sort();
-    Ok(MuslLinked {
+    Ok(MuslLink {
+        side,
         members: linked.members.len(),
         undefined,
         clashes: linked.clashes,
