@@ -3,7 +3,7 @@
 //! what the engine reported for it. Printing is `report/console.rs`'s.
 
 use crate::crosscheck::program::Compare;
-use crate::crosscheck::NativeConfirm;
+use crate::crosscheck::NativeRunner;
 use crate::error::{Error, Result};
 use crate::ktest::KTest;
 use crate::native::{NativeEnv, NativeRun, ReplayError};
@@ -120,33 +120,20 @@ impl NativeOutcome {
     }
 }
 
-/// The native executables of two whole programs' bitcode, when both are beside it (`a` for
-/// `a.bc`, as `xcheck cc` writes them): what a program check confirms its rows on.
-pub fn native_confirm(a: &Path, b: &Path, compare: Compare) -> Option<NativeConfirm> {
-    let executable = |bc: &Path| -> Option<PathBuf> {
-        use std::os::unix::fs::PermissionsExt;
-        if bc.extension()? != "bc" {
-            return None;
-        }
-        let bin = bc.with_extension("");
-        let meta = std::fs::metadata(&bin).ok()?;
-        (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(bin)
-    };
-    let binaries = (executable(a)?, executable(b)?);
-    let (bin_a, bin_b) = binaries.clone();
-    let run = move |ktest: &KTest, verdict: PathVerdict, timeout: Duration| {
-        let env = crate::native::env_of(ktest).ok()?;
-        let ra = crate::native::run_native(&bin_a, &env, timeout).ok()?;
-        let rb = crate::native::run_native(&bin_b, &env, timeout).ok()?;
-        if ra.timed_out || rb.timed_out {
-            return None;
-        }
-        Some(native_agrees(&ra, &rb, compare, verdict))
-    };
-    Some(NativeConfirm {
-        binaries,
-        run: Arc::new(run),
-    })
+/// How a program check runs a test on its native executables: both run on the test's
+/// environment, and [`native_agrees`] judges them.
+pub fn native_runner(compare: Compare) -> NativeRunner {
+    NativeRunner(Arc::new(
+        move |ktest: &KTest, verdict: PathVerdict, timeout: Duration, (a, b): (&Path, &Path)| {
+            let env = crate::native::env_of(ktest).ok()?;
+            let ra = crate::native::run_native(a, &env, timeout).ok()?;
+            let rb = crate::native::run_native(b, &env, timeout).ok()?;
+            if ra.timed_out || rb.timed_out {
+                return None;
+            }
+            Some(native_agrees(&ra, &rb, compare, verdict))
+        },
+    ))
 }
 
 /// Whether two native runs show what the engine said of a test: a difference when they

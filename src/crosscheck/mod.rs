@@ -251,16 +251,29 @@ pub(crate) struct Confirm<'r> {
     pub native: Option<&'r NativeConfirm>,
 }
 
-/// A check's native executables (whole programs built by `xcheck cc`, found beside their
-/// bitcode by the front end, which may run them): whether they do what the engine said of a
-/// row, given its test, its verdict and the time the run may take. `None`: the test could
-/// not run natively (failure injection, an executable that would not start).
+/// How a test runs on native executables (given by the front end, which may run them:
+/// `crosscheck` does not import `native/`): whether the two executables do what the engine
+/// said of a row, given its test, its verdict, the time the runs may take and the
+/// executables. `None`: the test could not run natively (failure injection, an executable
+/// that would not start, a run out of time).
+#[derive(Clone)]
+#[allow(clippy::type_complexity)]
+pub struct NativeRunner(
+    pub Arc<dyn Fn(&KTest, PathVerdict, Duration, (&Path, &Path)) -> Option<bool> + Send + Sync>,
+);
+
+impl std::fmt::Debug for NativeRunner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NativeRunner")
+    }
+}
+
+/// A program check's native executables (built by `xcheck cc` beside their bitcode, or by
+/// the check for program-only bitcode) and how to run a test on them.
 #[derive(Clone)]
 pub struct NativeConfirm {
-    /// The executables, for the report's notes.
     pub binaries: (PathBuf, PathBuf),
-    #[allow(clippy::type_complexity)]
-    pub run: Arc<dyn Fn(&KTest, PathVerdict, Duration) -> Option<bool> + Send + Sync>,
+    pub run: NativeRunner,
 }
 
 impl std::fmt::Debug for NativeConfirm {
@@ -380,7 +393,8 @@ fn native_replay(
     let left = stop.deadline().map_or(NATIVE_TIMEOUT, |d| {
         d.saturating_duration_since(Instant::now())
     });
-    (native.run)(ktest, verdict, left.min(NATIVE_TIMEOUT))
+    let (a, b) = &native.binaries;
+    (native.run.0)(ktest, verdict, left.min(NATIVE_TIMEOUT), (a, b))
 }
 
 /// What native replay showed, for the report's notes: how many of the rows concrete replay

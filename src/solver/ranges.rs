@@ -149,9 +149,7 @@ fn is_minus_one_of(pool: &ExprPool, e: ExprId, y: ExprId) -> bool {
     else {
         return false;
     };
-    let all_ones = |c: ExprId| {
-        matches!(pool.node(c), Node::Const { value, .. } if value == mask(pool.width(c), u128::MAX))
-    };
+    let all_ones = |c: ExprId| matches!(pool.node(c), Node::Const { value, .. } if value == mask(pool.width(c), u128::MAX));
     (lhs == y && all_ones(rhs)) || (rhs == y && all_ones(lhs))
 }
 
