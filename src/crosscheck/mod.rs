@@ -377,6 +377,8 @@ pub(crate) fn conclude(
     notes.extend(not_replayed_note(stop, &not_replayed));
     report.summary = explored.summary(title.into(), &report.rows, notes, started);
     record::write_reports(recorder.dir(), &report)?;
+    // The states exploration left are freed now, on a thread of their own.
+    drop(std::mem::take(&mut explored.leftover));
     Ok(Outcome { report, tests })
 }
 
@@ -537,6 +539,7 @@ fn interim_summary(title: String, rows: &[PathRow], started: Instant) -> Summary
         live_at_end: 0,
         merged_away: 0,
         shard: None,
+        leftover: Default::default(),
     };
     let mut summary = explored.summary(title, rows, Vec::new(), started);
     summary.notes = vec![
@@ -584,6 +587,8 @@ pub(crate) struct Explored {
     pub merged_away: u64,
     /// This shard's part of a sharded run (`--shard`), if it is one.
     pub shard: Option<crate::report::ShardInfo>,
+    /// The states left when exploration stopped: freed once the check is concluded.
+    pub leftover: crate::exec::Leftover,
 }
 
 /// Frees a worker's solver (its backend's terms, its caches: a large heap after a long
@@ -687,6 +692,7 @@ where
                             ex.coverage.clone(),
                             ex.live_at_end,
                             driver.inner.into_rows().into_parts(),
+                            std::mem::take(&mut ex.leftover),
                         );
                         free_later(ex.solver);
                         found
@@ -707,11 +713,13 @@ where
     let mut unsupported = ex.unsupported.clone();
     let mut coverage = ex.coverage.clone();
     let mut live_at_end = ex.live_at_end;
+    let mut leftover = std::mem::take(&mut ex.leftover);
     let merged_away = ex.merger.as_ref().map_or(0, |m| m.merged);
     free_later(ex.solver);
     let (rows, keys) = driver.inner.into_rows().into_parts();
     let mut keyed: Vec<(Vec<u8>, PathRow)> = keys.into_iter().zip(rows).collect();
-    for (s, ss, u, cov, live, (rows, keys)) in others {
+    for (s, ss, u, cov, live, (rows, keys), mut left) in others {
+        leftover.append(&mut left);
         merge_exec_stats(&mut stats, &s);
         solver_stats.merge(&ss);
         for note in u {
@@ -744,6 +752,7 @@ where
     }
     Explored {
         shard: shard_info,
+        leftover,
         rows,
         stats,
         solver_stats,
@@ -1084,6 +1093,7 @@ mod tests {
             live_at_end: 0,
             merged_away: 0,
             shard: None,
+            leftover: Default::default(),
         };
         explored.summary("t".into(), rows, Vec::new(), Instant::now())
     }

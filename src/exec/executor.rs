@@ -187,6 +187,8 @@ pub struct Executor<'a> {
     pub unsupported: Vec<String>,
     /// States still live when exploration stopped (non-zero means it was incomplete).
     pub live_at_end: usize,
+    /// Those states, not yet freed (see [`Leftover`]).
+    pub leftover: Leftover,
     /// State merging, when on.
     pub merger: Option<Merger>,
     /// The index of each declared function's handler in `table.rs`'s table, by function
@@ -221,6 +223,7 @@ impl<'a> Executor<'a> {
             next_state_id: 0,
             unsupported: Vec::new(),
             live_at_end: 0,
+            leftover: Leftover::default(),
             merger,
             specials: std::sync::OnceLock::new(),
             start: None,
@@ -524,10 +527,11 @@ impl<'a> Executor<'a> {
             + self.merger.as_ref().map_or(0, |m| m.parked());
         self.stats.elapsed = start.elapsed();
         if table.live > 0 {
-            // Freeing hundreds of thousands of states takes seconds: a thread of its own
-            // does it, so that a run stopped by a limit goes on to its reports at once.
-            let states = std::mem::take(&mut table.states);
-            std::thread::spawn(move || drop(states));
+            // Freeing hundreds of thousands of states takes seconds, and freeing them while
+            // the check writes its reports and replays its tests slows those down (the
+            // allocator is shared): they wait in `leftover` for the caller to free them when
+            // it is done, or for this executor's end.
+            self.leftover.push(std::mem::take(&mut table.states));
         }
     }
 
@@ -1144,6 +1148,31 @@ impl WorkPool {
     /// States nobody explored.
     fn left(&self) -> usize {
         self.inner.lock().map(|i| i.states.len()).unwrap_or(0)
+    }
+}
+
+/// States an exploration left when it stopped, freed on a thread of their own when this is
+/// dropped: a caller keeps it until its reports and replays are done.
+#[derive(Default)]
+pub struct Leftover(Vec<Vec<Option<State>>>);
+
+impl Leftover {
+    pub fn push(&mut self, states: Vec<Option<State>>) {
+        self.0.push(states);
+    }
+
+    /// Adds `other`'s states to these.
+    pub fn append(&mut self, other: &mut Leftover) {
+        self.0.append(&mut other.0);
+    }
+}
+
+impl Drop for Leftover {
+    fn drop(&mut self) {
+        let states = std::mem::take(&mut self.0);
+        if !states.is_empty() {
+            std::thread::spawn(move || drop(states));
+        }
     }
 }
 

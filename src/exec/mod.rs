@@ -21,7 +21,7 @@ pub mod value;
 mod vector;
 
 pub use crate::progress::{Progress, Tally};
-pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, WorkPool};
+pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, Leftover, WorkPool};
 pub use searcher::SearchKind;
 pub use state::{Failure, SideOutcome, State, Termination, OUTPUT_STREAMS};
 pub use table::has_handler;
