@@ -52,6 +52,9 @@ struct CheckArgs {
     /// Bitcode of the implementation to check against it (side B).
     #[arg(required_unless_present = "config")]
     b: Option<PathBuf>,
+    /// Whole programs only: a third program (side C), for a three-way check (which sides
+    /// agree, and the odd one out).
+    c: Option<PathBuf>,
     /// The function to compare: `f` on both sides, or `f=g` for f in A and g in B.
     #[arg(long, conflicts_with_all = ["all_functions", "config"])]
     function: Option<String>,
@@ -355,13 +358,15 @@ struct ReplayArgs {
     a: Option<PathBuf>,
     /// Bitcode of side B (not with --native).
     b: Option<PathBuf>,
+    /// Bitcode of side C, for the tests of a three-way program check (not with --native).
+    c: Option<PathBuf>,
     /// For function tests: the function pair, `f` or `f=g`.
     #[arg(long)]
     function: Option<String>,
     /// Run natively instead of in the engine: two binaries built with `xcheck cc` (whole
     /// programs), or, with --function, the two bitcode files (compiled by clang-19 into one
     /// executable with a generated driver).
-    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["a", "b"])]
+    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["a", "b", "c"])]
     native: Option<Vec<PathBuf>>,
     /// Whole programs: what must agree, from stdout, stderr, exit (comma-separated).
     #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
@@ -678,6 +683,14 @@ fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     let (Some(a), Some(b)) = (&args.a, &args.b) else {
         return Err(usage("give two bitcode files, or --config FILE".into()));
     };
+    if let Some(c) = &args.c {
+        if args.all_functions || args.function.is_some() {
+            return Err(usage(format!(
+                "{}: three bitcode files make a three-way program check; --function and --all-functions compare two",
+                c.display()
+            )));
+        }
+    }
     if !env.is_empty() && (args.all_functions || args.function.is_some()) {
         return Err(usage(format!(
             "'{}' is an option of whole-program checks; it does not apply to --function or --all-functions",
@@ -722,6 +735,7 @@ fn check_programs(
         ));
     }
     let mut check = ProgramCheck::new(a, b);
+    check.c_path = args.c.clone();
     if let Some(name) = &args.argv0 {
         check.argv0 = name.clone();
     }
@@ -742,11 +756,15 @@ fn check_programs(
     check.exec.shard = shard_of(args)?;
     let bar = Bar::start(!args.json);
     check.exec.progress = bar.as_ref().map(|(p, _)| p.clone());
+    check.native = crate::replay::three_way_native(&check, THREE_WAY_NATIVE_TIME);
     let outcome = crate::crosscheck::program::check_programs(&check);
     drop(bar);
     let report = outcome?.report;
     finish_check(args, None, &report, fail_on.as_deref())
 }
+
+/// Time one native run of a three-way check's confirmation may take.
+const THREE_WAY_NATIVE_TIME: Duration = Duration::from_secs(10);
 
 /// Judges one function check (`function` given) or program check by the `--fail-on`
 /// policy, writes its JUnit file, prints its `--json` line or its table, and returns the
@@ -1106,6 +1124,7 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
     let Some(function) = &args.function else {
         // Whole-program tests, replayed in the engine.
         let mut check = ProgramCheck::new(a, b);
+        check.c_path = args.c.clone();
         check.compare = compare;
         check.exec.stop = args.stop.clone();
         check.solver.stop = args.stop.clone();
@@ -1115,9 +1134,13 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         for (t, row) in rows {
             differ |= row.verdict.is_difference();
             let verdict = row.verdict.to_string();
+            let detail = match &row.three {
+                Some(three) => format!("C: {}; {}", three.result_c, row.detail),
+                None => row.detail.clone(),
+            };
             print!(
                 "{}",
-                console::engine_replay(&t, &row.result_a, &row.result_b, &verdict, &row.detail)
+                console::engine_replay(&t, &row.result_a, &row.result_b, &verdict, &detail)
             );
         }
         if replayed < tests.len() {
@@ -1125,6 +1148,12 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         }
         return Ok(differ as i32);
     };
+    if let Some(c) = &args.c {
+        return Err(usage(format!(
+            "{}: three bitcode files replay the tests of a three-way program check; --function compares two",
+            c.display()
+        )));
+    }
     let (fa, fb) = function_names(function)?;
     let mut check = FunctionCheck::new(a, b, &fa, &fb);
     apply_params(&mut check, &args.params)?;

@@ -2,10 +2,11 @@
 //! against its `report.json`), and the native replay of one whole-program test against
 //! what the engine reported for it. Printing is `report/console.rs`'s.
 
-use crate::crosscheck::program::Compare;
+use crate::crosscheck::program::{Compare, NativeAgreement, ProgramCheck};
 use crate::error::{Error, Result};
 use crate::ktest::KTest;
 use crate::native::{NativeEnv, NativeRun, ReplayError};
+use crate::report::ThreeWay;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -144,4 +145,31 @@ pub fn replay_native(
         divergent,
         differ,
     })
+}
+
+/// The native confirmation of a three-way check (`ProgramCheck::native`): the executables
+/// beside the bitcode files (`FILE` for `FILE.bc`, as `xcheck cc` writes them) run each
+/// test, and say which of them agree. `None` for two sides, or when an executable is
+/// missing.
+pub fn three_way_native(check: &ProgramCheck, timeout: Duration) -> Option<NativeAgreement> {
+    check.c_path.as_ref()?;
+    let bins: Vec<PathBuf> = check
+        .paths()
+        .iter()
+        .map(|p| {
+            let bin = p.with_extension("");
+            (p.extension().is_some_and(|e| e == "bc") && bin.is_file()).then_some(bin)
+        })
+        .collect::<Option<_>>()?;
+    let compare = check.compare;
+    Some(NativeAgreement(std::sync::Arc::new(move |ktest: &KTest| {
+        let env = crate::native::env_of(ktest).ok()?;
+        let runs = bins
+            .iter()
+            .map(|b| crate::native::run_native(b, &env, timeout).ok())
+            .collect::<Option<Vec<NativeRun>>>()?;
+        let same = |x: usize, y: usize| !crate::native::differ(&runs[x], &runs[y], compare);
+        let (agreement, _) = ThreeWay::agreement_of(same(0, 1), same(0, 2), same(1, 2));
+        Some(agreement.to_string())
+    })))
 }

@@ -148,7 +148,13 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     );
     let confirm = Confirm {
         stop: replay_check.exec.stop.clone(),
-        replay: &|ktest| replay(module, &replay_check, &signature, ktest),
+        replay: &|ktest| {
+            let verdict = replay(module, &replay_check, &signature, ktest)?;
+            Ok(verdict.map(|verdict| rows::Replayed {
+                verdict,
+                agreement: None,
+            }))
+        },
         abstracted: !check.exec.abstract_calls.is_empty(),
     };
     conclude(explored, &title, notes, started, &recorder, &stop, confirm)
@@ -242,7 +248,7 @@ pub(crate) struct Confirm<'r> {
     /// The replays' stop token (from [`replay_configs`]).
     pub stop: crate::stop::Stop,
     /// The verdict of a test's single path when replayed, if decided.
-    pub replay: &'r (dyn Fn(&KTest) -> Result<Option<PathVerdict>> + Sync),
+    pub replay: &'r (dyn Fn(&KTest) -> Result<Option<rows::Replayed>> + Sync),
     /// Whether the check abstracts calls, which a replay cannot run.
     pub abstracted: bool,
 }
@@ -288,7 +294,7 @@ pub(crate) fn conclude(
         .map(|(i, r)| (i, recorder.test_of(r)))
         .collect();
     written.sort_by_key(|(i, _)| (!examples.contains(&report.rows[*i].id), *i));
-    let replayed: Vec<(usize, Option<PathVerdict>)> = {
+    let replayed: Vec<(usize, Option<rows::Replayed>)> = {
         use rayon::prelude::*;
         // par_bridge hands the tests out in this order (par_iter would split the list in
         // halves and start the second half at once).
@@ -311,7 +317,7 @@ pub(crate) fn conclude(
         if verdict.is_none() && confirm.stop.should_stop() {
             not_replayed.push(row.ktest.clone().unwrap_or_default());
         } else {
-            row.confirmed = Some(verdict.is_some_and(|v| v == row.verdict));
+            row.confirmed = Some(verdict.is_some_and(|v| v.agrees_with(row)));
         }
     }
     if report.rows.iter().any(|r| r.confirmed == Some(false)) {
@@ -715,7 +721,7 @@ pub fn replay(
         setup::initial_state(&mut ex, signature, setup::Inputs::Concrete(ktest), &[])?;
     let mut driver = verdict::CrossDriver::new(signature, check.compare_buffers, args);
     ex.run(initial, &mut driver);
-    Ok(driver.rows.replayed_verdict())
+    Ok(driver.rows.replayed_verdict().map(|r| r.verdict))
 }
 
 /// Replays a `.ktest` file against a pair and returns the per-side results as text.
@@ -966,6 +972,7 @@ mod tests {
             confirmed,
             path: None,
             class: None,
+            three: None,
         }
     }
 

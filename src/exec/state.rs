@@ -385,7 +385,8 @@ pub struct State {
     pub inputs: Vec<SymbolicInput>,
     /// Instructions executed on this path.
     pub instructions: u64,
-    /// Which program of the pair is running (0 = A, 1 = B) and what A ended with.
+    /// Which program is running (function checks: 0 = A, 1 = B; program checks count
+    /// phases, `program.rs`) and what A ended with.
     pub phase: u8,
     pub first: Option<SideOutcome>,
     /// Addresses of the buffers passed to the side now running (crosscheck mode).
@@ -409,6 +410,9 @@ pub struct State {
     pub outputs: [Arc<Vec<Value>>; 2],
     /// What side A wrote to stdout and stderr, kept while side B runs (program checks).
     pub first_outputs: [Arc<Vec<Value>>; 2],
+    /// How side B ended and what it wrote, kept while side C runs (three-way program
+    /// checks); `None` otherwise.
+    pub second: Option<Arc<(SideOutcome, [Arc<Vec<Value>>; 2])>>,
     /// The calls of abstracted functions (`--abstract-calls`) on this path, both sides'.
     pub abstracted: Vec<AbstractedCall>,
 }

@@ -227,7 +227,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     ("cc", &["error", "input", "load", "toolchain"]),
     (
         "replay",
-        &["crosscheck", "error", "input", "ktest", "native"],
+        &["crosscheck", "error", "input", "ktest", "native", "report"],
     ),
     // A whole suite of program checks, each a child process, with one table.
     (
