@@ -338,6 +338,10 @@ struct SuiteArgs {
     /// What must agree, from stdout, stderr, exit (comma-separated); given to every check.
     #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
     compare: String,
+    /// One three-way check per utility that the reference and exactly two others provide
+    /// (`xcheck X.bc REF.bc Y.bc`), instead of two pairs.
+    #[arg(long)]
+    three: bool,
     /// Compare outputs as words, ignoring spacing; given to every check.
     #[arg(long = "ignore-spacing")]
     ignore_spacing: bool,
@@ -1059,6 +1063,7 @@ fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
         compare,
         check_args,
         stop: stop.clone(),
+        three: args.three,
     };
     let report = suite.run()?;
     print!("{}", report.render_table());

@@ -162,14 +162,16 @@ pub fn three_way_native(check: &ProgramCheck, timeout: Duration) -> Option<Nativ
         })
         .collect::<Option<_>>()?;
     let compare = check.compare;
-    Some(NativeAgreement(std::sync::Arc::new(move |ktest: &KTest| {
-        let env = crate::native::env_of(ktest).ok()?;
-        let runs = bins
-            .iter()
-            .map(|b| crate::native::run_native(b, &env, timeout).ok())
-            .collect::<Option<Vec<NativeRun>>>()?;
-        let same = |x: usize, y: usize| !crate::native::differ(&runs[x], &runs[y], compare);
-        let (agreement, _) = ThreeWay::agreement_of(same(0, 1), same(0, 2), same(1, 2));
-        Some(agreement.to_string())
-    })))
+    Some(NativeAgreement(std::sync::Arc::new(
+        move |ktest: &KTest| {
+            let env = crate::native::env_of(ktest).ok()?;
+            let runs = bins
+                .iter()
+                .map(|b| crate::native::run_native(b, &env, timeout).ok())
+                .collect::<Option<Vec<NativeRun>>>()?;
+            let same = |x: usize, y: usize| !crate::native::differ(&runs[x], &runs[y], compare);
+            let (agreement, _) = ThreeWay::agreement_of(same(0, 1), same(0, 2), same(1, 2));
+            Some(agreement.to_string())
+        },
+    )))
 }

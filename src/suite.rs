@@ -13,6 +13,11 @@
 //! within `--native-time` per check; the row says how many reproduced. A stop (Ctrl-C,
 //! SIGTERM) is passed on to the running checks, which stop as at a limit and write their
 //! reports; no further check starts, and the table is written with what ran.
+//!
+//! With `--three`, a utility that the reference and exactly two other implementations
+//! provide gets one three-way check instead of two pairs (`xcheck X.bc REF.bc Y.bc`: the
+//! reference is side B), which confirms its differences on the three native executables
+//! itself; its row names the odd implementation of each kind.
 
 use crate::crosscheck::program::Compare;
 use crate::error::{Error, Result};
@@ -47,6 +52,8 @@ pub struct Suite {
     /// Options every check gets (environment, limits, comparison).
     pub check_args: Vec<OsString>,
     pub stop: crate::stop::Stop,
+    /// One three-way check per utility where the reference and two others provide it.
+    pub three: bool,
 }
 
 /// One check of the suite: a utility of one implementation against the reference's.
@@ -54,6 +61,8 @@ pub struct Suite {
 struct Pair {
     util: String,
     side: String,
+    /// The third implementation of a three-way check (side C; the reference is B).
+    third: Option<String>,
 }
 
 impl Suite {
@@ -99,13 +108,21 @@ impl Suite {
         }
         let mut plan = Vec::new();
         for util in &utils {
-            for side in &sides {
-                if has(side, util) {
-                    plan.push(Pair {
-                        util: util.clone(),
-                        side: side.clone(),
-                    });
-                }
+            let present: Vec<&String> = sides.iter().filter(|s| has(s, util)).collect();
+            if let (true, [x, y]) = (self.three, present.as_slice()) {
+                plan.push(Pair {
+                    util: util.clone(),
+                    side: x.to_string(),
+                    third: Some(y.to_string()),
+                });
+                continue;
+            }
+            for side in present {
+                plan.push(Pair {
+                    util: util.clone(),
+                    side: side.clone(),
+                    third: None,
+                });
             }
         }
         if plan.is_empty() {
@@ -175,15 +192,24 @@ impl Suite {
     fn check(&self, pair: &Pair) -> SuiteRow {
         let file = |imp: &str| self.dir.join(format!("{imp}-{}", pair.util));
         let (a, b) = (file(&pair.side), file(&self.against));
-        let out = self
-            .output_dir
-            .join(format!("{}-vs-{}", pair.side, self.against))
-            .join(&pair.util);
-        let mut row = SuiteRow::new(&pair.util, &pair.side, &out);
+        let c = pair.third.as_deref().map(file);
+        let (dir, label) = match &pair.third {
+            Some(third) => (
+                format!("{}-{}-{third}", pair.side, self.against),
+                format!("{}+{third}", pair.side),
+            ),
+            None => (
+                format!("{}-vs-{}", pair.side, self.against),
+                pair.side.clone(),
+            ),
+        };
+        let out = self.output_dir.join(dir).join(&pair.util);
+        let mut row = SuiteRow::new(&pair.util, &label, &out);
         let started = Instant::now();
         let child = Command::new(&self.exe)
             .arg(a.with_extension("bc"))
             .arg(b.with_extension("bc"))
+            .args(c.as_ref().map(|c| c.with_extension("bc")))
             .arg("-o")
             .arg(&out)
             .args(&self.check_args)
@@ -231,7 +257,15 @@ impl Suite {
         match (row.exit_code, report) {
             (Some(0 | 1 | 3), Some(report)) => {
                 row.fill(&report);
-                self.replay_natively(&mut row, &report, (&a, &b), &out);
+                match &pair.third {
+                    Some(third) => {
+                        // The check confirmed each difference natively itself, when the
+                        // executables are there; its kinds name the odd implementation.
+                        let names = [pair.side.as_str(), self.against.as_str(), third];
+                        three_way_row(&mut row, &report, names);
+                    }
+                    None => self.replay_natively(&mut row, &report, (&a, &b), &out),
+                }
             }
             _ => {
                 let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
@@ -292,6 +326,31 @@ impl Suite {
                 }
             }
         }
+    }
+}
+
+/// A three-way check's row: its kinds with the odd side named by its implementation
+/// (`toybox differs: stdout: text differs`), and its native confirmations, which the check
+/// made itself (every confirmed difference, when its notes say it found the executables).
+fn three_way_row(row: &mut SuiteRow, report: &Report, names: [&str; 3]) {
+    for (kind, _) in &mut row.kinds {
+        for (letter, name) in ["A", "B", "C"].iter().zip(names) {
+            if let Some(rest) = kind.strip_prefix(&format!("{letter} differs: ")) {
+                *kind = format!("{name} differs: {rest}");
+            }
+        }
+    }
+    let native = report
+        .summary
+        .notes
+        .iter()
+        .any(|n| n.starts_with(crate::crosscheck::program::THREE_WAY_NATIVE_NOTE));
+    if native {
+        row.native_replayed = row.diverged;
+        row.native_confirmed = row.diverged;
+        row.native_note = Some("three-way: confirmed natively by the check".into());
+    } else {
+        row.native_note = Some("no native executables beside the bitcode".into());
     }
 }
 

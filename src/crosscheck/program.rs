@@ -27,6 +27,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The start of a three-way check's note when its differences are confirmed on the native
+/// executables too (`xcheck suite` reads it).
+pub const THREE_WAY_NATIVE_NOTE: &str = "three-way: each difference is confirmed by concrete replay in the engine and on the native executables beside the bitcode";
+
 /// What a path's verdict compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Compare {
@@ -104,15 +108,23 @@ impl ProgramCheck {
 
     /// The bitcode files of the sides, A first.
     pub fn paths(&self) -> Vec<&Path> {
-        [Some(self.a_path.as_path()), Some(self.b_path.as_path()), self.c_path.as_deref()]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            Some(self.a_path.as_path()),
+            Some(self.b_path.as_path()),
+            self.c_path.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     /// The title of the check's report: the files, `  vs  ` between them.
     pub fn title(&self) -> String {
-        let names: Vec<String> = self.paths().iter().map(|p| p.display().to_string()).collect();
+        let names: Vec<String> = self
+            .paths()
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
         names.join("  vs  ")
     }
 
@@ -313,7 +325,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     }
     if check.c_path.is_some() {
         notes.push(match &check.native {
-            Some(_) => "three-way: each difference is confirmed by concrete replay in the engine and on the native executables beside the bitcode (which sides agree must be the same)".into(),
+            Some(_) => format!("{THREE_WAY_NATIVE_NOTE} (which sides agree must be the same)"),
             None => "three-way: no native executables beside the bitcode (FILE for FILE.bc): differences are confirmed by concrete replay in the engine only".into(),
         });
     }
@@ -685,7 +697,10 @@ impl ProgramDriver {
             .collect();
         let equal: Vec<ExprId> = parts
             .iter()
-            .map(|p| p.iter().fold(pool.true_(), |acc, (_, e, _)| pool.bool_and(acc, *e)))
+            .map(|p| {
+                p.iter()
+                    .fold(pool.true_(), |acc, (_, e, _)| pool.bool_and(acc, *e))
+            })
             .collect();
         let all = pool.and_all(&equal);
         let failed = sides.map(|s| matches!(s.end, SideOutcome::Failed(_)));
@@ -763,7 +778,13 @@ impl ProgramDriver {
         for (eq, model) in found {
             // Minimization keeps the way the sides disagree: each pair equal or not as found.
             let goal = (0..3)
-                .map(|p| if eq[p] { equal[p] } else { pool.bool_not(equal[p]) })
+                .map(|p| {
+                    if eq[p] {
+                        equal[p]
+                    } else {
+                        pool.bool_not(equal[p])
+                    }
+                })
                 .fold(pool.true_(), |acc, c| pool.bool_and(acc, c));
             let model = super::minimize::minimize_objects(
                 ex,
@@ -781,7 +802,10 @@ impl ProgramDriver {
             let shown: Vec<usize> = match odd {
                 Some(o) => {
                     let o = names.iter().position(|n| *n == o).unwrap_or(2);
-                    vec![PAIRS.iter().position(|&(x, y)| x == o || y == o).unwrap_or(0)]
+                    vec![PAIRS
+                        .iter()
+                        .position(|&(x, y)| x == o || y == o)
+                        .unwrap_or(0)]
                 }
                 None => (0..3).filter(|&p| !eq[p]).collect(),
             };
@@ -789,7 +813,8 @@ impl ProgramDriver {
             for &p in &shown {
                 let (x, y) = PAIRS[p];
                 for part in &parts[p] {
-                    if part_differs(ex, part, sides[x], sides[y], &model) && !which.contains(&part.0)
+                    if part_differs(ex, part, sides[x], sides[y], &model)
+                        && !which.contains(&part.0)
                     {
                         which.push(part.0);
                     }

@@ -142,11 +142,15 @@ fn details(report: &Report) -> String {
             ("B", row.result_b.clone()),
             (
                 "C",
-                row.three.as_ref().map_or_else(String::new, |t| t.result_c.clone()),
+                row.three
+                    .as_ref()
+                    .map_or_else(String::new, |t| t.result_c.clone()),
             ),
             (
                 "agree",
-                row.three.as_ref().map_or_else(String::new, |t| t.agreement.clone()),
+                row.three
+                    .as_ref()
+                    .map_or_else(String::new, |t| t.agreement.clone()),
             ),
             ("detail", row.detail.clone()),
             ("ktest", ktest),

@@ -427,7 +427,9 @@ pub fn odd_one_out(title: &str, rows: &[PathRow]) -> Vec<OddOneOut> {
         .enumerate()
         .map(|(i, side)| OddOneOut {
             side: side.to_string(),
-            program: names.get(i).map_or_else(|| side.to_string(), |n| n.to_string()),
+            program: names
+                .get(i)
+                .map_or_else(|| side.to_string(), |n| n.to_string()),
             paths: rows
                 .iter()
                 .filter(|r| r.is_confirmed_difference())

@@ -65,11 +65,7 @@ fn render_rows(report: &Report, shown: &[&PathRow], note: Option<String>) -> Str
             if show_merged {
                 cells.push(row.merged_paths.to_string());
             }
-            cells.extend([
-                inputs_cell(row),
-                row.result_a.clone(),
-                row.result_b.clone(),
-            ]);
+            cells.extend([inputs_cell(row), row.result_a.clone(), row.result_b.clone()]);
             if three {
                 let (c, agree) = three_cells(row);
                 cells.extend([c, agree]);
@@ -269,18 +265,16 @@ pub fn render_markdown(report: &Report) -> String {
         out.push_str("No paths were explored.\n");
     } else {
         if three {
-            out.push_str("| # | verdict | merged | inputs | A | B | C | agree | detail | ktest |\n");
+            out.push_str(
+                "| # | verdict | merged | inputs | A | B | C | agree | detail | ktest |\n",
+            );
             out.push_str("|--:|---|--:|---|---|---|---|---|---|---|\n");
         } else {
             out.push_str("| # | verdict | merged | inputs | A | B | detail | ktest |\n");
             out.push_str("|--:|---|--:|---|---|---|---|---|\n");
         }
         for row in &report.rows {
-            let mut cells = vec![
-                inputs_cell(row),
-                row.result_a.clone(),
-                row.result_b.clone(),
-            ];
+            let mut cells = vec![inputs_cell(row), row.result_a.clone(), row.result_b.clone()];
             if three {
                 let (c, agree) = three_cells(row);
                 cells.extend([c, agree]);
