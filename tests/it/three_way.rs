@@ -204,3 +204,54 @@ fn three_files_with_function_and_two_side_reports_keep_their_shape() {
     let json = std::fs::read_to_string(d.join("two/report.json")).unwrap();
     assert!(!json.contains("\"three\"") && !json.contains("odd_one_out"));
 }
+
+#[test]
+fn a_suite_with_three_makes_one_three_way_check_per_utility() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Utility `u` from three implementations (toybox alone differs on 'y'), utility `v`
+    // from two: a pair.
+    let utils = d.join("utils");
+    std::fs::create_dir(&utils).unwrap();
+    build(&utils, "coreutils-u", &source("c", "0"));
+    build(&utils, "busybox-u", &source("c + 0", "0"));
+    build(&utils, "toybox-u", &source("c == 'y' ? 'z' : c", "0"));
+    build(&utils, "coreutils-v", &source("c", "0"));
+    build(&utils, "busybox-v", &source("c", "0"));
+    let o = xcheck(
+        d,
+        &[
+            "suite",
+            "utils",
+            "--three",
+            "-o",
+            "out",
+            "--",
+            "--sym-arg",
+            "1",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("out/suite.json")).unwrap()).unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{report:#}");
+    let (u, v) = (&rows[0], &rows[1]);
+    assert_eq!(
+        (u["utility"].as_str(), u["side"].as_str()),
+        (Some("u"), Some("busybox+toybox"))
+    );
+    assert_eq!(u["overall"], "diverged");
+    let diverged = u["diverged"].as_u64().unwrap();
+    assert!(diverged > 0);
+    assert_eq!(u["native_confirmed"].as_u64(), Some(diverged));
+    let kind = u["kinds"][0][0].as_str().unwrap();
+    assert!(kind.starts_with("toybox differs: "), "{kind}");
+    assert_eq!(
+        (v["utility"].as_str(), v["side"].as_str()),
+        (Some("v"), Some("busybox"))
+    );
+    assert_eq!(v["overall"], "equivalent");
+    let three = d.join("out/busybox-coreutils-toybox/u/report.json");
+    assert!(three.exists());
+}
