@@ -82,7 +82,10 @@ pub struct ProgramCheck {
 /// Which sides agree (`C differs`, as [`ThreeWay::agreement_of`] says) when the native
 /// executables run a test; `None` when they cannot run it (injected failures).
 #[derive(Clone)]
-pub struct NativeAgreement(pub Arc<dyn Fn(&KTest) -> Option<String> + Send + Sync>);
+pub struct NativeAgreement(pub Arc<NativeAgreementFn>);
+
+/// The function inside a [`NativeAgreement`].
+pub type NativeAgreementFn = dyn Fn(&KTest) -> Option<String> + Send + Sync;
 
 impl std::fmt::Debug for NativeAgreement {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -359,6 +359,10 @@ pub enum SideOutcome {
     Failed(Failure),
 }
 
+/// How side B of a three-way program check ended, with what it wrote to stdout and stderr
+/// (kept while side C runs).
+pub type SecondSide = (SideOutcome, [Arc<Vec<Value>>; 2]);
+
 /// One merge group a state belongs to (`exec/merge.rs`).
 #[derive(Clone, Debug)]
 pub struct MergeMarker {
@@ -412,7 +416,7 @@ pub struct State {
     pub first_outputs: [Arc<Vec<Value>>; 2],
     /// How side B ended and what it wrote, kept while side C runs (three-way program
     /// checks); `None` otherwise.
-    pub second: Option<Arc<(SideOutcome, [Arc<Vec<Value>>; 2])>>,
+    pub second: Option<Arc<SecondSide>>,
     /// The calls of abstracted functions (`--abstract-calls`) on this path, both sides'.
     pub abstracted: Vec<AbstractedCall>,
 }
