@@ -370,7 +370,8 @@ struct ReplayArgs {
     /// Run natively instead of in the engine: two binaries built with `xcheck cc` (whole
     /// programs), or, with --function, the two bitcode files (compiled by clang-19 into one
     /// executable with a generated driver).
-    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["a", "b", "c"])]
+    /// Three binaries (A B C) replay the tests of a three-way program check.
+    #[arg(long, num_args = 2..=3, value_names = ["A", "B"], conflicts_with_all = ["a", "b", "c"])]
     native: Option<Vec<PathBuf>>,
     /// Whole programs: what must agree, from stdout, stderr, exit (comma-separated).
     #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
@@ -1116,6 +1117,15 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         return Ok(0);
     }
     if let Some(bins) = &args.native {
+        if bins.len() == 3 {
+            if args.function.is_some() {
+                return Err(usage(format!(
+                    "--native {}: three binaries replay the tests of a three-way program check; --function compares two",
+                    bins[2].display()
+                )));
+            }
+            return replay_native_three(&args, bins, &tests, compare, timeout);
+        }
         if let Some(function) = &args.function {
             return replay_native_function(&args, (&bins[0], &bins[1]), function, &tests, timeout);
         }
@@ -1233,6 +1243,79 @@ fn replay_native(
                         differ: *differ,
                     })
                 );
+            }
+        }
+    }
+    Ok(if all_confirmed { 0 } else { 1 })
+}
+
+/// `xcheck replay DIR --native A B C`: runs the three binaries on every test and says
+/// whether they agree as the engine found (`C differs`…, from the directory's report.json).
+/// Exit 0 only when all do.
+fn replay_native_three(
+    args: &ReplayArgs,
+    bins: &[PathBuf],
+    tests: &[PathBuf],
+    compare: crate::crosscheck::program::Compare,
+    timeout: Duration,
+) -> Result<i32, Exit> {
+    use crate::crosscheck::program::quote;
+    for bin in bins {
+        if !bin.is_file() {
+            return Err(Exit::Error(Error::input(bin, "no such native binary")));
+        }
+    }
+    let expected = crate::replay::three_way_agreements(&args.test).unwrap_or_default();
+    let mut all_confirmed = true;
+    for (i, t) in tests.iter().enumerate() {
+        if args.stop.interrupted() {
+            return Ok(interrupted_replay(tests.len() - i));
+        }
+        let name = t
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let engine = expected.get(&name);
+        match crate::replay::replay_native_three(t, bins, compare, timeout)? {
+            Err(why) => {
+                all_confirmed = false;
+                print!("{}", console::native_impossible(t, &why));
+            }
+            Ok(run) => {
+                let argv: Vec<String> = run.env.argv.iter().map(|x| quote(x)).collect();
+                let mut text = format!(
+                    "{}: argv {}, stdin {}\n",
+                    t.display(),
+                    argv.join(" "),
+                    quote(&run.env.stdin)
+                );
+                for (side, r) in ["A", "B", "C"].iter().zip(&run.runs) {
+                    text.push_str(&format!(
+                        "  {side}: {}, stdout {}\n",
+                        r.end(),
+                        quote(&r.stdout)
+                    ));
+                }
+                let status = match engine {
+                    Some(e) if e == run.agreement => {
+                        format!("{} natively, as the engine found", run.agreement)
+                    }
+                    Some(e) => {
+                        all_confirmed = false;
+                        format!(
+                            "{} natively, the engine found {e}: NOT confirmed (engine or model bug)",
+                            run.agreement
+                        )
+                    }
+                    None => {
+                        all_confirmed = false;
+                        format!(
+                            "{} natively (not a three-way test of report.json)",
+                            run.agreement
+                        )
+                    }
+                };
+                print!("{text}  => {status}\n");
             }
         }
     }

@@ -169,9 +169,69 @@ pub fn three_way_native(check: &ProgramCheck, timeout: Duration) -> Option<Nativ
                 .iter()
                 .map(|b| crate::native::run_native(b, &env, timeout).ok())
                 .collect::<Option<Vec<NativeRun>>>()?;
-            let same = |x: usize, y: usize| !crate::native::differ(&runs[x], &runs[y], compare);
-            let (agreement, _) = ThreeWay::agreement_of(same(0, 1), same(0, 2), same(1, 2));
-            Some(agreement.to_string())
+            Some(agreement_of_runs(&runs, compare).to_string())
         },
     )))
+}
+
+/// Which of three native runs agree (`C differs`, as [`ThreeWay::agreement_of`] says).
+fn agreement_of_runs(runs: &[NativeRun], compare: Compare) -> &'static str {
+    let same = |x: usize, y: usize| !crate::native::differ(&runs[x], &runs[y], compare);
+    ThreeWay::agreement_of(same(0, 1), same(0, 2), same(1, 2)).0
+}
+
+/// What the native replay of a three-way test showed.
+pub struct NativeThree {
+    pub env: NativeEnv,
+    pub runs: Vec<NativeRun>,
+    /// Which sides agree natively.
+    pub agreement: &'static str,
+}
+
+/// Runs the three binaries `bins` (A, B, C) on the test at `path`: `Err` of the reason when
+/// the test cannot run natively.
+pub fn replay_native_three(
+    path: &Path,
+    bins: &[PathBuf],
+    compare: Compare,
+    timeout: Duration,
+) -> Result<std::result::Result<NativeThree, ReplayError>> {
+    let ktest = KTest::read(path)?;
+    let env = match crate::native::env_of(&ktest) {
+        Ok(env) => env,
+        Err(why) => return Ok(Err(why)),
+    };
+    let runs = bins
+        .iter()
+        .map(|bin| {
+            crate::native::run_native(bin, &env, timeout)
+                .map_err(|e| Error::input(bin, format!("cannot run: {e}")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let agreement = agreement_of_runs(&runs, compare);
+    Ok(Ok(NativeThree {
+        env,
+        runs,
+        agreement,
+    }))
+}
+
+/// Which sides agree on each test, by test name, as the `report.json` beside `test` (a
+/// test or a directory) says for a three-way check's rows; `None` without a readable report.
+pub fn three_way_agreements(test: &Path) -> Option<std::collections::HashMap<String, String>> {
+    let dir = if test.is_dir() {
+        test.to_path_buf()
+    } else {
+        test.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let limit = crate::input::MAX_REPORT_BYTES;
+    let text = crate::input::read_text_limited(&dir.join("report.json"), limit, "reports").ok()?;
+    let report: crate::report::Report = serde_json::from_str(&text).ok()?;
+    Some(
+        report
+            .rows
+            .into_iter()
+            .filter_map(|r| Some((r.ktest?, r.three?.agreement)))
+            .collect(),
+    )
 }

@@ -182,6 +182,14 @@ fn three_different_programs_get_a_test_per_disagreement() {
         };
         assert_eq!(agree, want, "{row:#}");
     }
+    // `xcheck replay --native` with three binaries says the same, and fails where the
+    // binaries do not agree as the engine found (C replaced by A).
+    let o = xcheck(d, &["replay", "out", "--native", "a", "b", "c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("natively, as the engine found"));
+    let o = xcheck(d, &["replay", "out", "--native", "a", "b", "a"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("NOT confirmed"), "{}", stdout(&o));
 }
 
 #[test]
