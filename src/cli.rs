@@ -1315,7 +1315,7 @@ fn replay_native_three(
                         )
                     }
                 };
-                print!("{text}  => {status}\n");
+                println!("{text}  => {status}");
             }
         }
     }
