@@ -333,12 +333,20 @@ impl Suite {
 /// (`toybox differs: stdout: text differs`), and its native confirmations, which the check
 /// made itself (every confirmed difference, when its notes say it found the executables).
 fn three_way_row(row: &mut SuiteRow, report: &Report, names: [&str; 3]) {
-    for (kind, _) in &mut row.kinds {
-        for (letter, name) in ["A", "B", "C"].iter().zip(names) {
-            if let Some(rest) = kind.strip_prefix(&format!("{letter} differs: ")) {
-                *kind = format!("{name} differs: {rest}");
-            }
+    // A class names sides by their letters, as words (`only B prints`, `A and C print`,
+    // `a prefix of A's`): each such word becomes the implementation's name.
+    let named = |word: &str| -> String {
+        let (letter, tail) = match word.strip_suffix("'s") {
+            Some(l) => (l, "'s"),
+            None => (word, ""),
+        };
+        match ["A", "B", "C"].iter().position(|l| *l == letter) {
+            Some(i) => format!("{}{tail}", names[i]),
+            None => word.to_string(),
         }
+    };
+    for (kind, _) in &mut row.kinds {
+        *kind = kind.split(' ').map(named).collect::<Vec<_>>().join(" ");
     }
     let native = report
         .summary

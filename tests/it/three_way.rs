@@ -255,6 +255,7 @@ fn a_suite_with_three_makes_one_three_way_check_per_utility() {
     assert_eq!(u["native_confirmed"].as_u64(), Some(diverged));
     let kind = u["kinds"][0][0].as_str().unwrap();
     assert!(kind.starts_with("toybox differs: "), "{kind}");
+    assert!(!kind.contains(" C "), "{kind}");
     assert_eq!(
         (v["utility"].as_str(), v["side"].as_str()),
         (Some("v"), Some("busybox"))
