@@ -332,9 +332,6 @@ struct SuiteArgs {
     /// Checks run at once (each a process of its own).
     #[arg(short = 'j', long, default_value_t = 1)]
     jobs: usize,
-    /// Time per check for replaying its differences on the native executables.
-    #[arg(long = "native-time", value_name = "TIME", default_value = "10s")]
-    native_time: String,
     /// What must agree, from stdout, stderr, exit (comma-separated); given to every check.
     #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
     compare: String,
@@ -753,6 +750,7 @@ fn check_programs(
     }
     compare.ignore_spacing = args.ignore_spacing;
     check.compare = compare;
+    check.native = crate::replay::native_confirm(&check.paths(), compare);
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
@@ -761,15 +759,11 @@ fn check_programs(
     check.exec.shard = shard_of(args)?;
     let bar = Bar::start(!args.json);
     check.exec.progress = bar.as_ref().map(|(p, _)| p.clone());
-    check.native = crate::replay::three_way_native(&check, THREE_WAY_NATIVE_TIME);
     let outcome = crate::crosscheck::program::check_programs(&check);
     drop(bar);
     let report = outcome?.report;
     finish_check(args, None, &report, fail_on.as_deref())
 }
-
-/// Time one native run of a three-way check's confirmation may take.
-const THREE_WAY_NATIVE_TIME: Duration = Duration::from_secs(10);
 
 /// Judges one function check (`function` given) or program check by the `--fail-on`
 /// policy, writes its JUnit file, prints its `--json` line or its table, and returns the
@@ -1023,9 +1017,7 @@ fn merge(args: MergeArgs) -> Result<i32, Exit> {
 const MAX_SUITE_JOBS: usize = 64;
 
 fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
-    let native_time = parse_duration("--native-time", &args.native_time)?;
-    let mut compare = parse_compare(&args.compare)?;
-    compare.ignore_spacing = args.ignore_spacing;
+    parse_compare(&args.compare)?;
     if args.jobs == 0 || args.jobs > MAX_SUITE_JOBS {
         return Err(usage(format!(
             "-j: from 1 to {MAX_SUITE_JOBS} checks at once"
@@ -1060,8 +1052,6 @@ fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
         only: args.only,
         output_dir: args.output_dir.clone(),
         jobs: args.jobs,
-        native_time,
-        compare,
         check_args,
         stop: stop.clone(),
         three: args.three,

@@ -2,13 +2,15 @@
 //! against its `report.json`), and the native replay of one whole-program test against
 //! what the engine reported for it. Printing is `report/console.rs`'s.
 
-use crate::crosscheck::program::{Compare, NativeAgreement, ProgramCheck};
+use crate::crosscheck::program::Compare;
+use crate::crosscheck::NativeConfirm;
 use crate::error::{Error, Result};
 use crate::ktest::KTest;
 use crate::native::{NativeEnv, NativeRun, ReplayError};
-use crate::report::ThreeWay;
+use crate::report::{PathVerdict, ThreeWay};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The tests named by a replay command: one file, or every `.ktest` of a directory (which
@@ -118,6 +120,57 @@ impl NativeOutcome {
     }
 }
 
+/// The native executables of two (or three) whole programs' bitcode, when each is beside it
+/// (`a` for `a.bc`, as `xcheck cc` writes them): what a program check confirms its rows on.
+/// Three executables must agree as the engine's row says (`C differs`…).
+pub fn native_confirm(bitcode: &[&Path], compare: Compare) -> Option<NativeConfirm> {
+    let executable = |bc: &Path| -> Option<PathBuf> {
+        use std::os::unix::fs::PermissionsExt;
+        if bc.extension()? != "bc" {
+            return None;
+        }
+        let bin = bc.with_extension("");
+        let meta = std::fs::metadata(&bin).ok()?;
+        (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(bin)
+    };
+    let binaries = bitcode
+        .iter()
+        .map(|bc| executable(bc))
+        .collect::<Option<Vec<_>>>()?;
+    let bins = binaries.clone();
+    let run = move |ktest: &KTest, verdict: PathVerdict, agreement: Option<&str>, timeout| {
+        let env = crate::native::env_of(ktest).ok()?;
+        let runs = bins
+            .iter()
+            .map(|b| crate::native::run_native(b, &env, timeout).ok())
+            .collect::<Option<Vec<NativeRun>>>()?;
+        if runs.iter().any(|r| r.timed_out) {
+            return None;
+        }
+        Some(match (runs.as_slice(), agreement) {
+            ([a, b], _) => native_agrees(a, b, compare, verdict),
+            (_, _) if verdict == PathVerdict::ErrorBoth => runs
+                .iter()
+                .all(|r| r.signal.is_some() && !crate::native::differ(r, &runs[0], compare)),
+            (_, agreement) => agreement == Some(agreement_of_runs(&runs, compare)),
+        })
+    };
+    Some(NativeConfirm {
+        binaries,
+        run: Arc::new(run),
+    })
+}
+
+/// Whether two native runs show what the engine said of a test: a difference when they
+/// differ; failures of both sides when both were killed, by the same signal.
+pub fn native_agrees(a: &NativeRun, b: &NativeRun, compare: Compare, verdict: PathVerdict) -> bool {
+    let differ = crate::native::differ(a, b, compare);
+    match verdict {
+        PathVerdict::ErrorBoth => !differ && a.signal.is_some() && b.signal.is_some(),
+        _ => differ,
+    }
+}
+
 /// Runs binaries `a` and `b` on the test at `path`; `divergent` says whether the engine
 /// reported it as a divergence.
 pub fn replay_native(
@@ -145,33 +198,6 @@ pub fn replay_native(
         divergent,
         differ,
     })
-}
-
-/// The native confirmation of a three-way check (`ProgramCheck::native`): the executables
-/// beside the bitcode files (`FILE` for `FILE.bc`, as `xcheck cc` writes them) run each
-/// test, and say which of them agree. `None` for two sides, or when an executable is
-/// missing.
-pub fn three_way_native(check: &ProgramCheck, timeout: Duration) -> Option<NativeAgreement> {
-    check.c_path.as_ref()?;
-    let bins: Vec<PathBuf> = check
-        .paths()
-        .iter()
-        .map(|p| {
-            let bin = p.with_extension("");
-            (p.extension().is_some_and(|e| e == "bc") && bin.is_file()).then_some(bin)
-        })
-        .collect::<Option<_>>()?;
-    let compare = check.compare;
-    Some(NativeAgreement(std::sync::Arc::new(
-        move |ktest: &KTest| {
-            let env = crate::native::env_of(ktest).ok()?;
-            let runs = bins
-                .iter()
-                .map(|b| crate::native::run_native(b, &env, timeout).ok())
-                .collect::<Option<Vec<NativeRun>>>()?;
-            Some(agreement_of_runs(&runs, compare).to_string())
-        },
-    )))
 }
 
 /// Which of three native runs agree (`C differs`, as [`ThreeWay::agreement_of`] says).

@@ -104,13 +104,19 @@ impl Driver for HarnessDriver<'_> {
             Exit::Failed(f) => {
                 if let Some(path) = self.write_test(ex, &state) {
                     let err = path.with_extension(format!("{}.err", f.kind.suffix()));
-                    let text = format!("Error: {}\nFile: {}\n", f.kind.describe(), f.loc);
+                    let mut text = format!("Error: {}\nFile: {}\n", f.kind.describe(), f.loc);
+                    if !f.callers.is_empty() {
+                        text.push_str("Stack:\n");
+                        for (i, at) in std::iter::once(&f.loc).chain(&f.callers).enumerate() {
+                            text.push_str(&format!("\t#{i} {at}\n"));
+                        }
+                    }
                     if let Err(e) = std::fs::write(&err, text) {
                         self.failure.get_or_insert(e);
                     }
                     self.summary
                         .errors
-                        .push((path, format!("{} at {}", f.kind.describe(), f.loc)));
+                        .push((path, format!("{} at {}", f.kind.describe(), f.place())));
                 }
             }
             Exit::Silent => {}

@@ -8,20 +8,18 @@
 //!
 //! Each check runs as a child process of this binary (`xcheck A.bc B.bc -o OUT/...` with the
 //! options after `--`): a check that runs out of memory or crashes costs its own row, not
-//! the suite, and every check keeps its own limits. `-j N` checks run at once. After a check,
-//! its differences are replayed on the native executables, the simplest of each kind first,
-//! within `--native-time` per check; the row says how many reproduced. A stop (Ctrl-C,
+//! the suite, and every check keeps its own limits. `-j N` checks run at once. Each check
+//! replays what it found on the native executables itself (within its own limit); the row
+//! says how many differences ran natively and how many reproduced. A stop (Ctrl-C,
 //! SIGTERM) is passed on to the running checks, which stop as at a limit and write their
 //! reports; no further check starts, and the table is written with what ran.
 //!
 //! With `--three`, a utility that the reference and exactly two other implementations
 //! provide gets one three-way check instead of two pairs (`xcheck X.bc REF.bc Y.bc`: the
-//! reference is side B), which confirms its differences on the three native executables
-//! itself; its row names the odd implementation of each kind.
+//! reference is side B), whose differences are confirmed on the three native executables;
+//! its row names the odd implementation of each kind.
 
-use crate::crosscheck::program::Compare;
 use crate::error::{Error, Result};
-use crate::replay::{replay_native, NativeOutcome};
 use crate::report::suite::{SuiteReport, SuiteRow};
 use crate::report::{Overall, Report};
 use std::ffi::OsString;
@@ -45,10 +43,6 @@ pub struct Suite {
     pub output_dir: PathBuf,
     /// Checks run at once.
     pub jobs: usize,
-    /// Native replays per check, at most this long.
-    pub native_time: Duration,
-    /// What the checks compare (for the native replays; the checks get the same options).
-    pub compare: Compare,
     /// Options every check gets (environment, limits, comparison).
     pub check_args: Vec<OsString>,
     pub stop: crate::stop::Stop,
@@ -257,14 +251,11 @@ impl Suite {
         match (row.exit_code, report) {
             (Some(0 | 1 | 3), Some(report)) => {
                 row.fill(&report);
-                match &pair.third {
-                    Some(third) => {
-                        // The check confirmed each difference natively itself, when the
-                        // executables are there; its kinds name the odd implementation.
-                        let names = [pair.side.as_str(), self.against.as_str(), third];
-                        three_way_row(&mut row, &report, names);
-                    }
-                    None => self.replay_natively(&mut row, &report, (&a, &b), &out),
+                native_counts(&mut row, &report, (&a, &b));
+                if let Some(third) = &pair.third {
+                    // The kinds name the odd implementation, not its letter.
+                    let names = [pair.side.as_str(), self.against.as_str(), third];
+                    name_sides(&mut row, names);
                 }
             }
             _ => {
@@ -283,56 +274,28 @@ impl Suite {
         }
         row
     }
+}
 
-    /// Replays the check's differences on the native executables, the simplest test of
-    /// each kind first, while time is left.
-    fn replay_natively(
-        &self,
-        row: &mut SuiteRow,
-        report: &Report,
-        (a, b): (&Path, &Path),
-        out: &Path,
-    ) {
-        if !a.is_file() || !b.is_file() {
-            row.native_note = Some("no native executables beside the bitcode".into());
-            return;
-        }
-        let examples: Vec<usize> = report.summary.classes.iter().map(|c| c.example).collect();
-        let mut tests: Vec<(bool, usize, String)> = report
-            .rows
-            .iter()
-            .filter(|r| r.is_confirmed_difference())
-            .filter_map(|r| {
-                let t = r.ktest.clone()?;
-                Some((!examples.contains(&r.id), r.id, t))
-            })
-            .collect();
-        tests.sort();
-        let deadline = Instant::now() + self.native_time;
-        let timeout = Duration::from_secs(10);
-        for (_, _, test) in &tests {
-            if Instant::now() >= deadline || self.stop.interrupted() {
-                break;
-            }
-            row.native_replayed += 1;
-            match replay_native(&out.join(test), (a, b), self.compare, timeout, true) {
-                Ok(outcome @ NativeOutcome::Ran { .. }) if outcome.as_engine_said() => {
-                    row.native_confirmed += 1
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    row.native_note = Some(e.to_string());
-                    break;
-                }
+/// How many of the check's differences its native replay ran, and how many reproduced (the
+/// check itself replays what concrete replay confirmed on the executables beside the bitcode).
+fn native_counts(row: &mut SuiteRow, report: &Report, (a, b): (&Path, &Path)) {
+    if !a.is_file() || !b.is_file() {
+        row.native_note = Some("no native executables beside the bitcode".into());
+        return;
+    }
+    for r in &report.rows {
+        if r.verdict.is_difference() && r.confirmed == Some(true) {
+            if let Some(reproduced) = r.native {
+                row.native_replayed += 1;
+                row.native_confirmed += usize::from(reproduced);
             }
         }
     }
 }
 
-/// A three-way check's row: its kinds with the odd side named by its implementation
-/// (`toybox differs: stdout: text differs`), and its native confirmations, which the check
-/// made itself (every confirmed difference, when its notes say it found the executables).
-fn three_way_row(row: &mut SuiteRow, report: &Report, names: [&str; 3]) {
+/// A three-way check's kinds with its sides named by their implementations
+/// (`toybox differs: stdout: only toybox prints`).
+fn name_sides(row: &mut SuiteRow, names: [&str; 3]) {
     // A class names sides by their letters, as words (`only B prints`, `A and C print`,
     // `a prefix of A's`): each such word becomes the implementation's name.
     let named = |word: &str| -> String {
@@ -347,18 +310,6 @@ fn three_way_row(row: &mut SuiteRow, report: &Report, names: [&str; 3]) {
     };
     for (kind, _) in &mut row.kinds {
         *kind = kind.split(' ').map(named).collect::<Vec<_>>().join(" ");
-    }
-    let native = report
-        .summary
-        .notes
-        .iter()
-        .any(|n| n.starts_with(crate::crosscheck::program::THREE_WAY_NATIVE_NOTE));
-    if native {
-        row.native_replayed = row.diverged;
-        row.native_confirmed = row.diverged;
-        row.native_note = Some("three-way: confirmed natively by the check".into());
-    } else {
-        row.native_note = Some("no native executables beside the bitcode".into());
     }
 }
 

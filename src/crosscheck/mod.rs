@@ -30,6 +30,7 @@ use crate::solver::{build_chain, SolverConfig};
 pub use float::FpEquality;
 use rows::RowDriver;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What to check. Every field documents its default.
@@ -156,6 +157,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
             }))
         },
         abstracted: !check.exec.abstract_calls.is_empty(),
+        native: None,
     };
     conclude(explored, &title, notes, started, &recorder, &stop, confirm)
 }
@@ -251,7 +253,33 @@ pub(crate) struct Confirm<'r> {
     pub replay: &'r (dyn Fn(&KTest) -> Result<Option<rows::Replayed>> + Sync),
     /// Whether the check abstracts calls, which a replay cannot run.
     pub abstracted: bool,
+    /// Runs a test on native executables, for a row concrete replay confirmed.
+    pub native: Option<&'r NativeConfirm>,
 }
+
+/// A check's native executables (whole programs built by `xcheck cc`, found beside their
+/// bitcode by the front end, which may run them): whether they do what the engine said of a
+/// row, given its test, its verdict, which sides agree (a three-way check's `C differs`…)
+/// and the time the run may take. `None`: the test could not run natively (failure
+/// injection, an executable that would not start).
+#[derive(Clone)]
+pub struct NativeConfirm {
+    /// The executables (two, or three for a three-way check), for the report's notes.
+    pub binaries: Vec<PathBuf>,
+    #[allow(clippy::type_complexity)]
+    pub run: Arc<dyn Fn(&KTest, PathVerdict, Option<&str>, Duration) -> Option<bool> + Send + Sync>,
+}
+
+impl std::fmt::Debug for NativeConfirm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NativeConfirm")
+            .field("binaries", &self.binaries)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How long one native run may take at most.
+const NATIVE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A note when the query log (`--log-queries`) could not be written to the end.
 pub(crate) fn query_log_note(solver: &crate::solver::SolverConfig) -> Option<String> {
@@ -294,8 +322,10 @@ pub(crate) fn conclude(
         .map(|(i, r)| (i, recorder.test_of(r)))
         .collect();
     written.sort_by_key(|(i, _)| (!examples.contains(&report.rows[*i].id), *i));
-    let replayed: Vec<(usize, Option<rows::Replayed>)> = {
+    type Replayed = (usize, Option<rows::Replayed>, Option<bool>);
+    let replayed: Vec<Replayed> = {
         use rayon::prelude::*;
+        let rows = &report.rows;
         // par_bridge hands the tests out in this order (par_iter would split the list in
         // halves and start the second half at once).
         written
@@ -307,19 +337,30 @@ pub(crate) fn conclude(
                 } else {
                     (confirm.replay)(ktest)?
                 };
-                Ok((*i, verdict))
+                let row = &rows[*i];
+                let native = match (confirm.native, &verdict) {
+                    (Some(native), Some(v))
+                        if v.agrees_with(row) && v.verdict != PathVerdict::Proved =>
+                    {
+                        native_replay(native, &confirm.stop, ktest, v)
+                    }
+                    _ => None,
+                };
+                Ok((*i, verdict, native))
             })
             .collect::<Result<_>>()?
     };
     let mut not_replayed = Vec::new();
-    for (i, verdict) in replayed {
+    for (i, verdict, native) in replayed {
         let row = &mut report.rows[i];
         if verdict.is_none() && confirm.stop.should_stop() {
             not_replayed.push(row.ktest.clone().unwrap_or_default());
         } else {
             row.confirmed = Some(verdict.is_some_and(|v| v.agrees_with(row)));
+            row.native = native;
         }
     }
+    notes.extend(native_note(confirm.native, &report.rows));
     if report.rows.iter().any(|r| r.confirmed == Some(false)) {
         notes.push(
             if !confirm.abstracted {
@@ -333,6 +374,68 @@ pub(crate) fn conclude(
     report.summary = explored.summary(title.into(), &report.rows, notes, started);
     record::write_reports(recorder.dir(), &report)?;
     Ok(Outcome { report, tests })
+}
+
+/// Runs a test on the native executables within the time its replays have left.
+fn native_replay(
+    native: &NativeConfirm,
+    stop: &crate::stop::Stop,
+    ktest: &KTest,
+    replayed: &rows::Replayed,
+) -> Option<bool> {
+    if stop.should_stop() {
+        return None;
+    }
+    let left = stop.deadline().map_or(NATIVE_TIMEOUT, |d| {
+        d.saturating_duration_since(Instant::now())
+    });
+    let (verdict, agreement) = (replayed.verdict.clone(), replayed.agreement.as_deref());
+    (native.run)(ktest, verdict, agreement, left.min(NATIVE_TIMEOUT))
+}
+
+/// What native replay showed, for the report's notes: how many of the rows concrete replay
+/// confirmed the executables reproduced (the others are not counted), and how many they did
+/// not run (time, or a test they cannot run).
+fn native_note(native: Option<&NativeConfirm>, rows: &[PathRow]) -> Option<String> {
+    let native = native?;
+    let (mut total, mut ran, mut agreed) = (0, 0, 0);
+    for row in rows.iter().filter(|r| r.confirmed == Some(true)) {
+        if row.verdict == PathVerdict::Proved {
+            continue;
+        }
+        total += 1;
+        if let Some(ok) = row.native {
+            ran += 1;
+            agreed += usize::from(ok);
+        }
+    }
+    if total == 0 {
+        return None;
+    }
+    let names: Vec<String> = native
+        .binaries
+        .iter()
+        .map(|b| b.display().to_string())
+        .collect();
+    let names = match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let mut text = format!("native replay on {names}: {agreed} of {ran} rows reproduced");
+    if agreed < ran {
+        text.push_str(&format!(
+            ", {} did not (reported, not counted: the engine or its model differs from the executables)",
+            ran - agreed
+        ));
+    }
+    if ran < total {
+        text.push_str(&format!(
+            "; {} not run natively (time, or tests that cannot run natively)",
+            total - ran
+        ));
+    }
+    Some(text)
 }
 
 /// Time the concrete replays of a check may take once its exploration was stopped (by an
@@ -970,6 +1073,7 @@ mod tests {
             detail: String::new(),
             ktest: None,
             confirmed,
+            native: None,
             path: None,
             class: None,
             three: None,

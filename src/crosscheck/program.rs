@@ -27,10 +27,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The start of a three-way check's note when its differences are confirmed on the native
-/// executables too (`xcheck suite` reads it).
-pub const THREE_WAY_NATIVE_NOTE: &str = "three-way: each difference is confirmed by concrete replay in the engine and on the native executables beside the bitcode";
-
 /// What a path's verdict compares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Compare {
@@ -72,25 +68,10 @@ pub struct ProgramCheck {
     pub solver: SolverConfig,
     /// Where tests and reports go. Default is `xcheck-out`.
     pub out_dir: PathBuf,
-    /// For a three-way check, which sides agree on a test when the native executables run
-    /// it: a difference is confirmed only if they agree as the engine's replay does. Default
-    /// is none (confirmed in the engine only); the front end sets it
-    /// (`replay::three_way_native`), as the crosscheck runs no executables.
-    pub native: Option<NativeAgreement>,
-}
-
-/// Which sides agree (`C differs`, as [`ThreeWay::agreement_of`] says) when the native
-/// executables run a test; `None` when they cannot run it (injected failures).
-#[derive(Clone)]
-pub struct NativeAgreement(pub Arc<NativeAgreementFn>);
-
-/// The function inside a [`NativeAgreement`].
-pub type NativeAgreementFn = dyn Fn(&KTest) -> Option<String> + Send + Sync;
-
-impl std::fmt::Debug for NativeAgreement {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("NativeAgreement")
-    }
+    /// The native executables that confirm what concrete replay confirmed (for a three-way
+    /// check, that they agree as the engine's replay does: `C differs`…). Default is none
+    /// (the front end gives those it finds beside the bitcode).
+    pub native: Option<super::NativeConfirm>,
 }
 
 impl ProgramCheck {
@@ -326,11 +307,8 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     for side in &Side::CHECKED[..entries.sides.len()] {
         notes.push(super::coverage_note(&module, &explored.coverage, *side));
     }
-    if check.c_path.is_some() {
-        notes.push(match &check.native {
-            Some(_) => format!("{THREE_WAY_NATIVE_NOTE} (which sides agree must be the same)"),
-            None => "three-way: no native executables beside the bitcode (FILE for FILE.bc): differences are confirmed by concrete replay in the engine only".into(),
-        });
+    if check.c_path.is_some() && check.native.is_none() {
+        notes.push("three-way: no native executables beside the bitcode (FILE for FILE.bc): differences are confirmed by concrete replay in the engine only".into());
     }
     notes.extend(super::query_log_note(&solver_config));
 
@@ -342,16 +320,9 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     );
     let confirm = super::Confirm {
         stop: replay_check.exec.stop.clone(),
-        replay: &|ktest| {
-            let replayed = replay(&module, &entries, &replay_check, ktest);
-            Ok(match (replayed, &check.native) {
-                (Some(r), Some(native)) if r.agreement.is_some() => (native.0)(ktest)
-                    .is_none_or(|native| Some(native) == r.agreement)
-                    .then_some(r),
-                (r, _) => r,
-            })
-        },
+        replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),
         abstracted: false,
+        native: check.native.as_ref(),
     };
     let outcome = super::conclude(explored, &title, notes, started, &recorder, &stop, confirm);
     // Freeing the expressions and the program takes a while after a long run: another
@@ -615,6 +586,16 @@ impl ProgramDriver {
             } else {
                 PathVerdict::Proved
             };
+            // Failures on both sides count as agreement only when replay shows them: their
+            // row needs a test, so an input.
+            let example = match example {
+                Some(m) if fa && fb => Some(Arc::new(complete_model(ex, state, &m))),
+                None if fa && fb => match ex.check(state, pool.true_()) {
+                    Ok(m) => m.map(|m| Arc::new(complete_model(ex, state, &m))),
+                    Err(why) => return undecided(state, &why),
+                },
+                other => other,
+            };
             let [result_a, result_b, detail] = match &example {
                 Some(m) => [
                     describe(ex, a, m),
@@ -627,9 +608,13 @@ impl ProgramDriver {
                 ],
                 None => ["?".into(), "?".into(), String::new()],
             };
+            let inputs = match (&example, fa && fb) {
+                (Some(m), true) => inputs_of(state, m),
+                _ => Vec::new(),
+            };
             return Decision {
                 verdict,
-                inputs: Vec::new(),
+                inputs,
                 result_a,
                 result_b,
                 detail,
@@ -714,6 +699,20 @@ impl ProgramDriver {
         };
         let Some(first) = first else {
             let all_fail = failed.iter().all(|&f| f);
+            // Failures of all three count as agreement only when replay shows them: their
+            // row needs a test, so an input.
+            let example = match example {
+                Some(m) if all_fail => Some(Arc::new(complete_model(ex, state, &m))),
+                None if all_fail => match ex.check(state, pool.true_()) {
+                    Ok(m) => m.map(|m| Arc::new(complete_model(ex, state, &m))),
+                    Err(why) => return vec![undecided(state, &why)],
+                },
+                other => other,
+            };
+            let inputs = match (&example, all_fail) {
+                (Some(m), true) => inputs_of(state, m),
+                _ => Vec::new(),
+            };
             let results = match &example {
                 Some(m) => sides.map(|s| describe(ex, s, m)),
                 None => ["?", "?", "?"].map(String::from),
@@ -725,7 +724,7 @@ impl ProgramDriver {
                 } else {
                     PathVerdict::Proved
                 },
-                inputs: Vec::new(),
+                inputs,
                 result_a,
                 result_b,
                 detail: if all_fail && example.is_some() {
@@ -957,7 +956,11 @@ impl Driver for ProgramDriver {
                             format!("the POSIX model rejected the environment: {message}")
                         }
                         other => {
-                            format!("the POSIX model failed: {} at {}", other.describe(), f.loc)
+                            format!(
+                                "the POSIX model failed: {} at {}",
+                                other.describe(),
+                                f.place()
+                            )
                         }
                     };
                     self.unknown(&state, &why);
@@ -1139,7 +1142,7 @@ fn observe(
             };
             (format!("exit {}", status & 0xff), false)
         }
-        SideOutcome::Failed(f) => (format!("{} at {}", f.kind.describe(), f.loc), true),
+        SideOutcome::Failed(f) => (format!("{} at {}", f.kind.describe(), f.place()), true),
         SideOutcome::Returned { .. } => ("returned".into(), false),
     };
     let out = concrete_bytes(ex, &side.outputs[0], model);

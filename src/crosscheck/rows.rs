@@ -82,6 +82,7 @@ impl Rows {
             detail,
             ktest: None,
             confirmed: None,
+            native: None,
             path: None,
             class,
             three,

@@ -221,7 +221,7 @@ impl<'s> CrossDriver<'s> {
             }
             (Failed(f), _) | (_, Failed(f)) => {
                 let side = if matches!(a, Failed(_)) { "A" } else { "B" };
-                let detail = format!("only {side} fails: {} at {}", f.kind.describe(), f.loc);
+                let detail = format!("only {side} fails: {} at {}", f.kind.describe(), f.place());
                 let model = self.any_model(ex, state);
                 (PathVerdict::ErrorOne, detail, model, results)
             }
@@ -511,7 +511,7 @@ fn describe(ex: &Executor<'_>, o: &SideOutcome, float: bool) -> String {
         SideOutcome::Exited(v) => format!("exit({})", value(v)),
         SideOutcome::Failed(f) => {
             let _ = ex;
-            format!("{} at {}", f.kind.describe(), f.loc)
+            format!("{} at {}", f.kind.describe(), f.place())
         }
     }
 }
@@ -541,7 +541,7 @@ fn concrete_outcome(
             text
         }
         SideOutcome::Exited(v) => format!("exit({})", value(v, false)),
-        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.loc),
+        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.place()),
     }
 }
 

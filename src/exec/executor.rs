@@ -658,7 +658,31 @@ impl<'a> Executor<'a> {
     /// Ends `state` as a program failure at the current location.
     pub fn fail(&mut self, state: State, kind: Termination) {
         let loc = self.current_loc(&state);
-        self.finish(state, Exit::Failed(Failure { kind, loc }));
+        let callers = self.call_sites(&state);
+        self.finish(state, Exit::Failed(Failure { kind, loc, callers }));
+    }
+
+    /// The locations of the calls that are running in `state`, innermost first (a caller's
+    /// next instruction follows its call).
+    pub fn call_sites(&self, state: &State) -> Vec<String> {
+        let frames = state.stack.len();
+        let mut sites: Vec<String> = state
+            .stack
+            .iter()
+            .take(frames.saturating_sub(1))
+            .filter(|frame| frame.pc > 0)
+            .map(|frame| {
+                let block = &self.module.function(frame.func).blocks[frame.block.index()];
+                let at = block
+                    .locs
+                    .get(frame.pc - 1)
+                    .copied()
+                    .unwrap_or(block.term_loc);
+                self.module.loc(at).to_string()
+            })
+            .collect();
+        sites.reverse();
+        sites
     }
 
     /// Ends `state` as unknown at the current location, recording the construct.

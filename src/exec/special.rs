@@ -716,33 +716,38 @@ impl<'a> Executor<'a> {
         Some(self.binop(BinOp::Or, r, f))
     }
 
+    /// `llvm.[su]{add,sub}.sat`. Unsigned: the wrapped result, or the bound it passed (an
+    /// addition overflowed when its result is below an operand, a subtraction when `a < b`).
+    /// Signed: computed one bit wider, where it cannot overflow, and clamped.
     fn saturating(&self, op: BinOp, signed: bool, a: Value, b: Value) -> Option<Value> {
         let w = a.width(self.pool);
+        if !signed {
+            let wrapped = self.binop(op, a, b);
+            return Some(if op == BinOp::Add {
+                let over = self.compare(Predicate::Ult, wrapped, a);
+                let max = Value::concrete(w, crate::expr::mask(w, u128::MAX));
+                self.select(over, max, wrapped)
+            } else {
+                let under = self.compare(Predicate::Ult, a, b);
+                self.select(under, Value::concrete(w, 0), wrapped)
+            });
+        }
         if w + 1 > crate::expr::MAX_WIDTH {
             return None;
         }
-        let kind = if signed {
-            CastKind::SExt
-        } else {
-            CastKind::ZExt
-        };
-        let wide = self.binop(op, self.cast(kind, a, w + 1), self.cast(kind, b, w + 1));
-        let (lo, hi) = if signed {
-            (1u128 << (w - 1), (1u128 << (w - 1)) - 1)
-        } else {
-            (0, crate::expr::mask(w, u128::MAX))
-        };
-        let lo_v = self.cast(kind, Value::concrete(w, lo), w + 1);
-        let hi_v = self.cast(kind, Value::concrete(w, hi), w + 1);
-        let (lt, gt) = if signed {
-            (Predicate::Slt, Predicate::Sgt)
-        } else {
-            (Predicate::Ult, Predicate::Ugt)
-        };
-        let below = self.compare(lt, wide, lo_v);
-        let above = self.compare(gt, wide, hi_v);
-        let clamped = self.select(above, hi_v, wide);
-        let clamped = self.select(below, lo_v, clamped);
+        let wide = self.binop(
+            op,
+            self.cast(CastKind::SExt, a, w + 1),
+            self.cast(CastKind::SExt, b, w + 1),
+        );
+        let min = Value::concrete(w, 1u128 << (w - 1));
+        let max = Value::concrete(w, (1u128 << (w - 1)) - 1);
+        let min_wide = self.cast(CastKind::SExt, min, w + 1);
+        let max_wide = self.cast(CastKind::SExt, max, w + 1);
+        let below = self.compare(Predicate::Slt, wide, min_wide);
+        let above = self.compare(Predicate::Sgt, wide, max_wide);
+        let clamped = self.select(above, max_wide, wide);
+        let clamped = self.select(below, min_wide, clamped);
         Some(self.cast(CastKind::Trunc, clamped, w))
     }
 

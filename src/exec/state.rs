@@ -114,6 +114,29 @@ pub fn signal_name(sig: i32) -> &'static str {
 pub struct Failure {
     pub kind: Termination,
     pub loc: String,
+    /// The call sites that led to `loc`, innermost first (a failure inside `memcpy` says
+    /// which call of it failed).
+    pub callers: Vec<String>,
+}
+
+/// How many call sites a failure's description names.
+const CALLERS_SHOWN: usize = 3;
+
+impl Failure {
+    /// Where it failed: the location, then the call sites that led there, innermost first
+    /// (`memcpy.c:122, called from split.c:140 < split.c:92 < main.c:12`).
+    pub fn place(&self) -> String {
+        if self.callers.is_empty() {
+            return self.loc.clone();
+        }
+        let mut text = format!("{}, called from ", self.loc);
+        let shown = self.callers.len().min(CALLERS_SHOWN);
+        text.push_str(&self.callers[..shown].join(" < "));
+        if self.callers.len() > shown {
+            text.push_str(" < …");
+        }
+        text
+    }
 }
 
 /// One activation record.

@@ -12,7 +12,7 @@ use std::io;
 use std::path::Path;
 
 /// The columns of `report.csv`, in order.
-pub const CSV_HEADER: [&str; 9] = [
+pub const CSV_HEADER: [&str; 10] = [
     "id",
     "verdict",
     "merged_paths",
@@ -22,6 +22,7 @@ pub const CSV_HEADER: [&str; 9] = [
     "detail",
     "ktest",
     "confirmed",
+    "native",
 ];
 
 /// Writes `report.md`, `report.csv` and `report.json` into `dir`, creating it if needed.
@@ -42,7 +43,8 @@ pub fn write_reports(dir: &Path, report: &Report) -> io::Result<()> {
 /// Renders the rows as CSV: a header row, then one row per path.
 ///
 /// The verdict is the serialized name (`diverged`, `error_one`), `ktest` is empty when no
-/// file was written, and `confirmed` is `true`, `false` or empty.
+/// file was written, `confirmed` (concrete replay) and `native` (the native executables)
+/// are `true`, `false` or empty.
 pub fn render_csv(report: &Report) -> io::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_HEADER)?;
@@ -57,6 +59,7 @@ pub fn render_csv(report: &Report) -> io::Result<String> {
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_else(|| format!("{:?}", row.verdict));
         let confirmed = row.confirmed.map(|c| c.to_string()).unwrap_or_default();
+        let native = row.native.map(|c| c.to_string()).unwrap_or_default();
         w.write_record([
             row.id.to_string().as_str(),
             &verdict,
@@ -67,6 +70,7 @@ pub fn render_csv(report: &Report) -> io::Result<String> {
             &row.detail,
             row.ktest.as_deref().unwrap_or(""),
             &confirmed,
+            &native,
         ])?;
     }
     let bytes = w
@@ -130,7 +134,8 @@ mod tests {
                 "ret 8",
                 "return values differ",
                 "test000001.ktest",
-                "true"
+                "true",
+                ""
             ]
         );
         assert_eq!(&rows[0][1], "proved");

@@ -131,10 +131,8 @@ fn details(report: &Report) -> String {
             .map(|i| format!("{}={}", i.name, i.display))
             .collect();
         let mut ktest = row.ktest.clone().unwrap_or_default();
-        match (row.confirmed, ktest.is_empty()) {
-            (Some(true), false) => ktest.push_str(" (confirmed)"),
-            (Some(false), false) => ktest.push_str(" (NOT confirmed)"),
-            _ => {}
+        if let (Some(mark), false) = (super::table::confirmation(row), ktest.is_empty()) {
+            ktest.push_str(&format!(" ({mark})"));
         }
         let fields = [
             ("inputs", inputs.join(", ")),
@@ -257,6 +255,7 @@ mod tests {
             detail: String::new(),
             ktest: None,
             confirmed: None,
+            native: None,
             path: None,
             class: None,
             three: None,

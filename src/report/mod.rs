@@ -45,16 +45,30 @@ impl PathVerdict {
 }
 
 impl PathRow {
-    /// A difference that concrete replay reproduced: only these make a run NOT
-    /// EQUIVALENT (exit code 1).
+    /// A difference that concrete replay reproduced, and the native executables too when
+    /// they ran it: only these make a run NOT EQUIVALENT (exit code 1).
     pub fn is_confirmed_difference(&self) -> bool {
-        self.verdict.is_difference() && self.confirmed == Some(true)
+        self.verdict.is_difference() && self.confirmed == Some(true) && self.native != Some(false)
     }
 
-    /// A difference that concrete replay did not reproduce, or that was not replayed:
-    /// reported as such, and the run is inconclusive unless another row is confirmed.
+    /// A difference that concrete replay (or native replay) did not reproduce, or that was
+    /// not replayed: reported as such, and the run is inconclusive unless another row is
+    /// confirmed.
     pub fn is_unconfirmed_difference(&self) -> bool {
-        self.verdict.is_difference() && self.confirmed != Some(true)
+        self.verdict.is_difference() && !self.is_confirmed_difference()
+    }
+
+    /// Both sides fail, but replay did not show it (concrete replay did not reproduce the
+    /// failures, or the native executables do not fail): the engine's failure is not the
+    /// programs' own, so it is no agreement and the run is inconclusive.
+    pub fn is_unconfirmed_failure(&self) -> bool {
+        self.verdict == PathVerdict::ErrorBoth
+            && (self.confirmed != Some(true) || self.native == Some(false))
+    }
+
+    /// A row whose replay did not confirm what the engine said of it.
+    pub fn is_unconfirmed(&self) -> bool {
+        self.is_unconfirmed_difference() || self.is_unconfirmed_failure()
     }
 }
 
@@ -135,6 +149,12 @@ pub struct PathRow {
     pub ktest: Option<String>,
     /// Whether replaying the inputs concretely agreed with the symbolic result.
     pub confirmed: Option<bool>,
+    /// Whether the native executables did what the engine said (a program check with
+    /// executables beside its bitcode replays its differences and failures on them): a
+    /// difference they do not show, or a failure of both sides they do not have, is reported
+    /// and not counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native: Option<bool>,
     /// The path's branch decisions (`0110…`, `shard::path_text`): written by sharded runs
     /// only, for `xcheck merge` to put the shards' rows in the order one run gives them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -206,8 +226,9 @@ pub struct Summary {
     pub errors_both: usize,
     /// Rows where one side fails, confirmed by concrete replay.
     pub errors_one: usize,
-    /// Rows the engine found to differ but concrete replay did not reproduce (or that
-    /// were not replayed): never counted as divergences.
+    /// Rows the engine found to differ, or to fail on both sides, but replay (concrete, or
+    /// native where executables exist) did not reproduce, or that were not replayed: never
+    /// counted as divergences or agreements.
     pub unconfirmed: usize,
     /// Of `unconfirmed`, the rows that were not replayed at all (the run was stopped first):
     /// whether they reproduce is not known, which is not the same as not reproducing.
@@ -369,10 +390,7 @@ impl Summary {
                 .filter(|r| r.verdict == v && r.is_confirmed_difference())
                 .count()
         };
-        let unconfirmed = rows
-            .iter()
-            .filter(|r| r.is_unconfirmed_difference())
-            .count();
+        let unconfirmed = rows.iter().filter(|r| r.is_unconfirmed()).count();
         let (diverged, errors_one) = (
             confirmed(PathVerdict::Diverged),
             confirmed(PathVerdict::ErrorOne),
@@ -396,7 +414,7 @@ impl Summary {
             unconfirmed,
             not_replayed: rows
                 .iter()
-                .filter(|r| r.is_unconfirmed_difference() && r.confirmed.is_none())
+                .filter(|r| r.is_unconfirmed() && r.confirmed.is_none())
                 .count(),
             unknown,
             instructions: 0,
@@ -467,6 +485,7 @@ pub(crate) mod tests {
             detail: detail.to_string(),
             ktest: None,
             confirmed: None,
+            native: None,
             path: None,
             class: None,
             three: None,

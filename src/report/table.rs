@@ -373,14 +373,14 @@ pub(crate) fn verdict_sentence(s: &Summary) -> String {
             let not_reproduced = s.unconfirmed - s.not_replayed;
             if not_reproduced > 0 {
                 why.push(format!(
-                    "{} that concrete replay did not confirm",
-                    plural(not_reproduced, "difference", "differences")
+                    "{} that replay did not confirm",
+                    plural(not_reproduced, "path", "paths")
                 ));
             }
             if s.not_replayed > 0 {
                 why.push(format!(
                     "{} not replayed before the run stopped",
-                    plural(s.not_replayed, "difference", "differences")
+                    plural(s.not_replayed, "path", "paths")
                 ));
             }
             if s.unknown > 0 {
@@ -512,13 +512,11 @@ fn inputs_cell(row: &PathRow) -> String {
     parts.join(", ")
 }
 
-/// The `.ktest` file name and whether concrete replay confirmed the row.
+/// The `.ktest` file name and whether replay confirmed the row.
 fn ktest_cell(row: &PathRow) -> String {
     let mut cell = row.ktest.clone().unwrap_or_default();
-    let mark = match row.confirmed {
-        Some(true) => "confirmed",
-        Some(false) => "NOT confirmed",
-        None => return cell,
+    let Some(mark) = confirmation(row) else {
+        return cell;
     };
     if row.verdict == PathVerdict::Proved && row.ktest.is_none() {
         return cell;
@@ -529,6 +527,16 @@ fn ktest_cell(row: &PathRow) -> String {
         let _ = write!(cell, " ({mark})");
     }
     cell
+}
+
+/// Whether replay confirmed the row: in the engine, then natively where it ran.
+pub(crate) fn confirmation(row: &PathRow) -> Option<&'static str> {
+    Some(match (row.confirmed?, row.native) {
+        (false, _) => "NOT confirmed",
+        (true, Some(false)) => "NOT reproduced natively",
+        (true, Some(true)) => "confirmed natively",
+        (true, None) => "confirmed",
+    })
 }
 
 /// Replaces control characters with escapes so a cell stays on one line.
@@ -654,8 +662,8 @@ mod tests {
         );
         let sentence = verdict_sentence(&s);
         assert!(
-            sentence.contains("2 differences that concrete replay did not confirm")
-                && sentence.contains("3 differences not replayed before the run stopped"),
+            sentence.contains("2 paths that replay did not confirm")
+                && sentence.contains("3 paths not replayed before the run stopped"),
             "{sentence}"
         );
     }

@@ -12,6 +12,7 @@ mod corpus;
 mod expr_props;
 mod float;
 mod gate;
+mod intrinsics;
 mod jump;
 mod klee_harness;
 mod ktest_format;

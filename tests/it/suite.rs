@@ -124,7 +124,7 @@ fn a_check_that_cannot_run_is_an_error_row_and_bad_options_are_usage_errors() {
     for (extra, needle) in [
         (&["--only", "nope"][..], "--only nope: no a-nope.bc"),
         (&["-j", "0"][..], "-j: from 1 to"),
-        (&["--native-time", "soon"][..], "--native-time"),
+        (&["--compare", "stdout,colour"][..], "--compare"),
         (&["--sides", "zz"][..], "no utility both zz and a provide"),
     ] {
         let o = run(extra);

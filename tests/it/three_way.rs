@@ -14,7 +14,7 @@ use xcheck::ktest::KTest;
 /// and exits with `status` (an expression over `c` too).
 fn source(expr: &str, status: &str) -> String {
     format!(
-        "#include <stdio.h>\nint main(int argc, char **argv) {{\n  int c = argc > 1 ? (unsigned char)argv[1][0] : 0;\n  putchar({expr});\n  putchar(10);\n  return {status};\n}}\n"
+        "#include <stdio.h>\n#include <stdlib.h>\nint main(int argc, char **argv) {{\n  int c = argc > 1 ? (unsigned char)argv[1][0] : 0;\n  putchar({expr});\n  putchar(10);\n  return {status};\n}}\n"
     )
 }
 
@@ -93,6 +93,7 @@ fn the_odd_side_is_named_and_each_difference_is_confirmed_natively() {
         assert_eq!(row["three"]["agreement"], "C differs", "{row:#}");
         assert_eq!(row["three"]["odd"], "C", "{row:#}");
         assert_eq!(row["confirmed"], true, "{row:#}");
+        assert_eq!(row["native"], true, "{row:#}");
         assert!(row["class"].as_str().unwrap().starts_with("C differs: "));
         // The test reproduces on the native executables: A and B agree, C does not.
         let test = d.join("out").join(row["ktest"].as_str().unwrap());
@@ -115,36 +116,51 @@ fn the_odd_side_is_named_and_each_difference_is_confirmed_natively() {
     assert!(text.contains("C differs"), "{text}");
 
     // With C's executable replaced by A's, the native runs all agree where the engine says
-    // C differs: no difference is confirmed, and the run is inconclusive.
+    // C differs: no difference is counted, and the run is inconclusive.
     std::fs::copy(d.join("a"), d.join("c")).unwrap();
     let (code, report) = check(d, "swapped");
     assert_eq!(code, Some(3), "{report:#}");
     for row in differences(&report) {
-        assert_eq!(row["confirmed"], false, "{row:#}");
+        assert_eq!(row["native"], false, "{row:#}");
     }
+    assert_eq!(report["summary"]["odd_one_out"][2]["paths"], 0);
 }
 
 #[test]
 fn three_equal_programs_are_proved_on_every_path() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    build(d, "a", &source("c", "c == 'x'"));
-    build(d, "b", &source("c | 0", "c == 'x' ? 1 : 0"));
-    build(d, "c", &source("c ^ 0", "c != 'x' ? 0 : 1"));
+    // All three abort on 'q': failures of all three, confirmed natively.
+    build(d, "a", &source("c == 'q' ? (abort(), 0) : c", "c == 'x'"));
+    build(
+        d,
+        "b",
+        &source("c == 'q' ? (abort(), 0) : c | 0", "c == 'x' ? 1 : 0"),
+    );
+    build(
+        d,
+        "c",
+        &source("c == 'q' ? (abort(), 0) : c ^ 0", "c != 'x' ? 0 : 1"),
+    );
     let (code, report) = check(d, "out");
     assert_eq!(code, Some(0), "{report:#}");
     assert_eq!(report["summary"]["overall"], "equivalent");
     let rows = report["rows"].as_array().unwrap();
-    assert!(!rows.is_empty());
+    assert!(rows.iter().any(|r| r["verdict"] == "proved"), "{report:#}");
+    assert!(
+        rows.iter().any(|r| r["verdict"] == "error_both"),
+        "{report:#}"
+    );
     for row in rows {
-        assert_eq!(row["verdict"], "proved", "{row:#}");
         assert_eq!(row["three"]["agreement"], "all agree", "{row:#}");
+        if row["verdict"] == "error_both" {
+            assert!(row["ktest"].is_string(), "{row:#}");
+            assert_eq!(row["native"], true, "{row:#}");
+        } else {
+            assert_eq!(row["verdict"], "proved", "{row:#}");
+            assert!(row["ktest"].is_null(), "{row:#}");
+        }
     }
-    assert!(std::fs::read_dir(d.join("out")).unwrap().all(|e| !e
-        .unwrap()
-        .path()
-        .to_string_lossy()
-        .ends_with(".ktest")));
 }
 
 #[test]
@@ -170,6 +186,7 @@ fn three_different_programs_get_a_test_per_disagreement() {
     assert_eq!(tests.len(), diffs.len(), "one test per disagreement");
     for row in &diffs {
         assert_eq!(row["confirmed"], true, "{row:#}");
+        assert_eq!(row["native"], true, "{row:#}");
         let test = d.join("out").join(row["ktest"].as_str().unwrap());
         let runs = ["a", "b", "c"].map(|n| native(d, n, &test).0);
         let agree = (runs[0] == runs[1], runs[0] == runs[2], runs[1] == runs[2]);
