@@ -89,8 +89,9 @@ struct CheckArgs {
     /// for busybox-wc.bc and coreutils-wc.bc; else A's file name up to its first dot).
     #[arg(long, value_name = "NAME")]
     argv0: Option<String>,
-    /// Whole programs: what must agree, from stdout, stderr, exit (comma-separated).
-    #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
+    /// Whole programs: what must agree, from stdout, stderr, exit, files (the files the
+    /// programs create, change or remove), comma-separated.
+    #[arg(long, value_name = "LIST", default_value = "stdout,exit,files")]
     compare: String,
     /// Whole programs: do not compare exit statuses.
     #[arg(long = "ignore-exit-code")]
@@ -332,8 +333,9 @@ struct SuiteArgs {
     /// Checks run at once (each a process of its own).
     #[arg(short = 'j', long, default_value_t = 1)]
     jobs: usize,
-    /// What must agree, from stdout, stderr, exit (comma-separated); given to every check.
-    #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
+    /// What must agree, from stdout, stderr, exit, files (comma-separated); given to every
+    /// check.
+    #[arg(long, value_name = "LIST", default_value = "stdout,exit,files")]
     compare: String,
     /// One three-way check per utility that the reference and exactly two others provide
     /// (`xcheck X.bc REF.bc Y.bc`), instead of two pairs.
@@ -370,8 +372,9 @@ struct ReplayArgs {
     /// Three binaries (A B C) replay the tests of a three-way program check.
     #[arg(long, num_args = 2..=3, value_names = ["A", "B"], conflicts_with_all = ["a", "b", "c"])]
     native: Option<Vec<PathBuf>>,
-    /// Whole programs: what must agree, from stdout, stderr, exit (comma-separated).
-    #[arg(long, value_name = "LIST", default_value = "stdout,exit")]
+    /// Whole programs: what must agree, from stdout, stderr, exit, files (the files the
+    /// programs create, change or remove), comma-separated.
+    #[arg(long, value_name = "LIST", default_value = "stdout,exit,files")]
     compare: String,
     /// Whole programs: compare outputs as words, ignoring spacing (as the check did).
     #[arg(long = "ignore-spacing")]
@@ -1078,6 +1081,7 @@ fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit
         stdout: false,
         stderr: false,
         exit: false,
+        files: false,
         ignore_spacing: false,
     };
     for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -1085,9 +1089,10 @@ fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit
             "stdout" => c.stdout = true,
             "stderr" => c.stderr = true,
             "exit" => c.exit = true,
+            "files" => c.files = true,
             other => {
                 return Err(usage(format!(
-                    "--compare: unknown '{other}' (stdout, stderr, exit)"
+                    "--compare: unknown '{other}' (stdout, stderr, exit, files)"
                 )))
             }
         }

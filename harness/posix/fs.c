@@ -167,6 +167,85 @@ void xc_fs_reset(void) {
     xc_ino_next = 1000;
 }
 
+/* Whether the run changed node f: created or removed it, renamed it, changed its mode, size or
+ * contents (a contents buffer of its own means it was written). */
+static int xc_changed(const struct xc_file *f) {
+    if (!f->exists && !f->init_exists)
+        return 0;
+    return f->exists != f->init_exists || f->cap || f->name != f->init_name ||
+           f->mode != f->init_mode || f->size != f->init_size;
+}
+
+static int xc_name_less(const char *a, const char *b) {
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return (unsigned char)*a < (unsigned char)*b;
+}
+
+/* One record of stream 3: the name and its NUL, 'F' (a file), 'D' (a directory) or '-' (gone),
+ * the permission bits (4 bytes, little-endian), the size (8 bytes) and a file's contents. */
+static void xc_publish_one(const char *name, const struct xc_file *f) {
+    int gone = !f || !f->exists;
+    int dir = !gone && (f->mode & XC_S_IFMT) == XC_S_IFDIR;
+    __xc_output(3, name, xc_strlen(name) + 1);
+    unsigned char head[13];
+    head[0] = gone ? '-' : dir ? 'D' : 'F';
+    uint32_t mode = gone ? 0 : f->mode & 07777;
+    uint64_t size = gone || dir ? 0 : f->size;
+    for (int i = 0; i < 4; i++)
+        head[1 + i] = (unsigned char)(mode >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        head[5 + i] = (unsigned char)(size >> (8 * i));
+    __xc_output(3, head, sizeof head);
+    if (size)
+        __xc_output(3, f->data, size);
+}
+
+/* Publishes what the running program did to the file system, as stream 3 of its outputs: a
+ * record per changed node, in name order (so that the order files were created or first
+ * looked up in does not count), and the old name of a renamed file that existed as gone. */
+void xc_fs_publish(void) {
+    size_t n = 0;
+    for (struct xc_file *f = xc_nodes; f; f = f->next)
+        n += (size_t)xc_changed(f) * (f->name != f->init_name && f->init_exists ? 2 : 1);
+    if (!n)
+        return;
+    const char **names = malloc(n * sizeof *names);
+    struct xc_file **nodes = malloc(n * sizeof *nodes);
+    size_t k = 0;
+    for (struct xc_file *f = xc_nodes; f; f = f->next) {
+        if (!xc_changed(f))
+            continue;
+        names[k] = f->name;
+        nodes[k++] = f;
+        if (f->name != f->init_name && f->init_exists) {
+            names[k] = f->init_name;
+            nodes[k++] = 0;
+        }
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && xc_name_less(names[j], names[j - 1]); j--) {
+            const char *tn = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = tn;
+            struct xc_file *tf = nodes[j];
+            nodes[j] = nodes[j - 1];
+            nodes[j - 1] = tf;
+        }
+    for (size_t i = 0; i < n; i++) {
+        /* A name removed and made again (unlink, then create) is one record: the new file. */
+        int gone = !nodes[i] || !nodes[i]->exists;
+        if (gone && ((i > 0 && xc_streq(names[i - 1], names[i])) ||
+                     (i + 1 < n && xc_streq(names[i + 1], names[i]))))
+            continue;
+        xc_publish_one(names[i], nodes[i]);
+    }
+    free(names);
+    free(nodes);
+}
+
 void xc_fs_stat(const struct xc_file *f, struct xc_stat *st) {
     int dir = (f->mode & XC_S_IFMT) == XC_S_IFDIR;
     if (f->stat) {

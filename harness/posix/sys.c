@@ -151,6 +151,7 @@ static long xc_signal_self(long sig, int code) {
     }
     if (xc_default_ignored(s))
         return 0;
+    xc_fs_publish();
     __xc_exit_signal(s);
 }
 
@@ -261,6 +262,7 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6) 
     /* process */
     case XC_SYS_exit:
     case XC_SYS_exit_group:
+        xc_fs_publish();
         __xc_exit((int)(a1 & 0xff));
     case XC_SYS_getpid:
     case XC_SYS_gettid:

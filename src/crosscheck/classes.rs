@@ -15,6 +15,8 @@ pub(crate) struct Observed<'a> {
     pub failed: bool,
     pub stdout: &'a [u8],
     pub stderr: &'a [u8],
+    /// The record of the files it changed (the POSIX model's stream 3).
+    pub files: &'a [u8],
 }
 
 /// The class of a difference between `a` and `b`, named `A` and `B`.
@@ -32,6 +34,9 @@ pub(crate) fn classify_named(a: &Observed<'_>, b: &Observed<'_>, names: (&str, &
     }
     if let Some(part) = stream("stderr", a.stderr, b.stderr, names) {
         parts.push(part);
+    }
+    if a.files != b.files {
+        parts.push(files_part(a.files, b.files, names));
     }
     let (na, nb) = names;
     if a.end != b.end {
@@ -55,6 +60,84 @@ pub(crate) fn classify_named(a: &Observed<'_>, b: &Observed<'_>, names: (&str, &
     } else {
         parts.join("; ")
     }
+}
+
+/// One file as the POSIX model publishes it (`harness/posix/fs.c`, `xc_fs_publish`).
+struct FileRecord<'a> {
+    name: &'a [u8],
+    /// `F` a file, `D` a directory, `-` removed.
+    kind: u8,
+    mode: u32,
+    contents: &'a [u8],
+}
+
+/// The records of a stream-3 output; what does not parse ends the list.
+fn file_records(mut bytes: &[u8]) -> Vec<FileRecord<'_>> {
+    let mut out = Vec::new();
+    while let Some(nul) = bytes.iter().position(|&b| b == 0) {
+        let (name, rest) = (&bytes[..nul], &bytes[nul + 1..]);
+        if rest.len() < 13 {
+            break;
+        }
+        let mode = u32::from_le_bytes(rest[1..5].try_into().unwrap_or_default());
+        let size = u64::from_le_bytes(rest[5..13].try_into().unwrap_or_default());
+        let size = usize::try_from(size)
+            .unwrap_or(usize::MAX)
+            .min(rest.len() - 13);
+        out.push(FileRecord {
+            name,
+            kind: rest[0],
+            mode,
+            contents: &rest[13..13 + size],
+        });
+        bytes = &rest[13 + size..];
+    }
+    out
+}
+
+/// The files of a stream-3 output for people: `xaa "1\n", old (removed), d/ (directory)`.
+pub fn files_text(bytes: &[u8]) -> String {
+    let parts: Vec<String> = file_records(bytes)
+        .iter()
+        .map(|f| {
+            let name = String::from_utf8_lossy(f.name);
+            match f.kind {
+                b'-' => format!("{name} (removed)"),
+                b'D' => format!("{name}/ (directory {:o})", f.mode),
+                _ => format!("{name} {:o} {}", f.mode, quote(f.contents)),
+            }
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// How the files two programs changed differ: `files: only A writes`, `files: B also writes
+/// xab`, `files: xaa differs`.
+fn files_part(a: &[u8], b: &[u8], (na, nb): (&str, &str)) -> String {
+    let (ra, rb) = (file_records(a), file_records(b));
+    if ra.is_empty() {
+        return format!("files: only {nb} {} files", verb(nb, "change"));
+    }
+    if rb.is_empty() {
+        return format!("files: only {na} {} files", verb(na, "change"));
+    }
+    let names = |r: &[FileRecord<'_>]| r.iter().map(|f| f.name.to_vec()).collect::<Vec<_>>();
+    if names(&ra) != names(&rb) {
+        return "files: different files".into();
+    }
+    if ra
+        .iter()
+        .zip(&rb)
+        .any(|(x, y)| x.kind != y.kind || x.mode != y.mode)
+    {
+        return "files: kinds or permissions differ".into();
+    }
+    let (x, y) = ra
+        .iter()
+        .zip(&rb)
+        .find(|(x, y)| x.contents != y.contents)
+        .map_or((&[][..], &[][..]), |(x, y)| (x.contents, y.contents));
+    stream("files", x, y, (na, nb)).unwrap_or_else(|| "files differ".into())
 }
 
 /// `fail` or `fails` for a subject `name` (`A and B fail`, `C fails`).
@@ -131,9 +214,29 @@ pub fn words_of(text: &[u8]) -> Vec<Vec<&[u8]>> {
         .collect()
 }
 
+/// Bytes as a C-like string literal, cut at 200 bytes.
+pub fn quote(bytes: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &b in bytes.iter().take(200) {
+        match b {
+            b'\n' => s.push_str("\\n"),
+            b'\t' => s.push_str("\\t"),
+            b'\\' => s.push_str("\\\\"),
+            b'"' => s.push_str("\\\""),
+            0x20..=0x7e => s.push(b as char),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    s.push('"');
+    if bytes.len() > 200 {
+        s.push_str(&format!("… ({} bytes)", bytes.len()));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{classify, Observed};
+    use super::{classify, files_text, Observed};
 
     fn exited<'a>(end: &'a str, stdout: &'a [u8], stderr: &'a [u8]) -> Observed<'a> {
         Observed {
@@ -141,6 +244,7 @@ mod tests {
             failed: false,
             stdout,
             stderr,
+            files: b"",
         }
     }
 
@@ -181,6 +285,7 @@ mod tests {
             failed: true,
             stdout: b"",
             stderr: b"",
+            files: b"",
         };
         assert_eq!(
             classify(&exited("exit 0", b"", b""), &failing),
@@ -196,5 +301,33 @@ mod tests {
             &exited("exit 0", b"9\n", b""),
         );
         assert_eq!(one, other);
+    }
+
+    #[test]
+    fn files_name_how_they_differ() {
+        let record = |name: &str, kind: u8, contents: &[u8]| {
+            let mut r = name.as_bytes().to_vec();
+            r.push(0);
+            r.push(kind);
+            r.extend(0o644u32.to_le_bytes());
+            r.extend((contents.len() as u64).to_le_bytes());
+            r.extend(contents);
+            r
+        };
+        let with = |files: &'static [u8]| Observed {
+            files,
+            ..exited("exit 0", b"ok\n", b"")
+        };
+        let xaa: &'static [u8] = record("xaa", b'F', b"1\n").leak();
+        let xaa2: &'static [u8] = record("xaa", b'F', b"2\n").leak();
+        let gone: &'static [u8] = record("old", b'-', b"").leak();
+        assert_eq!(classify(&with(xaa), &with(xaa2)), "files: numbers differ");
+        assert_eq!(
+            classify(&with(b""), &with(xaa)),
+            "files: only B changes files"
+        );
+        assert_eq!(classify(&with(xaa), &with(gone)), "files: different files");
+        assert_eq!(files_text(xaa), "xaa 644 \"1\\n\"");
+        assert_eq!(files_text(gone), "old (removed)");
     }
 }

@@ -11,7 +11,7 @@
 //! differ, for a model of `pc ∧ outX ≠ outY`, and makes a row for each way the sides
 //! disagree that it found (which side is the odd one out, or all three differ).
 
-pub use super::classes::words_of;
+pub use super::classes::{quote, words_of};
 use super::rows::{Decision, RowDriver, Rows};
 use super::{explore, Outcome};
 use crate::env_options::{role, EnvOptions, Role};
@@ -33,6 +33,9 @@ pub struct Compare {
     pub stdout: bool,
     pub stderr: bool,
     pub exit: bool,
+    /// The files the programs created, changed or removed (names, kinds, permissions and
+    /// contents, as the POSIX model publishes them when a program ends).
+    pub files: bool,
     /// Compare outputs line by line as words separated by spaces and tabs (so `"  3  4\n"`
     /// equals `"3 4\n"`). Applies where both outputs are concrete on the path; symbolic
     /// outputs are compared byte for byte (counted in the report).
@@ -45,6 +48,7 @@ impl Default for Compare {
             stdout: true,
             stderr: false,
             exit: true,
+            files: true,
             ignore_spacing: false,
         }
     }
@@ -275,6 +279,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         (c.stdout, "stdout"),
         (c.stderr, "stderr"),
         (c.exit, "exit status"),
+        (c.files, "files written"),
     ]
     .iter()
     .filter(|(on, _)| *on)
@@ -454,7 +459,7 @@ fn initial_state(ex: &mut Executor<'_>, entries: &Entries, check: &ProgramCheck)
 /// How one program ended, with what it wrote.
 struct SideEnd {
     end: SideOutcome,
-    outputs: [Arc<Vec<Value>>; 2],
+    outputs: [Arc<Vec<Value>>; crate::exec::OUTPUT_STREAMS],
 }
 
 pub(crate) struct ProgramDriver {
@@ -557,6 +562,9 @@ impl ProgramDriver {
                 parts.push((what, same, strict));
             }
         }
+        if self.compare.files {
+            parts.push(("files", same_bytes(ex, &a.outputs[2], &b.outputs[2]), None));
+        }
         parts
     }
 
@@ -652,7 +660,11 @@ impl ProgramDriver {
             let detail = format!(
                 "{} differ{}",
                 which.join(" and "),
-                if which.len() == 1 { "s" } else { "" }
+                if which.len() == 1 && which[0] != "files" {
+                    "s"
+                } else {
+                    ""
+                }
             );
             (verdict, inputs_of(state, &model), detail)
         };
@@ -1150,12 +1162,17 @@ fn observe(
     (end, failed, out, err)
 }
 
-/// `exit 1, stdout "3\n"` for the inputs of `model`.
+/// `exit 1, stdout "3\n"` for the inputs of `model`, with the files it changed
+/// (`, files xaa "1\n"`).
 fn describe(ex: &Executor<'_>, side: &SideEnd, model: &Assignment) -> String {
     let (end, _, out, err) = observe(ex, side, model);
     let mut text = format!("{end}, stdout {}", quote(&out));
     if !err.is_empty() {
         text.push_str(&format!(", stderr {}", quote(&err)));
+    }
+    let files = concrete_bytes(ex, &side.outputs[2], model);
+    if !files.is_empty() {
+        text.push_str(&format!(", files {}", super::classes::files_text(&files)));
     }
     text
 }
@@ -1176,33 +1193,22 @@ fn class_named(
 ) -> String {
     let (ea, fa, oa, xa) = observe(ex, a, model);
     let (eb, fb, ob, xb) = observe(ex, b, model);
-    let side = |end, failed, stdout, stderr| super::classes::Observed {
+    let (files_a, files_b) = (
+        concrete_bytes(ex, &a.outputs[2], model),
+        concrete_bytes(ex, &b.outputs[2], model),
+    );
+    let side = |end, failed, stdout, stderr, files| super::classes::Observed {
         end,
         failed,
         stdout,
         stderr,
+        files,
     };
-    super::classes::classify_named(&side(&ea, fa, &oa, &xa), &side(&eb, fb, &ob, &xb), names)
-}
-
-/// Bytes as a C-like string literal, cut at 200 bytes.
-pub fn quote(bytes: &[u8]) -> String {
-    let mut s = String::from("\"");
-    for &b in bytes.iter().take(200) {
-        match b {
-            b'\n' => s.push_str("\\n"),
-            b'\t' => s.push_str("\\t"),
-            b'\\' => s.push_str("\\\\"),
-            b'"' => s.push_str("\\\""),
-            0x20..=0x7e => s.push(b as char),
-            _ => s.push_str(&format!("\\x{b:02x}")),
-        }
-    }
-    s.push('"');
-    if bytes.len() > 200 {
-        s.push_str(&format!("… ({} bytes)", bytes.len()));
-    }
-    s
+    super::classes::classify_named(
+        &side(&ea, fa, &oa, &xa, &files_a),
+        &side(&eb, fb, &ob, &xb, &files_b),
+        names,
+    )
 }
 
 /// The concrete contents of every symbolic object of the path under `model`.

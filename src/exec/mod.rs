@@ -23,6 +23,6 @@ mod vector;
 pub use crate::progress::{Progress, Tally};
 pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, WorkPool};
 pub use searcher::SearchKind;
-pub use state::{Failure, SideOutcome, State, Termination};
+pub use state::{Failure, SideOutcome, State, Termination, OUTPUT_STREAMS};
 pub use table::has_handler;
 pub use value::Value;

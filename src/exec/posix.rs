@@ -74,15 +74,16 @@ pub(crate) fn posix_memalign(
     Some(state)
 }
 
-/// `__xc_output(stream, buf, n)`: appends the n bytes at buf to stream 1 (stdout) or 2
-/// (stderr) of the running program.
+/// `__xc_output(stream, buf, n)`: appends the n bytes at buf to stream 1 (stdout), 2
+/// (stderr) or 3 (the record of the files changed) of the running program.
 pub(crate) fn output(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
     let args = call.args;
     let stream = match args.first().and_then(|v| v.as_concrete()) {
         Some(1) => 0,
         Some(2) => 1,
+        Some(3) => 2,
         _ => {
-            ex.unsupported(state, "__xc_output to a stream other than 1 or 2");
+            ex.unsupported(state, "__xc_output to a stream other than 1, 2 or 3");
             return None;
         }
     };

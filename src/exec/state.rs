@@ -384,7 +384,7 @@ pub enum SideOutcome {
 
 /// How side B of a three-way program check ended, with what it wrote to stdout and stderr
 /// (kept while side C runs).
-pub type SecondSide = (SideOutcome, [Arc<Vec<Value>>; 2]);
+pub type SecondSide = (SideOutcome, [Arc<Vec<Value>>; OUTPUT_STREAMS]);
 
 /// One merge group a state belongs to (`exec/merge.rs`).
 #[derive(Clone, Debug)]
@@ -432,17 +432,21 @@ pub struct State {
     pub merged: u64,
     /// Instructions since this state last reached a block never reached before.
     pub since_new_coverage: u64,
-    /// Bytes the running program wrote to stdout (0) and stderr (1), shared between forks
+    /// Bytes the running program wrote to stdout (0) and stderr (1), and the record of the
+    /// files it changed (2, which the POSIX model writes at its end), shared between forks
     /// until one of them writes.
-    pub outputs: [Arc<Vec<Value>>; 2],
-    /// What side A wrote to stdout and stderr, kept while side B runs (program checks).
-    pub first_outputs: [Arc<Vec<Value>>; 2],
+    pub outputs: [Arc<Vec<Value>>; OUTPUT_STREAMS],
+    /// What side A wrote, kept while side B runs (program checks).
+    pub first_outputs: [Arc<Vec<Value>>; OUTPUT_STREAMS],
     /// How side B ended and what it wrote, kept while side C runs (three-way program
     /// checks); `None` otherwise.
     pub second: Option<Arc<SecondSide>>,
     /// The calls of abstracted functions (`--abstract-calls`) on this path, both sides'.
     pub abstracted: Vec<AbstractedCall>,
 }
+
+/// The streams a program's outputs are kept in: stdout, stderr, the files it changed.
+pub const OUTPUT_STREAMS: usize = 3;
 
 /// One call of an uninterpreted function on a path: the function's name without its side,
 /// the arguments and the result.

@@ -196,6 +196,9 @@ pub struct NativeRun {
     /// The signal that killed it, when one did.
     pub signal: Option<i32>,
     pub timed_out: bool,
+    /// What the working directory held when it ended (the test's files as given, and what
+    /// the program made of them), in name order.
+    pub files: Vec<FileState>,
 }
 
 impl NativeRun {
@@ -288,6 +291,9 @@ pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io:
     };
     let stdout = reader.join().unwrap_or_default();
     let stderr = err_reader.join().unwrap_or_default();
+    let mut files = Vec::new();
+    snapshot(&dir, "", &mut files)?;
+    files.sort_by(|x, y| x.name.cmp(&y.name));
     drop(scratch);
     Ok(NativeRun {
         stdout,
@@ -295,7 +301,55 @@ pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io:
         status: status.code(),
         signal: status.signal(),
         timed_out,
+        files,
     })
+}
+
+/// One entry of the directory a native run ended with: its path below the run's working
+/// directory, whether it is a directory, its permission bits and a file's contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileState {
+    pub name: String,
+    pub directory: bool,
+    pub mode: u32,
+    pub contents: Vec<u8>,
+}
+
+/// The entries below `dir` (`prefix` names it), depth first; symbolic links as files of
+/// their target's name.
+fn snapshot(dir: &Path, prefix: &str, out: &mut Vec<FileState>) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        let meta = entry.path().symlink_metadata()?;
+        let mode = meta.permissions().mode() & 0o7777;
+        if meta.is_dir() {
+            out.push(FileState {
+                name: name.clone(),
+                directory: true,
+                mode,
+                contents: Vec::new(),
+            });
+            snapshot(&entry.path(), &format!("{name}/"), out)?;
+        } else {
+            let contents = if meta.file_type().is_symlink() {
+                std::fs::read_link(entry.path())?
+                    .to_string_lossy()
+                    .into_owned()
+                    .into_bytes()
+            } else {
+                std::fs::read(entry.path()).unwrap_or_default()
+            };
+            out.push(FileState {
+                name,
+                directory: false,
+                mode,
+                contents,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Whether two runs differ in what `compare` looks at.
@@ -313,6 +367,7 @@ pub fn differ(a: &NativeRun, b: &NativeRun, compare: crate::crosscheck::program:
         || (compare.exit
             && ((a.status.map(|s| s & 0xff), a.signal, a.timed_out)
                 != (b.status.map(|s| s & 0xff), b.signal, b.timed_out)))
+        || (compare.files && a.files != b.files)
 }
 
 #[cfg(test)]

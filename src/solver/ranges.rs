@@ -6,7 +6,10 @@
 //! - signed division, remainder and comparison of non-negative values are unsigned;
 //! - unsigned division and remainder of values that fit in `n` bits are done in `n` bits
 //!   (bit-blasted dividers grow with the square of their width);
-//! - an order or equality comparison whose operand ranges decide it is a constant.
+//! - an order or equality comparison whose operand ranges decide it is a constant;
+//! - `x % y` is `x & (y - 1)` when the constraints say `y & (y - 1) = 0` (at most one bit of
+//!   `y` set: a power of two, or 0, where both are `x`), as in `mod` against an optimized
+//!   `mod` that masks powers of two: no divider is left to bit-blast.
 //!
 //! Bounds come from constraints that compare a term with a constant (`x ≤ 200`, `x ≠ 0`,
 //! `(x = 0) ∨ (0x20 ≤ x ≤ 0x7e)`, conjunctions of those) and from the operators themselves
@@ -78,12 +81,15 @@ fn fill_below(v: u128) -> u128 {
 #[derive(Default)]
 struct Bounds {
     known: FxHashMap<ExprId, Interval>,
+    /// Terms with at most one bit set (`y & (y - 1) = 0` holds).
+    one_bit: rustc_hash::FxHashSet<ExprId>,
 }
 
 impl Bounds {
     fn from_constraints(pool: &ExprPool, constraints: &[ExprId]) -> Self {
         let mut bounds = Bounds::default();
         for &c in constraints {
+            bounds.one_bit.extend(one_bit_terms(pool, c));
             for (term, interval) in facts(pool, c, true) {
                 let entry = bounds
                     .known
@@ -96,6 +102,55 @@ impl Bounds {
         }
         bounds
     }
+}
+
+/// The terms `y` for which `c` says `y & (y - 1) = 0` (in a conjunction that holds).
+fn one_bit_terms(pool: &ExprPool, c: ExprId) -> Vec<ExprId> {
+    let mut out = Vec::new();
+    let mut stack = vec![c];
+    while let Some(c) = stack.pop() {
+        let Node::Binary { op, lhs, rhs } = pool.node(c) else {
+            continue;
+        };
+        match op {
+            BinOp::And if pool.width(c) == 1 => stack.extend([lhs, rhs]),
+            BinOp::Eq => {
+                let other = match (pool.node(lhs), pool.node(rhs)) {
+                    (Node::Const { value: 0, .. }, _) => rhs,
+                    (_, Node::Const { value: 0, .. }) => lhs,
+                    _ => continue,
+                };
+                if let Node::Binary {
+                    op: BinOp::And,
+                    lhs: p,
+                    rhs: q,
+                } = pool.node(other)
+                {
+                    if is_minus_one_of(pool, q, p) {
+                        out.push(p);
+                    } else if is_minus_one_of(pool, p, q) {
+                        out.push(q);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `e` is `y - 1` (`y + all ones`, in either order).
+fn is_minus_one_of(pool: &ExprPool, e: ExprId, y: ExprId) -> bool {
+    let Node::Binary {
+        op: BinOp::Add,
+        lhs,
+        rhs,
+    } = pool.node(e)
+    else {
+        return false;
+    };
+    let all_ones = |c: ExprId| matches!(pool.node(c), Node::Const { value, .. } if value == mask(pool.width(c), u128::MAX));
+    (lhs == y && all_ones(rhs)) || (rhs == y && all_ones(lhs))
 }
 
 /// What `c` (or its negation, when `holds` is false) says about the values of terms:
@@ -299,6 +354,10 @@ impl<'p> Rewriter<'p> {
                     BinOp::Ule if ia.hi <= ib.lo => pool.true_(),
                     BinOp::Ule if ia.lo > ib.hi => pool.false_(),
                     BinOp::Eq if ia.meet(ib).is_none() => pool.false_(),
+                    // x % y for y with at most one bit set: x & (y - 1) (x when y = 0).
+                    BinOp::URem if self.bounds.one_bit.contains(&rhs) => {
+                        pool.and(a, pool.add(b, pool.all_ones(w)))
+                    }
                     BinOp::UDiv | BinOp::URem => {
                         let n = ia.bits().max(ib.bits());
                         if n < w {
@@ -526,5 +585,33 @@ mod tests {
         assert_eq!(rewrite(&pool, &[below], q), pool.true_());
         let q = pool.eq(pool.zext(x, 32), pool.constant(32, 300));
         assert_eq!(rewrite(&pool, &[], q), pool.false_());
+    }
+
+    // `mod` against an optimized `mod` that masks powers of two: under `y & (y - 1) = 0`
+    // the remainder is the mask, so the query is decided without a divider; every value of
+    // an 8-bit `y` (0 and the powers of two included) agrees with the rewriting.
+    #[test]
+    fn remainder_by_one_bit_is_a_mask() {
+        let pool = ExprPool::new();
+        let (x, y) = (
+            pool.sym(pool.new_array("x", 1), 0),
+            pool.sym(pool.new_array("y", 1), 0),
+        );
+        let y_minus_one = pool.add(y, pool.all_ones(8));
+        let one_bit = pool.eq(pool.and(y, y_minus_one), pool.constant(8, 0));
+        let masked = pool.and(x, y_minus_one);
+        let differ = pool.ne(pool.urem(x, y), masked);
+        assert_eq!(rewrite(&pool, &[one_bit], differ), pool.false_());
+        // Without the constraint the remainder stays.
+        assert_eq!(rewrite(&pool, &[], differ), differ);
+        for yv in 0..=255u8 {
+            if yv & yv.wrapping_sub(1) != 0 {
+                continue;
+            }
+            for xv in 0..=255u8 {
+                let expected = if yv == 0 { xv } else { xv % yv };
+                assert_eq!(xv & yv.wrapping_sub(1), expected, "{xv} % {yv}");
+            }
+        }
     }
 }

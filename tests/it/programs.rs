@@ -473,3 +473,56 @@ fn xcheck_cc_writes_a_native_binary_and_its_bitcode() {
     let o = xcheck(dir.path(), &["cc", "-o", "q", "q.c"]);
     assert_ne!(o.status.code(), Some(0));
 }
+
+/// The files a program writes are compared (`--compare` has `files` by default): two programs
+/// that print the same but write different bytes to a file differ, natively too; without
+/// `files` they agree.
+#[test]
+fn files_the_programs_write_are_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    for side in ["a", "b"] {
+        std::fs::copy(
+            repo().join(format!("tests/fixtures/files_{side}.c")),
+            dir.path().join(format!("{side}.c")),
+        )
+        .unwrap();
+        let o = xcheck(dir.path(), &["cc", "-O1", "-o", side, &format!("{side}.c")]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let o = xcheck(dir.path(), &["a.bc", "b.bc", "--sym-stdin", "2"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    assert!(text.contains("files: text differs"), "{text}");
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("xcheck-out/report.json")).unwrap(),
+    )
+    .unwrap();
+    let rows = report["rows"].as_array().unwrap();
+    let diverged: Vec<_> = rows.iter().filter(|r| r["verdict"] == "diverged").collect();
+    assert!(!diverged.is_empty(), "{text}");
+    for row in diverged {
+        assert_eq!(row["native"], true, "{row}");
+        let stdin = &row["inputs"][0];
+        assert_eq!(stdin["name"], "stdin");
+        assert!(
+            stdin["bytes"].as_array().unwrap().contains(&b'x'.into()),
+            "{row}"
+        );
+        assert!(
+            row["result_a"].as_str().unwrap().contains("files copy"),
+            "{row}"
+        );
+    }
+    let o = xcheck(
+        dir.path(),
+        &[
+            "a.bc",
+            "b.bc",
+            "--sym-stdin",
+            "2",
+            "--compare",
+            "stdout,exit",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}

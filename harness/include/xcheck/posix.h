@@ -25,7 +25,8 @@ void free(void *p);
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 
-/* Records n bytes written by the running program to stream 1 (stdout) or 2 (stderr). */
+/* Records n bytes written by the running program to stream 1 (stdout) or 2 (stderr), or, as
+ * stream 3, the record of the files it changed (xc_fs_publish, at its end). */
 void __xc_output(int stream, const void *buf, size_t n);
 /* The running program ends with this exit status. */
 void __xc_exit(int status) __attribute__((noreturn));
@@ -419,6 +420,7 @@ struct xc_file *xc_fs_create(const char *path, uint32_t mode);
 int xc_fs_own(struct xc_file *f, size_t need);
 void xc_fs_truncate(struct xc_file *f, size_t len);
 void xc_fs_reset(void);
+void xc_fs_publish(void);
 void xc_fs_stat(const struct xc_file *f, struct xc_stat *st);
 int xc_fs_dir_busy(const struct xc_file *d);
 uint64_t xc_fs_next_ino(void);

@@ -5,7 +5,7 @@
  * line, "name hex-bytes" or "name s:text" (missing bytes are zeros, an absent name is all
  * zeros). Every object made is logged as "name size" to the file named by $XC_OBJLOG.
  * klee_assume aborts when false; klee_report_error prints and exits with status 77;
- * __xc_output writes to the real fd 1 or 2; __xc_exit is _exit; __xc_exit_signal prints the
+ * __xc_output writes to the real fd 1 or 2 (stream 3, the files changed, into xc_native_files); __xc_exit is _exit; __xc_exit_signal prints the
  * signal and exits with 128 + sig; __xc_host_file reads a real file; __xc_note_syscall
  * counts into xc_native_notes / xc_native_last_note. */
 #define _GNU_SOURCE
@@ -109,7 +109,17 @@ int klee_is_symbolic(uintptr_t n) {
     return 0;
 }
 
+unsigned char xc_native_files[4096];
+size_t xc_native_files_len;
+
 void __xc_output(int stream, const void *buf, size_t n) {
+    if (stream == 3) {
+        if (n > sizeof xc_native_files - xc_native_files_len)
+            abort();
+        memcpy(xc_native_files + xc_native_files_len, buf, n);
+        xc_native_files_len += n;
+        return;
+    }
     if (stream != 1 && stream != 2) {
         fprintf(stderr, "__xc_output: bad stream %d\n", stream);
         abort();

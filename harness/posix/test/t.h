@@ -9,6 +9,9 @@
 #include <xcheck/posix.h>
 
 extern long xc_native_notes, xc_native_last_note;
+/* What __xc_output recorded as stream 3 (xc_fs_publish's records). */
+extern unsigned char xc_native_files[4096];
+extern size_t xc_native_files_len;
 
 static int t_pass, t_fail;
 

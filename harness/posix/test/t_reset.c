@@ -56,6 +56,16 @@ int main(void) {
     CHECK_EQ(SYS(XC_SYS_getrandom, rnd_a, 16, 0), 16);
     CHECK_EQ(t_write(1, "program A\n"), 10);
 
+    /* what A did to the files, as its end publishes it: A made again (empty), host.txt
+     * rewritten, tmp made; in name order, each name, kind, mode, size, contents */
+    xc_fs_publish();
+    static const unsigned char published[] =
+        "A\0F\xa4\x01\0\0" "\0\0\0\0\0\0\0\0"
+        "host.txt\0F\xa4\x01\0\0\x0b\0\0\0\0\0\0\0overwritten"
+        "tmp\0F\xa4\x01\0\0\x04\0\0\0\0\0\0\0temp";
+    CHECK_EQ(xc_native_files_len, sizeof published - 1);
+    CHECK(memcmp(xc_native_files, published, sizeof published - 1) == 0);
+
     /* between the programs */
     long *c = __xc_env_reset();
 
