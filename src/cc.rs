@@ -26,22 +26,8 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::load::{native_link_args, tail_flags, PROGRAM_ROOTS as BITCODE_ROOTS};
 use crate::toolchain::{CLANG, LLVM_LINK, OPT};
-const TARGET: &str = "x86_64-unknown-linux-musl";
-
-/// Debian's musl-dev: the start files and the C library of the native executable.
-const NATIVE_MUSL_LIB: &str = "/usr/lib/x86_64-linux-musl";
-
-/// Functions the whole-program bitcode keeps, with everything they reach: the program,
-/// the C start-up code, and the functions that LLVM's memory intrinsics become.
-const BITCODE_ROOTS: &[&str] = &[
-    "main",
-    "__libc_start_main",
-    "memcpy",
-    "memmove",
-    "memset",
-    "memcmp",
-];
 
 /// Flags that end compilation before the link (or print something and stop).
 const COMPILE_ONLY: &[&str] = &[
@@ -119,7 +105,7 @@ pub fn run(args: &[OsString]) -> Result<i32, String> {
         return run_step(LLVM_LINK, &cmd);
     }
 
-    let mut head = compile_flags(&musl)?;
+    let mut head = crate::load::musl_compile_flags(&musl.dir)?;
     if invocation.mode == Mode::CompileOnly {
         head.extend(args.iter().cloned());
         head.extend(tail_flags());
@@ -155,9 +141,6 @@ struct Musl {
 impl Musl {
     fn include(&self) -> PathBuf {
         self.dir.join("include")
-    }
-    fn kernel_include(&self) -> PathBuf {
-        self.dir.join("kernel-include")
     }
     fn lib_dir(&self) -> PathBuf {
         self.dir.join("lib")
@@ -282,73 +265,6 @@ impl Invocation {
     }
 }
 
-/// The flags every clang run starts with: target, musl's headers, bitcode objects.
-/// `-g` comes before the user's flags so that a `-g0` there wins.
-fn compile_flags(musl: &Musl) -> Result<Vec<OsString>, String> {
-    let resource = clang_output(&["-print-resource-dir"])?;
-    let mut flags: Vec<OsString> = vec!["-target".into(), TARGET.into(), "-nostdinc".into()];
-    for dir in [
-        musl.include(),
-        Path::new(&resource).join("include"),
-        musl.kernel_include(),
-    ] {
-        flags.push("-isystem".into());
-        flags.push(dir.into_os_string());
-    }
-    flags.extend(["-flto", "-fno-stack-protector", "-g"].map(OsString::from));
-    Ok(flags)
-}
-
-/// The flags after the user's: a later `-O2` would switch vectorisation on again.
-fn tail_flags() -> [OsString; 2] {
-    ["-fno-vectorize", "-fno-slp-vectorize"].map(OsString::from)
-}
-
-/// The native static link: Debian's musl start files and C library around the user's
-/// objects, then the compiler's runtime (clang's builtins, else gcc's libgcc).
-fn native_link_args(head: &[OsString], args: &[OsString]) -> Result<Vec<OsString>, String> {
-    let lib = Path::new(NATIVE_MUSL_LIB);
-    let file = |name: &str| lib.join(name).into_os_string();
-    for name in ["crt1.o", "crti.o", "crtn.o", "libc.a"] {
-        if !lib.join(name).is_file() {
-            return Err(format!(
-                "{} not found: install musl-dev (scripts/install.sh)",
-                lib.join(name).display()
-            ));
-        }
-    }
-    let mut cmd = head.to_vec();
-    cmd.extend(["-fuse-ld=lld", "-static", "-nostdlib"].map(OsString::from));
-    // The musl directory comes before the toolchain's glibc directories for `-lm` etc.
-    let mut search = OsString::from("-L");
-    search.push(lib);
-    cmd.push(search);
-    cmd.push(file("crt1.o"));
-    cmd.push(file("crti.o"));
-    cmd.extend(args.iter().cloned());
-    cmd.extend(tail_flags());
-    cmd.push(file("libc.a"));
-    if let Some(runtime) = compiler_runtime() {
-        cmd.push(runtime.into_os_string());
-    }
-    cmd.push(file("crtn.o"));
-    Ok(cmd)
-}
-
-/// clang's builtins archive if this installation has one, else gcc's libgcc.a.
-fn compiler_runtime() -> Option<PathBuf> {
-    let builtins = clang_output(&["-print-libgcc-file-name", "--rtlib=compiler-rt"]).ok();
-    if let Some(path) = builtins.map(PathBuf::from).filter(|p| p.is_file()) {
-        return Some(path);
-    }
-    let out = Command::new("gcc")
-        .arg("-print-libgcc-file-name")
-        .output()
-        .ok()?;
-    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    (out.status.success() && path.is_file()).then_some(path)
-}
-
 /// Links the whole-program bitcode at `bitcode`: the same inputs against the bitcode
 /// libc, written by lld before code generation, then reduced to what the roots reach.
 fn link_bitcode(
@@ -424,18 +340,6 @@ fn exit_code(tool: &str, status: std::process::ExitStatus) -> Result<i32, String
         (None, Some(signal)) => Err(format!("{tool} was killed by signal {signal}")),
         (None, None) => Err(format!("{tool} ended without an exit code")),
     }
-}
-
-/// The trimmed standard output of `clang ARGS`, which must succeed.
-fn clang_output(args: &[&str]) -> Result<String, String> {
-    let out = Command::new(CLANG)
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run {CLANG}: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("{CLANG} {} failed", args.join(" ")));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 #[cfg(test)]

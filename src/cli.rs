@@ -121,7 +121,7 @@ struct CheckArgs {
 fn check_help() -> String {
     use crate::env_options::{EnvOptions, MAX_SYM_ARGS_RANGE, MAX_SYM_FILES, MAX_SYM_LEN};
     format!(
-        "Whole programs (A and B built with `xcheck cc`, no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most {MAX_SYM_ARGS_RANGE} arguments, {MAX_SYM_FILES} files, {MAX_SYM_LEN} bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: {}.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B [--function f]`, `xcheck suite DIR [-- CHECK OPTIONS]` (every utility of a suite, one table), `xcheck merge DIR… -o OUT`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.",
+        "Whole programs (A and B built with `xcheck cc`, or program-only bitcode built for musl, which is linked with the bundled musl; no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most {MAX_SYM_ARGS_RANGE} arguments, {MAX_SYM_FILES} files, {MAX_SYM_LEN} bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: {}.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B [--function f]`, `xcheck suite DIR [-- CHECK OPTIONS]` (every utility of a suite, one table), `xcheck merge DIR… -o OUT`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.",
         EnvOptions::default().to_args().join(" ")
     )
 }
@@ -753,7 +753,7 @@ fn check_programs(
     }
     compare.ignore_spacing = args.ignore_spacing;
     check.compare = compare;
-    check.native = crate::replay::native_confirm(&check.paths(), compare);
+    check.native = Some(crate::replay::native_runner(compare));
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;

@@ -574,7 +574,8 @@ pub struct Module {
     pub library: Library,
 }
 
-/// The math functions a function check runs as musl's code (`load/libm.rs`).
+/// What the loader linked from musl: the math functions a function check runs as musl's
+/// code (`load/libm.rs`), the program-only sides of a program check (`load/musl.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Library {
     /// The linked names (`A.sin`, `B.__rem_pio2`, `A.specialcase`) of every function linked
@@ -585,6 +586,23 @@ pub struct Library {
     pub external: Vec<String>,
     /// Why musl's math library could not be linked, when it could not (its build missing).
     pub unavailable: Option<String>,
+    /// The sides of a whole-program check given as program-only bitcode, which the loader
+    /// linked with the bundled musl (`load/musl.rs`).
+    pub musl: Vec<MuslLink>,
+}
+
+/// One program-only side linked with the bundled musl at load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MuslLink {
+    pub side: Side,
+    /// How many members of musl's bitcode archive were linked.
+    pub members: usize,
+    /// Names the side uses that neither it nor musl defines (a call of one ends its path
+    /// as unsupported, unless the engine or the POSIX model implements it).
+    pub undefined: Vec<String>,
+    /// Names whose musl member was left out because it also defines a name the side
+    /// defines (the wanted name, and that name).
+    pub clashes: Vec<(String, String)>,
 }
 
 impl Library {

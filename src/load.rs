@@ -9,7 +9,9 @@
 //!
 //! Function checks also link, into each side before its renaming, the members of musl's
 //! bitcode math library that define the math functions the side calls (`load/libm.rs`):
-//! `A.sin` and `B.sin` are each side's own copy of musl's `sin`.
+//! `A.sin` and `B.sin` are each side's own copy of musl's `sin`. A whole program given as
+//! program-only bitcode (its libc calls undefined) is linked with the bundled musl first,
+//! as `xcheck cc` would have linked it (`load/musl.rs`).
 
 use crate::error::{Error, Result};
 use crate::input::MAX_BITCODE_BYTES;
@@ -22,8 +24,10 @@ use std::path::{Path, PathBuf};
 
 mod isolate;
 mod libm;
+mod musl;
 pub use isolate::{check_bitcode_main, parse_in_child, CHECK_SUBCOMMAND};
 pub use libm::{libc_archive, musl_dir};
+pub use musl::{build_native, musl_compile_flags, native_link_args, tail_flags, PROGRAM_ROOTS};
 
 /// The harness (KLEE-compatible intrinsics written in C), compiled to bitcode by `build.rs`.
 static HARNESS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/harness.bc"));
@@ -49,7 +53,9 @@ pub fn load(a: &Path, b: Option<&Path>, abstract_calls: &[String]) -> Result<ir:
 }
 
 /// Loads two or three whole programs (sides A, B and C, in order): as [`load`], with the
-/// POSIX model linked in and without reading parameter names.
+/// POSIX model linked in and without reading parameter names. A program-only side (no
+/// `__libc_start_main`) is linked with the bundled musl first ([`ir::Library::musl`] says
+/// which), or refused when it was built for glibc.
 pub fn load_programs(paths: &[&Path]) -> Result<ir::Module> {
     if !(2..=3).contains(&paths.len()) {
         return Err(Error::Usage(format!(
@@ -57,12 +63,12 @@ pub fn load_programs(paths: &[&Path]) -> Result<ir::Module> {
             paths.len()
         )));
     }
-    load_with(paths, Mode::Programs)
+    load_with(paths, Mode::Programs { musl: true })
 }
 
 /// Loads a KLEE-style harness program (`xcheck run`), with the POSIX model available to it.
 pub fn load_harness_program(a: &Path) -> Result<ir::Module> {
-    load_with(&[a], Mode::Programs)
+    load_with(&[a], Mode::Programs { musl: false })
 }
 
 /// What is linked with the sides, and how they are lowered.
@@ -71,8 +77,10 @@ enum Mode<'a> {
     /// Function checks: musl's math functions the sides call but those named here, and the
     /// harness; parameter names are read from debug info.
     Functions(&'a [String]),
-    /// Whole programs and harness programs: the POSIX model too, no parameter names.
-    Programs,
+    /// Whole programs and harness programs: the POSIX model too, no parameter names;
+    /// `musl`: program-only sides are linked with the bundled musl (not harnesses, which
+    /// run without a C library).
+    Programs { musl: bool },
 }
 
 /// One bitcode file given by the user: its path and its bytes, read once.
@@ -113,7 +121,18 @@ fn link<'ctx>(
     }
     let (mut library, functions) = match mode {
         Mode::Functions(abstract_calls) => link_math(context, &modules, abstract_calls),
-        Mode::Programs => Default::default(),
+        Mode::Programs { musl } => {
+            let linked = if musl {
+                link_musl(context, &modules, inputs)?
+            } else {
+                Vec::new()
+            };
+            let library = ir::Library {
+                musl: linked,
+                ..Default::default()
+            };
+            (library, Vec::new())
+        }
     };
     let mut modules = modules.into_iter();
     let (Some(module), Some(first)) = (modules.next(), inputs.first()) else {
@@ -131,7 +150,7 @@ fn link<'ctx>(
         })?;
     }
     let mut harnesses = vec![(HARNESS_BC, "harness.bc")];
-    if mode == Mode::Programs {
+    if matches!(mode, Mode::Programs { .. }) {
         harnesses.push((POSIX_BC, "posix.bc"));
     }
     for (bytes, name) in harnesses {
@@ -188,6 +207,38 @@ fn link_math<'ctx>(
         }
     }
     (library, functions)
+}
+
+/// Links the bundled musl into each program-only side (before the renaming); refuses one
+/// built for glibc. Returns what was linked into which side.
+fn link_musl<'ctx>(
+    context: &'ctx Context,
+    modules: &[Module<'ctx>],
+    inputs: &[Input],
+) -> Result<Vec<ir::MuslLink>> {
+    let mut linked = Vec::new();
+    for ((module, input), side) in modules.iter().zip(inputs).zip(Side::CHECKED) {
+        if !musl::program_only(module) {
+            continue;
+        }
+        if let Some(why) = musl::refusal(module) {
+            return Err(Error::input(&input.path, why));
+        }
+        let cannot = |why: String| {
+            Error::input(
+                &input.path,
+                format!(
+                    "is program-only bitcode and cannot be linked with the bundled musl: {why}"
+                ),
+            )
+        };
+        let archive = musl_dir()
+            .map(|dir| libc_archive(&dir))
+            .and_then(|path| libm::archive(&path))
+            .map_err(cannot)?;
+        linked.push(musl::link_musl(context, module, &archive, side).map_err(cannot)?);
+    }
+    Ok(linked)
 }
 
 /// The child's work: parses and verifies each input, announcing its index first; the

@@ -3,7 +3,7 @@
 //! what the engine reported for it. Printing is `report/console.rs`'s.
 
 use crate::crosscheck::program::Compare;
-use crate::crosscheck::NativeConfirm;
+use crate::crosscheck::NativeRunner;
 use crate::error::{Error, Result};
 use crate::ktest::KTest;
 use crate::native::{NativeEnv, NativeRun, ReplayError};
@@ -120,45 +120,33 @@ impl NativeOutcome {
     }
 }
 
-/// The native executables of two (or three) whole programs' bitcode, when each is beside it
-/// (`a` for `a.bc`, as `xcheck cc` writes them): what a program check confirms its rows on.
-/// Three executables must agree as the engine's row says (`C differs`…).
-pub fn native_confirm(bitcode: &[&Path], compare: Compare) -> Option<NativeConfirm> {
-    let executable = |bc: &Path| -> Option<PathBuf> {
-        use std::os::unix::fs::PermissionsExt;
-        if bc.extension()? != "bc" {
-            return None;
-        }
-        let bin = bc.with_extension("");
-        let meta = std::fs::metadata(&bin).ok()?;
-        (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(bin)
-    };
-    let binaries = bitcode
-        .iter()
-        .map(|bc| executable(bc))
-        .collect::<Option<Vec<_>>>()?;
-    let bins = binaries.clone();
-    let run = move |ktest: &KTest, verdict: PathVerdict, agreement: Option<&str>, timeout| {
-        let env = crate::native::env_of(ktest).ok()?;
-        let runs = bins
-            .iter()
-            .map(|b| crate::native::run_native(b, &env, timeout).ok())
-            .collect::<Option<Vec<NativeRun>>>()?;
-        if runs.iter().any(|r| r.timed_out) {
-            return None;
-        }
-        Some(match (runs.as_slice(), agreement) {
-            ([a, b], _) => native_agrees(a, b, compare, verdict),
-            (_, _) if verdict == PathVerdict::ErrorBoth => runs
+/// How a program check runs a test on its native executables (two, or three for a
+/// three-way check): all run on the test's environment; two are judged by
+/// [`native_agrees`], three must agree as the engine's row says (`C differs`…).
+pub fn native_runner(compare: Compare) -> NativeRunner {
+    NativeRunner(Arc::new(
+        move |ktest: &KTest,
+              verdict: PathVerdict,
+              agreement: Option<&str>,
+              timeout: Duration,
+              bins: &[PathBuf]| {
+            let env = crate::native::env_of(ktest).ok()?;
+            let runs = bins
                 .iter()
-                .all(|r| r.signal.is_some() && !crate::native::differ(r, &runs[0], compare)),
-            (_, agreement) => agreement == Some(agreement_of_runs(&runs, compare)),
-        })
-    };
-    Some(NativeConfirm {
-        binaries,
-        run: Arc::new(run),
-    })
+                .map(|b| crate::native::run_native(b, &env, timeout).ok())
+                .collect::<Option<Vec<NativeRun>>>()?;
+            if runs.iter().any(|r| r.timed_out) {
+                return None;
+            }
+            Some(match runs.as_slice() {
+                [a, b] => native_agrees(a, b, compare, verdict),
+                _ if verdict == PathVerdict::ErrorBoth => runs
+                    .iter()
+                    .all(|r| r.signal.is_some() && !crate::native::differ(r, &runs[0], compare)),
+                _ => agreement == Some(agreement_of_runs(&runs, compare)),
+            })
+        },
+    ))
 }
 
 /// Whether two native runs show what the engine said of a test: a difference when they

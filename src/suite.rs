@@ -251,7 +251,7 @@ impl Suite {
         match (row.exit_code, report) {
             (Some(0 | 1 | 3), Some(report)) => {
                 row.fill(&report);
-                native_counts(&mut row, &report, (&a, &b));
+                native_counts(&mut row, &report, (&a, &b), &out);
                 if let Some(third) = &pair.third {
                     // The kinds name the odd implementation, not its letter.
                     let names = [pair.side.as_str(), self.against.as_str(), third];
@@ -277,9 +277,14 @@ impl Suite {
 }
 
 /// How many of the check's differences its native replay ran, and how many reproduced (the
-/// check itself replays what concrete replay confirmed on the executables beside the bitcode).
-fn native_counts(row: &mut SuiteRow, report: &Report, (a, b): (&Path, &Path)) {
-    if !a.is_file() || !b.is_file() {
+/// check itself replays what concrete replay confirmed, on the executables beside the bitcode
+/// or those it built into `OUT/native/` for program-only bitcode).
+fn native_counts(row: &mut SuiteRow, report: &Report, (a, b): (&Path, &Path), out: &Path) {
+    let built = |p: &Path| match p.file_name() {
+        Some(name) if !p.is_file() => out.join("native").join(name),
+        _ => p.to_path_buf(),
+    };
+    if !built(a).is_file() || !built(b).is_file() {
         row.native_note = Some("no native executables beside the bitcode".into());
         return;
     }

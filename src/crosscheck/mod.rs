@@ -257,17 +257,34 @@ pub(crate) struct Confirm<'r> {
     pub native: Option<&'r NativeConfirm>,
 }
 
-/// A check's native executables (whole programs built by `xcheck cc`, found beside their
-/// bitcode by the front end, which may run them): whether they do what the engine said of a
-/// row, given its test, its verdict, which sides agree (a three-way check's `C differs`…)
-/// and the time the run may take. `None`: the test could not run natively (failure
-/// injection, an executable that would not start).
+/// How a test runs on native executables (given by the front end, which may run them:
+/// `crosscheck` does not import `native/`): whether the executables do what the engine said
+/// of a row, given its test, its verdict, which sides agree (a three-way check's `C
+/// differs`…), the time the runs may take and the executables (two, or three). `None`: the test could not run natively (failure injection, an executable
+/// that would not start, a run out of time).
+#[derive(Clone)]
+#[allow(clippy::type_complexity)]
+pub struct NativeRunner(
+    pub  Arc<
+        dyn Fn(&KTest, PathVerdict, Option<&str>, Duration, &[PathBuf]) -> Option<bool>
+            + Send
+            + Sync,
+    >,
+);
+
+impl std::fmt::Debug for NativeRunner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NativeRunner")
+    }
+}
+
+/// A program check's native executables (built by `xcheck cc` beside their bitcode, or by
+/// the check for program-only bitcode) and how to run a test on them.
 #[derive(Clone)]
 pub struct NativeConfirm {
-    /// The executables (two, or three for a three-way check), for the report's notes.
+    /// The executables, side A first (two, or three for a three-way check).
     pub binaries: Vec<PathBuf>,
-    #[allow(clippy::type_complexity)]
-    pub run: Arc<dyn Fn(&KTest, PathVerdict, Option<&str>, Duration) -> Option<bool> + Send + Sync>,
+    pub run: NativeRunner,
 }
 
 impl std::fmt::Debug for NativeConfirm {
@@ -390,7 +407,8 @@ fn native_replay(
         d.saturating_duration_since(Instant::now())
     });
     let (verdict, agreement) = (replayed.verdict.clone(), replayed.agreement.as_deref());
-    (native.run)(ktest, verdict, agreement, left.min(NATIVE_TIMEOUT))
+    let timeout = left.min(NATIVE_TIMEOUT);
+    (native.run.0)(ktest, verdict, agreement, timeout, &native.binaries)
 }
 
 /// What native replay showed, for the report's notes: how many of the rows concrete replay

@@ -72,10 +72,11 @@ pub struct ProgramCheck {
     pub solver: SolverConfig,
     /// Where tests and reports go. Default is `xcheck-out`.
     pub out_dir: PathBuf,
-    /// The native executables that confirm what concrete replay confirmed (for a three-way
-    /// check, that they agree as the engine's replay does: `C differs`…). Default is none
-    /// (the front end gives those it finds beside the bitcode).
-    pub native: Option<super::NativeConfirm>,
+    /// How to run a test on the native executables, which confirm what concrete replay
+    /// confirmed (three of a three-way check must agree as its row says): those beside the bitcode (`wc` for `wc.bc`, as `xcheck cc` writes them), or
+    /// those the check builds for program-only bitcode. Default is none (the front end gives
+    /// it: `replay::native_runner`).
+    pub native: Option<super::NativeRunner>,
 }
 
 impl ProgramCheck {
@@ -167,27 +168,6 @@ struct Entries {
     sides: Vec<Entry>,
 }
 
-/// Symbols only a glibc-compiled module refers to (fortified and versioned entry points).
-const GLIBC_MARKERS: &[&str] = &[
-    "__isoc99_sscanf",
-    "__isoc99_scanf",
-    "__isoc99_fscanf",
-    "__printf_chk",
-    "__fprintf_chk",
-    "__sprintf_chk",
-    "__snprintf_chk",
-    "__memcpy_chk",
-    "__strcpy_chk",
-    "__stack_chk_fail",
-    "__ctype_b_loc",
-    "__ctype_toupper_loc",
-    "__ctype_tolower_loc",
-    "_IO_putc",
-    "_IO_getc",
-    "__uflow",
-    "__overflow",
-];
-
 fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
     let side_entry = |side: Side, path: &Path| -> Result<Entry> {
         let defined = |name: &str| {
@@ -198,29 +178,15 @@ fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
         let Some(main) = defined("main") else {
             return Err(Error::input(path, "defines no 'main': not a whole program"));
         };
+        // The loader links a program-only side with the bundled musl or refuses it
+        // (`load/musl.rs`); a side without `__libc_start_main` here has a `main` and
+        // a C library without a start-up function.
         match defined("__libc_start_main") {
             Some(start) => Ok(Entry { start, main }),
-            None => {
-                let called: Vec<&str> = module
-                    .functions
-                    .iter()
-                    .filter(|f| f.is_declaration())
-                    .map(|f| f.source_name.as_str())
-                    .filter(|n| GLIBC_MARKERS.contains(n))
-                    .collect();
-                let why = if called.is_empty() {
-                    "has no C library linked in (no __libc_start_main)".to_string()
-                } else {
-                    format!(
-                        "was compiled against glibc (it calls {}), not musl",
-                        called.join(", ")
-                    )
-                };
-                Err(Error::input(
-                    path,
-                    format!("{why}: build it with `xcheck cc -o prog prog.c`, which links the bundled musl and writes prog.bc"),
-                ))
-            }
+            None => Err(Error::input(
+                path,
+                "has no __libc_start_main (its C library is not musl's): build it with `xcheck cc -o prog prog.c`, which links the bundled musl and writes prog.bc",
+            )),
         }
     };
     let shared = |name: &str| -> Result<FuncId> {
@@ -246,12 +212,130 @@ fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
     })
 }
 
+/// What the report says of the sides given as program-only bitcode, which the loader
+/// linked with the bundled musl: that it did, the native binary built for each into
+/// `OUT/native/` for `xcheck replay --native` (or why there is none), and the names
+/// neither the side nor musl defines that the engine does not implement.
+fn auto_linked(module: &Module, check: &ProgramCheck) -> (Vec<String>, Vec<Option<PathBuf>>) {
+    let paths = check.paths();
+    let stem = |p: &Path| {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = name.unwrap_or_else(|| "prog".into());
+        name.strip_suffix(".bc").unwrap_or(&name).to_string()
+    };
+    // Two different files of one name get their side's prefix.
+    let clash = paths
+        .iter()
+        .enumerate()
+        .any(|(i, p)| paths[..i].iter().any(|q| q != p && stem(q) == stem(p)));
+    let mut notes = Vec::new();
+    // What the native build of each input file gave: one build for both sides of `a.bc a.bc`.
+    let mut built: std::collections::HashMap<&Path, (String, Option<PathBuf>)> = Default::default();
+    let mut binaries: Vec<Option<PathBuf>> = vec![None; paths.len()];
+    for link in &module.library.musl {
+        let index = Side::CHECKED
+            .iter()
+            .position(|s| *s == link.side)
+            .unwrap_or(0);
+        let Some(&path) = paths.get(index) else {
+            continue;
+        };
+        let name = if clash {
+            format!("{}-{}", link.side, stem(path))
+        } else {
+            stem(path)
+        };
+        let (replay, binary) = built.entry(path).or_insert_with(|| {
+            let native = check.out_dir.join("native").join(name);
+            // A failed build must not leave an earlier run's binary behind.
+            let _ = std::fs::remove_file(&native);
+            let made = std::fs::create_dir_all(check.out_dir.join("native"))
+                .map_err(|e| e.to_string())
+                .and_then(|()| crate::load::build_native(path, &native));
+            match made {
+                Ok(()) => (
+                    format!("native binary for replay: {}", native.display()),
+                    Some(native),
+                ),
+                Err(why) => (
+                    format!("no native binary ({why}): native replay is not possible for it"),
+                    None,
+                ),
+            }
+        });
+        binaries[index] = binary.clone();
+        notes.push(format!(
+            "{} ({}) is program-only bitcode: linked with the bundled musl ({} archive members); {replay}",
+            link.side,
+            path.display(),
+            link.members
+        ));
+        for (wanted, own) in &link.clashes {
+            notes.push(format!(
+                "{}: musl's {wanted} was not linked: its archive member also defines {own}, which the program defines (a static link would fail on the duplicate)",
+                link.side
+            ));
+        }
+        // Functions the engine and the POSIX model do not implement end a path that calls
+        // them; undefined globals are zero-filled objects.
+        let harness = |n: &str| {
+            module
+                .function_on_side(Side::Shared, n)
+                .is_some_and(|f| !module.function(f).is_declaration())
+        };
+        let (functions, globals): (Vec<&str>, Vec<&str>) = link
+            .undefined
+            .iter()
+            .map(String::as_str)
+            .filter(|n| !crate::exec::has_handler(n) && !harness(n))
+            .partition(|n| module.globals.iter().all(|g| g.source_name != *n));
+        for (names, what) in [
+            (functions, "a path that calls one ends unknown"),
+            (globals, "read as zero-filled objects"),
+        ] {
+            if !names.is_empty() {
+                notes.push(format!(
+                    "{} uses what neither it nor musl defines: {} ({what})",
+                    link.side,
+                    names.join(", ")
+                ));
+            }
+        }
+    }
+    (notes, binaries)
+}
+
+/// The native executable `xcheck cc` writes beside bitcode (`wc` for `wc.bc`), if there is one.
+fn executable_beside(bc: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    if bc.extension()? != "bc" {
+        return None;
+    }
+    let bin = bc.with_extension("");
+    let meta = std::fs::metadata(&bin).ok()?;
+    (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(bin)
+}
+
 /// Loads the programs and crosschecks them; writes tests and reports to `out_dir`.
 pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let started = Instant::now();
     let module = crate::load::load_programs(&check.paths())?;
     let entries = entries(&module, check)?;
     super::prepare_out_dir(&check.out_dir)?;
+    let (musl_notes, built) = auto_linked(&module, check);
+    let binaries: Option<Vec<PathBuf>> = check
+        .paths()
+        .iter()
+        .zip(built)
+        .map(|(path, built)| executable_beside(path).or(built))
+        .collect();
+    let native = match (binaries, &check.native) {
+        (Some(binaries), Some(run)) => Some(super::NativeConfirm {
+            binaries,
+            run: run.clone(),
+        }),
+        _ => None,
+    };
     let pool = crate::expr::ExprPool::new();
     let (exec, solver_config) =
         super::check_configs(&super::exploring(check.exec.clone()), &check.solver);
@@ -291,6 +375,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         ""
     };
     notes.insert(1, format!("compared: {}{spacing}", compared.join(", ")));
+    notes.extend(musl_notes);
     if explored.stats.strict_outputs > 0 {
         notes.push(format!(
             "{} outputs held symbolic bytes and were compared byte for byte, spacing included",
@@ -312,7 +397,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     for side in &Side::CHECKED[..entries.sides.len()] {
         notes.push(super::coverage_note(&module, &explored.coverage, *side));
     }
-    if check.c_path.is_some() && check.native.is_none() {
+    if check.c_path.is_some() && native.is_none() {
         notes.push("three-way: no native executables beside the bitcode (FILE for FILE.bc): differences are confirmed by concrete replay in the engine only".into());
     }
     notes.extend(super::query_log_note(&solver_config));
@@ -327,7 +412,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         stop: replay_check.exec.stop.clone(),
         replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),
         abstracted: false,
-        native: check.native.as_ref(),
+        native: native.as_ref(),
     };
     let outcome = super::conclude(explored, &title, notes, started, &recorder, &stop, confirm);
     // Freeing the expressions and the program takes a while after a long run: another

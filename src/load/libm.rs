@@ -1,6 +1,7 @@
 //! musl's math library linked as code into function checks.
 //!
-//! Whole programs are linked with musl by `xcheck cc`; a function check links only its two
+//! Whole programs are linked with musl (by `xcheck cc`, or at load: `musl.rs`, over
+//! [`link_members`]); a function check links only its two
 //! sides and the harness, so a call of `sin` would reach a declaration. Before a side's
 //! definitions are renamed apart, [`link_math`] links into it the members of musl's bitcode
 //! archive (`build/musl/lib/libc.a`, scripts/build-musl.sh) that define what the side calls
@@ -17,7 +18,7 @@
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::{Linkage, Module};
-use inkwell::values::FunctionValue;
+use inkwell::values::{FunctionValue, GlobalValue};
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -165,6 +166,11 @@ impl Archive {
         })
     }
 
+    /// The archive's file.
+    pub(super) fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The data of `member`.
     fn data(&self, member: &Member) -> Option<Vec<u8>> {
         self.read(member.start, member.size)
@@ -233,41 +239,158 @@ fn external(linkage: Linkage) -> bool {
     !matches!(linkage, Linkage::Internal | Linkage::Private)
 }
 
-/// The external names a module defines: functions with a body and globals with an
-/// initializer.
-fn defined_names(module: &Module<'_>) -> Vec<String> {
+/// The external names a module defines, with their linkage: functions with a body,
+/// globals with an initializer, aliases.
+fn defined_names(module: &Module<'_>) -> Vec<(String, Linkage)> {
     let functions = module
         .get_functions()
-        .filter(|f| f.count_basic_blocks() > 0 && external(f.get_linkage()))
-        .map(|f| f.get_name().to_string_lossy().into_owned());
+        .filter(|f| f.count_basic_blocks() > 0)
+        .map(|f| (f.get_name().to_string_lossy().into_owned(), f.get_linkage()));
     let globals = module
         .get_globals()
-        .filter(|g| !g.is_declaration() && external(g.get_linkage()))
-        .map(|g| g.get_name().to_string_lossy().into_owned());
-    functions.chain(globals).collect()
+        .filter(|g| !g.is_declaration())
+        .map(|g| (g.get_name().to_string_lossy().into_owned(), g.get_linkage()));
+    functions
+        .chain(globals)
+        .chain(aliases(module))
+        .filter(|(_, linkage)| external(*linkage))
+        .collect()
+}
+
+/// The names and linkages of `module`'s aliases.
+fn aliases(module: &Module<'_>) -> Vec<(String, Linkage)> {
+    alias_values(module)
+        .into_iter()
+        .map(|a| (a.get_name().to_string_lossy().into_owned(), a.get_linkage()))
+        .collect()
+}
+
+/// `module`'s aliases (inkwell has no alias API).
+pub(super) fn alias_values<'ctx>(module: &Module<'ctx>) -> Vec<GlobalValue<'ctx>> {
+    use inkwell::llvm_sys::core::{LLVMGetFirstGlobalAlias, LLVMGetNextGlobalAlias};
+    let mut out = Vec::new();
+    // SAFETY: the module is alive; the walk follows LLVM's own list of its aliases.
+    let mut value = unsafe { LLVMGetFirstGlobalAlias(module.as_mut_ptr()) };
+    while !value.is_null() {
+        // SAFETY: `value` is one of the module's aliases, a global value.
+        out.push(unsafe { GlobalValue::new(value) });
+        // SAFETY: as above.
+        value = unsafe { LLVMGetNextGlobalAlias(value) };
+    }
+    out
+}
+
+/// Which members of the archive a link takes.
+pub(super) struct Wanted<'a> {
+    /// Names to define even when the module does not use them (a program's roots).
+    pub roots: &'a [&'a str],
+    /// Whether the member of this archive name may be linked.
+    pub member: &'a dyn Fn(&str) -> bool,
+    /// Names the link does not look for.
+    pub skip: &'a dyn Fn(&str) -> bool,
+    /// Names no linked member may define (a member that defines one is left out).
+    pub exclude: &'a dyn Fn(&str) -> bool,
+    /// Whether a name that is an alias in its member is linked (whole programs, which
+    /// internalize what they link) or left undefined (function checks: an alias keeps its
+    /// name through the renaming, so the two sides would share it).
+    pub aliases: bool,
+}
+
+/// What [`link_members`] linked: the functions (name, and whether external) and the
+/// archive members; and the names whose member was left out because it defines a name the
+/// module defines too (wanted, and that name).
+pub(super) struct Linked {
+    pub functions: Vec<(String, bool)>,
+    pub members: Vec<String>,
+    pub clashes: Vec<(String, String)>,
 }
 
 /// Links into `module` (one side, before its renaming) the math members of `archive` that
 /// define what it uses and does not define, and then what those need, leaving out the
-/// names in `abstract_calls`. Returns the names of the functions linked, with whether each
-/// is external.
+/// names in `abstract_calls` and the functions the engine runs as one IEEE operation
+/// (`sqrt`, `fabs`, `floor`…: musl's bit-by-bit code would only be slower). Returns the
+/// names of the functions linked, with whether each is external.
 ///
-/// A member is left out when it would clash with a definition the side has, when it
-/// defines a name of `abstract_calls` (musl's `fenv.c` defines `fegetround` and
-/// `__fesetround`: abstracting the first leaves the second undefined too), and when the
-/// name wanted is an alias in it (`drem`, `pow10`: an alias keeps its name through the
-/// renaming, so the two sides would share it).
+/// A member is left out when it defines a name of `abstract_calls` (musl's `fenv.c`
+/// defines `fegetround` and `__fesetround`: abstracting the first leaves the second
+/// undefined too), and when the name wanted is an alias in it (`drem`, `pow10`: an alias
+/// keeps its name through the renaming, so the two sides would share it).
 pub(super) fn link_math<'ctx>(
     context: &'ctx Context,
     module: &Module<'ctx>,
     archive: &Archive,
     abstract_calls: &[String],
 ) -> Result<Vec<(String, bool)>, String> {
+    let exclude = |name: &str| abstract_calls.iter().any(|a| a == name);
+    let skip = |name: &str| exclude(name) || crate::lower::float_function(name).is_some();
+    let wanted = Wanted {
+        roots: &[],
+        member: &is_math_member,
+        skip: &skip,
+        exclude: &exclude,
+        aliases: false,
+    };
+    link_members(context, module, archive, &wanted, "musl's math library")
+        .map(|linked| linked.functions)
+}
+
+/// Whether a definition of this linkage gives way to another one (a static linker's weak
+/// symbol).
+fn weak(linkage: Linkage) -> bool {
+    matches!(
+        linkage,
+        Linkage::WeakAny
+            | Linkage::WeakODR
+            | Linkage::LinkOnceAny
+            | Linkage::LinkOnceODR
+            | Linkage::ExternalWeak
+            | Linkage::Common
+    )
+}
+
+/// The linkage of `module`'s definition of `name` (function, global or alias), if it
+/// defines it.
+pub(super) fn definition(module: &Module<'_>, name: &str) -> Option<Linkage> {
+    if let Some(f) = module.get_function(name) {
+        return (f.count_basic_blocks() > 0).then(|| f.get_linkage());
+    }
+    if let Some(g) = module.get_global(name) {
+        return (!g.is_declaration()).then(|| g.get_linkage());
+    }
+    alias(module, name).map(|g| g.get_linkage())
+}
+
+/// `module`'s alias named `name`, if it has one (inkwell has no alias API).
+pub(super) fn alias<'ctx>(module: &Module<'ctx>, name: &str) -> Option<GlobalValue<'ctx>> {
+    use inkwell::llvm_sys::core::LLVMGetNamedGlobalAlias;
+    let (ptr, len) = (name.as_ptr().cast(), name.len());
+    // SAFETY: the module is alive for 'ctx, and the name is passed with its length.
+    let value = unsafe { LLVMGetNamedGlobalAlias(module.as_mut_ptr(), ptr, len) };
+    // SAFETY: a non-null result is a global alias of the module, a global value.
+    (!value.is_null()).then(|| unsafe { GlobalValue::new(value) })
+}
+
+/// Links into `module` (one side, before its renaming) the members of `archive` that
+/// `wanted` allows and that define what the module uses and does not define (or a root it
+/// lacks), and then what those need, until nothing more is wanted. `library` names the
+/// archive in messages.
+///
+/// A member is left out when it defines, as the module does, a name neither of them
+/// defines weakly (a static linker's duplicate definition), and when it defines a name
+/// `wanted` excludes. A weak definition gives way to the other one, as in a static link
+/// (musl's `exit` calls a weak `__stdio_exit` that `__stdio_exit.c` defines).
+pub(super) fn link_members<'ctx>(
+    context: &'ctx Context,
+    module: &Module<'ctx>,
+    archive: &Archive,
+    wanted: &Wanted<'_>,
+    library: &str,
+) -> Result<Linked, String> {
     let triple = module.get_triple();
     let target = triple.as_str().to_string_lossy();
     if !(target.is_empty() || target.starts_with("x86_64")) {
         return Err(format!(
-            "musl's math library is x86-64 bitcode and this module targets {target}"
+            "{library} is x86-64 bitcode and this module targets {target}"
         ));
     }
     let own: HashSet<FunctionValue<'ctx>> = module
@@ -277,15 +400,18 @@ pub(super) fn link_math<'ctx>(
     // Members linked or left out, and names left undefined (aliases).
     let mut done: HashSet<u64> = HashSet::new();
     let mut aliases: HashSet<String> = HashSet::new();
+    let mut members = Vec::new();
+    let mut clashes = Vec::new();
     loop {
         let mut progress = false;
-        for name in undefined(module) {
-            // The engine runs the functions that are one IEEE operation (`sqrt`, `fabs`,
-            // `floor`…) as that operation: musl's bit-by-bit code would only be slower.
-            if abstract_calls.contains(&name)
-                || aliases.contains(&name)
-                || crate::lower::float_function(&name).is_some()
-            {
+        let roots = wanted
+            .roots
+            .iter()
+            .filter(|r| definition(module, r).is_none())
+            .map(|r| r.to_string());
+        let names: Vec<String> = undefined(module).into_iter().chain(roots).collect();
+        for name in names {
+            if (wanted.skip)(&name) || aliases.contains(&name) {
                 continue;
             }
             let Some(&offset) = archive.symbols.get(&name) else {
@@ -301,7 +427,7 @@ pub(super) fn link_math<'ctx>(
                 )
             };
             let member = archive.member(offset).ok_or_else(unreadable)?;
-            if !is_math_member(&member.name) {
+            if !(wanted.member)(&member.name) {
                 done.insert(offset);
                 continue;
             }
@@ -311,39 +437,42 @@ pub(super) fn link_math<'ctx>(
                 let path = archive.path.display();
                 format!("{path}({}) {what}: {}", member.name, e.to_string().trim())
             };
-            let library = Module::parse_bitcode_from_buffer(&buffer, context)
+            let linked = Module::parse_bitcode_from_buffer(&buffer, context)
                 .map_err(|e| failed("is not valid bitcode", e))?;
-            let defines = library
+            let defines = linked
                 .get_function(&name)
                 .is_some_and(|f| f.count_basic_blocks() > 0)
-                || library
+                || linked
                     .get_global(&name)
-                    .is_some_and(|g| !g.is_declaration());
-            let names = defined_names(&library);
-            let clashes = names.iter().any(|n| {
-                module
-                    .get_function(n)
-                    .is_some_and(|f| f.count_basic_blocks() > 0)
-                    || module.get_global(n).is_some_and(|g| !g.is_declaration())
+                    .is_some_and(|g| !g.is_declaration())
+                || (wanted.aliases && alias(&linked, &name).is_some());
+            let names = defined_names(&linked);
+            let clash = names.iter().find(|(n, linkage)| {
+                definition(module, n).is_some_and(|own| !weak(own) && !weak(*linkage))
             });
-            let abstracted = names.iter().any(|n| abstract_calls.contains(n));
+            let excluded = names.iter().any(|(n, _)| (wanted.exclude)(n));
             if !defines {
                 aliases.insert(name);
                 continue;
             }
             done.insert(offset);
-            if clashes || abstracted {
+            if let Some((other, _)) = clash {
+                clashes.push((name, other.clone()));
                 continue;
             }
-            library.set_triple(&triple);
-            library.set_data_layout(&module.get_data_layout());
+            if excluded {
+                continue;
+            }
+            linked.set_triple(&triple);
+            linked.set_data_layout(&module.get_data_layout());
             module
-                .link_in_module(library)
+                .link_in_module(linked)
                 .map_err(|e| failed("cannot be linked", e))?;
+            members.push(member.name);
             progress = true;
         }
         if !progress {
-            let linked = module
+            let functions = module
                 .get_functions()
                 .filter(|f| f.count_basic_blocks() > 0 && !own.contains(f))
                 .map(|f| {
@@ -351,7 +480,11 @@ pub(super) fn link_math<'ctx>(
                     (name, external(f.get_linkage()))
                 })
                 .collect();
-            return Ok(linked);
+            return Ok(Linked {
+                functions,
+                members,
+                clashes,
+            });
         }
     }
 }

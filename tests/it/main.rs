@@ -20,6 +20,7 @@ mod ktest_fuzz;
 mod libm;
 mod limits;
 mod llvm19;
+mod musl_link;
 mod native_fn;
 mod oracles;
 mod programs;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// A suite directory: `IMPL-UTIL.bc` and `IMPL-UTIL` for side a (the reference) and b of
 /// each program pair, as links to the built programs.
-fn suite_dir(dir: &Path, pairs: &[&str]) -> std::path::PathBuf {
+pub(crate) fn suite_dir(dir: &Path, pairs: &[&str]) -> std::path::PathBuf {
     let suite = dir.join("utils");
     std::fs::create_dir_all(&suite).unwrap();
     for name in pairs {
