@@ -52,6 +52,9 @@ struct CheckArgs {
     /// Bitcode of the implementation to check against it (side B).
     #[arg(required_unless_present = "config")]
     b: Option<PathBuf>,
+    /// Whole programs only: a third program (side C), for a three-way check (which sides
+    /// agree, and the odd one out).
+    c: Option<PathBuf>,
     /// The function to compare: `f` on both sides, or `f=g` for f in A and g in B.
     #[arg(long, conflicts_with_all = ["all_functions", "config"])]
     function: Option<String>,
@@ -334,6 +337,10 @@ struct SuiteArgs {
     /// check.
     #[arg(long, value_name = "LIST", default_value = "stdout,exit,files")]
     compare: String,
+    /// One three-way check per utility that the reference and exactly two others provide
+    /// (`xcheck X.bc REF.bc Y.bc`), instead of two pairs.
+    #[arg(long)]
+    three: bool,
     /// Compare outputs as words, ignoring spacing; given to every check.
     #[arg(long = "ignore-spacing")]
     ignore_spacing: bool,
@@ -354,13 +361,16 @@ struct ReplayArgs {
     a: Option<PathBuf>,
     /// Bitcode of side B (not with --native).
     b: Option<PathBuf>,
+    /// Bitcode of side C, for the tests of a three-way program check (not with --native).
+    c: Option<PathBuf>,
     /// For function tests: the function pair, `f` or `f=g`.
     #[arg(long)]
     function: Option<String>,
     /// Run natively instead of in the engine: two binaries built with `xcheck cc` (whole
     /// programs), or, with --function, the two bitcode files (compiled by clang-19 into one
     /// executable with a generated driver).
-    #[arg(long, num_args = 2, value_names = ["A", "B"], conflicts_with_all = ["a", "b"])]
+    /// Three binaries (A B C) replay the tests of a three-way program check.
+    #[arg(long, num_args = 2..=3, value_names = ["A", "B"], conflicts_with_all = ["a", "b", "c"])]
     native: Option<Vec<PathBuf>>,
     /// Whole programs: what must agree, from stdout, stderr, exit, files (the files the
     /// programs create, change or remove), comma-separated.
@@ -678,6 +688,14 @@ fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     let (Some(a), Some(b)) = (&args.a, &args.b) else {
         return Err(usage("give two bitcode files, or --config FILE".into()));
     };
+    if let Some(c) = &args.c {
+        if args.all_functions || args.function.is_some() {
+            return Err(usage(format!(
+                "{}: three bitcode files make a three-way program check; --function and --all-functions compare two",
+                c.display()
+            )));
+        }
+    }
     if !env.is_empty() && (args.all_functions || args.function.is_some()) {
         return Err(usage(format!(
             "'{}' is an option of whole-program checks; it does not apply to --function or --all-functions",
@@ -722,6 +740,7 @@ fn check_programs(
         ));
     }
     let mut check = ProgramCheck::new(a, b);
+    check.c_path = args.c.clone();
     if let Some(name) = &args.argv0 {
         check.argv0 = name.clone();
     }
@@ -1038,6 +1057,7 @@ fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
         jobs: args.jobs,
         check_args,
         stop: stop.clone(),
+        three: args.three,
     };
     let report = suite.run()?;
     print!("{}", report.render_table());
@@ -1092,6 +1112,15 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         return Ok(0);
     }
     if let Some(bins) = &args.native {
+        if bins.len() == 3 {
+            if args.function.is_some() {
+                return Err(usage(format!(
+                    "--native {}: three binaries replay the tests of a three-way program check; --function compares two",
+                    bins[2].display()
+                )));
+            }
+            return replay_native_three(&args, bins, &tests, compare, timeout);
+        }
         if let Some(function) = &args.function {
             return replay_native_function(&args, (&bins[0], &bins[1]), function, &tests, timeout);
         }
@@ -1105,6 +1134,7 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
     let Some(function) = &args.function else {
         // Whole-program tests, replayed in the engine.
         let mut check = ProgramCheck::new(a, b);
+        check.c_path = args.c.clone();
         check.compare = compare;
         check.exec.stop = args.stop.clone();
         check.solver.stop = args.stop.clone();
@@ -1114,9 +1144,13 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         for (t, row) in rows {
             differ |= row.verdict.is_difference();
             let verdict = row.verdict.to_string();
+            let detail = match &row.three {
+                Some(three) => format!("C: {}; {}", three.result_c, row.detail),
+                None => row.detail.clone(),
+            };
             print!(
                 "{}",
-                console::engine_replay(&t, &row.result_a, &row.result_b, &verdict, &row.detail)
+                console::engine_replay(&t, &row.result_a, &row.result_b, &verdict, &detail)
             );
         }
         if replayed < tests.len() {
@@ -1124,6 +1158,12 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         }
         return Ok(differ as i32);
     };
+    if let Some(c) = &args.c {
+        return Err(usage(format!(
+            "{}: three bitcode files replay the tests of a three-way program check; --function compares two",
+            c.display()
+        )));
+    }
     let (fa, fb) = function_names(function)?;
     let mut check = FunctionCheck::new(a, b, &fa, &fb);
     apply_params(&mut check, &args.params)?;
@@ -1198,6 +1238,79 @@ fn replay_native(
                         differ: *differ,
                     })
                 );
+            }
+        }
+    }
+    Ok(if all_confirmed { 0 } else { 1 })
+}
+
+/// `xcheck replay DIR --native A B C`: runs the three binaries on every test and says
+/// whether they agree as the engine found (`C differs`…, from the directory's report.json).
+/// Exit 0 only when all do.
+fn replay_native_three(
+    args: &ReplayArgs,
+    bins: &[PathBuf],
+    tests: &[PathBuf],
+    compare: crate::crosscheck::program::Compare,
+    timeout: Duration,
+) -> Result<i32, Exit> {
+    use crate::crosscheck::program::quote;
+    for bin in bins {
+        if !bin.is_file() {
+            return Err(Exit::Error(Error::input(bin, "no such native binary")));
+        }
+    }
+    let expected = crate::replay::three_way_agreements(&args.test).unwrap_or_default();
+    let mut all_confirmed = true;
+    for (i, t) in tests.iter().enumerate() {
+        if args.stop.interrupted() {
+            return Ok(interrupted_replay(tests.len() - i));
+        }
+        let name = t
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let engine = expected.get(&name);
+        match crate::replay::replay_native_three(t, bins, compare, timeout)? {
+            Err(why) => {
+                all_confirmed = false;
+                print!("{}", console::native_impossible(t, &why));
+            }
+            Ok(run) => {
+                let argv: Vec<String> = run.env.argv.iter().map(|x| quote(x)).collect();
+                let mut text = format!(
+                    "{}: argv {}, stdin {}\n",
+                    t.display(),
+                    argv.join(" "),
+                    quote(&run.env.stdin)
+                );
+                for (side, r) in ["A", "B", "C"].iter().zip(&run.runs) {
+                    text.push_str(&format!(
+                        "  {side}: {}, stdout {}\n",
+                        r.end(),
+                        quote(&r.stdout)
+                    ));
+                }
+                let status = match engine {
+                    Some(e) if e == run.agreement => {
+                        format!("{} natively, as the engine found", run.agreement)
+                    }
+                    Some(e) => {
+                        all_confirmed = false;
+                        format!(
+                            "{} natively, the engine found {e}: NOT confirmed (engine or model bug)",
+                            run.agreement
+                        )
+                    }
+                    None => {
+                        all_confirmed = false;
+                        format!(
+                            "{} natively (not a three-way test of report.json)",
+                            run.agreement
+                        )
+                    }
+                };
+                println!("{text}  => {status}");
             }
         }
     }

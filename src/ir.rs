@@ -51,22 +51,31 @@ id_type!(
     LocId
 );
 
-/// Which of the two linked programs a symbol came from.
+/// Which of the linked programs a symbol came from.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Side {
     A,
     B,
-    /// The harness, or an external declaration shared by both sides.
+    /// The third program of a three-way program check.
+    C,
+    /// The harness, or an external declaration shared by the sides.
     Shared,
 }
 
+impl Side {
+    /// The checked sides in order: A, B and C (at most three programs are linked).
+    pub const CHECKED: [Side; 3] = [Side::A, Side::B, Side::C];
+}
+
 /// Splits a linked name into its side and its name in the source module (the loader gives
-/// what a side defines the prefix `A.` or `B.`).
+/// what a side defines the prefix `A.`, `B.` or `C.`).
 pub fn split_name(linked: &str) -> (Side, &str) {
     if let Some(rest) = linked.strip_prefix("A.") {
         (Side::A, rest)
     } else if let Some(rest) = linked.strip_prefix("B.") {
         (Side::B, rest)
+    } else if let Some(rest) = linked.strip_prefix("C.") {
+        (Side::C, rest)
     } else {
         (Side::Shared, linked)
     }
@@ -77,6 +86,7 @@ impl fmt::Display for Side {
         match self {
             Side::A => f.write_str("A"),
             Side::B => f.write_str("B"),
+            Side::C => f.write_str("C"),
             Side::Shared => f.write_str("shared"),
         }
     }
@@ -667,6 +677,7 @@ mod tests {
     fn linked_names_say_their_side() {
         assert_eq!(split_name("A.main"), (Side::A, "main"));
         assert_eq!(split_name("B.A.x"), (Side::B, "A.x"));
+        assert_eq!(split_name("C.main"), (Side::C, "main"));
         assert_eq!(split_name("memcpy"), (Side::Shared, "memcpy"));
         assert_eq!(split_name("A"), (Side::Shared, "A"));
     }

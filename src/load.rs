@@ -1,7 +1,8 @@
-//! Reading and linking bitcode: side A, side B and the harness become one LLVM module.
+//! Reading and linking bitcode: side A, side B (and side C, for a three-way program check)
+//! and the harness become one LLVM module.
 //!
-//! Every function and global *defined* in a side's module is renamed to `A.<name>` or
-//! `B.<name>` before linking, so both sides may define `f`, `helper` or `table` without
+//! Every function and global *defined* in a side's module is renamed to `A.<name>`,
+//! `B.<name>` or `C.<name>` before linking, so both sides may define `f`, `helper` or `table` without
 //! clashing. Declarations of external symbols keep their names and are shared, and so is
 //! everything the harness defines. `lower` turns the linked module into the engine's IR;
 //! the LLVM context lives only inside [`load`].
@@ -39,6 +40,7 @@ pub fn side_prefix(side: Side) -> &'static str {
     match side {
         Side::A => "A.",
         Side::B => "B.",
+        Side::C => "C.",
         Side::Shared => "",
     }
 }
@@ -46,20 +48,27 @@ pub fn side_prefix(side: Side) -> &'static str {
 /// Loads side A (and side B, if given), links into each side the math functions of musl it
 /// calls (except those named in `abstract_calls`), links the harness and lowers the result.
 pub fn load(a: &Path, b: Option<&Path>, abstract_calls: &[String]) -> Result<ir::Module> {
-    load_with(a, b, Mode::Functions(abstract_calls))
+    let paths: Vec<&Path> = std::iter::once(a).chain(b).collect();
+    load_with(&paths, Mode::Functions(abstract_calls))
 }
 
-/// Loads two whole programs: as [`load`], with the POSIX model linked in and without
-/// reading parameter names. A program-only side (no `__libc_start_main`) is linked with the
-/// bundled musl first ([`ir::Library::musl`] says which), or refused when it was built for
-/// glibc.
-pub fn load_programs(a: &Path, b: &Path) -> Result<ir::Module> {
-    load_with(a, Some(b), Mode::Programs { musl: true })
+/// Loads two or three whole programs (sides A, B and C, in order): as [`load`], with the
+/// POSIX model linked in and without reading parameter names. A program-only side (no
+/// `__libc_start_main`) is linked with the bundled musl first ([`ir::Library::musl`] says
+/// which), or refused when it was built for glibc.
+pub fn load_programs(paths: &[&Path]) -> Result<ir::Module> {
+    if !(2..=3).contains(&paths.len()) {
+        return Err(Error::Usage(format!(
+            "a program check takes two or three bitcode files, not {}",
+            paths.len()
+        )));
+    }
+    load_with(paths, Mode::Programs { musl: true })
 }
 
 /// Loads a KLEE-style harness program (`xcheck run`), with the POSIX model available to it.
 pub fn load_harness_program(a: &Path) -> Result<ir::Module> {
-    load_with(a, None, Mode::Programs { musl: false })
+    load_with(&[a], Mode::Programs { musl: false })
 }
 
 /// What is linked with the sides, and how they are lowered.
@@ -80,11 +89,11 @@ struct Input {
     bytes: Vec<u8>,
 }
 
-fn load_with(a: &Path, b: Option<&Path>, mode: Mode<'_>) -> Result<ir::Module> {
-    let mut inputs = vec![read_bitcode(a)?];
-    if let Some(b) = b {
-        inputs.push(read_bitcode(b)?);
-    }
+fn load_with(paths: &[&Path], mode: Mode<'_>) -> Result<ir::Module> {
+    let inputs = paths
+        .iter()
+        .map(|p| read_bitcode(p))
+        .collect::<Result<Vec<_>>>()?;
     // Checked by a child process, the files need no verifier here; loaded in-process only,
     // they get it before the lowering sees them.
     let vetted = isolate::vet(&inputs)?;
@@ -131,11 +140,11 @@ fn link<'ctx>(
     };
     let a = &first.path;
     rename_definitions(&module, Side::A);
-    if let (Some(other), Some(b)) = (modules.next(), inputs.get(1)) {
-        rename_definitions(&other, Side::B);
+    for ((other, input), side) in modules.zip(&inputs[1..]).zip([Side::B, Side::C]) {
+        rename_definitions(&other, side);
         module.link_in_module(other).map_err(|e| {
             Error::input(
-                &b.path,
+                &input.path,
                 format!("cannot be linked with {}: {e}", a.display()),
             )
         })?;
@@ -208,7 +217,7 @@ fn link_musl<'ctx>(
     inputs: &[Input],
 ) -> Result<Vec<ir::MuslLink>> {
     let mut linked = Vec::new();
-    for ((module, input), side) in modules.iter().zip(inputs).zip([Side::A, Side::B]) {
+    for ((module, input), side) in modules.iter().zip(inputs).zip(Side::CHECKED) {
         if !musl::program_only(module) {
             continue;
         }
@@ -253,8 +262,12 @@ fn lower(
     library: &HashSet<String>,
 ) -> Result<ir::Module> {
     let path_of = |side: Side| -> PathBuf {
-        let i = usize::from(side == Side::B && inputs.len() > 1);
-        inputs[i].path.clone()
+        let i = match side {
+            Side::B => 1,
+            Side::C => 2,
+            Side::A | Side::Shared => 0,
+        };
+        inputs.get(i).unwrap_or(&inputs[0]).path.clone()
     };
     let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let param_names = matches!(mode, Mode::Functions(_));

@@ -7,7 +7,7 @@ use crate::crosscheck::NativeRunner;
 use crate::error::{Error, Result};
 use crate::ktest::KTest;
 use crate::native::{NativeEnv, NativeRun, ReplayError};
-use crate::report::PathVerdict;
+use crate::report::{PathVerdict, ThreeWay};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -120,18 +120,31 @@ impl NativeOutcome {
     }
 }
 
-/// How a program check runs a test on its native executables: both run on the test's
-/// environment, and [`native_agrees`] judges them.
+/// How a program check runs a test on its native executables (two, or three for a
+/// three-way check): all run on the test's environment; two are judged by
+/// [`native_agrees`], three must agree as the engine's row says (`C differs`…).
 pub fn native_runner(compare: Compare) -> NativeRunner {
     NativeRunner(Arc::new(
-        move |ktest: &KTest, verdict: PathVerdict, timeout: Duration, (a, b): (&Path, &Path)| {
+        move |ktest: &KTest,
+              verdict: PathVerdict,
+              agreement: Option<&str>,
+              timeout: Duration,
+              bins: &[PathBuf]| {
             let env = crate::native::env_of(ktest).ok()?;
-            let ra = crate::native::run_native(a, &env, timeout).ok()?;
-            let rb = crate::native::run_native(b, &env, timeout).ok()?;
-            if ra.timed_out || rb.timed_out {
+            let runs = bins
+                .iter()
+                .map(|b| crate::native::run_native(b, &env, timeout).ok())
+                .collect::<Option<Vec<NativeRun>>>()?;
+            if runs.iter().any(|r| r.timed_out) {
                 return None;
             }
-            Some(native_agrees(&ra, &rb, compare, verdict))
+            Some(match runs.as_slice() {
+                [a, b] => native_agrees(a, b, compare, verdict),
+                _ if verdict == PathVerdict::ErrorBoth => runs
+                    .iter()
+                    .all(|r| r.signal.is_some() && !crate::native::differ(r, &runs[0], compare)),
+                _ => agreement == Some(agreement_of_runs(&runs, compare)),
+            })
         },
     ))
 }
@@ -173,4 +186,66 @@ pub fn replay_native(
         divergent,
         differ,
     })
+}
+
+/// Which of three native runs agree (`C differs`, as [`ThreeWay::agreement_of`] says).
+fn agreement_of_runs(runs: &[NativeRun], compare: Compare) -> &'static str {
+    let same = |x: usize, y: usize| !crate::native::differ(&runs[x], &runs[y], compare);
+    ThreeWay::agreement_of(same(0, 1), same(0, 2), same(1, 2)).0
+}
+
+/// What the native replay of a three-way test showed.
+pub struct NativeThree {
+    pub env: NativeEnv,
+    pub runs: Vec<NativeRun>,
+    /// Which sides agree natively.
+    pub agreement: &'static str,
+}
+
+/// Runs the three binaries `bins` (A, B, C) on the test at `path`: `Err` of the reason when
+/// the test cannot run natively.
+pub fn replay_native_three(
+    path: &Path,
+    bins: &[PathBuf],
+    compare: Compare,
+    timeout: Duration,
+) -> Result<std::result::Result<NativeThree, ReplayError>> {
+    let ktest = KTest::read(path)?;
+    let env = match crate::native::env_of(&ktest) {
+        Ok(env) => env,
+        Err(why) => return Ok(Err(why)),
+    };
+    let runs = bins
+        .iter()
+        .map(|bin| {
+            crate::native::run_native(bin, &env, timeout)
+                .map_err(|e| Error::input(bin, format!("cannot run: {e}")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let agreement = agreement_of_runs(&runs, compare);
+    Ok(Ok(NativeThree {
+        env,
+        runs,
+        agreement,
+    }))
+}
+
+/// Which sides agree on each test, by test name, as the `report.json` beside `test` (a
+/// test or a directory) says for a three-way check's rows; `None` without a readable report.
+pub fn three_way_agreements(test: &Path) -> Option<std::collections::HashMap<String, String>> {
+    let dir = if test.is_dir() {
+        test.to_path_buf()
+    } else {
+        test.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let limit = crate::input::MAX_REPORT_BYTES;
+    let text = crate::input::read_text_limited(&dir.join("report.json"), limit, "reports").ok()?;
+    let report: crate::report::Report = serde_json::from_str(&text).ok()?;
+    Some(
+        report
+            .rows
+            .into_iter()
+            .filter_map(|r| Some((r.ktest?, r.three?.agreement)))
+            .collect(),
+    )
 }

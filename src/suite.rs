@@ -13,6 +13,11 @@
 //! says how many differences ran natively and how many reproduced. A stop (Ctrl-C,
 //! SIGTERM) is passed on to the running checks, which stop as at a limit and write their
 //! reports; no further check starts, and the table is written with what ran.
+//!
+//! With `--three`, a utility that the reference and exactly two other implementations
+//! provide gets one three-way check instead of two pairs (`xcheck X.bc REF.bc Y.bc`: the
+//! reference is side B), whose differences are confirmed on the three native executables;
+//! its row names the odd implementation of each kind.
 
 use crate::error::{Error, Result};
 use crate::report::suite::{SuiteReport, SuiteRow};
@@ -41,6 +46,8 @@ pub struct Suite {
     /// Options every check gets (environment, limits, comparison).
     pub check_args: Vec<OsString>,
     pub stop: crate::stop::Stop,
+    /// One three-way check per utility where the reference and two others provide it.
+    pub three: bool,
 }
 
 /// One check of the suite: a utility of one implementation against the reference's.
@@ -48,6 +55,8 @@ pub struct Suite {
 struct Pair {
     util: String,
     side: String,
+    /// The third implementation of a three-way check (side C; the reference is B).
+    third: Option<String>,
 }
 
 impl Suite {
@@ -93,13 +102,21 @@ impl Suite {
         }
         let mut plan = Vec::new();
         for util in &utils {
-            for side in &sides {
-                if has(side, util) {
-                    plan.push(Pair {
-                        util: util.clone(),
-                        side: side.clone(),
-                    });
-                }
+            let present: Vec<&String> = sides.iter().filter(|s| has(s, util)).collect();
+            if let (true, [x, y]) = (self.three, present.as_slice()) {
+                plan.push(Pair {
+                    util: util.clone(),
+                    side: x.to_string(),
+                    third: Some(y.to_string()),
+                });
+                continue;
+            }
+            for side in present {
+                plan.push(Pair {
+                    util: util.clone(),
+                    side: side.clone(),
+                    third: None,
+                });
             }
         }
         if plan.is_empty() {
@@ -169,15 +186,24 @@ impl Suite {
     fn check(&self, pair: &Pair) -> SuiteRow {
         let file = |imp: &str| self.dir.join(format!("{imp}-{}", pair.util));
         let (a, b) = (file(&pair.side), file(&self.against));
-        let out = self
-            .output_dir
-            .join(format!("{}-vs-{}", pair.side, self.against))
-            .join(&pair.util);
-        let mut row = SuiteRow::new(&pair.util, &pair.side, &out);
+        let c = pair.third.as_deref().map(file);
+        let (dir, label) = match &pair.third {
+            Some(third) => (
+                format!("{}-{}-{third}", pair.side, self.against),
+                format!("{}+{third}", pair.side),
+            ),
+            None => (
+                format!("{}-vs-{}", pair.side, self.against),
+                pair.side.clone(),
+            ),
+        };
+        let out = self.output_dir.join(dir).join(&pair.util);
+        let mut row = SuiteRow::new(&pair.util, &label, &out);
         let started = Instant::now();
         let child = Command::new(&self.exe)
             .arg(a.with_extension("bc"))
             .arg(b.with_extension("bc"))
+            .args(c.as_ref().map(|c| c.with_extension("bc")))
             .arg("-o")
             .arg(&out)
             .args(&self.check_args)
@@ -226,6 +252,11 @@ impl Suite {
             (Some(0 | 1 | 3), Some(report)) => {
                 row.fill(&report);
                 native_counts(&mut row, &report, (&a, &b), &out);
+                if let Some(third) = &pair.third {
+                    // The kinds name the odd implementation, not its letter.
+                    let names = [pair.side.as_str(), self.against.as_str(), third];
+                    name_sides(&mut row, names);
+                }
             }
             _ => {
                 let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
@@ -264,6 +295,26 @@ fn native_counts(row: &mut SuiteRow, report: &Report, (a, b): (&Path, &Path), ou
                 row.native_confirmed += usize::from(reproduced);
             }
         }
+    }
+}
+
+/// A three-way check's kinds with its sides named by their implementations
+/// (`toybox differs: stdout: only toybox prints`).
+fn name_sides(row: &mut SuiteRow, names: [&str; 3]) {
+    // A class names sides by their letters, as words (`only B prints`, `A and C print`,
+    // `a prefix of A's`): each such word becomes the implementation's name.
+    let named = |word: &str| -> String {
+        let (letter, tail) = match word.strip_suffix("'s") {
+            Some(l) => (l, "'s"),
+            None => (word, ""),
+        };
+        match ["A", "B", "C"].iter().position(|l| *l == letter) {
+            Some(i) => format!("{}{tail}", names[i]),
+            None => word.to_string(),
+        }
+    };
+    for (kind, _) in &mut row.kinds {
+        *kind = kind.split(' ').map(named).collect::<Vec<_>>().join(" ");
     }
 }
 

@@ -19,22 +19,30 @@ pub(crate) struct Observed<'a> {
     pub files: &'a [u8],
 }
 
-/// The class of a difference between `a` and `b`.
+/// The class of a difference between `a` and `b`, named `A` and `B`.
+#[cfg(test)]
 pub(crate) fn classify(a: &Observed<'_>, b: &Observed<'_>) -> String {
+    classify_named(a, b, ("A", "B"))
+}
+
+/// The class of a difference between `a` and `b`, naming them `names` (a three-way row's
+/// odd side against the majority: `("C", "A and B")`).
+pub(crate) fn classify_named(a: &Observed<'_>, b: &Observed<'_>, names: (&str, &str)) -> String {
     let mut parts = Vec::new();
-    if let Some(part) = stream("stdout", a.stdout, b.stdout) {
+    if let Some(part) = stream("stdout", a.stdout, b.stdout, names) {
         parts.push(part);
     }
-    if let Some(part) = stream("stderr", a.stderr, b.stderr) {
+    if let Some(part) = stream("stderr", a.stderr, b.stderr, names) {
         parts.push(part);
     }
     if a.files != b.files {
-        parts.push(files_part(a.files, b.files));
+        parts.push(files_part(a.files, b.files, names));
     }
+    let (na, nb) = names;
     if a.end != b.end {
         parts.push(match (a.failed, b.failed) {
-            (true, false) => format!("A fails ({})", failure_kind(a.end)),
-            (false, true) => format!("B fails ({})", failure_kind(b.end)),
+            (true, false) => format!("{na} {} ({})", verb(na, "fail"), failure_kind(a.end)),
+            (false, true) => format!("{nb} {} ({})", verb(nb, "fail"), failure_kind(b.end)),
             (true, true) => format!(
                 "both fail, differently ({} vs {})",
                 failure_kind(a.end),
@@ -105,13 +113,13 @@ pub fn files_text(bytes: &[u8]) -> String {
 
 /// How the files two programs changed differ: `files: only A writes`, `files: B also writes
 /// xab`, `files: xaa differs`.
-fn files_part(a: &[u8], b: &[u8]) -> String {
+fn files_part(a: &[u8], b: &[u8], (na, nb): (&str, &str)) -> String {
     let (ra, rb) = (file_records(a), file_records(b));
     if ra.is_empty() {
-        return "files: only B changes files".into();
+        return format!("files: only {nb} {} files", verb(nb, "change"));
     }
     if rb.is_empty() {
-        return "files: only A changes files".into();
+        return format!("files: only {na} {} files", verb(na, "change"));
     }
     let names = |r: &[FileRecord<'_>]| r.iter().map(|f| f.name.to_vec()).collect::<Vec<_>>();
     if names(&ra) != names(&rb) {
@@ -129,31 +137,40 @@ fn files_part(a: &[u8], b: &[u8]) -> String {
         .zip(&rb)
         .find(|(x, y)| x.contents != y.contents)
         .map_or((&[][..], &[][..]), |(x, y)| (x.contents, y.contents));
-    stream("files", x, y).unwrap_or_else(|| "files differ".into())
+    stream("files", x, y, (na, nb)).unwrap_or_else(|| "files differ".into())
 }
 
-/// How two outputs of one stream differ, if they do.
-fn stream(name: &str, a: &[u8], b: &[u8]) -> Option<String> {
+/// `fail` or `fails` for a subject `name` (`A and B fail`, `C fails`).
+fn verb(name: &str, verb: &str) -> String {
+    if name.contains(" and ") {
+        verb.to_string()
+    } else {
+        format!("{verb}s")
+    }
+}
+
+/// How two outputs of one stream differ, if they do; `names` name the sides.
+fn stream(name: &str, a: &[u8], b: &[u8], (na, nb): (&str, &str)) -> Option<String> {
     if a == b {
         return None;
     }
     let how = if a.is_empty() {
-        "only B prints"
+        format!("only {nb} {}", verb(nb, "print"))
     } else if b.is_empty() {
-        "only A prints"
+        format!("only {na} {}", verb(na, "print"))
     } else if words_of(a) == words_of(b) {
-        "spacing only"
+        "spacing only".into()
     } else if masked_numbers(a) == masked_numbers(b) {
-        "numbers differ"
+        "numbers differ".into()
     } else if a.starts_with(b) {
-        "B prints less (a prefix of A's)"
+        format!("{nb} {} less (a prefix of {na}'s)", verb(nb, "print"))
     } else if b.starts_with(a) {
-        "A prints less (a prefix of B's)"
+        format!("{na} {} less (a prefix of {nb}'s)", verb(na, "print"))
     } else if a.iter().filter(|&&c| c == b'\n').count() != b.iter().filter(|&&c| c == b'\n').count()
     {
-        "text differs, other line count"
+        "text differs, other line count".into()
     } else {
-        "text differs"
+        "text differs".into()
     };
     Some(format!("{name}: {how}"))
 }

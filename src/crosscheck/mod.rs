@@ -149,7 +149,13 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     );
     let confirm = Confirm {
         stop: replay_check.exec.stop.clone(),
-        replay: &|ktest| replay(module, &replay_check, &signature, ktest),
+        replay: &|ktest| {
+            let verdict = replay(module, &replay_check, &signature, ktest)?;
+            Ok(verdict.map(|verdict| rows::Replayed {
+                verdict,
+                agreement: None,
+            }))
+        },
         abstracted: !check.exec.abstract_calls.is_empty(),
         native: None,
     };
@@ -244,7 +250,7 @@ pub(crate) struct Confirm<'r> {
     /// The replays' stop token (from [`replay_configs`]).
     pub stop: crate::stop::Stop,
     /// The verdict of a test's single path when replayed, if decided.
-    pub replay: &'r (dyn Fn(&KTest) -> Result<Option<PathVerdict>> + Sync),
+    pub replay: &'r (dyn Fn(&KTest) -> Result<Option<rows::Replayed>> + Sync),
     /// Whether the check abstracts calls, which a replay cannot run.
     pub abstracted: bool,
     /// Runs a test on native executables, for a row concrete replay confirmed.
@@ -252,14 +258,18 @@ pub(crate) struct Confirm<'r> {
 }
 
 /// How a test runs on native executables (given by the front end, which may run them:
-/// `crosscheck` does not import `native/`): whether the two executables do what the engine
-/// said of a row, given its test, its verdict, the time the runs may take and the
-/// executables. `None`: the test could not run natively (failure injection, an executable
+/// `crosscheck` does not import `native/`): whether the executables do what the engine said
+/// of a row, given its test, its verdict, which sides agree (a three-way check's `C
+/// differs`…), the time the runs may take and the executables (two, or three). `None`: the test could not run natively (failure injection, an executable
 /// that would not start, a run out of time).
 #[derive(Clone)]
 #[allow(clippy::type_complexity)]
 pub struct NativeRunner(
-    pub Arc<dyn Fn(&KTest, PathVerdict, Duration, (&Path, &Path)) -> Option<bool> + Send + Sync>,
+    pub  Arc<
+        dyn Fn(&KTest, PathVerdict, Option<&str>, Duration, &[PathBuf]) -> Option<bool>
+            + Send
+            + Sync,
+    >,
 );
 
 impl std::fmt::Debug for NativeRunner {
@@ -272,7 +282,8 @@ impl std::fmt::Debug for NativeRunner {
 /// the check for program-only bitcode) and how to run a test on them.
 #[derive(Clone)]
 pub struct NativeConfirm {
-    pub binaries: (PathBuf, PathBuf),
+    /// The executables, side A first (two, or three for a three-way check).
+    pub binaries: Vec<PathBuf>,
     pub run: NativeRunner,
 }
 
@@ -328,7 +339,7 @@ pub(crate) fn conclude(
         .map(|(i, r)| (i, recorder.test_of(r)))
         .collect();
     written.sort_by_key(|(i, _)| (!examples.contains(&report.rows[*i].id), *i));
-    type Replayed = (usize, Option<PathVerdict>, Option<bool>);
+    type Replayed = (usize, Option<rows::Replayed>, Option<bool>);
     let replayed: Vec<Replayed> = {
         use rayon::prelude::*;
         let rows = &report.rows;
@@ -345,8 +356,10 @@ pub(crate) fn conclude(
                 };
                 let row = &rows[*i];
                 let native = match (confirm.native, &verdict) {
-                    (Some(native), Some(v)) if *v == row.verdict && *v != PathVerdict::Proved => {
-                        native_replay(native, &confirm.stop, ktest, v.clone())
+                    (Some(native), Some(v))
+                        if v.agrees_with(row) && v.verdict != PathVerdict::Proved =>
+                    {
+                        native_replay(native, &confirm.stop, ktest, v)
                     }
                     _ => None,
                 };
@@ -360,7 +373,7 @@ pub(crate) fn conclude(
         if verdict.is_none() && confirm.stop.should_stop() {
             not_replayed.push(row.ktest.clone().unwrap_or_default());
         } else {
-            row.confirmed = Some(verdict.is_some_and(|v| v == row.verdict));
+            row.confirmed = Some(verdict.is_some_and(|v| v.agrees_with(row)));
             row.native = native;
         }
     }
@@ -387,7 +400,7 @@ fn native_replay(
     native: &NativeConfirm,
     stop: &crate::stop::Stop,
     ktest: &KTest,
-    verdict: PathVerdict,
+    replayed: &rows::Replayed,
 ) -> Option<bool> {
     if stop.should_stop() {
         return None;
@@ -395,8 +408,9 @@ fn native_replay(
     let left = stop.deadline().map_or(NATIVE_TIMEOUT, |d| {
         d.saturating_duration_since(Instant::now())
     });
-    let (a, b) = &native.binaries;
-    (native.run.0)(ktest, verdict, left.min(NATIVE_TIMEOUT), (a, b))
+    let (verdict, agreement) = (replayed.verdict.clone(), replayed.agreement.as_deref());
+    let timeout = left.min(NATIVE_TIMEOUT);
+    (native.run.0)(ktest, verdict, agreement, timeout, &native.binaries)
 }
 
 /// What native replay showed, for the report's notes: how many of the rows concrete replay
@@ -418,8 +432,17 @@ fn native_note(native: Option<&NativeConfirm>, rows: &[PathRow]) -> Option<Strin
     if total == 0 {
         return None;
     }
-    let (a, b) = (native.binaries.0.display(), native.binaries.1.display());
-    let mut text = format!("native replay on {a} and {b}: {agreed} of {ran} rows reproduced");
+    let names: Vec<String> = native
+        .binaries
+        .iter()
+        .map(|b| b.display().to_string())
+        .collect();
+    let names = match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let mut text = format!("native replay on {names}: {agreed} of {ran} rows reproduced");
     if agreed < ran {
         text.push_str(&format!(
             ", {} did not (reported, not counted: the engine or its model differs from the executables)",
@@ -828,7 +851,7 @@ pub fn replay(
         setup::initial_state(&mut ex, signature, setup::Inputs::Concrete(ktest), &[])?;
     let mut driver = verdict::CrossDriver::new(signature, check.compare_buffers, args);
     ex.run(initial, &mut driver);
-    Ok(driver.rows.replayed_verdict())
+    Ok(driver.rows.replayed_verdict().map(|r| r.verdict))
 }
 
 /// Replays a `.ktest` file against a pair and returns the per-side results as text.
@@ -1080,6 +1103,7 @@ mod tests {
             native: None,
             path: None,
             class: None,
+            three: None,
         }
     }
 

@@ -1,12 +1,15 @@
-//! Whole-program crosschecking: two programs, each linked with its own C library, run one
-//! after the other under one symbolic environment, and every path compares what they wrote
-//! to stdout (and stderr, if asked) and how they ended.
+//! Whole-program crosschecking: two or three programs, each linked with its own C library,
+//! run one after the other under one symbolic environment, and every path compares what
+//! they wrote to stdout (and stderr, if asked) and how they ended.
 //!
-//! One state goes through four phases: the harness's `__xc_env_init` builds the symbolic
+//! One state goes through the phases: the harness's `__xc_env_init` builds the symbolic
 //! environment and the initial stack block (phase 0); A runs from its C library's entry
 //! point to `exit` (1); `__xc_env_reset` restores files, offsets and argument strings to
-//! their initial (symbolic) contents (2); B runs (3). The verdict of the path asks whether
-//! `pc ∧ ¬(outA = outB)` is satisfiable.
+//! their initial (symbolic) contents (2); B runs (3); with three programs, another reset (4)
+//! and C (5). The verdict of a two-sided path asks whether `pc ∧ ¬(outA = outB)` is
+//! satisfiable; a three-sided path asks it of all three, then, for each pair that can
+//! differ, for a model of `pc ∧ outX ≠ outY`, and makes a row for each way the sides
+//! disagree that it found (which side is the odd one out, or all three differ).
 
 pub use super::classes::{quote, words_of};
 use super::rows::{Decision, RowDriver, Rows};
@@ -18,7 +21,7 @@ use crate::exec::{Driver, ExecConfig, Executor, Exit, SideOutcome, State, Termin
 use crate::expr::{Assignment, ExprId};
 use crate::ir::{BlockId, FuncId, Module, Side, FUNCTION_BASE, FUNCTION_STRIDE, PTR_WIDTH};
 use crate::ktest::{KTest, KTestObject};
-use crate::report::{InputValue, PathRow, PathVerdict};
+use crate::report::{InputValue, PathRow, PathVerdict, ThreeWay};
 use crate::solver::{build_chain, SolverConfig};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -56,7 +59,9 @@ impl Default for Compare {
 pub struct ProgramCheck {
     pub a_path: PathBuf,
     pub b_path: PathBuf,
-    /// `argv[0]` of both programs. Default is the file name of A up to its first dot.
+    /// A third program (a three-way check), run after B on the same path. Default is none.
+    pub c_path: Option<PathBuf>,
+    /// `argv[0]` of the programs. Default is the file name of A up to its first dot.
     pub argv0: String,
     /// The environment options and concrete arguments, KLEE style (`--sym-args 0 2 2`,
     /// `--sym-stdin 8`, `-l`). Default is KLEE's coreutils environment
@@ -68,7 +73,7 @@ pub struct ProgramCheck {
     /// Where tests and reports go. Default is `xcheck-out`.
     pub out_dir: PathBuf,
     /// How to run a test on the native executables, which confirm what concrete replay
-    /// confirmed: those beside the bitcode (`wc` for `wc.bc`, as `xcheck cc` writes them), or
+    /// confirmed (three of a three-way check must agree as its row says): those beside the bitcode (`wc` for `wc.bc`, as `xcheck cc` writes them), or
     /// those the check builds for program-only bitcode. Default is none (the front end gives
     /// it: `replay::native_runner`).
     pub native: Option<super::NativeRunner>,
@@ -79,6 +84,7 @@ impl ProgramCheck {
         ProgramCheck {
             a_path: a.to_path_buf(),
             b_path: b.to_path_buf(),
+            c_path: None,
             argv0: default_argv0(a, b),
             env: EnvOptions::default(),
             compare: Compare::default(),
@@ -87,6 +93,28 @@ impl ProgramCheck {
             out_dir: PathBuf::from("xcheck-out"),
             native: None,
         }
+    }
+
+    /// The bitcode files of the sides, A first.
+    pub fn paths(&self) -> Vec<&Path> {
+        [
+            Some(self.a_path.as_path()),
+            Some(self.b_path.as_path()),
+            self.c_path.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
+    /// The title of the check's report: the files, `  vs  ` between them.
+    pub fn title(&self) -> String {
+        let names: Vec<String> = self
+            .paths()
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        names.join("  vs  ")
     }
 
     /// The command line recorded in tests: `argv[0]` and the environment options.
@@ -132,11 +160,12 @@ struct Entry {
 }
 
 /// The functions a program check runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Entries {
     init: FuncId,
     reset: FuncId,
-    sides: [Entry; 2],
+    /// Side A's, B's and (three-way) C's.
+    sides: Vec<Entry>,
 }
 
 fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
@@ -174,10 +203,12 @@ fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
     Ok(Entries {
         init: shared("__xc_env_init")?,
         reset: shared("__xc_env_reset")?,
-        sides: [
-            side_entry(Side::A, &check.a_path)?,
-            side_entry(Side::B, &check.b_path)?,
-        ],
+        sides: check
+            .paths()
+            .into_iter()
+            .zip(Side::CHECKED)
+            .map(|(path, side)| side_entry(side, path))
+            .collect::<Result<_>>()?,
     })
 }
 
@@ -185,20 +216,30 @@ fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
 /// linked with the bundled musl: that it did, the native binary built for each into
 /// `OUT/native/` for `xcheck replay --native` (or why there is none), and the names
 /// neither the side nor musl defines that the engine does not implement.
-fn auto_linked(module: &Module, check: &ProgramCheck) -> (Vec<String>, [Option<PathBuf>; 2]) {
-    let paths = [&check.a_path, &check.b_path];
+fn auto_linked(module: &Module, check: &ProgramCheck) -> (Vec<String>, Vec<Option<PathBuf>>) {
+    let paths = check.paths();
     let stem = |p: &Path| {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
         let name = name.unwrap_or_else(|| "prog".into());
         name.strip_suffix(".bc").unwrap_or(&name).to_string()
     };
-    let clash = stem(paths[0]) == stem(paths[1]) && paths[0] != paths[1];
+    // Two different files of one name get their side's prefix.
+    let clash = paths
+        .iter()
+        .enumerate()
+        .any(|(i, p)| paths[..i].iter().any(|q| q != p && stem(q) == stem(p)));
     let mut notes = Vec::new();
     // What the native build of each input file gave: one build for both sides of `a.bc a.bc`.
     let mut built: std::collections::HashMap<&Path, (String, Option<PathBuf>)> = Default::default();
-    let mut binaries: [Option<PathBuf>; 2] = [None, None];
+    let mut binaries: Vec<Option<PathBuf>> = vec![None; paths.len()];
     for link in &module.library.musl {
-        let path = paths[usize::from(link.side == Side::B)].as_path();
+        let index = Side::CHECKED
+            .iter()
+            .position(|s| *s == link.side)
+            .unwrap_or(0);
+        let Some(&path) = paths.get(index) else {
+            continue;
+        };
         let name = if clash {
             format!("{}-{}", link.side, stem(path))
         } else {
@@ -222,7 +263,7 @@ fn auto_linked(module: &Module, check: &ProgramCheck) -> (Vec<String>, [Option<P
                 ),
             }
         });
-        binaries[usize::from(link.side == Side::B)] = binary.clone();
+        binaries[index] = binary.clone();
         notes.push(format!(
             "{} ({}) is program-only bitcode: linked with the bundled musl ({} archive members); {replay}",
             link.side,
@@ -275,21 +316,22 @@ fn executable_beside(bc: &Path) -> Option<PathBuf> {
     (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(bin)
 }
 
-/// Loads both programs and crosschecks them; writes tests and reports to `out_dir`.
+/// Loads the programs and crosschecks them; writes tests and reports to `out_dir`.
 pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let started = Instant::now();
-    let module = crate::load::load_programs(&check.a_path, &check.b_path)?;
+    let module = crate::load::load_programs(&check.paths())?;
     let entries = entries(&module, check)?;
     super::prepare_out_dir(&check.out_dir)?;
     let (musl_notes, built) = auto_linked(&module, check);
-    let [built_a, built_b] = built;
-    let native = match (
-        executable_beside(&check.a_path).or(built_a),
-        executable_beside(&check.b_path).or(built_b),
-        &check.native,
-    ) {
-        (Some(a), Some(b), Some(run)) => Some(super::NativeConfirm {
-            binaries: (a, b),
+    let binaries: Option<Vec<PathBuf>> = check
+        .paths()
+        .iter()
+        .zip(built)
+        .map(|(path, built)| executable_beside(path).or(built))
+        .collect();
+    let native = match (binaries, &check.native) {
+        (Some(binaries), Some(run)) => Some(super::NativeConfirm {
+            binaries,
             run: run.clone(),
         }),
         _ => None,
@@ -300,7 +342,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let stop = exec.stop.clone();
     let mut ex = Executor::new(&module, &pool, build_chain(&solver_config), exec);
     let initial = initial_state(&mut ex, &entries, check);
-    let title = format!("{}  vs  {}", check.a_path.display(), check.b_path.display());
+    let title = check.title();
     let make_test = |row: &PathRow| test_of(check, row);
     let interim = |rows: &[PathRow]| super::interim_summary(title.clone(), rows, started);
     let recorder = super::record::Recorder::new(&check.out_dir, &make_test, &interim);
@@ -308,7 +350,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         ex,
         initial,
         &solver_config,
-        || ProgramDriver::new(entries, check.compare),
+        || ProgramDriver::new(entries.clone(), check.compare),
         Some(&recorder),
     );
     let mut notes = explored.unsupported.clone();
@@ -352,8 +394,11 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
             list.join(", ")
         ));
     }
-    for side in [Side::A, Side::B] {
-        notes.push(super::coverage_note(&module, &explored.coverage, side));
+    for side in &Side::CHECKED[..entries.sides.len()] {
+        notes.push(super::coverage_note(&module, &explored.coverage, *side));
+    }
+    if check.c_path.is_some() && native.is_none() {
+        notes.push("three-way: no native executables beside the bitcode (FILE for FILE.bc): differences are confirmed by concrete replay in the engine only".into());
     }
     notes.extend(super::query_log_note(&solver_config));
 
@@ -399,7 +444,7 @@ fn replay(
     entries: &Entries,
     check: &ProgramCheck,
     ktest: &KTest,
-) -> Option<PathVerdict> {
+) -> Option<super::rows::Replayed> {
     let pool = crate::expr::ExprPool::new();
     let config = ExecConfig {
         search: crate::exec::SearchKind::Dfs,
@@ -412,7 +457,7 @@ fn replay(
     };
     let mut ex = Executor::new(module, &pool, build_chain(&check.solver), config);
     let initial = initial_state(&mut ex, entries, check);
-    let mut driver = ProgramDriver::new(*entries, check.compare);
+    let mut driver = ProgramDriver::new(entries.clone(), check.compare);
     ex.run(initial, &mut driver);
     driver.rows.replayed_verdict()
 }
@@ -422,7 +467,7 @@ fn replay(
 /// Tests left when the run's stop token is interrupted are not replayed; the caller sees
 /// fewer rows than tests.
 pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBuf, PathRow)>> {
-    let module = crate::load::load_programs(&check.a_path, &check.b_path)?;
+    let module = crate::load::load_programs(&check.paths())?;
     let entries = entries(&module, check)?;
     let mut out = Vec::new();
     for path in tests {
@@ -450,7 +495,7 @@ pub fn replay_dir(check: &ProgramCheck, tests: &[PathBuf]) -> Result<Vec<(PathBu
         };
         let mut ex = Executor::new(&module, &pool, build_chain(&check.solver), config);
         let initial = initial_state(&mut ex, &entries, &check);
-        let mut driver = ProgramDriver::new(entries, check.compare);
+        let mut driver = ProgramDriver::new(entries.clone(), check.compare);
         ex.run(initial, &mut driver);
         match driver.rows.into_first() {
             Some(row) => out.push((path.clone(), row)),
@@ -520,7 +565,7 @@ impl ProgramDriver {
         }
     }
 
-    /// Starts side `side` (0 or 1) from the stack block at `block`.
+    /// Starts side `side` (0, 1 or 2) from the stack block at `block`.
     fn start_side(
         &mut self,
         ex: &mut Executor<'_>,
@@ -544,6 +589,7 @@ impl ProgramDriver {
         };
         let argv = Value::concrete(PTR_WIDTH, block + 8);
         let Entry { start, main } = self.entries.sides[side];
+        // Phases 1, 3 and 5 run sides A, B and C.
         let f = ex.module.function(start);
         let main_ptr = FUNCTION_BASE + main.0 as u64 * FUNCTION_STRIDE;
         let args: Vec<Value> = f
@@ -557,7 +603,7 @@ impl ProgramDriver {
                 _ => Value::concrete(p.width, 0),
             })
             .collect();
-        state.phase = if side == 0 { 1 } else { 3 };
+        state.phase = 2 * side as u8 + 1;
         ex.push_call(&mut state, start, &args, None);
         ex.cover(start, BlockId(0));
         Some(state)
@@ -568,18 +614,12 @@ impl ProgramDriver {
         self.rows.push(state, undecided(state, why));
     }
 
-    /// Decides a path where both programs ended: its row.
-    fn decide(
-        &mut self,
-        ex: &mut Executor<'_>,
-        state: &State,
-        a: &SideEnd,
-        b: &SideEnd,
-    ) -> Decision {
+    /// Each compared part of two sides' ends: its name, its equality, and for an output
+    /// compared byte for byte only because it is symbolic (under --ignore-spacing), its
+    /// stream.
+    fn parts(&self, ex: &mut Executor<'_>, state: &State, a: &SideEnd, b: &SideEnd) -> Vec<Part> {
         let pool = ex.pool;
-        // Each compared part: its name, its equality, and for an output compared byte for
-        // byte only because it is symbolic (under --ignore-spacing), its stream.
-        let mut parts: Vec<(&str, ExprId, Option<usize>)> = Vec::new();
+        let mut parts: Vec<Part> = Vec::new();
         if self.compare.exit {
             parts.push(("exit status", same_end(ex, &a.end, &b.end), None));
         }
@@ -610,6 +650,19 @@ impl ProgramDriver {
         if self.compare.files {
             parts.push(("files", same_bytes(ex, &a.outputs[2], &b.outputs[2]), None));
         }
+        parts
+    }
+
+    /// Decides a path where both programs ended: its row.
+    fn decide(
+        &mut self,
+        ex: &mut Executor<'_>,
+        state: &State,
+        a: &SideEnd,
+        b: &SideEnd,
+    ) -> Decision {
+        let pool = ex.pool;
+        let parts = self.parts(ex, state, a, b);
         let all = parts
             .iter()
             .fold(pool.true_(), |acc, (_, e, _)| pool.bool_and(acc, *e));
@@ -659,20 +712,11 @@ impl ProgramDriver {
                 result_b,
                 detail,
                 class: None,
+                three: None,
             };
         };
         let model = Arc::new(complete_model(ex, state, &model));
-        let objects: Vec<(Vec<Value>, bool)> = state
-            .inputs
-            .iter()
-            .filter(|i| matches!(role(&i.name), Role::Arg | Role::Stdin | Role::File(_)))
-            .map(|i| {
-                let bytes = (0..i.size)
-                    .map(|k| Value::Sym(pool.sym(i.array, k)))
-                    .collect();
-                (bytes, role(&i.name) == Role::Arg)
-            })
-            .collect();
+        let objects = minimized_objects(ex, state);
         let goal = pool.bool_not(all);
         let model = super::minimize::minimize_objects(
             ex,
@@ -684,15 +728,11 @@ impl ProgramDriver {
         );
         // An output compared byte for byte that, for this input, differs only in
         // spacing is no divergence under --ignore-spacing; another input might be.
-        let differs = |(_, e, strict): &&(&str, ExprId, Option<usize>)| {
-            pool.eval(*e, &model) == 0
-                && strict.is_none_or(|k| {
-                    let x = concrete_bytes(ex, &a.outputs[k], &model);
-                    let y = concrete_bytes(ex, &b.outputs[k], &model);
-                    words_of(&x) != words_of(&y)
-                })
-        };
-        let which: Vec<&str> = parts.iter().filter(differs).map(|(w, _, _)| *w).collect();
+        let which: Vec<&str> = parts
+            .iter()
+            .filter(|part| part_differs(ex, part, a, b, &model))
+            .map(|(w, _, _)| *w)
+            .collect();
         let (verdict, inputs, detail) = if which.is_empty() {
             let why = "outputs with symbolic bytes differ only in spacing for the input found: not decided under --ignore-spacing";
             (PathVerdict::Unknown, Vec::new(), why.to_string())
@@ -721,7 +761,206 @@ impl ProgramDriver {
             result_b: describe(ex, b, &model),
             detail,
             class,
+            three: None,
         }
+    }
+
+    /// Decides a path where three programs ended: its rows. All equal is one row (proved,
+    /// or all failing alike); otherwise a row for each way the sides disagree that the
+    /// queries found: each pair not yet seen differing gets one query for a model where it
+    /// differs.
+    fn decide_three(
+        &mut self,
+        ex: &mut Executor<'_>,
+        state: &State,
+        sides: [&SideEnd; 3],
+    ) -> Vec<Decision> {
+        let pool = ex.pool;
+        let parts: Vec<Vec<Part>> = PAIRS
+            .iter()
+            .map(|&(x, y)| self.parts(ex, state, sides[x], sides[y]))
+            .collect();
+        let equal: Vec<ExprId> = parts
+            .iter()
+            .map(|p| {
+                p.iter()
+                    .fold(pool.true_(), |acc, (_, e, _)| pool.bool_and(acc, *e))
+            })
+            .collect();
+        let all = pool.and_all(&equal);
+        let failed = sides.map(|s| matches!(s.end, SideOutcome::Failed(_)));
+        let example = state.model.clone();
+        let first = match ex.check(state, pool.bool_not(all)) {
+            Ok(m) => m,
+            Err(why) => return vec![undecided(state, &why)],
+        };
+        let Some(first) = first else {
+            let all_fail = failed.iter().all(|&f| f);
+            // Failures of all three count as agreement only when replay shows them: their
+            // row needs a test, so an input.
+            let example = match example {
+                Some(m) if all_fail => Some(Arc::new(complete_model(ex, state, &m))),
+                None if all_fail => match ex.check(state, pool.true_()) {
+                    Ok(m) => m.map(|m| Arc::new(complete_model(ex, state, &m))),
+                    Err(why) => return vec![undecided(state, &why)],
+                },
+                other => other,
+            };
+            let inputs = match (&example, all_fail) {
+                (Some(m), true) => inputs_of(state, m),
+                _ => Vec::new(),
+            };
+            let results = match &example {
+                Some(m) => sides.map(|s| describe(ex, s, m)),
+                None => ["?", "?", "?"].map(String::from),
+            };
+            let [result_a, result_b, result_c] = results;
+            return vec![Decision {
+                verdict: if all_fail {
+                    PathVerdict::ErrorBoth
+                } else {
+                    PathVerdict::Proved
+                },
+                inputs,
+                result_a,
+                result_b,
+                detail: if all_fail && example.is_some() {
+                    "all three fail the same way, with the same output".into()
+                } else {
+                    String::new()
+                },
+                class: None,
+                three: Some(ThreeWay {
+                    result_c,
+                    agreement: "all agree".into(),
+                    odd: None,
+                }),
+            }];
+        };
+        // Which pairs are equal for a model's inputs (an output compared byte for byte that
+        // differs only in spacing counts as equal under --ignore-spacing).
+        let pattern = |ex: &Executor<'_>, m: &Assignment| -> [bool; 3] {
+            [0, 1, 2].map(|p| {
+                let (x, y) = PAIRS[p];
+                !parts[p]
+                    .iter()
+                    .any(|part| part_differs(ex, part, sides[x], sides[y], m))
+            })
+        };
+        let mut found: Vec<([bool; 3], Arc<Assignment>)> = Vec::new();
+        let add = |found: &mut Vec<([bool; 3], Arc<Assignment>)>,
+                   ex: &mut Executor<'_>,
+                   m: &Assignment| {
+            let model = Arc::new(complete_model(ex, state, m));
+            let eq = pattern(ex, &model);
+            if eq != [true; 3] && !found.iter().any(|(f, _)| *f == eq) {
+                found.push((eq, model));
+            }
+        };
+        add(&mut found, ex, &first);
+        for p in 0..3 {
+            if found.iter().any(|(eq, _)| !eq[p]) {
+                continue;
+            }
+            match ex.check(state, pool.bool_not(equal[p])) {
+                Ok(Some(m)) => add(&mut found, ex, &m),
+                Ok(None) => {}
+                Err(why) => return vec![undecided(state, &why)],
+            }
+        }
+        if found.is_empty() {
+            let why = "outputs with symbolic bytes differ only in spacing for the inputs found: not decided under --ignore-spacing";
+            return vec![Decision::unknown("?".into(), "?".into(), why.into())];
+        }
+        let objects = minimized_objects(ex, state);
+        let mut decisions = Vec::new();
+        for (eq, model) in found {
+            // Minimization keeps the way the sides disagree: each pair equal or not as found.
+            let goal = (0..3)
+                .map(|p| {
+                    if eq[p] {
+                        equal[p]
+                    } else {
+                        pool.bool_not(equal[p])
+                    }
+                })
+                .fold(pool.true_(), |acc, c| pool.bool_and(acc, c));
+            let model = super::minimize::minimize_objects(
+                ex,
+                state,
+                goal,
+                &objects,
+                model,
+                &mut self.minimize_left,
+            );
+            let eq = pattern(ex, &model);
+            let (agreement, odd) = ThreeWay::agreement_of(eq[0], eq[1], eq[2]);
+            let names = ["A", "B", "C"];
+            // The pairs whose parts are named: the odd side against one of the others, or
+            // every pair when all differ.
+            let shown: Vec<usize> = match odd {
+                Some(o) => {
+                    let o = names.iter().position(|n| *n == o).unwrap_or(2);
+                    vec![PAIRS
+                        .iter()
+                        .position(|&(x, y)| x == o || y == o)
+                        .unwrap_or(0)]
+                }
+                None => (0..3).filter(|&p| !eq[p]).collect(),
+            };
+            let mut which: Vec<&str> = Vec::new();
+            for &p in &shown {
+                let (x, y) = PAIRS[p];
+                for part in &parts[p] {
+                    if part_differs(ex, part, sides[x], sides[y], &model)
+                        && !which.contains(&part.0)
+                    {
+                        which.push(part.0);
+                    }
+                }
+            }
+            let some_fail = failed.iter().any(|&f| f) && !failed.iter().all(|&f| f);
+            let verdict = if some_fail {
+                PathVerdict::ErrorOne
+            } else {
+                PathVerdict::Diverged
+            };
+            let detail = format!(
+                "{agreement}: {} differ{}",
+                which.join(" and "),
+                if which.len() == 1 { "s" } else { "" }
+            );
+            let class = match odd.and_then(|o| names.iter().position(|n| *n == o)) {
+                Some(o) => {
+                    let majority = (0..3).find(|&k| k != o).unwrap_or(0);
+                    let others: Vec<&str> = (0..3).filter(|&k| k != o).map(|k| names[k]).collect();
+                    let others = others.join(" and ");
+                    format!(
+                        "{agreement}: {}",
+                        class_named(ex, sides[o], sides[majority], &model, (names[o], &others))
+                    )
+                }
+                None => format!(
+                    "{agreement}: {}",
+                    class_named(ex, sides[0], sides[1], &model, ("A", "B"))
+                ),
+            };
+            let [result_a, result_b, result_c] = sides.map(|s| describe(ex, s, &model));
+            decisions.push(Decision {
+                verdict,
+                inputs: inputs_of(state, &model),
+                result_a,
+                result_b,
+                detail,
+                class: Some(class),
+                three: Some(ThreeWay {
+                    result_c,
+                    agreement: agreement.into(),
+                    odd: odd.map(String::from),
+                }),
+            });
+        }
+        decisions
     }
 
     /// How one side ended, with what it wrote; why the path is undecided if the engine
@@ -741,13 +980,55 @@ impl ProgramDriver {
     }
 }
 
+/// A compared part of two sides' ends: its name, its equality, and for an output compared
+/// byte for byte only because it is symbolic (under --ignore-spacing), its stream.
+type Part = (&'static str, ExprId, Option<usize>);
+
+/// The pairs of a three-way check's sides: A-B, A-C, B-C.
+const PAIRS: [(usize, usize); 3] = [(0, 1), (0, 2), (1, 2)];
+
+/// Whether `part` of `a` and `b` differs for `model`'s inputs: its equality is false, and an
+/// output compared byte for byte only because it is symbolic differs in more than spacing.
+fn part_differs(
+    ex: &Executor<'_>,
+    (_, e, strict): &Part,
+    a: &SideEnd,
+    b: &SideEnd,
+    model: &Assignment,
+) -> bool {
+    ex.pool.eval(*e, model) == 0
+        && strict.is_none_or(|k| {
+            let x = concrete_bytes(ex, &a.outputs[k], model);
+            let y = concrete_bytes(ex, &b.outputs[k], model);
+            words_of(&x) != words_of(&y)
+        })
+}
+
+/// The input objects a counterexample is made readable in (arguments, stdin, files): their
+/// bytes, and whether each is a string.
+fn minimized_objects(ex: &Executor<'_>, state: &State) -> Vec<(Vec<Value>, bool)> {
+    let pool = ex.pool;
+    state
+        .inputs
+        .iter()
+        .filter(|i| matches!(role(&i.name), Role::Arg | Role::Stdin | Role::File(_)))
+        .map(|i| {
+            let bytes = (0..i.size)
+                .map(|k| Value::Sym(pool.sym(i.array, k)))
+                .collect();
+            (bytes, role(&i.name) == Role::Arg)
+        })
+        .collect()
+}
+
 /// The row of a path the engine could not decide, naming the phase it was in.
 fn undecided(state: &State, why: &str) -> Decision {
     let side = match state.phase {
         0 => "environment",
         1 => "A",
-        2 => "environment reset",
-        _ => "B",
+        2 | 4 => "environment reset",
+        3 => "B",
+        _ => "C",
     };
     Decision::unknown("?".into(), "?".into(), format!("{side}: {why}"))
 }
@@ -759,9 +1040,9 @@ impl Driver for ProgramDriver {
 
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
         match state.phase {
-            0 | 2 => match exit {
+            0 | 2 | 4 => match exit {
                 Exit::Returned(block) => {
-                    let side = if state.phase == 0 { 0 } else { 1 };
+                    let side = usize::from(state.phase / 2);
                     self.start_side(ex, state, side, block)
                 }
                 Exit::Failed(f) => {
@@ -806,18 +1087,40 @@ impl Driver for ProgramDriver {
                 ex.push_call(&mut state, self.entries.reset, &[], None);
                 Some(state)
             }
+            3 if self.entries.sides.len() == 3 => {
+                let end = match Self::side_end(&mut state, exit) {
+                    Ok(end) => end,
+                    Err(why) => {
+                        self.unknown(&state, &why);
+                        return None;
+                    }
+                };
+                state.second = Some(Arc::new((end.end, end.outputs)));
+                state.phase = 4;
+                ex.push_call(&mut state, self.entries.reset, &[], None);
+                Some(state)
+            }
             _ => {
-                let row = match Self::side_end(&mut state, exit) {
-                    Ok(b) => {
+                let rows = match Self::side_end(&mut state, exit) {
+                    Ok(last) => {
                         let a = SideEnd {
                             end: state.first.take().expect("side A ended before B started"),
                             outputs: std::mem::take(&mut state.first_outputs),
                         };
-                        self.decide(ex, &state, &a, &b)
+                        match state.second.take() {
+                            Some(b) => {
+                                let (end, outputs) = Arc::unwrap_or_clone(b);
+                                let b = SideEnd { end, outputs };
+                                self.decide_three(ex, &state, [&a, &b, &last])
+                            }
+                            None => vec![self.decide(ex, &state, &a, &last)],
+                        }
                     }
-                    Err(why) => undecided(&state, &why),
+                    Err(why) => vec![undecided(&state, &why)],
                 };
-                self.rows.push(&state, row);
+                for row in rows {
+                    self.rows.push(&state, row);
+                }
                 None
             }
         }
@@ -961,6 +1264,18 @@ fn describe(ex: &Executor<'_>, side: &SideEnd, model: &Assignment) -> String {
 
 /// The divergence class (`classes.rs`) of what the two sides did for `model`'s inputs.
 fn class_of(ex: &Executor<'_>, a: &SideEnd, b: &SideEnd, model: &Assignment) -> String {
+    class_named(ex, a, b, model, ("A", "B"))
+}
+
+/// [`class_of`] with the sides named `names`: a three-way row's odd side against one of
+/// the two that agree.
+fn class_named(
+    ex: &Executor<'_>,
+    a: &SideEnd,
+    b: &SideEnd,
+    model: &Assignment,
+    names: (&str, &str),
+) -> String {
     let (ea, fa, oa, xa) = observe(ex, a, model);
     let (eb, fb, ob, xb) = observe(ex, b, model);
     let (files_a, files_b) = (
@@ -974,9 +1289,10 @@ fn class_of(ex: &Executor<'_>, a: &SideEnd, b: &SideEnd, model: &Assignment) -> 
         stderr,
         files,
     };
-    super::classes::classify(
+    super::classes::classify_named(
         &side(&ea, fa, &oa, &xa, &files_a),
         &side(&eb, fb, &ob, &xb, &files_b),
+        names,
     )
 }
 

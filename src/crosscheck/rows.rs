@@ -16,6 +16,8 @@ pub(crate) struct Decision {
     pub detail: String,
     /// The kind of difference (`classes.rs`), for a difference whose driver classifies it.
     pub class: Option<String>,
+    /// Side C and which sides agree, for a three-way program check.
+    pub three: Option<crate::report::ThreeWay>,
 }
 
 impl Decision {
@@ -28,7 +30,24 @@ impl Decision {
             result_b,
             detail,
             class: None,
+            three: None,
         }
+    }
+}
+
+/// What the concrete replay of a test decided: its path's verdict and, for three sides,
+/// which sides agreed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Replayed {
+    pub verdict: PathVerdict,
+    pub agreement: Option<String>,
+}
+
+impl Replayed {
+    /// Whether the replay says what `row` says.
+    pub(crate) fn agrees_with(&self, row: &PathRow) -> bool {
+        self.verdict == row.verdict
+            && self.agreement.as_deref() == row.three.as_ref().map(|t| t.agreement.as_str())
     }
 }
 
@@ -50,6 +69,7 @@ impl Rows {
             result_b,
             detail,
             class,
+            three,
         } = decision;
         self.keys.push(state.path.clone());
         self.rows.push(PathRow {
@@ -65,6 +85,7 @@ impl Rows {
             native: None,
             path: None,
             class,
+            three,
         });
     }
 
@@ -91,11 +112,15 @@ impl Rows {
         self.rows.into_iter().next()
     }
 
-    /// The verdict of a concrete replay, whose single path made these rows: `None` unless
-    /// it made exactly one row and decided it.
-    pub(crate) fn replayed_verdict(&self) -> Option<PathVerdict> {
+    /// The verdict of a concrete replay, whose single path made these rows, with which
+    /// sides agreed (three-way program checks): `None` unless it made exactly one row and
+    /// decided it.
+    pub(crate) fn replayed_verdict(&self) -> Option<Replayed> {
         match self.rows.as_slice() {
-            [row] if row.verdict != PathVerdict::Unknown => Some(row.verdict.clone()),
+            [row] if row.verdict != PathVerdict::Unknown => Some(Replayed {
+                verdict: row.verdict.clone(),
+                agreement: row.three.as_ref().map(|t| t.agreement.clone()),
+            }),
             _ => None,
         }
     }

@@ -257,6 +257,7 @@ impl<'s> CrossDriver<'s> {
             result_b,
             detail,
             class: None,
+            three: None,
         }
     }
 

@@ -252,6 +252,7 @@ impl<'a> Executor<'a> {
             since_new_coverage: 0,
             outputs: Default::default(),
             first_outputs: Default::default(),
+            second: None,
             abstracted: Vec::new(),
         };
         let mut end = GLOBAL_BASE;

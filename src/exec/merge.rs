@@ -223,6 +223,7 @@ fn merge_states(
             && s.first == first.first
             && s.outputs == first.outputs
             && s.first_outputs == first.first_outputs
+            && s.second == first.second
             && s.memory.len() == first.memory.len()
             && s.memory
                 .objects()

@@ -382,6 +382,10 @@ pub enum SideOutcome {
     Failed(Failure),
 }
 
+/// How side B of a three-way program check ended, with what it wrote to stdout and stderr
+/// (kept while side C runs).
+pub type SecondSide = (SideOutcome, [Arc<Vec<Value>>; OUTPUT_STREAMS]);
+
 /// One merge group a state belongs to (`exec/merge.rs`).
 #[derive(Clone, Debug)]
 pub struct MergeMarker {
@@ -408,7 +412,8 @@ pub struct State {
     pub inputs: Vec<SymbolicInput>,
     /// Instructions executed on this path.
     pub instructions: u64,
-    /// Which program of the pair is running (0 = A, 1 = B) and what A ended with.
+    /// Which program is running (function checks: 0 = A, 1 = B; program checks count
+    /// phases, `program.rs`) and what A ended with.
     pub phase: u8,
     pub first: Option<SideOutcome>,
     /// Addresses of the buffers passed to the side now running (crosscheck mode).
@@ -433,6 +438,9 @@ pub struct State {
     pub outputs: [Arc<Vec<Value>>; OUTPUT_STREAMS],
     /// What side A wrote, kept while side B runs (program checks).
     pub first_outputs: [Arc<Vec<Value>>; OUTPUT_STREAMS],
+    /// How side B ended and what it wrote, kept while side C runs (three-way program
+    /// checks); `None` otherwise.
+    pub second: Option<Arc<SecondSide>>,
     /// The calls of abstracted functions (`--abstract-calls`) on this path, both sides'.
     pub abstracted: Vec<AbstractedCall>,
 }

@@ -116,6 +116,9 @@ fn details(report: &Report) -> String {
             );
         }
     }
+    if let Some(line) = super::table::odd_one_out_line(s) {
+        let _ = writeln!(out, "odd one out: {line}");
+    }
     let shown = |row: &&PathRow| match s.overall {
         Overall::Inconclusive => row.verdict == PathVerdict::Unknown,
         _ => row.verdict.is_difference(),
@@ -135,6 +138,18 @@ fn details(report: &Report) -> String {
             ("inputs", inputs.join(", ")),
             ("A", row.result_a.clone()),
             ("B", row.result_b.clone()),
+            (
+                "C",
+                row.three
+                    .as_ref()
+                    .map_or_else(String::new, |t| t.result_c.clone()),
+            ),
+            (
+                "agree",
+                row.three
+                    .as_ref()
+                    .map_or_else(String::new, |t| t.agreement.clone()),
+            ),
             ("detail", row.detail.clone()),
             ("ktest", ktest),
         ];
@@ -225,6 +240,7 @@ mod tests {
             counters: Vec::new(),
             shard: None,
             classes: Vec::new(),
+            odd_one_out: Vec::new(),
         }
     }
 
@@ -242,6 +258,7 @@ mod tests {
             native: None,
             path: None,
             class: None,
+            three: None,
         }
     }
 

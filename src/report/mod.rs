@@ -163,6 +163,48 @@ pub struct PathRow {
     /// 0 vs 1`): rows of one behaviour share it. Function checks' rows go by their detail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
+    /// For a three-way program check, what side C did and which sides agree; absent for
+    /// two sides.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub three: Option<ThreeWay>,
+}
+
+/// A row's third side (`xcheck a.bc b.bc c.bc`): what C did and which sides agree.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ThreeWay {
+    /// What implementation C did for the row's inputs.
+    pub result_c: String,
+    /// Which sides agree: `all agree`, `A differs`, `B differs`, `C differs` (the other two
+    /// agree) or `all differ`.
+    pub agreement: String,
+    /// The odd one out (`A`, `B` or `C`) when the other two agree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub odd: Option<String>,
+}
+
+impl ThreeWay {
+    /// The agreement of three sides from whether each pair (A-B, A-C, B-C) is equal, and
+    /// the odd one out: two sides equal and the third not.
+    pub fn agreement_of(ab: bool, ac: bool, bc: bool) -> (&'static str, Option<&'static str>) {
+        match (ab, ac, bc) {
+            (true, true, true) => ("all agree", None),
+            (true, false, false) => ("C differs", Some("C")),
+            (false, true, false) => ("B differs", Some("B")),
+            (false, false, true) => ("A differs", Some("A")),
+            _ => ("all differ", None),
+        }
+    }
+}
+
+/// How often one side of a three-way check was the odd one out.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct OddOneOut {
+    /// `A`, `B` or `C`.
+    pub side: String,
+    /// The side's bitcode file, as the title names it.
+    pub program: String,
+    /// Confirmed difference rows where this side differs and the other two agree.
+    pub paths: usize,
 }
 
 /// Totals and settings of the whole run.
@@ -214,6 +256,10 @@ pub struct Summary {
     /// largest group first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<DivergenceClass>,
+    /// For a three-way program check, per side, the confirmed differences where it alone
+    /// differs (`busybox differs from coreutils and toybox on 120 paths`); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub odd_one_out: Vec<OddOneOut>,
 }
 
 /// One kind of difference and the rows that show it.
@@ -358,7 +404,6 @@ impl Summary {
             Overall::Equivalent
         };
         Summary {
-            title,
             overall,
             complete,
             paths: rows.len(),
@@ -381,8 +426,35 @@ impl Summary {
             counters: Vec::new(),
             shard: None,
             classes: divergence_classes(rows),
+            odd_one_out: odd_one_out(&title, rows),
+            title,
         }
     }
+}
+
+/// Per side of a three-way check (rows with [`ThreeWay`]), the confirmed differences where
+/// it is the odd one out; empty for two sides. The programs' names come from the title
+/// (`a.bc  vs  b.bc  vs  c.bc`).
+pub fn odd_one_out(title: &str, rows: &[PathRow]) -> Vec<OddOneOut> {
+    if !rows.iter().any(|r| r.three.is_some()) {
+        return Vec::new();
+    }
+    let names: Vec<&str> = title.split("  vs  ").collect();
+    ["A", "B", "C"]
+        .iter()
+        .enumerate()
+        .map(|(i, side)| OddOneOut {
+            side: side.to_string(),
+            program: names
+                .get(i)
+                .map_or_else(|| side.to_string(), |n| n.to_string()),
+            paths: rows
+                .iter()
+                .filter(|r| r.is_confirmed_difference())
+                .filter(|r| r.three.as_ref().and_then(|t| t.odd.as_deref()) == Some(side))
+                .count(),
+        })
+        .collect()
 }
 
 /// Formats a duration in milliseconds for people: `850 ms`, `1.500 s`, `2 min 5.000 s`.
@@ -416,6 +488,7 @@ pub(crate) mod tests {
             native: None,
             path: None,
             class: None,
+            three: None,
         };
         let int = |name: &str, v: i32| InputValue {
             name: name.to_string(),
@@ -494,6 +567,7 @@ pub(crate) mod tests {
                 ],
                 shard: None,
                 classes: divergence_classes(&rows),
+                odd_one_out: Vec::new(),
             },
             rows,
         }

@@ -48,7 +48,12 @@ fn render_rows(report: &Report, shown: &[&PathRow], note: Option<String>) -> Str
     if show_merged {
         headers.push("merged");
     }
-    headers.extend(["inputs", "A", "B", "detail", "ktest"]);
+    headers.extend(["inputs", "A", "B"]);
+    let three = report.rows.iter().any(|r| r.three.is_some());
+    if three {
+        headers.extend(["C", "agree"]);
+    }
+    headers.extend(["detail", "ktest"]);
     let right: Vec<bool> = headers
         .iter()
         .map(|h| matches!(*h, "#" | "merged"))
@@ -60,13 +65,12 @@ fn render_rows(report: &Report, shown: &[&PathRow], note: Option<String>) -> Str
             if show_merged {
                 cells.push(row.merged_paths.to_string());
             }
-            cells.extend([
-                inputs_cell(row),
-                row.result_a.clone(),
-                row.result_b.clone(),
-                row.detail.clone(),
-                ktest_cell(row),
-            ]);
+            cells.extend([inputs_cell(row), row.result_a.clone(), row.result_b.clone()]);
+            if three {
+                let (c, agree) = three_cells(row);
+                cells.extend([c, agree]);
+            }
+            cells.extend([row.detail.clone(), ktest_cell(row)]);
             cells.into_iter().map(|c| truncate(&one_line(&c))).collect()
         })
         .collect();
@@ -128,6 +132,9 @@ fn classes_block(report: &Report, limit: usize) -> String {
                 "              B: {}",
                 truncate(&one_line(&row.result_b))
             );
+            if let Some(t) = &row.three {
+                let _ = writeln!(out, "              C: {}", truncate(&one_line(&t.result_c)));
+            }
         }
     }
     if classes.len() > limit {
@@ -253,19 +260,26 @@ pub fn render_markdown(report: &Report) -> String {
     }
 
     out.push_str("\n## Paths\n\n");
+    let three = report.rows.iter().any(|r| r.three.is_some());
     if report.rows.is_empty() {
         out.push_str("No paths were explored.\n");
     } else {
-        out.push_str("| # | verdict | merged | inputs | A | B | detail | ktest |\n");
-        out.push_str("|--:|---|--:|---|---|---|---|---|\n");
+        if three {
+            out.push_str(
+                "| # | verdict | merged | inputs | A | B | C | agree | detail | ktest |\n",
+            );
+            out.push_str("|--:|---|--:|---|---|---|---|---|---|---|\n");
+        } else {
+            out.push_str("| # | verdict | merged | inputs | A | B | detail | ktest |\n");
+            out.push_str("|--:|---|--:|---|---|---|---|---|\n");
+        }
         for row in &report.rows {
-            let cells = [
-                inputs_cell(row),
-                row.result_a.clone(),
-                row.result_b.clone(),
-                row.detail.clone(),
-                ktest_cell(row),
-            ];
+            let mut cells = vec![inputs_cell(row), row.result_a.clone(), row.result_b.clone()];
+            if three {
+                let (c, agree) = three_cells(row);
+                cells.extend([c, agree]);
+            }
+            cells.extend([row.detail.clone(), ktest_cell(row)]);
             let _ = write!(
                 out,
                 "| {} | {} | {} |",
@@ -322,8 +336,17 @@ pub fn render_markdown(report: &Report) -> String {
         out.push_str(&code_block(&row.result_a));
         out.push_str("\nB:\n\n");
         out.push_str(&code_block(&row.result_b));
+        if let Some(t) = &row.three {
+            out.push_str("\nC:\n\n");
+            out.push_str(&code_block(&t.result_c));
+            let _ = writeln!(out, "\nWhich sides agree: {}", md_escape(&t.agreement));
+        }
         out.push_str("\nDifference (A → B):\n\n");
         out.push_str(&diff_block(&row.result_a, &row.result_b));
+        if let Some(t) = &row.three {
+            out.push_str("\nDifference (A → C):\n\n");
+            out.push_str(&diff_block(&row.result_a, &t.result_c));
+        }
         if row.ktest.is_some() {
             let _ = writeln!(out, "\nTest case: {}", md_escape(&ktest_cell(row)));
         }
@@ -415,11 +438,53 @@ fn summary_lines(s: &Summary) -> Vec<(&'static str, String)> {
                 s.paths, s.proved, s.diverged, s.errors_both, s.errors_one, s.unknown
             ),
         ),
+    ]
+    .into_iter()
+    .chain(odd_one_out_line(s).map(|l| ("odd one out", l)))
+    .chain([
         ("instructions", s.instructions.to_string()),
         ("queries", s.queries.to_string()),
         ("solver time", format_ms(s.solver_time_ms)),
         ("wall time", format_ms(s.wall_time_ms)),
-    ]
+    ])
+    .collect()
+}
+
+/// A three-way check's count of confirmed differences per odd side: `b.bc differs from
+/// a.bc and c.bc on 3 paths; …`.
+pub(crate) fn odd_one_out_line(s: &Summary) -> Option<String> {
+    if s.odd_one_out.iter().all(|o| o.paths == 0) {
+        return None;
+    }
+    let parts: Vec<String> = s
+        .odd_one_out
+        .iter()
+        .filter(|o| o.paths > 0)
+        .map(|o| {
+            let others: Vec<&str> = s
+                .odd_one_out
+                .iter()
+                .filter(|x| x.side != o.side)
+                .map(|x| x.program.as_str())
+                .collect();
+            format!(
+                "{} ({}) differs from {} on {}",
+                o.program,
+                o.side,
+                others.join(" and "),
+                plural(o.paths, "path", "paths")
+            )
+        })
+        .collect();
+    Some(parts.join("; "))
+}
+
+/// A three-way row's C cell and which sides agree; empty for a two-sided row.
+fn three_cells(row: &PathRow) -> (String, String) {
+    match &row.three {
+        Some(t) => (t.result_c.clone(), t.agreement.clone()),
+        None => Default::default(),
+    }
 }
 
 fn summary_block(s: &Summary) -> String {

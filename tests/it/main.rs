@@ -28,6 +28,7 @@ mod shard;
 mod solver_queries;
 mod suite;
 mod symalloc;
+mod three_way;
 mod tidy;
 mod verdicts;
 mod wide;
