@@ -387,10 +387,14 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
             .stats
             .unmodelled_syscalls
             .iter()
-            .map(|(n, k)| format!("{n} ({k}×)"))
+            .map(|(n, k)| match crate::exec::syscall_name(*n) {
+                Some(name) => format!("{name} ({k}×)"),
+                None => format!("system call {n} ({k}×)"),
+            })
             .collect();
         notes.push(format!(
-            "system calls not modelled, answered ENOSYS: {}",
+            "{}{}",
+            crate::report::suite::UNMODELLED_NOTE,
             list.join(", ")
         ));
     }

@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// How a check's report notes the system calls the model answered ENOSYS (followed by the
+/// list: `name (k×), …`); the program check writes it with this prefix.
+pub const UNMODELLED_NOTE: &str = "system calls not modelled, answered ENOSYS: ";
+
 /// A suite run: its rows in plan order (utility by utility).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SuiteReport {
@@ -54,6 +58,10 @@ pub struct SuiteRow {
     pub exit_code: Option<i32>,
     /// Why the check gave no report (its one-line error).
     pub error: Option<String>,
+    /// The system calls the programs made that the model does not implement (answered
+    /// ENOSYS), with how often: `getdents64 (3×)`.
+    #[serde(default)]
+    pub unmodelled: Vec<String>,
 }
 
 impl SuiteRow {
@@ -77,6 +85,7 @@ impl SuiteRow {
             time_ms: 0,
             exit_code: None,
             error: None,
+            unmodelled: Vec::new(),
         }
     }
 
@@ -95,6 +104,12 @@ impl SuiteRow {
             .iter()
             .map(|c| (c.class.clone(), c.rows))
             .collect();
+        self.unmodelled = s
+            .notes
+            .iter()
+            .find_map(|n| n.strip_prefix(UNMODELLED_NOTE))
+            .map(|list| list.split(", ").map(str::to_string).collect())
+            .unwrap_or_default();
     }
 
     fn verdict(&self) -> String {
@@ -143,6 +158,12 @@ impl SuiteRow {
         }
         if let Some(n) = &self.native_note {
             parts.push(n.clone());
+        }
+        if !self.unmodelled.is_empty() {
+            parts.push(format!(
+                "system calls not modelled: {}",
+                self.unmodelled.join(", ")
+            ));
         }
         parts.join("; ")
     }
@@ -270,5 +291,28 @@ impl SuiteReport {
             crate::ktest::write_atomic(&path, &bytes).map_err(|e| (path, e))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unmodelled_system_calls_are_named_in_the_remarks() {
+        let mut report = crate::report::tests::sample_report();
+        report
+            .summary
+            .notes
+            .push(format!("{UNMODELLED_NOTE}socket (2×), getdents64 (1×)"));
+        let mut row = SuiteRow::new("ls", "busybox", Path::new("out"));
+        row.fill(&report);
+        assert_eq!(row.unmodelled, ["socket (2×)", "getdents64 (1×)"]);
+        assert!(
+            row.remark()
+                .contains("system calls not modelled: socket (2×), getdents64 (1×)"),
+            "{}",
+            row.remark()
+        );
     }
 }
