@@ -309,24 +309,26 @@ pub(super) fn realloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> O
     Some(state)
 }
 
-pub(super) fn free(ex: &mut Executor<'_>, mut state: State, call: &Call<'_>) -> Option<State> {
-    match call.args.first() {
-        Some(Value::Con { bits: 0, .. }) => Some(state),
-        Some(Value::Con { bits, .. }) => {
-            let address = *bits as u64;
-            match state.memory.get(address) {
-                Some((o, _)) if o.kind == ObjectKind::Heap => {
-                    state.memory.remove(address);
-                    Some(state)
-                }
-                _ => {
-                    ex.fail(state, Termination::BadFree);
-                    None
-                }
-            }
+/// `free(p)`: a symbolic `p` is taken one feasible value at a time (a pointer chosen by a
+/// branch-free select has a few), each freed as a concrete pointer would be.
+pub(super) fn free(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+    let pointer = call
+        .args
+        .first()
+        .copied()
+        .unwrap_or(Value::concrete(PTR_WIDTH, 0));
+    let (mut state, address) = ex.split_on_value(state, pointer)?;
+    let address = address as u64;
+    if address == 0 {
+        return Some(state);
+    }
+    match state.memory.get(address) {
+        Some((o, _)) if o.kind == ObjectKind::Heap => {
+            state.memory.remove(address);
+            Some(state)
         }
         _ => {
-            ex.unsupported(state, "free of a symbolic pointer");
+            ex.fail(state, Termination::BadFree);
             None
         }
     }

@@ -65,3 +65,21 @@ fn symbolic_allocation_sizes_are_split_by_value() {
     assert_eq!(native.status.code(), Some(0), "{}", stdout(&native));
     assert!(stdout(&native).contains("CONFIRMED"), "{}", stdout(&native));
 }
+
+/// `free` of a pointer that a select chose: each feasible value is freed on a path of its own
+/// (it was unknown: "free of a symbolic pointer"), so the pair is proved on both.
+#[test]
+fn a_symbolic_pointer_is_freed_one_value_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = repo().join("tests/fixtures/symfree.c");
+    let o = xcheck(d, &["cc", "-O1", "-o", "p", src.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = xcheck(d, &["p.bc", "p.bc", "-j", "1", "--sym-stdin", "1"]);
+    let text = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("proved 2") && !text.contains("unsupported"),
+        "{text}"
+    );
+}
