@@ -1184,6 +1184,26 @@ fn replay(args: ReplayArgs) -> Result<i32, Exit> {
     Ok(if differ { 1 } else { 0 })
 }
 
+/// A test's file name, as a report names it.
+fn test_name(test: &Path) -> String {
+    test.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Every binary a native replay names must exist.
+fn native_binaries_exist<P: AsRef<Path>>(bins: impl IntoIterator<Item = P>) -> Result<(), Exit> {
+    for bin in bins {
+        if !bin.as_ref().is_file() {
+            return Err(Exit::Error(Error::input(
+                bin.as_ref(),
+                "no such native binary",
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// `xcheck replay DIR --native A B`: runs both binaries on every test and says whether
 /// each divergence the engine reported happens natively. Exit 0 only when all do.
 fn replay_native(
@@ -1195,11 +1215,7 @@ fn replay_native(
 ) -> Result<i32, Exit> {
     use crate::crosscheck::program::quote;
     use crate::replay::NativeOutcome;
-    for bin in [a, b] {
-        if !bin.is_file() {
-            return Err(Exit::Error(Error::input(bin, "no such native binary")));
-        }
-    }
+    native_binaries_exist([a, b])?;
     // Which tests the report calls divergences (all of them when there is no report).
     let expected = crate::replay::divergent_tests(&args.test);
     let mut all_confirmed = true;
@@ -1207,10 +1223,7 @@ fn replay_native(
         if args.stop.interrupted() {
             return Ok(interrupted_replay(tests.len() - i));
         }
-        let name = t
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = test_name(t);
         let divergent = expected.as_ref().is_none_or(|set| set.contains(&name));
         let outcome = crate::replay::replay_native(t, (a, b), compare, timeout, divergent)?;
         all_confirmed &= outcome.as_engine_said();
@@ -1255,21 +1268,14 @@ fn replay_native_three(
     timeout: Duration,
 ) -> Result<i32, Exit> {
     use crate::crosscheck::program::quote;
-    for bin in bins {
-        if !bin.is_file() {
-            return Err(Exit::Error(Error::input(bin, "no such native binary")));
-        }
-    }
+    native_binaries_exist(bins)?;
     let expected = crate::replay::three_way_agreements(&args.test).unwrap_or_default();
     let mut all_confirmed = true;
     for (i, t) in tests.iter().enumerate() {
         if args.stop.interrupted() {
             return Ok(interrupted_replay(tests.len() - i));
         }
-        let name = t
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = test_name(t);
         let engine = expected.get(&name);
         match crate::replay::replay_native_three(t, bins, compare, timeout)? {
             Err(why) => {
@@ -1334,10 +1340,7 @@ fn replay_native_function(
     let sig = crate::crosscheck::signature_of(&check)?;
     let expected = crate::replay::divergent_tests(&args.test);
     let divergent = |t: &Path| {
-        let name = t
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = test_name(t);
         expected.as_ref().is_none_or(|set| set.contains(&name))
     };
     if let Err(why) = function::supported(&sig) {

@@ -280,19 +280,11 @@ impl std::fmt::Debug for NativeRunner {
 
 /// A program check's native executables (built by `xcheck cc` beside their bitcode, or by
 /// the check for program-only bitcode) and how to run a test on them.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct NativeConfirm {
     /// The executables, side A first (two, or three for a three-way check).
     pub binaries: Vec<PathBuf>,
     pub run: NativeRunner,
-}
-
-impl std::fmt::Debug for NativeConfirm {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NativeConfirm")
-            .field("binaries", &self.binaries)
-            .finish_non_exhaustive()
-    }
 }
 
 /// How long one native run may take at most.
