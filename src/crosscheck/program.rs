@@ -7,9 +7,9 @@
 //! point to `exit` (1); `__xc_env_reset` restores files, offsets and argument strings to
 //! their initial (symbolic) contents (2); B runs (3); with three programs, another reset (4)
 //! and C (5). The verdict of a two-sided path asks whether `pc ∧ ¬(outA = outB)` is
-//! satisfiable; a three-sided path asks it of all three, then, for each pair that can
-//! differ, for a model of `pc ∧ outX ≠ outY`, and makes a row for each way the sides
-//! disagree that it found (which side is the odd one out, or all three differ).
+//! satisfiable; a three-sided path asks it of all three, then, for each way three sides can
+//! disagree (A, B or C the odd one out, or all three different) not yet found, for a model
+//! of it, and makes a row for each way it found.
 
 pub use super::classes::{quote, words_of};
 use super::rows::{Decision, RowDriver, Rows};
@@ -18,7 +18,7 @@ use crate::env_options::{role, EnvOptions, Role};
 use crate::error::{Error, Result};
 use crate::exec::memory::{ObjectKind, ObjectState};
 use crate::exec::{Driver, ExecConfig, Executor, Exit, SideOutcome, State, Termination, Value};
-use crate::expr::{Assignment, ExprId};
+use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::ir::{BlockId, FuncId, Module, Side, FUNCTION_BASE, FUNCTION_STRIDE, PTR_WIDTH};
 use crate::ktest::{KTest, KTestObject};
 use crate::report::{InputValue, PathRow, PathVerdict, ThreeWay};
@@ -770,9 +770,8 @@ impl ProgramDriver {
     }
 
     /// Decides a path where three programs ended: its rows. All equal is one row (proved,
-    /// or all failing alike); otherwise a row for each way the sides disagree that the
-    /// queries found: each pair not yet seen differing gets one query for a model where it
-    /// differs.
+    /// or all failing alike); otherwise a row for each way the sides disagree (A, B or C
+    /// alone, or all three): each way not yet found gets one query for a model of it.
     fn decide_three(
         &mut self,
         ex: &mut Executor<'_>,
@@ -862,14 +861,21 @@ impl ProgramDriver {
             }
         };
         add(&mut found, ex, &first);
-        for p in 0..3 {
-            if found.iter().any(|(eq, _)| !eq[p]) {
+        // Every way of disagreeing not yet found gets one query: a path where C alone
+        // differs for some inputs may have A alone, or all three, differing for others.
+        let mut unsettled = None;
+        for pattern in DISAGREEMENTS {
+            if found.iter().any(|(eq, _)| *eq == pattern) {
                 continue;
             }
-            match ex.check(state, pool.bool_not(equal[p])) {
+            let goal = pool.and_all(&pair_goals(pool, &equal, pattern));
+            match ex.check(state, goal) {
                 Ok(Some(m)) => add(&mut found, ex, &m),
                 Ok(None) => {}
-                Err(why) => return vec![undecided(state, &why)],
+                Err(why) => {
+                    unsettled = Some(why);
+                    break;
+                }
             }
         }
         if found.is_empty() {
@@ -880,15 +886,7 @@ impl ProgramDriver {
         let mut decisions = Vec::new();
         for (eq, model) in found {
             // Minimization keeps the way the sides disagree: each pair equal or not as found.
-            let goal = (0..3)
-                .map(|p| {
-                    if eq[p] {
-                        equal[p]
-                    } else {
-                        pool.bool_not(equal[p])
-                    }
-                })
-                .fold(pool.true_(), |acc, c| pool.bool_and(acc, c));
+            let goal = pool.and_all(&pair_goals(pool, &equal, eq));
             let model = super::minimize::minimize_objects(
                 ex,
                 state,
@@ -964,6 +962,11 @@ impl ProgramDriver {
                 }),
             });
         }
+        // A way of disagreeing the solver could not settle leaves the path's other rows
+        // standing and adds an undecided one, so the check cannot claim it saw them all.
+        if let Some(why) = unsettled {
+            decisions.push(undecided(state, &why));
+        }
         decisions
     }
 
@@ -990,6 +993,27 @@ type Part = (&'static str, ExprId, Option<usize>);
 
 /// The pairs of a three-way check's sides: A-B, A-C, B-C.
 const PAIRS: [(usize, usize); 3] = [(0, 1), (0, 2), (1, 2)];
+
+/// The ways three sides can disagree, as whether each pair of [`PAIRS`] is equal: A alone
+/// differs, B alone, C alone, all three differ. (One pair alone differing is impossible:
+/// equality is transitive.)
+const DISAGREEMENTS: [[bool; 3]; 4] = [
+    [false, false, true],
+    [false, true, false],
+    [true, false, false],
+    [false, false, false],
+];
+
+/// The conditions that make each pair equal or not as `pattern` says.
+fn pair_goals(pool: &ExprPool, equal: &[ExprId], pattern: [bool; 3]) -> [ExprId; 3] {
+    [0, 1, 2].map(|p| {
+        if pattern[p] {
+            equal[p]
+        } else {
+            pool.bool_not(equal[p])
+        }
+    })
+}
 
 /// Whether `part` of `a` and `b` differs for `model`'s inputs: its equality is false, and an
 /// output compared byte for byte only because it is symbolic differs in more than spacing.

@@ -12,7 +12,7 @@ use std::io;
 use std::path::Path;
 
 /// The columns of `report.csv`, in order.
-pub const CSV_HEADER: [&str; 10] = [
+pub const CSV_HEADER: [&str; 12] = [
     "id",
     "verdict",
     "merged_paths",
@@ -23,6 +23,8 @@ pub const CSV_HEADER: [&str; 10] = [
     "ktest",
     "confirmed",
     "native",
+    "result_c",
+    "agreement",
 ];
 
 /// Writes `report.md`, `report.csv` and `report.json` into `dir`, creating it if needed.
@@ -44,7 +46,8 @@ pub fn write_reports(dir: &Path, report: &Report) -> io::Result<()> {
 ///
 /// The verdict is the serialized name (`diverged`, `error_one`), `ktest` is empty when no
 /// file was written, `confirmed` (concrete replay) and `native` (the native executables)
-/// are `true`, `false` or empty.
+/// are `true`, `false` or empty. `result_c` and `agreement` (which sides agree, the odd one
+/// out) are filled for a three-way check and empty otherwise.
 pub fn render_csv(report: &Report) -> io::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_HEADER)?;
@@ -60,6 +63,11 @@ pub fn render_csv(report: &Report) -> io::Result<String> {
             .unwrap_or_else(|| format!("{:?}", row.verdict));
         let confirmed = row.confirmed.map(|c| c.to_string()).unwrap_or_default();
         let native = row.native.map(|c| c.to_string()).unwrap_or_default();
+        let (result_c, agreement) = row
+            .three
+            .as_ref()
+            .map(|t| (t.result_c.as_str(), t.agreement.as_str()))
+            .unwrap_or_default();
         w.write_record([
             row.id.to_string().as_str(),
             &verdict,
@@ -71,6 +79,8 @@ pub fn render_csv(report: &Report) -> io::Result<String> {
             row.ktest.as_deref().unwrap_or(""),
             &confirmed,
             &native,
+            result_c,
+            agreement,
         ])?;
     }
     let bytes = w
