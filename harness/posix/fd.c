@@ -1,7 +1,7 @@
 /* The system-call model's descriptor table and the file system calls: read/write and their
  * vector and positioned forms, open/openat/creat, close, lseek, the stat family, access,
  * ioctl, fcntl, dup/dup2/dup3, ftruncate/truncate, unlink/rmdir/mkdir/rename, getcwd and
- * friends. Descriptors point to open file descriptions (shared by dup), which point to file
+ * friends, poll/select (everything is ready at once) and statfs. Descriptors point to open file descriptions (shared by dup), which point to file
  * nodes (fs.c), output pipes (stdout/stderr, recorded with __xc_output) or devices. */
 #include <xcheck/posix.h>
 
@@ -837,6 +837,113 @@ static long xc_getcwd(char *buf, unsigned long size) {
 
 /* ---- dispatch ---------------------------------------------------------------------------- */
 
+/* ---- readiness and file-system statistics ------------------------------------------------- */
+
+/* What poll reports ready on a description: every file, directory and device of the model
+ * is always ready for reading and writing (as Linux reports files without a poll method:
+ * regular files, directories, /dev/null); an output pipe (stdout, stderr) is always drained,
+ * so ready for writing only. */
+static int xc_ready_mask(const struct xc_ofd *o) {
+    if (o->kind == XC_K_PIPE)
+        return XC_POLLOUT | XC_POLLWRNORM;
+    return XC_POLLIN | XC_POLLOUT | XC_POLLRDNORM | XC_POLLWRNORM;
+}
+
+/* Nothing is ready and the caller would wait forever: with one thread and no signals from
+ * outside, the program would hang. */
+static void xc_block_forever(void) {
+    klee_report_error(__FILE__, __LINE__,
+                      "poll or select would block forever (nothing ever becomes ready)",
+                      "model.err");
+}
+
+/* poll and ppoll: nothing waits, the model's descriptors are ready at once; a timeout of 0
+ * or more with nothing ready returns 0 (time does not pass in the model). */
+static long xc_poll(struct xc_pollfd *fds, unsigned long nfds, int forever) {
+    if (nfds > 1024)
+        return -XC_EINVAL;
+    nfds = xc_conc_below(nfds, 1025);
+    if (nfds && !fds)
+        return -XC_EFAULT;
+    long ready = 0;
+    for (unsigned long i = 0; i < nfds; i++) {
+        struct xc_pollfd p;
+        memcpy(&p, &fds[i], sizeof p);
+        p.revents = 0;
+        if (p.fd >= 0) {
+            struct xc_ofd *o = xc_get(p.fd);
+            p.revents = o ? (int16_t)(p.events & xc_ready_mask(o)) : XC_POLLNVAL;
+        }
+        if (p.revents)
+            ready++;
+        memcpy(&fds[i], &p, sizeof p);
+    }
+    if (!ready && forever)
+        xc_block_forever();
+    return ready;
+}
+
+/* select and pselect6 over fd_sets of nfds bits (bits past the model's table are ignored,
+ * as Linux ignores those past its table): a descriptor asked about that is not open is
+ * EBADF; nothing is ever exceptional. */
+static long xc_select(long nfds, unsigned long *rd, unsigned long *wr, unsigned long *ex,
+                      int forever) {
+    if (nfds < 0)
+        return -XC_EINVAL;
+    int n = nfds > XC_NFD ? XC_NFD : (int)xc_conc_below((unsigned long)nfds, XC_NFD + 1);
+    unsigned long *sets[3] = {rd, wr, ex};
+    for (int fd = 0; fd < n; fd++) {
+        unsigned long bit = 1UL << (fd % 64);
+        int asked = 0;
+        for (int k = 0; k < 3; k++)
+            asked |= sets[k] && (sets[k][fd / 64] & bit);
+        if (asked && !xc_get(fd))
+            return -XC_EBADF;
+    }
+    long ready = 0;
+    for (int fd = 0; fd < n; fd++) {
+        unsigned long bit = 1UL << (fd % 64);
+        struct xc_ofd *o = xc_get(fd);
+        int mask = o ? xc_ready_mask(o) : 0;
+        if (rd && (rd[fd / 64] & bit)) {
+            if (mask & XC_POLLIN)
+                ready++;
+            else
+                rd[fd / 64] &= ~bit;
+        }
+        if (wr && (wr[fd / 64] & bit)) {
+            if (mask & XC_POLLOUT)
+                ready++;
+            else
+                wr[fd / 64] &= ~bit;
+        }
+        if (ex)
+            ex[fd / 64] &= ~bit;
+    }
+    if (!ready && forever)
+        xc_block_forever();
+    return ready;
+}
+
+/* statfs and fstatfs: one local ext4 file system of 4 GiB, half free (pipes answer pipefs). */
+static long xc_put_statfs(void *buf, int pipe) {
+    if (!buf)
+        return -XC_EFAULT;
+    struct xc_statfs st;
+    memset(&st, 0, sizeof st);
+    st.f_type = pipe ? 0x50495045 : 0xEF53;
+    st.f_bsize = 4096;
+    st.f_frsize = 4096;
+    st.f_blocks = 1UL << 20;
+    st.f_bfree = st.f_bavail = 1UL << 19;
+    st.f_files = 1UL << 18;
+    st.f_ffree = 1UL << 17;
+    st.f_namelen = 255;
+    st.f_flags = 0x20;  /* ST_VALID */
+    memcpy(buf, &st, sizeof st);
+    return 0;
+}
+
 long xc_fd_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6, int *handled) {
     (void)a6;
     *handled = 1;
@@ -948,6 +1055,29 @@ long xc_fd_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6,
     }
     case XC_SYS_sync:
         return 0;
+    case XC_SYS_poll:
+        return xc_poll((struct xc_pollfd *)a1, (unsigned long)a2, (int)a3 < 0);
+    case XC_SYS_ppoll:
+        return xc_poll((struct xc_pollfd *)a1, (unsigned long)a2, a3 == 0);
+    case XC_SYS_select:
+        return xc_select(a1, (unsigned long *)a2, (unsigned long *)a3, (unsigned long *)a4,
+                         a5 == 0);
+    case XC_SYS_pselect6:
+        return xc_select(a1, (unsigned long *)a2, (unsigned long *)a3, (unsigned long *)a4,
+                         a5 == 0);
+    case XC_SYS_fstatfs: {
+        struct xc_ofd *o = xc_get(a1);
+        if (!o)
+            return -XC_EBADF;
+        return xc_put_statfs((void *)a2, o->kind == XC_K_PIPE);
+    }
+    case XC_SYS_statfs: {
+        struct xc_path r;
+        long e = xc_resolve((const char *)a1, &r);
+        if (e)
+            return e;
+        return xc_put_statfs((void *)a2, 0);
+    }
     case XC_SYS_unlink:
         return xc_unlinkat(XC_AT_FDCWD, (const char *)a1, 0);
     case XC_SYS_rmdir:

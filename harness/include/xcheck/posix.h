@@ -131,6 +131,8 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_SYS_getpgid 121
 #define XC_SYS_getsid 124
 #define XC_SYS_sigaltstack 131
+#define XC_SYS_statfs 137
+#define XC_SYS_fstatfs 138
 #define XC_SYS_utime 132
 #define XC_SYS_setrlimit 160
 #define XC_SYS_sync 162
@@ -159,6 +161,8 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_SYS_readlinkat 267
 #define XC_SYS_fchmodat 268
 #define XC_SYS_faccessat 269
+#define XC_SYS_pselect6 270
+#define XC_SYS_ppoll 271
 #define XC_SYS_set_robust_list 273
 #define XC_SYS_utimensat 280
 #define XC_SYS_dup3 292
@@ -241,6 +245,17 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_SEEK_END 2
 #define XC_SEEK_DATA 3
 #define XC_SEEK_HOLE 4
+
+#define XC_POLLIN 0x001
+#define XC_POLLPRI 0x002
+#define XC_POLLOUT 0x004
+#define XC_POLLERR 0x008
+#define XC_POLLHUP 0x010
+#define XC_POLLNVAL 0x020
+#define XC_POLLRDNORM 0x040
+#define XC_POLLRDBAND 0x080
+#define XC_POLLWRNORM 0x100
+#define XC_POLLWRBAND 0x200
 
 #define XC_F_DUPFD 0
 #define XC_F_GETFD 1
@@ -345,6 +360,28 @@ struct xc_stat {                /* struct stat: 144 bytes */
     int64_t unused[3];          /* 120 */
 };
 _Static_assert(sizeof(struct xc_stat) == 144, "struct stat is 144 bytes on x86_64");
+
+struct xc_statfs {              /* struct statfs: 120 bytes */
+    int64_t f_type;
+    int64_t f_bsize;
+    uint64_t f_blocks;
+    uint64_t f_bfree;
+    uint64_t f_bavail;
+    uint64_t f_files;
+    uint64_t f_ffree;
+    int32_t f_fsid[2];
+    int64_t f_namelen;
+    int64_t f_frsize;
+    int64_t f_flags;
+    int64_t f_spare[4];
+};
+_Static_assert(sizeof(struct xc_statfs) == 120, "struct statfs is 120 bytes on x86_64");
+
+struct xc_pollfd {              /* struct pollfd: 8 bytes */
+    int32_t fd;
+    int16_t events;
+    int16_t revents;
+};
 _Static_assert(offsetof(struct xc_stat, st_mode) == 24, "st_mode at 24");
 _Static_assert(offsetof(struct xc_stat, st_size) == 48, "st_size at 48");
 _Static_assert(offsetof(struct xc_stat, st_blksize) == 56, "st_blksize at 56");

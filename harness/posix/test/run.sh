@@ -53,7 +53,7 @@ fi
 {
     echo '#define _GNU_SOURCE'
     for h in sys/syscall.h errno.h fcntl.h sys/stat.h unistd.h sys/ioctl.h sys/mman.h \
-        signal.h elf.h sys/resource.h asm/prctl.h linux/futex.h stddef.h; do
+        signal.h elf.h sys/resource.h asm/prctl.h linux/futex.h stddef.h poll.h sys/vfs.h; do
         echo "#include <$h>"
     done
     echo '#include <xcheck/posix.h>'
@@ -63,7 +63,7 @@ fi
             case $host in
             SYS_* | E[A-Z]* | O_* | S_IF* | F_* | FD_CLOEXEC | TC* | TIOC* | FIO* | SEEK_* | \
                 MAP_* | PROT_WRITE | SIG[A-Z]* | SA_* | AT_* | RLIMIT_* | RLIM_INFINITY | \
-                ARCH_* | FUTEX_* | X_OK)
+                ARCH_* | FUTEX_* | X_OK | POLL*)
                 # glibc's O_LARGEFILE is 0 on x86_64 (the kernel's and musl's is 0100000)
                 case $host in SIG_* | EPOCH | O_LARGEFILE) continue ;; esac
                 echo "_Static_assert((long)($x) == (long)($host), \"$x\");"
@@ -75,6 +75,11 @@ fi
         echo "_Static_assert(offsetof(struct stat, $fld) == offsetof(struct xc_stat, $fld), \"$fld\");"
     done
     echo '_Static_assert(offsetof(struct stat, st_mtim) == offsetof(struct xc_stat, st_mtime_sec), "mtime");'
+    echo '_Static_assert(sizeof(struct statfs) == sizeof(struct xc_statfs), "statfs size");'
+    for fld in f_type f_bsize f_blocks f_bfree f_bavail f_files f_ffree f_fsid f_namelen f_frsize f_flags; do
+        echo "_Static_assert(offsetof(struct statfs, $fld) == offsetof(struct xc_statfs, $fld), \"$fld\");"
+    done
+    echo '_Static_assert(sizeof(struct pollfd) == sizeof(struct xc_pollfd), "pollfd size");'
     echo 'int main(void) { return 0; }'
 } >"$work/consts.c"
 n_consts=$(grep -c _Static_assert "$work/consts.c")

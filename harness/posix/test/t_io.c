@@ -208,6 +208,42 @@ int main(void) {
     CHECK_EQ(SYS(XC_SYS_umask, 022), 077);
     CHECK_EQ(SYS(XC_SYS_fadvise64, 0, 0, 0, 0), 0);
 
+    /* poll and select: files and devices are ready at once; stdout only for writing */
+    struct xc_pollfd pf[4] = {
+        {0, XC_POLLIN | XC_POLLPRI, 7}, {1, XC_POLLIN | XC_POLLOUT, 0}, {-1, XC_POLLIN, 5},
+        {29, XC_POLLIN, 0}};
+    CHECK_EQ(SYS(XC_SYS_poll, pf, 4, -1), 3);
+    CHECK_EQ(pf[0].revents, XC_POLLIN);
+    CHECK_EQ(pf[1].revents, XC_POLLOUT);
+    CHECK_EQ(pf[2].revents, 0);
+    CHECK_EQ(pf[3].revents, XC_POLLNVAL);
+    struct xc_pollfd band = {1, XC_POLLRDBAND, 0};  /* coreutils tail's check of stdout */
+    CHECK_EQ(SYS(XC_SYS_poll, &band, 1, 0), 0);
+    CHECK_EQ(band.revents, 0);
+    CHECK_EQ(SYS(XC_SYS_ppoll, pf, 2, 0, 0, 8), 2);
+    CHECK_EQ(SYS(XC_SYS_poll, pf, 2000, 0), -XC_EINVAL);
+    unsigned long rd[16] = {0}, wr[16] = {0}, ex[16] = {0};
+    rd[0] = 1 | 2;  /* stdin, stdout */
+    wr[0] = 2;
+    ex[0] = 1;
+    CHECK_EQ(SYS(XC_SYS_select, 3, rd, wr, ex, 0), 2);
+    CHECK_EQ(rd[0], 1);
+    CHECK_EQ(wr[0], 2);
+    CHECK_EQ(ex[0], 0);
+    rd[0] = 1UL << 29;
+    CHECK_EQ(SYS(XC_SYS_select, 30, rd, 0, 0, 0), -XC_EBADF);
+
+    /* statfs: a local file system (ext4); pipes are pipefs */
+    struct xc_statfs sf;
+    CHECK_EQ(SYS(XC_SYS_fstatfs, 0, &sf), 0);
+    CHECK_EQ(sf.f_type, 0xEF53);
+    CHECK_EQ(sf.f_bsize, 4096);
+    CHECK_EQ(SYS(XC_SYS_fstatfs, 1, &sf), 0);
+    CHECK_EQ(sf.f_type, 0x50495045);
+    CHECK_EQ(SYS(XC_SYS_statfs, "A", &sf), 0);
+    CHECK_EQ(SYS(XC_SYS_statfs, "no-such", &sf), -XC_ENOENT);
+    CHECK_EQ(SYS(XC_SYS_fstatfs, 29, &sf), -XC_EBADF);
+
     /* the table has room for at least 32 descriptors */
     int opened = 0;
     for (int i = 0; i < 40; i++)
