@@ -1,7 +1,8 @@
 /* The system-call model's file system: the list of file and directory nodes (symbolic files,
  * host files read on first use, files and directories the program creates), path resolution
- * (KLEE's rule for the symbolic files "A", "B", …, then devices, nodes, the host), and the
- * small string and concretization helpers the other model files share. */
+ * (KLEE's rule for the symbolic files "A", "B", …, then "/" and "." (the root), devices,
+ * nodes, the host), and the small string and concretization helpers the other model files
+ * share. */
 #include <xcheck/posix.h>
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -408,7 +409,16 @@ long xc_resolve(const char *path, struct xc_path *r) {
         }
     }
 
-    /* Any symbolic byte before the terminator: no other file can be named. */
+    /* The root, which is also the working directory, by a one-character name: "/" or ".".
+     * The comparisons fork on a symbolic name as the symbolic files' do, so that a
+     * directory argument (`cksum /`, `split .`) is explored. */
+    if ((c == '/' || c == '.') && path[1] == 0) {
+        r->file = &xc_root;
+        r->concrete = 1;
+        return 0;
+    }
+
+    /* Any other symbolic byte before the terminator: no other file can be named. */
     size_t len = 0;
     for (;; len++) {
         if (len >= XC_PATH_MAX)
