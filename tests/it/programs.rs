@@ -526,3 +526,51 @@ fn files_the_programs_write_are_compared() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
+
+#[test]
+fn a_symbolic_name_can_name_the_root_directory() {
+    // A reports a directory when reading fails with EISDIR, B when fstat says so, in other
+    // words: they differ only on a directory argument, which a one-character symbolic name
+    // reaches as "/" or "." (as `cksum /` does in the KLEE paper).
+    let a = "#include <errno.h>\n#include <fcntl.h>\n#include <stdio.h>\n#include <unistd.h>\nint main(int argc, char **argv) {\n  char c;\n  int fd = argc > 1 ? open(argv[1], O_RDONLY) : -1;\n  if (fd < 0)\n    return 1;\n  if (read(fd, &c, 1) < 0 && errno == EISDIR)\n    puts(\"dir\");\n  return 0;\n}\n";
+    let b = "#include <fcntl.h>\n#include <stdio.h>\n#include <sys/stat.h>\nint main(int argc, char **argv) {\n  struct stat st;\n  int fd = argc > 1 ? open(argv[1], O_RDONLY) : -1;\n  if (fd < 0)\n    return 1;\n  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))\n    puts(\"directory\");\n  return 0;\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    for (side, src) in [("a", a), ("b", b)] {
+        std::fs::write(dir.path().join(format!("{side}.c")), src).unwrap();
+        let o = xcheck(dir.path(), &["cc", "-O1", "-o", side, &format!("{side}.c")]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let o = xcheck(
+        dir.path(),
+        &[
+            "a.bc",
+            "b.bc",
+            "-j",
+            "1",
+            "--sym-arg",
+            "1",
+            "--sym-files",
+            "1",
+            "2",
+        ],
+    );
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("xcheck-out/report.json")).unwrap(),
+    )
+    .unwrap();
+    let mut names = Vec::new();
+    for row in report["rows"].as_array().unwrap() {
+        if row["verdict"] == "diverged" {
+            assert_eq!(row["native"], true, "{row}");
+            names.push(row["inputs"][0]["display"].as_str().unwrap().to_string());
+        }
+    }
+    // One path stands for both names of the root.
+    assert!(!names.is_empty(), "{text}");
+    assert!(
+        names.iter().all(|n| n == "\"/\"" || n == "\".\""),
+        "{names:?}"
+    );
+}
