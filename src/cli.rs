@@ -344,6 +344,11 @@ struct SuiteArgs {
     /// Compare outputs as words, ignoring spacing; given to every check.
     #[arg(long = "ignore-spacing")]
     ignore_spacing: bool,
+    /// Mismatches reported before (a TOML list, as corpora/klee-paper/mismatches.toml): for
+    /// each, whether its check found a difference on that command line, and whether the
+    /// native executables still differ on it.
+    #[arg(long, value_name = "FILE")]
+    mismatches: Option<PathBuf>,
     /// Options of every check (the environment, limits), after `--`.
     #[arg(last = true, value_name = "CHECK OPTIONS")]
     check: Vec<OsString>,
@@ -1020,7 +1025,12 @@ fn merge(args: MergeArgs) -> Result<i32, Exit> {
 const MAX_SUITE_JOBS: usize = 64;
 
 fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
-    parse_compare(&args.compare)?;
+    let mut compare = parse_compare(&args.compare)?;
+    compare.ignore_spacing = args.ignore_spacing;
+    let known = match &args.mismatches {
+        Some(path) => crate::suite::read_known(path)?,
+        None => Vec::new(),
+    };
     if args.jobs == 0 || args.jobs > MAX_SUITE_JOBS {
         return Err(usage(format!(
             "-j: from 1 to {MAX_SUITE_JOBS} checks at once"
@@ -1058,6 +1068,8 @@ fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
         check_args,
         stop: stop.clone(),
         three: args.three,
+        known,
+        compare,
     };
     let report = suite.run()?;
     print!("{}", report.render_table());

@@ -18,6 +18,14 @@
 //! provide gets one three-way check instead of two pairs (`xcheck X.bc REF.bc Y.bc`: the
 //! reference is side B), whose differences are confirmed on the three native executables;
 //! its row names the odd implementation of each kind.
+//!
+//! With `--mismatches FILE`, each mismatch reported before (the KLEE paper's) of a utility a
+//! pair check covered is looked up (`suite/known.rs`): did the check find a difference on
+//! that command line, and do the native executables still differ on it.
+
+mod known;
+
+pub use known::{read_known, Known};
 
 use crate::error::{Error, Result};
 use crate::report::suite::{SuiteReport, SuiteRow};
@@ -48,6 +56,10 @@ pub struct Suite {
     pub stop: crate::stop::Stop,
     /// One three-way check per utility where the reference and two others provide it.
     pub three: bool,
+    /// Mismatches reported before, looked up in the pair checks' results.
+    pub known: Vec<Known>,
+    /// What the checks compare (for running the known mismatches natively).
+    pub compare: crate::crosscheck::program::Compare,
 }
 
 /// One check of the suite: a utility of one implementation against the reference's.
@@ -160,6 +172,25 @@ impl Suite {
             planned: plan.len(),
             wall_time_ms: started.elapsed().as_millis() as u64,
             stopped: self.stop.interrupted(),
+            known_unchecked: self
+                .known
+                .iter()
+                .filter(|k| {
+                    !plan
+                        .iter()
+                        .any(|p| p.util == k.utility && p.third.is_none())
+                })
+                .map(|k| crate::report::suite::KnownResult {
+                    utility: k.utility.clone(),
+                    command: known::command(k),
+                    reported: k.reported.clone(),
+                    side: String::new(),
+                    differs_natively: None,
+                    found: None,
+                    confirmed_natively: false,
+                    note: "no pair check of this utility in the suite".into(),
+                })
+                .collect(),
         };
         std::thread::scope(|scope| {
             for _ in 0..self.jobs.clamp(1, plan.len()) {
@@ -248,6 +279,28 @@ impl Suite {
         let report = std::fs::read(out.join("report.json"))
             .ok()
             .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok());
+        let checked = match (row.exit_code, &report) {
+            (Some(0 | 1 | 3), Some(report)) => Some(report),
+            _ => None,
+        };
+        if pair.third.is_none() {
+            let words: Vec<String> = self
+                .check_args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            for k in self.known.iter().filter(|k| k.utility == pair.util) {
+                row.known.push(known::look_up(
+                    k,
+                    &pair.side,
+                    checked,
+                    &out,
+                    (&a, &b),
+                    &words,
+                    self.compare,
+                ));
+            }
+        }
         match (row.exit_code, report) {
             (Some(0 | 1 | 3), Some(report)) => {
                 row.fill(&report);

@@ -24,6 +24,54 @@ pub struct SuiteReport {
     pub wall_time_ms: u64,
     /// Whether the suite was interrupted (checks left out, running ones stopped).
     pub stopped: bool,
+    /// The known mismatches (`--mismatches`) of utilities no check of the suite covered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known_unchecked: Vec<KnownResult>,
+}
+
+/// A mismatch reported before (`xcheck suite --mismatches FILE`) as one check saw it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct KnownResult {
+    pub utility: String,
+    /// The command line (`cksum /`).
+    pub command: String,
+    /// What was reported.
+    pub reported: String,
+    /// The implementation checked against the reference (empty when none was).
+    pub side: String,
+    /// Whether the two native executables differ on the command in these versions; `None`
+    /// when they could not run.
+    pub differs_natively: Option<bool>,
+    /// The check's difference row with this command line (`#12 test000012.ktest`).
+    pub found: Option<String>,
+    /// Whether that row reproduced on the native executables.
+    pub confirmed_natively: bool,
+    /// Why it was not found.
+    pub note: String,
+}
+
+impl KnownResult {
+    /// `found by the check: #12 test000012.ktest, confirmed natively`, or why not.
+    fn outcome(&self) -> String {
+        match &self.found {
+            Some(row) if self.confirmed_natively => {
+                format!("rediscovered: {row}, confirmed natively")
+            }
+            Some(row) => format!("rediscovered: {row}, not replayed natively"),
+            None => format!("not rediscovered: {}", self.note),
+        }
+    }
+
+    fn native(&self) -> &'static str {
+        if self.side.is_empty() {
+            return "—";
+        }
+        match self.differs_natively {
+            Some(true) => "still differs",
+            Some(false) => "no longer differs",
+            None => "could not run",
+        }
+    }
 }
 
 /// One check of a suite.
@@ -62,6 +110,9 @@ pub struct SuiteRow {
     /// ENOSYS), with how often: `getdents64 (3×)`.
     #[serde(default)]
     pub unmodelled: Vec<String>,
+    /// The known mismatches of this utility (`--mismatches`), as this check saw them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<KnownResult>,
 }
 
 impl SuiteRow {
@@ -86,6 +137,7 @@ impl SuiteRow {
             exit_code: None,
             error: None,
             unmodelled: Vec::new(),
+            known: Vec::new(),
         }
     }
 
@@ -197,6 +249,7 @@ impl SuiteReport {
             .collect();
         let mut out = super::table::align(&headers, &right, &rows);
         out.push('\n');
+        out.push_str(&self.known_lines());
         out.push_str(&self.totals());
         out
     }
@@ -227,6 +280,55 @@ impl SuiteReport {
         out.push_str(
             "\n*diverged*: differences concrete replay confirmed in the engine; *native*: of those replayed on the native executables, how many reproduced; each check's own report is in its directory.\n",
         );
+        let known = self.known();
+        if !known.is_empty() {
+            out.push_str("\n## Mismatches reported before\n\n*natively*: whether the two executables still differ on the command in these versions; *check*: whether the check found a difference on that command line.\n\n| command | reported | A | natively | check |\n|---|---|---|---|---|\n");
+            for k in known {
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {} | {} | {} | {} |",
+                    k.command,
+                    one_line(&k.reported).replace('|', "\\|"),
+                    if k.side.is_empty() { "—" } else { &k.side },
+                    k.native(),
+                    one_line(&k.outcome()).replace('|', "\\|")
+                );
+            }
+        }
+        out
+    }
+
+    /// Every known mismatch, checked or not, in the order of the rows.
+    pub fn known(&self) -> Vec<&KnownResult> {
+        self.rows
+            .iter()
+            .flat_map(|r| &r.known)
+            .chain(&self.known_unchecked)
+            .collect()
+    }
+
+    /// `known mismatches: 5 of 8 rediscovered (…)`, one line per mismatch, for a terminal.
+    fn known_lines(&self) -> String {
+        let known = self.known();
+        if known.is_empty() {
+            return String::new();
+        }
+        let found = known.iter().filter(|k| k.found.is_some()).count();
+        let mut out = format!(
+            "mismatches reported before: {found} of {} rediscovered\n",
+            known.len()
+        );
+        for k in known {
+            let side = if k.side.is_empty() { "—" } else { &k.side };
+            let _ = writeln!(
+                out,
+                "  {:<14} {:<9} {:<17} {}",
+                k.command,
+                side,
+                k.native(),
+                one_line(&k.outcome())
+            );
+        }
         out
     }
 

@@ -187,3 +187,107 @@ fn an_interrupt_stops_the_running_checks_with_their_reports_and_starts_no_more()
     assert!(reason.contains("interrupted"), "{reason}");
     assert!(!out.join("b-vs-a/wc_w").exists());
 }
+
+#[test]
+fn mismatches_reported_before_are_looked_up_in_the_checks_and_run_natively() {
+    build_programs();
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_dir(dir.path(), &["echo", "echo_same"]);
+    let list = dir.path().join("known.toml");
+    std::fs::write(
+        &list,
+        r#"
+[[mismatch]]
+utility = "echo"
+args = ["--"]
+reported = "one prints --, the other ends its options there"
+
+[[mismatch]]
+utility = "echo"
+args = ["-nnn"]
+reported = "one takes -nnn as an option"
+
+[[mismatch]]
+utility = "echo_same"
+args = ["-n"]
+reported = "fixed since"
+
+[[mismatch]]
+utility = "ls"
+args = []
+reported = "not in this suite"
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let run = |list: &Path| {
+        xcheck(
+            dir.path(),
+            &[
+                "suite",
+                suite.to_str().unwrap(),
+                "--against",
+                "a",
+                "-o",
+                out.to_str().unwrap(),
+                "-j",
+                "2",
+                "--mismatches",
+                list.to_str().unwrap(),
+                "--",
+                "--sym-args",
+                "0",
+                "2",
+                "2",
+            ],
+        )
+    };
+    let o = run(&list);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let report = json(&out.join("suite.json"));
+    let known: Vec<&serde_json::Value> = report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["known"].as_array().into_iter().flatten())
+        .chain(report["known_unchecked"].as_array().unwrap())
+        .collect();
+    let by = |command: &str| {
+        *known
+            .iter()
+            .find(|k| k["command"] == command)
+            .unwrap_or_else(|| panic!("{command}: {known:?}"))
+    };
+    // Rediscovered: a difference row whose test has exactly that command line, confirmed on
+    // the executables, which still differ on it.
+    let dashes = by("echo --");
+    assert_eq!(dashes["differs_natively"], true, "{dashes}");
+    assert!(
+        dashes["found"].as_str().unwrap().contains(".ktest"),
+        "{dashes}"
+    );
+    assert_eq!(dashes["confirmed_natively"], true, "{dashes}");
+    // Out of reach of two-character arguments, though the executables differ on it.
+    let long = by("echo -nnn");
+    assert_eq!(long["differs_natively"], true, "{long}");
+    assert!(long["found"].is_null());
+    assert!(long["note"].as_str().unwrap().contains("outside"), "{long}");
+    // The executables agree on it now, and the check found nothing there.
+    let same = by("echo_same -n");
+    assert_eq!(same["differs_natively"], false, "{same}");
+    assert!(same["found"].is_null());
+    let ls = by("ls");
+    assert_eq!(ls["side"], "");
+    assert!(std::fs::read_to_string(out.join("suite.md"))
+        .unwrap()
+        .contains("| `echo --` |"));
+    assert!(stdout(&o).contains("mismatches reported before: 1 of 4 rediscovered"));
+
+    // A list that is not one is a usage error naming the file.
+    std::fs::write(&list, "[[mismatch]]\nutility = 3\n").unwrap();
+    let o = run(&list);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("known.toml"), "{err}");
+}

@@ -232,7 +232,16 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     // A whole suite of program checks, each a child process, with one table.
     (
         "suite",
-        &["crosscheck", "error", "replay", "report", "stop"],
+        &[
+            "crosscheck",
+            "env_options",
+            "error",
+            "ktest",
+            "native",
+            "replay",
+            "report",
+            "stop",
+        ],
     ),
     // Only the command line and the binary sit on top.
     (

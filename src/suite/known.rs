@@ -1,0 +1,276 @@
+//! Mismatches reported before (the KLEE paper's table), looked for in a suite's results:
+//! for each one of a utility the suite checked, whether the check found a difference on the
+//! same command line (from its tests' command lines), and whether the two native
+//! executables still differ on it in these versions.
+//!
+//! The list is a TOML file (`xcheck suite --mismatches FILE`; `corpora/klee-paper/
+//! mismatches.toml` holds the paper's):
+//!
+//! ```toml
+//! [[mismatch]]
+//! utility = "cksum"
+//! args = ["/"]                    # the command line after the program name
+//! stdin = ""                      # optional: what the native runs read (default empty)
+//! files = { "t1.txt" = "a\n" }     # optional: files in their working directory
+//! reported = "BusyBox prints a checksum of /, coreutils says it is a directory"
+//! ```
+
+use crate::crosscheck::program::Compare;
+use crate::env_options::{arity, EnvItem, EnvOptions};
+use crate::error::{Error, Result};
+use crate::ktest::KTest;
+use crate::native::{differ, env_of, run_native, NativeEnv, NativeFile};
+use crate::report::suite::KnownResult;
+use crate::report::Report;
+use serde::Deserialize;
+use std::path::Path;
+use std::time::Duration;
+
+/// One mismatch reported before.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Known {
+    pub utility: String,
+    /// The arguments after the program name.
+    pub args: Vec<String>,
+    /// Standard input of the native runs (empty when absent).
+    #[serde(default)]
+    pub stdin: Option<String>,
+    /// Files in the native runs' working directory: name and contents.
+    #[serde(default)]
+    pub files: std::collections::BTreeMap<String, String>,
+    /// What was reported.
+    pub reported: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KnownFile {
+    mismatch: Vec<Known>,
+}
+
+/// How long one native run of a known mismatch may take (a program that loops, as the
+/// paper's `tee ""` did, shows as timed out).
+const NATIVE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Reads a list of known mismatches.
+pub fn read_known(path: &Path) -> Result<Vec<Known>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::input(path, format!("cannot read the mismatch list: {e}")))?;
+    let file: KnownFile = toml::from_str(&text).map_err(|e| {
+        let msg = e.message().to_string();
+        Error::input(path, format!("not a mismatch list: {msg}"))
+    })?;
+    Ok(file.mismatch)
+}
+
+/// The command line of `known` as a shell would show it: `cksum /`, `tee ""`.
+pub fn command(known: &Known) -> String {
+    let mut words = vec![known.utility.clone()];
+    for a in &known.args {
+        let plain = !a.is_empty()
+            && a.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+[]".contains(&b));
+        words.push(if plain { a.clone() } else { format!("{a:?}") });
+    }
+    words.join(" ")
+}
+
+/// What one check of `known.utility` (`side` against the reference, tests and report in
+/// `out`) says about `known`, with the native executables `exes` (side, reference) run on it.
+pub fn look_up(
+    known: &Known,
+    side: &str,
+    report: Option<&Report>,
+    out: &Path,
+    exes: (&Path, &Path),
+    check_args: &[String],
+    compare: Compare,
+) -> KnownResult {
+    let mut result = KnownResult {
+        utility: known.utility.clone(),
+        command: command(known),
+        reported: known.reported.clone(),
+        side: side.to_string(),
+        differs_natively: None,
+        found: None,
+        confirmed_natively: false,
+        note: String::new(),
+    };
+    result.differs_natively = native_difference(known, exes, compare);
+    if let Some(report) = report {
+        if let Some((row, native)) = found_row(known, report, out) {
+            result.found = Some(row);
+            result.confirmed_natively = native;
+        }
+    }
+    if result.found.is_none() {
+        result.note = if !reachable(&known.args, check_args) {
+            "outside the checks' inputs (their argument count or length)".into()
+        } else if report.is_none() {
+            "the check gave no report".into()
+        } else {
+            "not among the differences the check found and wrote tests for (in its time)".into()
+        };
+    }
+    result
+}
+
+/// The difference row of `report` whose test has `known`'s command line, the one confirmed
+/// natively first: `#12 test000012.ktest`, and whether it was confirmed natively.
+fn found_row(known: &Known, report: &Report, out: &Path) -> Option<(String, bool)> {
+    let mut best: Option<(u8, String, bool)> = None;
+    for row in &report.rows {
+        let (true, Some(name)) = (row.verdict.is_difference(), &row.ktest) else {
+            continue;
+        };
+        let Ok(test) = KTest::read(out.join(name)) else {
+            continue;
+        };
+        let Ok(env) = env_of(&test) else {
+            continue;
+        };
+        let same = env.argv.len() == known.args.len() + 1
+            && env.argv[1..]
+                .iter()
+                .zip(&known.args)
+                .all(|(a, k)| a.as_slice() == k.as_bytes());
+        if !same {
+            continue;
+        }
+        // A row the executables did not reproduce is no rediscovery.
+        if row.native == Some(false) {
+            continue;
+        }
+        let native = row.native == Some(true);
+        let rank = u8::from(native) * 2 + u8::from(row.confirmed == Some(true));
+        if best.as_ref().is_none_or(|(r, _, _)| rank > *r) {
+            best = Some((rank, format!("#{} {name}", row.id), native));
+        }
+    }
+    best.map(|(_, row, native)| (row, native))
+}
+
+/// Whether the two executables differ on `known` (what `compare` looks at); `None` when
+/// they could not run.
+fn native_difference(known: &Known, (a, b): (&Path, &Path), compare: Compare) -> Option<bool> {
+    let env = NativeEnv {
+        argv: std::iter::once(known.utility.as_bytes().to_vec())
+            .chain(known.args.iter().map(|a| a.as_bytes().to_vec()))
+            .collect(),
+        stdin: known.stdin.clone().unwrap_or_default().into_bytes(),
+        files: known
+            .files
+            .iter()
+            .map(|(name, text)| NativeFile {
+                name: name.clone(),
+                bytes: text.as_bytes().to_vec(),
+                mode: 0o644,
+                atime: 0,
+                mtime: 0,
+            })
+            .collect(),
+    };
+    let ra = run_native(a, &env, NATIVE_TIMEOUT).ok()?;
+    let rb = run_native(b, &env, NATIVE_TIMEOUT).ok()?;
+    Some(differ(&ra, &rb, compare))
+}
+
+/// Whether a check with options `check_args` can give its program the arguments `args`:
+/// the symbolic arguments' counts and lengths (concrete program arguments, which cannot be
+/// told from the check's own options here, are not looked at).
+fn reachable(args: &[String], check_args: &[String]) -> bool {
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < check_args.len() {
+        match arity(&check_args[i]) {
+            Some(n) => {
+                words.extend(
+                    check_args[i..(i + 1 + n).min(check_args.len())]
+                        .iter()
+                        .cloned(),
+                );
+                i += 1 + n;
+            }
+            None => i += 1,
+        }
+    }
+    let options = if words.is_empty() {
+        EnvOptions::default()
+    } else {
+        match EnvOptions::parse(&words) {
+            Ok(o) => o,
+            Err(_) => return false,
+        }
+    };
+    let items: Vec<&EnvItem> = options
+        .items
+        .iter()
+        .filter(|i| {
+            matches!(
+                i,
+                EnvItem::SymArg { .. } | EnvItem::SymArgs { .. } | EnvItem::Arg(_)
+            )
+        })
+        .collect();
+    fits(&items, args)
+}
+
+/// Whether `args` can be split over `items` in order.
+fn fits(items: &[&EnvItem], args: &[String]) -> bool {
+    let Some((first, rest)) = items.split_first() else {
+        return args.is_empty();
+    };
+    match first {
+        EnvItem::Arg(s) => args.first() == Some(s) && fits(rest, &args[1..]),
+        EnvItem::SymArg { len } => {
+            args.first().is_some_and(|a| a.len() <= *len as usize) && fits(rest, &args[1..])
+        }
+        EnvItem::SymArgs { min, max, len } => (*min as usize..=*max as usize).any(|k| {
+            k <= args.len()
+                && args[..k].iter().all(|a| a.len() <= *len as usize)
+                && fits(rest, &args[k..])
+        }),
+        _ => fits(rest, args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn arguments_fit_the_checks_symbolic_arguments() {
+        let env = words("-j 1 --sym-args 0 2 2 --sym-files 1 8 --max-time 60");
+        assert!(reachable(&words("/"), &env));
+        assert!(reachable(&words("-s -f"), &env));
+        assert!(reachable(&[], &env));
+        assert!(reachable(&[String::new()], &env));
+        assert!(!reachable(&words("-2l"), &env));
+        assert!(!reachable(&words("0 < 1 ]"), &env));
+        let env = words("--sym-arg 1 --sym-arg 2");
+        assert!(reachable(&words("- -n"), &env));
+        assert!(!reachable(&words("-n -"), &env));
+        assert!(!reachable(&words("-"), &env));
+        // No environment option: the default one (one argument of up to 10, two of 2).
+        assert!(reachable(&words("--lines -n"), &words("--max-time 5")));
+    }
+
+    #[test]
+    fn commands_quote_what_a_shell_would_need() {
+        let k = |args: &[&str]| Known {
+            utility: "tee".into(),
+            args: args.iter().map(|s| s.to_string()).collect(),
+            stdin: None,
+            files: Default::default(),
+            reported: String::new(),
+        };
+        assert_eq!(command(&k(&["-"])), "tee -");
+        assert_eq!(command(&k(&[""])), "tee \"\"");
+        assert_eq!(command(&k(&["0", "<"])), "tee 0 \"<\"");
+    }
+}
