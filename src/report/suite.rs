@@ -58,6 +58,9 @@ impl KnownResult {
                 format!("rediscovered: {row}, confirmed natively")
             }
             Some(row) => format!("rediscovered: {row}, not replayed natively"),
+            None if self.differs_natively == Some(false) => {
+                "nothing to rediscover (no difference in these versions)".into()
+            }
             None => format!("not rediscovered: {}", self.note),
         }
     }
@@ -313,10 +316,15 @@ impl SuiteReport {
         if known.is_empty() {
             return String::new();
         }
-        let found = known.iter().filter(|k| k.found.is_some()).count();
+        let live: Vec<&&KnownResult> = known
+            .iter()
+            .filter(|k| k.differs_natively == Some(true))
+            .collect();
+        let found = live.iter().filter(|k| k.found.is_some()).count();
         let mut out = format!(
-            "mismatches reported before: {found} of {} rediscovered\n",
-            known.len()
+            "mismatches reported before: {} looked up, {} still differ natively, {found} of those rediscovered\n",
+            known.len(),
+            live.len()
         );
         for k in known {
             let side = if k.side.is_empty() { "—" } else { &k.side };
