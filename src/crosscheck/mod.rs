@@ -896,6 +896,7 @@ fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats) -> V
         ("states dropped for memory", stats.dropped_for_memory),
         ("merges", stats.merging.merges),
         ("paths merged away", stats.merging.merged_away),
+        ("merges refused", stats.merging.refused),
         (
             "branches decided by known values",
             c.decided_by_substitution,

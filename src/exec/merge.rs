@@ -430,19 +430,21 @@ fn defined(inst: &Inst) -> Option<RegId> {
 
 /// Whether what the blocks of `region` write reaches a decision in the blocks reachable from
 /// `join` (see [`mergeable_joins`]): registers are followed through every instruction that
-/// reads them, memory by the address operand a store names and a load reads again.
+/// reads them, memory by the address operand a store names and a load reads again (another
+/// operand naming the same object is not followed: an estimate, which decides only how
+/// eagerly to merge).
 fn decides_later(f: &Function, region: &[usize], join: usize) -> bool {
-    let mut regs: FxHashSet<RegId> = FxHashSet::default();
+    // A register the region defines is seen after the join only through the join's phis
+    // (the region's blocks do not dominate it); what it stores is seen by later loads.
+    let mut regs: FxHashSet<RegId> = f.blocks[join].phis.iter().map(|p| p.dst).collect();
     let mut addrs: FxHashSet<Operand> = FxHashSet::default();
     for &b in region {
         for inst in &f.blocks[b].insts {
-            regs.extend(defined(inst));
             if let Inst::Store { addr, .. } = inst {
                 addrs.insert(*addr);
             }
         }
     }
-    regs.extend(f.blocks[join].phis.iter().map(|p| p.dst));
     // The join and the blocks reachable from it.
     let mut seen = reachable(f, join);
     seen[join] = true;
@@ -756,6 +758,103 @@ mod tests {
             term,
             term_loc: LocId(0),
         }
+    }
+
+    fn function(blocks: Vec<Block>) -> Function {
+        Function {
+            name: "f".into(),
+            source_name: "f".into(),
+            side: Side::A,
+            params: Vec::new(),
+            ret_width: None,
+            ret_is_pointer: false,
+            ret_is_float: false,
+            is_var_arg: false,
+            blocks,
+            num_regs: 8,
+            address: 0,
+            signature: String::new(),
+        }
+    }
+
+    fn cond_br(cond: Operand, then: u32, els: u32) -> Block {
+        block(Terminator::CondBr {
+            cond,
+            then: BlockId(then),
+            els: BlockId(els),
+        })
+    }
+
+    fn with(mut b: Block, insts: Vec<Inst>) -> Block {
+        b.insts = insts;
+        b
+    }
+
+    #[test]
+    fn automatic_merging_needs_a_loop_or_regions_in_a_row() {
+        let c = Operand::Reg(RegId(0));
+        let ret = || block(Terminator::Ret(None));
+        let br = |t| block(Terminator::Br(BlockId(t)));
+        // 0: loop header → {1, 4}; 1: an `if` in the loop → {2, 3}; 2 → 3 → 0.
+        let looped = function(vec![
+            cond_br(c, 1, 4),
+            cond_br(c, 2, 3),
+            br(3),
+            br(0),
+            ret(),
+        ]);
+        let joins = mergeable_joins(&looped);
+        assert_eq!(joins[1].map(|j| j.block), Some(BlockId(3)));
+        assert_eq!(joins[0], None, "the header's region is a cycle");
+        // Nested: 0 → {1, 3}, 1 → {2, 3}, 2 → 3: paths add, nothing merges.
+        let nested = function(vec![cond_br(c, 1, 3), cond_br(c, 2, 3), br(3), ret()]);
+        assert!(mergeable_joins(&nested).iter().all(Option::is_none));
+        // Three `if`s in a row: each merges; the first stores what the second branches on.
+        let addr = Operand::Reg(RegId(5));
+        let store = Inst::Store {
+            value: c,
+            addr,
+            bytes: 4,
+        };
+        let load = Inst::Load {
+            dst: RegId(6),
+            addr,
+            bytes: 4,
+            width: 32,
+            pointer: false,
+        };
+        let row = |first: Inst| {
+            function(vec![
+                cond_br(c, 1, 2),
+                with(br(2), vec![first]),
+                with(cond_br(Operand::Reg(RegId(6)), 3, 4), vec![load.clone()]),
+                br(4),
+                cond_br(c, 5, 6),
+                br(6),
+                ret(),
+            ])
+        };
+        let joins = mergeable_joins(&row(store.clone()));
+        let blocks: Vec<_> = joins.iter().map(|j| j.map(|j| j.block.0)).collect();
+        assert_eq!(blocks, [Some(2), None, Some(4), None, Some(6), None, None]);
+        let hot: Vec<_> = joins.iter().flatten().map(|j| j.hot).collect();
+        assert_eq!(hot, [true, false, false]);
+        // Two in a row are not enough.
+        let two = function(vec![
+            cond_br(c, 1, 2),
+            br(2),
+            cond_br(c, 3, 4),
+            br(4),
+            ret(),
+        ]);
+        assert!(mergeable_joins(&two).iter().all(Option::is_none));
+        // A call in the first region: its branch does not merge, which leaves two in a row.
+        let call = Inst::Call {
+            dst: None,
+            callee: crate::ir::Callee::Direct(FuncId(0)),
+            args: Vec::new(),
+        };
+        assert!(mergeable_joins(&row(call)).iter().all(Option::is_none));
     }
 
     #[test]

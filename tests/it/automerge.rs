@@ -108,6 +108,8 @@ fn a_divergence_inside_a_merged_region_is_confirmed() {
                 .unwrap(),
             "--function",
             "score",
+            "--buffer-size",
+            "6",
         ],
     );
     let replayed = stdout(&again);
