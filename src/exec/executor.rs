@@ -5,12 +5,12 @@
 
 use crate::exec::constraints::ConstraintSet;
 use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState};
-use crate::exec::merge::{Join, MergeMode, MergeStats, Merger, Resume};
+use crate::exec::merge::{MergeMode, MergeStats, Merger, Resume};
 use crate::exec::searcher::{self, SearchKind, Searcher};
 use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
 use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
-use crate::ir::{FuncId, Module, GLOBAL_BASE};
+use crate::ir::{BlockId, FuncId, Module, GLOBAL_BASE};
 use crate::progress::{Progress, Published, Snapshot, Tally};
 use crate::solver::{SatResult, Solver};
 use crate::stop::{Stop, StopReason};
@@ -143,7 +143,7 @@ pub struct ExecStats {
 
 /// Where and from what the states of a branch are merged.
 pub(crate) struct MergePoint {
-    join: Join,
+    join: BlockId,
     snapshot: ConstraintSet,
     log_len: usize,
     path_len: usize,

@@ -30,7 +30,6 @@ use std::sync::Arc;
 struct Group {
     active: usize,
     parked: Vec<State>,
-    hot: bool,
 }
 
 /// Where the states of a branch are merged.
@@ -53,22 +52,13 @@ const MAX_REGION_INSTS: usize = 160;
 /// The fewest regions, one after another on a path, that `Auto` merges outside a loop.
 const MIN_SEQUENCE: usize = 3;
 
-/// Where the states of a branch meet, and whether what its region writes decides something
-/// later (a branch, an address, a call's argument): such a value is not merged when one of
-/// the states has it concrete (see [`mergeable_joins`]).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Join {
-    pub block: BlockId,
-    pub hot: bool,
-}
-
 /// The merge groups of one exploration, and the join of each branch that merges, per
 /// function seen.
 pub struct Merger {
     mode: MergeMode,
     groups: FxHashMap<u64, Group>,
     next_group: u64,
-    joins: FxHashMap<u32, Vec<Option<Join>>>,
+    joins: FxHashMap<u32, Vec<Option<BlockId>>>,
 }
 
 /// What merging did in one exploration.
@@ -118,13 +108,10 @@ impl Merger {
         &mut self,
         (func_id, func): (FuncId, &Function),
         from: BlockId,
-    ) -> Option<Join> {
+    ) -> Option<BlockId> {
         let mode = self.mode;
         let joins = self.joins.entry(func_id.0).or_insert_with(|| match mode {
-            MergeMode::All => post_dominators(func)
-                .into_iter()
-                .map(|d| d.map(|block| Join { block, hot: false }))
-                .collect(),
+            MergeMode::All => post_dominators(func),
             _ => mergeable_joins(func),
         });
         joins[from.index()]
@@ -140,7 +127,7 @@ impl Merger {
     pub(crate) fn start_group(
         &mut self,
         states: &mut [&mut State],
-        join: Join,
+        join: BlockId,
         snapshot: &ConstraintSet,
         log_len: usize,
         path_len: usize,
@@ -152,12 +139,11 @@ impl Merger {
             Group {
                 active: states.len(),
                 parked: Vec::new(),
-                hot: join.hot,
             },
         );
         let marker = MergeMarker {
             group,
-            block: join.block,
+            block: join,
             depth: states[0].stack.len(),
             snapshot: Arc::new(snapshot.clone()),
             log_len,
@@ -232,10 +218,10 @@ impl Merger {
         if g.active > 0 {
             return;
         }
-        let (mut parked, hot) = self
+        let mut parked = self
             .groups
             .remove(&group)
-            .map(|g| (g.parked, g.hot))
+            .map(|g| g.parked)
             .unwrap_or_default();
         if parked.is_empty() {
             return;
@@ -251,7 +237,7 @@ impl Merger {
             return;
         }
         let k = parked.len();
-        match merge_states(parked, &marker, hot, resume.pool, &mut *resume.stats) {
+        match merge_states(parked, &marker, resume.pool, &mut *resume.stats) {
             Ok(mut merged) => {
                 resume.counts.merges += 1;
                 resume.counts.merged_away += k as u64 - 1;
@@ -298,11 +284,13 @@ fn forget_log(state: &mut State) {
 /// cheaper apart, each with what its path condition pins (the implied values that make a
 /// loop bound or a length concrete), than merged into one harder query.
 ///
-/// A join is *hot* when what the region writes (its registers, the join's phis, what it
-/// stores, followed through later instructions, loads of what was stored and stores of what
-/// was computed) reaches a branch condition, a `switch` value, an address or a call's
-/// argument after the join.
-pub fn mergeable_joins(f: &Function) -> Vec<Option<Join>> {
+/// And only where what the region writes (the join's phis, what it stores, followed through
+/// later instructions, loads of what was stored and stores of what was computed) decides
+/// nothing after the join: no branch condition, `switch` value, address or call argument.
+/// A merged value that is branched on makes each later branch a question about every
+/// merged path (a loop bound, a bisection's interval, a running maximum), where the paths
+/// apart often had it concrete or simple; `--merge` merges those too (a bitwise CRC).
+pub fn mergeable_joins(f: &Function) -> Vec<Option<BlockId>> {
     let n = f.blocks.len();
     let ipdom = post_dominators(f);
     let quiet: Vec<bool> = f
@@ -331,10 +319,9 @@ pub fn mergeable_joins(f: &Function) -> Vec<Option<Join>> {
         }
         let (join, region) = regions[b].as_ref().expect("a branch with a region");
         let blocks: Vec<usize> = (0..n).filter(|&w| region[w]).collect();
-        joins[b] = Some(Join {
-            block: BlockId(*join as u32),
-            hot: decides_later(f, &blocks, *join),
-        });
+        if !decides_later(f, &blocks, *join) {
+            joins[b] = Some(BlockId(*join as u32));
+        }
     }
     joins
 }
@@ -539,15 +526,11 @@ fn quiet_inst(inst: &Inst) -> bool {
 }
 
 /// One state equivalent to the disjunction of `states` (all parked at the same join point,
-/// forked from one state), or the states back if their shapes differ, or if `hot` (what the
-/// region wrote decides something later) and a value that differs between them is concrete
-/// in one and wider than a bit: merging would turn what that state decides by a constant
-/// (a loop bound, a bisection's interval) into questions for the solver. The merged state's
-/// id is the caller's to give.
+/// forked from one state), or the states back if their shapes differ. The merged state's id
+/// is the caller's to give.
 fn merge_states(
     states: Vec<State>,
     marker: &MergeMarker,
-    hot: bool,
     pool: &ExprPool,
     stats: &mut ConstraintStats,
 ) -> Result<State, Vec<State>> {
@@ -594,9 +577,6 @@ fn merge_states(
             // Only a dead register can differ in width (SSA): any value will do.
             return Some(values[0]);
         }
-        if hot && w > 1 && values.iter().any(|v| matches!(v, Value::Con { .. })) {
-            return None;
-        }
         let mut acc = values[values.len() - 1].expr(pool);
         for i in (0..values.len() - 1).rev() {
             acc = pool.ite(guards[i], values[i].expr(pool), acc);
@@ -607,9 +587,8 @@ fn merge_states(
     for (f, frame) in merged.stack.iter_mut().enumerate() {
         for r in 0..frame.regs.len() {
             let values: Vec<Value> = states.iter().map(|s| s.stack[f].regs.get(r)).collect();
-            match choose(&values) {
-                Some(v) => frame.regs.set(r, v),
-                None => return Err(states),
+            if let Some(v) = choose(&values) {
+                frame.regs.set(r, v);
             }
         }
     }
@@ -635,9 +614,8 @@ fn merge_states(
             if bytes.iter().all(|b| *b == bytes[0]) {
                 continue;
             }
-            match choose(&bytes) {
-                Some(v) => target.set_byte(pool, i, v),
-                None => return Err(states),
+            if let Some(v) = choose(&bytes) {
+                target.set_byte(pool, i, v);
             }
         }
     }
@@ -804,12 +782,13 @@ mod tests {
             ret(),
         ]);
         let joins = mergeable_joins(&looped);
-        assert_eq!(joins[1].map(|j| j.block), Some(BlockId(3)));
+        assert_eq!(joins[1], Some(BlockId(3)));
         assert_eq!(joins[0], None, "the header's region is a cycle");
         // Nested: 0 → {1, 3}, 1 → {2, 3}, 2 → 3: paths add, nothing merges.
         let nested = function(vec![cond_br(c, 1, 3), cond_br(c, 2, 3), br(3), ret()]);
         assert!(mergeable_joins(&nested).iter().all(Option::is_none));
-        // Three `if`s in a row: each merges; the first stores what the second branches on.
+        // Three `if`s in a row: each merges, but the first when it stores what the second
+        // branches on.
         let addr = Operand::Reg(RegId(5));
         let store = Inst::Store {
             value: c,
@@ -834,11 +813,22 @@ mod tests {
                 ret(),
             ])
         };
-        let joins = mergeable_joins(&row(store.clone()));
-        let blocks: Vec<_> = joins.iter().map(|j| j.map(|j| j.block.0)).collect();
-        assert_eq!(blocks, [Some(2), None, Some(4), None, Some(6), None, None]);
-        let hot: Vec<_> = joins.iter().flatten().map(|j| j.hot).collect();
-        assert_eq!(hot, [true, false, false]);
+        let blocks = |f: &Function| -> Vec<Option<u32>> {
+            mergeable_joins(f).iter().map(|j| j.map(|j| j.0)).collect()
+        };
+        let quiet = Inst::Store {
+            value: c,
+            addr: Operand::Reg(RegId(7)),
+            bytes: 4,
+        };
+        assert_eq!(
+            blocks(&row(quiet)),
+            [Some(2), None, Some(4), None, Some(6), None, None]
+        );
+        assert_eq!(
+            blocks(&row(store)),
+            [None, None, Some(4), None, Some(6), None, None]
+        );
         // Two in a row are not enough.
         let two = function(vec![
             cond_br(c, 1, 2),
