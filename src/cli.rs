@@ -18,7 +18,7 @@ use crate::crosscheck::program::ProgramCheck;
 use crate::crosscheck::{check_functions, replay_file, FunctionCheck};
 use crate::env_options::EnvOptions;
 use crate::error::Error;
-use crate::exec::{ExecConfig, SearchKind};
+use crate::exec::{ExecConfig, MergeMode, SearchKind};
 use crate::gate;
 use crate::ktest::KTest;
 use crate::report::json::{JsonLine, Mode};
@@ -211,10 +211,14 @@ struct EngineArgs {
     /// machine's memory; 0 for no cap; at most 16777216 (16 TiB).
     #[arg(long = "max-memory", value_name = "MIB")]
     max_memory: Option<u64>,
-    /// Merge the states of a branch where they meet again (one row may then stand for many
-    /// paths). A merge group stays in the thread that made it.
-    #[arg(long)]
+    /// Merge the states of every branch where they meet again, not only those of small
+    /// effect-free regions, as by default (one row may then stand for many paths). A merge
+    /// group stays in the thread that made it.
+    #[arg(long, conflicts_with = "no_merge")]
     merge: bool,
+    /// Never merge states: every path is explored, and reported, on its own.
+    #[arg(long = "no-merge")]
+    no_merge: bool,
     /// Seed of the random choices of the search.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -570,7 +574,11 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
         max_paths: e.max_paths,
         search,
         seed: e.seed,
-        merge: e.merge,
+        merge: match (e.merge, e.no_merge) {
+            (true, _) => MergeMode::All,
+            (_, true) => MergeMode::Off,
+            _ => MergeMode::Auto,
+        },
         max_memory: match e.max_memory {
             Some(0) => None,
             Some(mib) if mib > MAX_MEMORY_MIB => {

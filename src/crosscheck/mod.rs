@@ -552,7 +552,6 @@ fn interim_summary(title: String, rows: &[PathRow], started: Instant) -> Summary
         unsupported: Vec::new(),
         coverage: Vec::new(),
         live_at_end: 0,
-        merged_away: 0,
         shard: None,
         leftover: Default::default(),
     };
@@ -599,7 +598,6 @@ pub(crate) struct Explored {
     pub unsupported: Vec<String>,
     pub coverage: Vec<Vec<bool>>,
     pub live_at_end: usize,
-    pub merged_away: u64,
     /// This shard's part of a sharded run (`--shard`), if it is one.
     pub shard: Option<crate::report::ShardInfo>,
     /// The states left when exploration stopped: freed once the check is concluded.
@@ -729,7 +727,6 @@ where
     let mut coverage = ex.coverage.clone();
     let mut live_at_end = ex.live_at_end;
     let mut leftover = std::mem::take(&mut ex.leftover);
-    let merged_away = ex.merger.as_ref().map_or(0, |m| m.merged);
     free_later(ex.solver);
     let (rows, keys) = driver.inner.into_rows().into_parts();
     let mut keyed: Vec<(Vec<u8>, PathRow)> = keys.into_iter().zip(rows).collect();
@@ -774,7 +771,6 @@ where
         unsupported,
         coverage,
         live_at_end,
-        merged_away,
     }
 }
 
@@ -812,7 +808,7 @@ impl Explored {
             wall_time_ms: started.elapsed().as_millis() as u64,
             stop_reason: stats.stop_reason.clone(),
             notes,
-            counters: counters(stats, &self.solver_stats, self.merged_away),
+            counters: counters(stats, &self.solver_stats),
             shard: self.shard.clone(),
             ..Summary::of_rows(title, rows, complete)
         }
@@ -891,18 +887,16 @@ pub fn signature_of(check: &FunctionCheck) -> Result<Signature> {
 }
 
 /// The counters reported with a check: what each layer answered, what reached the backend.
-fn counters(
-    stats: &crate::exec::ExecStats,
-    s: &crate::solver::SolverStats,
-    merged_away: u64,
-) -> Vec<(String, u64)> {
+fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats) -> Vec<(String, u64)> {
     let c = &stats.constraints;
     [
         ("instructions", stats.instructions),
         ("forks", stats.forks),
         ("live states (max)", stats.live_states_max as u64),
         ("states dropped for memory", stats.dropped_for_memory),
-        ("paths merged away", merged_away),
+        ("merges", stats.merging.merges),
+        ("paths merged away", stats.merging.merged_away),
+        ("merges refused", stats.merging.refused),
         (
             "branches decided by known values",
             c.decided_by_substitution,
@@ -968,6 +962,7 @@ fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::Exe
     total.dropped_for_memory += other.dropped_for_memory;
     total.value_splits += other.value_splits;
     total.strict_outputs += other.strict_outputs;
+    total.merging.add(&other.merging);
     for (n, count) in &other.unmodelled_syscalls {
         *total.unmodelled_syscalls.entry(*n).or_insert(0) += count;
     }
@@ -1107,7 +1102,6 @@ mod tests {
             unsupported: Vec::new(),
             coverage: Vec::new(),
             live_at_end: 0,
-            merged_away: 0,
             shard: None,
             leftover: Default::default(),
         };

@@ -453,7 +453,7 @@ fn replay(
     let config = ExecConfig {
         search: crate::exec::SearchKind::Dfs,
         jobs: 1,
-        merge: false,
+        merge: crate::exec::MergeMode::Off,
         replay: Some(Arc::new(
             ktest.objects.iter().map(|o| o.bytes.clone()).collect(),
         )),

@@ -5,7 +5,7 @@
 
 use crate::exec::constraints::ConstraintSet;
 use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState};
-use crate::exec::merge::{Merger, Resume};
+use crate::exec::merge::{MergeMode, MergeStats, Merger, Resume};
 use crate::exec::searcher::{self, SearchKind, Searcher};
 use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
@@ -71,8 +71,9 @@ pub struct ExecConfig {
     /// Concrete contents for the symbolic objects a path makes, in the order it makes them
     /// (replaying a test). Default is none: objects are symbolic.
     pub replay: Option<Arc<Vec<Vec<u8>>>>,
-    /// Merge the states of a branch where they meet again. Default is false.
-    pub merge: bool,
+    /// Where the states of a branch are merged when they meet again. Default is `Auto`:
+    /// at the joins of small effect-free regions.
+    pub merge: MergeMode,
     /// Resident memory (bytes) above which live states are dropped (and counted), so that
     /// exploration stays within it. Default is no cap.
     pub max_memory: Option<u64>,
@@ -102,7 +103,7 @@ impl Default for ExecConfig {
             max_pointer_targets: 64,
             progress: None,
             jobs: 1,
-            merge: false,
+            merge: MergeMode::Auto,
             max_memory: None,
             replay: None,
             stop: Stop::default(),
@@ -135,7 +136,17 @@ pub struct ExecStats {
     /// Program outputs compared byte for byte although spacing was to be ignored, because
     /// they held symbolic bytes.
     pub strict_outputs: u64,
+    /// What state merging did.
+    pub merging: MergeStats,
     pub elapsed: Duration,
+}
+
+/// Where and from what the states of a branch are merged.
+pub(crate) struct MergePoint {
+    join: BlockId,
+    snapshot: ConstraintSet,
+    log_len: usize,
+    path_len: usize,
 }
 
 /// Which way a branch can go.
@@ -205,7 +216,7 @@ impl<'a> Executor<'a> {
         solver: Box<dyn Solver>,
         config: ExecConfig,
     ) -> Self {
-        let merger = config.merge.then(Merger::default);
+        let merger = (config.merge != MergeMode::Off).then(|| Merger::new(config.merge));
         let coverage = module
             .functions
             .iter()
@@ -612,6 +623,7 @@ impl<'a> Executor<'a> {
             pending: &mut self.pending,
             next_state_id: &mut self.next_state_id,
             stats: &mut self.stats.constraints,
+            counts: &mut self.stats.merging,
         };
         Some(f(merger, &mut resume))
     }
@@ -636,20 +648,37 @@ impl<'a> Executor<'a> {
         self.with_merger(|merger, resume| merger.maybe_park(state, resume))?
     }
 
-    /// After a `br` or a `switch` forked `states` out of one state in block `from`: gives
-    /// them a merge group if the block has a join point.
-    pub(crate) fn start_merge_group(
-        &mut self,
-        states: &mut [&mut State],
-        from: BlockId,
-        snapshot: &ConstraintSet,
-        log_len: usize,
-        path_len: usize,
-    ) {
+    /// Before a symbolic `br` or `switch` of `state` forks: the block where its states will
+    /// be merged, if they will, with what the group must remember of the state then (its
+    /// path condition, and the lengths of its constraint log and path).
+    pub(crate) fn merge_point(&mut self, state: &mut State) -> Option<MergePoint> {
+        let merger = self.merger.as_mut()?;
+        if state.markers.is_empty() {
+            // No group reads the log from before this branch.
+            state.log.clear();
+        }
+        let frame = state.frame();
+        let func = (frame.func, self.module.function(frame.func));
+        let join = merger.join(func, frame.block)?;
+        Some(MergePoint {
+            join,
+            snapshot: state.constraints.clone(),
+            log_len: state.log.len(),
+            path_len: state.path.len(),
+        })
+    }
+
+    /// After a `br` or a `switch` forked `states` out of one state: gives them a merge group
+    /// that meets at `point` (from [`Executor::merge_point`]).
+    pub(crate) fn start_merge_group(&mut self, states: &mut [&mut State], point: MergePoint) {
         if let Some(merger) = self.merger.as_mut() {
-            let func = states[0].frame().func;
-            let f = (func, self.module.function(func));
-            merger.start_group(f, states, from, snapshot, log_len, path_len);
+            merger.start_group(
+                states,
+                point.join,
+                &point.snapshot,
+                point.log_len,
+                point.path_len,
+            );
         }
     }
 

@@ -1,7 +1,13 @@
-//! State merging (`--merge`): the states a conditional branch forks meet again at the
-//! branch's immediate post-dominator, and are merged there into one state whose registers
-//! and memory are `ite` expressions over the branch conditions, so that a function with a
-//! branch per input bit is explored as one path instead of 2^n.
+//! State merging: the states a conditional branch forks meet again at the branch's
+//! immediate post-dominator, and are merged there into one state whose registers and memory
+//! are `ite` expressions over the branch conditions, so that a function with a branch per
+//! input bit is explored as one path instead of 2^n.
+//!
+//! Where it happens is the [`MergeMode`]: by default (`Auto`) only at the join of a branch
+//! whose *region* (the blocks between the branch and its join) is small, acyclic and free
+//! of effects that must be seen per path (calls, allocations, memory intrinsics); each
+//! function's qualifying branches are found once ([`mergeable_joins`]). `--merge` (`All`)
+//! merges at every join, `--no-merge` (`Off`) nowhere.
 //!
 //! Each fork of a `br` or a `switch` pushes a *marker* (a merge group) on every state it
 //! makes (both sides of a `br`, each feasible case of a `switch`): the join block, the
@@ -16,8 +22,8 @@ use crate::exec::memory::ObjectState;
 use crate::exec::state::{MergeMarker, State};
 use crate::exec::value::Value;
 use crate::expr::{ExprId, ExprPool};
-use crate::ir::{BlockId, FuncId, Function, Terminator};
-use rustc_hash::FxHashMap;
+use crate::ir::{BlockId, FuncId, Function, Inst, Intrinsic, Operand, RegId, Terminator};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 #[derive(Default)]
@@ -26,51 +32,106 @@ struct Group {
     parked: Vec<State>,
 }
 
-/// The merge groups of one exploration, and the post-dominators of the functions seen.
-#[derive(Default)]
+/// Where the states of a branch are merged.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum MergeMode {
+    /// Nowhere: every path is explored on its own (`--no-merge`).
+    Off,
+    /// At the join of a branch whose region is small, acyclic and free of effects (the
+    /// default; see [`mergeable_joins`]).
+    #[default]
+    Auto,
+    /// At the join of every branch that has one (`--merge`).
+    All,
+}
+
+/// The largest region (blocks between a branch and its join) merged automatically.
+const MAX_REGION_BLOCKS: usize = 16;
+/// The most instructions (phis included) such a region may hold.
+const MAX_REGION_INSTS: usize = 160;
+/// The fewest regions, one after another on a path, that `Auto` merges outside a loop.
+const MIN_SEQUENCE: usize = 3;
+
+/// The merge groups of one exploration, and the join of each branch that merges, per
+/// function seen.
 pub struct Merger {
+    mode: MergeMode,
     groups: FxHashMap<u64, Group>,
     next_group: u64,
-    ipdoms: FxHashMap<u32, Vec<Option<BlockId>>>,
-    /// Paths merged away (each merge of k states removes k - 1).
-    pub merged: u64,
+    joins: FxHashMap<u32, Vec<Option<BlockId>>>,
+}
+
+/// What merging did in one exploration.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct MergeStats {
+    /// Merges of states at a join.
+    pub merges: u64,
+    /// Paths merged away (a merge of k states removes k - 1).
+    pub merged_away: u64,
     /// Merges given up because the states' shapes differed.
     pub refused: u64,
 }
 
+impl MergeStats {
+    /// Adds another worker's numbers.
+    pub fn add(&mut self, other: &MergeStats) {
+        self.merges += other.merges;
+        self.merged_away += other.merged_away;
+        self.refused += other.refused;
+    }
+}
+
 /// What merging needs of the executor that runs it: the expression pool, the queue that
-/// resumed and merged states go to, the state ids and the path-condition statistics.
+/// resumed and merged states go to, the state ids and the statistics.
 pub(crate) struct Resume<'e> {
     pub pool: &'e ExprPool,
     pub pending: &'e mut Vec<State>,
     pub next_state_id: &'e mut u64,
     pub stats: &'e mut ConstraintStats,
+    pub counts: &'e mut MergeStats,
 }
 
 impl Merger {
+    /// Merging in `mode` (which is not `Off`).
+    pub fn new(mode: MergeMode) -> Self {
+        Merger {
+            mode,
+            groups: FxHashMap::default(),
+            next_group: 0,
+            joins: FxHashMap::default(),
+        }
+    }
+
+    /// The block where the states forked by the branch ending block `from` of `func` are
+    /// merged, if they are (computed once per function).
+    pub(crate) fn join(
+        &mut self,
+        (func_id, func): (FuncId, &Function),
+        from: BlockId,
+    ) -> Option<BlockId> {
+        let mode = self.mode;
+        let joins = self.joins.entry(func_id.0).or_insert_with(|| match mode {
+            MergeMode::All => post_dominators(func),
+            _ => mergeable_joins(func),
+        });
+        joins[from.index()]
+    }
+
     /// States parked and not yet resumed.
     pub fn parked(&self) -> usize {
         self.groups.values().map(|g| g.parked.len()).sum()
     }
 
-    /// After a `br` or a `switch` forked `states` out of one state in block `from` of
-    /// `func`: gives them a merge group if the block has a join point.
+    /// After a `br` or a `switch` forked `states` out of one state: gives them a merge
+    /// group that meets at `join` (the branch's, from [`Merger::join`]).
     pub(crate) fn start_group(
         &mut self,
-        (func_id, func): (FuncId, &Function),
         states: &mut [&mut State],
-        from: BlockId,
+        join: BlockId,
         snapshot: &ConstraintSet,
         log_len: usize,
         path_len: usize,
     ) {
-        let ipdom = self
-            .ipdoms
-            .entry(func_id.0)
-            .or_insert_with(|| post_dominators(func));
-        let Some(join) = ipdom[from.index()] else {
-            return;
-        };
         self.next_group += 1;
         let group = self.next_group;
         self.groups.insert(
@@ -140,6 +201,7 @@ impl Merger {
             .into_iter()
             .partition::<Vec<_>, _>(|m| m.depth > depth);
         state.markers = kept;
+        forget_log(state);
         for m in markers.iter().rev() {
             if let Some(g) = self.groups.get_mut(&m.group) {
                 g.active -= 1;
@@ -170,13 +232,15 @@ impl Merger {
         }
         let marker = marker.expect("a parked state holds its group's marker");
         if parked.len() == 1 {
+            forget_log(&mut parked[0]);
             resume.pending.extend(parked);
             return;
         }
         let k = parked.len();
         match merge_states(parked, &marker, resume.pool, &mut *resume.stats) {
             Ok(mut merged) => {
-                self.merged += k as u64 - 1;
+                resume.counts.merges += 1;
+                resume.counts.merged_away += k as u64 - 1;
                 // The merged state stands for k members of each outer group.
                 for m in &merged.markers {
                     if let Some(outer) = self.groups.get_mut(&m.group) {
@@ -185,13 +249,279 @@ impl Merger {
                 }
                 *resume.next_state_id += 1;
                 merged.id = *resume.next_state_id;
+                forget_log(&mut merged);
                 resume.pending.push(merged);
             }
-            Err(states) => {
-                self.refused += 1;
+            Err(mut states) => {
+                resume.counts.refused += 1;
+                states.iter_mut().for_each(forget_log);
                 resume.pending.extend(states);
             }
         }
+    }
+}
+
+/// Empties the constraint log of a state that belongs to no merge group any more: only a
+/// group reads it (from where the group started), so that it does not grow along a path.
+fn forget_log(state: &mut State) {
+    if state.markers.is_empty() {
+        state.log.clear();
+    }
+}
+
+/// The join block of each branch whose states `Auto` merges: the block's immediate
+/// post-dominator, when every path from the block to it stays within a region of at most
+/// `MAX_REGION_BLOCKS` blocks and `MAX_REGION_INSTS` instructions, without a cycle, a
+/// call (intrinsics that compute a value are not calls), an `alloca`, a memory intrinsic
+/// (`memcpy`, `memset`: sizes that may split the path) or a `ret`. Such a region only
+/// computes values, loads and stores: its states differ in registers and a few bytes,
+/// which `ite`s join cheaply, and what a path does that must be seen on its own (output,
+/// system calls, allocation, calls that may fork deeply) is outside it.
+///
+/// And only where merging pays: when paths multiply, that is when the branch is in a loop
+/// or one path may pass at least `MIN_SEQUENCE` such regions one after the other (not one
+/// inside another: nested branches add paths, they do not multiply them). A few paths are
+/// cheaper apart, each with what its path condition pins (the implied values that make a
+/// loop bound or a length concrete), than merged into one harder query.
+///
+/// And only where what the region writes (the join's phis, what it stores, followed through
+/// later instructions, loads of what was stored and stores of what was computed) decides
+/// nothing after the join: no branch condition, `switch` value, address or call argument.
+/// A merged value that is branched on makes each later branch a question about every
+/// merged path (a loop bound, a bisection's interval, a running maximum), where the paths
+/// apart often had it concrete or simple; `--merge` merges those too (a bitwise CRC).
+pub fn mergeable_joins(f: &Function) -> Vec<Option<BlockId>> {
+    let n = f.blocks.len();
+    let ipdom = post_dominators(f);
+    let quiet: Vec<bool> = f
+        .blocks
+        .iter()
+        .map(|b| b.insts.iter().all(quiet_inst))
+        .collect();
+    let regions: Vec<Option<(usize, Vec<bool>)>> =
+        (0..n).map(|b| region(f, &ipdom, &quiet, b)).collect();
+    let branches: Vec<usize> = (0..n).filter(|&b| regions[b].is_some()).collect();
+    // The blocks each of those branches may reach.
+    let reach: Vec<Vec<bool>> = branches.iter().map(|&b| reachable(f, b)).collect();
+    let inside = |q: usize, b: usize| regions[b].as_ref().is_some_and(|(_, r)| r[q]);
+    let mut joins = vec![None; n];
+    for (i, &b) in branches.iter().enumerate() {
+        let in_loop = reach[i][b];
+        let sequence = 1 + branches
+            .iter()
+            .enumerate()
+            .filter(|&(j, &q)| {
+                q != b && !inside(q, b) && !inside(b, q) && (reach[i][q] || reach[j][b])
+            })
+            .count();
+        if !in_loop && sequence < MIN_SEQUENCE {
+            continue;
+        }
+        let (join, region) = regions[b].as_ref().expect("a branch with a region");
+        let blocks: Vec<usize> = (0..n).filter(|&w| region[w]).collect();
+        if !decides_later(f, &blocks, *join) {
+            joins[b] = Some(BlockId(*join as u32));
+        }
+    }
+    joins
+}
+
+/// The join of the branch ending block `b` and the blocks of its region (see
+/// [`mergeable_joins`]), if it has one that qualifies.
+fn region(
+    f: &Function,
+    ipdom: &[Option<BlockId>],
+    quiet: &[bool],
+    b: usize,
+) -> Option<(usize, Vec<bool>)> {
+    let join = ipdom[b]?.index();
+    if successors(&f.blocks[b].term).len() < 2 {
+        return None;
+    }
+    // Depth-first from the branch's successors up to the join: 1 on the stack, 2 done.
+    let mut mark = vec![0u8; f.blocks.len()];
+    let (mut blocks, mut insts) = (0usize, 0usize);
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    mark[b] = 1;
+    stack.push((b, 0));
+    while let Some((v, i)) = stack.pop() {
+        let next = successors(&f.blocks[v].term);
+        if i == next.len() {
+            mark[v] = 2;
+            continue;
+        }
+        stack.push((v, i + 1));
+        let w = next[i];
+        if w == join {
+            continue;
+        }
+        match mark[w] {
+            1 => return None,
+            2 => continue,
+            _ => {}
+        }
+        let block = &f.blocks[w];
+        blocks += 1;
+        insts += block.insts.len() + block.phis.len();
+        if blocks > MAX_REGION_BLOCKS
+            || insts > MAX_REGION_INSTS
+            || !quiet[w]
+            || matches!(block.term, Terminator::Ret(_))
+        {
+            return None;
+        }
+        mark[w] = 1;
+        stack.push((w, 0));
+    }
+    mark[b] = 0;
+    Some((join, mark.iter().map(|&m| m != 0).collect()))
+}
+
+/// The blocks reachable from the successors of block `from` (`from` itself if it is in a
+/// cycle).
+fn reachable(f: &Function, from: usize) -> Vec<bool> {
+    let mut seen = vec![false; f.blocks.len()];
+    let mut todo = successors(&f.blocks[from].term);
+    while let Some(v) = todo.pop() {
+        if !seen[v] {
+            seen[v] = true;
+            todo.extend(successors(&f.blocks[v].term));
+        }
+    }
+    seen
+}
+
+/// The register an instruction defines, if any.
+fn defined(inst: &Inst) -> Option<RegId> {
+    match inst {
+        Inst::Binary { dst, .. }
+        | Inst::ICmp { dst, .. }
+        | Inst::Cast { dst, .. }
+        | Inst::Copy { dst, .. }
+        | Inst::Select { dst, .. }
+        | Inst::Alloca { dst, .. }
+        | Inst::Load { dst, .. }
+        | Inst::Gep { dst, .. }
+        | Inst::ExtractValue { dst, .. }
+        | Inst::InsertValue { dst, .. }
+        | Inst::Vector { dst, .. }
+        | Inst::ExtractElement { dst, .. }
+        | Inst::InsertElement { dst, .. }
+        | Inst::Shuffle { dst, .. }
+        | Inst::Reduce { dst, .. }
+        | Inst::Float { dst, .. } => Some(*dst),
+        Inst::Call { dst, .. } | Inst::Intrinsic { dst, .. } => *dst,
+        Inst::Store { .. } | Inst::Unsupported { .. } => None,
+    }
+}
+
+/// Whether what the blocks of `region` write reaches a decision in the blocks reachable from
+/// `join` (see [`mergeable_joins`]): registers are followed through every instruction that
+/// reads them, memory by the address operand a store names and a load reads again (another
+/// operand naming the same object is not followed: an estimate, which decides only how
+/// eagerly to merge).
+fn decides_later(f: &Function, region: &[usize], join: usize) -> bool {
+    // A register the region defines is seen after the join only through the join's phis
+    // (the region's blocks do not dominate it); what it stores is seen by later loads.
+    let mut regs: FxHashSet<RegId> = f.blocks[join].phis.iter().map(|p| p.dst).collect();
+    let mut addrs: FxHashSet<Operand> = FxHashSet::default();
+    for &b in region {
+        for inst in &f.blocks[b].insts {
+            if let Inst::Store { addr, .. } = inst {
+                addrs.insert(*addr);
+            }
+        }
+    }
+    // The join and the blocks reachable from it.
+    let mut seen = reachable(f, join);
+    seen[join] = true;
+    let after: Vec<usize> = (0..f.blocks.len()).filter(|&b| seen[b]).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in &after {
+            let block = &f.blocks[b];
+            for phi in &block.phis {
+                if phi.incoming.iter().any(|(_, o)| is_in(&regs, o)) {
+                    changed |= regs.insert(phi.dst);
+                }
+            }
+            for inst in &block.insts {
+                match inst {
+                    Inst::Store { value, addr, .. } => {
+                        if is_in(&regs, value) {
+                            changed |= addrs.insert(*addr);
+                        }
+                    }
+                    Inst::Load { dst, addr, .. } => {
+                        if addrs.contains(addr) || is_in(&regs, addr) {
+                            changed |= regs.insert(*dst);
+                        }
+                    }
+                    _ => {
+                        if let Some(dst) = defined(inst) {
+                            if inst.operands().iter().any(|o| is_in(&regs, o)) {
+                                changed |= regs.insert(dst);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    after.iter().any(|&b| {
+        let block = &f.blocks[b];
+        let decides = match &block.term {
+            Terminator::CondBr { cond, .. } => is_in(&regs, cond),
+            Terminator::Switch { value, .. } => is_in(&regs, value),
+            _ => false,
+        };
+        decides
+            || block.insts.iter().any(|inst| match inst {
+                Inst::Load { addr, .. } | Inst::Store { addr, .. } => is_in(&regs, addr),
+                // A call's arguments, or a memory intrinsic's size (one that computes a
+                // value passes it on above).
+                Inst::Call { .. } | Inst::Intrinsic { .. } if !quiet_inst(inst) => {
+                    inst.operands().iter().any(|o| is_in(&regs, o))
+                }
+                _ => false,
+            })
+    })
+}
+
+fn is_in(regs: &FxHashSet<RegId>, o: &Operand) -> bool {
+    matches!(o, Operand::Reg(r) if regs.contains(r))
+}
+
+/// The blocks `term` may go to.
+fn successors(term: &Terminator) -> Vec<usize> {
+    match term {
+        Terminator::Br(t) => vec![t.index()],
+        Terminator::CondBr { then, els, .. } => vec![then.index(), els.index()],
+        Terminator::Switch { default, cases, .. } => {
+            let mut v: Vec<usize> = cases.iter().map(|(_, t)| t.index()).collect();
+            v.push(default.index());
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether an instruction only computes, loads or stores (see [`mergeable_joins`]).
+fn quiet_inst(inst: &Inst) -> bool {
+    match inst {
+        Inst::Call { .. } | Inst::Alloca { .. } => false,
+        Inst::Intrinsic { kind, .. } => !matches!(
+            kind,
+            Intrinsic::Memcpy
+                | Intrinsic::Memmove
+                | Intrinsic::Memset
+                | Intrinsic::VaStart
+                | Intrinsic::VaCopy
+        ),
+        _ => true,
     }
 }
 
@@ -314,20 +644,7 @@ fn merge_states(
 pub fn post_dominators(f: &Function) -> Vec<Option<BlockId>> {
     let n = f.blocks.len();
     // Successors, and the exit blocks (ending in `ret`).
-    let succ: Vec<Vec<usize>> = f
-        .blocks
-        .iter()
-        .map(|b| match &b.term {
-            Terminator::Br(t) => vec![t.index()],
-            Terminator::CondBr { then, els, .. } => vec![then.index(), els.index()],
-            Terminator::Switch { default, cases, .. } => {
-                let mut v: Vec<usize> = cases.iter().map(|(_, t)| t.index()).collect();
-                v.push(default.index());
-                v
-            }
-            _ => Vec::new(),
-        })
-        .collect();
+    let succ: Vec<Vec<usize>> = f.blocks.iter().map(|b| successors(&b.term)).collect();
     let exits: Vec<usize> = (0..n)
         .filter(|&i| matches!(f.blocks[i].term, Terminator::Ret(_)))
         .collect();
@@ -419,6 +736,115 @@ mod tests {
             term,
             term_loc: LocId(0),
         }
+    }
+
+    fn function(blocks: Vec<Block>) -> Function {
+        Function {
+            name: "f".into(),
+            source_name: "f".into(),
+            side: Side::A,
+            params: Vec::new(),
+            ret_width: None,
+            ret_is_pointer: false,
+            ret_is_float: false,
+            is_var_arg: false,
+            blocks,
+            num_regs: 8,
+            address: 0,
+            signature: String::new(),
+        }
+    }
+
+    fn cond_br(cond: Operand, then: u32, els: u32) -> Block {
+        block(Terminator::CondBr {
+            cond,
+            then: BlockId(then),
+            els: BlockId(els),
+        })
+    }
+
+    fn with(mut b: Block, insts: Vec<Inst>) -> Block {
+        b.insts = insts;
+        b
+    }
+
+    #[test]
+    fn automatic_merging_needs_a_loop_or_regions_in_a_row() {
+        let c = Operand::Reg(RegId(0));
+        let ret = || block(Terminator::Ret(None));
+        let br = |t| block(Terminator::Br(BlockId(t)));
+        // 0: loop header → {1, 4}; 1: an `if` in the loop → {2, 3}; 2 → 3 → 0.
+        let looped = function(vec![
+            cond_br(c, 1, 4),
+            cond_br(c, 2, 3),
+            br(3),
+            br(0),
+            ret(),
+        ]);
+        let joins = mergeable_joins(&looped);
+        assert_eq!(joins[1], Some(BlockId(3)));
+        assert_eq!(joins[0], None, "the header's region is a cycle");
+        // Nested: 0 → {1, 3}, 1 → {2, 3}, 2 → 3: paths add, nothing merges.
+        let nested = function(vec![cond_br(c, 1, 3), cond_br(c, 2, 3), br(3), ret()]);
+        assert!(mergeable_joins(&nested).iter().all(Option::is_none));
+        // Three `if`s in a row: each merges, but the first when it stores what the second
+        // branches on.
+        let addr = Operand::Reg(RegId(5));
+        let store = Inst::Store {
+            value: c,
+            addr,
+            bytes: 4,
+        };
+        let load = Inst::Load {
+            dst: RegId(6),
+            addr,
+            bytes: 4,
+            width: 32,
+            pointer: false,
+        };
+        let row = |first: Inst| {
+            function(vec![
+                cond_br(c, 1, 2),
+                with(br(2), vec![first]),
+                with(cond_br(Operand::Reg(RegId(6)), 3, 4), vec![load.clone()]),
+                br(4),
+                cond_br(c, 5, 6),
+                br(6),
+                ret(),
+            ])
+        };
+        let blocks = |f: &Function| -> Vec<Option<u32>> {
+            mergeable_joins(f).iter().map(|j| j.map(|j| j.0)).collect()
+        };
+        let quiet = Inst::Store {
+            value: c,
+            addr: Operand::Reg(RegId(7)),
+            bytes: 4,
+        };
+        assert_eq!(
+            blocks(&row(quiet)),
+            [Some(2), None, Some(4), None, Some(6), None, None]
+        );
+        assert_eq!(
+            blocks(&row(store)),
+            [None, None, Some(4), None, Some(6), None, None]
+        );
+        // Two in a row are not enough.
+        let two = function(vec![
+            cond_br(c, 1, 2),
+            br(2),
+            cond_br(c, 3, 4),
+            br(4),
+            ret(),
+        ]);
+        assert!(mergeable_joins(&two).iter().all(Option::is_none));
+        // A call in the first region: its branch does not merge, which leaves two in a row.
+        let call = Inst::Call {
+            dst: None,
+            callee: crate::ir::Callee::Direct(FuncId(0)),
+            args: Vec::new(),
+        };
+        assert!(mergeable_joins(&row(call)).iter().all(Option::is_none));
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod vector;
 
 pub use crate::progress::{Progress, Tally};
 pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, Leftover, WorkPool};
+pub use merge::MergeMode;
 pub use posix::syscall_name;
 pub use searcher::SearchKind;
 pub use state::{Failure, SideOutcome, State, Termination, OUTPUT_STREAMS};

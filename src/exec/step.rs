@@ -689,7 +689,7 @@ impl<'a> Executor<'a> {
         acc
     }
 
-    fn exec_terminator(&mut self, state: State, term: &Terminator) -> Option<State> {
+    fn exec_terminator(&mut self, mut state: State, term: &Terminator) -> Option<State> {
         match term {
             Terminator::Br(_) => unreachable!("`run_in_place` runs every `br`"),
             Terminator::CondBr { cond, then, els } => {
@@ -697,14 +697,11 @@ impl<'a> Executor<'a> {
                 match self.operand(&state, *cond) {
                     Value::Con { .. } => unreachable!("`run_in_place` runs a concrete `br`"),
                     Value::Sym(c) => {
-                        let before = self.merger.is_some().then(|| {
-                            (state.constraints.clone(), state.log.len(), state.path.len())
-                        });
+                        let point = self.merge_point(&mut state);
                         let (mut yes, mut no) = self.branch(state, c)?;
-                        if let (Some(y), Some(n), Some((snapshot, log_len, path_len))) =
-                            (yes.as_mut(), no.as_mut(), before)
+                        if let (Some(y), Some(n), Some(point)) = (yes.as_mut(), no.as_mut(), point)
                         {
-                            self.start_merge_group(&mut [y, n], from, &snapshot, log_len, path_len);
+                            self.start_merge_group(&mut [y, n], point);
                         }
                         let mut no = no.map(|mut s| {
                             self.enter_block(&mut s, from, *els);
@@ -746,7 +743,7 @@ impl<'a> Executor<'a> {
     /// A `switch` on a symbolic value (a concrete one runs in place).
     fn exec_switch(
         &mut self,
-        state: State,
+        mut state: State,
         value: Operand,
         default: BlockId,
         cases: &[(u128, BlockId)],
@@ -771,10 +768,7 @@ impl<'a> Executor<'a> {
             Some((_, c)) => *c = pool.bool_or(*c, none_matched),
             None => targets.push((default, none_matched)),
         }
-        let before = self
-            .merger
-            .is_some()
-            .then(|| (state.constraints.clone(), state.log.len(), state.path.len()));
+        let point = self.merge_point(&mut state);
         let mut rest = Some(state);
         let mut forked: Vec<(State, BlockId)> = Vec::new();
         let last = targets.len() - 1;
@@ -792,9 +786,9 @@ impl<'a> Executor<'a> {
         }
         // The cases that were feasible meet again at the switch's join point, like the two
         // sides of a `br`.
-        if let (true, Some((snapshot, log_len, path_len))) = (forked.len() > 1, before) {
+        if let (true, Some(point)) = (forked.len() > 1, point) {
             let mut states: Vec<&mut State> = forked.iter_mut().map(|(s, _)| s).collect();
-            self.start_merge_group(&mut states, from, &snapshot, log_len, path_len);
+            self.start_merge_group(&mut states, point);
         }
         let mut result = None;
         for (mut s, block) in forked {

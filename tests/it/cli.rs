@@ -370,6 +370,8 @@ fn parallel_exploration_gives_the_same_report() {
                 "score",
                 "--buffer-size",
                 "6",
+                // The 64 paths on their own, for the workers to share.
+                "--no-merge",
                 "-j",
                 jobs,
                 "-o",
@@ -405,6 +407,8 @@ fn progress_counters_are_totals_over_the_workers() {
     check.buffer_size = 6;
     check.out_dir = dir.path().join("out");
     check.exec.jobs = 2;
+    // The 64 paths on their own, for both workers to count.
+    check.exec.merge = xcheck::exec::MergeMode::Off;
     let progress = xcheck::exec::Progress::new();
     check.exec.progress = Some(progress.clone());
     let report = xcheck::crosscheck::check_functions(&check).unwrap().report;

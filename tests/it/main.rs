@@ -4,6 +4,7 @@
 //! on the thread that asks it to, so the other tests are not affected.
 
 mod assume_c;
+mod automerge;
 mod bad_input;
 mod cli;
 mod common;

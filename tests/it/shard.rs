@@ -133,8 +133,9 @@ fn shards_merge_to_one_run(dir: &Path, args: &[&str], n: u32, frontier: &str, in
 }
 
 /// The check every function test here runs: `score`, one branch per byte of a 6-byte
-/// buffer (64 paths).
-const SCORE: [&str; 4] = ["--function", "score", "--buffer-size", "6"];
+/// buffer (64 paths), without merging: the paths are what the shards split (a frontier is
+/// expanded without merging, so a merged run's rows would not be the shards' rows).
+const SCORE: [&str; 5] = ["--function", "score", "--buffer-size", "6", "--no-merge"];
 
 /// `score`'s A (`branchy_a.c` at -O0) and a B in `dir`: `branchy_b.c` (which differs from
 /// A on some paths) or, with `same`, A's source at -O2.
