@@ -16,22 +16,28 @@
 //!   (narrower targets go through 32 bits, as x86 code does), `fptoui` goes through the
 //!   next wider signed conversion, or for 64 bits subtracts 2^63 first;
 //! - `fpext`/`fptrunc` keep a NaN's sign and payload (shifted) and quieten it.
+//!
+//! `long double` (x87's 80-bit format) is a third format: its values have width 80 and
+//! `x87.rs` decodes them into the IEEE form of width 79 that the nodes compute on (see
+//! there); [`eval_float`] and [`ExprPool::build_float`] hand its operations to that module.
 
+use super::x87::{self, IEEE as X87_IEEE, X87};
 use super::{mask, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Width};
 
-/// Whether `width` is the width of a supported floating-point format (`float`, `double`).
+/// Whether `width` is the width of a format the floating-point nodes compute on (`float`,
+/// `double`, and 79 for the IEEE form of x87's `long double`).
 pub fn is_fp_width(width: Width) -> bool {
-    width == 32 || width == 64
+    width == 32 || width == 64 || width == X87_IEEE
 }
 
 /// The bit layout of a format: (exponent bits, significand bits without the hidden bit).
 /// The IEEE exponent and significand sizes (the hidden bit included) of the format of
-/// `width` (32 or 64) bits, as SMT-LIB's `(_ FloatingPoint e s)` names them.
+/// `width` (32, 64 or 79) bits, as SMT-LIB's `(_ FloatingPoint e s)` names them.
 pub fn fp_format(width: Width) -> (u32, u32) {
-    if width == 32 {
-        (8, 24)
-    } else {
-        (11, 53)
+    match width {
+        32 => (8, 24),
+        X87_IEEE => (15, 64),
+        _ => (11, 53),
     }
 }
 
@@ -41,9 +47,11 @@ fn layout(width: Width) -> (u32, u32) {
     (e, s - 1)
 }
 
-/// The bit pattern of `value` rounded to the format of `width` (32 or 64) bits.
+/// The bit pattern of `value` rounded to the format of `width` (32, 64 or 79) bits.
 pub fn fp_bits_of(width: Width, value: f64) -> u128 {
-    if width == 32 {
+    if width == X87_IEEE {
+        x87::bits_of_f64(value)
+    } else if width == 32 {
         u128::from((value as f32).to_bits())
     } else {
         u128::from(value.to_bits())
@@ -140,6 +148,9 @@ macro_rules! in_format {
 
 /// The raw binary operation `op` on two floats of `width` bits (`FpBinary`).
 pub fn fold_fp_binary(op: FpBinOp, width: Width, a: u128, b: u128) -> u128 {
+    if width == X87_IEEE {
+        return x87::fold_binary(op, a, b);
+    }
     in_format!(
         width,
         [x = a, y = b],
@@ -156,6 +167,9 @@ pub fn fold_fp_binary(op: FpBinOp, width: Width, a: u128, b: u128) -> u128 {
 
 /// The raw unary operation `op` on a float of `width` bits (`FpUnary`).
 pub fn fold_fp_unary(op: FpUnOp, width: Width, a: u128) -> u128 {
+    if width == X87_IEEE {
+        return x87::fold_unary(op, a);
+    }
     in_format!(
         width,
         [v = a],
@@ -173,11 +187,17 @@ pub fn fold_fp_unary(op: FpUnOp, width: Width, a: u128) -> u128 {
 
 /// `a * b + c` rounded once (`FpFma`).
 pub fn fold_fp_fma(width: Width, a: u128, b: u128, c: u128) -> u128 {
+    if width == X87_IEEE {
+        return x87::fold_fma(a, b, c);
+    }
     in_format!(width, [x = a, y = b, z = c], x.mul_add(y, z)).bits()
 }
 
 /// The ordered comparison `op` of two floats of `width` bits (`FpCmp`).
 pub fn fold_fp_cmp(op: FpCmp, width: Width, a: u128, b: u128) -> bool {
+    if width == X87_IEEE {
+        return x87::fold_cmp(op, a, b);
+    }
     // Widening to f64 is exact, so comparing there compares the floats themselves.
     let (x, y) = (F::of(width, a).wide(), F::of(width, b).wide());
     match op {
@@ -189,6 +209,9 @@ pub fn fold_fp_cmp(op: FpCmp, width: Width, a: u128, b: u128) -> bool {
 
 /// A float of `from` bits converted to `to` bits, nearest even (`FpConvert`).
 pub fn fold_fp_convert(from: Width, to: Width, a: u128) -> u128 {
+    if from == X87_IEEE || to == X87_IEEE {
+        return x87::fold_convert(from, to, a);
+    }
     let r = match (F::of(from, a), to) {
         (F::S(x), 64) => F::D(f64::from(x)),
         (F::D(x), 32) => F::S(x as f32),
@@ -200,6 +223,9 @@ pub fn fold_fp_convert(from: Width, to: Width, a: u128) -> u128 {
 /// A float of `from` bits rounded toward zero to a `to`-bit signed integer; NaN and values
 /// out of range give `1 << (to - 1)` (`FpToSInt`).
 pub fn fold_fp_to_sint(from: Width, to: Width, a: u128) -> u128 {
+    if from == X87_IEEE {
+        return x87::fold_to_sint(to, a);
+    }
     let t = F::of(from, a).wide().trunc();
     let bound = (to as f64 - 1.0).exp2();
     if t.is_nan() || t < -bound || t >= bound {
@@ -212,6 +238,9 @@ pub fn fold_fp_to_sint(from: Width, to: Width, a: u128) -> u128 {
 /// The `from`-bit integer `a` (signed or not) rounded to the nearest float of `to` bits
 /// (`IntToFp`).
 pub fn fold_int_to_fp(from: Width, to: Width, signed: bool, a: u128) -> u128 {
+    if to == X87_IEEE {
+        return x87::fold_from_int(from, signed, a);
+    }
     let r = if signed {
         let v = super::to_signed(from, a);
         if to == 32 {
@@ -379,6 +408,9 @@ impl ExprPool {
             return self.false_();
         }
         let w = self.width(a);
+        if w == X87 {
+            return self.x87_is_nan(a);
+        }
         let nan = |v: u128| u128::from(v & (sign_bit(w) - 1) > infinity(w));
         if let Some(lifted) = self.lift1(a, 1, &nan) {
             return lifted;
@@ -702,6 +734,10 @@ impl ExprPool {
     /// Whether two floats are equal as IEEE `==` says, except that two NaNs are equal
     /// (`--fp-equal ieee`).
     pub fn fp_eq_or_both_nan(&self, a: ExprId, b: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            let (a, b) = (self.x87_decode(a).0, self.x87_decode(b).0);
+            return self.fp_eq_or_both_nan(a, b);
+        }
         let both = self.bool_and(self.fp_is_nan(a), self.fp_is_nan(b));
         self.bool_or(self.fp_cmp(FpCmp::Eq, a, b), both)
     }
@@ -763,6 +799,9 @@ impl FloatOp {
 /// `op` on concrete operands: `width` is the first operand's width, `to` the result's
 /// (`Convert`, the conversions to and from integers; otherwise ignored).
 pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
+    if x87::is_x87(op, width, to) {
+        return x87::eval(op, width, to, args);
+    }
     let w = width;
     let nan = |v: u128| v & (sign_bit(w) - 1) > infinity(w);
     // The first NaN operand quietened, if there is one.
@@ -885,6 +924,9 @@ impl ExprPool {
     /// `op` on expressions (see [`eval_float`] for `to`).
     pub fn build_float(&self, op: FloatOp, args: &[ExprId], to: Width) -> ExprId {
         let a = args[0];
+        if x87::is_x87(op, self.width(a), to) {
+            return self.build_x87(op, args, to);
+        }
         let b = args.get(1).copied().unwrap_or(a);
         match op {
             FloatOp::Binary(bop) => self.fp_binary(bop, a, b),

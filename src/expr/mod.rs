@@ -34,6 +34,7 @@ mod rewrite;
 mod sexp;
 mod store;
 pub mod subst;
+mod x87;
 
 pub use eval::{fold_binary, fold_unary, Assignment};
 pub use float::{
@@ -42,6 +43,7 @@ pub use float::{
     FpPred,
 };
 pub use sexp::ParseError;
+pub use x87::{DEFAULT_NAN_80, IEEE as X87_IEEE_WIDTH, X87 as X87_WIDTH};
 
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
