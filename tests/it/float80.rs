@@ -1,0 +1,246 @@
+//! `long double` (LLVM's `x86_fp80`): the solvers' meaning of every floating-point builder on
+//! 80-bit values equals concrete evaluation's, on special encodings (the non-canonical ones
+//! included) and random ones, for Bitwuzla and Z3; and concrete evaluation equals the x87
+//! itself, bit for bit, on a program compiled natively that runs the same operations on the
+//! same bit patterns.
+
+use crate::common::Rng;
+use crate::float::{assert_solvers_agree, Inputs};
+use xcheck::expr::{eval_float, ExprId, ExprPool, FloatOp, FpBinOp, FpPred, FpUnOp};
+
+const PREDS: [FpPred; 14] = [
+    FpPred::Oeq,
+    FpPred::Ogt,
+    FpPred::Oge,
+    FpPred::Olt,
+    FpPred::Ole,
+    FpPred::One,
+    FpPred::Ord,
+    FpPred::Ueq,
+    FpPred::Ugt,
+    FpPred::Uge,
+    FpPred::Ult,
+    FpPred::Ule,
+    FpPred::Une,
+    FpPred::Uno,
+];
+
+const UNARY: [FpUnOp; 6] = [
+    FpUnOp::Sqrt,
+    FpUnOp::RoundEven,
+    FpUnOp::Floor,
+    FpUnOp::Ceil,
+    FpUnOp::Trunc,
+    FpUnOp::Round,
+];
+
+const BINARY: [FpBinOp; 5] = [
+    FpBinOp::Add,
+    FpBinOp::Sub,
+    FpBinOp::Mul,
+    FpBinOp::Div,
+    FpBinOp::Rem,
+];
+
+/// The 80-bit pattern of the `double` `v` (exact).
+fn ld(v: f64) -> u128 {
+    eval_float(FloatOp::Convert, 64, 80, &[u128::from(v.to_bits())])
+}
+
+/// Special encodings, the non-canonical ones included, then random ones (a fixed seed):
+/// canonical patterns, raw patterns, and moderate values.
+fn operands(random: usize) -> Vec<u128> {
+    let mut values: Vec<u128> = vec![
+        0,
+        1 << 79,                           // -0.0
+        0x3fff_8000_0000_0000_0000,        // 1.0
+        0xbfff_8000_0000_0000_0000,        // -1.0
+        0x3ffe_8000_0000_0000_0000,        // 0.5
+        0x4000_a000_0000_0000_0000,        // 2.5
+        0x3fff_8000_0000_0000_0001,        // 1 + ulp
+        0x7fff_8000_0000_0000_0000,        // +inf
+        0xffff_8000_0000_0000_0000,        // -inf
+        0x7fff_c000_0000_0000_0000,        // quiet NaN
+        0xffff_c000_0000_0000_0000,        // the default NaN
+        0x7fff_c000_0000_0000_0123,        // quiet NaN with a payload
+        0xffff_8000_0000_0000_0005,        // negative signalling NaN
+        0x7fff_8000_0000_0000_0003,        // signalling NaN
+        1,                                 // smallest denormal
+        0x0000_7fff_ffff_ffff_ffff,        // largest denormal
+        0x0001_8000_0000_0000_0000,        // smallest normal
+        0x0000_8000_0000_0000_0001,        // pseudo-denormal
+        0x3fff_4000_0000_0000_0000,        // unnormal
+        0x7fff_0000_0000_0000_0000,        // pseudo-infinity
+        0x7fff_4000_0000_0000_0005,        // pseudo-NaN
+        0x7ffe_ffff_ffff_ffff_ffff,        // largest finite
+        0x403e_8000_0000_0000_0000,        // 2^63
+        0x403f_8000_0000_0000_0000,        // 2^64
+        ld(-2147483648.5),                 // just below i32's range
+        ld(1e19),                          // between 2^63 and 2^64
+        0x3ffe_ffff_ffff_ffff_ffff,        // the largest number below 1
+    ];
+    let mut rng = Rng(0x5eed_0080);
+    for _ in 0..random {
+        let raw = (u128::from(rng.next()) << 16) | u128::from(rng.next() as u16);
+        values.push(raw);
+        // Canonical: the integer bit set exactly when the exponent is not zero.
+        let e = (raw >> 64) & 0x7fff;
+        values.push((raw & !(1 << 63)) | (u128::from(e != 0) << 63));
+        let moderate = (rng.next() % 20000) as f64 / 7.0 - 1400.0;
+        let third = eval_float(
+            FloatOp::Binary(FpBinOp::Div),
+            80,
+            80,
+            &[ld(moderate), ld(3.0)],
+        );
+        values.push(third);
+    }
+    values
+}
+
+/// The `double` and `float` operands of the conversions to `long double`.
+fn narrow_operands() -> Vec<(u32, u128)> {
+    let doubles: [u64; 9] = [
+        0,
+        1 << 63,
+        0x3ff0_0000_0000_0000,
+        0x7ff0_0000_0000_0000,
+        0x7ff0_0000_0000_0123, // signalling NaN
+        0xfff8_0000_0000_0001,
+        1,
+        0x7fef_ffff_ffff_ffff,
+        0x3fb9_9999_9999_999a, // 0.1
+    ];
+    let floats: [u32; 6] = [0x8000_0000, 0x7f80_0001, 0xffc0_0000, 1, 0x7f7f_ffff, 0x3dcc_cccd];
+    doubles
+        .iter()
+        .map(|&d| (64, u128::from(d)))
+        .chain(floats.iter().map(|&f| (32, u128::from(f))))
+        .collect()
+}
+
+/// One check: `op` built on symbolic operands pinned to `args` (of `widths`) against
+/// concrete evaluation, which the builder must also give on constant operands.
+fn check(
+    inputs: &mut Inputs,
+    checks: &mut Vec<(ExprId, u128)>,
+    op: FloatOp,
+    widths: &[u32],
+    to: u32,
+    args: &[u128],
+) {
+    let concrete = eval_float(op, widths[0], to, args);
+    let p = ExprPool::new();
+    let consts: Vec<ExprId> = args
+        .iter()
+        .zip(widths)
+        .map(|(&v, &w)| p.constant(w, v))
+        .collect();
+    assert_eq!(
+        p.as_const(p.build_float(op, &consts, to)),
+        Some(concrete),
+        "{op:?} of {args:x?} folded"
+    );
+    let syms: Vec<ExprId> = args
+        .iter()
+        .zip(widths)
+        .map(|(&v, &w)| inputs.operand(w, v))
+        .collect();
+    let e = inputs.pool.build_float(op, &syms, to);
+    let e = if inputs.pool.width(e) < 8 {
+        inputs.pool.zext(e, 8)
+    } else {
+        e
+    };
+    checks.push((e, concrete));
+}
+
+#[test]
+fn solvers_agree_with_concrete_evaluation_on_arithmetic() {
+    let values = operands(3);
+    let mut inputs = Inputs::new();
+    let mut checks = Vec::new();
+    for (i, &x) in values.iter().enumerate() {
+        for (j, &y) in values.iter().enumerate() {
+            if (i * 3 + j) % 11 != 0 {
+                continue;
+            }
+            let op = FloatOp::Binary(BINARY[(i + j) % BINARY.len()]);
+            check(&mut inputs, &mut checks, op, &[80, 80], 80, &[x, y]);
+        }
+    }
+    // Every pair of NaNs and invalid encodings (which NaN wins), and chains of operations
+    // (a result decoded again without tests).
+    let nans: Vec<u128> = values[9..21]
+        .iter()
+        .copied()
+        .filter(|&v| v & (0x7fff << 64) == 0x7fff << 64 || v == 0x3fff_4000_0000_0000_0000)
+        .collect();
+    for (i, &x) in nans.iter().enumerate() {
+        for &y in &nans {
+            let op = FloatOp::Binary(BINARY[i % 4]);
+            check(&mut inputs, &mut checks, op, &[80, 80], 80, &[x, y]);
+        }
+    }
+    for (i, &x) in values.iter().enumerate().step_by(3) {
+        let (y, z) = (values[(i * 7 + 2) % values.len()], values[(i + 5) % values.len()]);
+        let concrete = {
+            let sum = eval_float(FloatOp::Binary(FpBinOp::Add), 80, 80, &[x, y]);
+            eval_float(FloatOp::Binary(FpBinOp::Mul), 80, 80, &[sum, z])
+        };
+        let (a, b, c) = (
+            inputs.operand(80, x),
+            inputs.operand(80, y),
+            inputs.operand(80, z),
+        );
+        let pool = &inputs.pool;
+        let sum = pool.build_float(FloatOp::Binary(FpBinOp::Add), &[a, b], 80);
+        checks.push((
+            pool.build_float(FloatOp::Binary(FpBinOp::Mul), &[sum, c], 80),
+            concrete,
+        ));
+    }
+    assert_solvers_agree("long double arithmetic", &inputs, &checks);
+}
+
+#[test]
+fn solvers_agree_with_concrete_evaluation_on_the_other_operations() {
+    let values = operands(3);
+    let mut inputs = Inputs::new();
+    let mut checks = Vec::new();
+    let n = values.len();
+    for (i, &x) in values.iter().enumerate() {
+        let y = values[(i * 5 + 3) % n];
+        let z = values[(i * 11 + 1) % n];
+        let mut one = |op: FloatOp, widths: &[u32], to: u32, args: &[u128]| {
+            check(&mut inputs, &mut checks, op, widths, to, args)
+        };
+        one(FloatOp::Cmp(PREDS[i % PREDS.len()]), &[80, 80], 1, &[x, y]);
+        one(FloatOp::Cmp(PREDS[(i + 7) % PREDS.len()]), &[80, 80], 1, &[x, x]);
+        one(FloatOp::Unary(UNARY[i % UNARY.len()]), &[80], 80, &[x]);
+        one(FloatOp::Neg, &[80], 80, &[x]);
+        one(FloatOp::Abs, &[80], 80, &[x]);
+        one(FloatOp::CopySign, &[80, 80], 80, &[x, y]);
+        let max = if i % 2 == 0 { FloatOp::Max } else { FloatOp::Min };
+        one(max, &[80, 80], 80, &[x, y]);
+        if i % 3 == 0 {
+            one(FloatOp::MulAdd, &[80, 80, 80], 80, &[x, y, z]);
+        }
+        if i % 4 == 1 {
+            one(FloatOp::Fma, &[80, 80, 80], 80, &[x, y, z]);
+        }
+        one(FloatOp::Convert, &[80], [32, 64][i % 2], &[x]);
+        let to = [8, 16, 32, 64][i % 4];
+        one(FloatOp::ToSInt, &[80], to, &[x]);
+        one(FloatOp::ToUInt, &[80], to, &[x]);
+        let from = [8, 16, 32, 64, 128][i % 5];
+        let int = x & ((1u128 << from) - 1).min(u128::MAX);
+        let int = if from == 128 { x << 40 } else { int };
+        one(FloatOp::FromSInt, &[from], 80, &[int]);
+        one(FloatOp::FromUInt, &[from], 80, &[int]);
+    }
+    for (w, v) in narrow_operands() {
+        check(&mut inputs, &mut checks, FloatOp::Convert, &[w], 80, &[v]);
+    }
+    assert_solvers_agree("long double operations", &inputs, &checks);
+}
