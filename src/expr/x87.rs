@@ -27,7 +27,9 @@
 //! 80-bit pattern only. `sqrt` and the roundings to an integer (x87 `fsqrt`, `frndint`)
 //! return a NaN operand quietened. Conversions keep a NaN's sign and the top bits of its
 //! payload and quieten it (x87 `fld`/`fst`). `fptosi`/`fptoui` are those of `float.rs` on
-//! the decoded value (the x87 `fistp` gives the same "integer indefinite").
+//! the decoded value (the x87 `fistp` gives the same "integer indefinite"), except that
+//! `fptosi` to 16 bits or fewer converts to 16 bits (`fistp` has a 16-bit form, whose
+//! indefinite is `0x8000`) and truncates.
 //!
 //! The concrete folds of the 79-bit nodes use `rustc_apfloat`'s IEEE arithmetic (a port of
 //! LLVM's APFloat) with this format's parameters; the square root, which it lacks, is
@@ -351,6 +353,7 @@ pub fn eval(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
             (X87, _) => super::eval_float(FloatOp::Convert, IEEE, to, &[d(a)]),
             _ => encode(super::eval_float(FloatOp::Convert, width, IEEE, &[a])),
         },
+        FloatOp::ToSInt if to <= 16 => mask(to, fold_to_sint(16, d(a))),
         FloatOp::ToSInt | FloatOp::ToUInt => super::eval_float(op, IEEE, to, &[d(a)]),
         FloatOp::FromSInt => encode(fold_int_to_fp(width, IEEE, true, a)),
         FloatOp::FromUInt => encode(fold_int_to_fp(width, IEEE, false, a)),
@@ -516,6 +519,9 @@ impl ExprPool {
                 (X87, _) => self.fp_convert(self.x87_decode(a).0, to),
                 _ => self.x87_encode(self.fp_convert(a, IEEE)),
             },
+            FloatOp::ToSInt if to <= 16 => {
+                self.trunc(self.fp_to_sint_raw(self.x87_decode(a).0, 16), to)
+            }
             FloatOp::ToSInt => self.fp_to_sint(self.x87_decode(a).0, to),
             FloatOp::ToUInt => self.fp_to_uint(self.x87_decode(a).0, to),
             FloatOp::FromSInt => self.x87_encode(self.int_to_fp(a, IEEE, true)),

@@ -52,32 +52,32 @@ fn ld(v: f64) -> u128 {
 fn operands(random: usize) -> Vec<u128> {
     let mut values: Vec<u128> = vec![
         0,
-        1 << 79,                           // -0.0
-        0x3fff_8000_0000_0000_0000,        // 1.0
-        0xbfff_8000_0000_0000_0000,        // -1.0
-        0x3ffe_8000_0000_0000_0000,        // 0.5
-        0x4000_a000_0000_0000_0000,        // 2.5
-        0x3fff_8000_0000_0000_0001,        // 1 + ulp
-        0x7fff_8000_0000_0000_0000,        // +inf
-        0xffff_8000_0000_0000_0000,        // -inf
-        0x7fff_c000_0000_0000_0000,        // quiet NaN
-        0xffff_c000_0000_0000_0000,        // the default NaN
-        0x7fff_c000_0000_0000_0123,        // quiet NaN with a payload
-        0xffff_8000_0000_0000_0005,        // negative signalling NaN
-        0x7fff_8000_0000_0000_0003,        // signalling NaN
-        1,                                 // smallest denormal
-        0x0000_7fff_ffff_ffff_ffff,        // largest denormal
-        0x0001_8000_0000_0000_0000,        // smallest normal
-        0x0000_8000_0000_0000_0001,        // pseudo-denormal
-        0x3fff_4000_0000_0000_0000,        // unnormal
-        0x7fff_0000_0000_0000_0000,        // pseudo-infinity
-        0x7fff_4000_0000_0000_0005,        // pseudo-NaN
-        0x7ffe_ffff_ffff_ffff_ffff,        // largest finite
-        0x403e_8000_0000_0000_0000,        // 2^63
-        0x403f_8000_0000_0000_0000,        // 2^64
-        ld(-2147483648.5),                 // just below i32's range
-        ld(1e19),                          // between 2^63 and 2^64
-        0x3ffe_ffff_ffff_ffff_ffff,        // the largest number below 1
+        1 << 79,                    // -0.0
+        0x3fff_8000_0000_0000_0000, // 1.0
+        0xbfff_8000_0000_0000_0000, // -1.0
+        0x3ffe_8000_0000_0000_0000, // 0.5
+        0x4000_a000_0000_0000_0000, // 2.5
+        0x3fff_8000_0000_0000_0001, // 1 + ulp
+        0x7fff_8000_0000_0000_0000, // +inf
+        0xffff_8000_0000_0000_0000, // -inf
+        0x7fff_c000_0000_0000_0000, // quiet NaN
+        0xffff_c000_0000_0000_0000, // the default NaN
+        0x7fff_c000_0000_0000_0123, // quiet NaN with a payload
+        0xffff_8000_0000_0000_0005, // negative signalling NaN
+        0x7fff_8000_0000_0000_0003, // signalling NaN
+        1,                          // smallest denormal
+        0x0000_7fff_ffff_ffff_ffff, // largest denormal
+        0x0001_8000_0000_0000_0000, // smallest normal
+        0x0000_8000_0000_0000_0001, // pseudo-denormal
+        0x3fff_4000_0000_0000_0000, // unnormal
+        0x7fff_0000_0000_0000_0000, // pseudo-infinity
+        0x7fff_4000_0000_0000_0005, // pseudo-NaN
+        0x7ffe_ffff_ffff_ffff_ffff, // largest finite
+        0x403e_8000_0000_0000_0000, // 2^63
+        0x403f_8000_0000_0000_0000, // 2^64
+        ld(-2147483648.5),          // just below i32's range
+        ld(1e19),                   // between 2^63 and 2^64
+        0x3ffe_ffff_ffff_ffff_ffff, // the largest number below 1
     ];
     let mut rng = Rng(0x5eed_0080);
     for _ in 0..random {
@@ -111,7 +111,14 @@ fn narrow_operands() -> Vec<(u32, u128)> {
         0x7fef_ffff_ffff_ffff,
         0x3fb9_9999_9999_999a, // 0.1
     ];
-    let floats: [u32; 6] = [0x8000_0000, 0x7f80_0001, 0xffc0_0000, 1, 0x7f7f_ffff, 0x3dcc_cccd];
+    let floats: [u32; 6] = [
+        0x8000_0000,
+        0x7f80_0001,
+        0xffc0_0000,
+        1,
+        0x7f7f_ffff,
+        0x3dcc_cccd,
+    ];
     doubles
         .iter()
         .map(|&d| (64, u128::from(d)))
@@ -183,7 +190,10 @@ fn solvers_agree_with_concrete_evaluation_on_arithmetic() {
         }
     }
     for (i, &x) in values.iter().enumerate().step_by(3) {
-        let (y, z) = (values[(i * 7 + 2) % values.len()], values[(i + 5) % values.len()]);
+        let (y, z) = (
+            values[(i * 7 + 2) % values.len()],
+            values[(i + 5) % values.len()],
+        );
         let concrete = {
             let sum = eval_float(FloatOp::Binary(FpBinOp::Add), 80, 80, &[x, y]);
             eval_float(FloatOp::Binary(FpBinOp::Mul), 80, 80, &[sum, z])
@@ -216,12 +226,21 @@ fn solvers_agree_with_concrete_evaluation_on_the_other_operations() {
             check(&mut inputs, &mut checks, op, widths, to, args)
         };
         one(FloatOp::Cmp(PREDS[i % PREDS.len()]), &[80, 80], 1, &[x, y]);
-        one(FloatOp::Cmp(PREDS[(i + 7) % PREDS.len()]), &[80, 80], 1, &[x, x]);
+        one(
+            FloatOp::Cmp(PREDS[(i + 7) % PREDS.len()]),
+            &[80, 80],
+            1,
+            &[x, x],
+        );
         one(FloatOp::Unary(UNARY[i % UNARY.len()]), &[80], 80, &[x]);
         one(FloatOp::Neg, &[80], 80, &[x]);
         one(FloatOp::Abs, &[80], 80, &[x]);
         one(FloatOp::CopySign, &[80, 80], 80, &[x, y]);
-        let max = if i % 2 == 0 { FloatOp::Max } else { FloatOp::Min };
+        let max = if i % 2 == 0 {
+            FloatOp::Max
+        } else {
+            FloatOp::Min
+        };
         one(max, &[80, 80], 80, &[x, y]);
         if i % 3 == 0 {
             one(FloatOp::MulAdd, &[80, 80, 80], 80, &[x, y, z]);
@@ -243,4 +262,222 @@ fn solvers_agree_with_concrete_evaluation_on_the_other_operations() {
         check(&mut inputs, &mut checks, FloatOp::Convert, &[w], 80, &[v]);
     }
     assert_solvers_agree("long double operations", &inputs, &checks);
+}
+
+/// The C expression of each predicate on `a` and `b`, as `fcmp` means it.
+const C_PREDS: [&str; 14] = [
+    "a == b",
+    "a > b",
+    "a >= b",
+    "a < b",
+    "a <= b",
+    "(a < b || a > b)",
+    "!__builtin_isunordered(a, b)",
+    "!(a < b || a > b)",
+    "!(a <= b)",
+    "!(a < b)",
+    "!(a >= b)",
+    "!(a > b)",
+    "a != b",
+    "__builtin_isunordered(a, b)",
+];
+
+/// A C program that runs the operations of [`expected_lines`] natively on `values`, one
+/// result a line.
+fn native_program(values: &[u128], narrow: &[(u32, u128)]) -> String {
+    let list = |f: &dyn Fn(u128) -> String, vs: &[u128]| {
+        vs.iter().map(|&v| f(v)).collect::<Vec<_>>().join(", ")
+    };
+    let doubles: Vec<u128> = narrow.iter().filter(|p| p.0 == 64).map(|p| p.1).collect();
+    let floats: Vec<u128> = narrow.iter().filter(|p| p.0 == 32).map(|p| p.1).collect();
+    format!(
+        r#"#include <stdio.h>
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+static const uint64_t LO[] = {{{lo}}};
+static const uint16_t HI[] = {{{hi}}};
+static const uint64_t D[] = {{{d}}};
+static const uint32_t F[] = {{{f}}};
+#define N (sizeof LO / sizeof LO[0])
+static long double get(unsigned i) {{
+    long double x = 0;
+    memcpy(&x, &LO[i], 8);
+    memcpy((char *)&x + 8, &HI[i], 2);
+    return x;
+}}
+static void put(long double x) {{
+    uint64_t lo; uint16_t hi;
+    memcpy(&lo, &x, 8);
+    memcpy(&hi, (char *)&x + 8, 2);
+    printf("%04x%016llx\n", hi, (unsigned long long)lo);
+}}
+int main(void) {{
+    for (unsigned i = 0; i < N; i++) for (unsigned j = 0; j < N; j++) {{
+        volatile long double a = get(i), b = get(j);
+        put(a + b); put(a - b); put(a * b); put(a / b); put(fmodl(a, b));
+        printf("{pred_fmt}\n", {preds});
+    }}
+    for (unsigned i = 0; i < N; i++) {{
+        volatile long double a = get(i);
+        put(-a); put(__builtin_fabsl(a)); put(__builtin_sqrtl(a)); put(__builtin_rintl(a));
+        put(__builtin_floorl(a)); put(__builtin_ceill(a)); put(__builtin_truncl(a));
+        put(__builtin_roundl(a));
+        double d = a; float f = a; uint64_t db; uint32_t fb;
+        memcpy(&db, &d, 8); memcpy(&fb, &f, 4);
+        printf("%llx %x\n", (unsigned long long)db, fb);
+        printf("%llx %x %x %x\n", (unsigned long long)(long long)a, (unsigned)(int)a,
+               (unsigned)(unsigned short)(short)a, (unsigned)(unsigned char)(signed char)a);
+        printf("%llx %x %x %x\n", (unsigned long long)a, (unsigned)a,
+               (unsigned)(unsigned short)a, (unsigned)(unsigned char)a);
+        uint64_t n = LO[i];
+        put((long double)(long long)n); put((long double)n);
+        put((long double)(int)n); put((long double)(unsigned)n);
+        put((long double)(signed char)n); put((long double)(unsigned char)n);
+    }}
+    for (unsigned i = 0; i < sizeof D / sizeof D[0]; i++) {{
+        double d; memcpy(&d, &D[i], 8); volatile double v = d; put((long double)v);
+    }}
+    for (unsigned i = 0; i < sizeof F / sizeof F[0]; i++) {{
+        float f; memcpy(&f, &F[i], 4); volatile float v = f; put((long double)v);
+    }}
+    return 0;
+}}
+"#,
+        lo = list(&|v| format!("{:#x}ULL", v as u64), values),
+        hi = list(&|v| format!("{:#x}", (v >> 64) as u16), values),
+        d = list(&|v| format!("{v:#x}ULL"), &doubles),
+        f = list(&|v| format!("{v:#x}U"), &floats),
+        pred_fmt = "%d".repeat(C_PREDS.len()),
+        preds = C_PREDS.join(", "),
+    )
+}
+
+/// Whether `v` is an encoding the x87 refuses (unnormal, pseudo-infinity, pseudo-NaN).
+fn invalid(v: u128) -> bool {
+    (v >> 64) & 0x7fff != 0 && v & (1 << 63) == 0
+}
+
+/// What the engine computes for each line of [`native_program`]'s output, with a label.
+fn expected_lines(values: &[u128], narrow: &[(u32, u128)]) -> Vec<(String, String)> {
+    let x80 = |v: u128| format!("{:04x}{:016x}", (v >> 64) as u16, v as u64);
+    let mut lines = Vec::new();
+    for &a in values {
+        for &b in values {
+            for op in BINARY {
+                let r = eval_float(FloatOp::Binary(op), 80, 80, &[a, b]);
+                lines.push((format!("{op:?} {} {}", x80(a), x80(b)), x80(r)));
+            }
+            let preds: String = PREDS
+                .iter()
+                .map(|&p| eval_float(FloatOp::Cmp(p), 80, 1, &[a, b]).to_string())
+                .collect();
+            lines.push((format!("fcmp {} {}", x80(a), x80(b)), preds));
+        }
+    }
+    for &a in values {
+        let one = |op: FloatOp, to: u32| eval_float(op, 80, to, &[a]);
+        let mut unary = vec![(FloatOp::Neg, "neg"), (FloatOp::Abs, "fabs")];
+        for (op, name) in [
+            (FpUnOp::Sqrt, "sqrt"),
+            (FpUnOp::RoundEven, "rint"),
+            (FpUnOp::Floor, "floor"),
+            (FpUnOp::Ceil, "ceil"),
+            (FpUnOp::Trunc, "trunc"),
+            (FpUnOp::Round, "round"),
+        ] {
+            unary.push((FloatOp::Unary(op), name));
+        }
+        for (op, name) in unary {
+            // `roundl` is the C library's, which reads an invalid encoding its own way (the
+            // x87 has no such instruction); the others are x87 instructions.
+            let library = name == "round" && invalid(a);
+            let r = if library {
+                "library".into()
+            } else {
+                x80(one(op, 80))
+            };
+            lines.push((format!("{name} {}", x80(a)), r));
+        }
+        let convert = format!(
+            "{:x} {:x}",
+            one(FloatOp::Convert, 64),
+            one(FloatOp::Convert, 32)
+        );
+        lines.push((format!("fptrunc {}", x80(a)), convert));
+        for op in [FloatOp::ToSInt, FloatOp::ToUInt] {
+            let ints = [64, 32, 16, 8]
+                .map(|w| format!("{:x}", one(op, w)))
+                .join(" ");
+            lines.push((format!("{op:?} {}", x80(a)), ints));
+        }
+        let n = a & u128::from(u64::MAX);
+        for (from, signed) in [
+            (64, true),
+            (64, false),
+            (32, true),
+            (32, false),
+            (8, true),
+            (8, false),
+        ] {
+            let op = if signed {
+                FloatOp::FromSInt
+            } else {
+                FloatOp::FromUInt
+            };
+            let r = eval_float(op, from, 80, &[n & ((1u128 << from) - 1)]);
+            lines.push((format!("{op:?} i{from} {n:x}"), x80(r)));
+        }
+    }
+    for &(w, v) in narrow
+        .iter()
+        .filter(|p| p.0 == 64)
+        .chain(narrow.iter().filter(|p| p.0 == 32))
+    {
+        let r = eval_float(FloatOp::Convert, w, 80, &[v]);
+        lines.push((format!("fpext f{w} {v:x}"), x80(r)));
+    }
+    lines
+}
+
+#[test]
+fn concrete_evaluation_is_the_x87_s_arithmetic() {
+    let dir = tempfile::tempdir().unwrap();
+    let values = operands(4);
+    let narrow = narrow_operands();
+    let source = dir.path().join("x87.c");
+    std::fs::write(&source, native_program(&values, &narrow)).unwrap();
+    let exe = dir.path().join("x87");
+    let built = std::process::Command::new(xcheck::toolchain::CLANG)
+        .args(["-O0", "-fno-math-errno", "-ffp-contract=off"])
+        .arg(&source)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm")
+        .status()
+        .expect("clang runs");
+    assert!(built.success(), "the native program did not build");
+    let out = std::process::Command::new(&exe).output().expect("it runs");
+    let native = String::from_utf8(out.stdout).unwrap();
+    let native: Vec<&str> = native.lines().collect();
+    let expected = expected_lines(&values, &narrow);
+    assert_eq!(native.len(), expected.len(), "one line per operation");
+    let wrong: Vec<String> = expected
+        .iter()
+        .zip(&native)
+        .filter(|((_, want), got)| want != *got && want != "library")
+        .map(|((what, want), got)| format!("{what}: engine {want}, x87 {got}"))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} results differ:\n{}",
+        wrong.len(),
+        expected.len(),
+        wrong
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
 }
