@@ -481,3 +481,57 @@ fn concrete_evaluation_is_the_x87_s_arithmetic() {
             .join("\n")
     );
 }
+
+/// `xcheck cc` of `tests/fixtures/long_double.c` with `defines` into `dir/out`.
+fn cc(dir: &std::path::Path, out: &str, defines: &[&str]) {
+    use crate::common::{repo, stderr, xcheck};
+    let src = repo().join("tests/fixtures/long_double.c");
+    let mut args = vec!["cc", "-O1", "-o", out];
+    args.extend(defines);
+    args.push(src.to_str().unwrap());
+    let o = xcheck(dir, &args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn whole_programs_in_long_double_get_the_native_verdicts() {
+    use crate::common::{stdout, xcheck};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    cc(d, "exact_ld", &["-DLONG"]);
+    cc(d, "exact_d", &[]);
+    cc(d, "inverse_ld", &["-DLONG", "-DINVERSE"]);
+    cc(d, "inverse_d", &["-DINVERSE"]);
+    let run = |a: &str, b: &str| {
+        let o = xcheck(
+            d,
+            &[
+                &format!("{a}.bc"),
+                &format!("{b}.bc"),
+                "--sym-stdin",
+                "1",
+                "-o",
+                &format!("out_{a}"),
+            ],
+        );
+        (o.status.code(), stdout(&o))
+    };
+    // Exact in both precisions: equivalent.
+    let (code, out) = run("exact_ld", "exact_d");
+    assert_eq!(code, Some(0), "{out}");
+    // (1 / c) * c == 1 differs between the precisions: every divergence reproduced natively.
+    let (code, out) = run("inverse_ld", "inverse_d");
+    assert_eq!(code, Some(1), "{out}");
+    let reproduced = out
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("- native replay on inverse_ld and inverse_d: ")
+        })
+        .unwrap_or_else(|| panic!("no native replay line:\n{out}"));
+    let (done, all) = reproduced
+        .trim_end_matches(" rows reproduced")
+        .split_once(" of ")
+        .unwrap();
+    assert!(done == all && done != "0", "{out}");
+}
