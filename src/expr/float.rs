@@ -21,7 +21,7 @@
 //! `x87.rs` decodes them into the IEEE form of width 79 that the nodes compute on (see
 //! there); [`eval_float`] and [`ExprPool::build_float`] hand its operations to that module.
 
-use super::x87::{self, IEEE as X87_IEEE, X87};
+use super::f79::{self as x87, IEEE as X87_IEEE, X87};
 use super::{mask, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Width};
 
 /// Whether `width` is the width of a format the floating-point nodes compute on (`float`,
@@ -796,12 +796,19 @@ impl FloatOp {
     }
 }
 
-/// `op` on concrete operands: `width` is the first operand's width, `to` the result's
-/// (`Convert`, the conversions to and from integers; otherwise ignored).
-pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
-    if x87::is_x87(op, width, to) {
-        return x87::eval(op, width, to, args);
+/// Whether `op` with a first operand of `width` bits and a result of `to` bits computes on
+/// `long double` values (`x87.rs` gives it its meaning).
+pub fn is_x87(op: FloatOp, width: Width, to: Width) -> bool {
+    match op {
+        FloatOp::FromSInt | FloatOp::FromUInt => to == X87,
+        FloatOp::Convert => width == X87 || to == X87,
+        _ => width == X87,
     }
+}
+
+/// `op` on concrete operands of `float` or `double` (see [`super::eval_float`], which
+/// hands `long double` operations to `x87.rs`).
+pub fn eval_ieee(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
     let w = width;
     let nan = |v: u128| v & (sign_bit(w) - 1) > infinity(w);
     // The first NaN operand quietened, if there is one.
@@ -857,8 +864,8 @@ pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
             first_nan(&[a, b, c]).unwrap_or_else(|| fold_fp_fma(w, a, b, c))
         }
         FloatOp::MulAdd => {
-            let product = eval_float(FloatOp::Binary(FpBinOp::Mul), w, w, &[a, b]);
-            eval_float(FloatOp::Binary(FpBinOp::Add), w, w, &[product, args[2]])
+            let product = eval_ieee(FloatOp::Binary(FpBinOp::Mul), w, w, &[a, b]);
+            eval_ieee(FloatOp::Binary(FpBinOp::Add), w, w, &[product, args[2]])
         }
         FloatOp::Min | FloatOp::Max => {
             let max = op == FloatOp::Max;
@@ -910,7 +917,7 @@ pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
                 if lt(a, half) {
                     fold_fp_to_sint(w, t, a)
                 } else {
-                    let less = eval_float(FloatOp::Binary(FpBinOp::Sub), w, w, &[a, half]);
+                    let less = eval_ieee(FloatOp::Binary(FpBinOp::Sub), w, w, &[a, half]);
                     fold_fp_to_sint(w, t, less) ^ sign_bit(t)
                 }
             }
@@ -924,7 +931,7 @@ impl ExprPool {
     /// `op` on expressions (see [`eval_float`] for `to`).
     pub fn build_float(&self, op: FloatOp, args: &[ExprId], to: Width) -> ExprId {
         let a = args[0];
-        if x87::is_x87(op, self.width(a), to) {
+        if is_x87(op, self.width(a), to) {
             return self.build_x87(op, args, to);
         }
         let b = args.get(1).copied().unwrap_or(a);

@@ -349,9 +349,12 @@ impl Lowerer {
                 value: target.value,
             });
         }
+        // A vector constant with poison or undefined lanes is a `ConstantVector` (those lanes
+        // read as zero bytes).
         if !LLVMIsAConstantStruct(c).is_null()
             || !LLVMIsAConstantArray(c).is_null()
             || !LLVMIsAConstantDataSequential(c).is_null()
+            || !LLVMIsAConstantVector(c).is_null()
         {
             let size = LLVMStoreSizeOfType(self.td, ty) as usize;
             if size > 16 {
