@@ -47,9 +47,12 @@ fn layout(width: Width) -> (u32, u32) {
     (e, s - 1)
 }
 
-/// The bit pattern of `value` rounded to the format of `width` (32, 64 or 79) bits.
+/// The bit pattern of `value` rounded to the format of `width` (32, 64, 79, or 80 for
+/// `long double`) bits.
 pub fn fp_bits_of(width: Width, value: f64) -> u128 {
-    if width == X87_IEEE {
+    if width == X87 {
+        x87::encode(x87::bits_of_f64(value))
+    } else if width == X87_IEEE {
         x87::bits_of_f64(value)
     } else if width == 32 {
         u128::from((value as f32).to_bits())
