@@ -464,7 +464,7 @@ impl ExprPool {
 
     /// `a op b` as an integer conversion, when `op` is `+` or `-` on two integer conversions
     /// whose exact result the format represents.
-    fn exact_integer_sum(&self, op: FpBinOp, a: ExprId, b: ExprId) -> Option<ExprId> {
+    pub(super) fn exact_integer_sum(&self, op: FpBinOp, a: ExprId, b: ExprId) -> Option<ExprId> {
         if !matches!(op, FpBinOp::Add | FpBinOp::Sub) {
             return None;
         }

@@ -33,7 +33,7 @@ use super::f79::{
 use super::float::{
     eval_ieee, fold_fp_binary, fold_fp_cmp, fold_fp_fma, fold_fp_unary, fold_int_to_fp,
 };
-use super::{mask, ExprId, ExprPool, FloatOp, FpBinOp, FpCmp, Width};
+use super::{mask, ExprId, ExprPool, FloatOp, FpBinOp, FpCmp, Node, Width};
 use std::cmp::Ordering;
 
 // ---- Concrete semantics of the instructions ----
@@ -220,6 +220,64 @@ impl ExprPool {
         self.ite(invalid, self.constant(IEEE, DEFAULT_NAN_79), result)
     }
 
+    /// The integer the 79-bit `q` converts, if it is an integer conversion (the integer and
+    /// whether it is signed) or a positive integer constant below 2^63 (as a constant of as
+    /// many bits as it needs, unsigned).
+    fn integer_operand(&self, q: ExprId) -> Option<(ExprId, bool)> {
+        match self.node(q) {
+            Node::IntToFp {
+                arg,
+                width: IEEE,
+                signed,
+            } => Some((arg, signed)),
+            Node::Const { value, .. } => {
+                let n = fold_to_sint(64, value);
+                let exact = fold_int_to_fp(64, IEEE, true, n) == value;
+                let bits = 128 - n.leading_zeros();
+                (exact && (1..64).contains(&bits)).then(|| (self.constant(bits, n), false))
+            }
+            _ => None,
+        }
+    }
+
+    /// `x * y` on the 79-bit form as the conversion of an integer product, when both are
+    /// integers (see [`ExprPool::integer_operand`]) whose product the 64-bit significand
+    /// holds: exact, and no floating-point reasoning left for the solver. A zero product with
+    /// a negative factor is `-0.0`. musl's `strtod` computes so (`sign * (long double)x[0]`,
+    /// `1e9 * y`).
+    fn exact_integer_product(&self, x: ExprId, y: ExprId) -> Option<ExprId> {
+        let (a, sa) = self.integer_operand(x)?;
+        let (b, sb) = self.integer_operand(y)?;
+        // |a| < 2^width unsigned, |a| <= 2^(width - 1) signed: the product's magnitude is
+        // below 2^bits, or 2^bits itself when both are signed (their minimums).
+        let bits = (self.width(a) - u32::from(sa)) + (self.width(b) - u32::from(sb));
+        let w = bits + 1 + u32::from(sa && sb);
+        if w > 64 {
+            return None;
+        }
+        let ext = |v: ExprId, signed: bool| {
+            if signed {
+                self.sext(v, w)
+            } else {
+                self.zext(v, w)
+            }
+        };
+        let product = self.mul(ext(a, sa), ext(b, sb));
+        let converted = self.int_to_fp(product, IEEE, true);
+        let negative = |v: ExprId, signed: bool| {
+            if signed {
+                self.slt(v, self.zero(self.width(v)))
+            } else {
+                self.false_()
+            }
+        };
+        let negative_zero = self.bool_and(
+            self.eq(product, self.zero(w)),
+            self.bool_or(negative(a, sa), negative(b, sb)),
+        );
+        Some(self.ite(negative_zero, self.constant(IEEE, 1 << 78), converted))
+    }
+
     /// `op` on expressions when it computes on `long double` values (see [`is_x87`]).
     pub(super) fn build_x87(&self, op: FloatOp, args: &[ExprId], to: Width) -> ExprId {
         let a = args[0];
@@ -230,6 +288,13 @@ impl ExprPool {
         match op {
             FloatOp::Binary(bop) => {
                 let (da, db) = (self.x87_decode(a), self.x87_decode(b));
+                let exact = match bop {
+                    FpBinOp::Mul => self.exact_integer_product(da.0, db.0),
+                    _ => self.exact_integer_sum(bop, da.0, db.0),
+                };
+                if let Some(e) = exact {
+                    return self.x87_encode(e);
+                }
                 let raw = self.fp_binary_raw(bop, da.0, db.0);
                 self.x87_encode(self.x87_propagate(&[da, db], raw))
             }

@@ -210,6 +210,48 @@ fn solvers_agree_with_concrete_evaluation_on_arithmetic() {
             concrete,
         ));
     }
+    // Products and sums of converted integers (built as integer arithmetic), signed and
+    // unsigned, with constants (`1e9 * y + x`, as musl's strtod), zeros of both signs.
+    let ints: [(u32, bool, u128); 6] = [
+        (32, true, 0xffff_ffff), // -1
+        (32, false, 0),
+        (32, true, 0x8000_0000),
+        (32, false, 0xffff_ffff),
+        (16, true, 0x8001),
+        (8, false, 200),
+    ];
+    let billion = ld(1e9);
+    for (i, &(wx, sx, x)) in ints.iter().enumerate() {
+        for &(wy, sy, y) in &ints[i..] {
+            let from = |s: bool| {
+                if s {
+                    FloatOp::FromSInt
+                } else {
+                    FloatOp::FromUInt
+                }
+            };
+            let (cx, cy) = (
+                eval_float(from(sx), wx, 80, &[x]),
+                eval_float(from(sy), wy, 80, &[y]),
+            );
+            let mul = FloatOp::Binary(FpBinOp::Mul);
+            let add = FloatOp::Binary(FpBinOp::Add);
+            let product = eval_float(mul, 80, 80, &[cx, cy]);
+            let scaled = eval_float(mul, 80, 80, &[billion, cx]);
+            let concrete = [product, eval_float(add, 80, 80, &[scaled, cy])];
+            let (a, b) = (inputs.operand(wx, x), inputs.operand(wy, y));
+            let pool = &inputs.pool;
+            let (fa, fb) = (
+                pool.build_float(from(sx), &[a], 80),
+                pool.build_float(from(sy), &[b], 80),
+            );
+            let p = pool.build_float(mul, &[fa, fb], 80);
+            let k = pool.build_float(mul, &[pool.constant(80, billion), fa], 80);
+            let sum = pool.build_float(add, &[k, fb], 80);
+            checks.push((p, concrete[0]));
+            checks.push((sum, concrete[1]));
+        }
+    }
     assert_solvers_agree("long double arithmetic", &inputs, &checks);
 }
 
