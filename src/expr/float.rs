@@ -19,7 +19,8 @@
 //!
 //! `long double` (x87's 80-bit format) is a third format: its values have width 80 and
 //! `x87.rs` decodes them into the IEEE form of width 79 that the nodes compute on (see
-//! there); [`eval_float`] and [`ExprPool::build_float`] hand its operations to that module.
+//! there); `super::eval_float`, [`ExprPool::build_float`] and every public builder here hand
+//! operations on 80-bit values to that module.
 
 use super::f79::{self as x87, IEEE as X87_IEEE, X87};
 use super::{mask, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Width};
@@ -449,6 +450,9 @@ impl ExprPool {
     /// integer sum (never `-0.0`: an exact zero sum is `+0.0` in round-to-nearest, as the
     /// conversion of 0), which the solver decides without floating-point reasoning.
     pub fn fp_binary(&self, op: FpBinOp, a: ExprId, b: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::Binary(op), &[a, b], X87);
+        }
         if let Some(exact) = self.exact_integer_sum(op, a, b) {
             return exact;
         }
@@ -513,11 +517,17 @@ impl ExprPool {
 
     /// `llvm.fma`: `a * b + c` rounded once.
     pub fn fp_fma(&self, a: ExprId, b: ExprId, c: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::Fma, &[a, b, c], X87);
+        }
         self.fp_propagate(&[a, b, c], self.fp_fma_raw(a, b, c))
     }
 
     /// `sqrt`, and the roundings to an integral value (a NaN comes back unchanged).
     pub fn fp_unary(&self, op: FpUnOp, a: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::Unary(op), &[a], X87);
+        }
         let raw = self.fp_unary_raw(op, a);
         if op == FpUnOp::Sqrt {
             self.fp_propagate(&[a], raw)
@@ -547,6 +557,9 @@ impl ExprPool {
 
     /// `fcmp pred a, b` (width 1).
     pub fn fp_pred(&self, pred: FpPred, a: ExprId, b: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::Cmp(pred), &[a, b], 1);
+        }
         let uno = || self.bool_or(self.fp_is_nan(a), self.fp_is_nan(b));
         let lt = |x, y| self.fp_cmp(FpCmp::Lt, x, y);
         let le = |x, y| self.fp_cmp(FpCmp::Le, x, y);
@@ -574,6 +587,10 @@ impl ExprPool {
     /// `llvm.minnum` (`max` false) or `llvm.maxnum` (`max` true): the other operand when
     /// one is NaN; `-0.0` is below `+0.0`.
     pub fn fp_min_max(&self, max: bool, a: ExprId, b: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            let op = if max { FloatOp::Max } else { FloatOp::Min };
+            return self.build_x87(op, &[a, b], X87);
+        }
         let (lo, hi) = if max { (b, a) } else { (a, b) };
         // Equal operands differ at most in the sign of a zero: min takes the set sign bit
         // (or), max the clear one (and).
@@ -594,6 +611,9 @@ impl ExprPool {
     /// precisely enough (53 ≥ 2·24 + 2 bits) that rounding twice gives the same value as
     /// rounding once (Figueroa), and NaNs come back as the `float` operation makes them.
     pub fn fp_convert(&self, a: ExprId, to: Width) -> ExprId {
+        if (self.width(a) == X87) != (to == X87) {
+            return self.build_x87(FloatOp::Convert, &[a], to);
+        }
         let from = self.width(a);
         if from == to {
             return a;
@@ -690,6 +710,9 @@ impl ExprPool {
 
     /// `fptosi` to `width` bits, as x86-64 code computes it.
     pub fn fp_to_sint(&self, a: ExprId, width: Width) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::ToSInt, &[a], width);
+        }
         match width {
             32 | 64 => self.fp_to_sint_raw(a, width),
             w if w < 32 => self.trunc(self.fp_to_sint_raw(a, 32), w),
@@ -700,6 +723,9 @@ impl ExprPool {
 
     /// `fptoui` to `width` bits, as x86-64 code computes it.
     pub fn fp_to_uint(&self, a: ExprId, width: Width) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::ToUInt, &[a], width);
+        }
         match width {
             w if w < 32 => self.trunc(self.fp_to_sint_raw(a, 32), w),
             w if w < 64 => self.trunc(self.fp_to_sint_raw(a, 64), w),
@@ -720,6 +746,14 @@ impl ExprPool {
 
     /// `sitofp` (`signed`) or `uitofp` of the integer `a` to the format of `to` bits.
     pub fn int_to_fp(&self, a: ExprId, to: Width, signed: bool) -> ExprId {
+        if to == X87 {
+            let op = if signed {
+                FloatOp::FromSInt
+            } else {
+                FloatOp::FromUInt
+            };
+            return self.build_x87(op, &[a], X87);
+        }
         let w = self.width(a);
         if let Some(x) = self.as_const(a) {
             return self.constant(to, fold_int_to_fp(w, to, signed, x));

@@ -295,8 +295,11 @@ fn solvers_agree_with_concrete_evaluation_on_the_other_operations() {
         one(FloatOp::ToSInt, &[80], to, &[x]);
         one(FloatOp::ToUInt, &[80], to, &[x]);
         let from = [8, 16, 32, 64, 128][i % 5];
-        let int = x & ((1u128 << from) - 1).min(u128::MAX);
-        let int = if from == 128 { x << 40 } else { int };
+        let int = if from == 128 {
+            x << 40
+        } else {
+            x & ((1u128 << from) - 1)
+        };
         one(FloatOp::FromSInt, &[from], 80, &[int]);
         one(FloatOp::FromUInt, &[from], 80, &[int]);
     }
