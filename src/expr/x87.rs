@@ -25,7 +25,17 @@
 //! payload and quieten it (x87 `fld`/`fst`). `fptosi`/`fptoui` are those of `float.rs` on
 //! the decoded value (the x87 `fistp` gives the same "integer indefinite"), except that
 //! `fptosi` to 16 bits or fewer converts to 16 bits (`fistp` has a 16-bit form, whose
-//! indefinite is `0x8000`) and truncates.
+//! indefinite is `0x8000`) and truncates. `fma` (a C library function on the x87) combines
+//! its NaN operands left to right as two operations would; `minnum`/`maxnum` return an
+//! operand's own 80 bits. `llvm.round` is `roundl`, a library function (no x87 instruction):
+//! the engine's meaning on invalid encodings (the default NaN) is not glibc's, which reads
+//! their bits as numbers (the native test leaves that case out).
+//!
+//! A product of two converted integers (or of one and a positive integer constant) whose
+//! result the 64-bit significand holds is built as the conversion of the integer product,
+//! and a sum of two as that of the integer sum (`float.rs`): exact, with no floating-point
+//! reasoning left for the solver (musl's `strtod` computes `sign * (long double)x` and
+//! `1e9 * y + x`).
 
 use super::f79::{
     decode, encode, fold_to_sint, invalid_bits, is_nan_79, DEFAULT_NAN_79, FRACTION, IEEE, X87,
