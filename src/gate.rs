@@ -90,7 +90,7 @@ pub fn select_functions(
             skipped.push(Skipped {
                 function: f,
                 reason:
-                    "a parameter or the result has an unsupported type (long double, a vector of floats…)"
+                    "a parameter or the result has an unsupported type (half, fp128, a vector of floats…)"
                         .into(),
             });
         } else {

@@ -155,6 +155,9 @@ fn within(pool: &ExprPool, t: Tolerance, x: ExprId, y: ExprId) -> ExprId {
 /// back as it, and its exact hexadecimal form as C's `%a` prints it; NaN with its sign and
 /// payload, infinities, and subnormals named.
 pub fn display_float(width: u32, bits: u128) -> String {
+    if width == crate::expr::X87_WIDTH {
+        return display_long_double(bits);
+    }
     let (value, payload_bits) = if width == 32 {
         (f64::from(f32::from_bits(bits as u32)), 23)
     } else {
@@ -192,6 +195,24 @@ pub fn display_float(width: u32, bits: u128) -> String {
     };
     let note = if subnormal { ", subnormal" } else { "" };
     format!("{decimal} ({}{note})", hex_float(value))
+}
+
+/// A `long double` (x87 80-bit pattern) as people read it: the nearest `double` in decimal
+/// (`≈` when it is not the same number) and the 80 bits in hexadecimal; a NaN (an encoding
+/// the x87 refuses included) with its sign.
+fn display_long_double(bits: u128) -> String {
+    use crate::expr::{eval_float, FloatOp};
+    let sign = if bits >> 79 & 1 == 1 { "-" } else { "" };
+    let nearest = eval_float(FloatOp::Convert, 80, 64, &[bits]);
+    let value = f64::from_bits(nearest as u64);
+    if value.is_nan() {
+        return format!("{sign}NaN (0x{bits:020x})");
+    }
+    let exact = eval_float(FloatOp::Convert, 64, 80, &[nearest]) == bits;
+    let approx = if exact { "" } else { "≈" };
+    let decimal = display_float(64, nearest);
+    let decimal = decimal.split(" (").next().unwrap_or(&decimal);
+    format!("{approx}{decimal} (long double 0x{bits:020x})")
 }
 
 /// A double as C's `printf("%a")` prints it (glibc's form: subnormals as `0x0.…p-1022`).

@@ -16,22 +16,29 @@
 //!   (narrower targets go through 32 bits, as x86 code does), `fptoui` goes through the
 //!   next wider signed conversion, or for 64 bits subtracts 2^63 first;
 //! - `fpext`/`fptrunc` keep a NaN's sign and payload (shifted) and quieten it.
+//!
+//! `long double` (x87's 80-bit format) is a third format: its values have width 80 and
+//! `x87.rs` decodes them into the IEEE form of width 79 that the nodes compute on (see
+//! there); `super::eval_float`, [`ExprPool::build_float`] and every public builder here hand
+//! operations on 80-bit values to that module.
 
+use super::f79::{self as x87, IEEE as X87_IEEE, X87};
 use super::{mask, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Width};
 
-/// Whether `width` is the width of a supported floating-point format (`float`, `double`).
+/// Whether `width` is the width of a format the floating-point nodes compute on (`float`,
+/// `double`, and 79 for the IEEE form of x87's `long double`).
 pub fn is_fp_width(width: Width) -> bool {
-    width == 32 || width == 64
+    width == 32 || width == 64 || width == X87_IEEE
 }
 
 /// The bit layout of a format: (exponent bits, significand bits without the hidden bit).
 /// The IEEE exponent and significand sizes (the hidden bit included) of the format of
-/// `width` (32 or 64) bits, as SMT-LIB's `(_ FloatingPoint e s)` names them.
+/// `width` (32, 64 or 79) bits, as SMT-LIB's `(_ FloatingPoint e s)` names them.
 pub fn fp_format(width: Width) -> (u32, u32) {
-    if width == 32 {
-        (8, 24)
-    } else {
-        (11, 53)
+    match width {
+        32 => (8, 24),
+        X87_IEEE => (15, 64),
+        _ => (11, 53),
     }
 }
 
@@ -41,9 +48,14 @@ fn layout(width: Width) -> (u32, u32) {
     (e, s - 1)
 }
 
-/// The bit pattern of `value` rounded to the format of `width` (32 or 64) bits.
+/// The bit pattern of `value` rounded to the format of `width` (32, 64, 79, or 80 for
+/// `long double`) bits.
 pub fn fp_bits_of(width: Width, value: f64) -> u128 {
-    if width == 32 {
+    if width == X87 {
+        x87::encode(x87::bits_of_f64(value))
+    } else if width == X87_IEEE {
+        x87::bits_of_f64(value)
+    } else if width == 32 {
         u128::from((value as f32).to_bits())
     } else {
         u128::from(value.to_bits())
@@ -140,6 +152,9 @@ macro_rules! in_format {
 
 /// The raw binary operation `op` on two floats of `width` bits (`FpBinary`).
 pub fn fold_fp_binary(op: FpBinOp, width: Width, a: u128, b: u128) -> u128 {
+    if width == X87_IEEE {
+        return x87::fold_binary(op, a, b);
+    }
     in_format!(
         width,
         [x = a, y = b],
@@ -156,6 +171,9 @@ pub fn fold_fp_binary(op: FpBinOp, width: Width, a: u128, b: u128) -> u128 {
 
 /// The raw unary operation `op` on a float of `width` bits (`FpUnary`).
 pub fn fold_fp_unary(op: FpUnOp, width: Width, a: u128) -> u128 {
+    if width == X87_IEEE {
+        return x87::fold_unary(op, a);
+    }
     in_format!(
         width,
         [v = a],
@@ -173,11 +191,17 @@ pub fn fold_fp_unary(op: FpUnOp, width: Width, a: u128) -> u128 {
 
 /// `a * b + c` rounded once (`FpFma`).
 pub fn fold_fp_fma(width: Width, a: u128, b: u128, c: u128) -> u128 {
+    if width == X87_IEEE {
+        return x87::fold_fma(a, b, c);
+    }
     in_format!(width, [x = a, y = b, z = c], x.mul_add(y, z)).bits()
 }
 
 /// The ordered comparison `op` of two floats of `width` bits (`FpCmp`).
 pub fn fold_fp_cmp(op: FpCmp, width: Width, a: u128, b: u128) -> bool {
+    if width == X87_IEEE {
+        return x87::fold_cmp(op, a, b);
+    }
     // Widening to f64 is exact, so comparing there compares the floats themselves.
     let (x, y) = (F::of(width, a).wide(), F::of(width, b).wide());
     match op {
@@ -189,6 +213,9 @@ pub fn fold_fp_cmp(op: FpCmp, width: Width, a: u128, b: u128) -> bool {
 
 /// A float of `from` bits converted to `to` bits, nearest even (`FpConvert`).
 pub fn fold_fp_convert(from: Width, to: Width, a: u128) -> u128 {
+    if from == X87_IEEE || to == X87_IEEE {
+        return x87::fold_convert(from, to, a);
+    }
     let r = match (F::of(from, a), to) {
         (F::S(x), 64) => F::D(f64::from(x)),
         (F::D(x), 32) => F::S(x as f32),
@@ -200,6 +227,9 @@ pub fn fold_fp_convert(from: Width, to: Width, a: u128) -> u128 {
 /// A float of `from` bits rounded toward zero to a `to`-bit signed integer; NaN and values
 /// out of range give `1 << (to - 1)` (`FpToSInt`).
 pub fn fold_fp_to_sint(from: Width, to: Width, a: u128) -> u128 {
+    if from == X87_IEEE {
+        return x87::fold_to_sint(to, a);
+    }
     let t = F::of(from, a).wide().trunc();
     let bound = (to as f64 - 1.0).exp2();
     if t.is_nan() || t < -bound || t >= bound {
@@ -212,6 +242,9 @@ pub fn fold_fp_to_sint(from: Width, to: Width, a: u128) -> u128 {
 /// The `from`-bit integer `a` (signed or not) rounded to the nearest float of `to` bits
 /// (`IntToFp`).
 pub fn fold_int_to_fp(from: Width, to: Width, signed: bool, a: u128) -> u128 {
+    if to == X87_IEEE {
+        return x87::fold_from_int(from, signed, a);
+    }
     let r = if signed {
         let v = super::to_signed(from, a);
         if to == 32 {
@@ -379,6 +412,9 @@ impl ExprPool {
             return self.false_();
         }
         let w = self.width(a);
+        if w == X87 {
+            return self.x87_is_nan(a);
+        }
         let nan = |v: u128| u128::from(v & (sign_bit(w) - 1) > infinity(w));
         if let Some(lifted) = self.lift1(a, 1, &nan) {
             return lifted;
@@ -414,6 +450,9 @@ impl ExprPool {
     /// integer sum (never `-0.0`: an exact zero sum is `+0.0` in round-to-nearest, as the
     /// conversion of 0), which the solver decides without floating-point reasoning.
     pub fn fp_binary(&self, op: FpBinOp, a: ExprId, b: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::Binary(op), &[a, b], X87);
+        }
         if let Some(exact) = self.exact_integer_sum(op, a, b) {
             return exact;
         }
@@ -429,7 +468,7 @@ impl ExprPool {
 
     /// `a op b` as an integer conversion, when `op` is `+` or `-` on two integer conversions
     /// whose exact result the format represents.
-    fn exact_integer_sum(&self, op: FpBinOp, a: ExprId, b: ExprId) -> Option<ExprId> {
+    pub(super) fn exact_integer_sum(&self, op: FpBinOp, a: ExprId, b: ExprId) -> Option<ExprId> {
         if !matches!(op, FpBinOp::Add | FpBinOp::Sub) {
             return None;
         }
@@ -478,11 +517,17 @@ impl ExprPool {
 
     /// `llvm.fma`: `a * b + c` rounded once.
     pub fn fp_fma(&self, a: ExprId, b: ExprId, c: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::Fma, &[a, b, c], X87);
+        }
         self.fp_propagate(&[a, b, c], self.fp_fma_raw(a, b, c))
     }
 
     /// `sqrt`, and the roundings to an integral value (a NaN comes back unchanged).
     pub fn fp_unary(&self, op: FpUnOp, a: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::Unary(op), &[a], X87);
+        }
         let raw = self.fp_unary_raw(op, a);
         if op == FpUnOp::Sqrt {
             self.fp_propagate(&[a], raw)
@@ -512,6 +557,9 @@ impl ExprPool {
 
     /// `fcmp pred a, b` (width 1).
     pub fn fp_pred(&self, pred: FpPred, a: ExprId, b: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::Cmp(pred), &[a, b], 1);
+        }
         let uno = || self.bool_or(self.fp_is_nan(a), self.fp_is_nan(b));
         let lt = |x, y| self.fp_cmp(FpCmp::Lt, x, y);
         let le = |x, y| self.fp_cmp(FpCmp::Le, x, y);
@@ -539,6 +587,10 @@ impl ExprPool {
     /// `llvm.minnum` (`max` false) or `llvm.maxnum` (`max` true): the other operand when
     /// one is NaN; `-0.0` is below `+0.0`.
     pub fn fp_min_max(&self, max: bool, a: ExprId, b: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            let op = if max { FloatOp::Max } else { FloatOp::Min };
+            return self.build_x87(op, &[a, b], X87);
+        }
         let (lo, hi) = if max { (b, a) } else { (a, b) };
         // Equal operands differ at most in the sign of a zero: min takes the set sign bit
         // (or), max the clear one (and).
@@ -559,6 +611,9 @@ impl ExprPool {
     /// precisely enough (53 ≥ 2·24 + 2 bits) that rounding twice gives the same value as
     /// rounding once (Figueroa), and NaNs come back as the `float` operation makes them.
     pub fn fp_convert(&self, a: ExprId, to: Width) -> ExprId {
+        if (self.width(a) == X87) != (to == X87) {
+            return self.build_x87(FloatOp::Convert, &[a], to);
+        }
         let from = self.width(a);
         if from == to {
             return a;
@@ -655,6 +710,9 @@ impl ExprPool {
 
     /// `fptosi` to `width` bits, as x86-64 code computes it.
     pub fn fp_to_sint(&self, a: ExprId, width: Width) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::ToSInt, &[a], width);
+        }
         match width {
             32 | 64 => self.fp_to_sint_raw(a, width),
             w if w < 32 => self.trunc(self.fp_to_sint_raw(a, 32), w),
@@ -665,6 +723,9 @@ impl ExprPool {
 
     /// `fptoui` to `width` bits, as x86-64 code computes it.
     pub fn fp_to_uint(&self, a: ExprId, width: Width) -> ExprId {
+        if self.width(a) == X87 {
+            return self.build_x87(FloatOp::ToUInt, &[a], width);
+        }
         match width {
             w if w < 32 => self.trunc(self.fp_to_sint_raw(a, 32), w),
             w if w < 64 => self.trunc(self.fp_to_sint_raw(a, 64), w),
@@ -685,6 +746,14 @@ impl ExprPool {
 
     /// `sitofp` (`signed`) or `uitofp` of the integer `a` to the format of `to` bits.
     pub fn int_to_fp(&self, a: ExprId, to: Width, signed: bool) -> ExprId {
+        if to == X87 {
+            let op = if signed {
+                FloatOp::FromSInt
+            } else {
+                FloatOp::FromUInt
+            };
+            return self.build_x87(op, &[a], X87);
+        }
         let w = self.width(a);
         if let Some(x) = self.as_const(a) {
             return self.constant(to, fold_int_to_fp(w, to, signed, x));
@@ -702,6 +771,10 @@ impl ExprPool {
     /// Whether two floats are equal as IEEE `==` says, except that two NaNs are equal
     /// (`--fp-equal ieee`).
     pub fn fp_eq_or_both_nan(&self, a: ExprId, b: ExprId) -> ExprId {
+        if self.width(a) == X87 {
+            let (a, b) = (self.x87_decode(a).0, self.x87_decode(b).0);
+            return self.fp_eq_or_both_nan(a, b);
+        }
         let both = self.bool_and(self.fp_is_nan(a), self.fp_is_nan(b));
         self.bool_or(self.fp_cmp(FpCmp::Eq, a, b), both)
     }
@@ -760,9 +833,19 @@ impl FloatOp {
     }
 }
 
-/// `op` on concrete operands: `width` is the first operand's width, `to` the result's
-/// (`Convert`, the conversions to and from integers; otherwise ignored).
-pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
+/// Whether `op` with a first operand of `width` bits and a result of `to` bits computes on
+/// `long double` values (`x87.rs` gives it its meaning).
+pub fn is_x87(op: FloatOp, width: Width, to: Width) -> bool {
+    match op {
+        FloatOp::FromSInt | FloatOp::FromUInt => to == X87,
+        FloatOp::Convert => width == X87 || to == X87,
+        _ => width == X87,
+    }
+}
+
+/// `op` on concrete operands of `float` or `double` (see [`super::eval_float`], which
+/// hands `long double` operations to `x87.rs`).
+pub fn eval_ieee(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
     let w = width;
     let nan = |v: u128| v & (sign_bit(w) - 1) > infinity(w);
     // The first NaN operand quietened, if there is one.
@@ -818,8 +901,8 @@ pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
             first_nan(&[a, b, c]).unwrap_or_else(|| fold_fp_fma(w, a, b, c))
         }
         FloatOp::MulAdd => {
-            let product = eval_float(FloatOp::Binary(FpBinOp::Mul), w, w, &[a, b]);
-            eval_float(FloatOp::Binary(FpBinOp::Add), w, w, &[product, args[2]])
+            let product = eval_ieee(FloatOp::Binary(FpBinOp::Mul), w, w, &[a, b]);
+            eval_ieee(FloatOp::Binary(FpBinOp::Add), w, w, &[product, args[2]])
         }
         FloatOp::Min | FloatOp::Max => {
             let max = op == FloatOp::Max;
@@ -871,7 +954,7 @@ pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
                 if lt(a, half) {
                     fold_fp_to_sint(w, t, a)
                 } else {
-                    let less = eval_float(FloatOp::Binary(FpBinOp::Sub), w, w, &[a, half]);
+                    let less = eval_ieee(FloatOp::Binary(FpBinOp::Sub), w, w, &[a, half]);
                     fold_fp_to_sint(w, t, less) ^ sign_bit(t)
                 }
             }
@@ -885,6 +968,9 @@ impl ExprPool {
     /// `op` on expressions (see [`eval_float`] for `to`).
     pub fn build_float(&self, op: FloatOp, args: &[ExprId], to: Width) -> ExprId {
         let a = args[0];
+        if is_x87(op, self.width(a), to) {
+            return self.build_x87(op, args, to);
+        }
         let b = args.get(1).copied().unwrap_or(a);
         match op {
             FloatOp::Binary(bop) => self.fp_binary(bop, a, b),

@@ -28,22 +28,35 @@
 
 mod build;
 mod eval;
+mod f79;
 mod float;
 pub mod pieces;
 mod rewrite;
 mod sexp;
 mod store;
 pub mod subst;
+mod x87;
 
 pub use eval::{fold_binary, fold_unary, Assignment};
+pub use f79::{IEEE as X87_IEEE_WIDTH, X87 as X87_WIDTH};
 pub use float::{
-    default_nan, eval_float, fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma,
-    fold_fp_to_sint, fold_fp_unary, fold_int_to_fp, fp_bits_of, fp_format, is_fp_width, FloatOp,
-    FpPred,
+    default_nan, fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma, fold_fp_to_sint,
+    fold_fp_unary, fold_int_to_fp, fp_bits_of, fp_format, is_fp_width, FloatOp, FpPred,
 };
 pub use sexp::ParseError;
 
 use rustc_hash::FxHashMap;
+
+/// One of LLVM's floating-point instructions on concrete operands: `width` is the first
+/// operand's width, `to` the result's (`Convert`, the conversions to and from integers;
+/// otherwise ignored). `float` and `double` are `float.rs`'s, `long double` `x87.rs`'s.
+pub fn eval_float(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
+    if float::is_x87(op, width, to) {
+        x87::eval(op, width, to, args)
+    } else {
+        float::eval_ieee(op, width, to, args)
+    }
+}
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::RwLock;
 

@@ -37,7 +37,7 @@ impl FunctionLowerer<'_> {
             return self.lower_vector_intrinsic(name, inst, dst, args);
         }
         if let (Some(op), Some(dst)) = (float_function(name), dst) {
-            if !name.ends_with(".f32") && !name.ends_with(".f64") {
+            if ![".f32", ".f64", ".f80"].iter().any(|s| name.ends_with(s)) {
                 return Err(format!("intrinsic llvm.{name}"));
             }
             return Ok(Inst::Float {

@@ -303,6 +303,13 @@ impl Lowerer {
                 }
                 Ok(())
             }
+            LLVMTypeKind::LLVMX86_FP80TypeKind => {
+                let bits = x87_constant(c)?;
+                for (i, byte) in out[offset..offset + size].iter_mut().enumerate() {
+                    *byte = if i < 16 { (bits >> (8 * i)) as u8 } else { 0 };
+                }
+                Ok(())
+            }
             other => Err(format!("constant of type kind {other:?} is not supported")),
         }
     }
@@ -342,9 +349,12 @@ impl Lowerer {
                 value: target.value,
             });
         }
+        // A vector constant with poison or undefined lanes is a `ConstantVector` (those lanes
+        // read as zero bytes).
         if !LLVMIsAConstantStruct(c).is_null()
             || !LLVMIsAConstantArray(c).is_null()
             || !LLVMIsAConstantDataSequential(c).is_null()
+            || !LLVMIsAConstantVector(c).is_null()
         {
             let size = LLVMStoreSizeOfType(self.td, ty) as usize;
             if size > 16 {
@@ -360,6 +370,10 @@ impl Lowerer {
         }
         if !LLVMIsAConstantExpr(c).is_null() {
             return self.const_expr(c, width);
+        }
+        if !LLVMIsAConstantFP(c).is_null() && width == crate::expr::X87_WIDTH {
+            let value = x87_constant(c)?;
+            return Ok(Constant { width, value });
         }
         if !LLVMIsAConstantFP(c).is_null() {
             let mut lossy = 0;
@@ -467,9 +481,7 @@ impl Lowerer {
             }
             LLVMTypeKind::LLVMFloatTypeKind => Ok(32),
             LLVMTypeKind::LLVMDoubleTypeKind => Ok(64),
-            LLVMTypeKind::LLVMX86_FP80TypeKind => {
-                Err("x86_fp80 (long double) floating point".into())
-            }
+            LLVMTypeKind::LLVMX86_FP80TypeKind => Ok(crate::expr::X87_WIDTH),
             LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMBFloatTypeKind => {
                 Err("half-precision floating point".into())
             }
@@ -1292,4 +1304,13 @@ unsafe fn type_string(t: LLVMTypeRef) -> String {
     let s = CStr::from_ptr(p).to_string_lossy().into_owned();
     LLVMDisposeMessage(p);
     s
+}
+
+/// The 80-bit pattern of an `x86_fp80` constant, read from its printed form
+/// (`x86_fp80 0xK3FFF8000000000000000`: LLVM prints these constants in hexadecimal only).
+unsafe fn x87_constant(c: LLVMValueRef) -> Result<u128, String> {
+    let text = print_value(c);
+    text.rsplit_once("0xK")
+        .and_then(|(_, hex)| u128::from_str_radix(hex.trim(), 16).ok())
+        .ok_or_else(|| format!("cannot read constant '{text}'"))
 }

@@ -6,11 +6,13 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 
-/// Whether `ty` is `float` or `double`.
+/// Whether `ty` is `float`, `double` or `x86_fp80`.
 pub(super) unsafe fn is_float_type(ty: LLVMTypeRef) -> bool {
     matches!(
         LLVMGetTypeKind(ty),
-        LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind
+        LLVMTypeKind::LLVMFloatTypeKind
+            | LLVMTypeKind::LLVMDoubleTypeKind
+            | LLVMTypeKind::LLVMX86_FP80TypeKind
     )
 }
 

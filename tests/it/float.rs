@@ -65,13 +65,13 @@ fn operands(width: u32) -> Vec<u128> {
 }
 
 /// One symbolic operand of `width` bits per entry of `values`, each constrained to its value.
-struct Inputs {
-    pool: ExprPool,
-    constraints: Vec<ExprId>,
+pub(crate) struct Inputs {
+    pub(crate) pool: ExprPool,
+    pub(crate) constraints: Vec<ExprId>,
 }
 
 impl Inputs {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Inputs {
             pool: ExprPool::new(),
             constraints: Vec::new(),
@@ -79,7 +79,7 @@ impl Inputs {
     }
 
     /// A fresh symbolic operand equal to `value`.
-    fn operand(&mut self, width: u32, value: u128) -> ExprId {
+    pub(crate) fn operand(&mut self, width: u32, value: u128) -> ExprId {
         let pool = &self.pool;
         let array = pool.new_array("v", width / 8);
         let bytes: Vec<ExprId> = (0..width / 8).map(|i| pool.sym(array, i)).collect();
@@ -118,7 +118,7 @@ fn constraints_of(inputs: &Inputs, roots: impl Iterator<Item = ExprId>) -> Vec<E
 
 /// Asserts that no backend finds `e != value` for any pair of `checks` under `inputs`:
 /// the solver's meaning of each expression is the concrete one.
-fn assert_solvers_agree(what: &str, inputs: &Inputs, checks: &[(ExprId, u128)]) {
+pub(crate) fn assert_solvers_agree(what: &str, inputs: &Inputs, checks: &[(ExprId, u128)]) {
     let pool = &inputs.pool;
     for chunk in checks.chunks(8) {
         let differs: Vec<ExprId> = chunk

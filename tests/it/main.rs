@@ -12,6 +12,7 @@ mod config_file;
 mod corpus;
 mod expr_props;
 mod float;
+mod float80;
 mod gate;
 mod intrinsics;
 mod jump;
