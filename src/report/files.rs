@@ -145,6 +145,8 @@ mod tests {
                 "return values differ",
                 "test000001.ktest",
                 "true",
+                "",
+                "",
                 ""
             ]
         );
