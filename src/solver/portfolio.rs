@@ -619,7 +619,11 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
-        assert_eq!(*ended.lock().unwrap(), ["stopped"]);
+        // The second entrant ends by the deadline itself or by the cancellation that follows
+        // the first one's stop, whichever it sees first (a loaded machine wakes it late);
+        // either way it ended, once.
+        let ended = ended.lock().unwrap().clone();
+        assert!(ended == ["stopped"] || ended == ["cancelled"], "{ended:?}");
     }
 
     #[test]
