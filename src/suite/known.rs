@@ -110,7 +110,7 @@ pub fn look_up(
         } else if report.is_none() {
             "the check gave no report".into()
         } else {
-            "not among the differences the check found and wrote tests for (in its time)".into()
+            "no difference test of the check has this exact command line (a path's test is one of the inputs it stands for; the check may also not have reached it in its time)".into()
         };
     }
     result
