@@ -180,16 +180,7 @@ impl Suite {
                         .iter()
                         .any(|p| p.util == k.utility && p.third.is_none())
                 })
-                .map(|k| crate::report::suite::KnownResult {
-                    utility: k.utility.clone(),
-                    command: known::command(k),
-                    reported: k.reported.clone(),
-                    side: String::new(),
-                    differs_natively: None,
-                    found: None,
-                    confirmed_natively: false,
-                    note: "no pair check of this utility in the suite".into(),
-                })
+                .map(known::unchecked)
                 .collect(),
         };
         std::thread::scope(|scope| {

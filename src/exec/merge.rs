@@ -300,24 +300,28 @@ pub fn mergeable_joins(f: &Function) -> Vec<Option<BlockId>> {
         .collect();
     let regions: Vec<Option<(usize, Vec<bool>)>> =
         (0..n).map(|b| region(f, &ipdom, &quiet, b)).collect();
-    let branches: Vec<usize> = (0..n).filter(|&b| regions[b].is_some()).collect();
+    // The branches with a region, each with its join and region.
+    let branches: Vec<(usize, &(usize, Vec<bool>))> = regions
+        .iter()
+        .enumerate()
+        .filter_map(|(b, r)| r.as_ref().map(|r| (b, r)))
+        .collect();
     // The blocks each of those branches may reach.
-    let reach: Vec<Vec<bool>> = branches.iter().map(|&b| reachable(f, b)).collect();
+    let reach: Vec<Vec<bool>> = branches.iter().map(|&(b, _)| reachable(f, b)).collect();
     let inside = |q: usize, b: usize| regions[b].as_ref().is_some_and(|(_, r)| r[q]);
     let mut joins = vec![None; n];
-    for (i, &b) in branches.iter().enumerate() {
+    for (i, &(b, (join, region))) in branches.iter().enumerate() {
         let in_loop = reach[i][b];
         let sequence = 1 + branches
             .iter()
             .enumerate()
-            .filter(|&(j, &q)| {
+            .filter(|&(j, &(q, _))| {
                 q != b && !inside(q, b) && !inside(b, q) && (reach[i][q] || reach[j][b])
             })
             .count();
         if !in_loop && sequence < MIN_SEQUENCE {
             continue;
         }
-        let (join, region) = regions[b].as_ref().expect("a branch with a region");
         let blocks: Vec<usize> = (0..n).filter(|&w| region[w]).collect();
         if !decides_later(f, &blocks, *join) {
             joins[b] = Some(BlockId(*join as u32));
@@ -851,39 +855,26 @@ mod tests {
     fn diamonds_and_loops_join_where_expected() {
         let cond = Operand::Reg(RegId(0));
         // 0 → {1, 2} → 3 → {1 (loop back), 4}; 4 returns; 5 is a dead end.
-        let f = Function {
-            name: "f".into(),
-            source_name: "f".into(),
-            side: Side::A,
-            params: Vec::new(),
-            ret_width: None,
-            ret_is_pointer: false,
-            ret_is_float: false,
-            is_var_arg: false,
-            blocks: vec![
-                block(Terminator::CondBr {
-                    cond,
-                    then: BlockId(1),
-                    els: BlockId(2),
-                }),
-                block(Terminator::Br(BlockId(3))),
-                block(Terminator::CondBr {
-                    cond,
-                    then: BlockId(3),
-                    els: BlockId(5),
-                }),
-                block(Terminator::CondBr {
-                    cond,
-                    then: BlockId(1),
-                    els: BlockId(4),
-                }),
-                block(Terminator::Ret(None)),
-                block(Terminator::Unreachable),
-            ],
-            num_regs: 1,
-            address: 0,
-            signature: String::new(),
-        };
+        let f = function(vec![
+            block(Terminator::CondBr {
+                cond,
+                then: BlockId(1),
+                els: BlockId(2),
+            }),
+            block(Terminator::Br(BlockId(3))),
+            block(Terminator::CondBr {
+                cond,
+                then: BlockId(3),
+                els: BlockId(5),
+            }),
+            block(Terminator::CondBr {
+                cond,
+                then: BlockId(1),
+                els: BlockId(4),
+            }),
+            block(Terminator::Ret(None)),
+            block(Terminator::Unreachable),
+        ]);
         let ipdom = post_dominators(&f);
         assert_eq!(ipdom[0], Some(BlockId(3)));
         assert_eq!(ipdom[1], Some(BlockId(3)));

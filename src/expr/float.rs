@@ -843,6 +843,31 @@ pub fn is_x87(op: FloatOp, width: Width, to: Width) -> bool {
     }
 }
 
+/// `minnum`/`maxnum` with x86-64's meaning (see the module comment) of the operands whose bit
+/// patterns are `a`, `b` (one of them is the result, or for equal zeros their sign bits
+/// combined: `-0.0` orders below `+0.0`) and whose values `x`, `y` `nan` tests and `lt`
+/// orders: the other operand when one is NaN.
+pub(super) fn min_max<T: Copy>(
+    max: bool,
+    (a, b): (u128, u128),
+    (x, y): (T, T),
+    nan: impl Fn(T) -> bool,
+    lt: impl Fn(T, T) -> bool,
+) -> u128 {
+    let (lo, hi) = if max { (y, x) } else { (x, y) };
+    if nan(x) {
+        b
+    } else if nan(y) || lt(lo, hi) {
+        a
+    } else if lt(hi, lo) {
+        b
+    } else if max {
+        a & b
+    } else {
+        a | b
+    }
+}
+
 /// `op` on concrete operands of `float` or `double` (see [`super::eval_float`], which
 /// hands `long double` operations to `x87.rs`).
 pub fn eval_ieee(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
@@ -904,21 +929,7 @@ pub fn eval_ieee(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
             let product = eval_ieee(FloatOp::Binary(FpBinOp::Mul), w, w, &[a, b]);
             eval_ieee(FloatOp::Binary(FpBinOp::Add), w, w, &[product, args[2]])
         }
-        FloatOp::Min | FloatOp::Max => {
-            let max = op == FloatOp::Max;
-            let (lo, hi) = if max { (b, a) } else { (a, b) };
-            if nan(a) {
-                b
-            } else if nan(b) || lt(lo, hi) {
-                a
-            } else if lt(hi, lo) {
-                b
-            } else if max {
-                a & b
-            } else {
-                a | b
-            }
-        }
+        FloatOp::Min | FloatOp::Max => min_max(op == FloatOp::Max, (a, b), (a, b), nan, lt),
         FloatOp::Convert => {
             if w == to {
                 a

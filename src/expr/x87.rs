@@ -41,7 +41,7 @@ use super::f79::{
     decode, encode, fold_to_sint, invalid_bits, is_nan_79, DEFAULT_NAN_79, FRACTION, IEEE, X87,
 };
 use super::float::{
-    eval_ieee, fold_fp_binary, fold_fp_cmp, fold_fp_fma, fold_fp_unary, fold_int_to_fp,
+    eval_ieee, fold_fp_binary, fold_fp_cmp, fold_fp_fma, fold_fp_unary, fold_int_to_fp, min_max,
 };
 use super::{mask, ExprId, ExprPool, FloatOp, FpBinOp, FpCmp, Node, Width};
 use std::cmp::Ordering;
@@ -108,23 +108,13 @@ pub fn eval(op: FloatOp, width: Width, to: Width, args: &[u128]) -> u128 {
             let product = eval(FloatOp::Binary(FpBinOp::Mul), X87, X87, &[a, b]);
             eval(FloatOp::Binary(FpBinOp::Add), X87, X87, &[product, args[2]])
         }
-        FloatOp::Min | FloatOp::Max => {
-            let (x, y) = (d(a), d(b));
-            let max = op == FloatOp::Max;
-            let (lo, hi) = if max { (y, x) } else { (x, y) };
-            let lt = |p, q| fold_fp_cmp(FpCmp::Lt, IEEE, p, q);
-            if is_nan_79(x) {
-                b
-            } else if is_nan_79(y) || lt(lo, hi) {
-                a
-            } else if lt(hi, lo) {
-                b
-            } else if max {
-                a & b
-            } else {
-                a | b
-            }
-        }
+        FloatOp::Min | FloatOp::Max => min_max(
+            op == FloatOp::Max,
+            (a, b),
+            (d(a), d(b)),
+            is_nan_79,
+            |p, q| fold_fp_cmp(FpCmp::Lt, IEEE, p, q),
+        ),
         FloatOp::Convert => match (width, to) {
             (X87, X87) => a,
             (X87, _) => eval_ieee(FloatOp::Convert, IEEE, to, &[d(a)]),

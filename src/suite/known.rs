@@ -65,7 +65,7 @@ pub fn read_known(path: &Path) -> Result<Vec<Known>> {
 }
 
 /// The command line of `known` as a shell would show it: `cksum /`, `tee ""`.
-pub fn command(known: &Known) -> String {
+fn command(known: &Known) -> String {
     let mut words = vec![known.utility.clone()];
     for a in &known.args {
         let plain = !a.is_empty()
@@ -87,16 +87,7 @@ pub fn look_up(
     check_args: &[String],
     compare: Compare,
 ) -> KnownResult {
-    let mut result = KnownResult {
-        utility: known.utility.clone(),
-        command: command(known),
-        reported: known.reported.clone(),
-        side: side.to_string(),
-        differs_natively: None,
-        found: None,
-        confirmed_natively: false,
-        note: String::new(),
-    };
+    let mut result = blank(known, side, "");
     result.differs_natively = native_difference(known, exes, compare);
     if let Some(report) = report {
         if let Some((row, native)) = found_row(known, report, out) {
@@ -114,6 +105,25 @@ pub fn look_up(
         };
     }
     result
+}
+
+/// `known` as no check of its utility saw it (a pair check of it is not in the suite).
+pub fn unchecked(known: &Known) -> KnownResult {
+    blank(known, "", "no pair check of this utility in the suite")
+}
+
+/// `known` looked up by the check of `side` (empty: none), nothing found yet.
+fn blank(known: &Known, side: &str, note: &str) -> KnownResult {
+    KnownResult {
+        utility: known.utility.clone(),
+        command: command(known),
+        reported: known.reported.clone(),
+        side: side.to_string(),
+        differs_natively: None,
+        found: None,
+        confirmed_natively: false,
+        note: note.to_string(),
+    }
 }
 
 /// The difference row of `report` whose test has `known`'s command line, the one confirmed
