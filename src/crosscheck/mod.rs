@@ -310,10 +310,12 @@ pub(crate) fn conclude(
     stop: &crate::stop::Stop,
     confirm: Confirm<'_>,
 ) -> Result<Outcome> {
+    let writing = Instant::now();
     let rows = std::mem::take(&mut explored.rows);
     let summary = explored.summary(title.into(), &rows, notes.clone(), started);
     let mut report = Report { summary, rows };
     let tests = recorder.finish(&mut report)?;
+    reserve_for_reports(&confirm.stop, writing.elapsed());
 
     // The simplest test of each kind of difference is replayed first, then the others in
     // path order: when the time left does not cover every replay, each kind still gets
@@ -385,6 +387,16 @@ pub(crate) fn conclude(
     // The states exploration left are freed now, on a thread of their own.
     drop(std::mem::take(&mut explored.leftover));
     Ok(Outcome { report, tests })
+}
+
+/// Moves the replays' deadline earlier by twice `writing`, the time the report took to
+/// summarize and write once: after replay it is summarized and written again, and the
+/// process then ends, so that a long run's second writing (tens of thousands of rows take
+/// seconds) still ends by its limit.
+fn reserve_for_reports(stop: &crate::stop::Stop, writing: std::time::Duration) {
+    if let Some(at) = stop.deadline() {
+        stop.set_deadline(at.checked_sub(writing * 2).unwrap_or_else(Instant::now));
+    }
 }
 
 /// Runs a test on the native executables within the time its replays have left.
@@ -1092,6 +1104,26 @@ mod tests {
             class: None,
             three: None,
         }
+    }
+
+    #[test]
+    fn replay_ends_early_enough_to_write_the_report_again() {
+        let stop = crate::stop::Stop::new();
+        let limit = Instant::now() + std::time::Duration::from_secs(60);
+        stop.set_deadline(limit);
+        reserve_for_reports(&stop, std::time::Duration::from_secs(3));
+        assert_eq!(
+            stop.deadline()
+                .map(|d| limit.duration_since(d).as_secs_f64().round()),
+            Some(6.0)
+        );
+        // A writing longer than the time left stops replay at once.
+        reserve_for_reports(&stop, std::time::Duration::from_secs(3600));
+        assert!(stop.should_stop());
+        // Without a limit there is nothing to move.
+        let free = crate::stop::Stop::new();
+        reserve_for_reports(&free, std::time::Duration::from_secs(3));
+        assert_eq!(free.deadline(), None);
     }
 
     fn summarize(rows: &[PathRow]) -> Summary {
