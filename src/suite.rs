@@ -283,12 +283,15 @@ impl Suite {
             for k in self.known.iter().filter(|k| k.utility == pair.util) {
                 row.known.push(known::look_up(
                     k,
-                    &pair.side,
-                    checked,
-                    &out,
-                    (&a, &b),
-                    &words,
-                    self.compare,
+                    &known::CheckSeen {
+                        side: &pair.side,
+                        report: checked,
+                        out: &out,
+                        exes: (&a, &b),
+                        check_args: &words,
+                        compare: self.compare,
+                        stop: &self.stop,
+                    },
                 ));
             }
         }

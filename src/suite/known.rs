@@ -15,16 +15,17 @@
 //! reported = "BusyBox prints a checksum of /, coreutils says it is a directory"
 //! ```
 
-use crate::crosscheck::program::Compare;
-use crate::env_options::{arity, EnvItem, EnvOptions};
+use crate::crosscheck::program::{replay_dir, Compare, ProgramCheck};
+use crate::env_options::{arity, pinned_stat_named, EnvItem, EnvOptions};
 use crate::error::{Error, Result};
-use crate::ktest::KTest;
+use crate::ktest::{KTest, KTestObject};
 use crate::native::{differ, env_of, run_native, NativeEnv, NativeFile};
 use crate::report::suite::KnownResult;
-use crate::report::Report;
+use crate::report::{PathVerdict, Report};
+use crate::stop::Stop;
 use serde::Deserialize;
-use std::path::Path;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// One mismatch reported before.
 #[derive(Clone, Debug, Deserialize)]
@@ -76,17 +77,41 @@ fn command(known: &Known) -> String {
     words.join(" ")
 }
 
-/// What one check of `known.utility` (`side` against the reference, tests and report in
-/// `out`) says about `known`, with the native executables `exes` (side, reference) run on it.
-pub fn look_up(
-    known: &Known,
-    side: &str,
-    report: Option<&Report>,
-    out: &Path,
-    exes: (&Path, &Path),
-    check_args: &[String],
-    compare: Compare,
-) -> KnownResult {
+/// What one pair check of a utility gives the lookup of its known mismatches.
+#[derive(Clone, Copy)]
+pub struct CheckSeen<'a> {
+    /// The implementation checked against the reference.
+    pub side: &'a str,
+    /// The check's report, when it ended with one.
+    pub report: Option<&'a Report>,
+    /// The check's output directory (its tests).
+    pub out: &'a Path,
+    /// The native executables: side, reference.
+    pub exes: (&'a Path, &'a Path),
+    /// The check's options.
+    pub check_args: &'a [String],
+    pub compare: Compare,
+    pub stop: &'a Stop,
+}
+
+/// What `check`, a check of `known.utility`, says about `known`, with the native
+/// executables run on it.
+///
+/// A difference row whose test has the command line rediscovers it. So does a complete
+/// exploration (every path explored, none unknown) whose inputs include the command line,
+/// when the command, replayed in the engine, differs as it does natively: a path's test is
+/// only one of the inputs the path stands for, so the exploration reported the command's
+/// path under other arguments.
+pub fn look_up(known: &Known, check: &CheckSeen<'_>) -> KnownResult {
+    let CheckSeen {
+        side,
+        report,
+        out,
+        exes,
+        check_args,
+        compare,
+        stop,
+    } = *check;
     let mut result = blank(known, side, "");
     result.differs_natively = native_difference(known, exes, compare);
     if let Some(report) = report {
@@ -95,7 +120,26 @@ pub fn look_up(
             result.confirmed_natively = native;
         }
     }
-    if result.found.is_none() {
+    let covered = report.filter(|r| r.summary.complete && r.summary.unknown == 0);
+    if let (None, Some(true), Some(_)) = (&result.found, result.differs_natively, covered) {
+        if reachable(&known.args, check_args) {
+            match replay_in_engine(known, bitcode(exes), compare, stop) {
+                Ok(Some(detail)) => {
+                    result.found = Some(format!(
+                        "the complete exploration covers this command line; replayed in the engine it differs ({detail})"
+                    ));
+                    result.confirmed_natively = true;
+                    return result;
+                }
+                Ok(None) => {
+                    result.note = "the exploration was complete and covers this command line, but replayed in the engine the implementations agree on it (the engine or its model differs from the executables there)".into();
+                    return result;
+                }
+                Err(why) => result.note = format!("not replayed in the engine: {why}"),
+            }
+        }
+    }
+    if result.found.is_none() && result.note.is_empty() {
         result.note = if !reachable(&known.args, check_args) {
             "outside the checks' inputs (their argument count or length)".into()
         } else if report.is_none() {
@@ -105,6 +149,82 @@ pub fn look_up(
         };
     }
     result
+}
+
+/// How long the engine may take to replay a known mismatch.
+const ENGINE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The bitcode beside each native executable (`busybox-tee.bc` for `busybox-tee`).
+fn bitcode((a, b): (&Path, &Path)) -> (PathBuf, PathBuf) {
+    let bc = |p: &Path| {
+        let mut name = p.as_os_str().to_owned();
+        name.push(".bc");
+        PathBuf::from(name)
+    };
+    (bc(a), bc(b))
+}
+
+/// Runs `known`'s command (its arguments, its standard input) on bitcode `a` and `b` in the
+/// engine, concretely: the detail of the difference when the sides differ, `None` when they
+/// agree.
+fn replay_in_engine(
+    known: &Known,
+    (a, b): (PathBuf, PathBuf),
+    compare: Compare,
+    stop: &Stop,
+) -> std::result::Result<Option<String>, String> {
+    if !known.files.is_empty() {
+        return Err("its files have names the model's symbolic files (A, B, …) cannot take".into());
+    }
+    if let Some(option) = known.args.iter().find(|a| arity(a).is_some()) {
+        return Err(format!(
+            "its argument {option} reads as an environment option"
+        ));
+    }
+    let stdin = known.stdin.clone().unwrap_or_default().into_bytes();
+    let mut args = vec![known.utility.clone()];
+    args.extend(known.args.iter().cloned());
+    let mut objects = Vec::new();
+    if !stdin.is_empty() {
+        args.extend(["--sym-stdin".to_string(), stdin.len().to_string()]);
+        objects.push(KTestObject {
+            name: "stdin_stat".into(),
+            bytes: pinned_stat_named("stdin_stat", stdin.len() as u64)
+                .map(|s| s.to_vec())
+                .unwrap_or_default(),
+        });
+        objects.insert(
+            0,
+            KTestObject {
+                name: "stdin".into(),
+                bytes: stdin,
+            },
+        );
+    }
+    let test = KTest {
+        args,
+        sym_argvs: 0,
+        sym_argv_len: 0,
+        objects,
+    };
+    let dir = tempfile::tempdir().map_err(|e| format!("no temporary directory: {e}"))?;
+    let path = dir.path().join("known.ktest");
+    test.write(&path).map_err(|e| e.to_string())?;
+    let mut check = ProgramCheck::new(&a, &b);
+    check.compare = compare;
+    check.exec.stop = stop.for_check();
+    check
+        .exec
+        .stop
+        .set_deadline(Instant::now() + ENGINE_TIMEOUT);
+    check.solver.stop = check.exec.stop.clone();
+    let rows = replay_dir(&check, &[path]).map_err(|e| e.to_string())?;
+    match rows.first() {
+        Some((_, row)) if row.verdict.is_difference() => Ok(Some(row.detail.clone())),
+        Some((_, row)) if row.verdict == PathVerdict::Proved => Ok(None),
+        Some((_, row)) => Err(format!("the engine's replay ended {:?}", row.verdict)),
+        None => Err("stopped before it ended".into()),
+    }
 }
 
 /// `known` as no check of its utility saw it (a pair check of it is not in the suite).
