@@ -96,6 +96,17 @@ fn a_directory_listing_is_modelled_and_compared() {
             .any(|r| r.contains(r#"stdout ".\n..\nB\nmade\n""#)),
         "{listings:?}"
     );
+    // The native executables, run in a real directory holding A and B, print the same
+    // listings as the model gave.
+    let native = xcheck(d, &["replay", "hide-out", "--native", "readdir", "hide"]);
+    let native_text = stdout(&native);
+    assert_eq!(native.status.code(), Some(0), "{native_text}");
+    for listing in [
+        r#"A: exit 0, stdout ".\n..\nA\nB\nmade\n""#,
+        r#"A: exit 0, stdout ".\n..\nB\nmade\n""#,
+    ] {
+        assert!(native_text.contains(listing), "{listing}\n{native_text}");
+    }
 }
 
 #[test]
