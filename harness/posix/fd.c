@@ -1,8 +1,10 @@
 /* The system-call model's descriptor table and the file system calls: read/write and their
  * vector and positioned forms, open/openat/creat, close, lseek, the stat family, access,
- * ioctl, fcntl, dup/dup2/dup3, ftruncate/truncate, unlink/rmdir/mkdir/rename, getcwd and
- * friends, poll/select (everything is ready at once) and statfs. Descriptors point to open file descriptions (shared by dup), which point to file
- * nodes (fs.c), output pipes (stdout/stderr, recorded with __xc_output) or devices. */
+ * ioctl, fcntl, dup/dup2/dup3, pipe/pipe2, getdents64/getdents, ftruncate/truncate,
+ * unlink/rmdir/mkdir/rename, getcwd and friends, poll/select (files and devices are ready at
+ * once, pipes as their contents say) and statfs. Descriptors point to open file descriptions
+ * (shared by dup), which point to file nodes (fs.c), output pipes (stdout/stderr, recorded
+ * with __xc_output), the program's own pipes (pipe.c) or devices. */
 #include <xcheck/posix.h>
 
 struct xc_ofd {
@@ -10,8 +12,11 @@ struct xc_ofd {
     int kind;               /* XC_K_* */
     int flags;              /* access mode and status flags, as F_GETFL reports them */
     int stream;             /* XC_K_PIPE: 1 or 2 */
-    long off;               /* may be symbolic after an lseek by a symbolic amount */
+    long off;               /* may be symbolic after an lseek by a symbolic amount; for a
+                             * directory, the entries listed so far */
     struct xc_file *file;   /* XC_K_FILE, XC_K_DIR */
+    struct xc_file *dir_last; /* XC_K_DIR: the entry listed last (NULL for "." and "..") */
+    struct xc_pipe *pipe;   /* XC_K_FIFO */
 };
 
 static struct xc_ofd xc_ofds[XC_NFD];
@@ -42,13 +47,18 @@ static struct xc_ofd *xc_ofd_new(int kind, int flags) {
             o->stream = 0;
             o->off = 0;
             o->file = 0;
+            o->dir_last = 0;
+            o->pipe = 0;
             return o;
         }
     }
     return 0; /* cannot happen: there are as many descriptions as descriptors */
 }
 
-static void xc_ofd_put(struct xc_ofd *o) { o->refs--; }
+static void xc_ofd_put(struct xc_ofd *o) {
+    if (--o->refs == 0 && o->kind == XC_K_FIFO)
+        xc_pipe_drop(o->pipe, xc_readable(o), xc_writable(o));
+}
 
 /* The descriptor number fd as a concrete index, or -1 when it is not open. */
 static int xc_fdno(long fd) {
@@ -93,6 +103,7 @@ void xc_fd_reset(void) {
         xc_cloexec[i] = 0;
     }
     xc_umask = 022;
+    xc_pipe_reset();
     struct xc_ofd *in = xc_ofd_new(XC_K_FILE, XC_O_RDONLY | XC_O_LARGEFILE);
     in->file = xc_stdin_file;
     xc_install(0, in, 0);
@@ -140,8 +151,9 @@ static long xc_file_pwrite(struct xc_file *f, const void *buf, size_t count, uns
     return (long)count;
 }
 
-/* One transfer from an open description; pos < 0 means "at the description's offset". */
-static long xc_do_read(struct xc_ofd *o, void *buf, size_t count, long pos) {
+/* One transfer from an open description; pos < 0 means "at the description's offset".
+ * first: nothing was read yet by this call (only then does an empty pipe wait). */
+static long xc_do_read(struct xc_ofd *o, void *buf, size_t count, long pos, int first) {
     switch (o->kind) {
     case XC_K_FILE: {
         unsigned long off = pos < 0 ? (unsigned long)o->off : (unsigned long)pos;
@@ -152,6 +164,8 @@ static long xc_do_read(struct xc_ofd *o, void *buf, size_t count, long pos) {
     }
     case XC_K_DIR:
         return -XC_EISDIR;
+    case XC_K_FIFO:
+        return xc_pipe_read(o->pipe, buf, count, first && !(o->flags & XC_O_NONBLOCK));
     case XC_K_NULL:
         return 0;
     case XC_K_ZERO:
@@ -187,6 +201,8 @@ static long xc_do_write(struct xc_ofd *o, const void *buf, size_t count, long po
         if (count)
             __xc_output(o->stream, buf, count);
         return (long)count;
+    case XC_K_FIFO:
+        return xc_pipe_write(o->pipe, buf, count, !(o->flags & XC_O_NONBLOCK));
     case XC_K_NULL:
     case XC_K_ZERO:
     case XC_K_RANDOM:
@@ -217,7 +233,7 @@ static long xc_read_common(long fd, const struct xc_iovec *iov, long iovcnt, lon
         size_t len = iov[i].len;
         if (len == 0)
             continue;
-        long r = xc_do_read(o, iov[i].base, len, pos < 0 ? pos : pos + done);
+        long r = xc_do_read(o, iov[i].base, len, pos < 0 ? pos : pos + done, done == 0);
         if (r < 0)
             return done ? done : r;
         done += r;
@@ -271,6 +287,11 @@ static struct xc_ofd *xc_reopen(int n, int flags, long *err) {
     o->file = cur->file;
     if (o->kind == XC_K_PIPE)
         o->flags = cur->flags;
+    if (o->kind == XC_K_FIFO) {
+        /* Linux opens the pipe anew: one more reader or writer, as the flags ask. */
+        o->pipe = cur->pipe;
+        xc_pipe_hold(o->pipe, xc_readable(o), xc_writable(o));
+    }
     return o;
 }
 
@@ -388,6 +409,31 @@ static long xc_close(long fd) {
     return 0;
 }
 
+/* pipe and pipe2: a pipe's read end and write end on the two lowest free descriptors. */
+static long xc_pipe2(int *fds, long flags) {
+    if (flags & ~(long)(XC_O_CLOEXEC | XC_O_NONBLOCK))
+        return -XC_EINVAL;  /* O_DIRECT (packet mode) is not modelled */
+    if (!fds)
+        return -XC_EFAULT;
+    int r = xc_lowest_free(0);
+    int w = r < 0 ? -1 : xc_lowest_free(r + 1);
+    if (w < 0)
+        return -XC_EMFILE;
+    struct xc_pipe *p = xc_pipe_new();
+    if (!p)
+        return -XC_ENFILE;
+    int nb = (int)(flags & XC_O_NONBLOCK);
+    struct xc_ofd *ro = xc_ofd_new(XC_K_FIFO, XC_O_RDONLY | nb);
+    ro->pipe = p;
+    xc_install(r, ro, (flags & XC_O_CLOEXEC) != 0);
+    struct xc_ofd *wo = xc_ofd_new(XC_K_FIFO, XC_O_WRONLY | nb);
+    wo->pipe = p;
+    xc_install(w, wo, (flags & XC_O_CLOEXEC) != 0);
+    int v[2] = {r, w};
+    memcpy(fds, v, sizeof v);
+    return 0;
+}
+
 /* ---- metadata ---------------------------------------------------------------------------- */
 
 static void xc_ofd_stat(const struct xc_ofd *o, struct xc_stat *st) {
@@ -399,9 +445,9 @@ static void xc_ofd_stat(const struct xc_ofd *o, struct xc_stat *st) {
     st->st_blksize = 4096;
     st->st_nlink = 1;
     st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec = XC_EPOCH;
-    if (o->kind == XC_K_PIPE) {
+    if (o->kind == XC_K_PIPE || o->kind == XC_K_FIFO) {
         st->st_dev = 0xc;
-        st->st_ino = 20 + (uint64_t)o->stream;
+        st->st_ino = o->kind == XC_K_PIPE ? 20 + (uint64_t)o->stream : xc_pipe_ino(o->pipe);
         st->st_mode = XC_S_IFIFO | 0600;
         return;
     }
@@ -514,15 +560,26 @@ static long xc_lseek(long fd, long off, long whence) {
         return -XC_EBADF;
     switch (o->kind) {
     case XC_K_PIPE:
+    case XC_K_FIFO:
         return -XC_ESPIPE;
     case XC_K_NULL:
     case XC_K_ZERO:
     case XC_K_RANDOM:
         return 0;
-    case XC_K_DIR:
+    case XC_K_DIR: {
+        /* A directory's offset counts the entries listed (getdents64's d_off): SEEK_SET to
+         * 0 rewinds, to a d_off goes on from there. */
         if (whence != XC_SEEK_SET && whence != XC_SEEK_CUR)
             return -XC_EINVAL;
-        return 0;
+        if (whence == XC_SEEK_CUR && off == 0)
+            return o->off;
+        long n = (whence == XC_SEEK_CUR ? o->off : 0) + off;
+        if (n < 0)
+            return -XC_EINVAL;
+        o->off = (long)xc_conc((unsigned long)n);
+        o->dir_last = 0;
+        return o->off;
+    }
     default:
         break;
     }
@@ -568,6 +625,8 @@ static long xc_ioctl(long fd, unsigned long req, long arg) {
         if (o->kind == XC_K_FILE) {
             long left = (long)o->file->size - o->off;
             v = left > 0 ? (int)left : 0;
+        } else if (o->kind == XC_K_FIFO) {
+            v = (int)xc_pipe_avail(o->pipe);
         } else if (o->kind == XC_K_DIR) {
             return -XC_ENOTTY;
         }
@@ -646,7 +705,7 @@ static long xc_fcntl(long fd, long cmd, long arg) {
     case XC_F_GETOWN:
         return 0;
     case XC_F_GETPIPE_SZ:
-        return o->kind == XC_K_PIPE ? 65536 : -XC_EBADF;
+        return o->kind == XC_K_PIPE || o->kind == XC_K_FIFO ? XC_PIPE_CAP : -XC_EBADF;
     default:
         return -XC_EINVAL;
     }
@@ -842,10 +901,13 @@ static long xc_getcwd(char *buf, unsigned long size) {
 /* What poll reports ready on a description: every file, directory and device of the model
  * is always ready for reading and writing (as Linux reports files without a poll method:
  * regular files, directories, /dev/null); an output pipe (stdout, stderr) is always drained,
- * so ready for writing only. */
+ * so ready for writing only; a pipe of the program's is readable while bytes wait, hung up
+ * (POLLHUP, end of file) when no writer is left, writable while there is room (pipe.c). */
 static int xc_ready_mask(const struct xc_ofd *o) {
     if (o->kind == XC_K_PIPE)
         return XC_POLLOUT | XC_POLLWRNORM;
+    if (o->kind == XC_K_FIFO)
+        return xc_pipe_ready(o->pipe, xc_readable(o), xc_writable(o));
     return XC_POLLIN | XC_POLLOUT | XC_POLLRDNORM | XC_POLLWRNORM;
 }
 
@@ -872,7 +934,10 @@ static long xc_poll(struct xc_pollfd *fds, unsigned long nfds, int forever) {
         p.revents = 0;
         if (p.fd >= 0) {
             struct xc_ofd *o = xc_get(p.fd);
-            p.revents = o ? (int16_t)(p.events & xc_ready_mask(o)) : XC_POLLNVAL;
+            /* POLLHUP and POLLERR are reported whether asked for or not. */
+            int mask = o ? xc_ready_mask(o) : 0;
+            p.revents = o ? (int16_t)((p.events | XC_POLLHUP | XC_POLLERR) & mask)
+                          : XC_POLLNVAL;
         }
         if (p.revents)
             ready++;
@@ -905,14 +970,15 @@ static long xc_select(long nfds, unsigned long *rd, unsigned long *wr, unsigned 
         unsigned long bit = 1UL << (fd % 64);
         struct xc_ofd *o = xc_get(fd);
         int mask = o ? xc_ready_mask(o) : 0;
+        /* As Linux's select: hung up or in error counts as readable, in error as writable. */
         if (rd && (rd[fd / 64] & bit)) {
-            if (mask & XC_POLLIN)
+            if (mask & (XC_POLLIN | XC_POLLHUP | XC_POLLERR))
                 ready++;
             else
                 rd[fd / 64] &= ~bit;
         }
         if (wr && (wr[fd / 64] & bit)) {
-            if (mask & XC_POLLOUT)
+            if (mask & (XC_POLLOUT | XC_POLLERR))
                 ready++;
             else
                 wr[fd / 64] &= ~bit;
@@ -1055,6 +1121,22 @@ long xc_fd_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6,
     }
     case XC_SYS_sync:
         return 0;
+    case XC_SYS_pipe:
+        return xc_pipe2((int *)a1, 0);
+    case XC_SYS_pipe2:
+        return xc_pipe2((int *)a1, a2);
+    case XC_SYS_getdents:
+    case XC_SYS_getdents64: {
+        struct xc_ofd *o = xc_get(a1);
+        if (!o)
+            return -XC_EBADF;
+        if (o->kind != XC_K_DIR)
+            return -XC_ENOTDIR;
+        if (!xc_fs_dir_known(o->file))
+            break;  /* a host directory: its entries are unknown (reported, -ENOSYS) */
+        return xc_fs_getdents(o->file, &o->off, &o->dir_last, (unsigned char *)a2,
+                              (unsigned long)a3, n == XC_SYS_getdents64);
+    }
     case XC_SYS_poll:
         return xc_poll((struct xc_pollfd *)a1, (unsigned long)a2, (int)a3 < 0);
     case XC_SYS_ppoll:
@@ -1069,7 +1151,7 @@ long xc_fd_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6,
         struct xc_ofd *o = xc_get(a1);
         if (!o)
             return -XC_EBADF;
-        return xc_put_statfs((void *)a2, o->kind == XC_K_PIPE);
+        return xc_put_statfs((void *)a2, o->kind == XC_K_PIPE || o->kind == XC_K_FIFO);
     }
     case XC_SYS_statfs: {
         struct xc_path r;

@@ -484,6 +484,149 @@ int xc_fs_dir_busy(const struct xc_file *d) {
     return 0;
 }
 
+/* ---- directory listing ------------------------------------------------------------------ */
+
+int xc_fs_dir_known(const struct xc_file *d) { return d == &xc_root || !d->init_exists; }
+
+static int xc_is_sym(const struct xc_file *f) { return f >= xc_syms && f < xc_syms + xc_nsyms; }
+
+/* The entry name of node f in directory d (a pointer into f's name), whether or not f
+ * exists, or NULL when f is not directly in d. The root is both "/" and ".": "x" and "/x"
+ * are in it. */
+static const char *xc_entry_name(const struct xc_file *d, const struct xc_file *f) {
+    const char *n = f->name, *rest;
+    if (f == d || !n[0])
+        return 0;   /* stdin's node has an empty name */
+    if (d == &xc_root) {
+        rest = n[0] == '/' ? n + 1 : n;
+    } else {
+        size_t i = 0;
+        while (d->name[i] && n[i] == d->name[i])
+            i++;
+        if (d->name[i] || n[i] != '/')
+            return 0;
+        rest = n + i + 1;
+    }
+    if (!rest[0])
+        return 0;
+    for (const char *c = rest; *c; c++)
+        if (*c == '/')
+            return 0;
+    return rest;
+}
+
+/* Whether node f is listed in d: an existing entry of d that is a symbolic file or that the
+ * program made (created, or renamed to that name). Files only found on the host by name are
+ * not listed: whether a node exists for one depends on which program looked it up first. */
+static const char *xc_listed(const struct xc_file *d, const struct xc_file *f) {
+    if (!f->exists || !(xc_is_sym(f) || !f->init_exists || f->name != f->init_name))
+        return 0;
+    return xc_entry_name(d, f);
+}
+
+/* The inode number of d's parent (the root's parent is itself). */
+static uint64_t xc_parent_ino(const struct xc_file *d) {
+    if (d == &xc_root)
+        return xc_root.ino;
+    for (const struct xc_file *f = xc_nodes; f; f = f->next)
+        if (f->exists && (f->mode & XC_S_IFMT) == XC_S_IFDIR && xc_entry_name(f, d))
+            return f->ino;
+    return xc_root.ino;
+}
+
+/* The length of a record naming `name`: its head, the name and its NUL (and the old
+ * layout's d_type byte), rounded up to 8. */
+static size_t xc_dirent_len(const char *name, int is64) {
+    return ((is64 ? 19 : 18) + xc_strlen(name) + 1 + (is64 ? 0 : 1) + 7) & ~(size_t)7;
+}
+
+/* Writes one record at buf: linux_dirent64 (d_ino, d_off, d_reclen, d_type, d_name) or the
+ * old linux_dirent (d_ino, d_off, d_reclen, d_name, padding, d_type in the last byte).
+ * Returns its length. */
+static size_t xc_dirent(unsigned char *buf, uint64_t ino, long off, const char *name,
+                        unsigned char type, int is64) {
+    size_t nlen = xc_strlen(name);
+    size_t head = is64 ? 19 : 18;
+    size_t reclen = xc_dirent_len(name, is64);
+    uint16_t rl = (uint16_t)reclen;
+    memset(buf, 0, reclen);
+    memcpy(buf, &ino, 8);
+    memcpy(buf + 8, &off, 8);
+    memcpy(buf + 16, &rl, 2);
+    memcpy(buf + head, name, nlen);
+    buf[is64 ? 18 : reclen - 1] = type;
+    return reclen;
+}
+
+long xc_fs_getdents(struct xc_file *d, long *off, struct xc_file **last, unsigned char *buf,
+                    unsigned long count, int is64) {
+    if (!buf)
+        return -XC_EFAULT;
+    count = xc_conc(count);
+
+    /* The listed entries in name order (names unique: "x" and "/x" are one entry). */
+    size_t n = 0;
+    for (struct xc_file *f = xc_nodes; f; f = f->next)
+        n += xc_listed(d, f) != 0;
+    struct xc_file **kids = malloc((n ? n : 1) * sizeof *kids);
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    size_t k = 0;
+    for (struct xc_file *f = xc_nodes; f; f = f->next) {
+        const char *e = xc_listed(d, f);
+        if (!e)
+            continue;
+        size_t j = k++;
+        for (; j > 0 && xc_name_less(e, names[j - 1]); j--) {
+            names[j] = names[j - 1];
+            kids[j] = kids[j - 1];
+        }
+        names[j] = e;
+        kids[j] = f;
+    }
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || !xc_streq(names[i], names[k - 1])) {
+            names[k] = names[i];
+            kids[k++] = kids[i];
+        }
+    n = k;
+
+    /* Where to go on from: after the entry listed last when it is still known by a name in
+     * d (so that removing entries already listed skips nothing), else by position. */
+    long pos = *off;
+    size_t i;
+    const char *after = pos >= 2 && *last ? xc_entry_name(d, *last) : 0;
+    if (after) {
+        i = 0;
+        while (i < n && !xc_name_less(after, names[i]))
+            i++;
+        i += 2;
+    } else {
+        i = pos < 0 ? 0 : (size_t)pos;
+    }
+
+    long done = 0;
+    for (; i < n + 2; i++) {
+        const char *name = i == 0 ? "." : i == 1 ? ".." : names[i - 2];
+        size_t len = xc_dirent_len(name, is64);
+        if ((unsigned long)done + len > count) {
+            if (done == 0)
+                done = -XC_EINVAL;
+            break;
+        }
+        uint64_t ino = i == 0 ? d->ino : i == 1 ? xc_parent_ino(d) : kids[i - 2]->ino;
+        uint32_t mode = i < 2 ? XC_S_IFDIR : kids[i - 2]->mode;
+        pos++;
+        done += (long)xc_dirent(buf + done, ino, pos, name,
+                                (unsigned char)((mode & XC_S_IFMT) >> 12), is64);
+        *off = pos;
+        *last = i < 2 ? 0 : kids[i - 2];
+    }
+    free(kids);
+    free(names);
+    return done;
+}
+
 struct xc_file *xc_fs_create(const char *path, uint32_t mode) {
     struct xc_file *f = xc_new_node(path, mode, xc_fs_next_ino());
     f->exists = 1;

@@ -123,7 +123,7 @@ static int xc_default_ignored(int sig) {
 }
 
 /* A signal the process sends itself: delivered at once. */
-static long xc_signal_self(long sig, int code) {
+long xc_signal_self(long sig, int code) {
     if (sig == 0)
         return 0;
     if (sig < 1 || sig > XC_NSIG)

@@ -10,6 +10,7 @@ mod cli;
 mod common;
 mod config_file;
 mod corpus;
+mod dirpipe;
 mod expr_props;
 mod float;
 mod float80;

@@ -196,10 +196,12 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_ENOTDIR 20
 #define XC_EISDIR 21
 #define XC_EINVAL 22
+#define XC_ENFILE 23
 #define XC_EMFILE 24
 #define XC_ENOTTY 25
 #define XC_EFBIG 27
 #define XC_ESPIPE 29
+#define XC_EPIPE 32
 #define XC_ERANGE 34
 #define XC_ENAMETOOLONG 36
 #define XC_ENOSYS 38
@@ -239,6 +241,11 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_S_IFIFO 0010000
 
 #define XC_X_OK 1
+
+/* d_type of a directory entry: the file type bits shifted down (the kernel's IFTODT). */
+#define XC_DT_FIFO 1
+#define XC_DT_DIR 4
+#define XC_DT_REG 8
 
 #define XC_SEEK_SET 0
 #define XC_SEEK_CUR 1
@@ -300,6 +307,7 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_SIGABRT 6
 #define XC_SIGKILL 9
 #define XC_SIGSEGV 11
+#define XC_SIGPIPE 13
 #define XC_SIGTERM 15
 #define XC_SIGCHLD 17
 #define XC_SIGCONT 18
@@ -434,8 +442,9 @@ struct xc_file {
     const struct xc_stat *stat;
 };
 
-/* Kinds of open file description. */
-enum { XC_K_FILE = 1, XC_K_DIR, XC_K_PIPE, XC_K_NULL, XC_K_ZERO, XC_K_RANDOM };
+/* Kinds of open file description: XC_K_PIPE is an output stream (stdout, stderr, recorded
+ * with __xc_output), XC_K_FIFO an end of a pipe the program made (pipe.c). */
+enum { XC_K_FILE = 1, XC_K_DIR, XC_K_PIPE, XC_K_NULL, XC_K_ZERO, XC_K_RANDOM, XC_K_FIFO };
 
 /* Devices a path may name (besides nodes). */
 enum { XC_DEV_NONE = 0, XC_DEV_NULL, XC_DEV_ZERO, XC_DEV_RANDOM, XC_DEV_URANDOM, XC_DEV_TTY,
@@ -462,6 +471,38 @@ void xc_fs_stat(const struct xc_file *f, struct xc_stat *st);
 int xc_fs_dir_busy(const struct xc_file *d);
 uint64_t xc_fs_next_ino(void);
 void xc_fs_set_sym_files(struct xc_file *files, unsigned n);
+/* getdents64 (is64) or getdents on directory d: fills buf (count bytes) with the entries
+ * from position *off on ("." and ".." first, then the entries in name order), advancing *off
+ * and *last (the entry last returned, to resume after it when entries were removed). Returns
+ * the bytes written, 0 at the end, -EINVAL when the next entry does not fit. */
+long xc_fs_getdents(struct xc_file *d, long *off, struct xc_file **last, unsigned char *buf,
+                    unsigned long count, int is64);
+/* Whether the model knows every entry of directory d (the root and the directories the
+ * program made; not a host directory, whose entries are unknown). */
+int xc_fs_dir_known(const struct xc_file *d);
+
+/* pipe.c: the program's own pipes */
+struct xc_pipe;
+/* A new pipe with one read end and one write end open, or NULL when none is free. */
+struct xc_pipe *xc_pipe_new(void);
+/* One more (or one less) open description of the read end and/or the write end; the pipe
+ * is freed when neither end is open. */
+void xc_pipe_hold(struct xc_pipe *p, int rd, int wr);
+void xc_pipe_drop(struct xc_pipe *p, int rd, int wr);
+/* Reads up to count bytes: 0 at end of file (no write end open); on an empty pipe with a
+ * writer, -EAGAIN when !wait, else a model error (nothing else can ever write). */
+long xc_pipe_read(struct xc_pipe *p, void *buf, size_t count, int wait);
+/* Appends count bytes: -EPIPE (after SIGPIPE) with no read end open; when the bytes do not
+ * fit, as many as fit or -EAGAIN when !wait, else a model error. */
+long xc_pipe_write(struct xc_pipe *p, const void *buf, size_t count, int wait);
+/* The poll bits of an end (rd: the read end, wr: the write end). */
+int xc_pipe_ready(const struct xc_pipe *p, int rd, int wr);
+/* Bytes waiting to be read; the pipe's inode number. */
+size_t xc_pipe_avail(const struct xc_pipe *p);
+uint64_t xc_pipe_ino(const struct xc_pipe *p);
+void xc_pipe_reset(void);
+/* Linux's default pipe capacity. */
+#define XC_PIPE_CAP 65536
 
 /* fd.c: descriptors and I/O */
 void xc_fd_setup(struct xc_file *stdin_file);
@@ -473,6 +514,9 @@ long xc_fd_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6,
 /* sys.c: process, memory, time, signals */
 void xc_sys_reset(void);
 void xc_random_fill(unsigned char *buf, size_t n);
+/* Delivers signal sig to the process itself (its handler, nothing when ignored, or the
+ * default action: death for most). Returns 0 or -EINVAL. */
+long xc_signal_self(long sig, int code);
 
 /* env.c: options and failure injection */
 /* Which call kinds can be made to fail by --max-fail (KLEE's five counters). */

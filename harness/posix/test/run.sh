@@ -53,7 +53,7 @@ fi
 {
     echo '#define _GNU_SOURCE'
     for h in sys/syscall.h errno.h fcntl.h sys/stat.h unistd.h sys/ioctl.h sys/mman.h \
-        signal.h elf.h sys/resource.h asm/prctl.h linux/futex.h stddef.h poll.h sys/vfs.h; do
+        signal.h elf.h sys/resource.h asm/prctl.h linux/futex.h stddef.h poll.h sys/vfs.h dirent.h; do
         echo "#include <$h>"
     done
     echo '#include <xcheck/posix.h>'
@@ -63,7 +63,7 @@ fi
             case $host in
             SYS_* | E[A-Z]* | O_* | S_IF* | F_* | FD_CLOEXEC | TC* | TIOC* | FIO* | SEEK_* | \
                 MAP_* | PROT_WRITE | SIG[A-Z]* | SA_* | AT_* | RLIMIT_* | RLIM_INFINITY | \
-                ARCH_* | FUTEX_* | X_OK | POLL*)
+                ARCH_* | FUTEX_* | X_OK | POLL* | DT_*)
                 # glibc's O_LARGEFILE is 0 on x86_64 (the kernel's and musl's is 0100000)
                 case $host in SIG_* | EPOCH | O_LARGEFILE) continue ;; esac
                 echo "_Static_assert((long)($x) == (long)($host), \"$x\");"
@@ -101,7 +101,7 @@ done
 $CC "${cflags[@]}" -c "$root/harness/klee.c" -o "$work/klee.o"
 $CC "${cflags[@]}" -Wall -Wextra -c "$here/prims_native.c" -o "$work/prims.o"
 objs+=("$work/klee.o" "$work/prims.o")
-for t in t_argv t_io t_reset t_fail t_misc; do
+for t in t_argv t_io t_reset t_fail t_misc t_dir t_pipe; do
     $CC "${cflags[@]}" -Wall -Wextra -Wno-unused-function -o "$work/$t" "$here/$t.c" "${objs[@]}"
 done
 
@@ -278,6 +278,21 @@ case_ "misc: exit_group(259) is status 3" 3 "bye" - t_misc exit
 case_ "misc: kill(self, SIGTERM)" 143 "" - t_misc sigterm
 case_ "misc: abort's tkill(SIGABRT)" 134 "" - t_misc abort
 case_ "misc: an ignored signal" 0 "" - t_misc ignored
+
+# directory listing
+input "A_data s:alpha" "B_data s:bravo" "A_data_stat $(stat_hex 5 10)" "B_data_stat $(stat_hex 5 11)"
+case_ "dir: getdents64/getdents of the root and of a made directory, offsets, reset" 0 "" - t_dir
+
+# pipes
+input
+case_ "pipe: reads, writes, EOF, descriptors, poll/select, capacity, reset" 0 "before
+after" - t_pipe basic
+case_ "pipe: a write with no read end is killed by SIGPIPE" 141 "go" - t_pipe sigpipe
+case_ "pipe: a write with no read end and SIGPIPE ignored is EPIPE" 0 "go
+alive" - t_pipe ignored
+case_ "pipe: a read that would wait forever is a model error" 77 "" - t_pipe hang
+case_ "pipe: a write that would wait forever is a model error" 77 "" - t_pipe full
+case_ "pipe: poll that would wait forever on an empty pipe is a model error" 77 "" - t_pipe pollhang
 
 # ---- 4. optional: the model under the engine (XC_ENGINE=target/release/xcheck, built from
 # this tree so that its embedded harness is this model) ------------------------------------
