@@ -440,7 +440,8 @@ pub const MODEL_EPOCH: i64 = 1_577_836_800;
 /// `xc_fs_stat` of the file when it is made; `env.c`): device 0x803, inode `ino` (10 + k for
 /// file k, 9 for stdin), one link, `S_IFREG | 0644`, owner 0, `size` bytes, block size
 /// 4096, 8 blocks, every time [`MODEL_EPOCH`]. KLEE leaves these objects symbolic; the
-/// model does not, so that no path forks on them.
+/// model leaves only the permission bits and the access and modification times symbolic
+/// ([`stat_of_model`]), so that no path forks on the others.
 pub fn pinned_stat(size: u64, ino: u64) -> [u8; STAT_SIZE] {
     let mut s = [0u8; STAT_SIZE];
     let mut put = |at: usize, bytes: &[u8]| s[at..at + bytes.len()].copy_from_slice(bytes);
@@ -453,6 +454,29 @@ pub fn pinned_stat(size: u64, ino: u64) -> [u8; STAT_SIZE] {
     put(64, &8u64.to_le_bytes());
     for at in [72, 88, 104] {
         put(at, &MODEL_EPOCH.to_le_bytes());
+    }
+    s
+}
+
+/// The stat object a test records for `symbolic`, the bytes a path's model gives a stat
+/// object: `pinned` (see [`pinned_stat`]) with what the model leaves symbolic taken from
+/// `symbolic` as the model takes it (`harness/posix/env.c`): the permission bits of a
+/// regular file (`st_mode & 0777`) and the access and modification times (their low 31
+/// bits, seconds up to 2038).
+pub fn stat_of_model(pinned: [u8; STAT_SIZE], symbolic: &[u8]) -> [u8; STAT_SIZE] {
+    let mut s = pinned;
+    if symbolic.len() < STAT_SIZE {
+        return s;
+    }
+    let word = |at: usize, n: usize| {
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(&symbolic[at..at + n]);
+        u64::from_le_bytes(b)
+    };
+    let mode = 0o100000 | (word(24, 4) as u32 & 0o777);
+    s[24..28].copy_from_slice(&mode.to_le_bytes());
+    for at in [72, 88] {
+        s[at..at + 8].copy_from_slice(&(word(at, 8) & 0x7fff_ffff).to_le_bytes());
     }
     s
 }
@@ -581,6 +605,26 @@ mod tests {
 
     fn parse(s: &str) -> Result<EnvOptions, EnvError> {
         EnvOptions::parse(&words(s))
+    }
+
+    #[test]
+    fn a_recorded_stat_object_keeps_the_models_mode_bits_and_times_and_pins_the_rest() {
+        let pinned = pinned_stat(5, 10);
+        let mut model = [0xffu8; STAT_SIZE];
+        model[88..96].copy_from_slice(&0x1_2345_6789i64.to_le_bytes());
+        let s = stat_of_model(pinned, &model);
+        let at = |k: usize| u64::from_le_bytes(s[k..k + 8].try_into().unwrap());
+        assert_eq!(at(24) as u32, 0o100777);
+        assert_eq!(at(72), 0x7fff_ffff);
+        assert_eq!(at(88), 0x2345_6789);
+        // Everything else is the pinned object's: size, inode, owner, change time.
+        for (k, (x, y)) in s.iter().zip(&pinned).enumerate() {
+            if !(24..28).contains(&k) && !(72..80).contains(&k) && !(88..96).contains(&k) {
+                assert_eq!(x, y, "byte {k}");
+            }
+        }
+        // The stat of the test equals the model's when the model's values are the pinned ones.
+        assert_eq!(stat_of_model(pinned, &pinned), pinned);
     }
 
     #[test]

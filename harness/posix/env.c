@@ -102,20 +102,33 @@ static void xc_file_node(struct xc_file *f, const char *path, unsigned char *dat
 /* KLEE 3.x's stat object of a symbolic file or of stdin ("A_data_stat", "stdin_stat"): a
  * 144-byte struct stat64 (x86-64), made right after the file's bytes. KLEE leaves it
  * symbolic, with preferences for plausible values (klee_prefer_cex), and overwrites st_size
- * and st_blocks. Here the whole object is pinned to what the model's stat of the file gives
- * (regular file 0644, the file's size, 8 blocks, inode 10 + k or 9 for stdin, device 0x803,
- * block size 4096, every time 2020-01-01): exploring, its fresh symbolic bytes are
- * overwritten with those values, so that no path forks on them and no constraint joins the
- * path condition (one was measured to cost about 40% on wc: constraint independence
- * re-solves its group after queries), and a test records them (env_options::pinned_stat
- * in xcheck); replaying, its bytes are concrete and must be those values (a false
- * assumption otherwise). The model's stat of the file then starts from the object. A stat
- * left symbolic is future work. */
+ * and st_blocks. Here what a native replay can give a file is left symbolic: the permission
+ * bits (st_mode & 0777; the file stays regular) and the access and modification times
+ * (whole seconds from 1970 up to 2038, which every file system keeps: the low 31 bits).
+ * They are taken as masks of the object's bytes, so no assumption joins the path condition
+ * for them; the test records the masked values, preferably 0644 and 2020-01-01
+ * (klee_prefer_cex). The rest is pinned
+ * to what the model's stat of the file gives (device 0x803, inode 10 + k or 9 for stdin,
+ * one link, owner 0, the file's size, 8 blocks, block size 4096, change time 2020-01-01):
+ * exploring, those fresh symbolic bytes are overwritten, so that no path forks on them and
+ * no constraint joins the path condition (a whole symbolic object was measured to cost
+ * about 40% on wc), and a test records them (env_options::stat_of_model in xcheck);
+ * replaying, its bytes are concrete and must be those values (a false assumption
+ * otherwise). The model's stat of the file then starts from the object. */
 static void xc_stat_object(struct xc_file *f, const char *name) {
     struct xc_stat pin;
     xc_fs_stat(f, &pin);
     struct xc_stat *s = malloc(sizeof *s);
     klee_make_symbolic(s, sizeof *s, name);
+    uint32_t mode = XC_S_IFREG | (s->st_mode & 0777);
+    int64_t atime = s->st_atime_sec & 0x7fffffff, mtime = s->st_mtime_sec & 0x7fffffff;
+    /* A test gives them the usual values where its path allows, as KLEE's do. */
+    klee_prefer_cex(s, (mode & 0777) == 0644);
+    klee_prefer_cex(s, atime == XC_EPOCH);
+    klee_prefer_cex(s, mtime == XC_EPOCH);
+    pin.st_mode = mode;
+    pin.st_atime_sec = atime;
+    pin.st_mtime_sec = mtime;
     const uint64_t *w = (const uint64_t *)(void *)s, *p = (const uint64_t *)(void *)&pin;
     if (!klee_is_symbolic(w[0])) {
         uint64_t diff = 0;
@@ -125,6 +138,7 @@ static void xc_stat_object(struct xc_file *f, const char *name) {
     }
     memcpy(s, &pin, sizeof pin);
     f->stat = s;
+    f->mode = f->init_mode = mode;
 }
 
 static int *xc_fail_counter(const char *name) {

@@ -239,8 +239,34 @@ pub fn minimize_objects(
         return model;
     }
     let mut search = Search::new(pool, state, goal, model, *budget, stop);
+    for &wish in &state.preferences {
+        search.try_wish(wish);
+    }
     for (bytes, is_string) in objects {
         text_bytes(&mut search, pool, bytes, *is_string);
+    }
+    *budget = budget.saturating_sub(search.start.elapsed());
+    search.model
+}
+
+/// A model of `state` ∧ `goal` that satisfies as many of the path's preferences
+/// (`klee_prefer_cex`), in order, as it allows, starting from `model` (which must satisfy
+/// both); `model` itself when it satisfies them all.
+pub fn preferred(
+    ex: &Executor<'_>,
+    state: &State,
+    goal: ExprId,
+    model: Arc<Assignment>,
+    budget: &mut Duration,
+) -> Arc<Assignment> {
+    let (pool, stop) = (ex.pool, &ex.config.stop);
+    let held = pool.eval_all(&state.preferences, &model);
+    if held.iter().all(|&v| v == 1) || budget.is_zero() || stop.should_stop() {
+        return model;
+    }
+    let mut search = Search::new(pool, state, goal, model, *budget, stop);
+    for &wish in &state.preferences {
+        search.try_wish(wish);
     }
     *budget = budget.saturating_sub(search.start.elapsed());
     search.model

@@ -685,13 +685,9 @@ impl ProgramDriver {
             };
             // Failures on both sides count as agreement only when replay shows them: their
             // row needs a test, so an input.
-            let example = match example {
-                Some(m) if fa && fb => Some(Arc::new(complete_model(ex, state, &m))),
-                None if fa && fb => match ex.check(state, pool.true_()) {
-                    Ok(m) => m.map(|m| Arc::new(complete_model(ex, state, &m))),
-                    Err(why) => return undecided(state, &why),
-                },
-                other => other,
+            let example = match self.failure_example(ex, state, example, fa && fb) {
+                Ok(m) => m,
+                Err(why) => return undecided(state, &why),
             };
             let [result_a, result_b, detail] = match &example {
                 Some(m) => [
@@ -769,6 +765,36 @@ impl ProgramDriver {
         }
     }
 
+    /// The model a path's row shows (`example`, the path's own if known), completed; when
+    /// every side fails (`all_fail`), the row needs a test, so a model is found if none is
+    /// known, and it gives the inputs their preferred values where the path allows (a stat
+    /// object's usual mode and times).
+    fn failure_example(
+        &mut self,
+        ex: &mut Executor<'_>,
+        state: &State,
+        example: Option<Arc<Assignment>>,
+        all_fail: bool,
+    ) -> std::result::Result<Option<Arc<Assignment>>, String> {
+        let pool = ex.pool;
+        let example = match example {
+            Some(m) if all_fail => Arc::new(complete_model(ex, state, &m)),
+            None if all_fail => match ex.check(state, pool.true_())? {
+                Some(m) => Arc::new(complete_model(ex, state, &m)),
+                None => return Ok(None),
+            },
+            other => return Ok(other),
+        };
+        let left = &mut self.minimize_left;
+        Ok(Some(super::minimize::preferred(
+            ex,
+            state,
+            pool.true_(),
+            example,
+            left,
+        )))
+    }
+
     /// Decides a path where three programs ended: its rows. All equal is one row (proved,
     /// or all failing alike); otherwise a row for each way the sides disagree (A, B or C
     /// alone, or all three): each way not yet found gets one query for a model of it.
@@ -801,13 +827,9 @@ impl ProgramDriver {
             let all_fail = failed.iter().all(|&f| f);
             // Failures of all three count as agreement only when replay shows them: their
             // row needs a test, so an input.
-            let example = match example {
-                Some(m) if all_fail => Some(Arc::new(complete_model(ex, state, &m))),
-                None if all_fail => match ex.check(state, pool.true_()) {
-                    Ok(m) => m.map(|m| Arc::new(complete_model(ex, state, &m))),
-                    Err(why) => return vec![undecided(state, &why)],
-                },
-                other => other,
+            let example = match self.failure_example(ex, state, example, all_fail) {
+                Ok(m) => m,
+                Err(why) => return vec![undecided(state, &why)],
             };
             let inputs = match (&example, all_fail) {
                 (Some(m), true) => inputs_of(state, m),
@@ -1331,15 +1353,19 @@ fn inputs_of(state: &State, model: &Assignment) -> Vec<InputValue> {
         .inputs
         .iter()
         .map(|input| {
-            // A stat object is never constrained: the model overwrites it with its pinned
-            // values (harness/posix/env.c), which the test records.
+            // A stat object is pinned by the model (harness/posix/env.c) but for its
+            // permission bits and times, which the model's values give; the test records
+            // them as the model used them.
             let pinned = crate::env_options::pinned_stat_named(&input.name, data_size);
             data_size = u64::from(input.size);
-            let bytes: Vec<u8> = match pinned {
-                Some(stat) if input.size as usize == stat.len() => stat.to_vec(),
-                _ => (0..input.size)
-                    .map(|i| model.byte(input.array, i))
-                    .collect(),
+            let bytes: Vec<u8> = (0..input.size)
+                .map(|i| model.byte(input.array, i))
+                .collect();
+            let bytes = match pinned {
+                Some(stat) if bytes.len() == stat.len() => {
+                    crate::env_options::stat_of_model(stat, &bytes).to_vec()
+                }
+                _ => bytes,
             };
             let display = match role(&input.name) {
                 Role::Arg => {
@@ -1347,11 +1373,15 @@ fn inputs_of(state: &State, model: &Assignment) -> Vec<InputValue> {
                     quote(&bytes[..end])
                 }
                 Role::Stdin | Role::File(_) => quote(&bytes),
-                // A stat object (pinned by the model): its mode and size, not 144 bytes.
-                Role::FileStat(_) | Role::StdinStat if bytes.len() >= 56 => {
-                    let mode = u32::from_le_bytes([bytes[24], bytes[25], bytes[26], bytes[27]]);
-                    let size = i64::from_le_bytes(bytes[48..56].try_into().expect("8 bytes"));
-                    format!("mode {mode:o} size {size}")
+                // A stat object: its mode, size and modification time, not 144 bytes.
+                Role::FileStat(_) | Role::StdinStat if bytes.len() >= 96 => {
+                    let at = |k: usize| {
+                        let mut b = [0u8; 8];
+                        b.copy_from_slice(&bytes[k..k + 8]);
+                        i64::from_le_bytes(b)
+                    };
+                    let mode = at(24) as u32;
+                    format!("mode {mode:o} size {} mtime {}", at(48), at(88))
                 }
                 _ if input.size == 4 => {
                     i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]).to_string()

@@ -240,6 +240,23 @@ pub(super) fn klee_assume(ex: &mut Executor<'_>, state: State, call: &Call<'_>) 
     }
 }
 
+/// `klee_prefer_cex(object, condition)`: the path's tests should satisfy `condition` when
+/// the path allows (crosscheck/minimize.rs tries each, in order). A concrete condition says
+/// nothing.
+pub(super) fn klee_prefer_cex(
+    ex: &mut Executor<'_>,
+    mut state: State,
+    call: &Call<'_>,
+) -> Option<State> {
+    if let Some(Value::Sym(e)) = call.args.get(1) {
+        let pool = ex.pool;
+        let cond = pool.ne(*e, pool.constant(pool.width(*e), 0));
+        state.preferences.push(cond);
+    }
+    ex.set_result(&mut state, call, Value::concrete(32, 0));
+    Some(state)
+}
+
 pub(super) fn klee_is_symbolic(
     ex: &mut Executor<'_>,
     mut state: State,

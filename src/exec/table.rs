@@ -56,7 +56,7 @@ pub(crate) static HANDLERS: &[Handler] = &[
     returns("klee_make_symbolic", special::klee_make_symbolic),
     returns("klee_assume", special::klee_assume),
     returns("klee_is_symbolic", special::klee_is_symbolic),
-    returns("klee_prefer_cex", special::returns_zero),
+    returns("klee_prefer_cex", special::klee_prefer_cex),
     returns("klee_print_expr", special::returns_zero),
     returns("klee_warning", special::returns_zero),
     ends("klee_report_error", special::klee_report_error),

@@ -9,7 +9,7 @@ use crate::common::{repo, stderr, stdout, xcheck};
 use std::path::Path;
 use xcheck::report::suite::UNMODELLED_NOTE;
 
-fn cc(dir: &Path, fixture: &str, out: &str, defines: &[&str]) {
+pub(crate) fn cc(dir: &Path, fixture: &str, out: &str, defines: &[&str]) {
     let src = repo().join("tests/fixtures").join(fixture);
     let mut args = vec!["cc", "-O1", "-g", "-o", out];
     args.extend(defines);
@@ -19,7 +19,7 @@ fn cc(dir: &Path, fixture: &str, out: &str, defines: &[&str]) {
 }
 
 /// Checks a against b with `env`; returns the exit code, the terminal text and report.json.
-fn check(
+pub(crate) fn check(
     dir: &Path,
     a: &str,
     b: &str,
@@ -41,7 +41,7 @@ fn check(
 }
 
 /// Every diverged row reproduced on the native executables beside the bitcode.
-fn natively_confirmed(report: &serde_json::Value, text: &str) -> usize {
+pub(crate) fn natively_confirmed(report: &serde_json::Value, text: &str) -> usize {
     let rows = report["rows"].as_array().unwrap();
     let diverged: Vec<_> = rows.iter().filter(|r| r["verdict"] == "diverged").collect();
     for row in &diverged {

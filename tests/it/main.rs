@@ -12,6 +12,7 @@ mod config_file;
 mod corpus;
 mod dirpipe;
 mod expr_props;
+mod filestat;
 mod float;
 mod float80;
 mod gate;

@@ -4,7 +4,7 @@
  * klee_make_symbolic fills an object from the input file named by $XC_INPUT: one object a
  * line, "name hex-bytes" or "name s:text" (missing bytes are zeros, an absent name is all
  * zeros). Every object made is logged as "name size" to the file named by $XC_OBJLOG.
- * klee_assume aborts when false; klee_report_error prints and exits with status 77;
+ * klee_assume aborts when false; klee_prefer_cex does nothing; klee_report_error prints and exits with status 77;
  * __xc_output writes to the real fd 1 or 2 (stream 3, the files changed, into xc_native_files); __xc_exit is _exit; __xc_exit_signal prints the
  * signal and exits with 128 + sig; __xc_host_file reads a real file; __xc_note_syscall
  * counts into xc_native_notes / xc_native_last_note. */
@@ -102,6 +102,11 @@ void klee_assume(uintptr_t condition) {
 void klee_report_error(const char *file, int line, const char *message, const char *suffix) {
     fprintf(stderr, "KLEE-ERROR %s:%d: %s (%s)\n", file, line, message, suffix);
     _exit(77);
+}
+
+void klee_prefer_cex(void *object, uintptr_t condition) {
+    (void)object;
+    (void)condition;
 }
 
 int klee_is_symbolic(uintptr_t n) {
