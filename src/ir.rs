@@ -572,6 +572,10 @@ pub struct Module {
     pub locs: Vec<String>,
     /// What the loader linked from musl's math library (function checks).
     pub library: Library,
+    /// For each function (by `FuncId`), whether it is the C library's: its debug
+    /// information names a musl source file (whole programs carry their musl). Empty
+    /// when unknown.
+    pub c_library: Vec<bool>,
 }
 
 /// What the loader linked from musl: the math functions a function check runs as musl's
@@ -625,6 +629,11 @@ impl Module {
 
     pub fn loc(&self, id: LocId) -> &str {
         &self.locs[id.index()]
+    }
+
+    /// Whether function `f` is the C library's (`c_library`).
+    pub fn is_c_library(&self, f: FuncId) -> bool {
+        self.c_library.get(f.index()).copied().unwrap_or(false)
     }
 
     /// The function whose linked name is `name`.

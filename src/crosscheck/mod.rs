@@ -10,6 +10,7 @@ pub mod classes;
 pub mod float;
 pub mod globals;
 mod minimize;
+mod parting;
 mod precondition;
 pub mod program;
 mod record;
@@ -310,12 +311,13 @@ pub(crate) fn conclude(
     stop: &crate::stop::Stop,
     confirm: Confirm<'_>,
 ) -> Result<Outcome> {
-    let writing = Instant::now();
+    let summarizing = Instant::now();
     let rows = std::mem::take(&mut explored.rows);
     let summary = explored.summary(title.into(), &rows, notes.clone(), started);
+    let summarizing = summarizing.elapsed();
     let mut report = Report { summary, rows };
-    let tests = recorder.finish(&mut report)?;
-    reserve_for_reports(&confirm.stop, writing.elapsed());
+    let (tests, writing) = recorder.finish(&mut report)?;
+    reserve_for_reports(&confirm.stop, summarizing + writing);
 
     // The simplest test of each kind of difference is replayed first, then the others in
     // path order: when the time left does not cover every replay, each kind still gets
@@ -390,9 +392,9 @@ pub(crate) fn conclude(
 }
 
 /// Moves the replays' deadline earlier by twice `writing`, the time the report took to
-/// summarize and write once: after replay it is summarized and written again, and the
-/// process then ends, so that a long run's second writing (tens of thousands of rows take
-/// seconds) still ends by its limit.
+/// summarize and write once (not the wait for the tests still being written): after replay
+/// it is summarized and written again, and the process then ends, so that a long run's
+/// second writing (tens of thousands of rows take seconds) still ends by its limit.
 fn reserve_for_reports(stop: &crate::stop::Stop, writing: std::time::Duration) {
     if let Some(at) = stop.deadline() {
         stop.set_deadline(at.checked_sub(writing * 2).unwrap_or_else(Instant::now));
@@ -740,9 +742,8 @@ where
     let mut live_at_end = ex.live_at_end;
     let mut leftover = std::mem::take(&mut ex.leftover);
     free_later(ex.solver);
-    let (rows, keys) = driver.inner.into_rows().into_parts();
-    let mut keyed: Vec<(Vec<u8>, PathRow)> = keys.into_iter().zip(rows).collect();
-    for (s, ss, u, cov, live, (rows, keys), mut left) in others {
+    let mut keyed = driver.inner.into_rows().into_parts();
+    for (s, ss, u, cov, live, rows, mut left) in others {
         leftover.append(&mut left);
         merge_exec_stats(&mut stats, &s);
         solver_stats.merge(&ss);
@@ -757,13 +758,14 @@ where
             }
         }
         live_at_end = live_at_end.max(live);
-        keyed.extend(keys.into_iter().zip(rows));
+        keyed.extend(rows);
     }
     // Rows in path order, whatever order the paths were explored in.
     keyed.sort_by(|x, y| x.0.cmp(&y.0));
+    parting::mark(&mut keyed, ex.module);
     let mut rows: Vec<PathRow> = keyed
         .into_iter()
-        .map(|(key, mut row)| {
+        .map(|(key, _, mut row)| {
             // A shard's rows carry their paths, for `xcheck merge` to order them.
             if shard_info.is_some() {
                 row.path = Some(crate::shard::path_text(&key));
@@ -1102,6 +1104,7 @@ mod tests {
             native: None,
             path: None,
             class: None,
+            parts_at: None,
             three: None,
         }
     }

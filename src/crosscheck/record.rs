@@ -187,7 +187,7 @@ impl<'a> Recorder<'a> {
     /// Numbers the tests of the final `rows` (in path order) `test000001.ktest`, …, writes
     /// them and `report` (whose rows are `rows`, changed in place), then removes the tests
     /// written while exploring. Returns the paths of the tests.
-    pub(crate) fn finish(&self, report: &mut Report) -> Result<Vec<PathBuf>> {
+    pub(crate) fn finish(&self, report: &mut Report) -> Result<(Vec<PathBuf>, Duration)> {
         let mut found = self.lock();
         if let Some(e) = found.error.take() {
             return Err(e);
@@ -227,7 +227,9 @@ impl<'a> Recorder<'a> {
             row.ktest = Some(name);
             tests.push(path);
         }
+        let writing = Instant::now();
         write_reports(&self.dir, report)?;
+        let writing = writing.elapsed();
         // The final report is on disk: the interim tests are no longer listed anywhere.
         for n in 1..=found.tests {
             let path = self.dir.join(found_file_name(n));
@@ -238,7 +240,7 @@ impl<'a> Recorder<'a> {
             }
         }
         found.finished = true;
-        Ok(tests)
+        Ok((tests, writing))
     }
 }
 

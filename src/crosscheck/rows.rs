@@ -3,7 +3,7 @@
 //! the path it was made on. Function checks (`verdict.rs`) and program checks
 //! (`program.rs`) make decisions their own way and hand them over the same way.
 
-use crate::exec::State;
+use crate::exec::{ForkSite, State};
 use crate::report::{InputValue, PathRow, PathVerdict};
 
 /// What a driver decided about one path: a report row before the collector numbers it.
@@ -57,6 +57,8 @@ impl Replayed {
 pub(crate) struct Rows {
     rows: Vec<PathRow>,
     keys: Vec<Vec<u8>>,
+    /// Where each row's path forked (`State::fork_sites`).
+    sites: Vec<Vec<ForkSite>>,
 }
 
 impl Rows {
@@ -72,6 +74,7 @@ impl Rows {
             three,
         } = decision;
         self.keys.push(state.path.clone());
+        self.sites.push(state.fork_sites.clone());
         self.rows.push(PathRow {
             id: self.rows.len() + 1,
             verdict,
@@ -85,6 +88,7 @@ impl Rows {
             native: None,
             path: None,
             class,
+            parts_at: None,
             three,
         });
     }
@@ -102,9 +106,14 @@ impl Rows {
             .zip(&self.rows[from..])
     }
 
-    /// The rows and the path of each.
-    pub(crate) fn into_parts(self) -> (Vec<PathRow>, Vec<Vec<u8>>) {
-        (self.rows, self.keys)
+    /// The rows, each with its path and where the path forked.
+    pub(crate) fn into_parts(self) -> Vec<(Vec<u8>, Vec<ForkSite>, PathRow)> {
+        self.keys
+            .into_iter()
+            .zip(self.sites)
+            .zip(self.rows)
+            .map(|((k, s), r)| (k, s, r))
+            .collect()
     }
 
     /// The first row made, once the driver is done (the row of a replayed test).

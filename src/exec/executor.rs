@@ -10,7 +10,7 @@ use crate::exec::searcher::{self, SearchKind, Searcher};
 use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
 use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
-use crate::ir::{BlockId, FuncId, Module, GLOBAL_BASE};
+use crate::ir::{BlockId, FuncId, Module, Side, GLOBAL_BASE};
 use crate::progress::{Progress, Published, Snapshot, Tally};
 use crate::solver::{SatResult, Solver};
 use crate::stop::{Stop, StopReason};
@@ -257,6 +257,7 @@ impl<'a> Executor<'a> {
             first: None,
             buffers: Vec::new(),
             path: Vec::new(),
+            fork_sites: Vec::new(),
             log: Vec::new(),
             markers: Vec::new(),
             loc: None,
@@ -719,6 +720,35 @@ impl<'a> Executor<'a> {
         sites
     }
 
+    /// Where `state` is as it forks (`State::fork_sites`).
+    fn fork_site(&self, state: &State) -> crate::exec::state::ForkSite {
+        let module = self.module;
+        let own = |f: FuncId| module.function(f).side != Side::Shared && !module.is_c_library(f);
+        let func = state.stack.last().map(|f| f.func);
+        let caller = match func {
+            Some(f) if !own(f) => state
+                .stack
+                .iter()
+                .filter(|frame| frame.pc > 0 && own(frame.func))
+                .last()
+                .map(|frame| {
+                    let block = &module.function(frame.func).blocks[frame.block.index()];
+                    let loc = block
+                        .locs
+                        .get(frame.pc - 1)
+                        .copied()
+                        .unwrap_or(block.term_loc);
+                    (frame.func, loc)
+                }),
+            _ => None,
+        };
+        crate::exec::state::ForkSite {
+            func,
+            loc: state.loc,
+            caller,
+        }
+    }
+
     /// Ends `state` as unknown at the current location, recording the construct.
     pub fn unsupported(&mut self, state: State, what: &str) {
         let loc = self.current_loc(&state);
@@ -870,6 +900,9 @@ impl<'a> Executor<'a> {
                 state.model = Some(my);
                 state.path.push(1);
                 other.path.push(0);
+                let site = self.fork_site(&state);
+                state.fork_sites.push(site);
+                other.fork_sites.push(site);
                 if let Some(merger) = self.merger.as_mut() {
                     // Only merging reads the constraint log: it is kept when merging is on.
                     state.log.push(cond);

@@ -386,6 +386,16 @@ pub enum SideOutcome {
 /// (kept while side C runs).
 pub type SecondSide = (SideOutcome, [Arc<Vec<Value>>; OUTPUT_STREAMS]);
 
+/// Where a path forked: the function and the source location of the branch, and when the
+/// branch is in the C library or the model, the call in the program's own code it runs
+/// for (its innermost frame of a function that is neither).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForkSite {
+    pub func: Option<crate::ir::FuncId>,
+    pub loc: Option<crate::ir::LocId>,
+    pub caller: Option<(crate::ir::FuncId, crate::ir::LocId)>,
+}
+
 /// One merge group a state belongs to (`exec/merge.rs`).
 #[derive(Clone, Debug)]
 pub struct MergeMarker {
@@ -424,6 +434,8 @@ pub struct State {
     /// The branch decisions that led here (1: the condition held), which names the path
     /// independently of the order in which paths were explored.
     pub path: Vec<u8>,
+    /// Where each of `path`'s branches was taken, in the same order.
+    pub fork_sites: Vec<ForkSite>,
     /// Every constraint added to this path by a fork, as added (for state merging; empty
     /// when merging is off).
     pub log: Vec<crate::expr::ExprId>,

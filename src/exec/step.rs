@@ -1058,6 +1058,7 @@ mod tests {
             ],
             locs: vec!["f.c:1".into()],
             library: Default::default(),
+            c_library: Vec::new(),
         }
     }
 

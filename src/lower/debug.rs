@@ -6,6 +6,36 @@ use crate::ir::{Param, ParamPass, SourceType};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 
+/// Whether `func`'s debug information names a musl source file (a path component `musl`
+/// or `musl-VERSION`): the C library a whole program carries.
+pub(super) unsafe fn in_c_library(func: LLVMValueRef) -> bool {
+    use inkwell::llvm_sys::debuginfo::{
+        LLVMDIFileGetDirectory, LLVMDIFileGetFilename, LLVMDIScopeGetFile, LLVMGetSubprogram,
+    };
+    let sp = LLVMGetSubprogram(func);
+    if sp.is_null() {
+        return false;
+    }
+    let file = LLVMDIScopeGetFile(sp);
+    if file.is_null() {
+        return false;
+    }
+    let text = |p: *const std::os::raw::c_char, len: u32| {
+        if p.is_null() {
+            String::new()
+        } else {
+            String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize))
+                .into_owned()
+        }
+    };
+    let (mut n, mut d) = (0u32, 0u32);
+    let name = text(LLVMDIFileGetFilename(file, &mut n), n);
+    let dir = text(LLVMDIFileGetDirectory(file, &mut d), d);
+    format!("{dir}/{name}")
+        .split('/')
+        .any(|c| c == "musl" || c.starts_with("musl-"))
+}
+
 /// A source parameter as debug information describes it: its number (from 1), name and type.
 pub(super) struct DebugParam {
     pub(super) arg: usize,

@@ -102,7 +102,9 @@ impl Lowerer {
             v.sort_by_key(|&(_, id)| id);
             v
         };
+        self.out.c_library = vec![false; self.out.functions.len()];
         for (f, id) in funcs {
+            self.out.c_library[id.index()] = debug::in_c_library(f);
             if LLVMCountBasicBlocks(f) > 0 {
                 let lowered = FunctionLowerer::new(&mut self, f).lower();
                 let target = &mut self.out.functions[id.index()];

@@ -114,6 +114,13 @@ fn details(report: &Report) -> String {
                 c.confirmed,
                 c.example
             );
+            if !c.partings.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "      leaves agreement at {}",
+                    super::table::partings_text(&c.partings)
+                );
+            }
         }
     }
     if let Some(line) = super::table::odd_one_out_line(s) {
@@ -258,6 +265,7 @@ mod tests {
             native: None,
             path: None,
             class: None,
+            parts_at: None,
             three: None,
         }
     }

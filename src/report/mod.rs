@@ -163,6 +163,11 @@ pub struct PathRow {
     /// 0 vs 1`): rows of one behaviour share it. Function checks' rows go by their detail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
+    /// For a difference, the deepest branch of its path whose other direction leads to a
+    /// path where the sides agree (`B wc.c:123 (wc_main)`: whose code, where, in which
+    /// function; `crosscheck/parting.rs`); absent when no agreeing path is beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts_at: Option<String>,
     /// For a three-way program check, what side C did and which sides agree; absent for
     /// two sides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -274,6 +279,20 @@ pub struct DivergenceClass {
     /// The row (`PathRow::id`) shown for the kind: the one with the fewest non-zero input
     /// bytes among the confirmed ones (among all, when none is confirmed yet).
     pub example: usize,
+    /// The branches where the kind's rows leave agreement (`PathRow::parts_at`), the most
+    /// common first, at most [`PARTINGS_KEPT`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partings: Vec<Parting>,
+}
+
+/// How many branches where its rows leave agreement a kind of difference keeps.
+pub const PARTINGS_KEPT: usize = 3;
+
+/// A branch where rows of a kind leave agreement, and how many rows leave it there.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Parting {
+    pub at: String,
+    pub rows: usize,
 }
 
 impl PathRow {
@@ -298,6 +317,8 @@ impl PathRow {
 pub fn divergence_classes(rows: &[PathRow]) -> Vec<DivergenceClass> {
     let mut classes: Vec<(DivergenceClass, (bool, usize, usize))> = Vec::new();
     let mut index = std::collections::HashMap::new();
+    // Per kind, the rows leaving agreement at each branch, in first-seen order.
+    let mut partings: Vec<Vec<Parting>> = Vec::new();
     for row in rows {
         let Some(class) = row.difference_class() else {
             continue;
@@ -311,11 +332,23 @@ pub fn divergence_classes(rows: &[PathRow]) -> Vec<DivergenceClass> {
                     rows: 0,
                     confirmed: 0,
                     example: row.id,
+                    partings: Vec::new(),
                 },
                 rank,
             ));
+            partings.push(Vec::new());
             classes.len() - 1
         });
+        if let Some(place) = &row.parts_at {
+            let list = &mut partings[at];
+            match list.iter_mut().find(|p| &p.at == place) {
+                Some(p) => p.rows += 1,
+                None => list.push(Parting {
+                    at: place.clone(),
+                    rows: 1,
+                }),
+            }
+        }
         let (c, best) = &mut classes[at];
         c.rows += 1;
         c.confirmed += usize::from(confirmed);
@@ -324,7 +357,17 @@ pub fn divergence_classes(rows: &[PathRow]) -> Vec<DivergenceClass> {
             c.example = row.id;
         }
     }
-    let mut classes: Vec<DivergenceClass> = classes.into_iter().map(|(c, _)| c).collect();
+    let mut classes: Vec<DivergenceClass> = classes
+        .into_iter()
+        .zip(partings)
+        .map(|((mut c, _), mut places)| {
+            // A stable sort: equal counts keep the order they were first seen in.
+            places.sort_by_key(|p| std::cmp::Reverse(p.rows));
+            places.truncate(PARTINGS_KEPT);
+            c.partings = places;
+            c
+        })
+        .collect();
     // A stable sort: equal counts keep the order of their first rows.
     classes.sort_by_key(|c| std::cmp::Reverse(c.rows));
     classes
@@ -488,6 +531,7 @@ pub(crate) mod tests {
             native: None,
             path: None,
             class: None,
+            parts_at: None,
             three: None,
         };
         let int = |name: &str, v: i32| InputValue {

@@ -92,6 +92,16 @@ fn render_rows(report: &Report, shown: &[&PathRow], note: Option<String>) -> Str
     out
 }
 
+/// The branches where a kind's rows leave agreement, the most common first, with the rows
+/// of each: `B wc.c:123 (wc_main) (350×); A getopt.c:80 (getopt) (2×)`.
+pub fn partings_text(partings: &[super::Parting]) -> String {
+    partings
+        .iter()
+        .map(|p| format!("{} ({}×)", p.at, p.rows))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// Kinds of difference a terminal shows (report.md shows them all).
 pub const TERMINAL_CLASSES: usize = 20;
 
@@ -135,6 +145,13 @@ fn classes_block(report: &Report, limit: usize) -> String {
             if let Some(t) = &row.three {
                 let _ = writeln!(out, "              C: {}", truncate(&one_line(&t.result_c)));
             }
+        }
+        if !c.partings.is_empty() {
+            let _ = writeln!(
+                out,
+                "            leaves agreement at {}",
+                truncate(&partings_text(&c.partings))
+            );
         }
     }
     if classes.len() > limit {
@@ -232,8 +249,10 @@ pub fn render_markdown(report: &Report) -> String {
 
     if !s.classes.is_empty() {
         out.push_str("\n## Differences by kind\n\n");
-        out.push_str("| rows | confirmed | kind | example | inputs | A | B |\n");
-        out.push_str("|--:|--:|---|---|---|---|---|\n");
+        out.push_str(
+            "| rows | confirmed | kind | leaves agreement at | example | inputs | A | B |\n",
+        );
+        out.push_str("|--:|--:|---|---|---|---|---|---|\n");
         for c in &s.classes {
             let row = report.rows.iter().find(|r| r.id == c.example);
             let cells = match row {
@@ -247,10 +266,11 @@ pub fn render_markdown(report: &Report) -> String {
             };
             let _ = write!(
                 out,
-                "| {} | {} | {} |",
+                "| {} | {} | {} | {} |",
                 c.rows,
                 c.confirmed,
-                md_escape(&one_line(&c.class))
+                md_escape(&one_line(&c.class)),
+                md_escape(&partings_text(&c.partings))
             );
             for cell in cells {
                 let _ = write!(out, " {} |", md_escape(&truncate(&one_line(&cell))));
@@ -346,6 +366,13 @@ pub fn render_markdown(report: &Report) -> String {
         if let Some(t) = &row.three {
             out.push_str("\nDifference (A → C):\n\n");
             out.push_str(&diff_block(&row.result_a, &t.result_c));
+        }
+        if let Some(at) = &row.parts_at {
+            let _ = writeln!(
+                out,
+                "\nLeaves agreement at the branch {} (its other direction leads to a path where the sides agree).",
+                md_escape(at)
+            );
         }
         if row.ktest.is_some() {
             let _ = writeln!(out, "\nTest case: {}", md_escape(&ktest_cell(row)));
@@ -862,10 +889,10 @@ mod tests {
 
             ## Differences by kind
 
-            | rows | confirmed | kind | example | inputs | A | B |
-            |--:|--:|---|---|---|---|---|
-            | 1 | 1 | return values differ | \#2 test000001.ktest (confirmed) | n=5, s="ab\\0" | ret 7 | ret 8 |
-            | 1 | 0 | B: division by zero at b.c:12 | \#3 test000002.ktest (NOT confirmed) | n=0, code=a \`\`\` b | ret 0 | division by zero |
+            | rows | confirmed | kind | leaves agreement at | example | inputs | A | B |
+            |--:|--:|---|---|---|---|---|---|
+            | 1 | 1 | return values differ |  | \#2 test000001.ktest (confirmed) | n=5, s="ab\\0" | ret 7 | ret 8 |
+            | 1 | 0 | B: division by zero at b.c:12 |  | \#3 test000002.ktest (NOT confirmed) | n=0, code=a \`\`\` b | ret 0 | division by zero |
 
             ## Paths
 

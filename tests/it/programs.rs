@@ -574,3 +574,60 @@ fn a_symbolic_name_can_name_the_root_directory() {
         "{names:?}"
     );
 }
+
+#[test]
+fn a_kind_of_difference_names_the_branch_where_it_leaves_agreement() {
+    build_programs();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (program("echo", "a"), program("echo", "b"));
+    let (abc, bbc) = (format!("{}.bc", a.display()), format!("{}.bc", b.display()));
+    let o = xcheck(
+        dir.path(),
+        &[
+            &abc,
+            &bbc,
+            "-j",
+            "1",
+            "--sym-args",
+            "0",
+            "2",
+            "2",
+            "-o",
+            "out",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    // B treats "--" as the end of its options, A prints it: every difference leaves the
+    // paths where they agree at B's comparison of an argument with "--" (a branch of the C
+    // library's strcmp, named with the call in B's own code).
+    let source = std::fs::read_to_string(repo().join("corpora/programs/echo/b.c")).unwrap();
+    let line = 1 + source
+        .lines()
+        .position(|l| l.contains("strcmp(argv[first], \"--\")"))
+        .expect("b.c compares an argument with \"--\"");
+    let call = format!("called from b.c:{line} (main)");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/report.json")).unwrap())
+            .unwrap();
+    let classes = report["summary"]["classes"].as_array().unwrap();
+    assert!(!classes.is_empty());
+    for class in classes {
+        let first = class["partings"][0]["at"].as_str().unwrap_or_default();
+        assert!(first.starts_with("B ") && first.contains(&call), "{class}");
+    }
+    // Every difference row names it; no agreeing row names a branch.
+    for row in report["rows"].as_array().unwrap() {
+        let at = row["parts_at"].as_str();
+        match row["verdict"].as_str() {
+            Some("proved") => assert!(at.is_none(), "{row}"),
+            _ => assert!(at.is_some_and(|t| t.contains(&call)), "{row}"),
+        }
+    }
+    assert!(
+        stdout(&o).contains("leaves agreement at B "),
+        "{}",
+        stdout(&o)
+    );
+    let md = std::fs::read_to_string(dir.path().join("out/report.md")).unwrap();
+    assert!(md.contains(&call), "{md}");
+}
