@@ -1,10 +1,11 @@
 /* The system-call model's descriptor table and the file system calls: read/write and their
- * vector and positioned forms, open/openat/creat, close, lseek, the stat family, access,
- * ioctl, fcntl, dup/dup2/dup3, pipe/pipe2, getdents64/getdents, ftruncate/truncate,
- * unlink/rmdir/mkdir/rename, getcwd and friends, poll/select (files and devices are ready at
- * once, pipes as their contents say) and statfs. Descriptors point to open file descriptions
- * (shared by dup), which point to file nodes (fs.c), output pipes (stdout/stderr, recorded
- * with __xc_output), the program's own pipes (pipe.c) or devices. */
+ * vector and positioned forms, copy_file_range and sendfile (from a regular file),
+ * open/openat/creat, close, lseek, the stat family, access, ioctl, fcntl, dup/dup2/dup3,
+ * pipe/pipe2, getdents64/getdents, ftruncate/truncate, unlink/rmdir/mkdir/rename, getcwd
+ * and friends, poll/select (files and devices are ready at once, pipes as their contents
+ * say) and statfs. Descriptors point to open file descriptions (shared by dup), which point
+ * to file nodes (fs.c), output pipes (stdout/stderr, recorded with __xc_output), the
+ * program's own pipes (pipe.c) or devices. */
 #include <xcheck/posix.h>
 
 struct xc_ofd {
@@ -265,6 +266,66 @@ static long xc_write_common(long fd, const struct xc_iovec *iov, long iovcnt, lo
         done += r;
     }
     return done;
+}
+
+/* One transfer of copy_file_range or sendfile from in, a regular file, to out: at most len
+ * bytes from *in_pos (advanced) or in's offset, written at *out_pos (advanced) or out's
+ * offset. What the write did not take is left unread. Returns the bytes copied, 0 at the
+ * end of in. */
+static long xc_transfer(struct xc_ofd *in, long *in_pos, struct xc_ofd *out, long *out_pos,
+                        size_t len) {
+    unsigned long start = in_pos ? (unsigned long)*in_pos : (unsigned long)in->off;
+    if (start >= in->file->size || len == 0)
+        return 0;
+    size_t avail = in->file->size - xc_conc_below(start, in->file->size);
+    if (len > avail)
+        len = avail;
+    len = xc_conc_below(len, avail + 1);
+    unsigned char *buf = malloc(len);
+    long r = xc_do_read(in, buf, len, (long)start, 1);
+    long w = r > 0 ? xc_do_write(out, buf, (size_t)r, out_pos ? *out_pos : -1) : r;
+    free(buf);
+    if (w < 0)
+        return w;
+    if (in_pos)
+        *in_pos += w;
+    else
+        in->off = (long)start + w;
+    if (out_pos)
+        *out_pos += w;
+    return w;
+}
+
+/* copy_file_range(2) between two regular files of the model. */
+static long xc_copy_file_range(long fd_in, long *off_in, long fd_out, long *off_out,
+                               unsigned long len, long flags) {
+    struct xc_ofd *in = xc_get(fd_in), *out = xc_get(fd_out);
+    if (!in || !out || !xc_readable(in) || !xc_writable(out) || (out->flags & XC_O_APPEND))
+        return -XC_EBADF;
+    if (flags)
+        return -XC_EINVAL;
+    if (in->kind == XC_K_DIR || out->kind == XC_K_DIR)
+        return -XC_EISDIR;
+    if (in->kind != XC_K_FILE || out->kind != XC_K_FILE)
+        return -XC_EINVAL;
+    if ((off_in && *off_in < 0) || (off_out && *off_out < 0))
+        return -XC_EINVAL;
+    long pi = off_in ? *off_in : in->off, po = off_out ? *off_out : out->off;
+    if (in->file == out->file && len && pi < po + (long)len && po < pi + (long)len)
+        return -XC_EINVAL;
+    return xc_transfer(in, off_in, out, off_out, len);
+}
+
+/* sendfile(2): from a regular file to any descriptor of the model. */
+static long xc_sendfile(long fd_out, long fd_in, long *offset, unsigned long count) {
+    struct xc_ofd *in = xc_get(fd_in), *out = xc_get(fd_out);
+    if (!in || !out || !xc_readable(in) || !xc_writable(out))
+        return -XC_EBADF;
+    if (in->kind != XC_K_FILE || (out->flags & XC_O_APPEND))
+        return -XC_EINVAL;
+    if (offset && *offset < 0)
+        return -XC_EINVAL;
+    return xc_transfer(in, offset, out, 0, count);
 }
 
 static long xc_check_iov(long iovcnt) {
@@ -1011,7 +1072,6 @@ static long xc_put_statfs(void *buf, int pipe) {
 }
 
 long xc_fd_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6, int *handled) {
-    (void)a6;
     *handled = 1;
     switch (n) {
     case XC_SYS_read: {
@@ -1121,6 +1181,10 @@ long xc_fd_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6,
     }
     case XC_SYS_sync:
         return 0;
+    case XC_SYS_copy_file_range:
+        return xc_copy_file_range(a1, (long *)a2, a3, (long *)a4, (unsigned long)a5, a6);
+    case XC_SYS_sendfile:
+        return xc_sendfile(a1, a2, (long *)a3, (unsigned long)a4);
     case XC_SYS_pipe:
         return xc_pipe2((int *)a1, 0);
     case XC_SYS_pipe2:

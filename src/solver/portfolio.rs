@@ -552,8 +552,13 @@ mod tests {
         assert_eq!(stats.portfolio_answers[real_slot], 1, "{stats:?}");
         let ended = ended.lock().unwrap().clone();
         if real_first {
-            // Answered within the delay: the fake was not asked.
-            assert_eq!(ended, ["answered"]);
+            // Answered within the delay, the fake is not asked; on a loaded machine the
+            // real backend may take longer than the delay, and then the fake's check is
+            // cancelled when the real one answers.
+            assert!(
+                ended == ["answered"] || ended == ["answered", "cancelled"],
+                "{ended:?}"
+            );
         } else {
             assert_eq!(ended, ["answered", "cancelled"]);
         }

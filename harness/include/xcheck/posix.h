@@ -87,6 +87,7 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_SYS_nanosleep 35
 #define XC_SYS_alarm 37
 #define XC_SYS_getpid 39
+#define XC_SYS_sendfile 40
 #define XC_SYS_socket 41
 #define XC_SYS_exit 60
 #define XC_SYS_kill 62
@@ -171,6 +172,7 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_SYS_syncfs 306
 #define XC_SYS_renameat2 316
 #define XC_SYS_getrandom 318
+#define XC_SYS_copy_file_range 326
 #define XC_SYS_statx 332
 #define XC_SYS_rseq 334
 #define XC_SYS_faccessat2 439

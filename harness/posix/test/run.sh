@@ -249,7 +249,8 @@ input 'stdin s:0123456789' 'A_data s:alpha' 'B_data s:bravo' "stdin_stat $(stat_
 case_ "io: stdin chunks and EOF, stdout/stderr pipes, A/B, host and created files" 0 \
     "line one
 writev
-via five" "A_data 5 A_data_stat 144 B_data 5 B_data_stat 144 stdin 10 stdin_stat 144" t_io
+via five
+ha" "A_data 5 A_data_stat 144 B_data 5 B_data_stat 144 stdin 10 stdin_stat 144" t_io
 
 # reset
 input 'A_data s:abcd' 'stdin s:wxyz' 'arg00 s:hi' "A_data_stat $(stat_hex 4 10)" \

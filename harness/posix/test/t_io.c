@@ -251,6 +251,41 @@ int main(void) {
             opened++;
     CHECK_EQ(opened, 40);
 
+    /* copy_file_range between regular files, at the offsets given or the descriptors' */
+    long fc = SYS(XC_SYS_open, "copy", XC_O_RDWR | XC_O_CREAT | XC_O_TRUNC, 0644);
+    long fsrc = SYS(XC_SYS_open, "A", XC_O_RDONLY);
+    CHECK(fc >= 0 && fsrc >= 0);
+    long off_in = 1;
+    CHECK_EQ(SYS(XC_SYS_copy_file_range, fsrc, &off_in, fc, 0, 3, 0), 3);
+    CHECK_EQ(off_in, 4);
+    CHECK_EQ(SYS(XC_SYS_lseek, fsrc, 0, XC_SEEK_CUR), 0);
+    CHECK_EQ(SYS(XC_SYS_lseek, fc, 0, XC_SEEK_CUR), 3);
+    CHECK_EQ(SYS(XC_SYS_copy_file_range, fsrc, 0, fc, 0, 100, 0), 5);
+    CHECK_EQ(SYS(XC_SYS_lseek, fsrc, 0, XC_SEEK_CUR), 5);
+    CHECK_EQ(SYS(XC_SYS_copy_file_range, fsrc, 0, fc, 0, 100, 0), 0);
+    CHECK_EQ(SYS(XC_SYS_pread64, fc, buf, sizeof buf, 0), 8);
+    CHECK_MEM(buf, "lphalpha");
+    long off_out = 1;
+    off_in = 0;
+    CHECK_EQ(SYS(XC_SYS_copy_file_range, fsrc, &off_in, fc, &off_out, 2, 0), 2);
+    CHECK_EQ(off_out, 3);
+    CHECK_EQ(SYS(XC_SYS_pread64, fc, buf, 3, 0), 3);
+    CHECK_MEM(buf, "lal");
+    CHECK_EQ(SYS(XC_SYS_copy_file_range, fsrc, 0, 1, 0, 1, 0), -XC_EINVAL);
+    CHECK_EQ(SYS(XC_SYS_copy_file_range, fsrc, 0, fc, 0, 1, 1), -XC_EINVAL);
+    CHECK_EQ(SYS(XC_SYS_copy_file_range, fc, 0, fsrc, 0, 1, 0), -XC_EBADF);
+    long o2 = 0, o3 = 2;
+    CHECK_EQ(SYS(XC_SYS_copy_file_range, fc, &o2, fc, &o3, 3, 0), -XC_EINVAL);
+    CHECK_EQ(SYS(XC_SYS_copy_file_range, fsrc, 0, 29, 0, 1, 0), -XC_EBADF);
+    /* sendfile from a regular file to any descriptor: here the model's stdout */
+    off_in = 3;
+    CHECK_EQ(SYS(XC_SYS_sendfile, 1, fsrc, &off_in, 100), 2);
+    CHECK_EQ(off_in, 5);
+    CHECK_EQ(SYS(XC_SYS_sendfile, 1, 0, 0, 0), 0);
+    CHECK_EQ(SYS(XC_SYS_sendfile, fsrc, 1, 0, 1), -XC_EBADF);
+    CHECK_EQ(SYS(XC_SYS_close, fc), 0);
+    CHECK_EQ(SYS(XC_SYS_close, fsrc), 0);
+
     /* not modelled: -ENOSYS and a note */
     long before = xc_native_notes;
     CHECK_EQ(SYS(XC_SYS_socket, 2, 1, 0), -XC_ENOSYS);
