@@ -2,11 +2,14 @@
  * vector and positioned forms, copy_file_range and sendfile (from a regular file),
  * open/openat/creat, close, lseek, the stat family, access, ioctl, fcntl, dup/dup2/dup3,
  * pipe/pipe2, getdents64/getdents, ftruncate/truncate, unlink/rmdir/mkdir/rename, getcwd
- * and friends, poll/select (files and devices are ready at once, pipes as their contents
+ * and friends, inotify (watches, no events), poll/select (files and devices are ready at once, pipes as their contents
  * say) and statfs. Descriptors point to open file descriptions (shared by dup), which point
  * to file nodes (fs.c), output pipes (stdout/stderr, recorded with __xc_output), the
  * program's own pipes (pipe.c) or devices. */
 #include <xcheck/posix.h>
+
+/* Watches one inotify instance holds at most. */
+#define XC_NWATCH 16
 
 struct xc_ofd {
     int refs;
@@ -18,6 +21,8 @@ struct xc_ofd {
     struct xc_file *file;   /* XC_K_FILE, XC_K_DIR */
     struct xc_file *dir_last; /* XC_K_DIR: the entry listed last (NULL for "." and "..") */
     struct xc_pipe *pipe;   /* XC_K_FIFO */
+    struct xc_file *watch[XC_NWATCH]; /* XC_K_INOTIFY: watch descriptor k + 1 watches watch[k] */
+    int watches;
 };
 
 static struct xc_ofd xc_ofds[XC_NFD];
@@ -50,6 +55,7 @@ static struct xc_ofd *xc_ofd_new(int kind, int flags) {
             o->file = 0;
             o->dir_last = 0;
             o->pipe = 0;
+            o->watches = 0;
             return o;
         }
     }
@@ -152,6 +158,15 @@ static long xc_file_pwrite(struct xc_file *f, const void *buf, size_t count, uns
     return (long)count;
 }
 
+/* A read of inotify events, or a wait for them: the model keeps watches but makes no
+ * events, and what a program would see (the changes it made itself, or a wait forever)
+ * is not modelled. */
+static void xc_inotify_events(void) {
+    klee_report_error(__FILE__, __LINE__,
+                      "inotify events are not modelled (reading them or waiting for them)",
+                      "model.err");
+}
+
 /* One transfer from an open description; pos < 0 means "at the description's offset".
  * first: nothing was read yet by this call (only then does an empty pipe wait). */
 static long xc_do_read(struct xc_ofd *o, void *buf, size_t count, long pos, int first) {
@@ -167,6 +182,9 @@ static long xc_do_read(struct xc_ofd *o, void *buf, size_t count, long pos, int 
         return -XC_EISDIR;
     case XC_K_FIFO:
         return xc_pipe_read(o->pipe, buf, count, first && !(o->flags & XC_O_NONBLOCK));
+    case XC_K_INOTIFY:
+        xc_inotify_events();
+        return -XC_EAGAIN;
     case XC_K_NULL:
         return 0;
     case XC_K_ZERO:
@@ -495,6 +513,54 @@ static long xc_pipe2(int *fds, long flags) {
     return 0;
 }
 
+/* inotify_init1 (and inotify_init): an instance on the lowest free descriptor. */
+static long xc_inotify_init1(long flags) {
+    if (flags & ~(long)(XC_O_CLOEXEC | XC_O_NONBLOCK))
+        return -XC_EINVAL;
+    int fd = xc_lowest_free(0);
+    if (fd < 0)
+        return -XC_EMFILE;
+    struct xc_ofd *o = xc_ofd_new(XC_K_INOTIFY, XC_O_RDONLY | (int)(flags & XC_O_NONBLOCK));
+    xc_install(fd, o, (flags & XC_O_CLOEXEC) != 0);
+    return fd;
+}
+
+/* inotify_add_watch: the watch descriptor of the file path names (a file watched already
+ * keeps its own); the mask must name an event. */
+static long xc_inotify_add_watch(long fd, const char *path, unsigned long mask) {
+    struct xc_ofd *o = xc_get(fd);
+    if (!o)
+        return -XC_EBADF;
+    if (o->kind != XC_K_INOTIFY || (mask & XC_IN_ALL_EVENTS) == 0)
+        return -XC_EINVAL;
+    struct xc_path r;
+    long e = xc_resolve(path, &r);
+    if (e)
+        return e;
+    if (!r.file)
+        return -XC_EACCES; /* a device: not watched in the model */
+    if ((mask & XC_IN_ONLYDIR) && (r.file->mode & XC_S_IFMT) != XC_S_IFDIR)
+        return -XC_ENOTDIR;
+    for (int k = 0; k < o->watches; k++)
+        if (o->watch[k] == r.file)
+            return k + 1;
+    if (o->watches == XC_NWATCH)
+        return -XC_ENOSPC;
+    o->watch[o->watches] = r.file;
+    return ++o->watches;
+}
+
+/* inotify_rm_watch: the watch descriptor is dropped (its number is not given again). */
+static long xc_inotify_rm_watch(long fd, long wd) {
+    struct xc_ofd *o = xc_get(fd);
+    if (!o)
+        return -XC_EBADF;
+    if (o->kind != XC_K_INOTIFY || wd < 1 || wd > o->watches || !o->watch[wd - 1])
+        return -XC_EINVAL;
+    o->watch[wd - 1] = 0;
+    return 0;
+}
+
 /* ---- metadata ---------------------------------------------------------------------------- */
 
 static void xc_ofd_stat(const struct xc_ofd *o, struct xc_stat *st) {
@@ -506,6 +572,13 @@ static void xc_ofd_stat(const struct xc_ofd *o, struct xc_stat *st) {
     st->st_blksize = 4096;
     st->st_nlink = 1;
     st->st_atime_sec = st->st_mtime_sec = st->st_ctime_sec = XC_EPOCH;
+    if (o->kind == XC_K_INOTIFY) {
+        /* An anonymous inode, as Linux's. */
+        st->st_dev = 0xd;
+        st->st_ino = 1;
+        st->st_mode = 0600;
+        return;
+    }
     if (o->kind == XC_K_PIPE || o->kind == XC_K_FIFO) {
         st->st_dev = 0xc;
         st->st_ino = o->kind == XC_K_PIPE ? 20 + (uint64_t)o->stream : xc_pipe_ino(o->pipe);
@@ -622,6 +695,7 @@ static long xc_lseek(long fd, long off, long whence) {
     switch (o->kind) {
     case XC_K_PIPE:
     case XC_K_FIFO:
+    case XC_K_INOTIFY:
         return -XC_ESPIPE;
     case XC_K_NULL:
     case XC_K_ZERO:
@@ -965,6 +1039,8 @@ static long xc_getcwd(char *buf, unsigned long size) {
  * so ready for writing only; a pipe of the program's is readable while bytes wait, hung up
  * (POLLHUP, end of file) when no writer is left, writable while there is room (pipe.c). */
 static int xc_ready_mask(const struct xc_ofd *o) {
+    if (o->kind == XC_K_INOTIFY)
+        return 0;
     if (o->kind == XC_K_PIPE)
         return XC_POLLOUT | XC_POLLWRNORM;
     if (o->kind == XC_K_FIFO)
@@ -995,6 +1071,8 @@ static long xc_poll(struct xc_pollfd *fds, unsigned long nfds, int forever) {
         p.revents = 0;
         if (p.fd >= 0) {
             struct xc_ofd *o = xc_get(p.fd);
+            if (o && o->kind == XC_K_INOTIFY && (p.events & (XC_POLLIN | XC_POLLRDNORM)))
+                xc_inotify_events();
             /* POLLHUP and POLLERR are reported whether asked for or not. */
             int mask = o ? xc_ready_mask(o) : 0;
             p.revents = o ? (int16_t)((p.events | XC_POLLHUP | XC_POLLERR) & mask)
@@ -1030,6 +1108,8 @@ static long xc_select(long nfds, unsigned long *rd, unsigned long *wr, unsigned 
     for (int fd = 0; fd < n; fd++) {
         unsigned long bit = 1UL << (fd % 64);
         struct xc_ofd *o = xc_get(fd);
+        if (o && o->kind == XC_K_INOTIFY && rd && (rd[fd / 64] & bit))
+            xc_inotify_events();
         int mask = o ? xc_ready_mask(o) : 0;
         /* As Linux's select: hung up or in error counts as readable, in error as writable. */
         if (rd && (rd[fd / 64] & bit)) {
@@ -1181,6 +1261,14 @@ long xc_fd_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6,
     }
     case XC_SYS_sync:
         return 0;
+    case XC_SYS_inotify_init:
+        return xc_inotify_init1(0);
+    case XC_SYS_inotify_init1:
+        return xc_inotify_init1(a1);
+    case XC_SYS_inotify_add_watch:
+        return xc_inotify_add_watch(a1, (const char *)a2, (unsigned long)a3);
+    case XC_SYS_inotify_rm_watch:
+        return xc_inotify_rm_watch(a1, a2);
     case XC_SYS_copy_file_range:
         return xc_copy_file_range(a1, (long *)a2, a3, (long *)a4, (unsigned long)a5, a6);
     case XC_SYS_sendfile:

@@ -327,7 +327,8 @@ pub fn syscall_name(n: i64) -> Option<&'static str> {
         163 => "acct",
         165 => "mount",
         166 => "umount2",
-        168 => "swapon",
+        167 => "swapon",
+        168 => "swapoff",
         169 => "reboot",
         170 => "sethostname",
         175 => "init_module",
@@ -359,9 +360,10 @@ pub fn syscall_name(n: i64) -> Option<&'static str> {
         233 => "epoll_ctl",
         234 => "tgkill",
         235 => "utimes",
-        253 => "inotify_add_watch",
-        254 => "inotify_rm_watch",
-        255 => "migrate_pages",
+        253 => "inotify_init",
+        254 => "inotify_add_watch",
+        255 => "inotify_rm_watch",
+        256 => "migrate_pages",
         257 => "openat",
         258 => "mkdirat",
         259 => "mknodat",
@@ -431,5 +433,30 @@ mod tests {
         assert_eq!(syscall_name(217), Some("getdents64"));
         assert_eq!(syscall_name(326), Some("copy_file_range"));
         assert_eq!(syscall_name(100_000), None);
+    }
+
+    /// Every name agrees with the host's kernel headers (Debian's linux-libc-dev, which
+    /// the C compiler the project installs depends on).
+    #[test]
+    fn every_name_is_the_kernel_headers_name_of_its_number() {
+        let path = "/usr/include/x86_64-linux-gnu/asm/unistd_64.h";
+        let header = std::fs::read_to_string(path).expect("the kernel's system call numbers");
+        let mut checked = 0;
+        for line in header.lines() {
+            let mut words = line.split_whitespace();
+            let (Some("#define"), Some(name), Some(number)) =
+                (words.next(), words.next(), words.next())
+            else {
+                continue;
+            };
+            let (Some(name), Ok(n)) = (name.strip_prefix("__NR_"), number.parse::<i64>()) else {
+                continue;
+            };
+            if let Some(ours) = syscall_name(n) {
+                assert_eq!(ours, name, "system call {n}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 200, "{checked} names checked");
     }
 }

@@ -152,6 +152,9 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_SYS_exit_group 231
 #define XC_SYS_tgkill 234
 #define XC_SYS_utimes 235
+#define XC_SYS_inotify_init 253
+#define XC_SYS_inotify_add_watch 254
+#define XC_SYS_inotify_rm_watch 255
 #define XC_SYS_openat 257
 #define XC_SYS_mkdirat 258
 #define XC_SYS_fchownat 260
@@ -168,6 +171,7 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_SYS_utimensat 280
 #define XC_SYS_dup3 292
 #define XC_SYS_pipe2 293
+#define XC_SYS_inotify_init1 294
 #define XC_SYS_prlimit64 302
 #define XC_SYS_syncfs 306
 #define XC_SYS_renameat2 316
@@ -202,6 +206,7 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6);
 #define XC_EMFILE 24
 #define XC_ENOTTY 25
 #define XC_EFBIG 27
+#define XC_ENOSPC 28
 #define XC_ESPIPE 29
 #define XC_EPIPE 32
 #define XC_ERANGE 34
@@ -445,8 +450,10 @@ struct xc_file {
 };
 
 /* Kinds of open file description: XC_K_PIPE is an output stream (stdout, stderr, recorded
- * with __xc_output), XC_K_FIFO an end of a pipe the program made (pipe.c). */
-enum { XC_K_FILE = 1, XC_K_DIR, XC_K_PIPE, XC_K_NULL, XC_K_ZERO, XC_K_RANDOM, XC_K_FIFO };
+ * with __xc_output), XC_K_FIFO an end of a pipe the program made (pipe.c), XC_K_INOTIFY an
+ * inotify instance (its watches, no events). */
+enum { XC_K_FILE = 1, XC_K_DIR, XC_K_PIPE, XC_K_NULL, XC_K_ZERO, XC_K_RANDOM, XC_K_FIFO,
+       XC_K_INOTIFY };
 
 /* Devices a path may name (besides nodes). */
 enum { XC_DEV_NONE = 0, XC_DEV_NULL, XC_DEV_ZERO, XC_DEV_RANDOM, XC_DEV_URANDOM, XC_DEV_TTY,
@@ -543,5 +550,9 @@ unsigned long xc_conc(unsigned long v);
 #ifdef __cplusplus
 }
 #endif
+
+/* inotify_add_watch: every event, and the flag that asks for a directory. */
+#define XC_IN_ALL_EVENTS 0x00000fffUL
+#define XC_IN_ONLYDIR 0x01000000UL
 
 #endif

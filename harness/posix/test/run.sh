@@ -53,7 +53,8 @@ fi
 {
     echo '#define _GNU_SOURCE'
     for h in sys/syscall.h errno.h fcntl.h sys/stat.h unistd.h sys/ioctl.h sys/mman.h \
-        signal.h elf.h sys/resource.h asm/prctl.h linux/futex.h stddef.h poll.h sys/vfs.h dirent.h; do
+        signal.h elf.h sys/resource.h asm/prctl.h linux/futex.h stddef.h poll.h sys/vfs.h dirent.h \
+        sys/inotify.h; do
         echo "#include <$h>"
     done
     echo '#include <xcheck/posix.h>'
@@ -63,7 +64,7 @@ fi
             case $host in
             SYS_* | E[A-Z]* | O_* | S_IF* | F_* | FD_CLOEXEC | TC* | TIOC* | FIO* | SEEK_* | \
                 MAP_* | PROT_WRITE | SIG[A-Z]* | SA_* | AT_* | RLIMIT_* | RLIM_INFINITY | \
-                ARCH_* | FUTEX_* | X_OK | POLL* | DT_*)
+                ARCH_* | FUTEX_* | X_OK | POLL* | DT_* | IN_*)
                 # glibc's O_LARGEFILE is 0 on x86_64 (the kernel's and musl's is 0100000)
                 case $host in SIG_* | EPOCH | O_LARGEFILE) continue ;; esac
                 echo "_Static_assert((long)($x) == (long)($host), \"$x\");"
@@ -294,6 +295,8 @@ alive" - t_pipe ignored
 case_ "pipe: a read that would wait forever is a model error" 77 "" - t_pipe hang
 case_ "pipe: a write that would wait forever is a model error" 77 "" - t_pipe full
 case_ "pipe: poll that would wait forever on an empty pipe is a model error" 77 "" - t_pipe pollhang
+case_ "inotify: instances and watches, no events" 0 "" - t_pipe inotify
+case_ "inotify: reading events is a model error" 77 "" - t_pipe inotifyread
 
 # ---- 4. optional: the model under the engine (XC_ENGINE=target/release/xcheck, built from
 # this tree so that its embedded harness is this model) ------------------------------------

@@ -5,7 +5,9 @@
  *   ignored   the same with SIGPIPE ignored: EPIPE, and the process goes on
  *   hang      a read of an empty pipe whose write end is open: a model error (status 77)
  *   full      a blocking write that does not fit: a model error (status 77)
- *   pollhang  poll without timeout on an empty pipe: a model error (status 77) */
+ *   pollhang  poll without timeout on an empty pipe: a model error (status 77)
+ *   inotify   inotify instances and their watches
+ *   inotifyread  a read of inotify events: a model error (status 77) */
 #include <stdint.h>
 
 #include "t.h"
@@ -184,6 +186,34 @@ static void basic(void) {
     CHECK_EQ(SYS(XC_SYS_read, 3, buf, sizeof buf), -XC_EAGAIN);
 }
 
+/* inotify: watches are kept and numbered, one per file; no events are made. */
+static void inotify(void) {
+    long in = SYS(XC_SYS_inotify_init1, XC_O_NONBLOCK | XC_O_CLOEXEC);
+    CHECK_EQ(in, 3);
+    CHECK_EQ(SYS(XC_SYS_inotify_init1, 1), -XC_EINVAL);
+    CHECK_EQ(SYS(XC_SYS_inotify_add_watch, in, ".", 0x2), 1);
+    CHECK_EQ(SYS(XC_SYS_inotify_add_watch, in, "./", 0x4), 1);
+    CHECK_EQ(SYS(XC_SYS_close, SYS(XC_SYS_open, "made", XC_O_CREAT | XC_O_WRONLY, 0644)), 0);
+    CHECK_EQ(SYS(XC_SYS_inotify_add_watch, in, "made", 0x2), 2);
+    CHECK_EQ(SYS(XC_SYS_inotify_add_watch, in, "made", 0x01000002), -XC_ENOTDIR);
+    CHECK_EQ(SYS(XC_SYS_inotify_add_watch, in, "no-such", 0x2), -XC_ENOENT);
+    CHECK_EQ(SYS(XC_SYS_inotify_add_watch, in, "made", 0), -XC_EINVAL);
+    CHECK_EQ(SYS(XC_SYS_inotify_add_watch, 0, "made", 0x2), -XC_EINVAL);
+    CHECK_EQ(SYS(XC_SYS_inotify_add_watch, 29, "made", 0x2), -XC_EBADF);
+    CHECK_EQ(SYS(XC_SYS_inotify_rm_watch, in, 1), 0);
+    CHECK_EQ(SYS(XC_SYS_inotify_rm_watch, in, 1), -XC_EINVAL);
+    CHECK_EQ(SYS(XC_SYS_inotify_rm_watch, in, 3), -XC_EINVAL);
+    CHECK_EQ(SYS(XC_SYS_lseek, in, 0, XC_SEEK_SET), -XC_ESPIPE);
+    struct xc_stat st;
+    CHECK_EQ(SYS(XC_SYS_fstat, in, &st), 0);
+    CHECK_EQ(st.st_mode, 0600);
+    /* Polled for writing only it is not ready; inotify_init is inotify_init1(0). */
+    struct xc_pollfd p = {(int)in, XC_POLLOUT, 0};
+    CHECK_EQ(SYS(XC_SYS_poll, &p, 1, 0), 0);
+    CHECK_EQ(SYS(XC_SYS_inotify_init), 4);
+    CHECK_EQ(SYS(XC_SYS_fcntl, 4, XC_F_GETFL, 0), XC_O_RDONLY);
+}
+
 int main(int argc, char **argv) {
     const char *mode = argc > 1 ? argv[1] : "";
     char *args[] = {"prog", 0};
@@ -200,6 +230,13 @@ int main(int argc, char **argv) {
         CHECK_EQ(t_write(1, "go\n"), 3);
         CHECK_EQ(t_write(fds[1], "x"), -XC_EPIPE);
         CHECK_EQ(t_write(1, "alive\n"), 6);
+    } else if (strcmp(mode, "inotify") == 0) {
+        inotify();
+    } else if (strcmp(mode, "inotifyread") == 0) {
+        long in = SYS(XC_SYS_inotify_init1, XC_O_NONBLOCK);
+        CHECK_EQ(SYS(XC_SYS_inotify_add_watch, in, ".", 0x2), 1);
+        SYS(XC_SYS_read, in, buf, sizeof buf);
+        CHECK(0);
     } else if (strcmp(mode, "hang") == 0) {
         CHECK_EQ(SYS(XC_SYS_pipe, fds), 0);
         CHECK_EQ(t_write(fds[1], "ab"), 2);
