@@ -3,8 +3,9 @@
 //!
 //! Each scalar parameter in turn gets the smallest magnitude the path allows (an
 //! exponential then binary search on `|x| ≤ B`), preferring a non-negative value — a float
-//! gets the first "round" value the path allows (0, ±1, ±2, 0.5, …, ±inf, NaN), else a whole
-//! number of moderate size; then the
+//! gets the first "round" value the path allows (0, ±1, ±2, 0.5, …, ±inf, NaN, then large,
+//! tiny and other NaN values; once the solver leaves one of them undecided the rest are not
+//! asked), else a whole number of moderate size; then the
 //! buffers are asked to hold only printable characters and zeroes, and as many zeroes as
 //! possible at their end. Every step keeps what the previous ones fixed, so the result still
 //! reaches the same outcome. The work is bounded by a query budget and a time budget; what
@@ -59,6 +60,8 @@ struct Search<'e> {
     queries: u32,
     /// Whether [`Search::restart`] ran.
     restarted: bool,
+    /// Whether the last query went unanswered (its time limit passed).
+    unanswered: bool,
     start: Instant,
     limit: Duration,
     /// The run's stop token: minimization ends (keeping what it has) when it says to stop.
@@ -88,6 +91,7 @@ impl<'e> Search<'e> {
             model,
             queries: 0,
             restarted: false,
+            unanswered: false,
             start: Instant::now(),
             limit: TIME_BUDGET.min(budget),
             stop: stop.clone(),
@@ -119,6 +123,7 @@ impl<'e> Search<'e> {
 
     /// Adopts `wish` if some input satisfies it together with everything fixed so far.
     fn try_wish(&mut self, wish: ExprId) -> bool {
+        self.unanswered = false;
         if self.exhausted() {
             return false;
         }
@@ -182,7 +187,9 @@ impl<'e> Search<'e> {
         };
         let mut all = self.state.constraints.as_slice().to_vec();
         all.extend(rest);
-        match self.solver.check(pool, &all, query) {
+        let answer = self.solver.check(pool, &all, query);
+        self.unanswered = !matches!(answer, Ok(SatResult::Sat(_) | SatResult::Unsat));
+        match answer {
             Ok(SatResult::Sat(model)) => Some(Arc::new(model)),
             _ => None,
         }
@@ -304,9 +311,14 @@ fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Val
             }
         }
     }
+    // The simplest values through the solver; once one of these questions goes unanswered,
+    // the others (the same question about another constant) are not asked.
     for &c in candidates.iter().take(3) {
         if search.try_wish(pool.eq(v, pool.constant(w, c))) {
             return;
+        }
+        if search.unanswered {
+            break;
         }
     }
     let million = crate::expr::fp_bits_of(w, 1e6);
