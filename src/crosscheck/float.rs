@@ -295,14 +295,26 @@ fn other_nans(width: u32) -> Vec<u128> {
 /// normal and the smallest subnormal one (none for formats other than float and double).
 fn edge_values(width: u32) -> Vec<u128> {
     match width {
-        32 => [1e30f32, -1e30, f32::MAX, f32::MIN_POSITIVE, f32::from_bits(1)]
-            .iter()
-            .map(|v| u128::from(v.to_bits()))
-            .collect(),
-        64 => [1e200f64, -1e200, f64::MAX, f64::MIN_POSITIVE, f64::from_bits(1)]
-            .iter()
-            .map(|v| u128::from(v.to_bits()))
-            .collect(),
+        32 => [
+            1e30f32,
+            -1e30,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            f32::from_bits(1),
+        ]
+        .iter()
+        .map(|v| u128::from(v.to_bits()))
+        .collect(),
+        64 => [
+            1e200f64,
+            -1e200,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::from_bits(1),
+        ]
+        .iter()
+        .map(|v| u128::from(v.to_bits()))
+        .collect(),
         _ => Vec::new(),
     }
 }

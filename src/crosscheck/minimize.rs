@@ -25,7 +25,7 @@ use crate::exec::{Executor, State, Value};
 use crate::expr::{
     mask, to_signed, ArrayId, Assignment, ExprId, ExprPool, FloatOp, FpPred, FpUnOp, Node,
 };
-use crate::solver::{build_chain, SatResult, Solver, SolverConfig};
+use crate::solver::{build_chain, symbolic_bytes, SatResult, Solver, SolverConfig};
 use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -298,8 +298,8 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
 fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Value]) {
     let w = pool.width(v);
     let candidates = round_values(w);
-    let places = input_places(pool, bytes);
-    if let Some(places) = places.filter(|p| p.len() * 8 == w as usize) {
+    let places = input_places(pool, bytes).filter(|p| p.len() * 8 == w as usize);
+    if let Some(places) = &places {
         for &c in &candidates {
             let changes: Vec<(ArrayId, u32, u8)> = places
                 .iter()
@@ -311,9 +311,22 @@ fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Val
             }
         }
     }
+    // When the path and what is fixed read no input besides `v`'s bytes, the tries above
+    // decided every round value exactly, and the solver would only repeat them.
+    let alone = places.as_ref().is_some_and(|places| {
+        let roots = search
+            .state
+            .constraints
+            .as_slice()
+            .iter()
+            .chain(&search.fixed);
+        symbolic_bytes(pool, roots.copied())
+            .iter()
+            .all(|&(_, array, offset)| places.contains(&(array, offset)))
+    });
     // The simplest values through the solver; once one of these questions goes unanswered,
     // the others (the same question about another constant) are not asked.
-    for &c in candidates.iter().take(3) {
+    for &c in candidates.iter().take(if alone { 0 } else { 3 }) {
         if search.try_wish(pool.eq(v, pool.constant(w, c))) {
             return;
         }

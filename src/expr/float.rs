@@ -877,7 +877,11 @@ impl ExprPool {
             else {
                 return e;
             };
-            let x = if self.as_const(rhs).is_some() { lhs } else { rhs };
+            let x = if self.as_const(rhs).is_some() {
+                lhs
+            } else {
+                rhs
+            };
             if self.fp_quiet(x) != then || self.fp_is_nan(x) != cond {
                 return e;
             }
