@@ -5,7 +5,9 @@
 //! exponential then binary search on `|x| ≤ B`), preferring a non-negative value — a float
 //! gets the first "round" value the path allows (0, ±1, ±2, 0.5, …, ±inf, NaN, then large,
 //! tiny and other NaN values; once the solver leaves one of them undecided the rest are not
-//! asked), else a whole number of moderate size; then the
+//! asked), else a whole number of moderate size (else, unless that question went unanswered,
+//! any value of that size), and after two unanswered queries floats are only tried
+//! concretely; then the
 //! buffers are asked to hold only printable characters and zeroes, and as many zeroes as
 //! possible at their end. Every step keeps what the previous ones fixed, so the result still
 //! reaches the same outcome. The work is bounded by a query budget and a time budget; what
@@ -41,6 +43,11 @@ pub const TOTAL_BUDGET: Duration = Duration::from_secs(10);
 /// Time limit of one minimization query: a preference that is hard to decide is skipped.
 const QUERY_TIMEOUT: Duration = Duration::from_millis(250);
 
+/// Unanswered queries after which a minimization asks the solver nothing more about floats
+/// (their round values are still tried concretely): questions about the same floating-point
+/// operations that ran out of time twice will mostly run out of time again.
+const FLOAT_UNANSWERED_LIMIT: u32 = 2;
+
 /// Byte values tried, in order, for a byte of a function's buffer that should be readable.
 const CANDIDATES: [u8; 4] = [b'a', b'0', b' ', b'A'];
 /// The same for a program's arguments, stdin and files. A digit comes first: concrete
@@ -62,6 +69,8 @@ struct Search<'e> {
     restarted: bool,
     /// Whether the last query went unanswered (its time limit passed).
     unanswered: bool,
+    /// How many queries went unanswered.
+    unanswered_total: u32,
     start: Instant,
     limit: Duration,
     /// The run's stop token: minimization ends (keeping what it has) when it says to stop.
@@ -92,6 +101,7 @@ impl<'e> Search<'e> {
             queries: 0,
             restarted: false,
             unanswered: false,
+            unanswered_total: 0,
             start: Instant::now(),
             limit: TIME_BUDGET.min(budget),
             stop: stop.clone(),
@@ -189,6 +199,7 @@ impl<'e> Search<'e> {
         all.extend(rest);
         let answer = self.solver.check(pool, &all, query);
         self.unanswered = !matches!(answer, Ok(SatResult::Sat(_) | SatResult::Unsat));
+        self.unanswered_total += u32::from(self.unanswered);
         match answer {
             Ok(SatResult::Sat(model)) => Some(Arc::new(model)),
             _ => None,
@@ -294,7 +305,8 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
 
 /// Prefers a round value for the float `v` (whose input bytes are `bytes`): the first of
 /// [`round_values`] the path allows (tried concretely, then the simplest through the
-/// solver), else a whole number of magnitude at most 10^6, else any value of that size.
+/// solver), else a whole number of magnitude at most 10^6, else any value of that size;
+/// the solver is not asked once [`FLOAT_UNANSWERED_LIMIT`] queries went unanswered.
 fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Value]) {
     let w = pool.width(v);
     let candidates = round_values(w);
@@ -324,6 +336,9 @@ fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Val
             .iter()
             .all(|&(_, array, offset)| places.contains(&(array, offset)))
     });
+    if search.unanswered_total >= FLOAT_UNANSWERED_LIMIT {
+        return;
+    }
     // The simplest values through the solver; once one of these questions goes unanswered,
     // the others (the same question about another constant) are not asked.
     for &c in candidates.iter().take(if alone { 0 } else { 3 }) {
@@ -341,7 +356,12 @@ fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Val
         w,
     );
     let whole = pool.eq(pool.fp_unary(FpUnOp::Trunc, v), v);
-    if !search.try_wish(pool.bool_and(moderate, whole)) {
+    // A whole number is asked for first; when that question goes unanswered, the weaker one
+    // (about the same float operations) is not asked either.
+    if search.unanswered_total >= FLOAT_UNANSWERED_LIMIT {
+        return;
+    }
+    if !search.try_wish(pool.bool_and(moderate, whole)) && !search.unanswered {
         search.try_wish(moderate);
     }
 }
