@@ -401,7 +401,31 @@ impl ExprPool {
         if let Some(lifted) = self.lift1(a, to, &|x| fold_fp_to_sint(w, to, x)) {
             return lifted;
         }
+        // The conversion rounds toward zero, so rounding toward zero first (`trunc`, raw
+        // or with its NaN kept) changes nothing: a NaN or an out-of-range value stays one.
+        if let Some(x) = self.truncated(a) {
+            return self.fp_to_sint_raw(x, to);
+        }
         self.intern_bv(Node::FpToSInt { arg: a, width: to }, to)
+    }
+
+    /// `x` when `a` is `trunc(x)`: the raw node, or [`ExprPool::fp_unary`]'s form that
+    /// returns a NaN `x` unchanged.
+    fn truncated(&self, a: ExprId) -> Option<ExprId> {
+        let raw = |e: ExprId| match self.node(e) {
+            Node::FpUnary {
+                op: FpUnOp::Trunc,
+                arg,
+            } => Some(arg),
+            _ => None,
+        };
+        if let Some(x) = raw(a) {
+            return Some(x);
+        }
+        let Node::Ite { cond, then, els } = self.node(a) else {
+            return None;
+        };
+        (raw(els) == Some(then) && self.fp_is_nan(then) == cond).then_some(then)
     }
 
     // ---- Bit-level facts ----
@@ -1209,6 +1233,48 @@ mod tests {
                 let (va, vb) = (pool.eval(a, &model), pool.eval(b, &model));
                 let nan = |v: u128| f64::from_bits(v as u64).is_nan();
                 assert!(va == vb || (nan(va) && nan(vb)), "{p:#x} {q:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_conversion_to_integer_of_a_truncated_float_is_the_conversion() {
+        let pool = ExprPool::new();
+        let (x, _) = input_double(&pool, "x");
+        for to in [8, 32, 64] {
+            let direct = pool.fp_to_sint(x, to);
+            assert_eq!(pool.fp_to_sint(pool.fp_unary(FpUnOp::Trunc, x), to), direct);
+            assert_eq!(
+                pool.fp_to_sint(pool.fp_unary_raw(FpUnOp::Trunc, x), to),
+                direct
+            );
+            // Another rounding is not the same conversion.
+            assert_ne!(pool.fp_to_sint(pool.fp_unary(FpUnOp::Floor, x), to), direct);
+        }
+        // The identity on the concrete folds: NaNs, infinities, the ends of the range.
+        let values = [
+            0.5,
+            -0.5,
+            -1.5,
+            2147483647.5,
+            2147483648.0,
+            -2147483648.9,
+            -2147483649.0,
+            9.3e18,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        for v in values {
+            let bits = u128::from(f64::to_bits(v));
+            for to in [32, 64] {
+                let truncated = fold_fp_unary(FpUnOp::Trunc, 64, bits);
+                assert_eq!(
+                    fold_fp_to_sint(64, to, truncated),
+                    fold_fp_to_sint(64, to, bits),
+                    "{v} to {to} bits"
+                );
             }
         }
     }
