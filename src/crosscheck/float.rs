@@ -253,8 +253,74 @@ pub(super) fn input_places(
         .collect()
 }
 
-/// Round values minimization tries for a float of `width` bits, simplest first.
+/// Round values minimization tries for a float of `width` bits, simplest first, then the
+/// values at the edges of the format: a large value whose square overflows, the largest
+/// finite value, the smallest normal and subnormal ones, and NaNs whose payload or sign
+/// differ from the default NaN's (observable: an operation on two NaNs returns the first
+/// one's).
 pub fn round_values(width: u32) -> Vec<u128> {
+    let mut values = simple_values(width);
+    values.extend(edge_values(width));
+    values.extend(other_nans(width));
+    values
+}
+
+/// The values sampling tries for a float of `width` bits: those of [`round_values`], with
+/// the other NaNs right after the default one, since sampling also pairs each value with the
+/// next, and two NaNs with different payloads are what tells `x + y` from `y + x`.
+pub fn sample_values(width: u32) -> Vec<u128> {
+    let mut values = simple_values(width);
+    values.extend(other_nans(width));
+    values.extend(edge_values(width));
+    values
+}
+
+/// A NaN with payload 1 and the default NaN negated (none for formats other than float and
+/// double).
+fn other_nans(width: u32) -> Vec<u128> {
+    match width {
+        32 => {
+            let nan = u128::from(f32::NAN.to_bits());
+            vec![nan | 1, nan | 1 << 31]
+        }
+        64 => {
+            let nan = u128::from(f64::NAN.to_bits());
+            vec![nan | 1, nan | 1 << 63]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Large and tiny values: ±10^200 (±10^30 for float), the largest finite value, the smallest
+/// normal and the smallest subnormal one (none for formats other than float and double).
+fn edge_values(width: u32) -> Vec<u128> {
+    match width {
+        32 => [
+            1e30f32,
+            -1e30,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            f32::from_bits(1),
+        ]
+        .iter()
+        .map(|v| u128::from(v.to_bits()))
+        .collect(),
+        64 => [
+            1e200f64,
+            -1e200,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            f64::from_bits(1),
+        ]
+        .iter()
+        .map(|v| u128::from(v.to_bits()))
+        .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The simplest values of a float of `width` bits, simplest first.
+fn simple_values(width: u32) -> Vec<u128> {
     let doubles = [
         0.0,
         1.0,

@@ -3,8 +3,11 @@
 //!
 //! Each scalar parameter in turn gets the smallest magnitude the path allows (an
 //! exponential then binary search on `|x| ≤ B`), preferring a non-negative value — a float
-//! gets the first "round" value the path allows (0, ±1, ±2, 0.5, …, ±inf, NaN), else a whole
-//! number of moderate size; then the
+//! gets the first "round" value the path allows (0, ±1, ±2, 0.5, …, ±inf, NaN, then large,
+//! tiny and other NaN values; once the solver leaves one of them undecided the rest are not
+//! asked), else a whole number of moderate size (else, unless that question went unanswered,
+//! any value of that size), and after two unanswered queries floats are only tried
+//! concretely; then the
 //! buffers are asked to hold only printable characters and zeroes, and as many zeroes as
 //! possible at their end. Every step keeps what the previous ones fixed, so the result still
 //! reaches the same outcome. The work is bounded by a query budget and a time budget; what
@@ -24,7 +27,7 @@ use crate::exec::{Executor, State, Value};
 use crate::expr::{
     mask, to_signed, ArrayId, Assignment, ExprId, ExprPool, FloatOp, FpPred, FpUnOp, Node,
 };
-use crate::solver::{build_chain, SatResult, Solver, SolverConfig};
+use crate::solver::{build_chain, symbolic_bytes, SatResult, Solver, SolverConfig};
 use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -39,6 +42,11 @@ pub const TOTAL_BUDGET: Duration = Duration::from_secs(10);
 
 /// Time limit of one minimization query: a preference that is hard to decide is skipped.
 const QUERY_TIMEOUT: Duration = Duration::from_millis(250);
+
+/// Unanswered queries after which a minimization asks the solver nothing more about floats
+/// (their round values are still tried concretely): questions about the same floating-point
+/// operations that ran out of time twice will mostly run out of time again.
+const FLOAT_UNANSWERED_LIMIT: u32 = 2;
 
 /// Byte values tried, in order, for a byte of a function's buffer that should be readable.
 const CANDIDATES: [u8; 4] = [b'a', b'0', b' ', b'A'];
@@ -59,6 +67,10 @@ struct Search<'e> {
     queries: u32,
     /// Whether [`Search::restart`] ran.
     restarted: bool,
+    /// Whether the last query went unanswered (its time limit passed).
+    unanswered: bool,
+    /// How many queries went unanswered.
+    unanswered_total: u32,
     start: Instant,
     limit: Duration,
     /// The run's stop token: minimization ends (keeping what it has) when it says to stop.
@@ -88,6 +100,8 @@ impl<'e> Search<'e> {
             model,
             queries: 0,
             restarted: false,
+            unanswered: false,
+            unanswered_total: 0,
             start: Instant::now(),
             limit: TIME_BUDGET.min(budget),
             stop: stop.clone(),
@@ -119,6 +133,7 @@ impl<'e> Search<'e> {
 
     /// Adopts `wish` if some input satisfies it together with everything fixed so far.
     fn try_wish(&mut self, wish: ExprId) -> bool {
+        self.unanswered = false;
         if self.exhausted() {
             return false;
         }
@@ -182,7 +197,10 @@ impl<'e> Search<'e> {
         };
         let mut all = self.state.constraints.as_slice().to_vec();
         all.extend(rest);
-        match self.solver.check(pool, &all, query) {
+        let answer = self.solver.check(pool, &all, query);
+        self.unanswered = !matches!(answer, Ok(SatResult::Sat(_) | SatResult::Unsat));
+        self.unanswered_total += u32::from(self.unanswered);
+        match answer {
             Ok(SatResult::Sat(model)) => Some(Arc::new(model)),
             _ => None,
         }
@@ -313,12 +331,13 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
 
 /// Prefers a round value for the float `v` (whose input bytes are `bytes`): the first of
 /// [`round_values`] the path allows (tried concretely, then the simplest through the
-/// solver), else a whole number of magnitude at most 10^6, else any value of that size.
+/// solver), else a whole number of magnitude at most 10^6, else any value of that size;
+/// the solver is not asked once [`FLOAT_UNANSWERED_LIMIT`] queries went unanswered.
 fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Value]) {
     let w = pool.width(v);
     let candidates = round_values(w);
-    let places = input_places(pool, bytes);
-    if let Some(places) = places.filter(|p| p.len() * 8 == w as usize) {
+    let places = input_places(pool, bytes).filter(|p| p.len() * 8 == w as usize);
+    if let Some(places) = &places {
         for &c in &candidates {
             let changes: Vec<(ArrayId, u32, u8)> = places
                 .iter()
@@ -330,9 +349,30 @@ fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Val
             }
         }
     }
-    for &c in candidates.iter().take(3) {
+    // When the path and what is fixed read no input besides `v`'s bytes, the tries above
+    // decided every round value exactly, and the solver would only repeat them.
+    let alone = places.as_ref().is_some_and(|places| {
+        let roots = search
+            .state
+            .constraints
+            .as_slice()
+            .iter()
+            .chain(&search.fixed);
+        symbolic_bytes(pool, roots.copied())
+            .iter()
+            .all(|&(_, array, offset)| places.contains(&(array, offset)))
+    });
+    if search.unanswered_total >= FLOAT_UNANSWERED_LIMIT {
+        return;
+    }
+    // The simplest values through the solver; once one of these questions goes unanswered,
+    // the others (the same question about another constant) are not asked.
+    for &c in candidates.iter().take(if alone { 0 } else { 3 }) {
         if search.try_wish(pool.eq(v, pool.constant(w, c))) {
             return;
+        }
+        if search.unanswered {
+            break;
         }
     }
     let million = crate::expr::fp_bits_of(w, 1e6);
@@ -342,7 +382,12 @@ fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Val
         w,
     );
     let whole = pool.eq(pool.fp_unary(FpUnOp::Trunc, v), v);
-    if !search.try_wish(pool.bool_and(moderate, whole)) {
+    // A whole number is asked for first; when that question goes unanswered, the weaker one
+    // (about the same float operations) is not asked either.
+    if search.unanswered_total >= FLOAT_UNANSWERED_LIMIT {
+        return;
+    }
+    if !search.try_wish(pool.bool_and(moderate, whole)) && !search.unanswered {
         search.try_wish(moderate);
     }
 }

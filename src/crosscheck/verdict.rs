@@ -467,7 +467,7 @@ fn sample_difference(
     all.push(differ);
     let round: Vec<Vec<u128>> = floats
         .iter()
-        .map(|(w, _)| super::float::round_values(*w))
+        .map(|(w, _)| super::float::sample_values(*w))
         .collect();
     // Seeded moderate values: random signs, magnitudes from 2^-8 to 2^8.
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -478,8 +478,11 @@ fn sample_difference(
         let v = ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2f64.powi((seed % 17) as i32 - 8);
         crate::expr::fp_bits_of(width, if seed & 1 == 1 { -v } else { v })
     };
-    const TRIES: usize = 64;
-    for k in 0..TRIES {
+    // Every round value (with every parameter at the same one, then each paired with the
+    // next), then this many random ones.
+    const RANDOM_TRIES: usize = 30;
+    let rounds = 2 * round.iter().map(Vec::len).max().unwrap_or(0);
+    for k in 0..rounds + RANDOM_TRIES {
         let mut model = base.clone();
         for (i, (width, places)) in floats.iter().enumerate() {
             let n = round[i].len();

@@ -328,6 +328,11 @@ impl ExprPool {
                 _ => self.zero(w),
             });
         }
+        if op == BinOp::LShr && n + 8 == u128::from(w) {
+            if let Some(count) = self.swar_popcount(w, a) {
+                return Some(count);
+            }
+        }
         // (x << c1) << c2 = x << (c1 + c2), and likewise for logical right shifts.
         if op != BinOp::AShr {
             if let Node::Binary {

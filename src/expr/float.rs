@@ -23,7 +23,7 @@
 //! operations on 80-bit values to that module.
 
 use super::f79::{self as x87, IEEE as X87_IEEE, X87};
-use super::{mask, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Width};
+use super::{mask, BinOp, ExprId, ExprPool, FpBinOp, FpCmp, FpUnOp, Node, Width};
 
 /// Whether `width` is the width of a format the floating-point nodes compute on (`float`,
 /// `double`, and 79 for the IEEE form of x87's `long double`).
@@ -401,7 +401,31 @@ impl ExprPool {
         if let Some(lifted) = self.lift1(a, to, &|x| fold_fp_to_sint(w, to, x)) {
             return lifted;
         }
+        // The conversion rounds toward zero, so rounding toward zero first (`trunc`, raw
+        // or with its NaN kept) changes nothing: a NaN or an out-of-range value stays one.
+        if let Some(x) = self.truncated(a) {
+            return self.fp_to_sint_raw(x, to);
+        }
         self.intern_bv(Node::FpToSInt { arg: a, width: to }, to)
+    }
+
+    /// `x` when `a` is `trunc(x)`: the raw node, or [`ExprPool::fp_unary`]'s form that
+    /// returns a NaN `x` unchanged.
+    fn truncated(&self, a: ExprId) -> Option<ExprId> {
+        let raw = |e: ExprId| match self.node(e) {
+            Node::FpUnary {
+                op: FpUnOp::Trunc,
+                arg,
+            } => Some(arg),
+            _ => None,
+        };
+        if let Some(x) = raw(a) {
+            return Some(x);
+        }
+        let Node::Ite { cond, then, els } = self.node(a) else {
+            return None;
+        };
+        (raw(els) == Some(then) && self.fp_is_nan(then) == cond).then_some(then)
     }
 
     // ---- Bit-level facts ----
@@ -775,10 +799,135 @@ impl ExprPool {
             let (a, b) = (self.x87_decode(a).0, self.x87_decode(b).0);
             return self.fp_eq_or_both_nan(a, b);
         }
+        let mut shown = rustc_hash::FxHashMap::default();
+        if self.same_or_both_nan(a, b, NAN_EQUIVALENCE_DEPTH, &mut shown) {
+            return self.true_();
+        }
         let both = self.bool_and(self.fp_is_nan(a), self.fp_is_nan(b));
         self.bool_or(self.fp_cmp(FpCmp::Eq, a, b), both)
     }
+
+    /// Whether the floats `a` and `b` are, on every input, both NaN or bit for bit the same
+    /// (decided on their structure, looking `depth` operations deep; `false` means "not
+    /// shown"). That holds for one expression, for the same raw operation on operands that
+    /// are pairwise so (a NaN operand makes both results NaN; otherwise the operands, and so
+    /// the results, are the same bits; the raw sum and product have one node for both
+    /// operand orders), and for a raw operation and its NaN propagation (which returns a NaN
+    /// operand instead of the default NaN). So `sqrt(x*x + y*y)` and `sqrt(y*y + x*x)` are
+    /// equal under `--fp-equal ieee` without asking the solver, while their bits differ
+    /// when `x` and `y` are NaNs with different payloads. `memo` holds the pairs compared.
+    fn same_or_both_nan(
+        &self,
+        a: ExprId,
+        b: ExprId,
+        depth: u32,
+        memo: &mut rustc_hash::FxHashMap<(ExprId, ExprId), bool>,
+    ) -> bool {
+        if a == b {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        if let Some(&known) = memo.get(&(a, b)) {
+            return known;
+        }
+        let shown = self.same_or_both_nan_below(a, b, depth, memo);
+        memo.insert((a, b), shown);
+        shown
+    }
+
+    /// [`ExprPool::same_or_both_nan`] for two different expressions.
+    fn same_or_both_nan_below(
+        &self,
+        a: ExprId,
+        b: ExprId,
+        depth: u32,
+        memo: &mut rustc_hash::FxHashMap<(ExprId, ExprId), bool>,
+    ) -> bool {
+        let (a, b) = (self.nan_raw(a), self.nan_raw(b));
+        if a == b {
+            return true;
+        }
+        let mut same = |x: ExprId, y: ExprId| self.same_or_both_nan(x, y, depth - 1, memo);
+        match (self.node(a), self.node(b)) {
+            (
+                Node::FpBinary { op, lhs, rhs },
+                Node::FpBinary {
+                    op: op2,
+                    lhs: lhs2,
+                    rhs: rhs2,
+                },
+            ) if op == op2 => {
+                (same(lhs, lhs2) && same(rhs, rhs2))
+                    || (matches!(op, FpBinOp::Add | FpBinOp::Mul)
+                        && same(lhs, rhs2)
+                        && same(rhs, lhs2))
+            }
+            (Node::FpUnary { op, arg }, Node::FpUnary { op: op2, arg: arg2 }) if op == op2 => {
+                same(arg, arg2)
+            }
+            (
+                Node::FpConvert { arg, width },
+                Node::FpConvert {
+                    arg: arg2,
+                    width: width2,
+                },
+            ) if width == width2 && self.width(arg) == self.width(arg2) => same(arg, arg2),
+            (
+                Node::FpFma { a: x, b: y, c: z },
+                Node::FpFma {
+                    a: x2,
+                    b: y2,
+                    c: z2,
+                },
+            ) => same(z, z2) && ((same(x, x2) && same(y, y2)) || (same(x, y2) && same(y, x2))),
+            _ => false,
+        }
+    }
+
+    /// The raw operation under the NaN propagation that [`ExprPool::fp_propagate`] wraps
+    /// around it, when every operand the propagation tests is an operand of that raw
+    /// operation (so the two are both NaN or the same bits); else `e` itself.
+    fn nan_raw(&self, e: ExprId) -> ExprId {
+        let mut tested = Vec::new();
+        let mut at = e;
+        while let Node::Ite { cond, then, els } = self.node(at) {
+            let Node::Binary {
+                op: BinOp::Or,
+                lhs,
+                rhs,
+            } = self.node(then)
+            else {
+                return e;
+            };
+            let x = if self.as_const(rhs).is_some() {
+                lhs
+            } else {
+                rhs
+            };
+            if self.fp_quiet(x) != then || self.fp_is_nan(x) != cond {
+                return e;
+            }
+            tested.push(x);
+            at = els;
+        }
+        let operands: Vec<ExprId> = match self.node(at) {
+            Node::FpBinary { lhs, rhs, .. } => vec![lhs, rhs],
+            Node::FpUnary { arg, .. } | Node::FpConvert { arg, .. } => vec![arg],
+            Node::FpFma { a, b, c } => vec![a, b, c],
+            _ => return e,
+        };
+        if tested.iter().all(|x| operands.contains(x)) {
+            at
+        } else {
+            e
+        }
+    }
 }
+
+/// How many operations deep [`ExprPool::fp_eq_or_both_nan`] compares two floats' structure.
+const NAN_EQUIVALENCE_DEPTH: u32 = 12;
 
 /// One of LLVM's floating-point instructions or intrinsics, as the IR and the interpreter
 /// name it: [`eval_float`] computes it on concrete bit patterns, [`ExprPool::build_float`]
@@ -1027,5 +1176,106 @@ mod tests {
         );
         assert_eq!(other, mid);
         assert_eq!(pool.fp_is_nan(mid), pool.false_());
+    }
+
+    /// A double read from eight fresh input bytes, and its array.
+    fn input_double(pool: &ExprPool, name: &str) -> (ExprId, crate::expr::ArrayId) {
+        let array = pool.new_array(name, 8);
+        let word = (1..8).fold(pool.sym(array, 0), |acc, i| {
+            pool.concat(pool.sym(array, i), acc)
+        });
+        (word, array)
+    }
+
+    #[test]
+    fn operands_swapped_under_nan_propagation_are_equal_unless_bits_are_compared() {
+        let pool = ExprPool::new();
+        let ((x, xa), (y, ya)) = (input_double(&pool, "x"), input_double(&pool, "y"));
+        let square = |v: ExprId| pool.fp_binary(FpBinOp::Mul, v, v);
+        let hypot = |p: ExprId, q: ExprId| {
+            pool.fp_unary(
+                FpUnOp::Sqrt,
+                pool.fp_binary(FpBinOp::Add, square(p), square(q)),
+            )
+        };
+        let (a, b) = (hypot(x, y), hypot(y, x));
+        assert_ne!(a, b, "NaN payloads make the orders differ bit for bit");
+        assert_eq!(pool.fp_eq_or_both_nan(a, b), pool.true_());
+        // A difference is not commutative, and a copy of the sign is no raw operation.
+        let (d, e) = (
+            pool.fp_binary(FpBinOp::Sub, x, y),
+            pool.fp_binary(FpBinOp::Sub, y, x),
+        );
+        assert_ne!(pool.fp_eq_or_both_nan(d, e), pool.true_());
+        let (s, t) = (
+            pool.build_float(FloatOp::CopySign, &[x, y], 64),
+            pool.build_float(FloatOp::CopySign, &[y, x], 64),
+        );
+        assert_ne!(pool.fp_eq_or_both_nan(s, t), pool.true_());
+        // The fold agrees with evaluation, NaNs with payloads and signed zeroes included.
+        let values = [
+            0.0f64.to_bits(),
+            (-0.0f64).to_bits(),
+            1.5f64.to_bits(),
+            f64::NAN.to_bits(),
+            f64::NAN.to_bits() | 1,
+            f64::NAN.to_bits() | 1 << 63,
+            f64::INFINITY.to_bits(),
+            f64::MAX.to_bits(),
+        ];
+        for &p in &values {
+            for &q in &values {
+                let mut model = crate::expr::Assignment::default();
+                for i in 0..8 {
+                    model.set_byte(xa, i, (p >> (8 * i)) as u8);
+                    model.set_byte(ya, i, (q >> (8 * i)) as u8);
+                }
+                let (va, vb) = (pool.eval(a, &model), pool.eval(b, &model));
+                let nan = |v: u128| f64::from_bits(v as u64).is_nan();
+                assert!(va == vb || (nan(va) && nan(vb)), "{p:#x} {q:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_conversion_to_integer_of_a_truncated_float_is_the_conversion() {
+        let pool = ExprPool::new();
+        let (x, _) = input_double(&pool, "x");
+        for to in [8, 32, 64] {
+            let direct = pool.fp_to_sint(x, to);
+            assert_eq!(pool.fp_to_sint(pool.fp_unary(FpUnOp::Trunc, x), to), direct);
+            assert_eq!(
+                pool.fp_to_sint(pool.fp_unary_raw(FpUnOp::Trunc, x), to),
+                direct
+            );
+            // Another rounding is not the same conversion.
+            assert_ne!(pool.fp_to_sint(pool.fp_unary(FpUnOp::Floor, x), to), direct);
+        }
+        // The identity on the concrete folds: NaNs, infinities, the ends of the range.
+        let values = [
+            0.5,
+            -0.5,
+            -1.5,
+            2147483647.5,
+            2147483648.0,
+            -2147483648.9,
+            -2147483649.0,
+            9.3e18,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        for v in values {
+            let bits = u128::from(f64::to_bits(v));
+            for to in [32, 64] {
+                let truncated = fold_fp_unary(FpUnOp::Trunc, 64, bits);
+                assert_eq!(
+                    fold_fp_to_sint(64, to, truncated),
+                    fold_fp_to_sint(64, to, bits),
+                    "{v} to {to} bits"
+                );
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Rewrites of the simplifying constructors that look deeper than one node: sums sorted
-//! into one shape, the branch-free select idiom, and the cheap bit-level facts (a clear
+//! into one shape, the branch-free select idiom, the SWAR popcount as the popcount tree,
+//! and the cheap bit-level facts (a clear
 //! sign bit, the significant width) that let division narrow. `build.rs` calls them; each
 //! looks a bounded distance into its operands, so building a node stays cheap.
 
@@ -11,6 +12,9 @@ const CHAIN_LIMIT: usize = 32;
 
 /// Levels of structure that order the terms of a sum.
 const KEY_DEPTH: u32 = 3;
+
+/// Levels below a multiplication searched for the input of a SWAR popcount.
+const SWAR_DEPTH: usize = 8;
 
 impl ExprPool {
     /// The operands of the chain of `op` rooted at `e`, appended to `out`; `false` when
@@ -151,6 +155,64 @@ impl ExprPool {
         acc
     }
 
+    /// The popcount of `x` when `m >> (w - 8)` (the shift being built) is the SWAR popcount
+    /// of `x` as C code writes it: `x - ((x >> 1) & 0x55…)` (or the sum
+    /// `(x & 0x55…) + ((x >> 1) & 0x55…)`), then `(x & 0x33…) + ((x >> 2) & 0x33…)`, then
+    /// `(x + (x >> 4)) & 0x0f0f…`, whose bytes are summed into the top byte by a
+    /// multiplication with `0x0101…`. The result is [`ExprPool::popcount`]'s tree, which is
+    /// what LLVM makes of this code at -O2 (`ctpop`) and what the solver decides several
+    /// times faster: the subtraction and the multiplier leave carry chains to bit-blast.
+    /// Recognized by building the idiom from each `X` of a `X >> 1` below `m` and comparing
+    /// the node (hash-consing makes equal constructions one node), for widths 32 and 64.
+    pub(super) fn swar_popcount(&self, w: Width, m: ExprId) -> Option<ExprId> {
+        if w != 32 && w != 64 {
+            return None;
+        }
+        let every = |byte: u128| (0..w / 8).fold(0u128, |acc, k| acc | byte << (8 * k));
+        let (ones, bytes) = (every(0x01), every(0x0f));
+        let Node::Binary {
+            op: BinOp::Mul,
+            lhs,
+            rhs: sums,
+        } = self.node(m)
+        else {
+            return None;
+        };
+        if self.as_const(lhs) != Some(ones) {
+            return None;
+        }
+        // The candidates: every `X` of an `X >> 1` a few levels below the multiplication.
+        let mut candidates = Vec::new();
+        let mut level = vec![sums];
+        for _ in 0..SWAR_DEPTH {
+            let mut next = Vec::new();
+            for e in level {
+                if let Node::Binary { op, lhs, rhs } = self.node(e) {
+                    if op == BinOp::LShr && self.as_const(rhs) == Some(1) {
+                        candidates.push(lhs);
+                    }
+                    next.extend([lhs, rhs]);
+                }
+            }
+            level = next;
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let k = |v: u128| self.constant(w, v);
+        let (m1, m2) = (k(every(0x55)), k(every(0x33)));
+        for x in candidates {
+            let half = self.and(self.lshr(x, k(1)), m1);
+            for pairs in [self.sub(x, half), self.add(self.and(x, m1), half)] {
+                let quads = self.add(self.and(pairs, m2), self.and(self.lshr(pairs, k(2)), m2));
+                let nibbles = self.and(self.add(quads, self.lshr(quads, k(4))), k(bytes));
+                if self.mul(k(ones), nibbles) == m {
+                    return Some(self.popcount(x));
+                }
+            }
+        }
+        None
+    }
+
     /// The condition `c` when `m` is all ones exactly when `c` holds: `-zext(c)` or
     /// `sext(c)` of a one-bit `c`.
     pub(super) fn mask_of_condition(&self, m: ExprId) -> Option<ExprId> {
@@ -262,6 +324,7 @@ impl ExprPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::mask;
 
     fn bytes(pool: &ExprPool, n: u32) -> Vec<ExprId> {
         let a = pool.new_array("x", n);
@@ -381,5 +444,71 @@ mod tests {
         assert_eq!(pool.mask_of_condition(pool.sext(c, 32)), Some(c));
         assert_eq!(pool.mask_of_condition(pool.sext(byte, 32)), None);
         assert_eq!(pool.mask_of_condition(pool.neg(pool.zext(byte, 32))), None);
+    }
+
+    /// The SWAR popcount of `x` as C writes it (the first step as a difference, or as a sum
+    /// when `sum`), built in the interpreter's order; `shift` is the final shift (`w - 8`
+    /// makes the idiom).
+    fn swar(pool: &ExprPool, x: ExprId, sum: bool, bytes_mask: u128, shift: u128) -> ExprId {
+        let w = pool.width(x);
+        let every = |byte: u128| (0..w / 8).fold(0u128, |acc, k| acc | byte << (8 * k));
+        let k = |v: u128| pool.constant(w, v);
+        let half = pool.and(pool.lshr(x, k(1)), k(every(0x55)));
+        let pairs = if sum {
+            pool.add(pool.and(x, k(every(0x55))), half)
+        } else {
+            pool.sub(x, half)
+        };
+        let quads = pool.add(
+            pool.and(pairs, k(every(0x33))),
+            pool.and(pool.lshr(pairs, k(2)), k(every(0x33))),
+        );
+        let nibbles = pool.and(pool.add(quads, pool.lshr(quads, k(4))), k(bytes_mask));
+        pool.lshr(pool.mul(nibbles, k(every(0x01))), k(shift))
+    }
+
+    #[test]
+    fn the_swar_popcount_is_the_popcount_tree() {
+        let pool = ExprPool::new();
+        for w in [32u32, 64] {
+            let a = pool.new_array("x", w / 8);
+            let x = (1..w / 8).fold(pool.sym(a, 0), |acc, i| pool.concat(pool.sym(a, i), acc));
+            let every = |byte: u128| (0..w / 8).fold(0u128, |acc, k| acc | byte << (8 * k));
+            for sum in [false, true] {
+                let e = swar(&pool, x, sum, every(0x0f), u128::from(w - 8));
+                assert_eq!(e, pool.popcount(x), "width {w}, sum {sum}");
+            }
+            // Another mask or shift is not the idiom: built as written, it computes what
+            // it says.
+            let other = swar(&pool, x, false, every(0x07), u128::from(w - 8));
+            let shifted = swar(&pool, x, false, every(0x0f), u128::from(w - 16));
+            assert_ne!(other, pool.popcount(x));
+            let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+            for _ in 0..200 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let v = u128::from(seed) & mask(w, u128::MAX);
+                let mut model = crate::expr::Assignment::default();
+                for i in 0..w / 8 {
+                    model.set_byte(a, i, (v >> (8 * i)) as u8);
+                }
+                assert_eq!(
+                    pool.eval(pool.popcount(x), &model),
+                    u128::from(v.count_ones())
+                );
+                // The reference: the same steps on the concrete value, in u128 arithmetic.
+                let m = mask(w, u128::MAX);
+                let reference = |bytes_mask: u128, shift: u32| {
+                    let pairs = v.wrapping_sub((v >> 1) & every(0x55)) & m;
+                    let quads = (pairs & every(0x33)) + ((pairs >> 2) & every(0x33));
+                    let nibbles = (quads + (quads >> 4)) & bytes_mask;
+                    (nibbles.wrapping_mul(every(0x01)) & m) >> shift
+                };
+                assert_eq!(reference(every(0x0f), w - 8), u128::from(v.count_ones()));
+                assert_eq!(pool.eval(other, &model), reference(every(0x07), w - 8));
+                assert_eq!(pool.eval(shifted, &model), reference(every(0x0f), w - 16));
+            }
+        }
     }
 }
