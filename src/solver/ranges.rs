@@ -276,8 +276,18 @@ impl<'p> Rewriter<'p> {
                     hi: (h.hi << lw) | l.hi,
                 }
             }
-            Node::Ite { then, els, .. } => {
-                let (t, f) = (self.interval(then), self.interval(els));
+            Node::Ite { cond, then, els } => {
+                let (mut t, mut f) = (self.interval(then), self.interval(els));
+                // A side that is the value the condition compares takes the comparison's
+                // bound on that side: `umin(n, 16)` is `ite(n <u 16, n, 16)`, at most 16.
+                if let Some((x, yes, no)) = self.unsigned_split(cond) {
+                    if then == x {
+                        t = t.meet(yes).unwrap_or(t);
+                    }
+                    if els == x {
+                        f = f.meet(no).unwrap_or(f);
+                    }
+                }
                 t.hull(f)
             }
             Node::Binary { op, lhs, rhs } if !op.is_comparison() => {
@@ -294,6 +304,38 @@ impl<'p> Rewriter<'p> {
         debug_assert!(i.hi <= max);
         self.intervals.insert(e, i);
         i
+    }
+
+    /// For `cond` an unsigned comparison of a value `x` with a constant: `x` and the
+    /// intervals `x` lies in when `cond` holds and when it does not.
+    fn unsigned_split(&self, cond: ExprId) -> Option<(ExprId, Interval, Interval)> {
+        let pool = self.pool;
+        let Node::Binary { op, lhs, rhs } = pool.node(cond) else {
+            return None;
+        };
+        let (x, c, const_first) = match (pool.as_const(lhs), pool.as_const(rhs)) {
+            (None, Some(c)) => (lhs, c, false),
+            (Some(c), None) => (rhs, c, true),
+            _ => return None,
+        };
+        let max = Interval::full(pool.width(x)).hi;
+        let upto = |hi: Option<u128>| hi.map(|hi| Interval { lo: 0, hi });
+        let from = |lo: Option<u128>| lo.filter(|&lo| lo <= max).map(|lo| Interval { lo, hi: max });
+        let (yes, no) = match (op, const_first) {
+            // x < c | x >= c
+            (BinOp::Ult, false) => (upto(c.checked_sub(1)), from(Some(c))),
+            // x <= c | x > c
+            (BinOp::Ule, false) => (upto(Some(c)), from(c.checked_add(1))),
+            // c < x | x <= c
+            (BinOp::Ult, true) => (from(c.checked_add(1)), upto(Some(c))),
+            // c <= x | x < c
+            (BinOp::Ule, true) => (from(Some(c)), upto(c.checked_sub(1))),
+            _ => return None,
+        };
+        // An empty side (`x <u 0`) bounds nothing here: its branch is never taken, and
+        // the other side's interval stands.
+        let empty = Interval { lo: 1, hi: 0 };
+        Some((x, yes.unwrap_or(empty), no.unwrap_or(empty)))
     }
 
     /// `e` rewritten: equal to `e` on every assignment that satisfies the constraints.
@@ -585,6 +627,24 @@ mod tests {
         assert_eq!(rewrite(&pool, &[below], q), pool.true_());
         let q = pool.eq(pool.zext(x, 32), pool.constant(32, 300));
         assert_eq!(rewrite(&pool, &[], q), pool.false_());
+    }
+
+    // `umin(n, 16)` and `umax(n, 16)` as LLVM's intrinsics are built: the comparison bounds
+    // the side that is `n`, so a bound on the result is decided without the solver.
+    #[test]
+    fn a_minimum_or_maximum_with_a_constant_is_bounded_by_it() {
+        let pool = ExprPool::new();
+        let n = pool.zext(pool.sym(pool.new_array("n", 1), 0), 32);
+        let k = |v: u128| pool.constant(32, v);
+        let umin = pool.ite(pool.ult(n, k(16)), n, k(16));
+        assert_eq!(rewrite(&pool, &[], pool.ult(k(16), umin)), pool.false_());
+        let umax = pool.ite(pool.ult(k(16), n), n, k(16));
+        assert_eq!(rewrite(&pool, &[], pool.ult(umax, k(16))), pool.false_());
+        // `x <=u c` and its complement the same way; a bound the value can exceed stays.
+        let at_most = pool.ite(pool.ule(n, k(20)), n, k(7));
+        assert_eq!(rewrite(&pool, &[], pool.ult(k(20), at_most)), pool.false_());
+        let q = pool.ult(k(10), umin);
+        assert_eq!(rewrite(&pool, &[], q), q);
     }
 
     // `mod` against an optimized `mod` that masks powers of two: under `y & (y - 1) = 0`
