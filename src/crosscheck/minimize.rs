@@ -249,6 +249,7 @@ pub fn minimize_objects(
     state: &State,
     goal: ExprId,
     objects: &[(Vec<Value>, bool)],
+    hint: &[(ArrayId, u32, u8)],
     model: Arc<Assignment>,
     budget: &mut Duration,
 ) -> Arc<Assignment> {
@@ -257,9 +258,7 @@ pub fn minimize_objects(
         return model;
     }
     let mut search = Search::new(pool, state, goal, model, *budget, stop);
-    for &wish in &state.preferences {
-        search.try_wish(wish);
-    }
+    keep_preferences(&mut search, hint);
     for (bytes, is_string) in objects {
         text_bytes(&mut search, pool, bytes, *is_string);
     }
@@ -267,13 +266,32 @@ pub fn minimize_objects(
     search.model
 }
 
+/// Adopts the path's preferences (`klee_prefer_cex`): all at once, with no query, when the
+/// model with `hint` patched in (bytes the inputs preferably hold) satisfies them with the
+/// path and what is fixed; otherwise one by one, in order, each as a wish.
+fn keep_preferences(search: &mut Search<'_>, hint: &[(ArrayId, u32, u8)]) {
+    let prefs = search.state.preferences.clone();
+    if prefs.is_empty() {
+        return;
+    }
+    let all = search.pool.and_all(&prefs);
+    if search.try_bytes(hint, all) {
+        return;
+    }
+    for wish in prefs {
+        search.try_wish(wish);
+    }
+}
+
 /// A model of `state` ∧ `goal` that satisfies as many of the path's preferences
 /// (`klee_prefer_cex`), in order, as it allows, starting from `model` (which must satisfy
-/// both); `model` itself when it satisfies them all.
+/// both): `model` itself when it satisfies them all, `model` with `hint` patched in when that
+/// does (no query), else a search.
 pub fn preferred(
     ex: &Executor<'_>,
     state: &State,
     goal: ExprId,
+    hint: &[(ArrayId, u32, u8)],
     model: Arc<Assignment>,
     budget: &mut Duration,
 ) -> Arc<Assignment> {
@@ -282,10 +300,18 @@ pub fn preferred(
     if held.iter().all(|&v| v == 1) || budget.is_zero() || stop.should_stop() {
         return model;
     }
-    let mut search = Search::new(pool, state, goal, model, *budget, stop);
-    for &wish in &state.preferences {
-        search.try_wish(wish);
+    let mut patched = (*model).clone();
+    for &(array, offset, value) in hint {
+        patched.set_byte(array, offset, value);
     }
+    let mut all = state.constraints.as_slice().to_vec();
+    all.push(goal);
+    all.extend_from_slice(&state.preferences);
+    if pool.eval_all(&all, &patched).iter().all(|&v| v == 1) {
+        return Arc::new(patched);
+    }
+    let mut search = Search::new(pool, state, goal, model, *budget, stop);
+    keep_preferences(&mut search, &[]);
     *budget = budget.saturating_sub(search.start.elapsed());
     search.model
 }

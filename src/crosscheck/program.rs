@@ -723,6 +723,7 @@ impl ProgramDriver {
             state,
             goal,
             &objects,
+            &preferred_bytes(state),
             model,
             &mut self.minimize_left,
         );
@@ -790,6 +791,7 @@ impl ProgramDriver {
             ex,
             state,
             pool.true_(),
+            &preferred_bytes(state),
             example,
             left,
         )))
@@ -905,6 +907,7 @@ impl ProgramDriver {
             return vec![Decision::unknown("?".into(), "?".into(), why.into())];
         }
         let objects = minimized_objects(ex, state);
+        let hint = preferred_bytes(state);
         let mut decisions = Vec::new();
         for (eq, model) in found {
             // Minimization keeps the way the sides disagree: each pair equal or not as found.
@@ -914,6 +917,7 @@ impl ProgramDriver {
                 state,
                 goal,
                 &objects,
+                &hint,
                 model,
                 &mut self.minimize_left,
             );
@@ -1344,6 +1348,22 @@ fn class_named(
         &side(&eb, fb, &ob, &xb, &files_b),
         names,
     )
+}
+
+/// The bytes the path's inputs preferably hold: each stat object the model's usual values
+/// (`env_options::pinned_stat_named`, which the model's `klee_prefer_cex` asks for), so that
+/// a test's preferences usually need no query.
+fn preferred_bytes(state: &State) -> Vec<(crate::expr::ArrayId, u32, u8)> {
+    let mut data_size = 0;
+    let mut out = Vec::new();
+    for input in &state.inputs {
+        let pinned = crate::env_options::pinned_stat_named(&input.name, data_size);
+        data_size = u64::from(input.size);
+        if let Some(stat) = pinned.filter(|s| s.len() == input.size as usize) {
+            out.extend((0u32..).zip(stat).map(|(i, b)| (input.array, i, b)));
+        }
+    }
+    out
 }
 
 /// The concrete contents of every symbolic object of the path under `model`.

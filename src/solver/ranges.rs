@@ -320,7 +320,10 @@ impl<'p> Rewriter<'p> {
         };
         let max = Interval::full(pool.width(x)).hi;
         let upto = |hi: Option<u128>| hi.map(|hi| Interval { lo: 0, hi });
-        let from = |lo: Option<u128>| lo.filter(|&lo| lo <= max).map(|lo| Interval { lo, hi: max });
+        let from = |lo: Option<u128>| {
+            lo.filter(|&lo| lo <= max)
+                .map(|lo| Interval { lo, hi: max })
+        };
         let (yes, no) = match (op, const_first) {
             // x < c | x >= c
             (BinOp::Ult, false) => (upto(c.checked_sub(1)), from(Some(c))),
