@@ -708,8 +708,10 @@ where
             let handles: Vec<_> = (1..jobs)
                 .map(|_| {
                     let (make_driver, config) = (&make_driver, config.clone());
+                    let fork_log = ex.fork_log.clone();
                     scope.spawn(move || {
                         let mut ex = Executor::new(module, pool, build_chain(solver), config);
+                        ex.fork_log = fork_log;
                         let mut driver = record::Recording::new(make_driver(), recorder);
                         ex.run_worker(Vec::new(), &mut driver, Some(work));
                         let found = (
@@ -762,10 +764,10 @@ where
     }
     // Rows in path order, whatever order the paths were explored in.
     keyed.sort_by(|x, y| x.0.cmp(&y.0));
-    parting::mark(&mut keyed, ex.module);
+    parting::mark(&mut keyed, ex.module, &ex.fork_log);
     let mut rows: Vec<PathRow> = keyed
         .into_iter()
-        .map(|(key, _, mut row)| {
+        .map(|(key, mut row)| {
             // A shard's rows carry their paths, for `xcheck merge` to order them.
             if shard_info.is_some() {
                 row.path = Some(crate::shard::path_text(&key));

@@ -6,26 +6,29 @@
 //!
 //! The rows are in path order: the agreeing row that shares the longest prefix of a row's
 //! branch decisions is the nearest agreeing row before it or after it, so one pass each
-//! way finds every row's parting branch.
+//! way finds every row's parting branch. Where that branch was taken is in the check's
+//! [`ForkLog`], under the hash of the path that leads to it.
 
-use crate::exec::ForkSite;
+use crate::exec::{ForkLog, ForkSite};
 use crate::ir::{Module, Side};
 use crate::report::{PathRow, PathVerdict};
 
 /// Sets `parts_at` of every difference row of `keyed` (rows in path order, each with its
-/// branch decisions and where it took them) that has an agreeing row beside its path.
-pub(crate) fn mark(keyed: &mut [(Vec<u8>, Vec<ForkSite>, PathRow)], module: &Module) {
-    mark_with(keyed, &|site| site_text(module, site));
+/// branch decisions) that has an agreeing row beside its path, naming the branch from `log`.
+pub(crate) fn mark(keyed: &mut [(Vec<u8>, PathRow)], module: &Module, log: &ForkLog) {
+    mark_with(keyed, &|prefix| {
+        log.site_after(prefix).map(|site| site_text(module, &site))
+    });
 }
 
-/// [`mark`], naming a branch with `name`.
-fn mark_with(keyed: &mut [(Vec<u8>, Vec<ForkSite>, PathRow)], name: &dyn Fn(&ForkSite) -> String) {
+/// [`mark`], naming the branch that follows the path `prefix` with `name`.
+fn mark_with(keyed: &mut [(Vec<u8>, PathRow)], name: &dyn Fn(&[u8]) -> Option<String>) {
     let agrees = |r: &PathRow| matches!(r.verdict, PathVerdict::Proved | PathVerdict::ErrorBoth);
     let mut depth: Vec<Option<usize>> = vec![None; keyed.len()];
     let mut deepen = |order: &mut dyn Iterator<Item = usize>| {
         let mut last: Option<usize> = None;
         for i in order {
-            let (path, _, row) = &keyed[i];
+            let (path, row) = &keyed[i];
             if agrees(row) {
                 last = Some(i);
             } else if let (true, Some(j)) = (row.verdict.is_difference(), last) {
@@ -36,10 +39,10 @@ fn mark_with(keyed: &mut [(Vec<u8>, Vec<ForkSite>, PathRow)], name: &dyn Fn(&For
     };
     deepen(&mut (0..keyed.len()));
     deepen(&mut (0..keyed.len()).rev());
-    for ((path, sites, row), d) in keyed.iter_mut().zip(depth) {
+    for ((path, row), d) in keyed.iter_mut().zip(depth) {
         // A shared prefix as long as the path is no branch of it (a merged path's row).
-        if let Some(site) = d.filter(|&d| d < path.len()).and_then(|d| sites.get(d)) {
-            row.parts_at = Some(name(site));
+        if let Some(d) = d.filter(|&d| d < path.len()) {
+            row.parts_at = name(&path[..d]);
         }
     }
 }
@@ -102,13 +105,6 @@ mod tests {
 
     #[test]
     fn a_difference_parts_at_the_deepest_branch_with_agreement_beside_it() {
-        let sites: Vec<ForkSite> = (0..3)
-            .map(|k| ForkSite {
-                func: None,
-                loc: Some(crate::ir::LocId(k)),
-                caller: None,
-            })
-            .collect();
         let mut keyed: Vec<_> = [
             (vec![0, 0, 0], PathVerdict::Proved),
             (vec![0, 0, 1], PathVerdict::Diverged),
@@ -118,15 +114,12 @@ mod tests {
             (vec![1, 1, 1], PathVerdict::ErrorBoth),
         ]
         .into_iter()
-        .map(|(path, v)| (path, sites.clone(), row(v)))
+        .map(|(path, v)| (path, row(v)))
         .collect();
-        mark_with(&mut keyed, &|s| {
-            format!("branch {}", s.loc.map_or(9, |l| l.0))
+        mark_with(&mut keyed, &|prefix| {
+            Some(format!("branch {}", prefix.len()))
         });
-        let at: Vec<Option<&str>> = keyed
-            .iter()
-            .map(|(_, _, r)| r.parts_at.as_deref())
-            .collect();
+        let at: Vec<Option<&str>> = keyed.iter().map(|(_, r)| r.parts_at.as_deref()).collect();
         assert_eq!(
             at,
             [
@@ -144,6 +137,23 @@ mod tests {
                 None,
             ]
         );
+    }
+
+    #[test]
+    fn the_log_names_a_branch_by_the_path_that_leads_to_it() {
+        let log = ForkLog::default();
+        let site = |k: u32| ForkSite {
+            func: None,
+            loc: Some(crate::ir::LocId(k)),
+            caller: None,
+        };
+        // The root's fork, then the fork after taking its condition.
+        let root = crate::exec::path_hash(&[]);
+        log.record(root, site(1));
+        log.record(crate::exec::state::path_step(root, 1), site(2));
+        assert_eq!(log.site_after(&[]), Some(site(1)));
+        assert_eq!(log.site_after(&[1]), Some(site(2)));
+        assert_eq!(log.site_after(&[0]), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! the path it was made on. Function checks (`verdict.rs`) and program checks
 //! (`program.rs`) make decisions their own way and hand them over the same way.
 
-use crate::exec::{ForkSite, State};
+use crate::exec::State;
 use crate::report::{InputValue, PathRow, PathVerdict};
 
 /// What a driver decided about one path: a report row before the collector numbers it.
@@ -57,8 +57,6 @@ impl Replayed {
 pub(crate) struct Rows {
     rows: Vec<PathRow>,
     keys: Vec<Vec<u8>>,
-    /// Where each row's path forked (`State::fork_sites`).
-    sites: Vec<Vec<ForkSite>>,
 }
 
 impl Rows {
@@ -74,7 +72,6 @@ impl Rows {
             three,
         } = decision;
         self.keys.push(state.path.clone());
-        self.sites.push(state.fork_sites.clone());
         self.rows.push(PathRow {
             id: self.rows.len() + 1,
             verdict,
@@ -106,14 +103,9 @@ impl Rows {
             .zip(&self.rows[from..])
     }
 
-    /// The rows, each with its path and where the path forked.
-    pub(crate) fn into_parts(self) -> Vec<(Vec<u8>, Vec<ForkSite>, PathRow)> {
-        self.keys
-            .into_iter()
-            .zip(self.sites)
-            .zip(self.rows)
-            .map(|((k, s), r)| (k, s, r))
-            .collect()
+    /// The rows, each with its path.
+    pub(crate) fn into_parts(self) -> Vec<(Vec<u8>, PathRow)> {
+        self.keys.into_iter().zip(self.rows).collect()
     }
 
     /// The first row made, once the driver is done (the row of a replayed test).

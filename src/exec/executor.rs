@@ -200,6 +200,8 @@ pub struct Executor<'a> {
     pub live_at_end: usize,
     /// Those states, not yet freed (see [`Leftover`]).
     pub leftover: Leftover,
+    /// Where the paths forked, shared by a check's workers (`crosscheck/parting.rs`).
+    pub fork_log: crate::exec::ForkLog,
     /// State merging, when on.
     pub merger: Option<Merger>,
     /// The index of each declared function's handler in `table.rs`'s table, by function
@@ -235,6 +237,7 @@ impl<'a> Executor<'a> {
             unsupported: Vec::new(),
             live_at_end: 0,
             leftover: Leftover::default(),
+            fork_log: Default::default(),
             merger,
             specials: std::sync::OnceLock::new(),
             start: None,
@@ -257,7 +260,7 @@ impl<'a> Executor<'a> {
             first: None,
             buffers: Vec::new(),
             path: Vec::new(),
-            fork_sites: Vec::new(),
+            path_hash: 0,
             log: Vec::new(),
             markers: Vec::new(),
             loc: None,
@@ -720,7 +723,7 @@ impl<'a> Executor<'a> {
         sites
     }
 
-    /// Where `state` is as it forks (`State::fork_sites`).
+    /// Where `state` is as it forks (recorded in the [`ForkLog`]).
     fn fork_site(&self, state: &State) -> crate::exec::state::ForkSite {
         let module = self.module;
         let own = |f: FuncId| module.function(f).side != Side::Shared && !module.is_c_library(f);
@@ -901,8 +904,9 @@ impl<'a> Executor<'a> {
                 state.path.push(1);
                 other.path.push(0);
                 let site = self.fork_site(&state);
-                state.fork_sites.push(site);
-                other.fork_sites.push(site);
+                self.fork_log.record(state.path_hash, site);
+                state.path_hash = crate::exec::state::path_step(state.path_hash, 1);
+                other.path_hash = crate::exec::state::path_step(other.path_hash, 0);
                 if let Some(merger) = self.merger.as_mut() {
                     // Only merging reads the constraint log: it is kept when merging is on.
                     state.log.push(cond);

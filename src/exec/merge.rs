@@ -630,7 +630,7 @@ fn merge_states(
     merged.log.truncate(marker.log_len);
     merged.log.push(either);
     merged.path.truncate(marker.path_len);
-    merged.fork_sites.truncate(marker.path_len);
+    merged.path_hash = crate::exec::state::path_hash(&merged.path);
     merged.merged = states.iter().map(|s| s.merged).sum();
     // A frame pushed later must not take a number a member gave to a frame that returned
     // (a `jmp_buf` may still name it).

@@ -25,6 +25,8 @@ pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, Leftover, Work
 pub use merge::MergeMode;
 pub use posix::syscall_name;
 pub use searcher::SearchKind;
-pub use state::{Failure, ForkSite, SideOutcome, State, Termination, OUTPUT_STREAMS};
+pub use state::{
+    path_hash, Failure, ForkLog, ForkSite, SideOutcome, State, Termination, OUTPUT_STREAMS,
+};
 pub use table::has_handler;
 pub use value::Value;

@@ -396,6 +396,40 @@ pub struct ForkSite {
     pub caller: Option<(crate::ir::FuncId, crate::ir::LocId)>,
 }
 
+/// Where each branch of an exploration tree was taken, by the hash of the path that leads
+/// to it ([`path_hash`]): one entry per fork, shared by the workers of a check, so that a
+/// path's states carry no more than its hash.
+#[derive(Clone, Debug, Default)]
+pub struct ForkLog(Arc<std::sync::Mutex<rustc_hash::FxHashMap<u64, ForkSite>>>);
+
+impl ForkLog {
+    /// Records that the path whose hash is `path` forked at `site`.
+    pub fn record(&self, path: u64, site: ForkSite) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path, site);
+    }
+
+    /// Where the path `path` (branch decisions) forked next, if it did.
+    pub fn site_after(&self, path: &[u8]) -> Option<ForkSite> {
+        let map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&path_hash(path)).copied()
+    }
+}
+
+/// The hash of a path after one more branch decision `bit` (1: the condition held).
+pub fn path_step(hash: u64, bit: u8) -> u64 {
+    (hash ^ (u64::from(bit) + 1))
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(31)
+}
+
+/// The hash of the path `path` (branch decisions), as [`State::path_hash`] follows it.
+pub fn path_hash(path: &[u8]) -> u64 {
+    path.iter().fold(0, |h, &bit| path_step(h, bit))
+}
+
 /// One merge group a state belongs to (`exec/merge.rs`).
 #[derive(Clone, Debug)]
 pub struct MergeMarker {
@@ -434,8 +468,8 @@ pub struct State {
     /// The branch decisions that led here (1: the condition held), which names the path
     /// independently of the order in which paths were explored.
     pub path: Vec<u8>,
-    /// Where each of `path`'s branches was taken, in the same order.
-    pub fork_sites: Vec<ForkSite>,
+    /// The hash of `path` ([`path_hash`]), which names this path in the [`ForkLog`].
+    pub path_hash: u64,
     /// Every constraint added to this path by a fork, as added (for state merging; empty
     /// when merging is off).
     pub log: Vec<crate::expr::ExprId>,
