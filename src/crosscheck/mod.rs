@@ -391,13 +391,14 @@ pub(crate) fn conclude(
     Ok(Outcome { report, tests })
 }
 
-/// Moves the replays' deadline earlier by twice `writing`, the time the report took to
-/// summarize and write once (not the wait for the tests still being written): after replay
-/// it is summarized and written again, and the process then ends, so that a long run's
-/// second writing (tens of thousands of rows take seconds) still ends by its limit.
+/// Moves the replays' deadline earlier by `writing`, the time the report took to summarize
+/// and write once (not the wait for the tests still being written), and a quarter more:
+/// after replay it is summarized and written again, so that a long run's second writing
+/// (tens of thousands of rows take a second or more) still ends by its limit.
 fn reserve_for_reports(stop: &crate::stop::Stop, writing: std::time::Duration) {
     if let Some(at) = stop.deadline() {
-        stop.set_deadline(at.checked_sub(writing * 2).unwrap_or_else(Instant::now));
+        let reserve = writing + writing / 4;
+        stop.set_deadline(at.checked_sub(reserve).unwrap_or_else(Instant::now));
     }
 }
 
@@ -1116,11 +1117,11 @@ mod tests {
         let stop = crate::stop::Stop::new();
         let limit = Instant::now() + std::time::Duration::from_secs(60);
         stop.set_deadline(limit);
-        reserve_for_reports(&stop, std::time::Duration::from_secs(3));
+        reserve_for_reports(&stop, std::time::Duration::from_secs(4));
         assert_eq!(
             stop.deadline()
                 .map(|d| limit.duration_since(d).as_secs_f64().round()),
-            Some(6.0)
+            Some(5.0)
         );
         // A writing longer than the time left stops replay at once.
         reserve_for_reports(&stop, std::time::Duration::from_secs(3600));

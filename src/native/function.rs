@@ -442,6 +442,7 @@ impl FunctionBuild {
             let env = NativeEnv {
                 argv: vec![b"driver".to_vec(), tag.as_bytes().to_vec()],
                 stdin: stdin.clone(),
+                stdin_stat: None,
                 files: Vec::new(),
             };
             let run = run_native(&self.exe, &env, timeout)

@@ -22,8 +22,20 @@ pub struct NativeEnv {
     pub argv: Vec<Vec<u8>>,
     /// The whole of stdin.
     pub stdin: Vec<u8>,
+    /// The mode and times of the file stdin reads (`stdin_stat`), when the test has them.
+    pub stdin_stat: Option<FileStat>,
     /// Files to create in the working directory.
     pub files: Vec<NativeFile>,
+}
+
+/// The permission bits and times a native run's file gets from its stat object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileStat {
+    /// Permission bits (`st_mode & 0o777`).
+    pub mode: u32,
+    /// Access and modification times, seconds since 1970 (`st_atime`, `st_mtime`).
+    pub atime: i64,
+    pub mtime: i64,
 }
 
 /// A symbolic file as a native run finds it in its working directory.
@@ -172,12 +184,41 @@ pub fn env_of(test: &KTest) -> Result<NativeEnv, ReplayError> {
                 let data = object(Role::Stdin)
                     .ok_or_else(|| ReplayError::MissingObject("object 'stdin'".into()))?;
                 env.stdin = data.bytes.clone();
+                if let Some(stat) = object(Role::StdinStat) {
+                    let file = NativeFile::new("stdin", &[], &stat.bytes)?;
+                    env.stdin_stat = Some(FileStat {
+                        mode: file.mode,
+                        atime: file.atime,
+                        mtime: file.mtime,
+                    });
+                }
             }
             EnvItem::MaxFail { .. } | EnvItem::FdFail | EnvItem::SaveAllWrites => {}
             EnvItem::Arg(a) => env.argv.push(a.as_bytes().to_vec()),
         }
     }
     Ok(env)
+}
+
+/// Gives the file at `path` the times, then the mode, of `stat`.
+fn apply_stat(path: &Path, stat: &FileStat) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let time = |secs: i64| {
+        let d = Duration::from_secs(secs.unsigned_abs());
+        if secs < 0 {
+            std::time::UNIX_EPOCH.checked_sub(d)
+        } else {
+            std::time::UNIX_EPOCH.checked_add(d)
+        }
+    };
+    if let (Some(a), Some(m)) = (time(stat.atime), time(stat.mtime)) {
+        let times = std::fs::FileTimes::new().set_accessed(a).set_modified(m);
+        std::fs::File::options()
+            .write(true)
+            .open(path)?
+            .set_times(times)?;
+    }
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(stat.mode))
 }
 
 /// The bytes of a NUL-terminated string object, without the terminator.
@@ -232,28 +273,20 @@ pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io:
     std::fs::create_dir(&dir)?;
     for f in &env.files {
         // As klee-replay: the contents, then the times and the mode of the stat object.
-        use std::os::unix::fs::PermissionsExt;
         let path = dir.join(&f.name);
         std::fs::write(&path, &f.bytes)?;
-        let time = |secs: i64| {
-            let d = Duration::from_secs(secs.unsigned_abs());
-            if secs < 0 {
-                std::time::UNIX_EPOCH.checked_sub(d)
-            } else {
-                std::time::UNIX_EPOCH.checked_add(d)
-            }
+        let stat = FileStat {
+            mode: f.mode,
+            atime: f.atime,
+            mtime: f.mtime,
         };
-        if let (Some(a), Some(m)) = (time(f.atime), time(f.mtime)) {
-            let times = std::fs::FileTimes::new().set_accessed(a).set_modified(m);
-            std::fs::File::options()
-                .write(true)
-                .open(&path)?
-                .set_times(times)?;
-        }
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(f.mode))?;
+        apply_stat(&path, &stat)?;
     }
     let stdin_path = scratch.path().join("stdin");
     std::fs::write(&stdin_path, &env.stdin)?;
+    if let Some(stat) = &env.stdin_stat {
+        apply_stat(&stdin_path, stat)?;
+    }
     let mut command = Command::new(&binary);
     command
         .arg0(std::ffi::OsStr::from_bytes(&env.argv[0]))
@@ -477,6 +510,7 @@ mod tests {
                 .map(|a| a.as_bytes().to_vec())
                 .collect(),
             stdin: Vec::new(),
+            stdin_stat: None,
             files: vec![NativeFile {
                 name: "A".into(),
                 bytes: b"abcde".to_vec(),
@@ -487,6 +521,43 @@ mod tests {
         };
         let run = run_native(stat, &env, Duration::from_secs(10)).unwrap();
         assert_eq!(String::from_utf8_lossy(&run.stdout), "640 1577836800 5\n");
+        // Stdin's file gets the mode and times of its stat object too.
+        let env = NativeEnv {
+            argv: ["stat", "-L", "-c", "%a %Y", "/dev/stdin"]
+                .iter()
+                .map(|a| a.as_bytes().to_vec())
+                .collect(),
+            stdin: b"xyz".to_vec(),
+            stdin_stat: Some(FileStat {
+                mode: 0o444,
+                atime: 7,
+                mtime: 12345,
+            }),
+            files: Vec::new(),
+        };
+        let run = run_native(stat, &env, Duration::from_secs(10)).unwrap();
+        assert_eq!(String::from_utf8_lossy(&run.stdout), "444 12345\n");
+    }
+
+    /// A test's stdin_stat reaches the native environment.
+    #[test]
+    fn stdin_takes_its_stat_objects_mode_and_times() {
+        let mut stat = pinned_stat(3, 9);
+        stat[24..28].copy_from_slice(&0o100444u32.to_le_bytes());
+        stat[88..96].copy_from_slice(&99i64.to_le_bytes());
+        let test = ktest(
+            "p --sym-stdin 3",
+            vec![obj("stdin", b"abc"), obj("stdin_stat", &stat)],
+        );
+        let env = env_of(&test).unwrap();
+        assert_eq!(
+            env.stdin_stat,
+            Some(FileStat {
+                mode: 0o444,
+                atime: crate::env_options::MODEL_EPOCH,
+                mtime: 99
+            })
+        );
     }
 
     #[test]

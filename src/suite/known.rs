@@ -289,6 +289,7 @@ fn native_difference(known: &Known, (a, b): (&Path, &Path), compare: Compare) ->
             .chain(known.args.iter().map(|a| a.as_bytes().to_vec()))
             .collect(),
         stdin: known.stdin.clone().unwrap_or_default().into_bytes(),
+        stdin_stat: None,
         files: known
             .files
             .iter()
