@@ -97,7 +97,7 @@ pub enum NativeOutcome {
     Impossible { why: ReplayError, divergent: bool },
     /// Both binaries ran.
     Ran {
-        env: NativeEnv,
+        env: Box<NativeEnv>,
         a: NativeRun,
         b: NativeRun,
         /// Whether the engine reported the test as a divergence.
@@ -180,7 +180,7 @@ pub fn replay_native(
     let (ra, rb) = (run(a)?, run(b)?);
     let differ = crate::native::differ(&ra, &rb, compare);
     Ok(NativeOutcome::Ran {
-        env,
+        env: Box::new(env),
         a: ra,
         b: rb,
         divergent,
