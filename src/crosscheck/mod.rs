@@ -1095,20 +1095,8 @@ mod tests {
 
     fn row(verdict: PathVerdict, confirmed: Option<bool>) -> PathRow {
         PathRow {
-            id: 1,
-            verdict,
-            merged_paths: 1,
-            inputs: Vec::new(),
-            result_a: String::new(),
-            result_b: String::new(),
-            detail: String::new(),
-            ktest: None,
             confirmed,
-            native: None,
-            path: None,
-            class: None,
-            parts_at: None,
-            three: None,
+            ..crate::report::tests::bare_row(1, verdict)
         }
     }
 

@@ -85,22 +85,7 @@ mod tests {
     use super::*;
 
     fn row(verdict: PathVerdict) -> PathRow {
-        PathRow {
-            id: 0,
-            verdict,
-            merged_paths: 1,
-            inputs: Vec::new(),
-            result_a: String::new(),
-            result_b: String::new(),
-            detail: String::new(),
-            ktest: None,
-            confirmed: None,
-            native: None,
-            path: None,
-            class: None,
-            parts_at: None,
-            three: None,
-        }
+        crate::report::tests::bare_row(0, verdict)
     }
 
     #[test]

@@ -252,22 +252,7 @@ mod tests {
     }
 
     fn proved_row(id: usize) -> PathRow {
-        PathRow {
-            id,
-            verdict: PathVerdict::Proved,
-            merged_paths: 1,
-            inputs: Vec::new(),
-            result_a: String::new(),
-            result_b: String::new(),
-            detail: String::new(),
-            ktest: None,
-            confirmed: None,
-            native: None,
-            path: None,
-            class: None,
-            parts_at: None,
-            three: None,
-        }
+        crate::report::tests::bare_row(id, PathVerdict::Proved)
     }
 
     fn equivalent() -> Report {

@@ -517,15 +517,16 @@ pub(crate) mod tests {
     use super::*;
 
     /// A small report with one row of each kind, shared by the printers' tests.
-    pub(crate) fn sample_report() -> Report {
-        let row = |id, verdict, detail: &str| PathRow {
+    /// Row `id` with `verdict` and nothing else: no inputs, results or test.
+    pub(crate) fn bare_row(id: usize, verdict: PathVerdict) -> PathRow {
+        PathRow {
             id,
             verdict,
             merged_paths: 1,
             inputs: Vec::new(),
             result_a: String::new(),
             result_b: String::new(),
-            detail: detail.to_string(),
+            detail: String::new(),
             ktest: None,
             confirmed: None,
             native: None,
@@ -533,6 +534,13 @@ pub(crate) mod tests {
             class: None,
             parts_at: None,
             three: None,
+        }
+    }
+
+    pub(crate) fn sample_report() -> Report {
+        let row = |id, verdict, detail: &str| PathRow {
+            detail: detail.to_string(),
+            ..bare_row(id, verdict)
         };
         let int = |name: &str, v: i32| InputValue {
             name: name.to_string(),
