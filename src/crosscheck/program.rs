@@ -1002,6 +1002,16 @@ impl ProgramDriver {
         let end = match exit {
             Exit::Exited(status) | Exit::Returned(Some(status)) => SideOutcome::Exited(status),
             Exit::Returned(None) => SideOutcome::Exited(Value::concrete(32, 0)),
+            // The model cannot say what the program does next (a wait no other process
+            // could end, events it does not make): a gap of the model, which is never
+            // agreement and never a difference.
+            Exit::Failed(f) if f.kind.is_model_gap() => {
+                return Err(format!(
+                    "the POSIX model cannot go on: {} at {}",
+                    f.kind.describe(),
+                    f.place()
+                ))
+            }
             Exit::Failed(f) => SideOutcome::Failed(f),
             Exit::Silent => return Err("klee_silent_exit".into()),
             Exit::Unknown(why) => return Err(why),

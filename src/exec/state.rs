@@ -84,6 +84,12 @@ impl Termination {
         }
     }
 
+    /// A failure the system-call model reports about itself (`klee_report_error` with
+    /// suffix `model.err`): the program's next step is not modelled.
+    pub fn is_model_gap(&self) -> bool {
+        matches!(self, Termination::Reported { suffix, .. } if suffix == "model.err")
+    }
+
     /// An access through an invalid pointer (KLEE's `ptr` class).
     pub fn is_memory_error(&self) -> bool {
         matches!(self, Termination::OutOfBounds | Termination::NullPointer)

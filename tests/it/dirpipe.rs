@@ -154,3 +154,27 @@ fn a_pipe_carries_symbolic_bytes() {
         "{text}"
     );
 }
+
+/// A wait no other process could end, or events the model does not make, leave the path
+/// unknown on both sides: never "both fail the same way" (which counted as agreement).
+#[test]
+fn a_gap_of_the_model_on_both_sides_is_unknown_not_agreement() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (name, define) in [("pipe", "-DPIPE"), ("inotify", "-DINOTIFY")] {
+        cc(d, "waitforever.c", name, &[define]);
+        let out = format!("{name}-out");
+        let (code, text, report) = check(d, name, name, &out, &["--sym-stdin", "1"]);
+        assert_eq!(code, 3, "{text}");
+        let rows = report["rows"].as_array().unwrap();
+        let unknown: Vec<_> = rows.iter().filter(|r| r["verdict"] == "unknown").collect();
+        assert_eq!(unknown.len(), 1, "{text}");
+        let detail = unknown[0]["detail"].as_str().unwrap();
+        assert!(detail.contains("the POSIX model cannot go on"), "{detail}");
+        assert!(
+            rows.iter()
+                .all(|r| r["verdict"] == "proved" || r["verdict"] == "unknown"),
+            "{text}"
+        );
+    }
+}
