@@ -221,10 +221,11 @@ impl Suite {
         };
         let out = self.output_dir.join(dir).join(&pair.util);
         let mut row = SuiteRow::new(&pair.util, &label, &out);
+        let (abc, bbc) = (a.with_extension("bc"), b.with_extension("bc"));
         let started = Instant::now();
         let child = Command::new(&self.exe)
-            .arg(a.with_extension("bc"))
-            .arg(b.with_extension("bc"))
+            .arg(&abc)
+            .arg(&bbc)
             .args(c.as_ref().map(|c| c.with_extension("bc")))
             .arg("-o")
             .arg(&out)
@@ -288,6 +289,7 @@ impl Suite {
                         report: checked,
                         out: &out,
                         exes: (&a, &b),
+                        bitcode: (&abc, &bbc),
                         check_args: &words,
                         compare: self.compare,
                         stop: &self.stop,

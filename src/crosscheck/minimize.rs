@@ -270,23 +270,23 @@ pub fn minimize_objects(
 /// model with `hint` patched in (bytes the inputs preferably hold) satisfies them with the
 /// path and what is fixed; otherwise one by one, in order, each as a wish.
 fn keep_preferences(search: &mut Search<'_>, hint: &[(ArrayId, u32, u8)]) {
-    let prefs = search.state.preferences.clone();
+    let prefs = &search.state.preferences[..];
     if prefs.is_empty() {
         return;
     }
-    let all = search.pool.and_all(&prefs);
+    let all = search.pool.and_all(prefs);
     if search.try_bytes(hint, all) {
         return;
     }
-    for wish in prefs {
+    for &wish in prefs {
         search.try_wish(wish);
     }
 }
 
 /// A model of `state` ∧ `goal` that satisfies as many of the path's preferences
 /// (`klee_prefer_cex`), in order, as it allows, starting from `model` (which must satisfy
-/// both): `model` itself when it satisfies them all, `model` with `hint` patched in when that
-/// does (no query), else a search.
+/// both): `model` itself when it satisfies them all, else as [`keep_preferences`] finds it
+/// (`hint` patched in when that does, with no query).
 pub fn preferred(
     ex: &Executor<'_>,
     state: &State,
@@ -300,18 +300,9 @@ pub fn preferred(
     if held.iter().all(|&v| v == 1) || budget.is_zero() || stop.should_stop() {
         return model;
     }
-    let mut patched = (*model).clone();
-    for &(array, offset, value) in hint {
-        patched.set_byte(array, offset, value);
-    }
-    let mut all = state.constraints.as_slice().to_vec();
-    all.push(goal);
-    all.extend_from_slice(&state.preferences);
-    if pool.eval_all(&all, &patched).iter().all(|&v| v == 1) {
-        return Arc::new(patched);
-    }
+    // The search's solver chain makes no backend instance until it is asked.
     let mut search = Search::new(pool, state, goal, model, *budget, stop);
-    keep_preferences(&mut search, &[]);
+    keep_preferences(&mut search, hint);
     *budget = budget.saturating_sub(search.start.elapsed());
     search.model
 }

@@ -1364,38 +1364,44 @@ fn class_named(
 /// (`env_options::pinned_stat_named`, which the model's `klee_prefer_cex` asks for), so that
 /// a test's preferences usually need no query.
 fn preferred_bytes(state: &State) -> Vec<(crate::expr::ArrayId, u32, u8)> {
-    let mut data_size = 0;
-    let mut out = Vec::new();
-    for input in &state.inputs {
-        let pinned = crate::env_options::pinned_stat_named(&input.name, data_size);
-        data_size = u64::from(input.size);
-        if let Some(stat) = pinned.filter(|s| s.len() == input.size as usize) {
-            out.extend((0u32..).zip(stat).map(|(i, b)| (input.array, i, b)));
-        }
-    }
-    out
+    state
+        .inputs
+        .iter()
+        .zip(pinned_stats(state))
+        .filter_map(|(input, pinned)| Some((input.array, pinned?)))
+        .flat_map(|(array, stat)| (0u32..).zip(stat).map(move |(i, b)| (array, i, b)))
+        .collect()
+}
+
+/// For each input of the path, in order, the model's pinned stat object when it is a stat
+/// object of the usual size (`env_options::pinned_stat_named`, sized by the file's bytes,
+/// the input before it).
+fn pinned_stats(
+    state: &State,
+) -> impl Iterator<Item = Option<[u8; crate::env_options::STAT_SIZE]>> + '_ {
+    let sizes = std::iter::once(0).chain(state.inputs.iter().map(|i| u64::from(i.size)));
+    state.inputs.iter().zip(sizes).map(|(input, data_size)| {
+        crate::env_options::pinned_stat_named(&input.name, data_size)
+            .filter(|s| s.len() == input.size as usize)
+    })
 }
 
 /// The concrete contents of every symbolic object of the path under `model`.
 fn inputs_of(state: &State, model: &Assignment) -> Vec<InputValue> {
-    let mut data_size = 0;
     state
         .inputs
         .iter()
-        .map(|input| {
+        .zip(pinned_stats(state))
+        .map(|(input, pinned)| {
             // A stat object is pinned by the model (harness/posix/env.c) but for its
             // permission bits and times, which the model's values give; the test records
             // them as the model used them.
-            let pinned = crate::env_options::pinned_stat_named(&input.name, data_size);
-            data_size = u64::from(input.size);
             let bytes: Vec<u8> = (0..input.size)
                 .map(|i| model.byte(input.array, i))
                 .collect();
             let bytes = match pinned {
-                Some(stat) if bytes.len() == stat.len() => {
-                    crate::env_options::stat_of_model(stat, &bytes).to_vec()
-                }
-                _ => bytes,
+                Some(stat) => crate::env_options::stat_of_model(stat, &bytes).to_vec(),
+                None => bytes,
             };
             let display = match role(&input.name) {
                 Role::Arg => {

@@ -254,7 +254,7 @@ impl<'a> Executor<'a> {
             constraints: Default::default(),
             model: Some(Arc::new(Assignment::new())),
             inputs: Vec::new(),
-            preferences: Vec::new(),
+            preferences: Arc::default(),
             instructions: 0,
             phase: 0,
             first: None,

@@ -251,7 +251,7 @@ pub(super) fn klee_prefer_cex(
     if let Some(Value::Sym(e)) = call.args.get(1) {
         let pool = ex.pool;
         let cond = pool.ne(*e, pool.constant(pool.width(*e), 0));
-        state.preferences.push(cond);
+        std::sync::Arc::make_mut(&mut state.preferences).push(cond);
     }
     ex.set_result(&mut state, call, Value::concrete(32, 0));
     Some(state)

@@ -462,7 +462,8 @@ pub struct State {
     pub inputs: Vec<SymbolicInput>,
     /// Values the tests of this path should give the inputs when the path allows them
     /// (`klee_prefer_cex`: width-1 conditions, tried in order when a test is made).
-    pub preferences: Vec<crate::expr::ExprId>,
+    /// Shared between forks: only the environment's setup adds to them.
+    pub preferences: Arc<Vec<crate::expr::ExprId>>,
     /// Instructions executed on this path.
     pub instructions: u64,
     /// Which program is running (function checks: 0 = A, 1 = B; program checks count

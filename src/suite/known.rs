@@ -24,7 +24,7 @@ use crate::report::suite::KnownResult;
 use crate::report::{PathVerdict, Report};
 use crate::stop::Stop;
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// One mismatch reported before.
@@ -88,6 +88,8 @@ pub struct CheckSeen<'a> {
     pub out: &'a Path,
     /// The native executables: side, reference.
     pub exes: (&'a Path, &'a Path),
+    /// The bitcode the check ran: side, reference.
+    pub bitcode: (&'a Path, &'a Path),
     /// The check's options.
     pub check_args: &'a [String],
     pub compare: Compare,
@@ -108,6 +110,7 @@ pub fn look_up(known: &Known, check: &CheckSeen<'_>) -> KnownResult {
         report,
         out,
         exes,
+        bitcode,
         check_args,
         compare,
         stop,
@@ -123,7 +126,7 @@ pub fn look_up(known: &Known, check: &CheckSeen<'_>) -> KnownResult {
     let covered = report.filter(|r| r.summary.complete && r.summary.unknown == 0);
     if let (None, Some(true), Some(_)) = (&result.found, result.differs_natively, covered) {
         if reachable(&known.args, check_args) {
-            match replay_in_engine(known, bitcode(exes), compare, stop) {
+            match replay_in_engine(known, bitcode, compare, stop) {
                 Ok(Some(detail)) => {
                     result.found = Some(format!(
                         "the complete exploration covers this command line; replayed in the engine it differs ({detail})"
@@ -154,22 +157,12 @@ pub fn look_up(known: &Known, check: &CheckSeen<'_>) -> KnownResult {
 /// How long the engine may take to replay a known mismatch.
 const ENGINE_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The bitcode beside each native executable (`busybox-tee.bc` for `busybox-tee`).
-fn bitcode((a, b): (&Path, &Path)) -> (PathBuf, PathBuf) {
-    let bc = |p: &Path| {
-        let mut name = p.as_os_str().to_owned();
-        name.push(".bc");
-        PathBuf::from(name)
-    };
-    (bc(a), bc(b))
-}
-
 /// Runs `known`'s command (its arguments, its standard input) on bitcode `a` and `b` in the
 /// engine, concretely: the detail of the difference when the sides differ, `None` when they
 /// agree.
 fn replay_in_engine(
     known: &Known,
-    (a, b): (PathBuf, PathBuf),
+    (a, b): (&Path, &Path),
     compare: Compare,
     stop: &Stop,
 ) -> std::result::Result<Option<String>, String> {
@@ -210,7 +203,7 @@ fn replay_in_engine(
     let dir = tempfile::tempdir().map_err(|e| format!("no temporary directory: {e}"))?;
     let path = dir.path().join("known.ktest");
     test.write(&path).map_err(|e| e.to_string())?;
-    let mut check = ProgramCheck::new(&a, &b);
+    let mut check = ProgramCheck::new(a, b);
     check.compare = compare;
     check.exec.stop = stop.for_check();
     check
