@@ -1245,7 +1245,8 @@ fn replay_native(
         }
         let name = test_name(t);
         let divergent = expected.as_ref().is_none_or(|set| set.contains(&name));
-        let outcome = crate::replay::replay_native(t, (a, b), compare, timeout, divergent)?;
+        let outcome =
+            crate::replay::replay_native(t, (a, b), compare, timeout, &args.stop, divergent)?;
         all_confirmed &= outcome.as_engine_said();
         match &outcome {
             NativeOutcome::Impossible { why, .. } => {
@@ -1297,7 +1298,7 @@ fn replay_native_three(
         }
         let name = test_name(t);
         let engine = expected.get(&name);
-        match crate::replay::replay_native_three(t, bins, compare, timeout)? {
+        match crate::replay::replay_native_three(t, bins, compare, timeout, &args.stop)? {
             Err(why) => {
                 all_confirmed = false;
                 print!("{}", console::native_impossible(t, &why));
@@ -1380,7 +1381,7 @@ fn replay_native_function(
         .map(|t| {
             (!args.stop.interrupted()).then(|| {
                 let ktest = KTest::read(t).map_err(Error::from)?;
-                build.run(t, &ktest, timeout)
+                build.run(t, &ktest, timeout, &args.stop)
             })
         })
         .collect();

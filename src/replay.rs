@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::ktest::KTest;
 use crate::native::{NativeEnv, NativeRun, ReplayError};
 use crate::report::{PathVerdict, ThreeWay};
+use crate::stop::Stop;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -129,14 +130,18 @@ pub fn native_runner(compare: Compare) -> NativeRunner {
               verdict: PathVerdict,
               agreement: Option<&str>,
               timeout: Duration,
+              stop: &Stop,
               bins: &[PathBuf]| {
             let env = crate::native::env_of(ktest).ok()?;
-            let runs = bins
-                .iter()
-                .map(|b| crate::native::run_native(b, &env, timeout).ok())
-                .collect::<Option<Vec<NativeRun>>>()?;
-            if runs.iter().any(|r| r.timed_out) {
-                return None;
+            // One side out of time decides: the others are not run (each would wait as
+            // long again past the check's limit).
+            let mut runs = Vec::with_capacity(bins.len());
+            for bin in bins {
+                let run = crate::native::run_native(bin, &env, timeout, stop).ok()?;
+                if run.timed_out {
+                    return None;
+                }
+                runs.push(run);
             }
             Some(match runs.as_slice() {
                 [a, b] => native_agrees(a, b, compare, verdict),
@@ -159,13 +164,15 @@ pub fn native_agrees(a: &NativeRun, b: &NativeRun, compare: Compare, verdict: Pa
     }
 }
 
-/// Runs binaries `a` and `b` on the test at `path`; `divergent` says whether the engine
+/// Runs binaries `a` and `b` on the test at `path` (each at most `timeout`, and until
+/// `stop` says to stop); `divergent` says whether the engine
 /// reported it as a divergence.
 pub fn replay_native(
     path: &Path,
     (a, b): (&Path, &Path),
     compare: Compare,
     timeout: Duration,
+    stop: &Stop,
     divergent: bool,
 ) -> Result<NativeOutcome> {
     let ktest = KTest::read(path)?;
@@ -174,7 +181,7 @@ pub fn replay_native(
         Err(why) => return Ok(NativeOutcome::Impossible { why, divergent }),
     };
     let run = |bin: &Path| {
-        crate::native::run_native(bin, &env, timeout)
+        crate::native::run_native(bin, &env, timeout, stop)
             .map_err(|e| Error::input(bin, format!("cannot run: {e}")))
     };
     let (ra, rb) = (run(a)?, run(b)?);
@@ -209,6 +216,7 @@ pub fn replay_native_three(
     bins: &[PathBuf],
     compare: Compare,
     timeout: Duration,
+    stop: &Stop,
 ) -> Result<std::result::Result<NativeThree, ReplayError>> {
     let ktest = KTest::read(path)?;
     let env = match crate::native::env_of(&ktest) {
@@ -218,7 +226,7 @@ pub fn replay_native_three(
     let runs = bins
         .iter()
         .map(|bin| {
-            crate::native::run_native(bin, &env, timeout)
+            crate::native::run_native(bin, &env, timeout, stop)
                 .map_err(|e| Error::input(bin, format!("cannot run: {e}")))
         })
         .collect::<Result<Vec<_>>>()?;

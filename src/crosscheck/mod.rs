@@ -267,7 +267,14 @@ pub(crate) struct Confirm<'r> {
 #[allow(clippy::type_complexity)]
 pub struct NativeRunner(
     pub  Arc<
-        dyn Fn(&KTest, PathVerdict, Option<&str>, Duration, &[PathBuf]) -> Option<bool>
+        dyn Fn(
+                &KTest,
+                PathVerdict,
+                Option<&str>,
+                Duration,
+                &crate::stop::Stop,
+                &[PathBuf],
+            ) -> Option<bool>
             + Send
             + Sync,
     >,
@@ -417,7 +424,7 @@ fn native_replay(
     });
     let (verdict, agreement) = (replayed.verdict.clone(), replayed.agreement.as_deref());
     let timeout = left.min(NATIVE_TIMEOUT);
-    (native.run.0)(ktest, verdict, agreement, timeout, &native.binaries)
+    (native.run.0)(ktest, verdict, agreement, timeout, stop, &native.binaries)
 }
 
 /// What native replay showed, for the report's notes: how many of the rows concrete replay

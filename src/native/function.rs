@@ -18,6 +18,7 @@ use crate::crosscheck::{
 use crate::error::{Error, Result};
 use crate::expr::{mask, ExprPool};
 use crate::ktest::KTest;
+use crate::stop::Stop;
 use crate::toolchain::{CLANG, LLVM_NM as NM, LLVM_OBJCOPY as OBJCOPY};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -435,8 +436,14 @@ pub struct FnRun {
 }
 
 impl FunctionBuild {
-    /// Runs both sides on `test` (each at most `timeout`).
-    pub fn run(&self, test_path: &Path, test: &KTest, timeout: Duration) -> Result<FnRun> {
+    /// Runs both sides on `test` (each at most `timeout`, and until `stop` says to stop).
+    pub fn run(
+        &self,
+        test_path: &Path,
+        test: &KTest,
+        timeout: Duration,
+        stop: &Stop,
+    ) -> Result<FnRun> {
         let stdin = input_of(&self.shape, test).map_err(|m| Error::input(test_path, m))?;
         let side = |tag: &str| -> Result<FnEnd> {
             let env = NativeEnv {
@@ -445,7 +452,7 @@ impl FunctionBuild {
                 stdin_stat: None,
                 files: Vec::new(),
             };
-            let run = run_native(&self.exe, &env, timeout)
+            let run = run_native(&self.exe, &env, timeout, stop)
                 .map_err(|e| Error::input(&self.exe, format!("cannot run: {e}")))?;
             if run.timed_out {
                 return Ok(FnEnd::TimedOut);

@@ -9,6 +9,7 @@ pub mod function;
 
 use crate::env_options::{model_layout, pinned_stat, role, EnvError, EnvItem, EnvOptions, Role};
 use crate::ktest::KTest;
+use crate::stop::Stop;
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
@@ -236,6 +237,8 @@ pub struct NativeRun {
     pub status: Option<i32>,
     /// The signal that killed it, when one did.
     pub signal: Option<i32>,
+    /// Killed before it ended: out of its time, or told to stop (an interrupt, a check's
+    /// deadline).
     pub timed_out: bool,
     /// What the working directory held when it ended (the test's files as given, and what
     /// the program made of them), in name order.
@@ -257,9 +260,15 @@ impl NativeRun {
     }
 }
 
-/// Runs `binary` on `env` in a fresh scratch directory, with an empty environment and at
-/// most `timeout`.
-pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io::Result<NativeRun> {
+/// Runs `binary` on `env` in a fresh scratch directory, with an empty environment, for at
+/// most `timeout` and not past the moment `stop` says to stop (its deadline, an interrupt):
+/// the process is killed then, and the run says it timed out.
+pub fn run_native(
+    binary: &Path,
+    env: &NativeEnv,
+    timeout: Duration,
+    stop: &Stop,
+) -> std::io::Result<NativeRun> {
     use std::os::unix::ffi::OsStrExt;
     use std::os::unix::process::{CommandExt, ExitStatusExt};
     let binary = std::fs::canonicalize(binary)?;
@@ -315,7 +324,7 @@ pub fn run_native(binary: &Path, env: &NativeEnv, timeout: Duration) -> std::io:
         if let Some(s) = child.try_wait()? {
             break s;
         }
-        if started.elapsed() > timeout {
+        if started.elapsed() > timeout || stop.should_stop() {
             timed_out = true;
             let _ = child.kill();
             break child.wait()?;
@@ -519,7 +528,7 @@ mod tests {
                 mtime: crate::env_options::MODEL_EPOCH,
             }],
         };
-        let run = run_native(stat, &env, Duration::from_secs(10)).unwrap();
+        let run = run_native(stat, &env, Duration::from_secs(10), &Stop::default()).unwrap();
         assert_eq!(String::from_utf8_lossy(&run.stdout), "640 1577836800 5\n");
         // Stdin's file gets the mode and times of its stat object too.
         let env = NativeEnv {
@@ -535,7 +544,7 @@ mod tests {
             }),
             files: Vec::new(),
         };
-        let run = run_native(stat, &env, Duration::from_secs(10)).unwrap();
+        let run = run_native(stat, &env, Duration::from_secs(10), &Stop::default()).unwrap();
         assert_eq!(String::from_utf8_lossy(&run.stdout), "444 12345\n");
     }
 

@@ -116,7 +116,7 @@ pub fn look_up(known: &Known, check: &CheckSeen<'_>) -> KnownResult {
         stop,
     } = *check;
     let mut result = blank(known, side, "");
-    result.differs_natively = native_difference(known, exes, compare);
+    result.differs_natively = native_difference(known, exes, compare, stop);
     if let Some(report) = report {
         if let Some((row, native)) = found_row(known, report, out) {
             result.found = Some(row);
@@ -276,7 +276,12 @@ fn found_row(known: &Known, report: &Report, out: &Path) -> Option<(String, bool
 
 /// Whether the two executables differ on `known` (what `compare` looks at); `None` when
 /// they could not run.
-fn native_difference(known: &Known, (a, b): (&Path, &Path), compare: Compare) -> Option<bool> {
+fn native_difference(
+    known: &Known,
+    (a, b): (&Path, &Path),
+    compare: Compare,
+    stop: &Stop,
+) -> Option<bool> {
     let env = NativeEnv {
         argv: std::iter::once(known.utility.as_bytes().to_vec())
             .chain(known.args.iter().map(|a| a.as_bytes().to_vec()))
@@ -295,8 +300,8 @@ fn native_difference(known: &Known, (a, b): (&Path, &Path), compare: Compare) ->
             })
             .collect(),
     };
-    let ra = run_native(a, &env, NATIVE_TIMEOUT).ok()?;
-    let rb = run_native(b, &env, NATIVE_TIMEOUT).ok()?;
+    let ra = run_native(a, &env, NATIVE_TIMEOUT, stop).ok()?;
+    let rb = run_native(b, &env, NATIVE_TIMEOUT, stop).ok()?;
     Some(differ(&ra, &rb, compare))
 }
 

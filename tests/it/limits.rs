@@ -314,3 +314,106 @@ fn sigint_stops_a_query_replay_inside_a_solver_check() {
         );
     }
 }
+
+/// Builds the sleeper pair (every path differs; one sleeps natively, on both sides) in `dir`.
+fn sleepers(dir: &Path) {
+    crate::dirpipe::cc(dir, "sleeper.c", "a", &["-DSIDE=\"a\""]);
+    crate::dirpipe::cc(dir, "sleeper.c", "b", &["-DSIDE=\"b\""]);
+}
+
+/// The rows of `out`'s report: (the first stdin byte is 's', natively reproduced).
+fn sleeper_rows(out: &Path) -> Vec<(bool, serde_json::Value)> {
+    let (json, _) = report_with_tests(out);
+    json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let stdin = r["inputs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|i| i["name"] == "stdin")
+                .and_then(|i| i["bytes"].as_array().and_then(|b| b.first().cloned()));
+            (stdin == Some(serde_json::json!(b's')), r["native"].clone())
+        })
+        .collect()
+}
+
+/// Native replay ends by the check's limit even when every executable would run on: a side
+/// out of time ends the test's native replay (the other side used to wait as long again, and
+/// a 120 s check of toybox `tail` against coreutils ended at 129 s).
+#[test]
+fn native_replay_of_programs_that_hang_ends_by_max_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    sleepers(d);
+    let mut child = spawn(
+        d,
+        &[
+            "a.bc",
+            "b.bc",
+            "-j",
+            "1",
+            "--max-time",
+            "6",
+            "-o",
+            "out",
+            "--",
+            "--sym-stdin",
+            "1",
+        ],
+    );
+    let (code, took) = wait_at_most(&mut child, Duration::from_secs(30));
+    assert!(
+        took < Duration::from_secs(8),
+        "took {took:?} for --max-time 6"
+    );
+    let rows = sleeper_rows(&d.join("out"));
+    assert!(
+        rows.iter().any(|(sleeps, _)| *sleeps),
+        "no sleeping path: {rows:?}"
+    );
+    for (sleeps, native) in &rows {
+        let want = if *sleeps {
+            serde_json::Value::Null
+        } else {
+            serde_json::json!(true)
+        };
+        assert_eq!(native, &want, "{rows:?}");
+    }
+    assert_eq!(code, Some(1), "the paths that do not sleep are confirmed");
+}
+
+/// An interrupt stops a native run at once, not at the run's own timeout (10 s).
+#[test]
+fn sigint_stops_a_native_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    sleepers(d);
+    let mut child = spawn(
+        d,
+        &[
+            "a.bc",
+            "b.bc",
+            "-j",
+            "1",
+            "-o",
+            "out",
+            "--",
+            "--sym-stdin",
+            "1",
+        ],
+    );
+    // Exploration and the engine's replays take well under this; the native replay of the
+    // sleeping path then runs for up to 10 s per side.
+    std::thread::sleep(Duration::from_millis(3000));
+    signal(&child, libc::SIGINT);
+    let (_, took) = wait_at_most(&mut child, Duration::from_secs(30));
+    assert!(took < Duration::from_secs(3), "took {took:?} to stop");
+    let rows = sleeper_rows(&d.join("out"));
+    assert!(
+        rows.iter().any(|(sleeps, _)| *sleeps),
+        "no sleeping path: {rows:?}"
+    );
+}

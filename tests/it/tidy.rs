@@ -227,7 +227,15 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     ("cc", &["error", "input", "load", "toolchain"]),
     (
         "replay",
-        &["crosscheck", "error", "input", "ktest", "native", "report"],
+        &[
+            "crosscheck",
+            "error",
+            "input",
+            "ktest",
+            "native",
+            "report",
+            "stop",
+        ],
     ),
     // A whole suite of program checks, each a child process, with one table.
     (
