@@ -12,7 +12,11 @@ source "$repo/scripts/lib/llvm.sh"
 # clang's builtins for `xcheck cc`'s native links (libclang-rt-N-dev) and the libclang that
 # bindgen loads to build z3-sys (libclang1-N). clang-14 and llvm-14 (llvm-dis-14) build the
 # clang-14 corpus (scripts/build-corpora.sh): xcheck still reads clang-14 bitcode.
+# xcheck links LLVM statically (a process starts in half the time: the dynamic loader
+# relocated libLLVM.so at every start, and every check starts a second process to vet its
+# bitcode), and llvm-config's static component list includes Polly: libpolly-N-dev.
 need_pkgs=("clang-$LLVM_VERSION" "lld-$LLVM_VERSION" "llvm-$LLVM_VERSION" "llvm-$LLVM_VERSION-dev"
+           "libpolly-$LLVM_VERSION-dev"
            "llvm-$LLVM_VERSION-tools" "libclang-rt-$LLVM_VERSION-dev" "libclang1-$LLVM_VERSION"
            clang-14 llvm-14
            meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev
