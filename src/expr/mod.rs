@@ -30,6 +30,7 @@ mod build;
 mod eval;
 mod f79;
 mod float;
+mod known;
 pub mod pieces;
 mod rewrite;
 mod sexp;
@@ -43,6 +44,7 @@ pub use float::{
     default_nan, fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma, fold_fp_to_sint,
     fold_fp_unary, fold_int_to_fp, fp_bits_of, fp_format, is_fp_width, FloatOp, FpPred,
 };
+pub use known::KnownBits;
 pub use sexp::ParseError;
 
 use rustc_hash::FxHashMap;
