@@ -149,10 +149,13 @@ pub(crate) struct MergePoint {
     path_len: usize,
 }
 
-/// Which way a branch can go.
+/// Which way a branch can go. With `undecided`, the side that has no model is not known to
+/// be infeasible: the solver gave up on it (the reason), while the path's model showed the
+/// other side feasible.
 pub struct Feasible {
     pub yes: Option<Arc<Assignment>>,
     pub no: Option<Arc<Assignment>>,
+    pub undecided: Option<String>,
 }
 
 /// Resident memory of this process, from `/proc/self/statm` (Linux).
@@ -789,35 +792,50 @@ impl<'a> Executor<'a> {
                 Feasible {
                     yes: Some(model),
                     no: None,
+                    undecided: None,
                 }
             } else {
                 Feasible {
                     yes: None,
                     no: Some(model),
+                    undecided: None,
                 }
             });
         }
         let not = pool.bool_not(cond);
-        // The current model answers one side for free.
+        // The current model answers one side for free. When the solver gives up on the
+        // other, the side the model satisfies still goes on (only the other is unknown).
         if let Some(model) = &state.model {
             self.stats.model_hits += 1;
             let model = model.clone();
+            let holds = pool.eval(cond, &model) != 0;
             // The model is known to fail the other side: ask the solver directly.
-            return Ok(if pool.eval(cond, &model) != 0 {
+            let (other, undecided) =
+                match self.check_unless_model(state, if holds { not } else { cond }, false) {
+                    Ok(other) => (other, None),
+                    Err(why) => (None, Some(why)),
+                };
+            return Ok(if holds {
                 Feasible {
                     yes: Some(model),
-                    no: self.check_unless_model(state, not, false)?,
+                    no: other,
+                    undecided,
                 }
             } else {
                 Feasible {
-                    yes: self.check_unless_model(state, cond, false)?,
+                    yes: other,
                     no: Some(model),
+                    undecided,
                 }
             });
         }
         let yes = self.check(state, cond)?;
         let no = self.check(state, not)?;
-        Ok(Feasible { yes, no })
+        Ok(Feasible {
+            yes,
+            no,
+            undecided: None,
+        })
     }
 
     /// A model of `state`'s constraints together with `query`, if satisfiable.
@@ -883,6 +901,25 @@ impl<'a> Executor<'a> {
                 return None;
             }
         };
+        if let Some(why) = f.undecided {
+            // One side is feasible (the path's model), the solver gave up on the other: the
+            // first goes on, the other ends as unknown, with no model (none is known to
+            // reach it).
+            let holds = f.yes.is_some();
+            let model = f.yes.or(f.no).expect("the model's side");
+            let (mut taken, mut other) = self.split(state, cond);
+            if !holds {
+                std::mem::swap(&mut taken, &mut other);
+            }
+            taken.model = Some(model);
+            other.model = None;
+            self.finish(other, Exit::Unknown(why));
+            return Some(if holds {
+                (Some(taken), None)
+            } else {
+                (None, Some(taken))
+            });
+        }
         match (f.yes, f.no) {
             (Some(m), None) => {
                 state.model = Some(m);
@@ -893,26 +930,8 @@ impl<'a> Executor<'a> {
                 Some((None, Some(state)))
             }
             (Some(my), Some(mn)) => {
-                self.stats.forks += 1;
-                let mut other = state.fork();
-                other.id = self.fresh_id();
-                let not = self.pool.bool_not(cond);
-                let stats = &mut self.stats.constraints;
-                state.constraints.add(self.pool, cond, stats);
-                other.constraints.add(self.pool, not, stats);
+                let (mut state, mut other) = self.split(state, cond);
                 state.model = Some(my);
-                state.path.push(1);
-                other.path.push(0);
-                let site = self.fork_site(&state);
-                self.fork_log.record(state.path_hash, site);
-                state.path_hash = crate::exec::state::path_step(state.path_hash, 1);
-                other.path_hash = crate::exec::state::path_step(other.path_hash, 0);
-                if let Some(merger) = self.merger.as_mut() {
-                    // Only merging reads the constraint log: it is kept when merging is on.
-                    state.log.push(cond);
-                    other.log.push(not);
-                    merger.fork(&state);
-                }
                 other.model = Some(mn);
                 Some((Some(state), Some(other)))
             }
@@ -922,6 +941,32 @@ impl<'a> Executor<'a> {
                 None
             }
         }
+    }
+
+    /// Forks `state` on `cond`: the state where it holds and the one where it does not,
+    /// each with its constraint, path step and (when merging) log entry; models are the
+    /// caller's.
+    fn split(&mut self, mut state: State, cond: ExprId) -> (State, State) {
+        self.stats.forks += 1;
+        let mut other = state.fork();
+        other.id = self.fresh_id();
+        let not = self.pool.bool_not(cond);
+        let stats = &mut self.stats.constraints;
+        state.constraints.add(self.pool, cond, stats);
+        other.constraints.add(self.pool, not, stats);
+        state.path.push(1);
+        other.path.push(0);
+        let site = self.fork_site(&state);
+        self.fork_log.record(state.path_hash, site);
+        state.path_hash = crate::exec::state::path_step(state.path_hash, 1);
+        other.path_hash = crate::exec::state::path_step(other.path_hash, 0);
+        if let Some(merger) = self.merger.as_mut() {
+            // Only merging reads the constraint log: it is kept when merging is on.
+            state.log.push(cond);
+            other.log.push(not);
+            merger.fork(&state);
+        }
+        (state, other)
     }
 
     /// Adds `cond` to `state` (as `klee_assume` does). Returns `None` when the assumption

@@ -417,3 +417,45 @@ fn sigint_stops_a_native_replay() {
         "no sleeping path: {rows:?}"
     );
 }
+
+/// A branch side the solver gives up on ends as unknown, alone: the side the path's model
+/// takes goes on (it used to end with it, as one unknown row, whatever followed).
+#[test]
+fn a_branch_side_the_solver_gives_up_on_does_not_end_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = compile_fixture("hardhash.c", d, "-O0");
+    let a = a.to_str().unwrap();
+    let mut child = spawn(
+        d,
+        &[
+            a,
+            a,
+            "--function",
+            "classify",
+            "--solver-timeout",
+            "1s",
+            "-o",
+            "out",
+        ],
+    );
+    let (code, _) = wait_at_most(&mut child, Duration::from_secs(120));
+    let (json, _) = report_with_tests(&d.join("out"));
+    let rows = json["rows"].as_array().unwrap();
+    let timeouts = rows
+        .iter()
+        .filter(|r| {
+            r["verdict"] == "unknown" && r["detail"].as_str().unwrap_or("").contains("timeout")
+        })
+        .count();
+    assert!(timeouts >= 1, "no side given up on: {rows:?}");
+    // Both parities of `a`, after the undecided branch.
+    for ret in ["returns 2", "returns 4"] {
+        assert!(
+            rows.iter()
+                .any(|r| r["verdict"] == "proved" && r["result_a"] == ret),
+            "no proved row that {ret}: {rows:?}"
+        );
+    }
+    assert_eq!(code, Some(3), "undecided paths make the check inconclusive");
+}
