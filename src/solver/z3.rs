@@ -50,6 +50,8 @@ pub const INTERRUPTED: &str = "interrupted";
 /// A [`Solver`] backed by Z3 (see the module documentation).
 pub struct Z3Solver {
     timeout: Option<Duration>,
+    /// Whether a check also takes at most [`super::check_limit`]'s share of the time left.
+    share: bool,
     /// The context, made at the first query after construction or after a reset.
     context: Recycled<Context>,
     interrupt: Z3Interrupt,
@@ -183,6 +185,7 @@ impl Z3Solver {
     pub fn with_limits(timeout: Option<Duration>, reset_interval: u64, memo_limit: usize) -> Self {
         Self {
             timeout,
+            share: false,
             context: Recycled::new(reset_interval, memo_limit),
             interrupt: Z3Interrupt::default(),
             stop: Stop::default(),
@@ -197,6 +200,13 @@ impl Z3Solver {
     pub fn with_stop(mut self, stop: Stop) -> Self {
         self.watching = Watch::start(stop.clone(), self.interrupt.clone());
         self.stop = stop;
+        self
+    }
+
+    /// The same solver, whose checks also take at most [`super::check_limit`]'s share of the
+    /// time left until its stop token's deadline, when `share`.
+    pub fn with_share(mut self, share: bool) -> Self {
+        self.share = share;
         self
     }
 
@@ -236,12 +246,16 @@ impl Solver for Z3Solver {
             self.stats.backend_unknown += 1;
             return Ok(SatResult::Unknown(why.to_string()));
         }
-        // The query's own limit, or the time left before the run's deadline if sooner.
+        // The query's own limit (its share of the time left, with `share`), or the time
+        // left before the run's deadline if sooner.
         let left = self
             .stop
             .deadline()
             .map(|d| d.saturating_duration_since(Instant::now()));
-        let timeout = match (self.timeout, left) {
+        let timeout = match (
+            super::check_limit(self.timeout, self.share, &self.stop),
+            left,
+        ) {
             (Some(t), Some(l)) => Some(t.min(l)),
             (t, l) => t.or(l),
         };
