@@ -203,8 +203,7 @@ impl Z3Solver {
         self
     }
 
-    /// The same solver, whose checks also take at most [`super::check_limit`]'s share of the
-    /// time left until its stop token's deadline, when `share`.
+    /// The same solver, its checks limited by [`super::check_limit`]'s share when `share`.
     pub fn with_share(mut self, share: bool) -> Self {
         self.share = share;
         self
@@ -246,8 +245,7 @@ impl Solver for Z3Solver {
             self.stats.backend_unknown += 1;
             return Ok(SatResult::Unknown(why.to_string()));
         }
-        // The query's own limit (its share of the time left, with `share`), or the time
-        // left before the run's deadline if sooner.
+        // The query's limit (`check_limit`), or the time left before the deadline if sooner.
         let left = self
             .stop
             .deadline()
