@@ -597,7 +597,6 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
             None => SolverConfig::default().timeout,
             Some(t) => parse_limit("--solver-timeout", t)?,
         },
-        share_of_time_left: e.solver_timeout.is_none(),
         stop: e.stop.clone(),
         cache: !e.no_cache,
         independence: !e.no_independence,

@@ -58,8 +58,6 @@ pub const TIMEOUT: &str = "timeout";
 /// A [`Solver`] backed by one incremental Bitwuzla instance (see the module documentation).
 pub struct BitwuzlaSolver {
     timeout: Option<Duration>,
-    /// Whether a check also takes at most [`super::check_limit`]'s share of the time left.
-    share: bool,
     /// Asked by the termination callback while a check runs.
     stop: Stop,
     /// Ends one check early (the portfolio's race), also asked by the termination callback.
@@ -81,7 +79,6 @@ impl BitwuzlaSolver {
     pub fn with_limits(timeout: Option<Duration>, reset_interval: u64, memo_limit: usize) -> Self {
         Self {
             timeout,
-            share: false,
             stop: Stop::default(),
             cancel: Arc::default(),
             instance: Recycled::new(reset_interval, memo_limit),
@@ -93,13 +90,6 @@ impl BitwuzlaSolver {
     pub fn with_stop(mut self, stop: Stop) -> Self {
         self.stop = stop;
         self.instance.reset();
-        self
-    }
-
-    /// The same solver, whose checks also take at most [`super::check_limit`]'s share of the
-    /// time left until its stop token's deadline, when `share`.
-    pub fn with_share(mut self, share: bool) -> Self {
-        self.share = share;
         self
     }
 
@@ -137,8 +127,6 @@ impl Solver for BitwuzlaSolver {
         let halt = Halt {
             stop: self.stop.clone(),
             cancel: self.cancel.clone(),
-            until: std::sync::atomic::AtomicU64::new(0),
-            origin: Instant::now(),
         };
         let instance = self.instance.get(pool, || Instance::new(timeout, halt))?;
         let mut assumptions = Vec::with_capacity(constraints.len() + 1);
@@ -159,16 +147,8 @@ impl Solver for BitwuzlaSolver {
         assumptions.dedup();
 
         let start = Instant::now();
-        // A limit below the instance's own (its share of the time left) ends this check
-        // through the termination callback.
-        let limit = super::check_limit(timeout, self.share, &self.stop)
-            .filter(|&l| Some(l) < timeout || timeout.is_none());
-        let shortened = limit.is_some();
-        instance.halt.set_limit(limit);
         let result = instance.check_assuming(&assumptions)?;
         let elapsed = start.elapsed();
-        let cut = shortened && instance.halt.expired();
-        instance.halt.set_limit(None);
 
         let answer = match result {
             Answer::Sat => {
@@ -183,7 +163,6 @@ impl Solver for BitwuzlaSolver {
             Answer::Unknown => SatResult::Unknown(match (self.stop.reason(), timeout) {
                 (Some(why), _) => why.to_string(),
                 (None, _) if self.cancel.is_cancelled() => CANCELLED.to_string(),
-                (None, _) if cut => TIMEOUT.to_string(),
                 (None, Some(_)) => TIMEOUT.to_string(),
                 (None, None) => "the backend answered unknown".to_string(),
             }),
@@ -235,33 +214,10 @@ struct Instance {
     halt: Box<Halt>,
 }
 
-/// What the termination callback asks: the run's stop token, the solver's cancel flag and
-/// the running check's own end, if it has one shorter than the instance's time limit.
+/// What the termination callback asks: the run's stop token and the solver's cancel flag.
 struct Halt {
     stop: Stop,
     cancel: Arc<CancelFlag>,
-    /// Nanoseconds after `origin` at which the running check ends; 0 for none.
-    until: std::sync::atomic::AtomicU64,
-    origin: Instant,
-}
-
-impl Halt {
-    /// Ends the checks that start from now on after `limit` (`None`: no limit of their own).
-    fn set_limit(&self, limit: Option<Duration>) {
-        let until = limit.map_or(0, |l| {
-            u64::try_from((self.origin.elapsed() + l).as_nanos())
-                .unwrap_or(u64::MAX)
-                .max(1)
-        });
-        self.until
-            .store(until, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// Whether the running check's own end has passed.
-    fn expired(&self) -> bool {
-        let until = self.until.load(std::sync::atomic::Ordering::Relaxed);
-        until != 0 && self.origin.elapsed().as_nanos() >= u128::from(until)
-    }
 }
 
 /// Bitwuzla's termination callback: nonzero when the check must end.
@@ -269,7 +225,7 @@ unsafe extern "C" fn terminate(state: *mut std::os::raw::c_void) -> i32 {
     // SAFETY: `state` is the `Box<Halt>` of the instance (or of `check_smtlib`) whose solver
     // calls this; the box outlives the solver (see `Instance::drop`).
     let halt = unsafe { &*(state as *const Halt) };
-    i32::from(halt.stop.should_stop() || halt.cancel.is_cancelled() || halt.expired())
+    i32::from(halt.stop.should_stop() || halt.cancel.is_cancelled())
 }
 
 // SAFETY: an `Instance` exclusively owns its term manager, options and solver; no other
@@ -812,8 +768,6 @@ pub fn check_smtlib(
     let halt = Box::new(Halt {
         stop: stop.clone(),
         cancel: Arc::default(),
-        until: std::sync::atomic::AtomicU64::new(0),
-        origin: Instant::now(),
     });
     let mut parts = Parts(
         std::ptr::null_mut(),
@@ -993,27 +947,6 @@ mod tests {
         let took = start.elapsed();
         assert!(
             took >= Duration::from_millis(200) && took < Duration::from_secs(3),
-            "{took:?}"
-        );
-    }
-
-    #[test]
-    fn a_check_with_a_share_ends_at_its_part_of_the_time_left() {
-        let pool = ExprPool::new();
-        let q = factoring(&pool);
-        let stop = Stop::new();
-        let mut solver = BitwuzlaSolver::new(Some(Duration::from_secs(60)))
-            .with_stop(stop.clone())
-            .with_share(true);
-        let start = Instant::now();
-        // A tenth of 5 s is below the floor: the check ends after about a second, as a
-        // timeout, long before the deadline.
-        stop.set_deadline(start + Duration::from_secs(5));
-        let result = solve(&mut solver, &pool, &[], q);
-        assert_eq!(result, SatResult::Unknown(TIMEOUT.into()));
-        let took = start.elapsed();
-        assert!(
-            took >= super::super::SHARE_FLOOR && took < Duration::from_secs(4),
             "{took:?}"
         );
     }

@@ -15,26 +15,16 @@ use super::{
 use crate::expr::{ExprId, ExprPool};
 use std::time::Instant;
 
-/// A bare backend whose every check is limited to `timeout` (and with `share`, to
-/// [`super::check_limit`]'s share of the time left until `stop`'s deadline).
+/// A bare backend whose every check is limited to `timeout`.
 pub fn new_backend(
     backend: Backend,
     timeout: Option<std::time::Duration>,
-    share: bool,
     stop: &crate::stop::Stop,
 ) -> Box<dyn Solver> {
     match backend {
-        Backend::Bitwuzla => Box::new(
-            BitwuzlaSolver::new(timeout)
-                .with_stop(stop.clone())
-                .with_share(share),
-        ),
-        Backend::Z3 => Box::new(
-            Z3Solver::new(timeout)
-                .with_stop(stop.clone())
-                .with_share(share),
-        ),
-        Backend::Portfolio => Box::new(PortfolioSolver::new(timeout, share, stop)),
+        Backend::Bitwuzla => Box::new(BitwuzlaSolver::new(timeout).with_stop(stop.clone())),
+        Backend::Z3 => Box::new(Z3Solver::new(timeout).with_stop(stop.clone())),
+        Backend::Portfolio => Box::new(PortfolioSolver::new(timeout, stop)),
     }
 }
 
@@ -50,7 +40,7 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
         Backend::Portfolio if cfg.cross_check.is_some() => Backend::Bitwuzla,
         chosen => chosen,
     };
-    let mut solver = new_backend(backend, cfg.timeout, cfg.share_of_time_left, &cfg.stop);
+    let mut solver = new_backend(backend, cfg.timeout, &cfg.stop);
     if let Some(log) = &cfg.log {
         solver = Box::new(LoggingSolver::new(solver, backend.name(), log.clone()));
     }
@@ -59,7 +49,6 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
         let reference = new_backend(
             other,
             Some(cfg.timeout.unwrap_or(CROSS_CHECK_TIMEOUT)),
-            cfg.share_of_time_left,
             &cfg.stop,
         );
         solver = Box::new(CrossCheckingSolver::new(

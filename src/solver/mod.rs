@@ -337,28 +337,6 @@ impl Cancel for CancelFlag {
 /// enough that one hard query cannot silently take a whole run's time budget.
 pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The least time a check may take under [`check_limit`]'s share of the time left.
-pub const SHARE_FLOOR: Duration = Duration::from_secs(1);
-
-/// The time limit of a check that starts now: `timeout`, and with `share`, when `stop` has a
-/// deadline, at most a tenth of the time left until it (but [`SHARE_FLOOR`] at least). A
-/// run limited by `--max-time` spends its time on many questions, not on three: with 30 s
-/// a query, a 120 s check of coreutils `cksum` (whose CRC of symbolic bytes makes every
-/// question about the checksum hard) ended with three paths, all unknown.
-pub fn check_limit(
-    timeout: Option<Duration>,
-    share: bool,
-    stop: &crate::stop::Stop,
-) -> Option<Duration> {
-    let deadline = stop.deadline().filter(|_| share);
-    let Some(deadline) = deadline else {
-        return timeout;
-    };
-    let left = deadline.saturating_duration_since(std::time::Instant::now());
-    let part = (left / 10).max(SHARE_FLOOR);
-    Some(timeout.map_or(part, |t| t.min(part)))
-}
-
 /// The SMT solver at the bottom of a chain.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {
@@ -425,9 +403,6 @@ pub struct SolverConfig {
     /// runs out of time answers `SatResult::Unknown("timeout")`. Default is
     /// [`DEFAULT_QUERY_TIMEOUT`].
     pub timeout: Option<Duration>,
-    /// Whether a check may also take at most a tenth of the time left until `stop`'s
-    /// deadline ([`check_limit`]); off when the user set the time limit of a query.
-    pub share_of_time_left: bool,
     /// The run's interrupt and the check's deadline: a running check returns
     /// `SatResult::Unknown` when it says to stop. Default is a token never set.
     pub stop: crate::stop::Stop,
@@ -457,7 +432,6 @@ impl Default for SolverConfig {
     fn default() -> Self {
         Self {
             timeout: Some(DEFAULT_QUERY_TIMEOUT),
-            share_of_time_left: true,
             stop: crate::stop::Stop::default(),
             cache: true,
             cex_cache: true,
@@ -784,29 +758,6 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-
-    // See: #13, the KLEE paper's crosscheck: a limited run spends its time on many questions.
-    #[test]
-    fn a_check_takes_at_most_a_tenth_of_the_time_left() {
-        use std::time::{Duration, Instant};
-        let stop = crate::stop::Stop::default();
-        let thirty = Some(Duration::from_secs(30));
-        // No deadline, or no share: the configured limit.
-        assert_eq!(check_limit(thirty, true, &stop), thirty);
-        stop.set_deadline(Instant::now() + Duration::from_secs(100));
-        assert_eq!(check_limit(thirty, false, &stop), thirty);
-        let part = check_limit(thirty, true, &stop).unwrap();
-        assert!(
-            part <= Duration::from_secs(10) && part > Duration::from_secs(9),
-            "{part:?}"
-        );
-        // Never more than the configured limit, never less than the floor.
-        let short = Some(Duration::from_secs(2));
-        assert_eq!(check_limit(short, true, &stop), short);
-        stop.set_deadline(Instant::now() + Duration::from_secs(3));
-        assert_eq!(check_limit(thirty, true, &stop), Some(SHARE_FLOOR));
-        assert!(check_limit(None, true, &stop).is_some());
-    }
     use super::*;
 
     fn byte_var(pool: &ExprPool, name: &str, size: u32) -> (ArrayId, ExprId) {

@@ -110,15 +110,10 @@ fn lower_priority() {
 }
 
 impl PortfolioSolver {
-    /// Bitwuzla first and Z3 second, each check limited to `timeout` (and with `share`, to
-    /// [`super::check_limit`]'s share of the time left) and stopped by `stop`.
-    pub fn new(timeout: Option<Duration>, share: bool, stop: &Stop) -> Self {
-        let bitwuzla = BitwuzlaSolver::new(timeout)
-            .with_stop(stop.clone())
-            .with_share(share);
-        let z3 = Z3Solver::new(timeout)
-            .with_stop(stop.clone())
-            .with_share(share);
+    /// Bitwuzla first and Z3 second, each check limited to `timeout` and stopped by `stop`.
+    pub fn new(timeout: Option<Duration>, stop: &Stop) -> Self {
+        let bitwuzla = BitwuzlaSolver::new(timeout).with_stop(stop.clone());
+        let z3 = Z3Solver::new(timeout).with_stop(stop.clone());
         let first = Entrant {
             backend: Backend::Bitwuzla,
             cancel: bitwuzla.canceller(),

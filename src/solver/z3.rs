@@ -50,8 +50,6 @@ pub const INTERRUPTED: &str = "interrupted";
 /// A [`Solver`] backed by Z3 (see the module documentation).
 pub struct Z3Solver {
     timeout: Option<Duration>,
-    /// Whether a check also takes at most [`super::check_limit`]'s share of the time left.
-    share: bool,
     /// The context, made at the first query after construction or after a reset.
     context: Recycled<Context>,
     interrupt: Z3Interrupt,
@@ -185,7 +183,6 @@ impl Z3Solver {
     pub fn with_limits(timeout: Option<Duration>, reset_interval: u64, memo_limit: usize) -> Self {
         Self {
             timeout,
-            share: false,
             context: Recycled::new(reset_interval, memo_limit),
             interrupt: Z3Interrupt::default(),
             stop: Stop::default(),
@@ -200,12 +197,6 @@ impl Z3Solver {
     pub fn with_stop(mut self, stop: Stop) -> Self {
         self.watching = Watch::start(stop.clone(), self.interrupt.clone());
         self.stop = stop;
-        self
-    }
-
-    /// The same solver, its checks limited by [`super::check_limit`]'s share when `share`.
-    pub fn with_share(mut self, share: bool) -> Self {
-        self.share = share;
         self
     }
 
@@ -245,15 +236,12 @@ impl Solver for Z3Solver {
             self.stats.backend_unknown += 1;
             return Ok(SatResult::Unknown(why.to_string()));
         }
-        // The query's limit (`check_limit`), or the time left before the deadline if sooner.
+        // The query's own limit, or the time left before the run's deadline if sooner.
         let left = self
             .stop
             .deadline()
             .map(|d| d.saturating_duration_since(Instant::now()));
-        let timeout = match (
-            super::check_limit(self.timeout, self.share, &self.stop),
-            left,
-        ) {
+        let timeout = match (self.timeout, left) {
             (Some(t), Some(l)) => Some(t.min(l)),
             (t, l) => t.or(l),
         };
