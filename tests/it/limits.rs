@@ -315,10 +315,15 @@ fn sigint_stops_a_query_replay_inside_a_solver_check() {
     }
 }
 
-/// Builds the sleeper pair (every path differs; one sleeps natively, on both sides) in `dir`.
-fn sleepers(dir: &Path) {
+/// Builds the sleeper pair (every path differs; one sleeps natively, on both sides) in `dir`
+/// and starts its check with `options`, one symbolic stdin byte, into `out`.
+fn spawn_sleepers(dir: &Path, options: &[&str]) -> Child {
     crate::dirpipe::cc(dir, "sleeper.c", "a", &["-DSIDE=\"a\""]);
     crate::dirpipe::cc(dir, "sleeper.c", "b", &["-DSIDE=\"b\""]);
+    let mut args = vec!["a.bc", "b.bc", "-j", "1", "-o", "out"];
+    args.extend(options);
+    args.extend(["--", "--sym-stdin", "1"]);
+    spawn(dir, &args)
 }
 
 /// The rows of `out`'s report: (the first stdin byte is 's', natively reproduced).
@@ -347,23 +352,7 @@ fn sleeper_rows(out: &Path) -> Vec<(bool, serde_json::Value)> {
 fn native_replay_of_programs_that_hang_ends_by_max_time() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    sleepers(d);
-    let mut child = spawn(
-        d,
-        &[
-            "a.bc",
-            "b.bc",
-            "-j",
-            "1",
-            "--max-time",
-            "6",
-            "-o",
-            "out",
-            "--",
-            "--sym-stdin",
-            "1",
-        ],
-    );
+    let mut child = spawn_sleepers(d, &["--max-time", "6"]);
     let (code, took) = wait_at_most(&mut child, Duration::from_secs(30));
     assert!(
         took < Duration::from_secs(8),
@@ -390,21 +379,7 @@ fn native_replay_of_programs_that_hang_ends_by_max_time() {
 fn sigint_stops_a_native_replay() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    sleepers(d);
-    let mut child = spawn(
-        d,
-        &[
-            "a.bc",
-            "b.bc",
-            "-j",
-            "1",
-            "-o",
-            "out",
-            "--",
-            "--sym-stdin",
-            "1",
-        ],
-    );
+    let mut child = spawn_sleepers(d, &[]);
     // Exploration and the engine's replays take well under this; the native replay of the
     // sleeping path then runs for up to 10 s per side.
     std::thread::sleep(Duration::from_millis(3000));
