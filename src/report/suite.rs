@@ -54,6 +54,11 @@ impl KnownResult {
     /// `found by the check: #12 test000012.ktest, confirmed natively`, or why not.
     fn outcome(&self) -> String {
         match &self.found {
+            // The check found a difference with this command line, but the reported input
+            // itself no longer differs: not a rediscovery of the mismatch.
+            Some(row) if self.differs_natively == Some(false) => {
+                format!("nothing to rediscover (no difference in these versions); the check differs on this command line with other inputs: {row}")
+            }
             Some(row) if self.confirmed_natively => {
                 format!("rediscovered: {row}, confirmed natively")
             }
@@ -423,6 +428,33 @@ mod tests {
                 .contains("system calls not modelled: socket (2×), getdents64 (1×)"),
             "{}",
             row.remark()
+        );
+    }
+
+    /// A difference the check found with the command line of a mismatch whose reported
+    /// input no longer differs natively is not a rediscovery.
+    #[test]
+    fn a_difference_on_a_mismatch_that_no_longer_differs_is_not_a_rediscovery() {
+        let mut k = KnownResult {
+            utility: "split".into(),
+            command: "split -".into(),
+            reported: "split - reads stdin".into(),
+            side: "toybox".into(),
+            differs_natively: Some(false),
+            found: Some("#5 test000005.ktest".into()),
+            confirmed_natively: false,
+            note: String::new(),
+        };
+        assert!(
+            k.outcome().starts_with("nothing to rediscover"),
+            "{}",
+            k.outcome()
+        );
+        assert!(k.outcome().contains("#5 test000005.ktest"));
+        k.differs_natively = Some(true);
+        assert_eq!(
+            k.outcome(),
+            "rediscovered: #5 test000005.ktest, not replayed natively"
         );
     }
 }
