@@ -906,12 +906,9 @@ impl<'a> Executor<'a> {
             // first goes on, the other ends as unknown, with no model (none is known to
             // reach it).
             let holds = f.yes.is_some();
-            let model = f.yes.or(f.no).expect("the model's side");
-            let (mut taken, mut other) = self.split(state, cond);
-            if !holds {
-                std::mem::swap(&mut taken, &mut other);
-            }
-            taken.model = Some(model);
+            let (yes, no) = self.split(state, cond);
+            let (mut taken, mut other) = if holds { (yes, no) } else { (no, yes) };
+            taken.model = f.yes.or(f.no);
             other.model = None;
             self.finish(other, Exit::Unknown(why));
             return Some(if holds {
