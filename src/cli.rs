@@ -18,7 +18,7 @@ use crate::crosscheck::program::ProgramCheck;
 use crate::crosscheck::{check_functions, replay_file, FunctionCheck};
 use crate::env_options::EnvOptions;
 use crate::error::Error;
-use crate::exec::{ExecConfig, MergeMode, SearchKind};
+use crate::exec::{Deferral, ExecConfig, MergeMode, SearchKind};
 use crate::gate;
 use crate::ktest::KTest;
 use crate::report::json::{JsonLine, Mode};
@@ -226,6 +226,12 @@ struct EngineArgs {
     /// runs out makes its path unknown. Default: 30s.
     #[arg(long = "solver-timeout", value_name = "TIME")]
     solver_timeout: Option<String>,
+    /// A branch side the solver does not decide within TIME waits: the other states run
+    /// first, and it is asked again with the full --solver-timeout when its thread has
+    /// nothing else to run, or has run the others a query's limit longer than such retries
+    /// (`0` or `none`: every branch query gets the full limit at once). Default: 1s.
+    #[arg(long = "defer-after", value_name = "TIME")]
+    defer_after: Option<String>,
     /// Write every query that reaches the SMT solver into FILE as SMT-LIB, with its answer
     /// and time, for `xcheck query FILE` to replay.
     #[arg(long = "log-queries", value_name = "FILE")]
@@ -554,6 +560,11 @@ fn default_memory_cap() -> Option<u64> {
     Some(kib * 1024 / 2)
 }
 
+/// The first try of a branch query before its side waits (`--defer-after`): long enough
+/// for the queries of the corpora, whose branch queries take at most a few hundred
+/// milliseconds, short enough that a program's hard queries do not hold up its cheap paths.
+const DEFAULT_DEFER_AFTER: Duration = Duration::from_secs(1);
+
 /// Parses a positive duration ([`crate::config::parse_duration`]).
 fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
     crate::config::parse_duration(text).map_err(|why| usage(format!("{option} {why}")))
@@ -569,7 +580,7 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
         .search
         .parse()
         .map_err(|m| usage(format!("--search: {m}")))?;
-    let exec = ExecConfig {
+    let mut exec = ExecConfig {
         max_time: parse_limit("--max-time", &e.max_time)?,
         max_paths: e.max_paths,
         search,
@@ -624,6 +635,19 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
             None => None,
         },
     };
+    let first_try = match &e.defer_after {
+        None => Some(DEFAULT_DEFER_AFTER),
+        Some(t) => parse_limit("--defer-after", t)?,
+    };
+    exec.defer = first_try
+        // A first try as long as the solver's limit is the only try.
+        .filter(|f| solver.timeout.is_none_or(|t| *f < t))
+        .map(|first_try| Deferral {
+            first_try,
+            retry: solver
+                .timeout
+                .unwrap_or(crate::solver::DEFAULT_QUERY_TIMEOUT),
+        });
     if solver.cross_check.is_some() && solver.backend == crate::solver::Backend::Portfolio {
         let why = crate::solver::PORTFOLIO_CROSS_CHECK;
         return Err(usage(format!("--cross-check-solver: {why}")));

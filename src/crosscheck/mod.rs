@@ -976,6 +976,24 @@ fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats) -> V
         .into_iter()
         .filter(|_| s.crosscheck_queries + s.crosscheck_unknown > 0),
     )
+    .chain(
+        // Only when a query went unanswered in its first try (`--defer-after`).
+        [
+            ("deferred branch sides", stats.deferral.deferred),
+            ("deferred: feasible", stats.deferral.feasible),
+            ("deferred: infeasible", stats.deferral.infeasible),
+            ("deferred: unknown", stats.deferral.unknown),
+            ("deferred path ends", stats.deferral.deferred_ends),
+            ("deferred: path ends retried", stats.deferral.ends_retried),
+            ("deferred: not retried", stats.deferral.left),
+            (
+                "deferred: retry time ms",
+                stats.deferral.retry_time.as_millis() as u64,
+            ),
+        ]
+        .into_iter()
+        .filter(|_| stats.deferral.any()),
+    )
     .map(|(k, v)| (k.to_string(), v))
     // Only with --solver portfolio (named by the solver module).
     .chain(s.portfolio_counters())
@@ -993,6 +1011,7 @@ fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::Exe
     total.value_splits += other.value_splits;
     total.strict_outputs += other.strict_outputs;
     total.merging.add(&other.merging);
+    total.deferral.add(&other.deferral);
     for (n, count) in &other.unmodelled_syscalls {
         *total.unmodelled_syscalls.entry(*n).or_insert(0) += count;
     }

@@ -17,7 +17,9 @@ use super::{explore, Outcome};
 use crate::env_options::{role, EnvOptions, Role};
 use crate::error::{Error, Result};
 use crate::exec::memory::{ObjectKind, ObjectState};
-use crate::exec::{Driver, ExecConfig, Executor, Exit, SideOutcome, State, Termination, Value};
+use crate::exec::{
+    Driver, ExecConfig, Executor, Exit, SideOutcome, State, Termination, Unanswered, Value,
+};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::ir::{BlockId, FuncId, Module, Side, FUNCTION_BASE, FUNCTION_STRIDE, PTR_WIDTH};
 use crate::ktest::{KTest, KTestObject};
@@ -657,14 +659,16 @@ impl ProgramDriver {
         parts
     }
 
-    /// Decides a path where both programs ended: its row.
+    /// Decides a path where both programs ended: its row, or `None` when the question
+    /// whether they differ went unanswered in its first try (the path's end waits,
+    /// `Executor::check_or_defer`).
     fn decide(
         &mut self,
         ex: &mut Executor<'_>,
         state: &State,
         a: &SideEnd,
         b: &SideEnd,
-    ) -> Decision {
+    ) -> Option<Decision> {
         let pool = ex.pool;
         let parts = self.parts(ex, state, a, b);
         let all = parts
@@ -673,9 +677,15 @@ impl ProgramDriver {
         let failed = |e: &SideOutcome| matches!(e, SideOutcome::Failed(_));
         let (fa, fb) = (failed(&a.end), failed(&b.end));
         let example = state.model.clone();
-        let differing = match ex.check(state, pool.bool_not(all)) {
+        let differing = match ex.check_or_defer(state, pool.bool_not(all)) {
             Ok(m) => m,
-            Err(why) => return undecided(state, &why),
+            Err(Unanswered::Later) => return None,
+            Err(Unanswered::GaveUp(why)) => {
+                return Some(undecided(
+                    state,
+                    &format!("{why} asking whether the sides differ"),
+                ))
+            }
         };
         let Some(model) = differing else {
             let verdict = if fa && fb {
@@ -687,7 +697,7 @@ impl ProgramDriver {
             // row needs a test, so an input.
             let example = match self.failure_example(ex, state, example, fa && fb) {
                 Ok(m) => m,
-                Err(why) => return undecided(state, &why),
+                Err(why) => return Some(undecided(state, &why)),
             };
             let [result_a, result_b, detail] = match &example {
                 Some(m) => [
@@ -705,7 +715,7 @@ impl ProgramDriver {
                 (Some(m), true) => inputs_of(state, m),
                 _ => Vec::new(),
             };
-            return Decision {
+            return Some(Decision {
                 verdict,
                 inputs,
                 result_a,
@@ -713,7 +723,7 @@ impl ProgramDriver {
                 detail,
                 class: None,
                 three: None,
-            };
+            });
         };
         let model = Arc::new(complete_model(ex, state, &model));
         let objects = minimized_objects(ex, state);
@@ -755,7 +765,7 @@ impl ProgramDriver {
             (verdict, inputs_of(state, &model), detail)
         };
         let class = verdict.is_difference().then(|| class_of(ex, a, b, &model));
-        Decision {
+        Some(Decision {
             verdict,
             inputs,
             result_a: describe(ex, a, &model),
@@ -763,7 +773,7 @@ impl ProgramDriver {
             detail,
             class,
             three: None,
-        }
+        })
     }
 
     /// The model a path's row shows (`example`, the path's own if known), completed; when
@@ -800,12 +810,13 @@ impl ProgramDriver {
     /// Decides a path where three programs ended: its rows. All equal is one row (proved,
     /// or all failing alike); otherwise a row for each way the sides disagree (A, B or C
     /// alone, or all three): each way not yet found gets one query for a model of it.
+    /// `None` when the first question went unanswered in its first try, as [`Self::decide`].
     fn decide_three(
         &mut self,
         ex: &mut Executor<'_>,
         state: &State,
         sides: [&SideEnd; 3],
-    ) -> Vec<Decision> {
+    ) -> Option<Vec<Decision>> {
         let pool = ex.pool;
         let parts: Vec<Vec<Part>> = PAIRS
             .iter()
@@ -821,9 +832,15 @@ impl ProgramDriver {
         let all = pool.and_all(&equal);
         let failed = sides.map(|s| matches!(s.end, SideOutcome::Failed(_)));
         let example = state.model.clone();
-        let first = match ex.check(state, pool.bool_not(all)) {
+        let first = match ex.check_or_defer(state, pool.bool_not(all)) {
             Ok(m) => m,
-            Err(why) => return vec![undecided(state, &why)],
+            Err(Unanswered::Later) => return None,
+            Err(Unanswered::GaveUp(why)) => {
+                return Some(vec![undecided(
+                    state,
+                    &format!("{why} asking whether the sides differ"),
+                )])
+            }
         };
         let Some(first) = first else {
             let all_fail = failed.iter().all(|&f| f);
@@ -831,7 +848,7 @@ impl ProgramDriver {
             // row needs a test, so an input.
             let example = match self.failure_example(ex, state, example, all_fail) {
                 Ok(m) => m,
-                Err(why) => return vec![undecided(state, &why)],
+                Err(why) => return Some(vec![undecided(state, &why)]),
             };
             let inputs = match (&example, all_fail) {
                 (Some(m), true) => inputs_of(state, m),
@@ -842,7 +859,7 @@ impl ProgramDriver {
                 None => ["?", "?", "?"].map(String::from),
             };
             let [result_a, result_b, result_c] = results;
-            return vec![Decision {
+            return Some(vec![Decision {
                 verdict: if all_fail {
                     PathVerdict::ErrorBoth
                 } else {
@@ -862,7 +879,7 @@ impl ProgramDriver {
                     agreement: "all agree".into(),
                     odd: None,
                 }),
-            }];
+            }]);
         };
         // Which pairs are equal for a model's inputs (an output compared byte for byte that
         // differs only in spacing counts as equal under --ignore-spacing).
@@ -904,7 +921,7 @@ impl ProgramDriver {
         }
         if found.is_empty() {
             let why = "outputs with symbolic bytes differ only in spacing for the inputs found: not decided under --ignore-spacing";
-            return vec![Decision::unknown("?".into(), "?".into(), why.into())];
+            return Some(vec![Decision::unknown("?".into(), "?".into(), why.into())]);
         }
         let objects = minimized_objects(ex, state);
         let hint = preferred_bytes(state);
@@ -993,7 +1010,7 @@ impl ProgramDriver {
         if let Some(why) = unsettled {
             decisions.push(undecided(state, &why));
         }
-        decisions
+        Some(decisions)
     }
 
     /// How one side ended, with what it wrote; why the path is undecided if the engine
@@ -1165,20 +1182,29 @@ impl Driver for ProgramDriver {
                 Some(state)
             }
             _ => {
+                // Kept in case the decision waits (the state is then handed back as it was).
+                let kept = (exit.clone(), state.outputs.clone());
                 let rows = match Self::side_end(&mut state, exit) {
                     Ok(last) => {
                         let a = SideEnd {
-                            end: state.first.take().expect("side A ended before B started"),
-                            outputs: std::mem::take(&mut state.first_outputs),
+                            end: state.first.clone().expect("side A ended before B started"),
+                            outputs: state.first_outputs.clone(),
                         };
-                        match state.second.take() {
-                            Some(b) => {
-                                let (end, outputs) = Arc::unwrap_or_clone(b);
-                                let b = SideEnd { end, outputs };
+                        let rows = match state.second.as_deref() {
+                            Some((end, outputs)) => {
+                                let b = SideEnd {
+                                    end: end.clone(),
+                                    outputs: outputs.clone(),
+                                };
                                 self.decide_three(ex, &state, [&a, &b, &last])
                             }
-                            None => vec![self.decide(ex, &state, &a, &last)],
-                        }
+                            None => self.decide(ex, &state, &a, &last).map(|row| vec![row]),
+                        };
+                        let Some(rows) = rows else {
+                            (state.outputs, state.deferred_exit) = (kept.1, Some(Box::new(kept.0)));
+                            return Some(state);
+                        };
+                        rows
                     }
                     Err(why) => vec![undecided(&state, &why)],
                 };

@@ -7,8 +7,10 @@ use crate::exec::constraints::ConstraintSet;
 use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState};
 use crate::exec::merge::{MergeMode, MergeStats, Merger, Resume};
 use crate::exec::searcher::{self, SearchKind, Searcher};
+pub use crate::exec::state::Exit;
 use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
+use crate::exec::waiting::{DeferMode, Deferral, DeferralStats, Deferred};
 use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
 use crate::ir::{BlockId, FuncId, Module, Side, GLOBAL_BASE};
 use crate::progress::{Progress, Published, Snapshot, Tally};
@@ -17,21 +19,6 @@ use crate::stop::{Stop, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
-
-/// How a path (or one side of it) ended.
-#[derive(Clone, Debug)]
-pub enum Exit {
-    /// The outermost function returned (with its value, unless `void`).
-    Returned(Option<Value>),
-    /// The program failed; any input reaching this point fails the same way.
-    Failed(Failure),
-    /// The program called `exit(status)`.
-    Exited(Value),
-    /// `klee_silent_exit`: the path ends without a test.
-    Silent,
-    /// The engine could not continue: an unsupported construct, a solver timeout, a limit.
-    Unknown(String),
-}
 
 /// Reacts to the end of a state's outermost call.
 pub trait Driver {
@@ -89,6 +76,10 @@ pub struct ExecConfig {
     /// The part of the exploration tree this process explores (`--shard K/N`), which the
     /// crosscheck's exploration splits off with [`Executor::expand`]. Default is all of it.
     pub shard: Option<crate::shard::Shard>,
+    /// Branch sides whose query the solver does not answer quickly are put aside and
+    /// decided later (`--defer-after`). Default is none: every query gets the solver's
+    /// full limit at once.
+    pub defer: Option<Deferral>,
 }
 
 impl Default for ExecConfig {
@@ -110,6 +101,7 @@ impl Default for ExecConfig {
             abstract_calls: Vec::new(),
             replaying: false,
             shard: None,
+            defer: None,
         }
     }
 }
@@ -138,6 +130,8 @@ pub struct ExecStats {
     pub strict_outputs: u64,
     /// What state merging did.
     pub merging: MergeStats,
+    /// What the deferral of branch queries did ([`ExecConfig::defer`]).
+    pub deferral: DeferralStats,
     pub elapsed: Duration,
 }
 
@@ -156,6 +150,9 @@ pub struct Feasible {
     pub yes: Option<Arc<Assignment>>,
     pub no: Option<Arc<Assignment>>,
     pub undecided: Option<String>,
+    /// The side without a model is undecided after its first try only
+    /// ([`ExecConfig::defer`]): it goes on unchecked, not as unknown.
+    pub deferred: bool,
 }
 
 /// Resident memory of this process, from `/proc/self/statm` (Linux).
@@ -212,6 +209,11 @@ pub struct Executor<'a> {
     pub(crate) specials: std::sync::OnceLock<Vec<Option<u16>>>,
     /// When exploration began (the deadline counts from it), once it has.
     start: Option<Instant>,
+    /// Whether the branch being decided may put its other side aside ([`Deferral`]): set
+    /// by [`Executor::branch_deferring`] while exploring.
+    pub(super) defer_next: bool,
+    /// What queries that may wait do now ([`DeferMode`]).
+    pub(super) defer_mode: DeferMode,
 }
 
 impl<'a> Executor<'a> {
@@ -244,6 +246,8 @@ impl<'a> Executor<'a> {
             merger,
             specials: std::sync::OnceLock::new(),
             start: None,
+            defer_next: false,
+            defer_mode: DeferMode::Off,
         }
     }
 
@@ -256,6 +260,8 @@ impl<'a> Executor<'a> {
             allocator: crate::exec::memory::Allocator::new(GLOBAL_BASE),
             constraints: Default::default(),
             model: Some(Arc::new(Assignment::new())),
+            unchecked: None,
+            deferred_exit: None,
             inputs: Vec::new(),
             preferences: Arc::default(),
             instructions: 0,
@@ -378,7 +384,7 @@ impl<'a> Executor<'a> {
 
     /// Hands the states that ended during the last step to `driver`, which may continue
     /// them (side B) or fork more; returns the states the step and the driver created.
-    fn settle(&mut self, driver: &mut dyn Driver) -> Vec<State> {
+    pub(super) fn settle(&mut self, driver: &mut dyn Driver) -> Vec<State> {
         let mut created = std::mem::take(&mut self.pending);
         loop {
             let exits = std::mem::take(&mut self.pending_exits);
@@ -439,10 +445,21 @@ impl<'a> Executor<'a> {
             let slot = table.place(state);
             searcher.add(slot, None, &table.states);
         }
+        let mut deferred = Deferred::default();
+        if self.config.defer.is_some() {
+            self.defer_mode = DeferMode::Explore;
+        }
         let mut last_progress = Instant::now();
         let progress = self.config.progress.clone();
         let mut published = Published::default();
         loop {
+            if self.retry_due(&deferred, table.live, start.elapsed()) {
+                for s in self.retry_oldest(&mut deferred, driver) {
+                    let slot = table.place(s);
+                    searcher.add(slot, None, &table.states);
+                }
+                continue;
+            }
             let slot = match searcher.select(&table.states) {
                 Some(slot) => slot,
                 None => match shared.and_then(WorkPool::take) {
@@ -476,6 +493,9 @@ impl<'a> Executor<'a> {
                 searcher.ran(slot, &table.states);
             }
             for s in created {
+                let Some(s) = deferred.unless_waiting(s) else {
+                    continue;
+                };
                 let child = table.place(s);
                 searcher.add(child, Some(slot), &table.states);
             }
@@ -533,6 +553,7 @@ impl<'a> Executor<'a> {
                 }
             }
         }
+        self.abandon(deferred, driver);
         if let Some(p) = &progress {
             // This worker's states are gone: its live count drops to zero.
             p.publish(&mut published, self.snapshot(0, driver));
@@ -565,7 +586,7 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn limit_reached(&self) -> Option<String> {
+    pub(super) fn limit_reached(&self) -> Option<String> {
         match self.config.stop.reason() {
             Some(StopReason::Interrupted) => return Some("interrupted".into()),
             Some(StopReason::Deadline) => {
@@ -765,6 +786,12 @@ impl<'a> Executor<'a> {
         self.finish(state, Exit::Unknown(text));
     }
 
+    /// Ends `state` as unknown because the solver could not answer, naming where.
+    pub fn gave_up(&mut self, state: State, why: &str) {
+        let loc = self.current_loc(&state);
+        self.finish(state, Exit::Unknown(format!("{why} at {loc}")));
+    }
+
     pub fn current_loc(&self, state: &State) -> String {
         match state.loc {
             Some(loc) => self.module.loc(loc).to_string(),
@@ -793,12 +820,14 @@ impl<'a> Executor<'a> {
                     yes: Some(model),
                     no: None,
                     undecided: None,
+                    deferred: false,
                 }
             } else {
                 Feasible {
                     yes: None,
                     no: Some(model),
                     undecided: None,
+                    deferred: false,
                 }
             });
         }
@@ -809,23 +838,35 @@ impl<'a> Executor<'a> {
             self.stats.model_hits += 1;
             let model = model.clone();
             let holds = pool.eval(cond, &model) != 0;
-            // The model is known to fail the other side: ask the solver directly.
-            let (other, undecided) =
-                match self.check_unless_model(state, if holds { not } else { cond }, false) {
-                    Ok(other) => (other, None),
-                    Err(why) => (None, Some(why)),
-                };
+            // The model is known to fail the other side: ask the solver directly, within the
+            // first try's limit when this branch may put its other side aside.
+            let first_try = self.defer_next.then(|| self.first_try()).flatten();
+            self.solver.set_time_limit(first_try);
+            let answer = self.check_unless_model(state, if holds { not } else { cond }, false);
+            if first_try.is_some() {
+                self.solver.set_time_limit(None);
+            }
+            let (other, undecided, deferred) = match answer {
+                Ok(other) => (other, None, false),
+                // Unanswered in the first try, and not because the run is over: decided later.
+                Err(_) if first_try.is_some() && !self.config.stop.should_stop() => {
+                    (None, None, true)
+                }
+                Err(why) => (None, Some(why), false),
+            };
             return Ok(if holds {
                 Feasible {
                     yes: Some(model),
                     no: other,
                     undecided,
+                    deferred,
                 }
             } else {
                 Feasible {
                     yes: other,
                     no: Some(model),
                     undecided,
+                    deferred,
                 }
             });
         }
@@ -835,6 +876,7 @@ impl<'a> Executor<'a> {
             yes,
             no,
             undecided: None,
+            deferred: false,
         })
     }
 
@@ -897,24 +939,36 @@ impl<'a> Executor<'a> {
         let f = match self.feasible(&state, cond) {
             Ok(f) => f,
             Err(why) => {
-                self.finish(state, Exit::Unknown(why));
+                self.gave_up(state, &why);
                 return None;
             }
         };
-        if let Some(why) = f.undecided {
+        if f.undecided.is_some() || f.deferred {
             // One side is feasible (the path's model), the solver gave up on the other: the
-            // first goes on, the other ends as unknown, with no model (none is known to
-            // reach it).
+            // first goes on; the other ends as unknown, with no model (none is known to
+            // reach it), or, deferred, goes on unchecked with the path's model as its hint.
             let holds = f.yes.is_some();
             let (yes, no) = self.split(state, cond);
             let (mut taken, mut other) = if holds { (yes, no) } else { (no, yes) };
             taken.model = f.yes.or(f.no);
             other.model = None;
-            self.finish(other, Exit::Unknown(why));
+            let other = match f.undecided {
+                Some(why) => {
+                    self.gave_up(other, &why);
+                    None
+                }
+                None => {
+                    self.stats.deferral.deferred += 1;
+                    other.unchecked = taken.model.clone();
+                    // It runs later, on its own: the merge groups it was in do not wait.
+                    self.merge_leave(&mut other);
+                    Some(other)
+                }
+            };
             return Some(if holds {
-                (Some(taken), None)
+                (Some(taken), other)
             } else {
-                (None, Some(taken))
+                (other, Some(taken))
             });
         }
         match (f.yes, f.no) {
@@ -990,7 +1044,7 @@ impl<'a> Executor<'a> {
                 None
             }
             Err(why) => {
-                self.finish(state, Exit::Unknown(why));
+                self.gave_up(state, &why);
                 None
             }
         }
@@ -1060,7 +1114,7 @@ impl<'a> Executor<'a> {
                     Ok(Some(m)) => m,
                     Ok(None) => return results,
                     Err(why) => {
-                        self.finish(rest, Exit::Unknown(why));
+                        self.gave_up(rest, &why);
                         return results;
                     }
                 },

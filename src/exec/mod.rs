@@ -3,10 +3,13 @@
 //! `executor` owns the loop and the forking primitives, `step` gives each instruction its
 //! meaning, `table` maps the functions the engine implements to their handlers in
 //! `special` (intrinsics and engine primitives), `posix` (those beneath the system-call
-//! model) and `jump` (`setjmp`/`longjmp`), `searcher` chooses the next state to run.
+//! model) and `jump` (`setjmp`/`longjmp`), `searcher` chooses the next state to run,
+//! `defer` puts aside the states whose query the solver does not answer quickly (`waiting`
+//! holds the types).
 
 mod abstract_call;
 pub mod constraints;
+mod defer;
 pub mod executor;
 mod jump;
 pub mod memory;
@@ -19,6 +22,7 @@ mod step;
 mod table;
 pub mod value;
 mod vector;
+pub mod waiting;
 
 pub use crate::progress::{Progress, Tally};
 pub use executor::{Driver, ExecConfig, ExecStats, Executor, Exit, Leftover, WorkPool};
@@ -30,3 +34,4 @@ pub use state::{
 };
 pub use table::has_handler;
 pub use value::Value;
+pub use waiting::{Deferral, DeferralStats, Unanswered};

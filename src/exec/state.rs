@@ -449,6 +449,21 @@ pub struct MergeMarker {
     pub path_len: usize,
 }
 
+/// How a path (or one side of it) ended.
+#[derive(Clone, Debug)]
+pub enum Exit {
+    /// The outermost function returned (with its value, unless `void`).
+    Returned(Option<Value>),
+    /// The program failed; any input reaching this point fails the same way.
+    Failed(Failure),
+    /// The program called `exit(status)`.
+    Exited(Value),
+    /// `klee_silent_exit`: the path ends without a test.
+    Silent,
+    /// The engine could not continue: an unsupported construct, a solver timeout, a limit.
+    Unknown(String),
+}
+
 #[derive(Clone, Debug)]
 pub struct State {
     pub id: u64,
@@ -459,6 +474,16 @@ pub struct State {
     pub constraints: ConstraintSet,
     /// A model of `constraints`, when one is known (answers many branches without a query).
     pub model: Option<Arc<Assignment>>,
+    /// Set when the side of the last branch this state took is not known to be feasible:
+    /// its query ran past the first try ([`crate::exec::Deferral`]). The state has no
+    /// `model` and waits in its worker's deferred queue until a check with the solver's
+    /// full limit decides it; this is the model of the path before that branch, which
+    /// completes the parts of the model that the branch does not touch.
+    pub unchecked: Option<Arc<Assignment>>,
+    /// Set when a driver could not decide this state's end in the first try of its
+    /// question (`Executor::check_or_defer`): the exit it was deciding, handed to it again
+    /// when the state's turn comes. The state is as the driver received it.
+    pub deferred_exit: Option<Box<Exit>>,
     pub inputs: Vec<SymbolicInput>,
     /// Values the tests of this path should give the inputs when the path allows them
     /// (`klee_prefer_cex`: width-1 conditions, tried in order when a test is made).

@@ -698,10 +698,13 @@ impl<'a> Executor<'a> {
                     Value::Con { .. } => unreachable!("`run_in_place` runs a concrete `br`"),
                     Value::Sym(c) => {
                         let point = self.merge_point(&mut state);
-                        let (mut yes, mut no) = self.branch(state, c)?;
+                        let (mut yes, mut no) = self.branch_deferring(state, c)?;
                         if let (Some(y), Some(n), Some(point)) = (yes.as_mut(), no.as_mut(), point)
                         {
-                            self.start_merge_group(&mut [y, n], point);
+                            // An unchecked side runs on its own, later: no group waits for it.
+                            if y.unchecked.is_none() && n.unchecked.is_none() {
+                                self.start_merge_group(&mut [y, n], point);
+                            }
                         }
                         let mut no = no.map(|mut s| {
                             self.enter_block(&mut s, from, *els);
@@ -710,10 +713,18 @@ impl<'a> Executor<'a> {
                         match yes {
                             Some(mut s) => {
                                 self.enter_block(&mut s, from, *then);
-                                if let Some(n) = no.take() {
-                                    self.pending.push(n);
+                                match no.take() {
+                                    // An unchecked side waits (`Deferral`): the other runs.
+                                    Some(n) if s.unchecked.is_some() => {
+                                        self.pending.push(s);
+                                        Some(n)
+                                    }
+                                    Some(n) => {
+                                        self.pending.push(n);
+                                        Some(s)
+                                    }
+                                    None => Some(s),
                                 }
-                                Some(s)
                             }
                             None => no,
                         }

@@ -58,6 +58,9 @@ pub const TIMEOUT: &str = "timeout";
 /// A [`Solver`] backed by one incremental Bitwuzla instance (see the module documentation).
 pub struct BitwuzlaSolver {
     timeout: Option<Duration>,
+    /// A shorter limit of the coming checks ([`Solver::set_time_limit`]), which the
+    /// termination callback enforces.
+    limit: Option<Duration>,
     /// Asked by the termination callback while a check runs.
     stop: Stop,
     /// Ends one check early (the portfolio's race), also asked by the termination callback.
@@ -79,6 +82,7 @@ impl BitwuzlaSolver {
     pub fn with_limits(timeout: Option<Duration>, reset_interval: u64, memo_limit: usize) -> Self {
         Self {
             timeout,
+            limit: None,
             stop: Stop::default(),
             cancel: Arc::default(),
             instance: Recycled::new(reset_interval, memo_limit),
@@ -127,8 +131,10 @@ impl Solver for BitwuzlaSolver {
         let halt = Halt {
             stop: self.stop.clone(),
             cancel: self.cancel.clone(),
+            until: std::cell::Cell::new(None),
         };
         let instance = self.instance.get(pool, || Instance::new(timeout, halt))?;
+        let limit = self.limit.filter(|l| timeout.is_none_or(|t| *l < t));
         let mut assumptions = Vec::with_capacity(constraints.len() + 1);
         for &root in constraints.iter().chain(std::iter::once(&query)) {
             if pool.sort(root) != Sort::Bv(1) {
@@ -147,7 +153,10 @@ impl Solver for BitwuzlaSolver {
         assumptions.dedup();
 
         let start = Instant::now();
-        let result = instance.check_assuming(&assumptions)?;
+        instance.halt.until.set(limit.map(|l| start + l));
+        let result = instance.check_assuming(&assumptions);
+        instance.halt.until.set(None);
+        let result = result?;
         let elapsed = start.elapsed();
 
         let answer = match result {
@@ -160,7 +169,7 @@ impl Solver for BitwuzlaSolver {
                 SatResult::Sat(assignment_from_bytes(pool, bytes))
             }
             Answer::Unsat => SatResult::Unsat,
-            Answer::Unknown => SatResult::Unknown(match (self.stop.reason(), timeout) {
+            Answer::Unknown => SatResult::Unknown(match (self.stop.reason(), timeout.or(limit)) {
                 (Some(why), _) => why.to_string(),
                 (None, _) if self.cancel.is_cancelled() => CANCELLED.to_string(),
                 (None, Some(_)) => TIMEOUT.to_string(),
@@ -181,6 +190,10 @@ impl Solver for BitwuzlaSolver {
             }
         }
         Ok(answer)
+    }
+
+    fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.limit = limit;
     }
 
     fn stats(&self) -> SolverStats {
@@ -214,10 +227,12 @@ struct Instance {
     halt: Box<Halt>,
 }
 
-/// What the termination callback asks: the run's stop token and the solver's cancel flag.
+/// What the termination callback asks: the run's stop token, the solver's cancel flag and
+/// the end of the running check's shorter limit, if it has one.
 struct Halt {
     stop: Stop,
     cancel: Arc<CancelFlag>,
+    until: std::cell::Cell<Option<Instant>>,
 }
 
 /// Bitwuzla's termination callback: nonzero when the check must end.
@@ -225,7 +240,8 @@ unsafe extern "C" fn terminate(state: *mut std::os::raw::c_void) -> i32 {
     // SAFETY: `state` is the `Box<Halt>` of the instance (or of `check_smtlib`) whose solver
     // calls this; the box outlives the solver (see `Instance::drop`).
     let halt = unsafe { &*(state as *const Halt) };
-    i32::from(halt.stop.should_stop() || halt.cancel.is_cancelled())
+    let late = halt.until.get().is_some_and(|end| Instant::now() >= end);
+    i32::from(late || halt.stop.should_stop() || halt.cancel.is_cancelled())
 }
 
 // SAFETY: an `Instance` exclusively owns its term manager, options and solver; no other
@@ -768,6 +784,7 @@ pub fn check_smtlib(
     let halt = Box::new(Halt {
         stop: stop.clone(),
         cancel: Arc::default(),
+        until: std::cell::Cell::new(None),
     });
     let mut parts = Parts(
         std::ptr::null_mut(),

@@ -433,6 +433,10 @@ impl Solver for CexCachingSolver {
         self.inner.set_hint(hint);
     }
 
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.inner.set_time_limit(limit);
+    }
+
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.cex_unsat_subset_hits += self.unsat_subset_hits;

@@ -154,6 +154,10 @@ impl Solver for CrossCheckingSolver {
         self.inner.set_hint(hint);
     }
 
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.inner.set_time_limit(limit);
+    }
+
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.merge(&self.stats);

@@ -272,6 +272,10 @@ impl Solver for IndependenceSolver {
         self.hint = hint;
     }
 
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.inner.set_time_limit(limit);
+    }
+
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.independence_dropped += self.dropped;

@@ -295,6 +295,11 @@ pub trait Solver: Send {
     /// current model): layers that must complete a model for constraints they left out try
     /// it first. Layers that wrap another pass it on.
     fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
+
+    /// A time limit of the coming backend checks, when shorter than the solver's own
+    /// (`None`: the solver's own again). A check it cuts short answers
+    /// `Unknown("timeout")`. Layers that wrap another pass it on.
+    fn set_time_limit(&mut self, _limit: Option<std::time::Duration>) {}
 }
 
 /// The reason of the `SatResult::Unknown` a backend answers when its check was cancelled

@@ -256,6 +256,11 @@ impl Solver for PortfolioSolver {
         self.first.solver.set_hint(hint.clone());
         self.second.solver.set_hint(hint);
     }
+
+    fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.first.solver.set_time_limit(limit);
+        self.second.solver.set_time_limit(limit);
+    }
 }
 
 #[cfg(test)]
@@ -657,5 +662,35 @@ mod tests {
         // until a query it does not answer: the second wins it, and the wait is 20 ms again.
         assert_eq!(races, [1, 2, 3, 3, 3, 4, 5]);
         assert_eq!(portfolio.stats().portfolio_answers, [6, 1]);
+    }
+
+    /// A shorter limit set for the coming checks (`Solver::set_time_limit`) cuts a hard one
+    /// short on every backend, through the whole chain, as a timeout; unset, the next check
+    /// has the backend's own limit again (an easy query is answered).
+    #[test]
+    fn a_shorter_limit_for_the_coming_checks_holds_on_every_backend() {
+        let pool = ExprPool::new();
+        let (hard, _) = factoring(&pool);
+        let (_, x) = word(&pool, "e", 4);
+        let easy = pool.eq(x, pool.constant(32, 7));
+        for backend in Backend::CHOICES {
+            let mut solver = build_chain(&SolverConfig {
+                backend,
+                timeout: Some(Duration::from_secs(60)),
+                ..SolverConfig::default()
+            });
+            solver.set_time_limit(Some(Duration::from_millis(300)));
+            let start = Instant::now();
+            let result = solver.check(&pool, &[], hard).unwrap();
+            let took = start.elapsed();
+            assert_eq!(result, SatResult::Unknown("timeout".into()), "{backend:?}");
+            assert!(took < Duration::from_secs(3), "{backend:?}: {took:?}");
+            solver.set_time_limit(None);
+            let result = solver.check(&pool, &[], easy).unwrap();
+            assert!(
+                matches!(result, SatResult::Sat(_)),
+                "{backend:?}: {result:?}"
+            );
+        }
     }
 }

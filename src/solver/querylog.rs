@@ -167,6 +167,10 @@ impl Solver for LoggingSolver {
         self.inner.set_hint(hint);
     }
 
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.inner.set_time_limit(limit);
+    }
+
     fn stats(&self) -> SolverStats {
         self.inner.stats()
     }

@@ -558,6 +558,10 @@ impl Solver for RangeSolver {
         self.inner.set_hint(hint);
     }
 
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.inner.set_time_limit(limit);
+    }
+
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.ranges_rewritten += self.rewritten;

@@ -77,6 +77,10 @@ impl Solver for ValidatingSolver {
         self.inner.set_hint(hint);
     }
 
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.inner.set_time_limit(limit);
+    }
+
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.validated_models += self.validated;

@@ -50,6 +50,8 @@ pub const INTERRUPTED: &str = "interrupted";
 /// A [`Solver`] backed by Z3 (see the module documentation).
 pub struct Z3Solver {
     timeout: Option<Duration>,
+    /// A shorter limit of the coming checks ([`Solver::set_time_limit`]).
+    limit: Option<Duration>,
     /// The context, made at the first query after construction or after a reset.
     context: Recycled<Context>,
     interrupt: Z3Interrupt,
@@ -183,6 +185,7 @@ impl Z3Solver {
     pub fn with_limits(timeout: Option<Duration>, reset_interval: u64, memo_limit: usize) -> Self {
         Self {
             timeout,
+            limit: None,
             context: Recycled::new(reset_interval, memo_limit),
             interrupt: Z3Interrupt::default(),
             stop: Stop::default(),
@@ -236,15 +239,12 @@ impl Solver for Z3Solver {
             self.stats.backend_unknown += 1;
             return Ok(SatResult::Unknown(why.to_string()));
         }
-        // The query's own limit, or the time left before the run's deadline if sooner.
+        // The query's own limit, a shorter one set for it, or the time left if sooner.
         let left = self
             .stop
             .deadline()
             .map(|d| d.saturating_duration_since(Instant::now()));
-        let timeout = match (self.timeout, left) {
-            (Some(t), Some(l)) => Some(t.min(l)),
-            (t, l) => t.or(l),
-        };
+        let timeout = [self.timeout, self.limit, left].into_iter().flatten().min();
         let interrupt = self.interrupt.clone();
         let context = self.context.get(pool, Context::new)?;
         let mut assertions = Vec::with_capacity(constraints.len() + 1);
@@ -282,6 +282,10 @@ impl Solver for Z3Solver {
             SatResult::Unknown(_) => self.stats.backend_unknown += 1,
         }
         Ok(answer)
+    }
+
+    fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.limit = limit;
     }
 
     fn stats(&self) -> SolverStats {

@@ -434,3 +434,53 @@ fn a_branch_side_the_solver_gives_up_on_does_not_end_the_other() {
     }
     assert_eq!(code, Some(3), "undecided paths make the check inconclusive");
 }
+
+/// A branch side whose query the solver does not answer within the first try
+/// (`--defer-after`, 1 s by default) waits while the other paths run: a difference after
+/// the hard branch is found although the hard query alone would take the whole time left.
+/// With `--defer-after 0` the same check spends its time on that query and finds nothing.
+#[test]
+fn a_hard_branch_query_waits_while_the_other_paths_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = compile_fixture("hardhash.c", d, "-O0");
+    let b = compile_fixture("hardhash.c", d, "-DEVEN=5");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let run = |out: &str, extra: &[&str]| {
+        let mut args = vec![a, b, "--function", "classify", "--solver-timeout", "60s"];
+        args.extend(["--max-time", "8", "-o", out]);
+        args.extend(extra);
+        let mut child = spawn(d, &args);
+        let (code, took) = wait_at_most(&mut child, Duration::from_secs(60));
+        let (json, _) = report_with_tests(&d.join(out));
+        let diverged = json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["verdict"] == "diverged")
+            .map(|r| (r["result_a"].to_string(), r["result_b"].to_string()))
+            .collect::<Vec<_>>();
+        (code, took, diverged, json)
+    };
+    let (code, took, diverged, json) = run("deferring", &[]);
+    assert_eq!(code, Some(1), "{json}");
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert_eq!(
+        diverged,
+        [("\"returns 4\"".to_string(), "\"returns 5\"".to_string())],
+        "{json}"
+    );
+    let counters = json["summary"]["counters"].to_string();
+    assert!(counters.contains("deferred branch sides"), "{counters}");
+    // The side never decided is unknown, with where its branch is.
+    assert!(
+        json["rows"].as_array().unwrap().iter().any(|r| {
+            let detail = r["detail"].as_str().unwrap_or("");
+            r["verdict"] == "unknown" && detail.contains("hardhash.c:")
+        }),
+        "{json}"
+    );
+    let (code, _, diverged, json) = run("at-once", &["--defer-after", "0"]);
+    assert_eq!(code, Some(3), "{json}");
+    assert!(diverged.is_empty(), "{json}");
+}
