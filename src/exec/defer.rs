@@ -20,16 +20,30 @@ use crate::exec::executor::{Driver, Executor};
 use crate::exec::state::State;
 use crate::exec::waiting::{DeferMode, Deferred, Unanswered};
 use crate::expr::{Assignment, ExprId};
+use crate::ir::LocId;
 use crate::solver::SatResult;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 impl Executor<'_> {
-    /// The first try's limit, while exploring with deferral on.
-    pub(super) fn first_try(&self) -> Option<Duration> {
+    /// The first try's limit at `place`, while exploring with deferral on (shorter where
+    /// first tries went unanswered, [`crate::exec::waiting::Misses`]).
+    pub(super) fn first_try(&self, place: Option<LocId>) -> Option<Duration> {
         match self.defer_mode {
-            DeferMode::Explore => self.config.defer.map(|d| d.first_try),
+            DeferMode::Explore => self
+                .config
+                .defer
+                .map(|d| self.misses.first_try(d.first_try, place)),
             _ => None,
+        }
+    }
+
+    /// After a question with the first try's limit at `place`: `answered` or not.
+    pub(super) fn first_try_ended(&mut self, place: Option<LocId>, answered: bool) {
+        if answered {
+            self.misses.answered(place);
+        } else {
+            self.misses.missed(place);
         }
     }
 
@@ -120,8 +134,8 @@ impl Executor<'_> {
             }
             state.unchecked = None;
             let why = format!(
-                "solver gave up (a branch query unanswered in its first try of {}s, not \
-                 retried before exploration stopped)",
+                "solver gave up (a branch query unanswered in its first try, --defer-after \
+                 {}s, not retried before exploration stopped)",
                 first_try.as_secs_f64()
             );
             self.gave_up(state, &why);
@@ -158,16 +172,17 @@ impl Executor<'_> {
         if self.defer_mode == DeferMode::Abandon {
             let first_try = self.config.defer.map_or(Duration::ZERO, |d| d.first_try);
             return Err(Unanswered::GaveUp(format!(
-                "solver gave up (unanswered in its first try of {}s, not retried before \
-                 exploration stopped)",
+                "solver gave up (unanswered in its first try, --defer-after {}s, not retried \
+                 before exploration stopped)",
                 first_try.as_secs_f64()
             )));
         }
-        let first_try = self.first_try();
+        let first_try = self.first_try(state.loc);
         self.solver.set_time_limit(first_try);
         let answer = self.check(state, query);
         if first_try.is_some() {
             self.solver.set_time_limit(None);
+            self.first_try_ended(state.loc, answer.is_ok());
         }
         match answer {
             Ok(m) => Ok(m),

@@ -10,7 +10,7 @@ use crate::exec::searcher::{self, SearchKind, Searcher};
 pub use crate::exec::state::Exit;
 use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
-use crate::exec::waiting::{DeferMode, Deferral, DeferralStats, Deferred};
+use crate::exec::waiting::{DeferMode, Deferral, DeferralStats, Deferred, Misses};
 use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
 use crate::ir::{BlockId, FuncId, Module, Side, GLOBAL_BASE};
 use crate::progress::{Progress, Published, Snapshot, Tally};
@@ -214,6 +214,8 @@ pub struct Executor<'a> {
     pub(super) defer_next: bool,
     /// What queries that may wait do now ([`DeferMode`]).
     pub(super) defer_mode: DeferMode,
+    /// Where first tries went unanswered ([`Misses`]).
+    pub(super) misses: Misses,
 }
 
 impl<'a> Executor<'a> {
@@ -248,6 +250,7 @@ impl<'a> Executor<'a> {
             start: None,
             defer_next: false,
             defer_mode: DeferMode::Off,
+            misses: Misses::default(),
         }
     }
 
@@ -840,11 +843,12 @@ impl<'a> Executor<'a> {
             let holds = pool.eval(cond, &model) != 0;
             // The model is known to fail the other side: ask the solver directly, within the
             // first try's limit when this branch may put its other side aside.
-            let first_try = self.defer_next.then(|| self.first_try()).flatten();
+            let first_try = self.defer_next.then(|| self.first_try(state.loc)).flatten();
             self.solver.set_time_limit(first_try);
             let answer = self.check_unless_model(state, if holds { not } else { cond }, false);
             if first_try.is_some() {
                 self.solver.set_time_limit(None);
+                self.first_try_ended(state.loc, answer.is_ok());
             }
             let (other, undecided, deferred) = match answer {
                 Ok(other) => (other, None, false),

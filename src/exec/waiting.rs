@@ -3,6 +3,8 @@
 //! worker's queue of waiting states.
 
 use crate::exec::state::State;
+use crate::ir::LocId;
+use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use std::time::Duration;
 
@@ -104,5 +106,59 @@ impl Deferred {
             return None;
         }
         Some(state)
+    }
+}
+
+/// How many first tries in a row went unanswered at each place (a branch's or a path end's
+/// location) in one worker: the first try there is halved for each, down to a sixteenth.
+/// The queries one place asks have one shape (the digits a `printf` loop compares, a
+/// checksum's tests), and a shape the solver could not answer in the first try rarely
+/// becomes easy on the next path: paying the whole first try again would only delay the
+/// cheap paths. Nothing is lost by it: an unanswered side waits and is retried in full.
+#[derive(Default)]
+pub(crate) struct Misses {
+    by_place: FxHashMap<Option<LocId>, u32>,
+}
+
+/// The most halvings of the first try at one place.
+const MAX_HALVINGS: u32 = 4;
+
+impl Misses {
+    /// The first try at `place`: `base`, halved once per recent miss there.
+    pub(crate) fn first_try(&self, base: Duration, place: Option<LocId>) -> Duration {
+        let misses = self.by_place.get(&place).copied().unwrap_or(0);
+        base / (1 << misses.min(MAX_HALVINGS))
+    }
+
+    /// A first try at `place` went unanswered.
+    pub(crate) fn missed(&mut self, place: Option<LocId>) {
+        *self.by_place.entry(place).or_insert(0) += 1;
+    }
+
+    /// A first try at `place` was answered: the next one there gets the whole first try.
+    pub(crate) fn answered(&mut self, place: Option<LocId>) {
+        self.by_place.remove(&place);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_miss_at_a_place_halves_its_first_try_until_an_answer() {
+        let base = Duration::from_millis(1600);
+        let (here, there) = (Some(LocId(3)), None);
+        let mut misses = Misses::default();
+        let mut seen = Vec::new();
+        for _ in 0..6 {
+            seen.push(misses.first_try(base, here).as_millis());
+            misses.missed(here);
+        }
+        assert_eq!(seen, [1600, 800, 400, 200, 100, 100]);
+        // Other places keep the whole first try; an answer here restores it.
+        assert_eq!(misses.first_try(base, there), base);
+        misses.answered(here);
+        assert_eq!(misses.first_try(base, here), base);
     }
 }
