@@ -9,6 +9,9 @@
 //!   differ): unanswered, the driver hands the state back with the exit it was deciding
 //!   (`State::deferred_exit`), restored as it was.
 //!
+//! A branch's first try is halved for each first try in a row unanswered at its place
+//! (`crate::exec::waiting::Misses`); a path end always gets the whole first try.
+//!
 //! Such states wait in the worker's [`Deferred`] queue. The oldest is retried, with the
 //! solver's full limit, when the worker has no other state, or when the others have run a
 //! retry's time longer than the retries so far: at most about half of the time goes to
@@ -34,6 +37,15 @@ impl Executor<'_> {
                 .config
                 .defer
                 .map(|d| self.misses.first_try(d.first_try, place)),
+            _ => None,
+        }
+    }
+
+    /// The first try of a driver's question at a path's end, while exploring: the whole
+    /// first try (the paths that end at one place ask questions of many shapes).
+    fn first_try_of_ends(&self) -> Option<Duration> {
+        match self.defer_mode {
+            DeferMode::Explore => self.config.defer.map(|d| d.first_try),
             _ => None,
         }
     }
@@ -177,12 +189,11 @@ impl Executor<'_> {
                 first_try.as_secs_f64()
             )));
         }
-        let first_try = self.first_try(state.loc);
+        let first_try = self.first_try_of_ends();
         self.solver.set_time_limit(first_try);
         let answer = self.check(state, query);
         if first_try.is_some() {
             self.solver.set_time_limit(None);
-            self.first_try_ended(state.loc, answer.is_ok());
         }
         match answer {
             Ok(m) => Ok(m),

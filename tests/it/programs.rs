@@ -45,6 +45,28 @@ pub(crate) fn build_programs() {
     });
 }
 
+/// The checks of program pair `name` (its `case.toml`).
+fn case_of(name: &str) -> Case {
+    let path = repo().join("corpora/programs").join(name).join("case.toml");
+    toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The command line of one check of pair `name`: its two bitcode files, one thread,
+/// `options`, the output directory `out`, then the check's environment options.
+fn pair_args(name: &str, options: &[&str], out: &std::path::Path, check: &Check) -> Vec<String> {
+    let (a, b) = (program(name, "a"), program(name, "b"));
+    let mut args = vec![
+        format!("{}.bc", a.display()),
+        format!("{}.bc", b.display()),
+        "-j".into(),
+        "1".into(),
+    ];
+    args.extend(options.iter().map(|o| o.to_string()));
+    args.extend(["-o".into(), out.display().to_string(), "--".into()]);
+    args.extend(check.args.iter().cloned());
+    args
+}
+
 pub(crate) fn program(name: &str, side: &str) -> PathBuf {
     build_dir().join("programs").join(name).join(side)
 }
@@ -64,23 +86,10 @@ fn every_program_pair_gets_its_verdict_and_divergences_reproduce_natively() {
     let mut failures = Vec::new();
     let (mut diverged, mut equivalent) = (0, 0);
     for name in &names {
-        let text =
-            std::fs::read_to_string(repo().join("corpora/programs").join(name).join("case.toml"))
-                .unwrap();
-        let case: Case = toml::from_str(&text).unwrap();
-        for (i, check) in case.check.iter().enumerate() {
+        for (i, check) in case_of(name).check.iter().enumerate() {
             let out = dir.path().join(format!("{name}-{i}"));
             let (a, b) = (program(name, "a"), program(name, "b"));
-            let mut args = vec![
-                format!("{}.bc", a.display()),
-                format!("{}.bc", b.display()),
-                "-j".into(),
-                "1".into(),
-                "-o".into(),
-                out.display().to_string(),
-                "--".into(),
-            ];
-            args.extend(check.args.iter().cloned());
+            let args = pair_args(name, &[], &out, check);
             let refs: Vec<&str> = args.iter().map(String::as_str).collect();
             let o = xcheck(dir.path(), &refs);
             let text = stdout(&o);
@@ -168,26 +177,10 @@ fn queries_that_wait_change_no_verdict_of_the_program_pairs() {
     let (mut sides, mut ends) = (0, 0);
     let mut failures = Vec::new();
     for name in ["argparse", "echo", "head_n", "tr_upper", "wc_w"] {
-        let text =
-            std::fs::read_to_string(repo().join("corpora/programs").join(name).join("case.toml"))
-                .unwrap();
-        let case: Case = toml::from_str(&text).unwrap();
-        for (i, check) in case.check.iter().enumerate() {
+        for (i, check) in case_of(name).check.iter().enumerate() {
             let run = |defer: &str| {
                 let out = dir.path().join(format!("{name}-{i}-{defer}"));
-                let (a, b) = (program(name, "a"), program(name, "b"));
-                let mut args = vec![
-                    format!("{}.bc", a.display()),
-                    format!("{}.bc", b.display()),
-                    "-j".into(),
-                    "1".into(),
-                    "--defer-after".into(),
-                    defer.into(),
-                    "-o".into(),
-                    out.display().to_string(),
-                    "--".into(),
-                ];
-                args.extend(check.args.iter().cloned());
+                let args = pair_args(name, &["--defer-after", defer], &out, check);
                 let refs: Vec<&str> = args.iter().map(String::as_str).collect();
                 let o = xcheck(dir.path(), &refs);
                 let json: serde_json::Value = serde_json::from_str(
