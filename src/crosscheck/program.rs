@@ -644,10 +644,7 @@ impl ProgramDriver {
                     (true, Some(tx), Some(ty)) => {
                         (pool.bool_const(words_of(&tx) == words_of(&ty)), None)
                     }
-                    (true, _, _) => {
-                        ex.stats.strict_outputs += 1;
-                        (same_bytes(ex, x, y), Some(k))
-                    }
+                    (true, _, _) => (same_bytes(ex, x, y), Some(k)),
                     (false, _, _) => (same_bytes(ex, x, y), None),
                 };
                 parts.push((what, same, strict));
@@ -687,6 +684,8 @@ impl ProgramDriver {
                 ))
             }
         };
+        // Counted once the path is decided (a path end that waits is compared again).
+        ex.stats.strict_outputs += strict_parts(&parts);
         let Some(model) = differing else {
             let verdict = if fa && fb {
                 PathVerdict::ErrorBoth
@@ -842,6 +841,7 @@ impl ProgramDriver {
                 )])
             }
         };
+        ex.stats.strict_outputs += parts.iter().map(|p| strict_parts(p)).sum::<u64>();
         let Some(first) = first else {
             let all_fail = failed.iter().all(|&f| f);
             // Failures of all three count as agreement only when replay shows them: their
@@ -1103,6 +1103,12 @@ fn minimized_objects(ex: &Executor<'_>, state: &State) -> Vec<(Vec<Value>, bool)
 }
 
 /// The row of a path the engine could not decide, naming the phase it was in.
+/// The outputs among `parts` compared byte for byte only because they are symbolic
+/// (`--ignore-spacing`), for the report's counter.
+fn strict_parts(parts: &[Part]) -> u64 {
+    parts.iter().filter(|p| p.2.is_some()).count() as u64
+}
+
 fn undecided(state: &State, why: &str) -> Decision {
     let side = match state.phase {
         0 => "environment",

@@ -117,11 +117,17 @@ impl Executor<'_> {
             Ok(SatResult::Sat(model)) => {
                 self.stats.deferral.feasible += 1;
                 state.model = Some(Arc::new(model));
+                // The block its branch entered is covered now that it is reached.
+                let frame = state.frame();
+                if self.cover(frame.func, frame.block) {
+                    state.since_new_coverage = 0;
+                }
                 return Some(state);
             }
             Ok(SatResult::Unsat) => {
+                // Never a path: a check without deferral would not have made this state.
+                // (It left its merge groups when it was put aside.)
                 self.stats.deferral.infeasible += 1;
-                self.drop_path(state);
                 return None;
             }
             Ok(SatResult::Unknown(why)) => format!("solver gave up ({why})"),

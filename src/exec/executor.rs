@@ -456,6 +456,17 @@ impl<'a> Executor<'a> {
         let progress = self.config.progress.clone();
         let mut published = Published::default();
         loop {
+            if table.live == 0 && !deferred.is_empty() {
+                // Only waiting states are left here and no retry may run: a limit ended
+                // the exploration (they end as unknown below).
+                if let Some(reason) = self.limit_reached() {
+                    self.stats.stop_reason = Some(reason);
+                    if let Some(pool) = shared {
+                        pool.stop();
+                    }
+                    break;
+                }
+            }
             if self.retry_due(&deferred, table.live, start.elapsed()) {
                 for s in self.retry_oldest(&mut deferred, driver) {
                     let slot = table.place(s);

@@ -838,7 +838,9 @@ impl<'a> Executor<'a> {
         let frame = state.frame_mut();
         frame.block = target;
         frame.pc = 0;
-        if self.cover(func_id, target) {
+        // A side not yet known to be feasible covers its block once its retry finds it so
+        // (`defer.rs`).
+        if state.unchecked.is_none() && self.cover(func_id, target) {
             state.since_new_coverage = 0;
         }
     }

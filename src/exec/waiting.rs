@@ -109,8 +109,10 @@ impl Deferred {
     }
 }
 
-/// How many first tries in a row went unanswered at each place (a branch's or a path end's
-/// location) in one worker: the first try there is halved for each, down to a sixteenth.
+/// How many first tries in a row went unanswered at each place (a branch's location) in
+/// one worker: the first try there is halved for each, down to a sixteenth; every eighth
+/// miss in a row, the next first try is the whole one again, so that a place whose queries
+/// became easier is found out.
 /// The queries one place asks have one shape (the digits a `printf` loop compares, a
 /// checksum's tests), and a shape the solver could not answer in the first try rarely
 /// becomes easy on the next path: paying the whole first try again would only delay the
@@ -123,11 +125,16 @@ pub(crate) struct Misses {
 /// The most halvings of the first try at one place.
 const MAX_HALVINGS: u32 = 4;
 
+/// Misses in a row after which a place gets the whole first try once.
+const WHOLE_EVERY: u32 = 8;
+
 impl Misses {
     /// The first try at `place`: `base`, halved once per recent miss there.
     pub(crate) fn first_try(&self, base: Duration, place: Option<LocId>) -> Duration {
-        let misses = self.by_place.get(&place).copied().unwrap_or(0);
-        base / (1 << misses.min(MAX_HALVINGS))
+        match self.by_place.get(&place).copied().unwrap_or(0) {
+            misses if misses % WHOLE_EVERY == 0 => base,
+            misses => base / (1 << misses.min(MAX_HALVINGS)),
+        }
     }
 
     /// A first try at `place` went unanswered.
@@ -146,16 +153,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_miss_at_a_place_halves_its_first_try_until_an_answer() {
+    fn each_miss_at_a_place_halves_its_first_try_until_an_answer_or_the_eighth() {
         let base = Duration::from_millis(1600);
         let (here, there) = (Some(LocId(3)), None);
         let mut misses = Misses::default();
         let mut seen = Vec::new();
-        for _ in 0..6 {
+        for _ in 0..10 {
             seen.push(misses.first_try(base, here).as_millis());
             misses.missed(here);
         }
-        assert_eq!(seen, [1600, 800, 400, 200, 100, 100]);
+        assert_eq!(seen, [1600, 800, 400, 200, 100, 100, 100, 100, 1600, 100]);
         // Other places keep the whole first try; an answer here restores it.
         assert_eq!(misses.first_try(base, there), base);
         misses.answered(here);

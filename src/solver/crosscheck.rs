@@ -156,6 +156,7 @@ impl Solver for CrossCheckingSolver {
 
     fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
         self.inner.set_time_limit(limit);
+        self.reference.set_time_limit(limit);
     }
 
     fn stats(&self) -> SolverStats {
