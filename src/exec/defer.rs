@@ -1,7 +1,7 @@
 //! Queries the solver does not answer quickly wait, so that one hard query does not hold up
 //! every cheap path behind it (`--defer-after`).
 //!
-//! While a worker explores, two kinds of query get a short first try ([`Deferral`]):
+//! While a worker explores, two kinds of query get a short first try (`Deferral`):
 //! - a conditional branch's side that the path's model does not take
 //!   ([`Executor::branch_deferring`]): unanswered, that side is split off *unchecked*
 //!   (`State::unchecked`: no model, the path's model before the branch as a hint);
@@ -12,7 +12,7 @@
 //! A branch's first try is halved for each first try in a row unanswered at its place
 //! (`crate::exec::waiting::Misses`); a path end always gets the whole first try.
 //!
-//! Such states wait in the worker's [`Deferred`] queue. The oldest is retried, with the
+//! Such states wait in the worker's `Deferred` queue. The oldest is retried, with the
 //! solver's full limit, when the worker has no other state, or when the others have run a
 //! retry's time longer than the retries so far: at most about half of the time goes to
 //! retries while there are cheap paths. An unchecked side is checked (`pc` with the hint);

@@ -55,7 +55,7 @@ impl DeferralStats {
     }
 }
 
-/// Why [`Executor::check_or_defer`] has no answer.
+/// Why [`crate::exec::Executor::check_or_defer`] has no answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unanswered {
     /// The first try went unanswered: the caller hands the state back to wait.
