@@ -332,3 +332,36 @@ fn logged_queries_replay_with_both_backends_without_mismatch() {
     assert_eq!(out.matches("; bitwuzla ").count(), logged, "{out}");
     assert_eq!(out.matches("; z3 ").count(), logged, "{out}");
 }
+
+/// The paths of the check whose report is in `out`.
+fn paths(out: &Path) -> u64 {
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    report["summary"]["paths"].as_u64().unwrap()
+}
+
+/// Function checks with many branches keep their verdicts, counterexamples and path counts
+/// when nearly every branch query waits (`--defer-after` of a microsecond: the side the
+/// path's model does not take is split off unchecked and retried with the full limit).
+#[test]
+fn function_checks_keep_their_verdicts_when_branch_queries_wait() {
+    let names = [
+        "day_of_year",
+        "is_pow2",
+        "memchr",
+        "fp_bisect_le",
+        "checksum_bound",
+    ];
+    let (failures, waiting) = run_with(&names, &["--defer-after", "0.001ms"]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let (failures, at_once) = run_with(&names, &["--defer-after", "0"]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let count =
+        |outs: &[tempfile::TempDir]| -> Vec<u64> { outs.iter().map(|o| paths(o.path())).collect() };
+    assert_eq!(count(&waiting), count(&at_once), "paths of {names:?}");
+    let sides: u64 = waiting
+        .iter()
+        .map(|o| counter(o.path(), "deferred branch sides"))
+        .sum();
+    assert!(sides > 0, "no branch side waited");
+}
