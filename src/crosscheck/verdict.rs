@@ -9,7 +9,7 @@
 use super::float::display_float;
 use super::rows::{Decision, RowDriver, Rows};
 use super::setup::{make_buffer, Arguments, Signature};
-use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Value};
+use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Unanswered, Value};
 use crate::expr::{mask, to_signed, Assignment, ExprId, ExprPool};
 use crate::report::{InputValue, PathVerdict};
 use std::sync::Arc;
@@ -187,13 +187,15 @@ impl<'s> CrossDriver<'s> {
     /// Decides a path where both sides ended: its row. A row that shows inputs shows a
     /// readable model: of the path condition when the outcomes differ whatever the input,
     /// of a difference of the results otherwise (the results are then shown for it).
+    /// `None` when the question whether the results differ went unanswered in its first
+    /// try: the path's end waits.
     fn decide(
         &mut self,
         ex: &mut Executor<'_>,
         state: &State,
         a: &SideOutcome,
         b: &SideOutcome,
-    ) -> Decision {
+    ) -> Option<Decision> {
         use SideOutcome::Failed;
         let float = self.sig.ret_is_float;
         let results = (describe(ex, a, float), describe(ex, b, float));
@@ -233,7 +235,13 @@ impl<'s> CrossDriver<'s> {
                 }
                 Some(terms) => match self.difference(ex, state, &terms) {
                     Ok(None) => (PathVerdict::Proved, String::new(), None, results),
-                    Err(why) => (PathVerdict::Unknown, why, None, results),
+                    Err(Unanswered::Later) => return None,
+                    Err(Unanswered::GaveUp(why)) => (
+                        PathVerdict::Unknown,
+                        format!("{why} asking whether the results differ"),
+                        None,
+                        results,
+                    ),
                     Ok(Some((model, detail))) => {
                         let labels: Vec<String> =
                             self.memory_outputs().into_iter().map(|(l, _)| l).collect();
@@ -250,7 +258,7 @@ impl<'s> CrossDriver<'s> {
             Some(m) => self.inputs(ex, state, m),
             None => Vec::new(),
         };
-        Decision {
+        Some(Decision {
             verdict,
             inputs,
             result_a,
@@ -258,7 +266,7 @@ impl<'s> CrossDriver<'s> {
             detail,
             class: None,
             three: None,
-        }
+        })
     }
 
     /// The ways two returns (or two exits) may differ, each with its name: the return
@@ -322,13 +330,13 @@ impl<'s> CrossDriver<'s> {
 
     /// Whether the `terms` may differ on the path: a readable model of a difference with
     /// what differs in it (`None`: equal on every input of the path), or why the solver
-    /// could not tell.
+    /// could not tell, or that the question waits (`Executor::check_or_defer`).
     fn difference(
         &mut self,
         ex: &mut Executor<'_>,
         state: &State,
         terms: &[(String, ExprId)],
-    ) -> Result<Option<(Arc<Assignment>, String)>, String> {
+    ) -> Result<Option<(Arc<Assignment>, String)>, Unanswered> {
         let pool = ex.pool;
         let differ = pool.or_all(&terms.iter().map(|(_, t)| *t).collect::<Vec<_>>());
         if pool.as_const(differ) == Some(0) {
@@ -337,7 +345,7 @@ impl<'s> CrossDriver<'s> {
         let sampled = sample_difference(pool, state, differ, self.sig, &self.args);
         let model = match sampled {
             Some(model) => model,
-            None => match ex.check(state, differ)? {
+            None => match ex.check_or_defer(state, differ)? {
                 Some(model) => model,
                 None => return Ok(None),
             },
@@ -389,6 +397,8 @@ impl Driver for CrossDriver<'_> {
     }
 
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
+        // Kept in case the decision waits (the state is then handed back as it was).
+        let kept = exit.clone();
         let outcome = match self.outcome(ex, &state, exit) {
             Ok(o) => o,
             Err(why) => {
@@ -413,8 +423,11 @@ impl Driver for CrossDriver<'_> {
             state.first = Some(outcome);
             return Some(self.start_b(ex, state));
         }
-        let a = state.first.take().expect("side A ended before B started");
-        let row = self.decide(ex, &state, &a, &outcome);
+        let a = state.first.as_ref().expect("side A ended before B started");
+        let Some(row) = self.decide(ex, &state, a, &outcome) else {
+            state.deferred_exit = Some(Box::new(kept));
+            return Some(state);
+        };
         self.rows.push(&state, row);
         None
     }

@@ -5,8 +5,9 @@
 //! - a conditional branch's side that the path's model does not take
 //!   ([`Executor::branch_deferring`]): unanswered, that side is split off *unchecked*
 //!   (`State::unchecked`: no model, the path's model before the branch as a hint);
-//! - a driver's question at a path's end ([`Executor::check_or_defer`]: whether the sides
-//!   differ): unanswered, the driver hands the state back with the exit it was deciding
+//! - a driver's question at a path's end ([`Executor::check_or_defer`]: whether the sides'
+//!   outputs differ, in a program check, or their results, in a function check):
+//!   unanswered, the driver hands the state back with the exit it was deciding
 //!   (`State::deferred_exit`), restored as it was.
 //!
 //! A branch's first try is halved for each first try in a row unanswered at its place
