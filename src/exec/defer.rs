@@ -42,11 +42,16 @@ impl Executor<'_> {
         }
     }
 
-    /// The first try of a driver's question at a path's end, while exploring: the whole
-    /// first try (the paths that end at one place ask questions of many shapes).
+    /// The first try of a driver's question at a path's end, while exploring and when the
+    /// worker has other states, live or waiting (otherwise the retry would come at once,
+    /// after a first try spent for nothing: a check of one path with a hard last question
+    /// took its first try longer): the whole first try (the paths that end at one place
+    /// ask questions of many shapes).
     fn first_try_of_ends(&self) -> Option<Duration> {
         match self.defer_mode {
-            DeferMode::Explore => self.config.defer.map(|d| d.first_try),
+            DeferMode::Explore if self.others_live || !self.pending.is_empty() => {
+                self.config.defer.map(|d| d.first_try)
+            }
             _ => None,
         }
     }

@@ -216,6 +216,9 @@ pub struct Executor<'a> {
     pub(super) defer_mode: DeferMode,
     /// Where first tries went unanswered ([`Misses`]).
     pub(super) misses: Misses,
+    /// Whether the worker has states besides the one running, live or waiting (set before
+    /// each slice): only then may a path's end wait ([`Executor::check_or_defer`]).
+    pub(super) others_live: bool,
 }
 
 impl<'a> Executor<'a> {
@@ -251,6 +254,7 @@ impl<'a> Executor<'a> {
             defer_next: false,
             defer_mode: DeferMode::Off,
             misses: Misses::default(),
+            others_live: false,
         }
     }
 
@@ -498,6 +502,7 @@ impl<'a> Executor<'a> {
             let state = table.states[slot]
                 .take()
                 .expect("searcher selected a live state");
+            self.others_live = table.live > 1 || !deferred.is_empty();
             let survivor = self.run_slice(state);
             // Ended states go to the driver, which may continue them (side B) or fork more.
             let created = self.settle(driver);
