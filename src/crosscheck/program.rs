@@ -1102,13 +1102,13 @@ fn minimized_objects(ex: &Executor<'_>, state: &State) -> Vec<(Vec<Value>, bool)
         .collect()
 }
 
-/// The row of a path the engine could not decide, naming the phase it was in.
 /// The outputs among `parts` compared byte for byte only because they are symbolic
 /// (`--ignore-spacing`), for the report's counter.
 fn strict_parts(parts: &[Part]) -> u64 {
     parts.iter().filter(|p| p.2.is_some()).count() as u64
 }
 
+/// The row of a path the engine could not decide, naming the phase it was in.
 fn undecided(state: &State, why: &str) -> Decision {
     let side = match state.phase {
         0 => "environment",

@@ -149,19 +149,13 @@ impl Executor<'_> {
     /// asked again ([`Unanswered::GaveUp`]).
     pub(super) fn abandon(&mut self, deferred: Deferred, driver: &mut dyn Driver) {
         self.defer_mode = DeferMode::Abandon;
-        let first_try = self.config.defer.map_or(Duration::ZERO, |d| d.first_try);
         for mut state in deferred.into_states() {
             self.stats.deferral.left += 1;
             if let Some(exit) = state.deferred_exit.take() {
                 self.pending_exits.push((state, *exit));
                 continue;
             }
-            state.unchecked = None;
-            let why = format!(
-                "solver gave up (a branch query unanswered in its first try, --defer-after \
-                 {}s, not retried before exploration stopped)",
-                first_try.as_secs_f64()
-            );
+            let why = self.not_retried("a branch query ");
             self.gave_up(state, &why);
         }
         drop(self.settle(driver));
@@ -194,26 +188,48 @@ impl Executor<'_> {
         query: ExprId,
     ) -> Result<Option<Arc<Assignment>>, Unanswered> {
         if self.defer_mode == DeferMode::Abandon {
-            let first_try = self.config.defer.map_or(Duration::ZERO, |d| d.first_try);
-            return Err(Unanswered::GaveUp(format!(
-                "solver gave up (unanswered in its first try, --defer-after {}s, not retried \
-                 before exploration stopped)",
-                first_try.as_secs_f64()
-            )));
+            return Err(Unanswered::GaveUp(self.not_retried("")));
         }
-        let first_try = self.first_try_of_ends();
+        let answer = self.check_within(state, query, true, self.first_try_of_ends());
+        if matches!(answer, Err(Unanswered::Later)) {
+            self.stats.deferral.deferred_ends += 1;
+        }
+        answer
+    }
+
+    /// `query` checked under `state`'s path condition (its model tried first when
+    /// `try_model`), within `first_try` when there is one: [`Unanswered::Later`] when that
+    /// try goes unanswered and the run goes on, [`Unanswered::GaveUp`] when the solver gave
+    /// up otherwise.
+    pub(super) fn check_within(
+        &mut self,
+        state: &State,
+        query: ExprId,
+        try_model: bool,
+        first_try: Option<Duration>,
+    ) -> Result<Option<Arc<Assignment>>, Unanswered> {
         self.solver.set_time_limit(first_try);
-        let answer = self.check(state, query);
+        let answer = self.check_unless_model(state, query, try_model);
         if first_try.is_some() {
             self.solver.set_time_limit(None);
         }
-        match answer {
-            Ok(m) => Ok(m),
-            Err(_) if first_try.is_some() && !self.config.stop.should_stop() => {
-                self.stats.deferral.deferred_ends += 1;
-                Err(Unanswered::Later)
+        answer.map_err(|why| {
+            if first_try.is_some() && !self.config.stop.should_stop() {
+                Unanswered::Later
+            } else {
+                Unanswered::GaveUp(why)
             }
-            Err(why) => Err(Unanswered::GaveUp(why)),
-        }
+        })
+    }
+
+    /// Why a waiting question ends unknown at the end of exploration: `what` (a branch
+    /// query, or nothing for a path's last question) went unanswered in its first try.
+    fn not_retried(&self, what: &str) -> String {
+        let first_try = self.config.defer.map_or(Duration::ZERO, |d| d.first_try);
+        format!(
+            "solver gave up ({what}unanswered in its first try, --defer-after {}s, not \
+             retried before exploration stopped)",
+            first_try.as_secs_f64()
+        )
     }
 }

@@ -10,7 +10,7 @@ use crate::exec::searcher::{self, SearchKind, Searcher};
 pub use crate::exec::state::Exit;
 use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
-use crate::exec::waiting::{DeferMode, Deferral, DeferralStats, Deferred, Misses};
+use crate::exec::waiting::{DeferMode, Deferral, DeferralStats, Deferred, Misses, Unanswered};
 use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
 use crate::ir::{BlockId, FuncId, Module, Side, GLOBAL_BASE};
 use crate::progress::{Progress, Published, Snapshot, Tally};
@@ -143,16 +143,14 @@ pub(crate) struct MergePoint {
     path_len: usize,
 }
 
-/// Which way a branch can go. With `undecided`, the side that has no model is not known to
-/// be infeasible: the solver gave up on it (the reason), while the path's model showed the
-/// other side feasible.
+/// Which way a branch can go. With `unanswered`, the side that has no model is not known
+/// to be infeasible, while the path's model showed the other side feasible: the solver gave
+/// up on it (the reason), or its first try went unanswered ([`ExecConfig::defer`]) and it
+/// goes on unchecked, not as unknown.
 pub struct Feasible {
     pub yes: Option<Arc<Assignment>>,
     pub no: Option<Arc<Assignment>>,
-    pub undecided: Option<String>,
-    /// The side without a model is undecided after its first try only
-    /// ([`ExecConfig::defer`]): it goes on unchecked, not as unknown.
-    pub deferred: bool,
+    pub unanswered: Option<Unanswered>,
 }
 
 /// Resident memory of this process, from `/proc/self/statm` (Linux).
@@ -838,15 +836,13 @@ impl<'a> Executor<'a> {
                 Feasible {
                     yes: Some(model),
                     no: None,
-                    undecided: None,
-                    deferred: false,
+                    unanswered: None,
                 }
             } else {
                 Feasible {
                     yes: None,
                     no: Some(model),
-                    undecided: None,
-                    deferred: false,
+                    unanswered: None,
                 }
             });
         }
@@ -860,33 +856,25 @@ impl<'a> Executor<'a> {
             // The model is known to fail the other side: ask the solver directly, within the
             // first try's limit when this branch may put its other side aside.
             let first_try = self.defer_next.then(|| self.first_try(state.loc)).flatten();
-            self.solver.set_time_limit(first_try);
-            let answer = self.check_unless_model(state, if holds { not } else { cond }, false);
+            let answer = self.check_within(state, if holds { not } else { cond }, false, first_try);
             if first_try.is_some() {
-                self.solver.set_time_limit(None);
                 self.first_try_ended(state.loc, answer.is_ok());
             }
-            let (other, undecided, deferred) = match answer {
-                Ok(other) => (other, None, false),
-                // Unanswered in the first try, and not because the run is over: decided later.
-                Err(_) if first_try.is_some() && !self.config.stop.should_stop() => {
-                    (None, None, true)
-                }
-                Err(why) => (None, Some(why), false),
+            let (other, unanswered) = match answer {
+                Ok(other) => (other, None),
+                Err(u) => (None, Some(u)),
             };
             return Ok(if holds {
                 Feasible {
                     yes: Some(model),
                     no: other,
-                    undecided,
-                    deferred,
+                    unanswered,
                 }
             } else {
                 Feasible {
                     yes: other,
                     no: Some(model),
-                    undecided,
-                    deferred,
+                    unanswered,
                 }
             });
         }
@@ -895,8 +883,7 @@ impl<'a> Executor<'a> {
         Ok(Feasible {
             yes,
             no,
-            undecided: None,
-            deferred: false,
+            unanswered: None,
         })
     }
 
@@ -911,7 +898,7 @@ impl<'a> Executor<'a> {
 
     /// [`Executor::check`], trying the path's own model first only if `try_model` (callers
     /// that know it fails the query skip the evaluation).
-    fn check_unless_model(
+    pub(super) fn check_unless_model(
         &mut self,
         state: &State,
         query: ExprId,
@@ -963,7 +950,7 @@ impl<'a> Executor<'a> {
                 return None;
             }
         };
-        if f.undecided.is_some() || f.deferred {
+        if let Some(unanswered) = f.unanswered {
             // One side is feasible (the path's model), the solver gave up on the other: the
             // first goes on; the other ends as unknown, with no model (none is known to
             // reach it), or, deferred, goes on unchecked with the path's model as its hint.
@@ -972,12 +959,12 @@ impl<'a> Executor<'a> {
             let (mut taken, mut other) = if holds { (yes, no) } else { (no, yes) };
             taken.model = f.yes.or(f.no);
             other.model = None;
-            let other = match f.undecided {
-                Some(why) => {
+            let other = match unanswered {
+                Unanswered::GaveUp(why) => {
                     self.gave_up(other, &why);
                     None
                 }
-                None => {
+                Unanswered::Later => {
                     self.stats.deferral.deferred += 1;
                     other.unchecked = taken.model.clone();
                     // It runs later, on its own: the merge groups it was in do not wait.
