@@ -26,7 +26,7 @@ use crate::exec::{ExecConfig, Executor, WorkPool};
 use crate::expr::ExprPool;
 use crate::ir::{Module, Side};
 use crate::ktest::KTest;
-use crate::report::{PathRow, PathVerdict, Report, Summary};
+use crate::report::{Overall, PathRow, PathVerdict, Report, Summary};
 use crate::solver::{build_chain, SolverConfig};
 pub use float::FpEquality;
 use rows::RowDriver;
@@ -831,6 +831,20 @@ impl Explored {
         if let Some(info) = &self.shard {
             notes.push(info.note());
         }
+        let mut of_rows = Summary::of_rows(title, rows, complete);
+        if rows.is_empty() && complete {
+            if self.shard.is_some() {
+                // A shard's part of the tree may hold no path (every path ended before the
+                // frontier, or fewer frontier states than shards): nothing in it differs.
+                // `xcheck merge` judges the whole run from all the shards' rows.
+                of_rows.overall = Overall::Equivalent;
+            } else {
+                notes.push(
+                    "no path reached the end of both sides: nothing was compared, so equivalence is not shown"
+                        .to_string(),
+                );
+            }
+        }
         Summary {
             instructions: stats.instructions,
             queries: self.solver_stats.queries,
@@ -840,7 +854,7 @@ impl Explored {
             notes,
             counters: counters(stats, &self.solver_stats),
             shard: self.shard.clone(),
-            ..Summary::of_rows(title, rows, complete)
+            ..of_rows
         }
     }
 }

@@ -425,7 +425,9 @@ impl Summary {
     /// caller to fill. A difference counts as diverged or one-sided error only when concrete
     /// replay confirmed it, else as unconfirmed (and, when it was not replayed at all, as not
     /// replayed); only a confirmed difference makes the run NOT EQUIVALENT, and any unknown
-    /// or unconfirmed row, or a path not explored, leaves it inconclusive.
+    /// or unconfirmed row, or a path not explored, leaves it inconclusive. So does a run
+    /// without any row: equivalence is earned by compared paths, and a run that compared none
+    /// (every path lost to the engine, say) has not earned it.
     pub fn of_rows(title: String, rows: &[PathRow], complete: bool) -> Summary {
         let count = |v: PathVerdict| rows.iter().filter(|r| r.verdict == v).count();
         let confirmed = |v: PathVerdict| {
@@ -441,7 +443,7 @@ impl Summary {
         let unknown = count(PathVerdict::Unknown);
         let overall = if diverged + errors_one > 0 {
             Overall::Diverged
-        } else if !complete || unknown + unconfirmed > 0 {
+        } else if !complete || unknown + unconfirmed > 0 || rows.is_empty() {
             Overall::Inconclusive
         } else {
             Overall::Equivalent
@@ -635,6 +637,27 @@ pub(crate) mod tests {
         assert_eq!(Overall::Equivalent.exit_code(), 0);
         assert_eq!(Overall::Diverged.exit_code(), 1);
         assert_eq!(Overall::Inconclusive.exit_code(), 3);
+    }
+
+    #[test]
+    fn equivalence_needs_compared_paths() {
+        let proved = [bare_row(1, PathVerdict::Proved)];
+        let title = || "a  vs  b".to_string();
+        assert_eq!(
+            Summary::of_rows(title(), &proved, true).overall,
+            Overall::Equivalent
+        );
+        assert_eq!(
+            Summary::of_rows(title(), &proved, false).overall,
+            Overall::Inconclusive
+        );
+        // A complete exploration that compared nothing has not shown equivalence.
+        let none = Summary::of_rows(title(), &[], true);
+        assert_eq!(none.overall, Overall::Inconclusive);
+        assert_eq!(
+            table::verdict_sentence(&none),
+            "INCONCLUSIVE: no difference found, but no path was compared"
+        );
     }
 
     #[test]

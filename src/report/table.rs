@@ -418,6 +418,8 @@ pub(crate) fn verdict_sentence(s: &Summary) -> String {
             }
             if !s.complete {
                 why.push("exploration is incomplete".to_string());
+            } else if s.paths == 0 {
+                why.push("no path was compared".to_string());
             }
             if why.is_empty() {
                 format!("{}: no difference found", s.overall)
