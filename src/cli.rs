@@ -256,7 +256,7 @@ struct EngineArgs {
     /// Turn off range rewriting (queries simplified with the bounds their constraints imply).
     #[arg(long = "no-ranges")]
     no_ranges: bool,
-    /// Turn off enumeration (queries over at most two input bytes decided by trying every input).
+    /// Turn off enumeration (queries over at most 16 input bytes decided by trying the inputs their constraints leave, when that is cheap).
     #[arg(long = "no-enumerate")]
     no_enumerate: bool,
     #[arg(long = "solver", value_name = "NAME", help = crate::solver::BACKEND_HELP)]

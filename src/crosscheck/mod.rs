@@ -974,6 +974,7 @@ fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats) -> V
         ("ranges: queries rewritten", s.ranges_rewritten),
         ("ranges: decided unsat", s.ranges_unsat),
         ("enumerated", s.enumerated),
+        ("enumeration over budget", s.enumeration_over_budget),
         ("backend queries", s.backend_queries),
         ("backend time ms", s.backend_time.as_millis() as u64),
         ("models validated", s.validated_models),

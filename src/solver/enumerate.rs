@@ -1,12 +1,23 @@
 //! Exhaustive enumeration for queries over few input bytes.
 //!
-//! A query whose constraints and query mention at most [`MAX_BYTES`] symbolic bytes has at
-//! most 65,536 candidate inputs. CDCL is at its worst on exactly such formulas when they hold
-//! dividers or multipliers: proving `n / d + (n % d ≠ 0) = 1 + (n - 1) / d` over two bytes
-//! takes Bitwuzla about 180 ms, while evaluating it on every pair of bytes takes a few
-//! milliseconds. This layer compiles the formula once into a straight-line program and runs it
-//! on every input, when that costs at most [`MAX_STEPS`] operations; otherwise, or when the
-//! formula uses arrays, it passes the query on.
+//! CDCL is at its worst on small formulas that hold dividers, multipliers or floating point:
+//! proving `n / d + (n % d ≠ 0) = 1 + (n - 1) / d` over two bytes takes Bitwuzla about
+//! 180 ms, and the questions musl's `strtod` asks about a number of two or three characters
+//! (80-bit floating point, a table of 32-bit digits indexed by them) take it seconds, or
+//! more than it is given. Evaluating such a formula on every input the path allows takes
+//! milliseconds. This layer compiles the constraints and the query once into a straight-line
+//! program (every node the interpreter evaluates: bit-vector, floating-point and array nodes,
+//! with the same folds) and searches the inputs, when they are at most [`MAX_BYTES`] bytes:
+//! - each constraint is a filter, run once the inputs it reads are fixed, cheapest first;
+//! - each byte first gets its *domain*, the values that pass the filters reading it alone
+//!   (a path's constraints are mostly of that kind: "this character is a digit");
+//! - a depth-first search then fixes the bytes in order over their domains.
+//!
+//! Values are kept while the inputs they read stay fixed, so the search computes an
+//! operation at most once per combination of the domains of the inputs up to the last one it
+//! reads. It starts only when that bound fits in [`MAX_STEPS`] weighted operations, and the
+//! domains stop at the budget too. So a query this layer passes on has cost it at most the
+//! budget and usually only the domains; one it takes, at most the budget: milliseconds.
 //!
 //! The answer is exact: `Unsat` only after every input failed, and a model is an input on
 //! which every constraint and the query evaluated to 1 (the validating layer re-checks it).
@@ -15,15 +26,26 @@ use super::{
     assignment_from_bytes, fill_missing_arrays, symbolic_bytes, SatResult, Solver, SolverError,
     SolverStats,
 };
-use crate::expr::{fold_binary, fold_unary, mask, BinOp, ExprId, ExprPool, Node, UnOp, Width};
+use crate::expr::{
+    fold_binary, fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma, fold_fp_to_sint,
+    fold_fp_unary, fold_int_to_fp, fold_unary, mask, BinOp, ExprId, ExprPool, FpBinOp, FpCmp,
+    FpUnOp, Node, UnOp, Width, X87_IEEE_WIDTH,
+};
 use rustc_hash::FxHashMap;
 
-/// Most symbolic bytes a query may mention to be enumerated.
-const MAX_BYTES: usize = 2;
-/// Most operations (inputs × program length) one enumeration may take.
-const MAX_STEPS: u64 = 1 << 23;
+/// Most symbolic bytes a query may mention to be enumerated (a bit each in a `u64`).
+const MAX_BYTES: usize = 16;
+/// Most weighted operations (see [`Program::weight`]) one enumeration may run.
+const MAX_STEPS: u64 = 1 << 24;
+/// The budget of a formula over at most two bytes without hard operations or memory.
+const SMALL_STEPS: u64 = 1 << 23;
+/// The budget of other formulas without hard operations.
+const EASY_STEPS: u64 = 1 << 18;
+/// Stores an array must have below a read at a symbolic index for the read to be hard.
+const HARD_STORES: u32 = 8;
 
-/// One operation of the compiled program; operands index earlier results.
+/// One operation of the compiled program; operands index earlier results. Array operations
+/// have no value of their own: a read walks its array's stores, as `ExprPool::eval` does.
 #[derive(Clone, Copy)]
 enum Op {
     Const(u128),
@@ -36,22 +58,123 @@ enum Op {
     Concat(usize, Width, usize),
     /// The operand itself (a zero extension).
     Copy(usize),
+    FpBinary(FpBinOp, Width, usize, usize),
+    FpUnary(FpUnOp, Width, usize),
+    FpFma(Width, usize, usize, usize),
+    FpCmp(FpCmp, Width, usize, usize),
+    FpConvert(Width, Width, usize),
+    FpToSInt(Width, Width, usize),
+    IntToFp(Width, Width, bool, usize),
+    /// An array whose every byte is this one.
+    ArrayConst(u8),
+    /// Array, index, byte.
+    ArrayStore(usize, usize, usize),
+    /// Array, index.
+    ArrayRead(usize, usize),
 }
 
-/// The formula as a program: `ops` in evaluation order, and the results that must be 1.
+impl Op {
+    /// Whether this operation is one CDCL is slow on: floating point, a product or quotient
+    /// wider than a byte, or a read at an index that is not constant through at least
+    /// [`HARD_STORES`] stores. `stores` counts the stores below each array operation.
+    fn is_hard(self, ops: &[Op], stores: &[u32]) -> bool {
+        match self {
+            Op::Binary(op, width, _, _) => {
+                width > 8
+                    && matches!(
+                        op,
+                        BinOp::Mul | BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem
+                    )
+            }
+            Op::ArrayRead(array, index) => {
+                !matches!(ops[index], Op::Const(_)) && stores[array] >= HARD_STORES
+            }
+            Op::FpBinary(..)
+            | Op::FpUnary(..)
+            | Op::FpFma(..)
+            | Op::FpCmp(..)
+            | Op::FpConvert(..)
+            | Op::FpToSInt(..)
+            | Op::IntToFp(..) => true,
+            _ => false,
+        }
+    }
+
+    /// The operations this one reads.
+    fn operands(self) -> [Option<usize>; 3] {
+        match self {
+            Op::Const(_) | Op::Input(_) | Op::ArrayConst(_) => [None, None, None],
+            Op::Unary(_, _, a)
+            | Op::Extract(a, _, _)
+            | Op::SExt(a, _, _)
+            | Op::Copy(a)
+            | Op::FpUnary(_, _, a)
+            | Op::FpConvert(_, _, a)
+            | Op::FpToSInt(_, _, a)
+            | Op::IntToFp(_, _, _, a) => [Some(a), None, None],
+            Op::Binary(_, _, a, b)
+            | Op::Concat(a, _, b)
+            | Op::FpBinary(_, _, a, b)
+            | Op::FpCmp(_, _, a, b)
+            | Op::ArrayRead(a, b) => [Some(a), Some(b), None],
+            Op::Ite(a, b, c) | Op::FpFma(_, a, b, c) | Op::ArrayStore(a, b, c) => {
+                [Some(a), Some(b), Some(c)]
+            }
+        }
+    }
+}
+
+/// A constraint (or the query) to hold: its result, the operations it needs (its cone, in
+/// evaluation order) with their weighted cost, and the inputs it reads (a bit per input).
+struct Filter {
+    root: usize,
+    cone: Vec<u32>,
+    cost: u64,
+    reads: u64,
+}
+
+/// The formula as a program: `ops` in evaluation order (operands first), and the filters,
+/// cheapest first.
 struct Program {
+    /// Whether the formula holds an operation that is hard for bit-blasting (see
+    /// [`Op::is_hard`]).
+    hard: bool,
+    /// Whether the formula reads memory.
+    arrays: bool,
     ops: Vec<Op>,
-    roots: Vec<usize>,
+    weights: Vec<u32>,
+    /// Each operation's level (see [`level`]).
+    levels: Vec<usize>,
+    filters: Vec<Filter>,
     inputs: Vec<(crate::expr::ArrayId, u32)>,
 }
 
+/// How an enumeration ended.
+enum Search {
+    /// The input (bytes in `inputs` order) on which every filter holds.
+    Found(Vec<u8>),
+    /// No input satisfies every filter.
+    None,
+    /// Trying every input the filters of single bytes leave would take more than the budget.
+    OverBudget,
+}
+
+/// The level of something that reads the inputs in `reads`: 0 when it reads none, else one
+/// more than the last input (in `inputs` order) it reads. The search fixes the inputs in
+/// order, so it can run a filter at its level, as soon as every input it reads is fixed.
+fn level(reads: u64) -> usize {
+    (u64::BITS - reads.leading_zeros()) as usize
+}
+
 impl Program {
-    /// Compiles `roots`, or `None` when they use arrays or mention too many bytes.
+    /// Compiles `roots`, or `None` when they mention too many bytes.
     fn compile(pool: &ExprPool, roots: &[ExprId]) -> Option<Self> {
         let bytes = symbolic_bytes(pool, roots.iter().copied());
         if bytes.len() > MAX_BYTES {
             return None;
         }
+        let mut bytes = bytes;
+        bytes.sort_unstable_by_key(|&(_, array, offset)| (array, offset));
         let inputs: Vec<_> = bytes.iter().map(|&(_, a, o)| (a, o)).collect();
         let input_of: FxHashMap<ExprId, usize> = bytes
             .iter()
@@ -77,77 +200,339 @@ impl Program {
                 continue;
             }
             let s = |c: ExprId| slot[&c];
+            let w = |c: ExprId| pool.width(c);
             let op = match node {
                 Node::Const { value, .. } => Op::Const(value),
                 Node::Sym { .. } => Op::Input(input_of[&id]),
-                Node::Unary { op, arg } => Op::Unary(op, pool.width(arg), s(arg)),
-                Node::Binary { op, lhs, rhs } => Op::Binary(op, pool.width(lhs), s(lhs), s(rhs)),
+                Node::Unary { op, arg } => Op::Unary(op, w(arg), s(arg)),
+                Node::Binary { op, lhs, rhs } => Op::Binary(op, w(lhs), s(lhs), s(rhs)),
                 Node::Ite { cond, then, els } => Op::Ite(s(cond), s(then), s(els)),
                 Node::Extract { arg, lo, width } => Op::Extract(s(arg), lo, width),
                 Node::ZExt { arg, .. } => Op::Copy(s(arg)),
-                Node::SExt { arg, width } => Op::SExt(s(arg), pool.width(arg), width),
-                Node::Concat { hi, lo } => Op::Concat(s(hi), pool.width(lo), s(lo)),
-                // Arrays, and floating point (its values span at least four input bytes).
-                Node::ArrayConst { .. }
-                | Node::ArrayStore { .. }
-                | Node::ArrayRead { .. }
-                | Node::FpBinary { .. }
-                | Node::FpUnary { .. }
-                | Node::FpFma { .. }
-                | Node::FpCmp { .. }
-                | Node::FpConvert { .. }
-                | Node::FpToSInt { .. }
-                | Node::IntToFp { .. } => return None,
+                Node::SExt { arg, width } => Op::SExt(s(arg), w(arg), width),
+                Node::Concat { hi, lo } => Op::Concat(s(hi), w(lo), s(lo)),
+                Node::FpBinary { op, lhs, rhs } => Op::FpBinary(op, w(lhs), s(lhs), s(rhs)),
+                Node::FpUnary { op, arg } => Op::FpUnary(op, w(arg), s(arg)),
+                Node::FpFma { a, b, c } => Op::FpFma(w(a), s(a), s(b), s(c)),
+                Node::FpCmp { op, lhs, rhs } => Op::FpCmp(op, w(lhs), s(lhs), s(rhs)),
+                Node::FpConvert { arg, width } => Op::FpConvert(w(arg), width, s(arg)),
+                Node::FpToSInt { arg, width } => Op::FpToSInt(w(arg), width, s(arg)),
+                Node::IntToFp { arg, width, signed } => Op::IntToFp(w(arg), width, signed, s(arg)),
+                Node::ArrayConst { value } => Op::ArrayConst(value),
+                Node::ArrayStore {
+                    array,
+                    index,
+                    value,
+                } => Op::ArrayStore(s(array), s(index), s(value)),
+                Node::ArrayRead { array, index } => Op::ArrayRead(s(array), s(index)),
             };
             slot.insert(id, ops.len());
             ops.push(op);
         }
-        let roots = roots.iter().map(|r| slot[r]).collect();
-        Some(Program { ops, roots, inputs })
+        let (weights, stores) = Self::weights(&ops);
+        let hard = ops.iter().any(|op| op.is_hard(&ops, &stores));
+        let arrays = ops.iter().any(|op| matches!(op, Op::ArrayConst(_)));
+        let mut reads = vec![0u64; ops.len()];
+        for (k, op) in ops.iter().enumerate() {
+            reads[k] = match *op {
+                Op::Input(i) => 1 << i,
+                _ => op
+                    .operands()
+                    .into_iter()
+                    .flatten()
+                    .fold(0, |m, a| m | reads[a]),
+            };
+        }
+        let mut filters: Vec<Filter> = roots
+            .iter()
+            .map(|r| {
+                let cone = Self::cone(&ops, slot[r]);
+                let cost = cone.iter().map(|&k| u64::from(weights[k as usize])).sum();
+                Filter {
+                    root: slot[r],
+                    cone,
+                    cost,
+                    reads: reads[slot[r]],
+                }
+            })
+            .collect();
+        filters.sort_by_key(|f| f.cost);
+        let levels = reads.iter().map(|&m| level(m)).collect();
+        Some(Program {
+            hard,
+            arrays,
+            ops,
+            weights,
+            levels,
+            filters,
+            inputs,
+        })
     }
 
-    /// The operations one enumeration runs.
-    fn cost(&self) -> u64 {
-        (1u64 << (8 * self.inputs.len())) * self.ops.len() as u64
+    /// The cost of each operation: 1 for bit-vector operations, more for floating point
+    /// (`long double` is computed in software), and a read one more than the stores it may
+    /// walk; and the number of stores below each array operation.
+    fn weights(ops: &[Op]) -> (Vec<u32>, Vec<u32>) {
+        let mut stores = vec![0u32; ops.len()];
+        let mut weights = Vec::with_capacity(ops.len());
+        for (k, op) in ops.iter().enumerate() {
+            let fp = |widths: &[Width]| {
+                if widths.contains(&X87_IEEE_WIDTH) {
+                    32
+                } else {
+                    4
+                }
+            };
+            let weight = match *op {
+                Op::ArrayStore(a, _, _) => {
+                    stores[k] = stores[a].saturating_add(1);
+                    1
+                }
+                Op::Ite(_, t, e) => {
+                    stores[k] = stores[t].max(stores[e]);
+                    1
+                }
+                Op::ArrayRead(a, _) => stores[a].saturating_add(1),
+                Op::FpBinary(_, w, _, _)
+                | Op::FpUnary(_, w, _)
+                | Op::FpFma(w, _, _, _)
+                | Op::FpCmp(_, w, _, _) => fp(&[w]),
+                Op::FpConvert(from, to, _)
+                | Op::FpToSInt(from, to, _)
+                | Op::IntToFp(from, to, _, _) => fp(&[from, to]),
+                _ => 1,
+            };
+            weights.push(weight);
+        }
+        (weights, stores)
     }
 
-    /// The first input (bytes in `inputs` order) on which every root is 1.
-    fn search(&self) -> Option<Vec<u8>> {
-        let n = self.inputs.len();
-        let mut values = vec![0u128; self.ops.len()];
-        for candidate in 0u32..(1u32 << (8 * n)) {
-            let byte = |i: usize| u128::from((candidate >> (8 * i)) as u8);
-            for (k, op) in self.ops.iter().enumerate() {
-                values[k] = match *op {
-                    Op::Const(v) => v,
-                    Op::Input(i) => byte(i),
-                    Op::Unary(op, w, a) => fold_unary(op, w, values[a]),
-                    Op::Binary(op, w, a, b) => fold_binary(op, w, values[a], values[b]),
-                    Op::Ite(c, t, e) => {
-                        if values[c] == 1 {
-                            values[t]
-                        } else {
-                            values[e]
-                        }
-                    }
-                    Op::Extract(a, lo, w) => mask(w, values[a] >> lo),
-                    Op::SExt(a, from, to) => {
-                        let v = values[a];
-                        if (v >> (from - 1)) & 1 == 1 {
-                            mask(to, v | !mask(from, u128::MAX))
-                        } else {
-                            v
-                        }
-                    }
-                    Op::Concat(hi, lw, lo) => (values[hi] << lw) | values[lo],
-                    Op::Copy(a) => values[a],
-                };
+    /// The operations `root` needs, itself included, in evaluation order.
+    fn cone(ops: &[Op], root: usize) -> Vec<u32> {
+        let mut seen = vec![false; root + 1];
+        let mut stack = vec![root];
+        let mut cone = Vec::new();
+        while let Some(k) = stack.pop() {
+            if std::mem::replace(&mut seen[k], true) {
+                continue;
             }
-            if self.roots.iter().all(|&r| values[r] == 1) {
-                return Some((0..n).map(|i| (candidate >> (8 * i)) as u8).collect());
+            cone.push(k as u32);
+            stack.extend(ops[k].operands().into_iter().flatten());
+        }
+        // Operands have smaller indices than the operations that read them.
+        cone.sort_unstable();
+        cone
+    }
+
+    /// The weighted operations the search may take: [`MAX_STEPS`] for a formula with hard
+    /// operations, [`SMALL_STEPS`] for one over at most two bytes without memory, and
+    /// [`EASY_STEPS`] otherwise (the backend answers those in a millisecond or two).
+    fn budget(&self) -> u64 {
+        if self.hard {
+            MAX_STEPS
+        } else if self.inputs.len() <= 2 && !self.arrays {
+            SMALL_STEPS
+        } else {
+            EASY_STEPS
+        }
+    }
+
+    /// The value of operation `k` on the input `bytes`, its operands computed.
+    fn eval(&self, k: usize, values: &[u128], bytes: &[u8]) -> u128 {
+        match self.ops[k] {
+            Op::Const(v) => v,
+            Op::Input(i) => u128::from(bytes[i]),
+            Op::Unary(op, w, a) => fold_unary(op, w, values[a]),
+            Op::Binary(op, w, a, b) => fold_binary(op, w, values[a], values[b]),
+            Op::Ite(c, t, e) => {
+                if values[c] == 1 {
+                    values[t]
+                } else {
+                    values[e]
+                }
+            }
+            Op::Extract(a, lo, w) => mask(w, values[a] >> lo),
+            Op::SExt(a, from, to) => {
+                let v = values[a];
+                if (v >> (from - 1)) & 1 == 1 {
+                    mask(to, v | !mask(from, u128::MAX))
+                } else {
+                    v
+                }
+            }
+            Op::Concat(hi, lw, lo) => (values[hi] << lw) | values[lo],
+            Op::Copy(a) => values[a],
+            Op::FpBinary(op, w, a, b) => fold_fp_binary(op, w, values[a], values[b]),
+            Op::FpUnary(op, w, a) => fold_fp_unary(op, w, values[a]),
+            Op::FpFma(w, a, b, c) => fold_fp_fma(w, values[a], values[b], values[c]),
+            Op::FpCmp(op, w, a, b) => u128::from(fold_fp_cmp(op, w, values[a], values[b])),
+            Op::FpConvert(from, to, a) => fold_fp_convert(from, to, values[a]),
+            Op::FpToSInt(from, to, a) => fold_fp_to_sint(from, to, values[a]),
+            Op::IntToFp(from, to, signed, a) => fold_int_to_fp(from, to, signed, values[a]),
+            Op::ArrayConst(_) | Op::ArrayStore(..) => 0,
+            Op::ArrayRead(array, index) => {
+                let index = values[index];
+                let mut cur = array;
+                loop {
+                    match self.ops[cur] {
+                        Op::ArrayConst(v) => break u128::from(v),
+                        Op::ArrayStore(a, at, v) => {
+                            if values[at] == index {
+                                break values[v];
+                            }
+                            cur = a;
+                        }
+                        Op::Ite(c, t, e) => cur = if values[c] == 1 { t } else { e },
+                        // Not an array: only reachable from an ill-sorted expression.
+                        _ => break 0,
+                    }
+                }
             }
         }
-        None
+    }
+
+    /// Runs `filter` on `bytes` from scratch, counting its cost in `steps`; whether it holds.
+    fn holds(&self, filter: &Filter, values: &mut [u128], bytes: &[u8], steps: &mut u64) -> bool {
+        for &k in &filter.cone {
+            values[k as usize] = self.eval(k as usize, values, bytes);
+        }
+        *steps += filter.cost;
+        values[filter.root] == 1
+    }
+
+    /// The first input on which every filter holds, when finding it (or that there is none)
+    /// takes at most `budget` weighted operations.
+    ///
+    /// First the filters that read no input, then each input's values that pass the filters
+    /// reading that input alone (its domain), each value stopping at the first filter it
+    /// fails. If the domains leave few enough combinations for the other filters to run on
+    /// each within the budget, a depth-first search fixes the inputs in order, each over its
+    /// domain, and runs each filter once the inputs it reads are fixed; otherwise the search
+    /// does not start.
+    fn search(&self, budget: u64) -> Search {
+        let n = self.inputs.len();
+        let mut values = vec![0u128; self.ops.len()];
+        let mut bytes = vec![0u8; n];
+        let mut steps = 0u64;
+        for filter in self.filters.iter().filter(|f| f.reads == 0) {
+            if !self.holds(filter, &mut values, &bytes, &mut steps) {
+                return Search::None;
+            }
+        }
+        let mut domains: Vec<Vec<u8>> = Vec::with_capacity(n);
+        for i in 0..n {
+            let own: Vec<&Filter> = self.filters.iter().filter(|f| f.reads == 1 << i).collect();
+            let mut domain = Vec::new();
+            for v in 0..=255u8 {
+                bytes[i] = v;
+                if own
+                    .iter()
+                    .all(|f| self.holds(f, &mut values, &bytes, &mut steps))
+                {
+                    domain.push(v);
+                }
+                if steps > budget {
+                    return Search::OverBudget;
+                }
+            }
+            if domain.is_empty() {
+                return Search::None;
+            }
+            domains.push(domain);
+        }
+        let mut at_level: Vec<Vec<&Filter>> = vec![Vec::new(); n + 1];
+        for filter in self.filters.iter().filter(|f| f.reads.count_ones() > 1) {
+            at_level[level(filter.reads)].push(filter);
+        }
+        if at_level.iter().all(Vec::is_empty) {
+            return Search::Found(domains.iter().map(|d| d[0]).collect());
+        }
+        // The search computes an operation of level `l` once per combination of the domains
+        // of the first `l` inputs, at most: its values are kept while those inputs stay.
+        let mut combinations = vec![1u64; n + 1];
+        for (l, domain) in domains.iter().enumerate() {
+            combinations[l + 1] = combinations[l].saturating_mul(domain.len() as u64);
+        }
+        let mut needed = vec![false; self.ops.len()];
+        for filter in at_level.iter().flatten() {
+            for &k in &filter.cone {
+                needed[k as usize] = true;
+            }
+        }
+        let rest = needed
+            .iter()
+            .enumerate()
+            .filter(|(_, &needed)| needed)
+            .fold(0u64, |sum, (k, _)| {
+                let runs = combinations[self.levels[k]];
+                sum.saturating_add(runs.saturating_mul(u64::from(self.weights[k])))
+            });
+        if steps.saturating_add(rest) > budget {
+            return Search::OverBudget;
+        }
+        let mut dfs = Dfs {
+            program: self,
+            domains: &domains,
+            at_level: &at_level,
+            bytes,
+            values,
+            computed_at: vec![0; self.ops.len()],
+            fixed_at: vec![1; n + 1],
+            clock: 1,
+        };
+        if dfs.descend(1) {
+            Search::Found(dfs.bytes)
+        } else {
+            Search::None
+        }
+    }
+}
+
+/// The depth-first search over the inputs' domains.
+struct Dfs<'a> {
+    program: &'a Program,
+    domains: &'a [Vec<u8>],
+    at_level: &'a [Vec<&'a Filter>],
+    bytes: Vec<u8>,
+    values: Vec<u128>,
+    /// When each value was computed (0: never).
+    computed_at: Vec<u64>,
+    /// When the input of each level was last fixed. Fixing an input fixes every later one
+    /// again before a filter of a later level runs, so a value of level `l` is current when
+    /// it was computed at or after `fixed_at[l]`.
+    fixed_at: Vec<u64>,
+    clock: u64,
+}
+
+impl Dfs<'_> {
+    /// Whether some values of the inputs of `level` and after, the earlier ones as fixed,
+    /// make every filter hold; `bytes` holds them when so.
+    fn descend(&mut self, level: usize) -> bool {
+        let n = self.domains.len();
+        for &v in &self.domains[level - 1] {
+            self.bytes[level - 1] = v;
+            self.clock += 1;
+            self.fixed_at[level] = self.clock;
+            let holds = (0..self.at_level[level].len()).all(|f| self.holds(level, f));
+            if holds && (level == n || self.descend(level + 1)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Runs filter `f` of `level`, reusing the values still current; whether it holds.
+    fn holds(&mut self, level: usize, f: usize) -> bool {
+        let filter = self.at_level[level][f];
+        for &k in &filter.cone {
+            let k = k as usize;
+            let computed = self.computed_at[k];
+            if computed == 0 || computed < self.fixed_at[self.program.levels[k]] {
+                self.values[k] = self.program.eval(k, &self.values, &self.bytes);
+                self.computed_at[k] = self.clock;
+            }
+        }
+        self.values[filter.root] == 1
     }
 }
 
@@ -155,11 +540,16 @@ impl Program {
 pub struct EnumeratingSolver {
     inner: Box<dyn Solver>,
     decided: u64,
+    over_budget: u64,
 }
 
 impl EnumeratingSolver {
     pub fn new(inner: Box<dyn Solver>) -> Self {
-        Self { inner, decided: 0 }
+        Self {
+            inner,
+            decided: 0,
+            over_budget: 0,
+        }
     }
 }
 
@@ -172,24 +562,29 @@ impl Solver for EnumeratingSolver {
     ) -> Result<SatResult, SolverError> {
         let mut roots = constraints.to_vec();
         roots.push(query);
-        let program = match Program::compile(pool, &roots) {
-            Some(p) if p.cost() <= MAX_STEPS => p,
-            _ => return self.inner.check(pool, constraints, query),
+        let Some(program) = Program::compile(pool, &roots) else {
+            return self.inner.check(pool, constraints, query);
+        };
+        let values = match program.search(program.budget()) {
+            Search::OverBudget => {
+                self.over_budget += 1;
+                return self.inner.check(pool, constraints, query);
+            }
+            Search::None => {
+                self.decided += 1;
+                return Ok(SatResult::Unsat);
+            }
+            Search::Found(values) => values,
         };
         self.decided += 1;
-        Ok(match program.search() {
-            None => SatResult::Unsat,
-            Some(values) => {
-                let bytes = program
-                    .inputs
-                    .iter()
-                    .zip(values)
-                    .map(|(&(array, offset), v)| (array, offset, v));
-                let mut model = assignment_from_bytes(pool, bytes);
-                fill_missing_arrays(pool, &mut model, &roots);
-                SatResult::Sat(model)
-            }
-        })
+        let bytes = program
+            .inputs
+            .iter()
+            .zip(values)
+            .map(|(&(array, offset), v)| (array, offset, v));
+        let mut model = assignment_from_bytes(pool, bytes);
+        fill_missing_arrays(pool, &mut model, &roots);
+        Ok(SatResult::Sat(model))
     }
 
     fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
@@ -203,6 +598,7 @@ impl Solver for EnumeratingSolver {
     fn stats(&self) -> SolverStats {
         let mut stats = self.inner.stats();
         stats.enumerated += self.decided;
+        stats.enumeration_over_budget += self.over_budget;
         stats
     }
 }
@@ -210,6 +606,7 @@ impl Solver for EnumeratingSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::FpPred;
     use crate::solver::BitwuzlaSolver;
 
     /// Every answer of the enumeration agrees with Bitwuzla's, on formulas with one and two
@@ -264,6 +661,132 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A formula over `n` bytes of `x` for the property test: each byte kept to 8 values by
+    /// constraints of its own, and constraints and a query over several bytes built from
+    /// integer arithmetic, `double` and `long double` arithmetic, table reads at symbolic
+    /// offsets and stores to them.
+    fn random_formula(
+        pool: &ExprPool,
+        x: crate::expr::ArrayId,
+        n: u32,
+        next: &mut impl FnMut(u64) -> u64,
+    ) -> (Vec<ExprId>, ExprId, Vec<u8>) {
+        let byte = |i: u32| pool.sym(x, i);
+        let c8 = |v: u64| pool.constant(8, u128::from(v));
+        let c32 = |v: u64| pool.constant(32, u128::from(v));
+        let los: Vec<u8> = (0..n).map(|_| next(248) as u8).collect();
+        let mut constraints = Vec::new();
+        for i in 0..n {
+            let lo = u64::from(los[i as usize]);
+            constraints.push(pool.ule(c8(lo), byte(i)));
+            constraints.push(pool.ule(byte(i), c8(lo + 7)));
+            if next(3) == 0 {
+                constraints.push(pool.ne(byte(i), c8(lo + next(8))));
+            }
+        }
+        // The byte's value within its range, 0 to 7, in 32 bits.
+        let digit = |i: u32| pool.zext(pool.sub(byte(i), c8(u64::from(los[i as usize]))), 32);
+        let template = |next: &mut dyn FnMut(u64) -> u64| -> ExprId {
+            let (i, j) = (next(u64::from(n)) as u32, next(u64::from(n)) as u32);
+            let k = next(u64::from(n)) as u32;
+            match next(5) {
+                0 => {
+                    let v = pool.add(
+                        pool.mul(digit(i), c32(8)),
+                        pool.mul(digit(j), pool.add(digit(k), c32(1))),
+                    );
+                    pool.ult(pool.urem(v, c32(1 + next(9))), c32(next(4)))
+                }
+                1 | 2 => {
+                    let width = if next(2) == 0 { 64 } else { 80 };
+                    let a = pool.int_to_fp(digit(i), width, true);
+                    let b = pool.int_to_fp(pool.add(digit(j), c32(1)), width, false);
+                    let q = pool.fp_binary(FpBinOp::Div, a, b);
+                    let q = pool.fp_binary(FpBinOp::Mul, q, pool.int_to_fp(digit(k), width, true));
+                    let bound = pool.int_to_fp(c32(next(8)), width, true);
+                    let pred = [FpPred::Olt, FpPred::Oge, FpPred::Oeq][next(3) as usize];
+                    pool.fp_pred(pred, pool.fp_convert(q, 64), pool.fp_convert(bound, 64))
+                }
+                3 => {
+                    let mut table = pool.array_const(next(256) as u8);
+                    for t in 0..8 {
+                        if next(2) == 0 {
+                            table = pool.array_store(table, c32(t), c8(next(8)));
+                        }
+                    }
+                    let read = pool.array_read(table, digit(i));
+                    pool.eq(read, pool.extract(digit(j), 0, 8))
+                }
+                _ => {
+                    let mem = pool.array_store(pool.array_const(0), digit(i), byte(j));
+                    let read = pool.array_read(mem, digit(k));
+                    let other = pool.ite(pool.ult(digit(i), digit(k)), byte(k), byte(i));
+                    pool.ule(read, other)
+                }
+            }
+        };
+        for _ in 0..1 + next(3) {
+            constraints.push(template(next));
+        }
+        let query = template(next);
+        (constraints, query, los)
+    }
+
+    /// The search (domains, then depth first over them, values reused while their inputs
+    /// stay) answers as trying every input in the bytes' ranges with `ExprPool::eval` does,
+    /// on formulas over three and four bytes with floating point and arrays, satisfiable
+    /// and not; each is decided here, none passed on.
+    #[test]
+    fn search_agrees_with_trying_every_input() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 4);
+        let mut seed = 0x5eed_u64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        let (mut sat, mut unsat) = (0, 0);
+        for round in 0..80 {
+            let n = 3 + (round % 2);
+            let (constraints, query, los) = random_formula(&pool, x, n, &mut next);
+            let mut roots = constraints.clone();
+            roots.push(query);
+            let mut expected = None;
+            for combination in 0..8u32.pow(n) {
+                let bytes: Vec<u8> = (0..n)
+                    .map(|i| los[i as usize] + ((combination >> (3 * i)) & 7) as u8)
+                    .collect();
+                let mut input = crate::expr::Assignment::new();
+                input.set(x, bytes.clone());
+                if pool.eval_all(&roots, &input).iter().all(|&v| v == 1) {
+                    expected = Some(bytes);
+                    break;
+                }
+            }
+            let mut solver = EnumeratingSolver::new(Box::new(BitwuzlaSolver::new(None)));
+            let answer = solver.check(&pool, &constraints, query).unwrap();
+            let label = format!("round {round}: {}", pool.to_sexp(query));
+            assert_eq!(solver.stats().enumerated, 1, "passed on, {label}");
+            assert_eq!(answer.is_sat(), expected.is_some(), "{label}");
+            if let SatResult::Sat(model) = answer {
+                for &root in &roots {
+                    assert_eq!(
+                        pool.eval(root, &model),
+                        1,
+                        "{label}: {}",
+                        pool.to_sexp(root)
+                    );
+                }
+                sat += 1;
+            } else {
+                unsat += 1;
+            }
+        }
+        assert!(sat >= 10 && unsat >= 10, "{sat} sat, {unsat} unsat");
     }
 
     #[test]

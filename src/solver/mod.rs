@@ -195,6 +195,8 @@ pub struct SolverStats {
     pub ranges_unsat: u64,
     /// Queries over at most two input bytes decided by trying every input.
     pub enumerated: u64,
+    /// Enumerations that used their budget without an answer (the query went on).
+    pub enumeration_over_budget: u64,
     /// Backend answers compared with the cross-checking solver's (`--cross-check-solver`).
     pub crosscheck_queries: u64,
     /// Of those, answers the two solvers disagreed on (sat against unsat).
@@ -240,6 +242,7 @@ impl SolverStats {
         self.ranges_rewritten += other.ranges_rewritten;
         self.ranges_unsat += other.ranges_unsat;
         self.enumerated += other.enumerated;
+        self.enumeration_over_budget += other.enumeration_over_budget;
         self.crosscheck_queries += other.crosscheck_queries;
         self.crosscheck_disagreements += other.crosscheck_disagreements;
         self.crosscheck_unknown += other.crosscheck_unknown;
@@ -848,6 +851,7 @@ mod tests {
             ranges_rewritten: 13,
             ranges_unsat: 14,
             enumerated: 15,
+            enumeration_over_budget: 26,
             crosscheck_queries: 16,
             crosscheck_disagreements: 17,
             crosscheck_unknown: 18,
@@ -878,6 +882,7 @@ mod tests {
         assert_eq!(sum.ranges_rewritten, 26);
         assert_eq!(sum.ranges_unsat, 28);
         assert_eq!(sum.enumerated, 30);
+        assert_eq!(sum.enumeration_over_budget, 52);
         assert_eq!(sum.backend_resets, 22);
         assert_eq!(sum.validated_models, 24);
         assert_eq!(sum.crosscheck_queries, 32);
