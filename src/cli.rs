@@ -199,7 +199,8 @@ struct EngineArgs {
     /// so far are reported; the verdict is then inconclusive unless a divergence was found.
     #[arg(long = "max-time", value_name = "TIME", default_value = "5m")]
     max_time: String,
-    /// Stop after this many finished paths.
+    /// Stop after this many finished paths (of all threads together; a path that waited for
+    /// a query and was not retried is reported as unknown besides).
     #[arg(long = "max-paths")]
     max_paths: Option<u64>,
     /// Exploration threads for one check, 1 to 256 (default: all cores). Function checks of

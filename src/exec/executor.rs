@@ -16,7 +16,7 @@ use crate::ir::{BlockId, FuncId, Module, Side, GLOBAL_BASE};
 use crate::progress::{Progress, Published, Snapshot, Tally};
 use crate::solver::{SatResult, Solver};
 use crate::stop::{Stop, StopReason};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -217,6 +217,9 @@ pub struct Executor<'a> {
     /// Whether the worker has states besides the one running, live or waiting (set before
     /// each slice): only then may a path's end wait ([`Executor::check_or_defer`]).
     pub(super) others_live: bool,
+    /// The paths ended by every worker of the exploration, when it has several: the
+    /// `--max-paths` limit counts them all.
+    all_paths: Option<Arc<AtomicU64>>,
 }
 
 impl<'a> Executor<'a> {
@@ -253,6 +256,7 @@ impl<'a> Executor<'a> {
             defer_mode: DeferMode::Off,
             misses: Misses::default(),
             others_live: false,
+            all_paths: None,
         }
     }
 
@@ -399,7 +403,7 @@ impl<'a> Executor<'a> {
             for (s, exit) in exits {
                 match driver.on_exit(self, s, exit) {
                     Some(next) => created.push(next),
-                    None => self.stats.paths += 1,
+                    None => self.path_ended(),
                 }
             }
             created.append(&mut self.pending);
@@ -444,6 +448,7 @@ impl<'a> Executor<'a> {
         shared: Option<&WorkPool>,
     ) {
         let start = self.begin();
+        self.all_paths = shared.map(WorkPool::paths);
         let mut searcher: Box<dyn Searcher> = searcher::new(self.config.search, self.config.seed);
         let mut table = StateTable::default();
         for state in initial {
@@ -622,7 +627,11 @@ impl<'a> Executor<'a> {
             None => {}
         }
         if let Some(max) = self.config.max_paths {
-            if self.stats.paths >= max {
+            let ended = self
+                .all_paths
+                .as_ref()
+                .map_or(self.stats.paths, |all| all.load(Ordering::Relaxed));
+            if ended >= max {
                 return Some(format!("max-paths {max} reached"));
             }
         }
@@ -731,7 +740,15 @@ impl<'a> Executor<'a> {
     /// Drops `state` silently (an assumption that cannot hold on it).
     pub fn drop_path(&mut self, mut state: State) {
         self.merge_leave(&mut state);
+        self.path_ended();
+    }
+
+    /// Counts a path that ended, here and for the exploration's other workers.
+    fn path_ended(&mut self) {
         self.stats.paths += 1;
+        if let Some(all) = &self.all_paths {
+            all.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// Ends `state` as a program failure at the current location.
@@ -1242,6 +1259,8 @@ pub struct WorkPool {
     /// Workers waiting for a state (mirrors `PoolInner::idle`, read without the lock).
     hungry: AtomicUsize,
     stopped: AtomicBool,
+    /// Paths ended by all workers, for `--max-paths`.
+    paths: Arc<AtomicU64>,
 }
 
 struct PoolInner {
@@ -1266,6 +1285,7 @@ impl WorkPool {
             ready: Condvar::new(),
             hungry: AtomicUsize::new(0),
             stopped: AtomicBool::new(false),
+            paths: Arc::default(),
         }
     }
 
@@ -1314,6 +1334,11 @@ impl WorkPool {
 
     fn stopped(&self) -> bool {
         self.stopped.load(Ordering::Relaxed)
+    }
+
+    /// The count of paths every worker adds to.
+    fn paths(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.paths)
     }
 
     /// States nobody explored.

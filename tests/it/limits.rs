@@ -484,3 +484,46 @@ fn a_hard_branch_query_waits_while_the_other_paths_run() {
     assert_eq!(code, Some(3), "{json}");
     assert!(diverged.is_empty(), "{json}");
 }
+
+/// `--max-paths` counts the paths of every thread together: echo's pair, 123 paths under
+/// `--sym-args 0 2 2`, stopped at 40 ends with 40 rows with one thread and about 40 with
+/// two (a path the other thread was finishing may end too), not 40 per thread.
+#[test]
+fn max_paths_counts_the_paths_of_every_thread() {
+    crate::programs::build_programs();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (a, b) = (
+        crate::programs::program("echo", "a.bc"),
+        crate::programs::program("echo", "b.bc"),
+    );
+    for (jobs, most) in [("1", 40), ("2", 42)] {
+        let out = d.join(format!("j{jobs}"));
+        let o = xcheck(
+            d,
+            &[
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "-j",
+                jobs,
+                "--max-paths",
+                "40",
+                "--defer-after",
+                "0",
+                "-o",
+                out.to_str().unwrap(),
+                "--",
+                "--sym-args",
+                "0",
+                "2",
+                "2",
+            ],
+        );
+        assert!(matches!(o.status.code(), Some(1 | 3)), "{}", stderr(&o));
+        let (json, _) = report_with_tests(&out);
+        let rows = json["rows"].as_array().unwrap().len();
+        assert!((40..=most).contains(&rows), "-j {jobs}: {rows} rows");
+        let why = json["summary"]["stop_reason"].as_str().unwrap_or("");
+        assert!(why.starts_with("max-paths 40"), "-j {jobs}: {why}");
+    }
+}
