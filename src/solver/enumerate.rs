@@ -71,6 +71,8 @@ enum Op {
     ArrayStore(usize, usize, usize),
     /// Array, index.
     ArrayRead(usize, usize),
+    /// A multiplexer: the value, and its table in `Program::tables`.
+    Table(usize, usize),
 }
 
 impl Op {
@@ -95,7 +97,8 @@ impl Op {
             | Op::FpCmp(..)
             | Op::FpConvert(..)
             | Op::FpToSInt(..)
-            | Op::IntToFp(..) => true,
+            | Op::IntToFp(..)
+            | Op::Table(..) => true,
             _ => false,
         }
     }
@@ -111,7 +114,8 @@ impl Op {
             | Op::FpUnary(_, _, a)
             | Op::FpConvert(_, _, a)
             | Op::FpToSInt(_, _, a)
-            | Op::IntToFp(_, _, _, a) => [Some(a), None, None],
+            | Op::IntToFp(_, _, _, a)
+            | Op::Table(a, _) => [Some(a), None, None],
             Op::Binary(_, _, a, b)
             | Op::Concat(a, _, b)
             | Op::FpBinary(_, _, a, b)
@@ -136,6 +140,8 @@ struct Filter {
 /// The formula as a program: `ops` in evaluation order (operands first), and the filters,
 /// cheapest first.
 struct Program {
+    /// The tables of the multiplexers ([`Op::Table`]).
+    tables: Vec<MuxTable>,
     /// Whether the formula holds an operation that is hard for bit-blasting (see
     /// [`Op::is_hard`]).
     hard: bool,
@@ -147,6 +153,79 @@ struct Program {
     levels: Vec<usize>,
     filters: Vec<Filter>,
     inputs: Vec<(crate::expr::ArrayId, u32)>,
+}
+
+/// A tree of `ite`s on single bits of one value, with constant leaves: how the memory model
+/// reads a constant table at a symbolic offset (`Object::read_symbolic`). Evaluated as a
+/// lookup, it costs a few operations instead of one per `ite`.
+struct MuxTable {
+    /// The value's bits the tree selects on, lowest first.
+    bits: Vec<u32>,
+    /// The leaf for each combination of those bits (bit `i` of the position: `bits[i]`).
+    leaves: Vec<u128>,
+}
+
+/// Fewest `ite`s a tree must have to be compiled as a table.
+const TABLE_MIN_ITES: usize = 8;
+/// Most bits a table may select on.
+const TABLE_MAX_BITS: usize = 12;
+
+/// The value and table of `root` when it is such a tree.
+fn mux_table(pool: &ExprPool, root: ExprId) -> Option<(ExprId, MuxTable)> {
+    let Node::Ite { .. } = pool.node(root) else {
+        return None;
+    };
+    let (mut value, mut bits, mut ites) = (None, Vec::new(), 0);
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        match pool.node(id) {
+            Node::Const { .. } => {}
+            Node::Ite { cond, then, els } => {
+                let Node::Extract { arg, lo, width: 1 } = pool.node(cond) else {
+                    return None;
+                };
+                if *value.get_or_insert(arg) != arg {
+                    return None;
+                }
+                if !bits.contains(&lo) {
+                    bits.push(lo);
+                }
+                ites += 1;
+                if bits.len() > TABLE_MAX_BITS || ites >= 1 << TABLE_MAX_BITS {
+                    return None;
+                }
+                stack.extend([then, els]);
+            }
+            _ => return None,
+        }
+    }
+    if ites < TABLE_MIN_ITES {
+        return None;
+    }
+    bits.sort_unstable();
+    let leaves = (0..1usize << bits.len())
+        .map(|at| {
+            let mut cur = root;
+            loop {
+                match pool.node(cur) {
+                    Node::Ite { cond, then, els } => {
+                        let Node::Extract { lo, .. } = pool.node(cond) else {
+                            unreachable!("checked above");
+                        };
+                        let i = bits.binary_search(&lo).expect("a bit of the table");
+                        cur = if at >> i & 1 == 1 { then } else { els };
+                    }
+                    Node::Const { value, .. } => break value,
+                    _ => unreachable!("checked above"),
+                }
+            }
+        })
+        .collect();
+    Some((value?, MuxTable { bits, leaves }))
 }
 
 /// How an enumeration ended.
@@ -184,6 +263,8 @@ impl Program {
         // Post-order over the DAG, children first.
         let mut slot: FxHashMap<ExprId, usize> = FxHashMap::default();
         let mut ops = Vec::new();
+        let mut tables = Vec::new();
+        let mut muxes: FxHashMap<ExprId, (ExprId, usize)> = FxHashMap::default();
         let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
         while let Some((id, expanded)) = stack.pop() {
             if slot.contains_key(&id) {
@@ -192,11 +273,24 @@ impl Program {
             let node = pool.node(id);
             if !expanded {
                 stack.push((id, true));
+                if let Some((index, table)) = mux_table(pool, id) {
+                    muxes.insert(id, (index, tables.len()));
+                    tables.push(table);
+                    if !slot.contains_key(&index) {
+                        stack.push((index, false));
+                    }
+                    continue;
+                }
                 stack.extend(
                     super::children(&node)
                         .filter(|c| !slot.contains_key(c))
                         .map(|c| (c, false)),
                 );
+                continue;
+            }
+            if let Some(&(index, table)) = muxes.get(&id) {
+                slot.insert(id, ops.len());
+                ops.push(Op::Table(slot[&index], table));
                 continue;
             }
             let s = |c: ExprId| slot[&c];
@@ -259,6 +353,7 @@ impl Program {
         filters.sort_by_key(|f| f.cost);
         let levels = reads.iter().map(|&m| level(m)).collect();
         Some(Program {
+            tables,
             hard,
             arrays,
             ops,
@@ -293,6 +388,7 @@ impl Program {
                     1
                 }
                 Op::ArrayRead(a, _) => stores[a].saturating_add(1),
+                Op::Table(..) => 4,
                 Op::FpBinary(_, w, _, _)
                 | Op::FpUnary(_, w, _)
                 | Op::FpFma(w, _, _, _)
@@ -369,6 +465,15 @@ impl Program {
             Op::FpConvert(from, to, a) => fold_fp_convert(from, to, values[a]),
             Op::FpToSInt(from, to, a) => fold_fp_to_sint(from, to, values[a]),
             Op::IntToFp(from, to, signed, a) => fold_int_to_fp(from, to, signed, values[a]),
+            Op::Table(value, table) => {
+                let MuxTable { bits, leaves } = &self.tables[table];
+                let v = values[value];
+                let at = bits
+                    .iter()
+                    .enumerate()
+                    .fold(0, |at, (i, &bit)| at | ((v >> bit) as usize & 1) << i);
+                leaves[at]
+            }
             Op::ArrayConst(_) | Op::ArrayStore(..) => 0,
             Op::ArrayRead(array, index) => {
                 let index = values[index];
@@ -663,6 +768,45 @@ mod tests {
         }
     }
 
+    /// The byte `leaves[v's bits]` as a tree of `ite`s on the bits of `value`, the highest
+    /// at the root (as `Object::read_symbolic` builds it).
+    fn mux(pool: &ExprPool, value: ExprId, bits: &[u32], leaves: &[u64]) -> ExprId {
+        let Some((&bit, lower)) = bits.split_last() else {
+            return pool.constant(8, u128::from(leaves[0]));
+        };
+        let half = leaves.len() / 2;
+        let low = mux(pool, value, lower, &leaves[..half]);
+        let high = mux(pool, value, lower, &leaves[half..]);
+        pool.ite(pool.extract(value, bit, 1), high, low)
+    }
+
+    /// A multiplexer is compiled as one table lookup, and a query over it gets the answer
+    /// of trying every value.
+    #[test]
+    fn a_multiplexer_is_a_table() {
+        let pool = ExprPool::new();
+        let x = pool.sym(pool.new_array("x", 1), 0);
+        let value = pool.zext(x, 32);
+        let leaves: Vec<u64> = (0..64).map(|i| (i * 37 + 11) % 251).collect();
+        let read = mux(&pool, value, &[1, 2, 3, 5, 6, 7], &leaves);
+        let query = pool.eq(read, pool.constant(8, 104));
+        let program = Program::compile(&pool, &[query]).unwrap();
+        assert_eq!(program.tables.len(), 1);
+        assert!(program.ops.len() < 8, "{} operations", program.ops.len());
+        let expected: Vec<u8> = (0..=255u8)
+            .filter(|&b| {
+                let mut input = crate::expr::Assignment::new();
+                input.set(pool.arrays_in(query)[0], vec![b]);
+                pool.eval(query, &input) == 1
+            })
+            .collect();
+        assert!(!expected.is_empty());
+        match program.search(MAX_STEPS) {
+            Search::Found(bytes) => assert_eq!(bytes[0], expected[0]),
+            _ => panic!("not found"),
+        }
+    }
+
     /// A formula over `n` bytes of `x` for the property test: each byte kept to 8 values by
     /// constraints of its own, and constraints and a query over several bytes built from
     /// integer arithmetic, `double` and `long double` arithmetic, table reads at symbolic
@@ -691,7 +835,7 @@ mod tests {
         let template = |next: &mut dyn FnMut(u64) -> u64| -> ExprId {
             let (i, j) = (next(u64::from(n)) as u32, next(u64::from(n)) as u32);
             let k = next(u64::from(n)) as u32;
-            match next(5) {
+            match next(6) {
                 0 => {
                     let v = pool.add(
                         pool.mul(digit(i), c32(8)),
@@ -718,6 +862,13 @@ mod tests {
                     }
                     let read = pool.array_read(table, digit(i));
                     pool.eq(read, pool.extract(digit(j), 0, 8))
+                }
+                4 => {
+                    // A table read as the memory model multiplexes it.
+                    let v = pool.add(pool.mul(digit(i), c32(8)), digit(j));
+                    let leaves: Vec<u64> = (0..32).map(|_| next(8)).collect();
+                    let read = mux(pool, v, &[0, 1, 2, 3, 4], &leaves);
+                    pool.eq(read, pool.extract(digit(k), 0, 8))
                 }
                 _ => {
                     let mem = pool.array_store(pool.array_const(0), digit(i), byte(j));
