@@ -97,8 +97,7 @@ impl Op {
             | Op::FpCmp(..)
             | Op::FpConvert(..)
             | Op::FpToSInt(..)
-            | Op::IntToFp(..)
-            | Op::Table(..) => true,
+            | Op::IntToFp(..) => true,
             _ => false,
         }
     }
