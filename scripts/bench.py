@@ -116,7 +116,7 @@ def main():
     print("Columns: *decided* = branch sides answered by the path condition (known values, ranges) or the path's model "
           "without a query; *queries* = queries asked of the solver chain; *cached* = of those, answered by the query cache "
           "or the counterexample cache; *ranges* = of those, decided unsatisfiable by range rewriting; *enum* = of those, "
-          "decided by trying every input (at most two input bytes); *backend* = checks Bitwuzla ran; *avoided* = share "
+          "decided by trying the inputs their constraints leave (at most 16 input bytes); *backend* = checks Bitwuzla ran; *avoided* = share "
           "of all feasibility questions that never reached Bitwuzla; *solver* = Bitwuzla's share of wall time; "
           "*engine* = milliseconds the check itself took (the report's wall time: loading, linking, exploring, solving, "
           "minimizing, replaying); *wall* = milliseconds of the whole process with -j 1, which adds the start-up below; "
