@@ -262,9 +262,9 @@ struct EngineArgs {
     no_enumerate: bool,
     #[arg(long = "solver", value_name = "NAME", help = crate::solver::BACKEND_HELP)]
     solver: Option<String>,
-    /// Ask the other SMT solver every question the solver answers; opposite answers stop the
-    /// check with an error (exit 2) naming both, and the query is written to the output
-    /// directory.
+    /// Ask the other SMT solver every question the solver, range rewriting or enumeration
+    /// answers; opposite answers stop the check with an error (exit 2) naming both, and the
+    /// query is written to the output directory.
     #[arg(long = "cross-check-solver")]
     cross_check_solver: bool,
     /// The run's stop token (set by the binary's signal handlers), not an option.

@@ -1,5 +1,5 @@
-//! Assembles the solver chain: Validate → Cache → CexCache → Independence → Ranges →
-//! Enumerate → (CrossCheck) → (QueryLog) → backend (Bitwuzla, Z3 or the portfolio of both),
+//! Assembles the solver chain: Validate → Cache → CexCache → Independence → (CrossCheck) →
+//! Ranges → Enumerate → (QueryLog) → backend (Bitwuzla, Z3 or the portfolio of both),
 //! outermost first.
 //!
 //! The order follows KLEE's `Validating(Caching(CexCaching(Independent(core))))`: the exact
@@ -28,10 +28,10 @@ pub fn new_backend(
     }
 }
 
-/// Builds the solver chain for `cfg`: the backend (its queries logged with `cfg.log`, and
-/// checked by the other backend with `cfg.cross_check`), wrapped (innermost first) by
-/// enumeration, ranges, independence, the counterexample cache, the cache and validation,
-/// each only if `cfg` switches it on. The result counts queries and their total time, and its
+/// Builds the solver chain for `cfg`: the backend (its queries logged with `cfg.log`),
+/// wrapped (innermost first) by enumeration, ranges, the cross-check by the other backend
+/// (`cfg.cross_check`: it checks the answers of the three below it), independence, the
+/// counterexample cache, the cache and validation, each only if `cfg` switches it on. The result counts queries and their total time, and its
 /// `stats()` includes the counters of every layer. The portfolio is not cross-checked: with
 /// `cfg.cross_check` it gives way to Bitwuzla checked by Z3 (the command line refuses the
 /// combination, [`super::PORTFOLIO_CROSS_CHECK`]).
@@ -44,26 +44,34 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
     if let Some(log) = &cfg.log {
         solver = Box::new(LoggingSolver::new(solver, backend.name(), log.clone()));
     }
+    if cfg.enumerate {
+        solver = Box::new(EnumeratingSolver::new(solver));
+    }
+    if cfg.ranges {
+        solver = Box::new(RangeSolver::new(solver));
+    }
     if let Some(dir) = &cfg.cross_check {
+        // Above range rewriting and enumeration, so that their answers are checked too:
+        // they answer without the backend, by reasoning of this project's own.
         let other = backend.other();
         let reference = new_backend(
             other,
             Some(cfg.timeout.unwrap_or(CROSS_CHECK_TIMEOUT)),
             &cfg.stop,
         );
+        let checked = match (cfg.ranges, cfg.enumerate) {
+            (false, false) => backend.name().to_string(),
+            (true, false) => format!("{} after range rewriting", backend.name()),
+            (false, true) => format!("{} or enumeration", backend.name()),
+            (true, true) => format!("{} or enumeration, after range rewriting", backend.name()),
+        };
         solver = Box::new(CrossCheckingSolver::new(
             solver,
-            backend.name(),
+            &checked,
             reference,
             other.name(),
             dir,
         ));
-    }
-    if cfg.enumerate {
-        solver = Box::new(EnumeratingSolver::new(solver));
-    }
-    if cfg.ranges {
-        solver = Box::new(RangeSolver::new(solver));
     }
     if cfg.independence {
         solver = Box::new(IndependenceSolver::new(solver));
@@ -128,6 +136,35 @@ impl Solver for ChainSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cross-check covers the layers that answer without the backend: a question that
+    /// enumeration decides is asked of the other solver too.
+    #[test]
+    fn the_cross_check_sees_what_enumeration_answers() {
+        let pool = ExprPool::new();
+        let dir = tempfile::tempdir().unwrap();
+        let x = pool.sym(pool.new_array("x", 1), 0);
+        let q = pool.eq(
+            pool.mul(pool.zext(x, 32), pool.constant(32, 7)),
+            pool.constant(32, 91),
+        );
+        let mut solver = build_chain(&SolverConfig {
+            cross_check: Some(dir.path().to_path_buf()),
+            ..SolverConfig::default()
+        });
+        let SatResult::Sat(model) = solver.check(&pool, &[], q).unwrap() else {
+            panic!("expected Sat");
+        };
+        assert_eq!(model.byte(pool.arrays_in(q)[0], 0), 13);
+        let unsat = pool.eq(
+            pool.mul(pool.zext(x, 32), pool.constant(32, 7)),
+            pool.constant(32, 92),
+        );
+        assert_eq!(solver.check(&pool, &[], unsat).unwrap(), SatResult::Unsat);
+        let stats = solver.stats();
+        assert_eq!((stats.enumerated, stats.backend_queries), (2, 0));
+        assert_eq!(stats.crosscheck_queries, 2, "{stats:?}");
+    }
 
     #[test]
     fn the_chain_reports_every_layer() {

@@ -1,8 +1,9 @@
-//! The cross-check layer (`--cross-check-solver`): every answer of the backend is compared
-//! with a second, independent solver's answer to the same question.
+//! The cross-check layer (`--cross-check-solver`): every answer of the backend, and of the
+//! layers that answer without it (range rewriting, enumeration), is compared with a second,
+//! independent solver's answer to the same question.
 //!
-//! The layer sits directly above the backend, so it sees exactly the questions the backend
-//! answers. Opposite answers (sat against unsat) are [`SolverError::Disagreement`]: the
+//! The layer sits above range rewriting and enumeration, so it sees each question as
+//! independence leaves it, before either rewrites or decides it. Opposite answers (sat against unsat) are [`SolverError::Disagreement`]: the
 //! message names both answers, says which one a concrete evaluation of the Sat side's model
 //! supports, and gives the path of an SMT-LIB file holding the query. A satisfying model of
 //! the second solver is checked by concrete evaluation like the backend's. `Unknown` on

@@ -197,11 +197,12 @@ pub struct SolverStats {
     pub enumerated: u64,
     /// Enumerations that used their budget without an answer (the query went on).
     pub enumeration_over_budget: u64,
-    /// Backend answers compared with the cross-checking solver's (`--cross-check-solver`).
+    /// Answers (of the backend, range rewriting or enumeration) compared with the
+    /// cross-checking solver's (`--cross-check-solver`).
     pub crosscheck_queries: u64,
     /// Of those, answers the two solvers disagreed on (sat against unsat).
     pub crosscheck_disagreements: u64,
-    /// Backend answers not compared because one of the solvers answered `Unknown`.
+    /// Answers not compared because one of the solvers answered `Unknown`.
     pub crosscheck_unknown: u64,
     /// Time the cross-checking solver spent (translation included).
     pub crosscheck_time: Duration,
