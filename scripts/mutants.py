@@ -34,6 +34,7 @@ mutant is unconfirmed, a wrong proof or an error, 1 otherwise, 2 for a usage err
 """
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -58,6 +59,8 @@ LEVEL_FLAGS = {"O0": ["-O0", "-Xclang", "-disable-O0-optnone"], "O2": ["-O2"]}
 
 TOKEN = re.compile(r"""
     (?P<ws>\s+) | (?P<comment>/\*.*?\*/|//[^\n]*) | (?P<pp>\#[^\n]*)
+  | (?P<float>0[xX][0-9a-fA-F]*\.?[0-9a-fA-F]*[pP][-+]?[0-9]+[fFlL]?
+      |(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?[fFlL]?|[0-9]+[eE][-+]?[0-9]+[fFlL]?)
   | (?P<num>0[xX][0-9a-fA-F]+[uUlL]*|[0-9]+[uUlL]*)
   | (?P<id>[A-Za-z_]\w*) | (?P<str>"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')
   | (?P<op><<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|[^\s\w])
@@ -156,7 +159,7 @@ def mutations(src):
             out.append((f"line {line}: if ({cond.strip()}) negated",
                         src[:open_off] + "(!(" + cond + "))" + src[close_off + 1:]))
         elif kind == "op" and text in SWAPS:
-            if text in BINARY_ONLY and not (prev and (prev[0] in ("id", "num")
+            if text in BINARY_ONLY and not (prev and (prev[0] in ("id", "num", "float")
                                                      or prev[1] in (")", "]"))):
                 continue
             if text in ("<", ">") and prev and prev[0] == "pp":
@@ -537,6 +540,29 @@ def check_mutant(case, mid, desc, source, max_time):
     return "unconfirmed", f"{len(confirmed)} confirmed tests, none diverges natively"
 
 
+def same_outcome(case, x, y):
+    """Whether two native output lines agree as the check compares: byte for byte, or, for a
+    floating-point return under `--fp-equal ieee`, as numbers (-0.0 equal to +0.0, NaN
+    equal to NaN)."""
+    if x == y:
+        return True
+    ieee = any(a == "--fp-equal" and b == "ieee" for a, b in zip(case.args, case.args[1:]))
+    if not ieee or case.ret not in ("float", "double"):
+        return False
+    parts = []
+    for line in (x, y):
+        m = re.search(r"ret=([0-9a-fA-F]+)", line)
+        if not m:
+            return False
+        raw = bytes.fromhex(m.group(1))
+        if len(raw) not in (4, 8):
+            return False
+        value = struct.unpack("<f" if len(raw) == 4 else "<d", raw)[0]
+        parts.append((line[:m.start()], line[m.end():], value))
+    (pa, sa, va), (pb, sb, vb) = parts
+    return pa == pb and sa == sb and (va == vb or (math.isnan(va) and math.isnan(vb)))
+
+
 def equivalent_check(case, mid):
     ref, mut = case.driver("ref", []), case.driver(mid, [])
     if ref is None or mut is None:
@@ -548,7 +574,7 @@ def equivalent_check(case, mid):
         return "error", f"the native drivers both stop with status {ca}"
     la, lb = a.splitlines(), b.splitlines()
     for x, y in zip(la, lb):
-        if x != y:
+        if not same_outcome(case, x, y):
             return "WRONG-PROOF", f"natively differs: ref {x[:100]} / mutant {y[:100]}"
     if (ca, len(la)) != (cb, len(lb)):
         return "WRONG-PROOF", f"natively: ref status {ca} after {len(la)} inputs, mutant {cb} after {len(lb)}"
