@@ -473,8 +473,10 @@ class Case:
             src.write_text(driver_source(self.src, self.func, self.params, self.ret,
                                          globals_, self.buffer_sizes, self.assumes))
             exe = self.work / f"drv-{stem}-{len(globals_)}"
+            # -lm: a mutant may keep a libm call (sqrt of a possibly negative value) that
+            # the reference's build turned into an instruction.
             code, _, err = run([CLANG, "-O0", "-w", str(src), str(self.work / f"{stem}.o"),
-                                "-o", str(exe)])
+                                "-o", str(exe), "-lm"])
             self.drivers[key] = exe if code == 0 else None
             if code != 0:
                 print(f"mutants.py: driver for {stem} does not build: {err[-300:]}", file=sys.stderr)
