@@ -254,6 +254,18 @@ impl<'s> CrossDriver<'s> {
                 },
             },
         };
+        // A failure row shows the other side's result on the row's inputs, not `<symbolic>`.
+        let (result_a, result_b) = match (&model, &verdict) {
+            (Some(m), PathVerdict::ErrorOne | PathVerdict::ErrorBoth) => {
+                let labels: Vec<String> =
+                    self.memory_outputs().into_iter().map(|(l, _)| l).collect();
+                (
+                    concrete_outcome(ex, a, m, &labels, float),
+                    concrete_outcome(ex, b, m, &labels, float),
+                )
+            }
+            _ => (result_a, result_b),
+        };
         let inputs = match &model {
             Some(m) => self.inputs(ex, state, m),
             None => Vec::new(),

@@ -561,3 +561,39 @@ fn an_unknown_solver_is_a_usage_error() {
         "--solver: unknown solver 'portfolio' (expected bitwuzla, z3 or both)",
     );
 }
+
+/// A row where one side fails shows the other side's result on the row's inputs: the trap
+/// at x == 7 against `x + 1` is shown as "returns 8", not as a symbolic value.
+#[test]
+fn a_failure_on_one_side_shows_the_other_sides_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = compile_fixture("trap_at_seven.c", d, "-O0");
+    let b = compile_fixture("trap_at_seven.c", d, "-DTRAP");
+    let out = d.join("out");
+    let o = xcheck(
+        d,
+        &[
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            "next",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let row = report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["verdict"] == "error_one")
+        .expect("a row where only B fails");
+    assert_eq!(row["result_a"], "returns 8", "{row}");
+    assert!(
+        row["detail"].as_str().unwrap().contains("only B fails"),
+        "{row}"
+    );
+}
