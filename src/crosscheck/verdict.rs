@@ -243,12 +243,7 @@ impl<'s> CrossDriver<'s> {
                         results,
                     ),
                     Ok(Some((model, detail))) => {
-                        let labels: Vec<String> =
-                            self.memory_outputs().into_iter().map(|(l, _)| l).collect();
-                        let shown = (
-                            concrete_outcome(ex, a, &model, &labels, float),
-                            concrete_outcome(ex, b, &model, &labels, float),
-                        );
+                        let shown = self.results_on(ex, a, b, &model);
                         (PathVerdict::Diverged, detail, Some(model), shown)
                     }
                 },
@@ -257,12 +252,7 @@ impl<'s> CrossDriver<'s> {
         // A failure row shows the other side's result on the row's inputs, not `<symbolic>`.
         let (result_a, result_b) = match (&model, &verdict) {
             (Some(m), PathVerdict::ErrorOne | PathVerdict::ErrorBoth) => {
-                let labels: Vec<String> =
-                    self.memory_outputs().into_iter().map(|(l, _)| l).collect();
-                (
-                    concrete_outcome(ex, a, m, &labels, float),
-                    concrete_outcome(ex, b, m, &labels, float),
-                )
+                self.results_on(ex, a, b, m)
             }
             _ => (result_a, result_b),
         };
@@ -279,6 +269,22 @@ impl<'s> CrossDriver<'s> {
             class: None,
             three: None,
         })
+    }
+
+    /// Both sides' results with every symbolic part evaluated in `model`.
+    fn results_on(
+        &self,
+        ex: &Executor<'_>,
+        a: &SideOutcome,
+        b: &SideOutcome,
+        model: &Assignment,
+    ) -> (String, String) {
+        let labels: Vec<String> = self.memory_outputs().into_iter().map(|(l, _)| l).collect();
+        let float = self.sig.ret_is_float;
+        (
+            concrete_outcome(ex, a, model, &labels, float),
+            concrete_outcome(ex, b, model, &labels, float),
+        )
     }
 
     /// The ways two returns (or two exits) may differ, each with its name: the return

@@ -159,7 +159,7 @@ pub fn fold_binary(op: BinOp, width: Width, a: u128, b: u128) -> u128 {
 }
 
 /// The `width`-bit value `value` sign-extended and masked to `to` bits.
-pub(super) fn sign_extend(width: Width, to: Width, value: u128) -> u128 {
+pub fn sign_extend(width: Width, to: Width, value: u128) -> u128 {
     mask(to, to_signed(width, value) as u128)
 }
 

@@ -38,7 +38,7 @@ mod store;
 pub mod subst;
 mod x87;
 
-pub use eval::{fold_binary, fold_unary, Assignment};
+pub use eval::{fold_binary, fold_unary, sign_extend, Assignment};
 pub use f79::{IEEE as X87_IEEE_WIDTH, X87 as X87_WIDTH};
 pub use float::{
     default_nan, fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma, fold_fp_to_sint,

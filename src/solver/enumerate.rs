@@ -15,8 +15,9 @@
 //!
 //! Values are kept while the inputs they read stay fixed, so the search computes an
 //! operation at most once per combination of the domains of the inputs up to the last one it
-//! reads, and runs a filter (walking its cone for what is not current) once per combination
-//! of the domains up to its last input. It starts only when that bound fits its budget (at
+//! reads; entering a level, it walks the earlier levels' operations that level's filters
+//! need once per combination of the earlier domains. It starts only when that bound (both
+//! counts, weighted) fits its budget (at
 //! most [`MAX_STEPS`] weighted operations), and the domains stop at the budget too. So a
 //! query this layer passes on has cost it at most the budget and usually only the domains;
 //! one it takes, at most the budget: milliseconds (the weights are estimates; the longest
@@ -31,14 +32,14 @@ use super::{
 };
 use crate::expr::{
     fold_binary, fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma, fold_fp_to_sint,
-    fold_fp_unary, fold_int_to_fp, fold_unary, mask, BinOp, ExprId, ExprPool, FpBinOp, FpCmp,
-    FpUnOp, Node, UnOp, Width, X87_IEEE_WIDTH,
+    fold_fp_unary, fold_int_to_fp, fold_unary, mask, sign_extend, BinOp, ExprId, ExprPool, FpBinOp,
+    FpCmp, FpUnOp, Node, UnOp, Width, X87_IEEE_WIDTH,
 };
 use rustc_hash::FxHashMap;
 
 /// Most symbolic bytes a query may mention to be enumerated (a bit each in a `u64`).
 const MAX_BYTES: usize = 16;
-/// Most weighted operations (see [`Program::weight`]) one enumeration may run.
+/// Most weighted operations (see [`Program::weights`]) one enumeration may run.
 const MAX_STEPS: u64 = 1 << 24;
 /// The budget of a formula over at most two bytes without hard operations or memory.
 const SMALL_STEPS: u64 = 1 << 23;
@@ -177,15 +178,20 @@ fn mux_table(pool: &ExprPool, root: ExprId) -> Option<(ExprId, MuxTable)> {
     let Node::Ite { .. } = pool.node(root) else {
         return None;
     };
-    let (mut value, mut bits, mut ites) = (None, Vec::new(), 0);
-    let mut seen = rustc_hash::FxHashSet::default();
+    /// A node of the tree: a leaf, or a choice on a bit of the value.
+    enum Step {
+        Leaf(u128),
+        Split(u32, ExprId, ExprId),
+    }
+    let (mut value, mut bits) = (None, Vec::new());
+    let mut tree: FxHashMap<ExprId, Step> = FxHashMap::default();
     let mut stack = vec![root];
     while let Some(id) = stack.pop() {
-        if !seen.insert(id) {
+        if tree.contains_key(&id) {
             continue;
         }
-        match pool.node(id) {
-            Node::Const { .. } => {}
+        let step = match pool.node(id) {
+            Node::Const { value, .. } => Step::Leaf(value),
             Node::Ite { cond, then, els } => {
                 let Node::Extract { arg, lo, width: 1 } = pool.node(cond) else {
                     return None;
@@ -196,15 +202,20 @@ fn mux_table(pool: &ExprPool, root: ExprId) -> Option<(ExprId, MuxTable)> {
                 if !bits.contains(&lo) {
                     bits.push(lo);
                 }
-                ites += 1;
-                if bits.len() > TABLE_MAX_BITS || ites >= 1 << TABLE_MAX_BITS {
-                    return None;
-                }
                 stack.extend([then, els]);
+                Step::Split(lo, then, els)
             }
             _ => return None,
+        };
+        tree.insert(id, step);
+        if bits.len() > TABLE_MAX_BITS || tree.len() >= 2 << TABLE_MAX_BITS {
+            return None;
         }
     }
+    let ites = tree
+        .values()
+        .filter(|s| matches!(s, Step::Split(..)))
+        .count();
     if ites < TABLE_MIN_ITES {
         return None;
     }
@@ -213,16 +224,12 @@ fn mux_table(pool: &ExprPool, root: ExprId) -> Option<(ExprId, MuxTable)> {
         .map(|at| {
             let mut cur = root;
             loop {
-                match pool.node(cur) {
-                    Node::Ite { cond, then, els } => {
-                        let Node::Extract { lo, .. } = pool.node(cond) else {
-                            unreachable!("checked above");
-                        };
-                        let i = bits.binary_search(&lo).expect("a bit of the table");
+                match tree[&cur] {
+                    Step::Leaf(leaf) => break leaf,
+                    Step::Split(lo, then, els) => {
+                        let i = bits.partition_point(|&b| b < lo);
                         cur = if at >> i & 1 == 1 { then } else { els };
                     }
-                    Node::Const { value, .. } => break value,
-                    _ => unreachable!("checked above"),
                 }
             }
         })
@@ -250,11 +257,10 @@ fn level(reads: u64) -> usize {
 impl Program {
     /// Compiles `roots`, or `None` when they mention too many bytes.
     fn compile(pool: &ExprPool, roots: &[ExprId]) -> Option<Self> {
-        let bytes = symbolic_bytes(pool, roots.iter().copied());
+        let mut bytes = symbolic_bytes(pool, roots.iter().copied());
         if bytes.len() > MAX_BYTES {
             return None;
         }
-        let mut bytes = bytes;
         bytes.sort_unstable_by_key(|&(_, array, offset)| (array, offset));
         let inputs: Vec<_> = bytes.iter().map(|&(_, a, o)| (a, o)).collect();
         let input_of: FxHashMap<ExprId, usize> = bytes
@@ -450,14 +456,7 @@ impl Program {
                 }
             }
             Op::Extract(a, lo, w) => mask(w, values[a] >> lo),
-            Op::SExt(a, from, to) => {
-                let v = values[a];
-                if (v >> (from - 1)) & 1 == 1 {
-                    mask(to, v | !mask(from, u128::MAX))
-                } else {
-                    v
-                }
-            }
+            Op::SExt(a, from, to) => sign_extend(from, to, values[a]),
             Op::Concat(hi, lw, lo) => (values[hi] << lw) | values[lo],
             Op::Copy(a) => values[a],
             Op::FpBinary(op, w, a, b) => fold_fp_binary(op, w, values[a], values[b]),
@@ -725,26 +724,25 @@ impl Solver for EnumeratingSolver {
         let Some(program) = Program::compile(pool, &roots) else {
             return self.inner.check(pool, constraints, query);
         };
-        let values = match program.search(program.budget()) {
+        let answer = match program.search(program.budget()) {
             Search::OverBudget => {
                 self.over_budget += 1;
                 return self.inner.check(pool, constraints, query);
             }
-            Search::None => {
-                self.decided += 1;
-                return Ok(SatResult::Unsat);
+            Search::None => SatResult::Unsat,
+            Search::Found(values) => {
+                let bytes = program
+                    .inputs
+                    .iter()
+                    .zip(values)
+                    .map(|(&(array, offset), v)| (array, offset, v));
+                let mut model = assignment_from_bytes(pool, bytes);
+                fill_missing_arrays(pool, &mut model, &roots);
+                SatResult::Sat(model)
             }
-            Search::Found(values) => values,
         };
         self.decided += 1;
-        let bytes = program
-            .inputs
-            .iter()
-            .zip(values)
-            .map(|(&(array, offset), v)| (array, offset, v));
-        let mut model = assignment_from_bytes(pool, bytes);
-        fill_missing_arrays(pool, &mut model, &roots);
-        Ok(SatResult::Sat(model))
+        Ok(answer)
     }
 
     fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
