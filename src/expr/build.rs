@@ -448,6 +448,11 @@ impl ExprPool {
         if x != b {
             return Some(self.eq(self.constant(w, c), x));
         }
+        if c == 0 {
+            if let Some(bound) = self.cleared_bits_are_zero(b) {
+                return Some(bound);
+            }
+        }
         match self.node(b) {
             Node::ZExt { arg, .. } => {
                 let aw = self.width(arg);
