@@ -275,6 +275,52 @@ pub fn sample_values(width: u32) -> Vec<u128> {
     values
 }
 
+/// How many seeded random tuples [`samples`] gives after the round ones.
+const RANDOM_SAMPLES: usize = 30;
+
+/// Deterministic value tuples for floats of `widths` bits, tried concretely where a
+/// difference is searched for: [`round_samples`], then [`random_samples`].
+pub(super) fn samples(widths: &[u32]) -> impl Iterator<Item = Vec<u128>> + '_ {
+    round_samples(widths).chain(random_samples(widths))
+}
+
+/// Every value of [`sample_values`] with every float of `widths` bits at the same one,
+/// then each paired with the next.
+pub(super) fn round_samples(widths: &[u32]) -> impl Iterator<Item = Vec<u128>> + '_ {
+    let round: Vec<Vec<u128>> = widths.iter().map(|&w| sample_values(w)).collect();
+    let rounds = 2 * round.iter().map(Vec::len).max().unwrap_or(0);
+    (0..rounds).map(move |k| {
+        round
+            .iter()
+            .enumerate()
+            .map(|(i, round)| {
+                let n = round.len();
+                // A float with fewer values than another repeats its last pairing.
+                round[(k.min(2 * n - 1) + i * (k.min(2 * n - 1) / n)) % n]
+            })
+            .collect()
+    })
+}
+
+/// [`RANDOM_SAMPLES`] seeded moderate values for floats of `widths` bits: random signs,
+/// magnitudes from 2^-8 to 2^8, the same sequence every time.
+pub(super) fn random_samples(widths: &[u32]) -> impl Iterator<Item = Vec<u128>> + '_ {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    (0..RANDOM_SAMPLES).map(move |_| {
+        widths
+            .iter()
+            .map(|&width| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let v =
+                    ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2f64.powi((seed % 17) as i32 - 8);
+                fp_bits_of(width, if seed & 1 == 1 { -v } else { v })
+            })
+            .collect()
+    })
+}
+
 /// A NaN with payload 1 and the default NaN negated (none for formats other than float and
 /// double).
 fn other_nans(width: u32) -> Vec<u128> {

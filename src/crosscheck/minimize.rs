@@ -21,7 +21,7 @@
 //! multiplications on the path that proof can take the solver longer than the whole
 //! exploration.)
 
-use super::float::{input_places, round_values};
+use super::float::{input_places, random_samples, round_samples, round_values};
 use super::setup::{Arguments, Signature};
 use crate::exec::{Executor, State, Value};
 use crate::expr::{
@@ -42,6 +42,11 @@ pub const TOTAL_BUDGET: Duration = Duration::from_secs(10);
 
 /// Time limit of one minimization query: a preference that is hard to decide is skipped.
 const QUERY_TIMEOUT: Duration = Duration::from_millis(250);
+
+/// Concrete evaluations one float parameter's round values may take together with samples
+/// of the later float parameters (each evaluates the path condition and the difference;
+/// a few microseconds for the usual numerical function).
+const LATER_SAMPLE_TRIES: u32 = 2048;
 
 /// Unanswered queries after which a minimization asks the solver nothing more about floats
 /// (their round values are still tried concretely): questions about the same floating-point
@@ -223,12 +228,29 @@ pub fn minimize(
         return model;
     }
     let mut search = Search::new(pool, state, goal, model, *budget, stop);
-    for (p, (value, bytes)) in sig.params.iter().zip(args.values.iter().zip(&args.bytes)) {
+    // The input bytes of each float parameter that can be patched (`None` for the rest).
+    let float_places: Vec<Option<(u32, Vec<(ArrayId, u32)>)>> = sig
+        .params
+        .iter()
+        .zip(&args.bytes)
+        .map(|(p, bytes)| {
+            let places = input_places(pool, bytes)?;
+            (p.float && p.buffer.is_none() && places.len() * 8 == p.width as usize)
+                .then_some((p.width, places))
+        })
+        .collect();
+    for (i, (p, (value, bytes))) in sig
+        .params
+        .iter()
+        .zip(args.values.iter().zip(&args.bytes))
+        .enumerate()
+    {
         match p.buffer {
             None => {
                 if let Value::Sym(v) = value {
                     if p.float {
-                        round_float(&mut search, pool, *v, bytes);
+                        let later: Vec<_> = float_places[i + 1..].iter().flatten().collect();
+                        round_float(&mut search, pool, *v, bytes, &later);
                     } else {
                         smallest_magnitude(&mut search, pool, *v);
                     }
@@ -347,22 +369,52 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
 }
 
 /// Prefers a round value for the float `v` (whose input bytes are `bytes`): the first of
-/// [`round_values`] the path allows (tried concretely, then the simplest through the
-/// solver), else a whole number of magnitude at most 10^6, else any value of that size;
-/// the solver is not asked once [`FLOAT_UNANSWERED_LIMIT`] queries went unanswered.
-fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Value]) {
+/// [`round_values`] the path allows (tried concretely: `v` alone, then together with the
+/// samples of the `later` float parameters, which are not minimized yet and may
+/// change; then the simplest through the solver), else a whole number of magnitude at
+/// most 10^6, else any value of that size; the solver is not asked once
+/// [`FLOAT_UNANSWERED_LIMIT`] queries went unanswered.
+fn round_float(
+    search: &mut Search<'_>,
+    pool: &ExprPool,
+    v: ExprId,
+    bytes: &[Value],
+    later: &[&(u32, Vec<(ArrayId, u32)>)],
+) {
     let w = pool.width(v);
     let candidates = round_values(w);
     let places = input_places(pool, bytes).filter(|p| p.len() * 8 == w as usize);
     if let Some(places) = &places {
         for &c in &candidates {
-            let changes: Vec<(ArrayId, u32, u8)> = places
-                .iter()
-                .enumerate()
-                .map(|(i, &(array, offset))| (array, offset, (c >> (8 * i)) as u8))
-                .collect();
-            if search.try_bytes(&changes, pool.eq(v, pool.constant(w, c))) {
+            if search.try_bytes(&patch(places, c), pool.eq(v, pool.constant(w, c))) {
                 return;
+            }
+        }
+        // A difference between floating-point computations often needs inexact operands
+        // besides the round one (a product that rounds): the later parameters take the
+        // values a difference is sampled with, moderate random ones first (a difference on
+        // ordinary numbers before one through infinities and NaNs), a bounded number of
+        // evaluations in all.
+        let widths: Vec<u32> = later.iter().map(|(w, _)| *w).collect();
+        let mut tries = 0;
+        let random: Vec<Vec<u128>> = random_samples(&widths).collect();
+        let round: Vec<Vec<u128>> = round_samples(&widths).collect();
+        for pass in [random, round].iter().filter(|_| !later.is_empty()) {
+            for (&c, values) in candidates
+                .iter()
+                .flat_map(|c| pass.iter().map(move |values| (c, values)))
+            {
+                tries += 1;
+                if tries > LATER_SAMPLE_TRIES || search.exhausted() {
+                    break;
+                }
+                let mut changes = patch(places, c);
+                for ((_, other), &value) in later.iter().zip(values) {
+                    changes.extend(patch(other, value));
+                }
+                if search.try_bytes(&changes, pool.eq(v, pool.constant(w, c))) {
+                    return;
+                }
             }
         }
     }
@@ -407,6 +459,15 @@ fn round_float(search: &mut Search<'_>, pool: &ExprPool, v: ExprId, bytes: &[Val
     if !search.try_wish(pool.bool_and(moderate, whole)) && !search.unanswered {
         search.try_wish(moderate);
     }
+}
+
+/// The bytes of `places` (little-endian) set to `value`.
+fn patch(places: &[(ArrayId, u32)], value: u128) -> Vec<(ArrayId, u32, u8)> {
+    places
+        .iter()
+        .enumerate()
+        .map(|(i, &(array, offset))| (array, offset, (value >> (8 * i)) as u8))
+        .collect()
 }
 
 /// Prefers printable bytes and zeroes, then zeroes at the end of the buffer.

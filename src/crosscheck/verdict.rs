@@ -496,32 +496,10 @@ fn sample_difference(
     let base = state.model.as_deref().cloned().unwrap_or_default();
     let mut all = state.constraints.as_slice().to_vec();
     all.push(differ);
-    let round: Vec<Vec<u128>> = floats
-        .iter()
-        .map(|(w, _)| super::float::sample_values(*w))
-        .collect();
-    // Seeded moderate values: random signs, magnitudes from 2^-8 to 2^8.
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut random = |width: u32| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let v = ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2f64.powi((seed % 17) as i32 - 8);
-        crate::expr::fp_bits_of(width, if seed & 1 == 1 { -v } else { v })
-    };
-    // Every round value (with every parameter at the same one, then each paired with the
-    // next), then this many random ones.
-    const RANDOM_TRIES: usize = 30;
-    let rounds = 2 * round.iter().map(Vec::len).max().unwrap_or(0);
-    for k in 0..rounds + RANDOM_TRIES {
+    let widths: Vec<u32> = floats.iter().map(|(w, _)| *w).collect();
+    for values in super::float::samples(&widths) {
         let mut model = base.clone();
-        for (i, (width, places)) in floats.iter().enumerate() {
-            let n = round[i].len();
-            let value = if k < 2 * n {
-                round[i][(k + i * (k / n)) % n]
-            } else {
-                random(*width)
-            };
+        for ((_, places), value) in floats.iter().zip(values) {
             for (j, &(array, offset)) in places.iter().enumerate() {
                 model.set_byte(array, offset, (value >> (8 * j)) as u8);
             }
