@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 mod isolate;
 mod libm;
 mod musl;
-pub use isolate::{check_bitcode_main, parse_in_child, CHECK_SUBCOMMAND};
+pub use isolate::{check_bitcode_main, parse_in_child, CHECK_BY_EXEC_VARIABLE, CHECK_SUBCOMMAND};
 pub use libm::{libc_archive, musl_dir};
 pub use musl::{build_native, musl_compile_flags, native_link_args, tail_flags, PROGRAM_ROOTS};
 

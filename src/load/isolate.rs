@@ -2,9 +2,11 @@
 //!
 //! LLVM's bitcode reader aborts (`LLVM ERROR: Invalid abbrev number`, or the verifier's
 //! `Broken module found` while it upgrades debug info) or segfaults on corrupt files. The
-//! binary calls [`parse_in_child`] with its own path; from then on every load first runs
-//! `xcheck __check-bitcode`, which reads, parses and verifies (LLVM's verifier) the same
-//! files. A child that dies by a signal becomes one error line naming the file it was
+//! binary calls [`parse_in_child`] with its own path; from then on every load first has a
+//! child parse and verify (LLVM's verifier) the same bytes: a forked copy of the process
+//! when it has one thread (as the binary has when it loads), else `xcheck
+//! __check-bitcode`, which reads the files again (and always with
+//! [`CHECK_BY_EXEC_VARIABLE`] set). A child that dies by a signal becomes one error line naming the file it was
 //! parsing; a child that fails cleanly passes its error on; debug info the reader had to
 //! drop as invalid is an error too (LLVM would print the verifier's dump and go on). Only
 //! then does the parent parse the files itself, without the verifier, and link and lower
@@ -103,6 +105,9 @@ struct ChildRun {
 }
 
 fn run_child(exe: &PathBuf, inputs: &[Input], key: u64) -> std::io::Result<ChildRun> {
+    if fork_is_safe() && std::env::var_os(CHECK_BY_EXEC_VARIABLE).is_none() {
+        return fork_child(inputs);
+    }
     let mut child = Command::new(exe)
         .arg(CHECK_SUBCOMMAND)
         .arg(format!("{key:016x}"))
@@ -111,37 +116,141 @@ fn run_child(exe: &PathBuf, inputs: &[Input], key: u64) -> std::io::Result<Child
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()?;
-    let (mut out, mut err) = (child.stdout.take(), child.stderr.take());
-    std::thread::scope(|s| {
-        // Both pipes are drained while the child runs, so that neither can fill and stall it.
-        fn drain(pipe: Option<impl Read>) -> String {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            String::from_utf8_lossy(&bytes).into_owned()
+    let (out, err) = (child.stdout.take(), child.stderr.take());
+    let run = drain_and_wait(out, err, || {
+        let _ = child.kill();
+    });
+    let status = if run.finished {
+        Some(child.wait()?)
+    } else {
+        let _ = child.wait();
+        None
+    };
+    Ok(ChildRun {
+        status,
+        stdout: run.stdout,
+        stderr: run.stderr,
+    })
+}
+
+/// What a checker wrote, and whether it ended within [`TIME_LIMIT`].
+struct Drained {
+    finished: bool,
+    stdout: String,
+    stderr: String,
+}
+
+/// Reads a checker's stdout and stderr to their ends (both while it runs, so that neither
+/// pipe can fill and stall it); `kill` is called when its stdout is still open after
+/// [`TIME_LIMIT`]. The caller waits for the process.
+fn drain_and_wait(
+    out: Option<impl Read + Send>,
+    err: Option<impl Read + Send>,
+    kill: impl FnOnce(),
+) -> Drained {
+    fn drain(pipe: Option<impl Read>) -> String {
+        let mut bytes = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut bytes);
         }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+    std::thread::scope(|s| {
         // The end of stdout is the child's end: waiting for it needs no polling.
         let (done, ended) = std::sync::mpsc::channel();
         let stdout = s.spawn(move || {
-            let text = drain(out.take());
+            let text = drain(out);
             let _ = done.send(());
             text
         });
-        let stderr = s.spawn(move || drain(err.take()));
-        let status = match ended.recv_timeout(TIME_LIMIT) {
+        let stderr = s.spawn(move || drain(err));
+        let finished = match ended.recv_timeout(TIME_LIMIT) {
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                None
+                kill();
+                false
             }
-            _ => Some(child.wait()?),
+            _ => true,
         };
-        Ok(ChildRun {
-            status,
+        Drained {
+            finished,
             stdout: stdout.join().unwrap_or_default(),
             stderr: stderr.join().unwrap_or_default(),
-        })
+        }
+    })
+}
+
+/// Set (to anything), the checker is always started as `xcheck __check-bitcode`, never
+/// forked: the tests run the corrupt inputs through both ways.
+pub const CHECK_BY_EXEC_VARIABLE: &str = "XCHECK_CHECK_BITCODE_BY_EXEC";
+
+/// Whether this process has a single thread, so that a forked child, which has only the
+/// thread that forked, finds no lock held by a thread it does not have (LLVM's, the
+/// standard streams', the allocator's).
+fn fork_is_safe() -> bool {
+    std::fs::read_dir("/proc/self/task").is_ok_and(|tasks| tasks.count() == 1)
+}
+
+/// The checker as a forked copy of this process: the same protocol on the same pipes as
+/// the executed one (its stdout and stderr are pipes to the parent), without starting a
+/// program (some 4 ms a check, most of a small check's time: mapping and relocating the
+/// binary, LLVM's static constructors). The child checks the bytes already read, and
+/// leaves by `_exit`, running no destructor of the parent's state.
+fn fork_child(inputs: &[Input]) -> std::io::Result<ChildRun> {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::unix::process::ExitStatusExt;
+    let pipe = || -> std::io::Result<(OwnedFd, OwnedFd)> {
+        let mut fds = [0; 2];
+        // SAFETY: pipe2 writes two descriptors into the array it is given.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // SAFETY: both descriptors were just opened and are owned by nothing else.
+        Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+    };
+    let (out_read, out_write) = pipe()?;
+    let (err_read, err_write) = pipe()?;
+    // What the parent's streams hold must not be written a second time by the child.
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: the process has one thread (`fork_is_safe`), so the child's copy holds no
+    // lock another thread took; the child only parses and writes, then `_exit`s.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if pid == 0 {
+        use std::os::fd::AsRawFd;
+        // SAFETY: the child's own descriptors and signal dispositions; `_exit` ends it
+        // without running the parent's exit handlers or destructors.
+        unsafe {
+            libc::dup2(out_write.as_raw_fd(), 1);
+            libc::dup2(err_write.as_raw_fd(), 2);
+            // Ended by an interrupt as an executed checker would be, not by the parent's
+            // handlers (which only set the parent's stop flag).
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            let code = check_inputs(inputs);
+            let _ = std::io::stdout().flush();
+            libc::_exit(code);
+        }
+    }
+    drop((out_write, err_write));
+    let (out, err) = (std::fs::File::from(out_read), std::fs::File::from(err_read));
+    let run = drain_and_wait(Some(out), Some(err), || {
+        // SAFETY: the pid is this process's child, not yet waited for.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    });
+    let mut status = 0;
+    // SAFETY: waits for the child forked above, once.
+    let waited = unsafe { libc::waitpid(pid, &mut status, 0) };
+    if waited < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(ChildRun {
+        status: run.finished.then(|| ExitStatus::from_raw(status)),
+        stdout: run.stdout,
+        stderr: run.stderr,
     })
 }
 
@@ -288,7 +397,25 @@ pub fn check_bitcode_main(args: &[OsString]) -> i32 {
     if inputs.is_empty() || fingerprint(&inputs) != key {
         return fail(Some(0), "the file changed while xcheck read it");
     }
-    match check_parse(&inputs, &mut |i| println!("parsing {i}")) {
+    parse_and_say(&inputs)
+}
+
+/// A forked checker's side: the inputs are the bytes the parent read.
+fn check_inputs(inputs: &[Input]) -> i32 {
+    no_core_dumps();
+    println!("{HANDSHAKE}");
+    parse_and_say(inputs)
+}
+
+/// Parses and verifies `inputs`, saying on stdout before each which one (`parsing I`) and
+/// at the end how it went (`ok`, or `error I MESSAGE`); returns the exit code.
+fn parse_and_say(inputs: &[Input]) -> i32 {
+    let fail = |index: Option<usize>, msg: &str| {
+        let i = index.map_or("-".to_string(), |i| i.to_string());
+        println!("error {i} {}", msg.replace(['\n', '\r'], "; "));
+        crate::error::EXIT_ERROR
+    };
+    match check_parse(inputs, &mut |i| println!("parsing {i}")) {
         Ok(()) => {
             println!("ok");
             0

@@ -10,7 +10,13 @@ use std::time::{Duration, Instant};
 /// Runs the xcheck binary in `dir`, killing it if it runs past `limit` (a FIFO or a device
 /// as input must not make it wait or read forever).
 fn xcheck_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+    xcheck_with_env(dir, args, limit, &[])
+}
+
+/// [`xcheck_within`] with `env` added to the environment.
+fn xcheck_with_env(dir: &Path, args: &[&str], limit: Duration, env: &[(&str, &str)]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xcheck"))
+        .envs(env.iter().copied())
         .current_dir(dir)
         .args(args)
         .stdin(Stdio::null())
@@ -221,14 +227,19 @@ fn every_command_that_loads_bitcode_survives_a_reader_crash() {
         &["run", m],
         &["replay", k, m, b, "--function", &f],
     ];
+    // The checker is a forked copy of the binary (a process with one thread), or the binary
+    // run again as `xcheck __check-bitcode`: both ways, the crash is the same one line.
+    let by_exec = [(xcheck::load::CHECK_BY_EXEC_VARIABLE, "1")];
     for args in commands {
-        let o = xcheck(dir.path(), args);
-        assert_one_line_error(&o, "corrupt bitcode (LLVM's reader");
-        assert!(
-            stderr(&o).contains(&format!("{m}: ")),
-            "{args:?}: {}",
-            stderr(&o)
-        );
+        for env in [&[][..], &by_exec[..]] {
+            let o = xcheck_with_env(dir.path(), args, Duration::from_secs(60), env);
+            assert_one_line_error(&o, "corrupt bitcode (LLVM's reader");
+            assert!(
+                stderr(&o).contains(&format!("{m}: ")),
+                "{args:?} {env:?}: {}",
+                stderr(&o)
+            );
+        }
     }
 }
 
