@@ -163,21 +163,37 @@ impl<'e> Search<'e> {
     /// Adopts the model with `changes` patched in, and fixes `wish`, if that model satisfies
     /// the path condition and everything fixed so far (no query).
     fn try_bytes(&mut self, changes: &[(ArrayId, u32, u8)], wish: ExprId) -> bool {
-        let pool = self.pool;
+        match self.patched(changes, &[wish]) {
+            Some(model) => {
+                self.model = Arc::new(model);
+                self.fixed.push(wish);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the model with `changes` patched in satisfies the path condition, everything
+    /// fixed so far and `more` (no query, nothing adopted).
+    fn holds_with(&self, changes: &[(ArrayId, u32, u8)], more: &[ExprId]) -> bool {
+        self.patched(changes, more).is_some()
+    }
+
+    /// The model with `changes` patched in, if it satisfies the path condition, everything
+    /// fixed so far and `more`.
+    fn patched(&self, changes: &[(ArrayId, u32, u8)], more: &[ExprId]) -> Option<Assignment> {
         let mut model = (*self.model).clone();
         for &(array, offset, value) in changes {
             model.set_byte(array, offset, value);
         }
         let mut all = self.state.constraints.as_slice().to_vec();
         all.extend_from_slice(&self.fixed);
-        all.push(wish);
-        if pool.eval_all(&all, &model).iter().all(|&v| v == 1) {
-            self.model = Arc::new(model);
-            self.fixed.push(wish);
-            true
-        } else {
-            false
-        }
+        all.extend_from_slice(more);
+        self.pool
+            .eval_all(&all, &model)
+            .iter()
+            .all(|&v| v == 1)
+            .then_some(model)
     }
 
     /// A model of the path condition and every one of `extra`; `None` when there is none or
@@ -434,6 +450,20 @@ fn round_float(
     if search.unanswered_total >= FLOAT_UNANSWERED_LIMIT {
         return;
     }
+    // Alone on the path, a value whose neighbours in its format both leave the path (a
+    // divergence at `c == mid * mid`) is kept: the solver would mostly prove that no whole
+    // number is left, a query per counterexample.
+    if let (true, Some(places)) = (alone, &places) {
+        let value = pool.eval(v, &search.model);
+        let neighbours = fp_neighbours(w, value);
+        if !neighbours.is_empty()
+            && neighbours
+                .iter()
+                .all(|&n| !search.holds_with(&patch(places, n), &[]))
+        {
+            return;
+        }
+    }
     // The simplest values through the solver; once one of these questions goes unanswered,
     // the others (the same question about another constant) are not asked.
     for &c in candidates.iter().take(if alone { 0 } else { 3 }) {
@@ -459,6 +489,31 @@ fn round_float(
     if !search.try_wish(pool.bool_and(moderate, whole)) && !search.unanswered {
         search.try_wish(moderate);
     }
+}
+
+/// The two floats next to the finite `float` or `double` bit pattern `bits` (one unit in
+/// the last place above and below, through zero to the other sign); none for other widths,
+/// infinities and NaNs.
+fn fp_neighbours(w: u32, bits: u128) -> Vec<u128> {
+    if w != 32 && w != 64 {
+        return Vec::new();
+    }
+    let sign = 1u128 << (w - 1);
+    let magnitude = bits & (sign - 1);
+    let exponent_ones = match w {
+        32 => 0x7f80_0000u128,
+        _ => 0x7ff0_0000_0000_0000u128,
+    };
+    if magnitude >= exponent_ones {
+        return Vec::new();
+    }
+    let away = (bits & sign) | (magnitude + 1);
+    let toward = if magnitude == 0 {
+        (bits ^ sign) | 1
+    } else {
+        (bits & sign) | (magnitude - 1)
+    };
+    vec![away, toward]
 }
 
 /// The bytes of `places` (little-endian) set to `value`.
@@ -597,5 +652,43 @@ fn prefer_bytes(
         if !concrete && !search.try_wish(zero) {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fp_neighbours;
+
+    #[test]
+    fn the_neighbours_of_a_float_are_one_unit_away_through_zero() {
+        let bits = |f: f64| u128::from(f.to_bits());
+        let float = |b: u128| f64::from_bits(b as u64);
+        for x in [
+            1.0,
+            -1.0,
+            0.75,
+            1e300,
+            -3.5e-310,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ] {
+            let n = fp_neighbours(64, bits(x));
+            assert_eq!(n.len(), 2, "{x}");
+            let (a, b) = (float(n[0]), float(n[1]));
+            let (lo, hi) = (a.min(b), a.max(b));
+            assert!(lo < x && x < hi, "{x}: {a} {b}");
+            // Nothing lies between a value and its neighbours.
+            assert_eq!(lo.to_bits().abs_diff(x.to_bits()), 1, "{x}");
+        }
+        let zero = fp_neighbours(32, 0);
+        assert_eq!(
+            zero.iter()
+                .map(|&b| f32::from_bits(b as u32))
+                .collect::<Vec<_>>(),
+            [f32::from_bits(1), -f32::from_bits(1)]
+        );
+        assert!(fp_neighbours(64, bits(f64::INFINITY)).is_empty());
+        assert!(fp_neighbours(64, bits(f64::NAN)).is_empty());
+        assert!(fp_neighbours(80, 0).is_empty());
     }
 }
