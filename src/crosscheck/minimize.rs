@@ -19,7 +19,11 @@
 //! to the solver. (Proving that none can be met is what is expensive: a divergence that
 //! needs a byte above 0x7f makes "every byte printable" unsatisfiable, and with
 //! multiplications on the path that proof can take the solver longer than the whole
-//! exploration.)
+//! exploration.) A float's round values are tried with the later float parameters free
+//! too (they are not minimized yet): a difference between two float computations often
+//! needs one inexact operand beside the round one. A float that is the path's only input
+//! and whose two neighbours in its format leave the path is kept as it is: the path pins
+//! it, and the solver would only prove so.
 
 use super::float::{input_places, random_samples, round_samples, round_values};
 use super::setup::{Arguments, Signature};
@@ -146,6 +150,11 @@ impl<'e> Search<'e> {
         if pool.eval(wish, &self.model) != 0 {
             self.fixed.push(wish);
             return true;
+        }
+        // A wish that the path condition's known values and ranges exclude needs no query.
+        let mut stats = crate::exec::constraints::ConstraintStats::default();
+        if self.state.constraints.decide(pool, wish, &mut stats) == Some(false) {
+            return false;
         }
         self.queries += 1;
         let mut all = self.fixed.clone();
@@ -354,13 +363,14 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
         let negative = pool.slt(v, pool.constant(w, 0));
         pool.ite(negative, pool.neg(v), v)
     };
+    let at_most = |p: u128| magnitude_at_most(pool, v, magnitude, p);
     let current = |s: &Search<'_>| pool.eval(magnitude, &s.model);
     // `hi` is always feasible; `lo - 1` never is (or `lo` is 0).
     let mut hi = current(search);
     let mut lo = 0u128;
     let mut probe = 0u128;
     while probe < hi && !search.exhausted() {
-        let wish = pool.ule(magnitude, pool.constant(w, probe));
+        let wish = at_most(probe);
         if search.try_wish(wish) {
             hi = current(search);
             break;
@@ -373,7 +383,7 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
     }
     while lo < hi && !search.exhausted() {
         let mid = lo + (hi - lo) / 2;
-        if search.try_wish(pool.ule(magnitude, pool.constant(w, mid))) {
+        if search.try_wish(at_most(mid)) {
             hi = current(search);
         } else {
             lo = mid + 1;
@@ -381,6 +391,20 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
     }
     if w > 1 && to_signed(w, pool.eval(v, &search.model)) < 0 {
         search.try_wish(pool.sge(v, pool.constant(w, 0)));
+    }
+}
+
+/// `|v| <= p` (`magnitude` is `|v|`, unsigned), as `v + p <=u 2p` where that means the
+/// same (`p` below the sign bit: the sum wraps `v` in `[-p, p]` onto `[0, 2p]`): one
+/// comparison of `v` with constants, which the path condition's ranges of `v` decide
+/// without a query when they exclude it, and which needs no negation or `ite`.
+fn magnitude_at_most(pool: &ExprPool, v: ExprId, magnitude: ExprId, p: u128) -> ExprId {
+    let w = pool.width(v);
+    if w > 1 && p < 1u128 << (w - 1) {
+        let k = |c: u128| pool.constant(w, c);
+        pool.ule(pool.add(k(p), v), k(2 * p))
+    } else {
+        pool.ule(magnitude, pool.constant(w, p))
     }
 }
 
@@ -657,7 +681,31 @@ fn prefer_bytes(
 
 #[cfg(test)]
 mod tests {
-    use super::fp_neighbours;
+    use super::{fp_neighbours, magnitude_at_most};
+    use crate::expr::{Assignment, ExprPool};
+
+    #[test]
+    fn a_bound_on_the_magnitude_means_what_the_absolute_value_says() {
+        let pool = ExprPool::new();
+        let a = pool.new_array("v", 1);
+        let v = pool.sym(a, 0);
+        let negative = pool.slt(v, pool.constant(8, 0));
+        let magnitude = pool.ite(negative, pool.neg(v), v);
+        for p in [0u128, 1, 2, 5, 63, 127, 128, 200, 255] {
+            let bound = magnitude_at_most(&pool, v, magnitude, p);
+            for x in 0..=255u8 {
+                let mut model = Assignment::new();
+                model.set(a, vec![x]);
+                let abs = u128::from((x as i8).unsigned_abs());
+                assert_eq!(
+                    pool.eval(bound, &model),
+                    u128::from(abs <= p),
+                    "|{}| <= {p}",
+                    x as i8
+                );
+            }
+        }
+    }
 
     #[test]
     fn the_neighbours_of_a_float_are_one_unit_away_through_zero() {
