@@ -260,11 +260,14 @@ struct EngineArgs {
     /// Turn off enumeration (queries over at most 16 input bytes decided by trying the inputs their constraints leave, when that is cheap).
     #[arg(long = "no-enumerate")]
     no_enumerate: bool,
+    /// Turn off boundary models (a query answered by the path's model with an input moved to a boundary of its comparisons with constants, checked by evaluation).
+    #[arg(long = "no-boundary-models")]
+    no_boundary_models: bool,
     #[arg(long = "solver", value_name = "NAME", help = crate::solver::BACKEND_HELP)]
     solver: Option<String>,
-    /// Ask the other SMT solver every question the solver, range rewriting or enumeration
-    /// answers; opposite answers stop the check with an error (exit 2) naming both, and the
-    /// query is written to the output directory.
+    /// Ask the other SMT solver every question the solver, range rewriting, enumeration or
+    /// boundary models answer; opposite answers stop the check with an error (exit 2) naming
+    /// both, and the query is written to the output directory.
     #[arg(long = "cross-check-solver")]
     cross_check_solver: bool,
     /// The run's stop token (set by the binary's signal handlers), not an option.
@@ -614,6 +617,7 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
         independence: !e.no_independence,
         ranges: !e.no_ranges,
         enumerate: !e.no_enumerate,
+        boundary: !e.no_boundary_models,
         cex_cache: !e.no_cex_cache,
         validate: true,
         backend: match &e.solver {

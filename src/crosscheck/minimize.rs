@@ -28,9 +28,7 @@
 use super::float::{input_places, random_samples, round_samples, round_values};
 use super::setup::{Arguments, Signature};
 use crate::exec::{Executor, State, Value};
-use crate::expr::{
-    mask, to_signed, ArrayId, Assignment, ExprId, ExprPool, FloatOp, FpPred, FpUnOp, Node,
-};
+use crate::expr::{mask, ArrayId, Assignment, ExprId, ExprPool, FloatOp, FpPred, FpUnOp, Node};
 use crate::solver::{build_chain, symbolic_bytes, SatResult, Solver, SolverConfig};
 use crate::stop::Stop;
 use std::sync::Arc;
@@ -389,7 +387,11 @@ fn smallest_magnitude(search: &mut Search<'_>, pool: &ExprPool, v: ExprId) {
             lo = mid + 1;
         }
     }
-    if w > 1 && to_signed(w, pool.eval(v, &search.model)) < 0 {
+    // What was found stays fixed for the later parameters' queries, also when no probe ran
+    // (the value was already 0) or none succeeded: the wish holds in the model, so fixing it
+    // asks nothing. (A solver's model for a later wish could otherwise move it again.)
+    search.try_wish(at_most(hi));
+    if w > 1 {
         search.try_wish(pool.sge(v, pool.constant(w, 0)));
     }
 }
@@ -479,7 +481,7 @@ fn round_float(
     // number is left, a query per counterexample.
     if let (true, Some(places)) = (alone, &places) {
         let value = pool.eval(v, &search.model);
-        let neighbours = fp_neighbours(w, value);
+        let neighbours = crate::expr::fp_neighbours(w, value);
         if !neighbours.is_empty()
             && neighbours
                 .iter()
@@ -513,31 +515,6 @@ fn round_float(
     if !search.try_wish(pool.bool_and(moderate, whole)) && !search.unanswered {
         search.try_wish(moderate);
     }
-}
-
-/// The two floats next to the finite `float` or `double` bit pattern `bits` (one unit in
-/// the last place above and below, through zero to the other sign); none for other widths,
-/// infinities and NaNs.
-fn fp_neighbours(w: u32, bits: u128) -> Vec<u128> {
-    if w != 32 && w != 64 {
-        return Vec::new();
-    }
-    let sign = 1u128 << (w - 1);
-    let magnitude = bits & (sign - 1);
-    let exponent_ones = match w {
-        32 => 0x7f80_0000u128,
-        _ => 0x7ff0_0000_0000_0000u128,
-    };
-    if magnitude >= exponent_ones {
-        return Vec::new();
-    }
-    let away = (bits & sign) | (magnitude + 1);
-    let toward = if magnitude == 0 {
-        (bits ^ sign) | 1
-    } else {
-        (bits & sign) | (magnitude - 1)
-    };
-    vec![away, toward]
 }
 
 /// The bytes of `places` (little-endian) set to `value`.
@@ -681,7 +658,7 @@ fn prefer_bytes(
 
 #[cfg(test)]
 mod tests {
-    use super::{fp_neighbours, magnitude_at_most};
+    use super::magnitude_at_most;
     use crate::expr::{Assignment, ExprPool};
 
     #[test]
@@ -705,38 +682,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn the_neighbours_of_a_float_are_one_unit_away_through_zero() {
-        let bits = |f: f64| u128::from(f.to_bits());
-        let float = |b: u128| f64::from_bits(b as u64);
-        for x in [
-            1.0,
-            -1.0,
-            0.75,
-            1e300,
-            -3.5e-310,
-            f64::MAX,
-            f64::MIN_POSITIVE,
-        ] {
-            let n = fp_neighbours(64, bits(x));
-            assert_eq!(n.len(), 2, "{x}");
-            let (a, b) = (float(n[0]), float(n[1]));
-            let (lo, hi) = (a.min(b), a.max(b));
-            assert!(lo < x && x < hi, "{x}: {a} {b}");
-            // Nothing lies between a value and its neighbours.
-            assert_eq!(lo.to_bits().abs_diff(x.to_bits()), 1, "{x}");
-        }
-        let zero = fp_neighbours(32, 0);
-        assert_eq!(
-            zero.iter()
-                .map(|&b| f32::from_bits(b as u32))
-                .collect::<Vec<_>>(),
-            [f32::from_bits(1), -f32::from_bits(1)]
-        );
-        assert!(fp_neighbours(64, bits(f64::INFINITY)).is_empty());
-        assert!(fp_neighbours(64, bits(f64::NAN)).is_empty());
-        assert!(fp_neighbours(80, 0).is_empty());
     }
 }

@@ -975,6 +975,7 @@ fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats) -> V
         ("ranges: decided unsat", s.ranges_unsat),
         ("enumerated", s.enumerated),
         ("enumeration over budget", s.enumeration_over_budget),
+        ("boundary models", s.boundary_models),
         ("backend queries", s.backend_queries),
         ("backend time ms", s.backend_time.as_millis() as u64),
         ("models validated", s.validated_models),

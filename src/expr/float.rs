@@ -48,6 +48,31 @@ fn layout(width: Width) -> (u32, u32) {
     (e, s - 1)
 }
 
+/// The two floats next to the finite `float` or `double` bit pattern `bits` (one unit in
+/// the last place above and below, through zero to the other sign); none for other widths,
+/// infinities and NaNs.
+pub fn fp_neighbours(w: Width, bits: u128) -> Vec<u128> {
+    if w != 32 && w != 64 {
+        return Vec::new();
+    }
+    let sign = 1u128 << (w - 1);
+    let magnitude = bits & (sign - 1);
+    let exponent_ones = match w {
+        32 => 0x7f80_0000u128,
+        _ => 0x7ff0_0000_0000_0000u128,
+    };
+    if magnitude >= exponent_ones {
+        return Vec::new();
+    }
+    let away = (bits & sign) | (magnitude + 1);
+    let toward = if magnitude == 0 {
+        (bits ^ sign) | 1
+    } else {
+        (bits & sign) | (magnitude - 1)
+    };
+    vec![away, toward]
+}
+
 /// The bit pattern of `value` rounded to the format of `width` (32, 64, 79, or 80 for
 /// `long double`) bits.
 pub fn fp_bits_of(width: Width, value: f64) -> u128 {
@@ -1158,6 +1183,39 @@ impl ExprPool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_neighbours_of_a_float_are_one_unit_away_through_zero() {
+        let bits = |f: f64| u128::from(f.to_bits());
+        let float = |b: u128| f64::from_bits(b as u64);
+        for x in [
+            1.0,
+            -1.0,
+            0.75,
+            1e300,
+            -3.5e-310,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ] {
+            let n = fp_neighbours(64, bits(x));
+            assert_eq!(n.len(), 2, "{x}");
+            let (a, b) = (float(n[0]), float(n[1]));
+            let (lo, hi) = (a.min(b), a.max(b));
+            assert!(lo < x && x < hi, "{x}: {a} {b}");
+            // Nothing lies between a value and its neighbours.
+            assert_eq!(lo.to_bits().abs_diff(x.to_bits()), 1, "{x}");
+        }
+        let zero = fp_neighbours(32, 0);
+        assert_eq!(
+            zero.iter()
+                .map(|&b| f32::from_bits(b as u32))
+                .collect::<Vec<_>>(),
+            [f32::from_bits(1), -f32::from_bits(1)]
+        );
+        assert!(fp_neighbours(64, bits(f64::INFINITY)).is_empty());
+        assert!(fp_neighbours(64, bits(f64::NAN)).is_empty());
+        assert!(fp_neighbours(80, 0).is_empty());
+    }
 
     #[test]
     fn operations_on_choices_between_constants_are_choices_between_results() {

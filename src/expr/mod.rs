@@ -42,7 +42,8 @@ pub use eval::{fold_binary, fold_unary, sign_extend, Assignment};
 pub use f79::{IEEE as X87_IEEE_WIDTH, X87 as X87_WIDTH};
 pub use float::{
     default_nan, fold_fp_binary, fold_fp_cmp, fold_fp_convert, fold_fp_fma, fold_fp_to_sint,
-    fold_fp_unary, fold_int_to_fp, fp_bits_of, fp_format, is_fp_width, FloatOp, FpPred,
+    fold_fp_unary, fold_int_to_fp, fp_bits_of, fp_format, fp_neighbours, is_fp_width, FloatOp,
+    FpPred,
 };
 pub use known::KnownBits;
 pub use sexp::ParseError;

@@ -11,6 +11,9 @@ pub type Pieces = Vec<(u128, u128)>;
 /// The term that the comparison `c` of a term with a constant constrains, and the values it
 /// allows for that term (`None` when `c` is no such comparison).
 pub fn comparison_pieces(pool: &ExprPool, c: ExprId) -> Option<(ExprId, Pieces)> {
+    if let Node::FpCmp { op, lhs, rhs } = pool.node(c) {
+        return float_comparison_pieces(pool, op, lhs, rhs);
+    }
     let Node::Binary { op, lhs, rhs } = pool.node(c) else {
         return None;
     };
@@ -63,6 +66,95 @@ pub fn comparison_pieces(pool: &ExprPool, c: ExprId) -> Option<(ExprId, Pieces)>
         _ => return None,
     };
     Some((t, pieces))
+}
+
+/// The bit patterns of a `float` or `double` term that an ordered comparison with a
+/// constant allows (false on NaN). In the unsigned order of bit patterns the positive
+/// values run from +0 up to +inf and the negative ones from -0 up to -inf, so every such
+/// set is at most two intervals: `x > 1.0` is `(bits(1.0), bits(+inf)]`, `x < 1.0` is
+/// `[+0, bits(1.0))` with every negative value `[-0, -inf]`; ±0 are one value.
+fn float_comparison_pieces(
+    pool: &ExprPool,
+    op: super::FpCmp,
+    lhs: ExprId,
+    rhs: ExprId,
+) -> Option<(ExprId, Pieces)> {
+    use super::FpCmp;
+    let w = pool.width(lhs);
+    if w != 32 && w != 64 {
+        return None;
+    }
+    let (k, t, const_left) = match (pool.as_const(lhs), pool.as_const(rhs)) {
+        (Some(k), None) => (k, rhs, true),
+        (None, Some(k)) => (k, lhs, false),
+        _ => return None,
+    };
+    let sign = 1u128 << (w - 1);
+    let inf = match w {
+        32 => 0x7f80_0000u128,
+        _ => 0x7ff0_0000_0000_0000u128,
+    };
+    let magnitude = k & (sign - 1);
+    if magnitude > inf {
+        // A NaN constant: no ordered comparison holds.
+        return Some((t, vec![]));
+    }
+    let zero = magnitude == 0;
+    let negative = k & sign != 0 && !zero;
+    let positives = (0, inf);
+    let negatives = (sign, sign | inf);
+    // The `x` with `x > k` (`strict`) or `x >= k`.
+    let above = |strict: bool| -> Pieces {
+        if zero {
+            return if strict {
+                vec![(1, inf)]
+            } else {
+                vec![positives, (sign, sign)]
+            };
+        }
+        if negative {
+            // Every positive value, and the negative ones smaller in magnitude.
+            vec![positives, (sign, if strict { k - 1 } else { k })]
+        } else if strict {
+            if k == inf {
+                vec![]
+            } else {
+                vec![(k + 1, inf)]
+            }
+        } else {
+            vec![(k, inf)]
+        }
+    };
+    // The `x` with `x < k` (`strict`) or `x <= k`.
+    let below = |strict: bool| -> Pieces {
+        if zero {
+            return if strict {
+                vec![(sign + 1, sign | inf)]
+            } else {
+                vec![(0, 0), negatives]
+            };
+        }
+        if negative {
+            let first = if strict { k + 1 } else { k };
+            if first > (sign | inf) {
+                vec![]
+            } else {
+                vec![(first, sign | inf)]
+            }
+        } else {
+            vec![(0, if strict { k - 1 } else { k }), negatives]
+        }
+    };
+    let pieces = match (op, const_left) {
+        (FpCmp::Eq, _) if zero => vec![(0, 0), (sign, sign)],
+        (FpCmp::Eq, _) => vec![(k, k)],
+        // `k < x`, `k <= x`: `x` above `k`.
+        (FpCmp::Lt, true) => above(true),
+        (FpCmp::Le, true) => above(false),
+        (FpCmp::Lt, false) => below(true),
+        (FpCmp::Le, false) => below(false),
+    };
+    Some((t, normalize(pieces)))
 }
 
 /// Every value of `width` bits.
@@ -132,4 +224,76 @@ pub fn complement(p: &Pieces, max: u128) -> Pieces {
         out.push((next, max));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::{fold_fp_cmp, fp_bits_of, FpCmp, Sort};
+
+    // Float comparisons with a constant as sets of bit patterns: membership agrees with the
+    // concrete comparison on the edges of the format and on random patterns, for constants
+    // at every edge (±0, subnormals, ±inf, NaNs) and random ones, in both operand orders.
+    #[test]
+    fn float_comparisons_with_a_constant_are_the_bit_patterns_they_allow() {
+        for w in [32u32, 64] {
+            let sign = 1u128 << (w - 1);
+            let inf = if w == 32 {
+                0x7f80_0000u128
+            } else {
+                0x7ff0_0000_0000_0000
+            };
+            let max = mask(w, u128::MAX);
+            let mut edges = vec![0, 1, 2, inf - 1, inf, inf + 1, sign - 1];
+            let negated: Vec<u128> = edges.iter().map(|e| e | sign).collect();
+            edges.extend(negated);
+            edges.extend([fp_bits_of(w, 1.0), fp_bits_of(w, -0.25)]);
+            let mut seed = 0x243F_6A88_85A3_08D3u64;
+            let mut random = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                u128::from(seed) & max
+            };
+            let constants: Vec<u128> = edges
+                .iter()
+                .copied()
+                .chain((0..20).map(|_| random()))
+                .collect();
+            let values: Vec<u128> = edges
+                .iter()
+                .copied()
+                .chain((0..300).map(|_| random()))
+                .collect();
+            let pool = ExprPool::new();
+            let a = pool.new_array("x", w / 8);
+            let x = (1..w / 8).fold(pool.sym(a, 0), |acc, i| pool.concat(pool.sym(a, i), acc));
+            for &k in &constants {
+                let kc = pool.constant(w, k);
+                for op in [FpCmp::Eq, FpCmp::Lt, FpCmp::Le] {
+                    for const_left in [true, false] {
+                        let (lhs, rhs) = if const_left { (kc, x) } else { (x, kc) };
+                        let c = pool.intern(Node::FpCmp { op, lhs, rhs }, Sort::Bv(1));
+                        let Some((t, pieces)) = comparison_pieces(&pool, c) else {
+                            panic!("no pieces for {op:?} {k:#x}");
+                        };
+                        assert_eq!(t, x);
+                        let near = [k, mask(w, k.wrapping_add(1)), mask(w, k.wrapping_sub(1))];
+                        for &v in values.iter().chain(&near) {
+                            let inside = pieces.iter().any(|&(lo, hi)| lo <= v && v <= hi);
+                            let holds = if const_left {
+                                fold_fp_cmp(op, w, k, v)
+                            } else {
+                                fold_fp_cmp(op, w, v, k)
+                            };
+                            assert_eq!(
+                                inside, holds,
+                                "w{w} {op:?} k={k:#x} const left {const_left} v={v:#x}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,13 +1,13 @@
 //! Assembles the solver chain: Validate → Cache → CexCache → Independence → (CrossCheck) →
-//! Ranges → Enumerate → (QueryLog) → backend (Bitwuzla, Z3 or the portfolio of both),
-//! outermost first.
+//! Boundary → Ranges → Enumerate → (QueryLog) → backend (Bitwuzla, Z3 or the portfolio of
+//! both), outermost first.
 //!
 //! The order follows KLEE's `Validating(Caching(CexCaching(Independent(core))))`: the exact
 //! cache answers repeats before the counterexample cache searches subsets and supersets, and
 //! the counterexample cache sees whole constraint sets, before independence slices them.
 
 use super::{
-    Backend, BitwuzlaSolver, CachingSolver, CexCachingSolver, CrossCheckingSolver,
+    Backend, BitwuzlaSolver, BoundarySolver, CachingSolver, CexCachingSolver, CrossCheckingSolver,
     EnumeratingSolver, IndependenceSolver, LoggingSolver, PortfolioSolver, RangeSolver, SatResult,
     Solver, SolverConfig, SolverError, SolverStats, ValidatingSolver, Z3Solver,
     CROSS_CHECK_TIMEOUT,
@@ -29,8 +29,8 @@ pub fn new_backend(
 }
 
 /// Builds the solver chain for `cfg`: the backend (its queries logged with `cfg.log`),
-/// wrapped (innermost first) by enumeration, ranges, the cross-check by the other backend
-/// (`cfg.cross_check`: it checks the answers of the three below it), independence, the
+/// wrapped (innermost first) by enumeration, ranges, boundary models, the cross-check by
+/// the other backend (`cfg.cross_check`: it checks the answers of the four below it), independence, the
 /// counterexample cache, the cache and validation, each only if `cfg` switches it on. The
 /// result counts queries and their total time, and its `stats()` includes the counters of
 /// every layer. The portfolio is not cross-checked: with
@@ -51,9 +51,12 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
     if cfg.ranges {
         solver = Box::new(RangeSolver::new(solver));
     }
+    if cfg.boundary {
+        solver = Box::new(BoundarySolver::new(solver));
+    }
     if let Some(dir) = &cfg.cross_check {
-        // Above range rewriting and enumeration, so that their answers are checked too:
-        // they answer without the backend, by reasoning of this project's own.
+        // Above range rewriting, enumeration and boundary models, so that their answers are
+        // checked too: they answer without the backend, by reasoning of this project's own.
         let other = backend.other();
         let reference = new_backend(
             other,
@@ -65,6 +68,11 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
             (true, false) => format!("{} after range rewriting", backend.name()),
             (false, true) => format!("{} or enumeration", backend.name()),
             (true, true) => format!("{} or enumeration, after range rewriting", backend.name()),
+        };
+        let checked = if cfg.boundary {
+            format!("{checked}, or boundary models")
+        } else {
+            checked
         };
         solver = Box::new(CrossCheckingSolver::new(
             solver,

@@ -269,7 +269,8 @@ impl Solver for IndependenceSolver {
     }
 
     fn set_hint(&mut self, hint: Option<Arc<Assignment>>) {
-        self.hint = hint;
+        self.hint = hint.clone();
+        self.inner.set_hint(hint);
     }
 
     fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {

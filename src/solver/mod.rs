@@ -37,6 +37,7 @@
 //! at the same address, so create one chain per pool and drop it with the pool.
 
 mod bitwuzla;
+mod boundary;
 mod cache;
 mod cex_cache;
 mod chain;
@@ -51,6 +52,7 @@ mod validate;
 mod z3;
 
 pub use self::bitwuzla::{BitwuzlaSolver, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT};
+pub use boundary::BoundarySolver;
 pub use cache::{CachingSolver, DEFAULT_CACHE_CAPACITY};
 pub use cex_cache::{CexCachingSolver, DEFAULT_CEX_CAPACITY};
 pub use chain::{build_chain, new_backend, ChainSolver};
@@ -197,6 +199,9 @@ pub struct SolverStats {
     pub enumerated: u64,
     /// Enumerations that used their budget without an answer (the query went on).
     pub enumeration_over_budget: u64,
+    /// Queries answered `Sat` by the caller's model with an input moved to a boundary of
+    /// its comparisons (`boundary.rs`).
+    pub boundary_models: u64,
     /// Answers (of the backend, range rewriting or enumeration) compared with the
     /// cross-checking solver's (`--cross-check-solver`).
     pub crosscheck_queries: u64,
@@ -244,6 +249,7 @@ impl SolverStats {
         self.ranges_unsat += other.ranges_unsat;
         self.enumerated += other.enumerated;
         self.enumeration_over_budget += other.enumeration_over_budget;
+        self.boundary_models += other.boundary_models;
         self.crosscheck_queries += other.crosscheck_queries;
         self.crosscheck_disagreements += other.crosscheck_disagreements;
         self.crosscheck_unknown += other.crosscheck_unknown;
@@ -426,6 +432,9 @@ pub struct SolverConfig {
     pub ranges: bool,
     /// Decide queries over at most two input bytes by trying every input.
     pub enumerate: bool,
+    /// Answer a query from the caller's model with an input moved to a boundary of its
+    /// comparisons with constants, when that satisfies it (`boundary.rs`). Default is on.
+    pub boundary: bool,
     /// Check every model by concrete evaluation. On by default, in release builds too.
     pub validate: bool,
     /// The SMT solver at the bottom of the chain.
@@ -447,6 +456,7 @@ impl Default for SolverConfig {
             independence: true,
             ranges: true,
             enumerate: true,
+            boundary: true,
             validate: true,
             backend: Backend::Bitwuzla,
             cross_check: None,
@@ -853,6 +863,7 @@ mod tests {
             ranges_unsat: 14,
             enumerated: 15,
             enumeration_over_budget: 26,
+            boundary_models: 27,
             crosscheck_queries: 16,
             crosscheck_disagreements: 17,
             crosscheck_unknown: 18,
@@ -883,6 +894,7 @@ mod tests {
         assert_eq!(sum.ranges_rewritten, 26);
         assert_eq!(sum.ranges_unsat, 28);
         assert_eq!(sum.enumerated, 30);
+        assert_eq!(sum.boundary_models, 54);
         assert_eq!(sum.enumeration_over_budget, 52);
         assert_eq!(sum.backend_resets, 22);
         assert_eq!(sum.validated_models, 24);
