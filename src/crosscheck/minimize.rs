@@ -252,7 +252,7 @@ pub fn minimize(
     }
     let mut search = Search::new(pool, state, goal, model, *budget, stop);
     // The input bytes of each float parameter that can be patched (`None` for the rest).
-    let float_places: Vec<Option<(u32, Vec<(ArrayId, u32)>)>> = sig
+    let float_places: Vec<Option<FloatPlaces>> = sig
         .params
         .iter()
         .zip(&args.bytes)
@@ -421,7 +421,7 @@ fn round_float(
     pool: &ExprPool,
     v: ExprId,
     bytes: &[Value],
-    later: &[&(u32, Vec<(ArrayId, u32)>)],
+    later: &[&FloatPlaces],
 ) {
     let w = pool.width(v);
     let candidates = round_values(w);
@@ -516,6 +516,9 @@ fn round_float(
         search.try_wish(moderate);
     }
 }
+
+/// A float parameter's width and input bytes (little-endian).
+type FloatPlaces = (u32, Vec<(ArrayId, u32)>);
 
 /// The bytes of `places` (little-endian) set to `value`.
 fn patch(places: &[(ArrayId, u32)], value: u128) -> Vec<(ArrayId, u32, u8)> {
