@@ -700,6 +700,9 @@ impl ExprPool {
                 return self.ite(cond, then, e);
             }
         }
+        if let Some(chain) = self.min_max_chain(cond, then, els) {
+            return chain;
+        }
         self.intern(Node::Ite { cond, then, els }, sort)
     }
 

@@ -13,6 +13,13 @@ const CHAIN_LIMIT: usize = 32;
 /// Levels of structure that order the terms of a sum.
 const KEY_DEPTH: u32 = 3;
 
+/// Which of the four minima and maxima an `ite` computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MinMax {
+    signed: bool,
+    max: bool,
+}
+
 /// Levels below a multiplication searched for the input of a SWAR popcount.
 const SWAR_DEPTH: usize = 8;
 
@@ -262,6 +269,115 @@ impl ExprPool {
         None
     }
 
+    /// The kind and operands of `ite(cond, then, els)` when it is a minimum or maximum of
+    /// two values: `cond` is `a < b` or `a <= b` (signed or unsigned) and the arms are `a`
+    /// and `b`, the larger (`b` when `cond`) for a maximum, the smaller for a minimum. Ties
+    /// give equal values either way, so both comparisons mean the same.
+    fn min_max_of(
+        &self,
+        cond: ExprId,
+        then: ExprId,
+        els: ExprId,
+    ) -> Option<(MinMax, ExprId, ExprId)> {
+        let Node::Binary { op, lhs, rhs } = self.node(cond) else {
+            return None;
+        };
+        let signed = match op {
+            BinOp::Slt | BinOp::Sle => true,
+            BinOp::Ult | BinOp::Ule => false,
+            _ => return None,
+        };
+        let max = if (then, els) == (rhs, lhs) {
+            true
+        } else if (then, els) == (lhs, rhs) {
+            false
+        } else {
+            return None;
+        };
+        Some((MinMax { signed, max }, lhs, rhs))
+    }
+
+    /// A minimum or maximum (`ite(cond, then, els)`, see `min_max_of`) of values that are
+    /// themselves such minima or maxima of the same kind, as one canonical chain: the
+    /// operands of the whole tree, without repeats, sorted by structure and folded from
+    /// the left, `op(op(op(t0, t1), t2), t3)`, each step `ite(acc < t, t, acc)` for a maximum
+    /// (`ite(acc < t, acc, t)` for a minimum). So the linear scan LLVM's
+    /// `vector.reduce.smax` makes and a tournament of branch-free maxima are one expression,
+    /// and the solver is not asked whether they differ. `None` when `ite` is no minimum or
+    /// maximum, or has more than [`CHAIN_LIMIT`] operands.
+    pub(super) fn min_max_chain(&self, cond: ExprId, then: ExprId, els: ExprId) -> Option<ExprId> {
+        let (kind, a, b) = self.min_max_of(cond, then, els)?;
+        let mut terms = Vec::new();
+        let mut stack = vec![b, a];
+        while let Some(e) = stack.pop() {
+            match self.node(e) {
+                Node::Ite { cond, then, els } => match self.min_max_of(cond, then, els) {
+                    Some((k, x, y)) if k == kind => stack.extend([y, x]),
+                    _ => terms.push(e),
+                },
+                _ => terms.push(e),
+            }
+            if terms.len() + stack.len() > CHAIN_LIMIT {
+                return None;
+            }
+        }
+        // In the order of the inputs they read (the program's order: `a[0]`, `a[1]`, …),
+        // then by structure, so that the tree below pairs neighbours as source code does.
+        let mut keyed: Vec<((u32, u32), u64, ExprId)> = terms
+            .iter()
+            .map(|&t| {
+                let first = self
+                    .first_input_byte(t, KEY_DEPTH + 3)
+                    .unwrap_or((u32::MAX, 0));
+                (first, self.structural_key(t, KEY_DEPTH), t)
+            })
+            .collect();
+        keyed.sort_unstable();
+        keyed.dedup_by_key(|k| k.2);
+        // Two values are left as built: their two orders are the only shapes, which the
+        // solver relates at once (measured: clamp's `min(max(x, lo), hi)` took Bitwuzla 9 ms
+        // as built and 4 or 25 ms, by address layout, reordered).
+        if keyed.len() < 3 {
+            return None;
+        }
+        let terms: Vec<ExprId> = keyed.into_iter().map(|(_, _, t)| t).collect();
+        let sort = self.sort(then);
+        let step = |acc: ExprId, t: ExprId| -> ExprId {
+            let less = if kind.signed {
+                self.slt(acc, t)
+            } else {
+                self.ult(acc, t)
+            };
+            let (then, els) = if kind.max { (t, acc) } else { (acc, t) };
+            match self.as_const(less) {
+                Some(c) => {
+                    if c != 0 {
+                        then
+                    } else {
+                        els
+                    }
+                }
+                None => self.intern(
+                    Node::Ite {
+                        cond: less,
+                        then,
+                        els,
+                    },
+                    sort,
+                ),
+            }
+        };
+        // A balanced tree of pairs, level by level: shallower for the solver than a chain.
+        let mut level = terms;
+        while level.len() > 1 {
+            level = level
+                .chunks(2)
+                .map(|p| if p.len() == 2 { step(p[0], p[1]) } else { p[0] })
+                .collect();
+        }
+        Some(level[0])
+    }
+
     /// The condition `c` when `m` is all ones exactly when `c` holds: `-zext(c)` or
     /// `sext(c)` of a one-bit `c`.
     pub(super) fn mask_of_condition(&self, m: ExprId) -> Option<ExprId> {
@@ -309,6 +425,18 @@ impl ExprPool {
             }
         }
         None
+    }
+
+    /// The first input byte (array, offset) among the leaves of the top `depth` levels of
+    /// `e`, if any.
+    fn first_input_byte(&self, e: ExprId, depth: u32) -> Option<(u32, u32)> {
+        match self.node(e) {
+            Node::Sym { array, offset } => Some((array.0, offset)),
+            node if depth > 0 => super::eval::children(node)
+                .filter_map(|c| self.first_input_byte(c, depth - 1))
+                .min(),
+            _ => None,
+        }
     }
 
     /// A hash of the top `depth` levels of `e`'s structure that does not depend on ids.
@@ -533,6 +661,72 @@ mod tests {
                 pool.to_sexp(e)
             );
         }
+    }
+
+    // See: #11, min/max query shapes: a linear scan (LLVM's `vector.reduce.smax`: `smax(x,
+    // y)` is `ite(y < x, x, y)`) and a tournament of branch-free maxima (`ite(x < y, y, x)`)
+    // of the same four values are one expression, for each of the four kinds; every shape
+    // computes what it says on random inputs; other kinds inside stay terms.
+    #[test]
+    fn minima_and_maxima_of_the_same_values_are_one_expression_whatever_the_shape() {
+        let pool = ExprPool::new();
+        let a = pool.new_array("v", 4);
+        let v: Vec<ExprId> = (0..4).map(|i| pool.sym(a, i)).collect();
+        type Pick = fn(&ExprPool, ExprId, ExprId) -> ExprId;
+        let kinds: [(Pick, Pick, fn(u8, u8) -> u8); 4] = [
+            (
+                |p, x, y| p.ite(p.slt(y, x), x, y),
+                |p, x, y| p.ite(p.slt(x, y), y, x),
+                |x, y| (x as i8).max(y as i8) as u8,
+            ),
+            (
+                |p, x, y| p.ite(p.slt(x, y), x, y),
+                |p, x, y| p.ite(p.sle(y, x), y, x),
+                |x, y| (x as i8).min(y as i8) as u8,
+            ),
+            (
+                |p, x, y| p.ite(p.ult(y, x), x, y),
+                |p, x, y| p.ite(p.ule(x, y), y, x),
+                |x, y| x.max(y),
+            ),
+            (
+                |p, x, y| p.ite(p.ult(x, y), x, y),
+                |p, x, y| p.ite(p.ult(y, x), y, x),
+                |x, y| x.min(y),
+            ),
+        ];
+        for (scan_step, pair, reference) in kinds {
+            let scan = v[1..].iter().fold(v[0], |acc, &x| scan_step(&pool, acc, x));
+            let tournament = pair(&pool, pair(&pool, v[0], v[1]), pair(&pool, v[2], v[3]));
+            let reversed = pair(&pool, v[3], pair(&pool, v[2], pair(&pool, v[1], v[0])));
+            assert_eq!(scan, tournament);
+            assert_eq!(scan, reversed);
+            assert_eq!(pair(&pool, scan, v[2]), scan, "a repeated value");
+            // Two values stay as built.
+            assert_ne!(scan_step(&pool, v[0], v[1]), pair(&pool, v[0], v[1]));
+            let mut seed = 0x9E37_79B9u64;
+            for _ in 0..300 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let bytes = seed.to_le_bytes()[..4].to_vec();
+                let mut model = crate::expr::Assignment::new();
+                model.set(a, bytes.clone());
+                let expected = bytes[1..].iter().fold(bytes[0], |m, &x| reference(m, x));
+                assert_eq!(pool.eval(scan, &model), u128::from(expected), "{bytes:?}");
+            }
+        }
+        // A maximum of minima keeps the minima as its terms.
+        let min01 = pool.ite(pool.slt(v[0], v[1]), v[0], v[1]);
+        let max = pool.ite(pool.slt(min01, v[2]), v[2], min01);
+        let Node::Ite { cond, then, els } = pool.node(max) else {
+            panic!("{}", pool.to_sexp(max));
+        };
+        assert!([then, els].contains(&min01) && [then, els].contains(&v[2]));
+        assert!(matches!(
+            pool.node(cond),
+            Node::Binary { op: BinOp::Slt, .. }
+        ));
     }
 
     #[test]
