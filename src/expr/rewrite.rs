@@ -673,7 +673,8 @@ mod tests {
         let a = pool.new_array("v", 4);
         let v: Vec<ExprId> = (0..4).map(|i| pool.sym(a, i)).collect();
         type Pick = fn(&ExprPool, ExprId, ExprId) -> ExprId;
-        let kinds: [(Pick, Pick, fn(u8, u8) -> u8); 4] = [
+        type Kind = (Pick, Pick, fn(u8, u8) -> u8);
+        let kinds: [Kind; 4] = [
             (
                 |p, x, y| p.ite(p.slt(y, x), x, y),
                 |p, x, y| p.ite(p.slt(x, y), y, x),
