@@ -1,5 +1,7 @@
 //! Rewrites of the simplifying constructors that look deeper than one node: sums sorted
-//! into one shape, the branch-free select idiom, the SWAR popcount as the popcount tree,
+//! into one shape, minima and maxima of several values as one tree, Kernighan's
+//! cleared-bits test as a popcount bound, the branch-free select idiom, the SWAR popcount
+//! as the popcount tree,
 //! and the cheap bit-level facts (a clear
 //! sign bit, the significant width) that let division narrow. `build.rs` calls them; each
 //! looks a bounded distance into its operands, so building a node stays cheap.
@@ -335,7 +337,7 @@ impl ExprPool {
         keyed.sort_unstable();
         keyed.dedup_by_key(|k| k.2);
         // Two values are left as built: their two orders are the only shapes, which the
-        // solver relates at once (measured: clamp's `min(max(x, lo), hi)` took Bitwuzla 9 ms
+        // solver relates at once (measured: clamp's `min(max(x, lo), hi)` took the solver 9 ms
         // as built and 4 or 25 ms, by address layout, reordered).
         if keyed.len() < 3 {
             return None;
