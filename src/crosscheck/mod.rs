@@ -346,29 +346,36 @@ pub(crate) fn conclude(
     let replayed: Vec<Replayed> = {
         use rayon::prelude::*;
         let rows = &report.rows;
-        // par_bridge hands the tests out in this order (par_iter would split the list in
-        // halves and start the second half at once).
-        written
-            .iter()
-            .par_bridge()
-            .map(|(i, ktest)| {
-                let verdict = if confirm.stop.should_stop() {
-                    None
-                } else {
-                    (confirm.replay)(ktest)?
-                };
-                let row = &rows[*i];
-                let native = match (confirm.native, &verdict) {
-                    (Some(native), Some(v))
-                        if v.agrees_with(row) && v.verdict != PathVerdict::Proved =>
-                    {
-                        native_replay(native, &confirm.stop, ktest, v)
-                    }
-                    _ => None,
-                };
-                Ok((*i, verdict, native))
-            })
-            .collect::<Result<_>>()?
+        let replay_one = |(i, ktest): &(usize, KTest)| -> Result<Replayed> {
+            let verdict = if confirm.stop.should_stop() {
+                None
+            } else {
+                (confirm.replay)(ktest)?
+            };
+            let row = &rows[*i];
+            let native = match (confirm.native, &verdict) {
+                (Some(native), Some(v))
+                    if v.agrees_with(row) && v.verdict != PathVerdict::Proved =>
+                {
+                    native_replay(native, &confirm.stop, ktest, v)
+                }
+                _ => None,
+            };
+            Ok((*i, verdict, native))
+        };
+        if written.len() < 2 {
+            // One test or none: no thread pool to start (its threads spin a while on a
+            // 2-core machine, longer than a small check's replay).
+            written.iter().map(replay_one).collect::<Result<_>>()?
+        } else {
+            // par_bridge hands the tests out in this order (par_iter would split the list in
+            // halves and start the second half at once).
+            written
+                .iter()
+                .par_bridge()
+                .map(replay_one)
+                .collect::<Result<_>>()?
+        }
     };
     let mut not_replayed = Vec::new();
     for (i, verdict, native) in replayed {
