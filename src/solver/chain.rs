@@ -1,5 +1,5 @@
 //! Assembles the solver chain: Validate → Cache → CexCache → Independence → (CrossCheck) →
-//! Boundary → Ranges → Enumerate → (QueryLog) → backend (Bitwuzla, Z3 or the portfolio of
+//! Ranges → Enumerate → Boundary → (QueryLog) → backend (Bitwuzla, Z3 or the portfolio of
 //! both), outermost first.
 //!
 //! The order follows KLEE's `Validating(Caching(CexCaching(Independent(core))))`: the exact
@@ -29,7 +29,7 @@ pub fn new_backend(
 }
 
 /// Builds the solver chain for `cfg`: the backend (its queries logged with `cfg.log`),
-/// wrapped (innermost first) by enumeration, ranges, boundary models, the cross-check by
+/// wrapped (innermost first) by boundary models, enumeration, ranges, the cross-check by
 /// the other backend (`cfg.cross_check`: it checks the answers of the four below it), independence, the
 /// counterexample cache, the cache and validation, each only if `cfg` switches it on. The
 /// result counts queries and their total time, and its `stats()` includes the counters of
@@ -45,14 +45,17 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
     if let Some(log) = &cfg.log {
         solver = Box::new(LoggingSolver::new(solver, backend.name(), log.clone()));
     }
+    // Just above the backend: it answers only what would reach the backend (the layers
+    // above decide most small questions more cheaply; on whole programs, trying the path's
+    // large model first cost more than it saved).
+    if cfg.boundary {
+        solver = Box::new(BoundarySolver::new(solver));
+    }
     if cfg.enumerate {
         solver = Box::new(EnumeratingSolver::new(solver));
     }
     if cfg.ranges {
         solver = Box::new(RangeSolver::new(solver));
-    }
-    if cfg.boundary {
-        solver = Box::new(BoundarySolver::new(solver));
     }
     if let Some(dir) = &cfg.cross_check {
         // Above range rewriting, enumeration and boundary models, so that their answers are
