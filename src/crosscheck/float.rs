@@ -253,6 +253,18 @@ pub(super) fn input_places(
         .collect()
 }
 
+/// The bytes of `places` (little-endian) set to `value`, as `(array, offset, byte)`.
+pub(super) fn patch(
+    places: &[(crate::expr::ArrayId, u32)],
+    value: u128,
+) -> Vec<(crate::expr::ArrayId, u32, u8)> {
+    places
+        .iter()
+        .enumerate()
+        .map(|(i, &(array, offset))| (array, offset, (value >> (8 * i)) as u8))
+        .collect()
+}
+
 /// Round values minimization tries for a float of `width` bits, simplest first, then the
 /// values at the edges of the format: a large value whose square overflows, the largest
 /// finite value, the smallest normal and subnormal ones, and NaNs whose payload or sign

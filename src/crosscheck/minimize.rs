@@ -25,7 +25,7 @@
 //! and whose two neighbours in its format leave the path is kept as it is: the path pins
 //! it, and the solver would only prove so.
 
-use super::float::{input_places, random_samples, round_samples, round_values};
+use super::float::{input_places, patch, random_samples, round_samples, round_values};
 use super::setup::{Arguments, Signature};
 use crate::exec::{Executor, State, Value};
 use crate::expr::{mask, ArrayId, Assignment, ExprId, ExprPool, FloatOp, FpPred, FpUnOp, Node};
@@ -180,10 +180,10 @@ impl<'e> Search<'e> {
         }
     }
 
-    /// Whether the model with `changes` patched in satisfies the path condition, everything
-    /// fixed so far and `more` (no query, nothing adopted).
-    fn holds_with(&self, changes: &[(ArrayId, u32, u8)], more: &[ExprId]) -> bool {
-        self.patched(changes, more).is_some()
+    /// Whether the model with `changes` patched in satisfies the path condition and
+    /// everything fixed so far (no query, nothing adopted).
+    fn holds_with(&self, changes: &[(ArrayId, u32, u8)]) -> bool {
+        self.patched(changes, &[]).is_some()
     }
 
     /// The model with `changes` patched in, if it satisfies the path condition, everything
@@ -485,7 +485,7 @@ fn round_float(
         if !neighbours.is_empty()
             && neighbours
                 .iter()
-                .all(|&n| !search.holds_with(&patch(places, n), &[]))
+                .all(|&n| !search.holds_with(&patch(places, n)))
         {
             return;
         }
@@ -519,15 +519,6 @@ fn round_float(
 
 /// A float parameter's width and input bytes (little-endian).
 type FloatPlaces = (u32, Vec<(ArrayId, u32)>);
-
-/// The bytes of `places` (little-endian) set to `value`.
-fn patch(places: &[(ArrayId, u32)], value: u128) -> Vec<(ArrayId, u32, u8)> {
-    places
-        .iter()
-        .enumerate()
-        .map(|(i, &(array, offset))| (array, offset, (value >> (8 * i)) as u8))
-        .collect()
-}
 
 /// Prefers printable bytes and zeroes, then zeroes at the end of the buffer.
 fn readable_bytes(search: &mut Search<'_>, pool: &ExprPool, bytes: &[Value]) {

@@ -500,8 +500,8 @@ fn sample_difference(
     for values in super::float::samples(&widths) {
         let mut model = base.clone();
         for ((_, places), value) in floats.iter().zip(values) {
-            for (j, &(array, offset)) in places.iter().enumerate() {
-                model.set_byte(array, offset, (value >> (8 * j)) as u8);
+            for (array, offset, byte) in super::float::patch(places, value) {
+                model.set_byte(array, offset, byte);
             }
         }
         if pool.eval_all(&all, &model).iter().all(|&v| v == 1) {

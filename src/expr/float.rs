@@ -57,11 +57,7 @@ pub fn fp_neighbours(w: Width, bits: u128) -> Vec<u128> {
     }
     let sign = 1u128 << (w - 1);
     let magnitude = bits & (sign - 1);
-    let exponent_ones = match w {
-        32 => 0x7f80_0000u128,
-        _ => 0x7ff0_0000_0000_0000u128,
-    };
-    if magnitude >= exponent_ones {
+    if magnitude >= fp_bits_of(w, f64::INFINITY) {
         return Vec::new();
     }
     let away = (bits & sign) | (magnitude + 1);

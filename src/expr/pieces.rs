@@ -90,10 +90,7 @@ fn float_comparison_pieces(
         _ => return None,
     };
     let sign = 1u128 << (w - 1);
-    let inf = match w {
-        32 => 0x7f80_0000u128,
-        _ => 0x7ff0_0000_0000_0000u128,
-    };
+    let inf = super::fp_bits_of(w, f64::INFINITY);
     let magnitude = k & (sign - 1);
     if magnitude > inf {
         // A NaN constant: no ordered comparison holds.

@@ -15,15 +15,15 @@ const CHAIN_LIMIT: usize = 32;
 /// Levels of structure that order the terms of a sum.
 const KEY_DEPTH: u32 = 3;
 
+/// Levels below a multiplication searched for the input of a SWAR popcount.
+const SWAR_DEPTH: usize = 8;
+
 /// Which of the four minima and maxima an `ite` computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct MinMax {
     signed: bool,
     max: bool,
 }
-
-/// Levels below a multiplication searched for the input of a SWAR popcount.
-const SWAR_DEPTH: usize = 8;
 
 impl ExprPool {
     /// The operands of the chain of `op` rooted at `e`, appended to `out`; `false` when
@@ -300,13 +300,14 @@ impl ExprPool {
     }
 
     /// A minimum or maximum (`ite(cond, then, els)`, see `min_max_of`) of values that are
-    /// themselves such minima or maxima of the same kind, as one canonical chain: the
-    /// operands of the whole tree, without repeats, sorted by structure and folded from
-    /// the left, `op(op(op(t0, t1), t2), t3)`, each step `ite(acc < t, t, acc)` for a maximum
-    /// (`ite(acc < t, acc, t)` for a minimum). So the linear scan LLVM's
-    /// `vector.reduce.smax` makes and a tournament of branch-free maxima are one expression,
-    /// and the solver is not asked whether they differ. `None` when `ite` is no minimum or
-    /// maximum, or has more than [`CHAIN_LIMIT`] operands.
+    /// themselves such minima or maxima of the same kind, as one canonical tree: the
+    /// operands of the whole tree, without repeats, in the order of the inputs they read
+    /// (then by structure), paired level by level, `op(op(t0, t1), op(t2, t3))`, each pair
+    /// `ite(a < b, b, a)` for a maximum (`ite(a < b, a, b)` for a minimum). So the linear
+    /// scan LLVM's `vector.reduce.smax` makes and a tournament of branch-free maxima are one
+    /// expression, and the solver is not asked whether they differ. `None` when `ite` is no
+    /// minimum or maximum, has fewer than three distinct operands, or more than
+    /// [`CHAIN_LIMIT`].
     pub(super) fn min_max_chain(&self, cond: ExprId, then: ExprId, els: ExprId) -> Option<ExprId> {
         let (kind, a, b) = self.min_max_of(cond, then, els)?;
         let mut terms = Vec::new();
@@ -323,6 +324,15 @@ impl ExprPool {
                 return None;
             }
         }
+        // Two values are left as built: their two orders are the only shapes, which the
+        // solver relates at once (measured: clamp's `min(max(x, lo), hi)` took the solver 9 ms
+        // as built and 4 or 25 ms, by address layout, reordered). Counted before any key is
+        // computed: most minima and maxima the interpreter builds are of two values.
+        terms.sort_unstable();
+        terms.dedup();
+        if terms.len() < 3 {
+            return None;
+        }
         // In the order of the inputs they read (the program's order: `a[0]`, `a[1]`, …),
         // then by structure, so that the tree below pairs neighbours as source code does.
         let mut keyed: Vec<((u32, u32), u64, ExprId)> = terms
@@ -335,13 +345,6 @@ impl ExprPool {
             })
             .collect();
         keyed.sort_unstable();
-        keyed.dedup_by_key(|k| k.2);
-        // Two values are left as built: their two orders are the only shapes, which the
-        // solver relates at once (measured: clamp's `min(max(x, lo), hi)` took the solver 9 ms
-        // as built and 4 or 25 ms, by address layout, reordered).
-        if keyed.len() < 3 {
-            return None;
-        }
         let terms: Vec<ExprId> = keyed.into_iter().map(|(_, _, t)| t).collect();
         let sort = self.sort(then);
         let step = |acc: ExprId, t: ExprId| -> ExprId {

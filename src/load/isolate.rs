@@ -6,8 +6,8 @@
 //! child parse and verify (LLVM's verifier) the same bytes: a forked copy of the process
 //! when it has one thread (as the binary has when it loads), else `xcheck
 //! __check-bitcode`, which reads the files again (and always with
-//! [`CHECK_BY_EXEC_VARIABLE`] set). A child that dies by a signal becomes one error line naming the file it was
-//! parsing; a child that fails cleanly passes its error on; debug info the reader had to
+//! [`CHECK_BY_EXEC_VARIABLE`] set). A child that dies by a signal becomes one error line
+//! naming the file it was parsing; a child that fails cleanly passes its error on; debug info the reader had to
 //! drop as invalid is an error too (LLVM would print the verifier's dump and go on). Only
 //! then does the parent parse the files itself, without the verifier, and link and lower
 //! them: the verifier has shown them well-formed.

@@ -18,7 +18,7 @@
 //! [`MAX_CANDIDATES`] evaluations per query.
 
 use super::{fill_missing_arrays, SatResult, Solver, SolverError, SolverStats};
-use crate::expr::{fp_neighbours, mask, ArrayId, Assignment, ExprId, ExprPool, Node, UnOp};
+use crate::expr::{fp_neighbours, mask, ArrayId, Assignment, BinOp, ExprId, ExprPool, Node, UnOp};
 use std::sync::Arc;
 
 /// Inputs whose boundaries one query tries.
@@ -56,7 +56,7 @@ struct Input {
 fn plain_value(pool: &ExprPool, e: ExprId) -> Option<(Vec<(ArrayId, u32)>, u128)> {
     let (e, offset) = match pool.node(e) {
         Node::Binary {
-            op: crate::expr::BinOp::Add,
+            op: BinOp::Add,
             lhs,
             rhs,
         } => (rhs, pool.as_const(lhs)?),
@@ -103,7 +103,8 @@ fn inputs_of(pool: &ExprPool, roots: &[ExprId]) -> Vec<Input> {
             }
         }
     };
-    let mut stack: Vec<ExprId> = roots.to_vec();
+    // Reversed, so that the first root (the query) is walked first.
+    let mut stack: Vec<ExprId> = roots.iter().rev().copied().collect();
     let mut walked = 0;
     while let Some(e) = stack.pop() {
         walked += 1;
@@ -115,8 +116,7 @@ fn inputs_of(pool: &ExprPool, roots: &[ExprId]) -> Vec<Input> {
                 op: UnOp::Not, arg, ..
             } if pool.width(e) == 1 => stack.push(arg),
             Node::Binary { op, lhs, rhs }
-                if pool.width(e) == 1
-                    && matches!(op, crate::expr::BinOp::And | crate::expr::BinOp::Or) =>
+                if pool.width(e) == 1 && matches!(op, BinOp::And | BinOp::Or) =>
             {
                 stack.extend([rhs, lhs]);
             }

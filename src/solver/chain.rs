@@ -30,8 +30,8 @@ pub fn new_backend(
 
 /// Builds the solver chain for `cfg`: the backend (its queries logged with `cfg.log`),
 /// wrapped (innermost first) by boundary models, enumeration, ranges, the cross-check by
-/// the other backend (`cfg.cross_check`: it checks the answers of the four below it), independence, the
-/// counterexample cache, the cache and validation, each only if `cfg` switches it on. The
+/// the other backend (`cfg.cross_check`: it checks the answers of the four below it),
+/// independence, the counterexample cache, the cache and validation, each only if `cfg` switches it on. The
 /// result counts queries and their total time, and its `stats()` includes the counters of
 /// every layer. The portfolio is not cross-checked: with
 /// `cfg.cross_check` it gives way to Bitwuzla checked by Z3 (the command line refuses the
