@@ -180,6 +180,12 @@ struct ParamArgs {
     /// default: -0.0 differs from +0.0, NaN payloads count) or `ieee` (`==`, NaN equal to NaN).
     #[arg(long = "fp-equal", value_name = "bits|ieee")]
     fp_equal: Option<String>,
+    /// What an operation with an undefined result gives (a shift by at least the width,
+    /// `ctlz`/`cttz` of zero under the poison flag): `report` (the default: a fresh value,
+    /// and a path whose outcome depends on it is undefined behaviour, named with its place,
+    /// never a verdict) or `machine` (what x86-64 computes: shift counts masked).
+    #[arg(long = "ub", value_name = "report|machine")]
+    ub: Option<String>,
     /// Floating-point return values are equal when IEEE-equal (NaN equal to NaN) or both
     /// finite and within `ulp:N` representable values, `abs:E` or `rel:E` of each other.
     #[arg(
@@ -698,6 +704,9 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
     if let Some(mode) = &p.fp_equal {
         check.fp_equality = crate::crosscheck::FpEquality::parse_mode(mode)
             .map_err(|m| usage(format!("--fp-equal {m}")))?;
+    }
+    if let Some(mode) = &p.ub {
+        check.ub = mode.parse().map_err(|m| usage(format!("--ub {m}")))?;
     }
     if let Some(tolerance) = &p.fp_tolerance {
         check.fp_equality = crate::crosscheck::FpEquality::parse_tolerance(tolerance)

@@ -11,6 +11,7 @@ pub mod float;
 pub mod globals;
 mod minimize;
 mod parting;
+mod pointers;
 mod precondition;
 pub mod program;
 mod record;
@@ -22,7 +23,7 @@ pub use setup::{ParamSpec, Signature};
 pub use verdict::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
-use crate::exec::{ExecConfig, Executor, WorkPool};
+use crate::exec::{ExecConfig, Executor, UbMode, WorkPool};
 use crate::expr::ExprPool;
 use crate::ir::{Module, Side};
 use crate::ktest::KTest;
@@ -56,6 +57,10 @@ pub struct FunctionCheck {
     pub globals: globals::GlobalsMode,
     /// When two floating-point return values count as equal. Default is bit-identical.
     pub fp_equality: FpEquality,
+    /// What operations with undefined results give (`--ub`). Default is
+    /// [`UbMode::Report`]: a fresh value, and a path whose outcome depends on one is
+    /// undefined behaviour, not a verdict.
+    pub ub: UbMode,
     pub exec: ExecConfig,
     pub solver: SolverConfig,
     /// Where tests and reports go. Default is `xcheck-out`.
@@ -75,10 +80,20 @@ impl FunctionCheck {
             compare_buffers: true,
             globals: globals::GlobalsMode::default(),
             fp_equality: FpEquality::default(),
+            ub: UbMode::Report,
             exec: ExecConfig::default(),
             solver: SolverConfig::default(),
             out_dir: PathBuf::from("xcheck-out"),
         }
+    }
+}
+
+impl FunctionCheck {
+    /// The check with its `--ub` mode in the engine's configuration.
+    fn engine_ub(&self) -> FunctionCheck {
+        let mut check = self.clone();
+        check.exec.ub = self.ub;
+        check
     }
 }
 
@@ -102,6 +117,7 @@ pub fn check_functions(check: &FunctionCheck) -> Result<Outcome> {
 /// Checks one function pair of an already linked module (`started`: when the work began,
 /// for the reported wall time).
 pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) -> Result<Outcome> {
+    let check = &check.engine_ub();
     let signature = setup::signature(module, check)?;
     let pool = ExprPool::new();
     let preconditions = setup::parse_preconditions(&check.assumes)?;
@@ -883,6 +899,7 @@ pub fn replay(
         ExecConfig {
             search: crate::exec::SearchKind::Dfs,
             replaying: true,
+            undefined_values: undefined_values(ktest),
             ..check.exec.clone()
         },
     );
@@ -893,11 +910,23 @@ pub fn replay(
     Ok(driver.rows.replayed_verdict().map(|r| r.verdict))
 }
 
+/// The values of undefined behaviour a test recorded, in order (`verdict::UNDEFINED_OBJECT`).
+fn undefined_values(ktest: &KTest) -> Option<Arc<Vec<Vec<u8>>>> {
+    let values: Vec<Vec<u8>> = ktest
+        .objects
+        .iter()
+        .filter(|o| o.name.starts_with(verdict::UNDEFINED_OBJECT))
+        .map(|o| o.bytes.clone())
+        .collect();
+    (!values.is_empty()).then(|| Arc::new(values))
+}
+
 /// Replays a `.ktest` file against a pair and returns the per-side results as text.
 pub fn replay_file(
     check: &FunctionCheck,
     ktest_path: &Path,
 ) -> Result<(PathVerdict, String, String)> {
+    let check = &check.engine_ub();
     let ktest = KTest::read(ktest_path)?;
     let module = crate::load::load(
         &check.a_path,
@@ -912,6 +941,7 @@ pub fn replay_file(
         build_chain(&check.solver),
         ExecConfig {
             replaying: true,
+            undefined_values: undefined_values(&ktest),
             ..check.exec.clone()
         },
     );

@@ -531,6 +531,15 @@ pub fn ktest_of(check: &FunctionCheck, sig: &Signature, inputs: &[InputValue]) -
                 .filter(|g| g.input)
                 .map(|g| object(g.object_name(), g.size)),
         )
+        .chain(
+            inputs
+                .iter()
+                .filter(|i| i.name.starts_with(super::verdict::UNDEFINED_OBJECT))
+                .map(|i| KTestObject {
+                    name: i.name.clone(),
+                    bytes: i.bytes.clone(),
+                }),
+        )
         .collect();
     KTest {
         args: vec![

@@ -7,6 +7,7 @@
 //! - The engine gave up on either side: `Unknown`, with the reason.
 
 use super::float::display_float;
+use super::pointers::{self, Span};
 use super::rows::{Decision, RowDriver, Rows};
 use super::setup::{make_buffer, Arguments, Signature};
 use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Unanswered, Value};
@@ -21,6 +22,9 @@ pub struct CrossDriver<'s> {
     pub(crate) rows: Rows,
     /// Time left for making counterexamples readable.
     minimize_left: std::time::Duration,
+    /// The module's globals and functions of B with their counterparts in A, made on the
+    /// first pointer compared.
+    module_spans: std::sync::OnceLock<Vec<Span>>,
 }
 
 impl<'s> CrossDriver<'s> {
@@ -31,6 +35,7 @@ impl<'s> CrossDriver<'s> {
             args,
             rows: Rows::default(),
             minimize_left: super::minimize::TOTAL_BUDGET,
+            module_spans: std::sync::OnceLock::new(),
         }
     }
 
@@ -56,7 +61,7 @@ impl<'s> CrossDriver<'s> {
     }
 
     /// The concrete inputs of a model, one per parameter, then one per global input.
-    fn inputs(&self, ex: &Executor<'_>, _state: &State, model: &Assignment) -> Vec<InputValue> {
+    fn inputs(&self, ex: &Executor<'_>, state: &State, model: &Assignment) -> Vec<InputValue> {
         let globals = self
             .sig
             .globals
@@ -105,11 +110,28 @@ impl<'s> CrossDriver<'s> {
                 }
             })
             .collect();
-        params.into_iter().chain(globals).collect()
+        // The values undefined behaviour gave on the path, so that replay takes it.
+        let undefined = state.undefined.iter().enumerate().map(|(k, u)| {
+            let size = ex.pool.array_info(u.array).size;
+            let bytes: Vec<u8> = (0..size)
+                .map(|i| ex.pool.eval(ex.pool.sym(u.array, i), model) as u8)
+                .collect();
+            let bits = bytes
+                .iter()
+                .rev()
+                .fold(0u128, |acc, &b| (acc << 8) | b as u128);
+            InputValue {
+                name: format!("{UNDEFINED_OBJECT}{k}"),
+                display: format!("0x{bits:x}"),
+                bytes,
+            }
+        });
+        params.into_iter().chain(globals).chain(undefined).collect()
     }
 
     /// Starts side B on `state`: fresh buffers with the initial bytes, the same scalars.
     fn start_b(&self, ex: &mut Executor<'_>, mut state: State) -> State {
+        state.second_start = state.allocator.next_address();
         let mut values = Vec::new();
         let mut buffers = Vec::new();
         for ((p, value), bytes) in self
@@ -135,29 +157,55 @@ impl<'s> CrossDriver<'s> {
         state
     }
 
-    /// A pointer returned by B, translated to the same offset in A's buffer when it points
-    /// into one of B's buffers (the two sides' buffers live at different addresses).
-    fn pointer_in_a(&self, ex: &Executor<'_>, state: &State, v: Value) -> Value {
+    /// B's objects with their counterparts in A on this path (`pointers.rs`).
+    fn spans(&self, ex: &Executor<'_>, state: &State) -> Vec<Span> {
+        let mut spans = self
+            .module_spans
+            .get_or_init(|| pointers::module_spans(ex.module))
+            .clone();
+        spans.extend(pointers::path_spans(
+            state,
+            self.sig,
+            &self.args,
+            state.second_start,
+        ));
+        spans.sort_by_key(|s| s.b);
+        spans
+    }
+
+    /// For a returned pointer `x` of A: for each heap object of A that it may point into,
+    /// whether that object's contents differ from its counterpart's in B (the bytes both
+    /// have), named after the object.
+    fn returned_objects(
+        &self,
+        ex: &Executor<'_>,
+        state: &State,
+        x: ExprId,
+    ) -> Vec<(String, ExprId)> {
         let pool = ex.pool;
-        let a_buffers: Vec<u64> = self
-            .sig
-            .params
-            .iter()
-            .zip(&self.args.values)
-            .filter(|(p, _)| p.buffer.is_some())
-            .map(|(_, v)| v.as_concrete().unwrap_or(0) as u64)
-            .collect();
-        let sizes = self.sig.params.iter().filter_map(|p| p.buffer);
-        let mut e = v.expr(pool);
-        for ((&b_base, &a_base), size) in state.buffers.iter().zip(&a_buffers).zip(sizes) {
-            let lo = pool.constant(64, b_base as u128);
-            // One past the end is a valid pointer too.
-            let hi = pool.constant(64, (b_base + size as u64) as u128);
-            let inside = pool.bool_and(pool.ule(lo, e), pool.ule(e, hi));
-            let moved = pool.add(pool.sub(e, lo), pool.constant(64, a_base as u128));
-            e = pool.ite(inside, moved, e);
+        let mut terms = Vec::new();
+        for ((a, a_size), (b, b_size)) in pointers::heap_pairs(state, state.second_start) {
+            let lo = pool.constant(64, a as u128);
+            let hi = pool.constant(64, (a + a_size) as u128);
+            let inside = pool.bool_and(pool.ule(lo, x), pool.ule(x, hi));
+            if pool.as_const(inside) == Some(0) {
+                continue;
+            }
+            let (Some((object, xa)), Some((_, xb))) = (state.memory.find(a), state.memory.find(b))
+            else {
+                continue;
+            };
+            let n = a_size.min(b_size) as usize;
+            let diffs: Vec<ExprId> = xa
+                .read_bytes(pool, 0, n)
+                .iter()
+                .zip(xb.read_bytes(pool, 0, n))
+                .map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool)))
+                .collect();
+            let differ = pool.bool_and(inside, pool.or_all(&diffs));
+            terms.push((format!("returned object ({})", object.name), differ));
         }
-        Value::from_expr(pool, e)
+        terms
     }
 
     /// The memory a returning side leaves, in the order of `SideOutcome::Returned`'s
@@ -197,8 +245,8 @@ impl<'s> CrossDriver<'s> {
         b: &SideOutcome,
     ) -> Option<Decision> {
         use SideOutcome::Failed;
-        let float = self.sig.ret_is_float;
-        let results = (describe(ex, a, float), describe(ex, b, float));
+        let shown = self.shown();
+        let results = (describe(ex, state, a, shown), describe(ex, state, b, shown));
         let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
             (Failed(fa), Failed(fb)) if fa.kind.same_kind(&fb.kind) => {
                 let detail = format!(
@@ -207,8 +255,7 @@ impl<'s> CrossDriver<'s> {
                     fa.loc,
                     fb.loc
                 );
-                let model = self.any_model(ex, state);
-                (PathVerdict::ErrorBoth, detail, model, results)
+                self.failure_row(ex, state, PathVerdict::ErrorBoth, detail, results)?
             }
             (Failed(fa), Failed(fb)) => {
                 let detail = format!(
@@ -218,14 +265,12 @@ impl<'s> CrossDriver<'s> {
                     fb.kind.describe(),
                     fb.loc
                 );
-                let model = self.any_model(ex, state);
-                (PathVerdict::Diverged, detail, model, results)
+                self.failure_row(ex, state, PathVerdict::Diverged, detail, results)?
             }
             (Failed(f), _) | (_, Failed(f)) => {
                 let side = if matches!(a, Failed(_)) { "A" } else { "B" };
                 let detail = format!("only {side} fails: {} at {}", f.kind.describe(), f.place());
-                let model = self.any_model(ex, state);
-                (PathVerdict::ErrorOne, detail, model, results)
+                self.failure_row(ex, state, PathVerdict::ErrorOne, detail, results)?
             }
             _ => match self.difference_terms(ex, state, a, b) {
                 None => {
@@ -235,6 +280,11 @@ impl<'s> CrossDriver<'s> {
                 }
                 Some(terms) => match self.difference(ex, state, &terms) {
                     Ok(None) => (PathVerdict::Proved, String::new(), None, results),
+                    Ok(Some(Found::Undefined(model, ub))) => {
+                        let (verdict, detail) = ub.row("the results differ");
+                        let results = self.results_on(ex, state, a, b, &model);
+                        (verdict, detail, Some(model), results)
+                    }
                     Err(Unanswered::Later) => return None,
                     Err(Unanswered::GaveUp(why)) => (
                         PathVerdict::Unknown,
@@ -242,9 +292,9 @@ impl<'s> CrossDriver<'s> {
                         None,
                         results,
                     ),
-                    Ok(Some((model, detail))) => {
-                        let shown = self.results_on(ex, a, b, &model);
-                        (PathVerdict::Diverged, detail, Some(model), shown)
+                    Ok(Some(Found::Defined(model, detail))) => {
+                        let results = self.results_on(ex, state, a, b, &model);
+                        (PathVerdict::Diverged, detail, Some(model), results)
                     }
                 },
             },
@@ -252,7 +302,7 @@ impl<'s> CrossDriver<'s> {
         // A failure row shows the other side's result on the row's inputs, not `<symbolic>`.
         let (result_a, result_b) = match (&model, &verdict) {
             (Some(m), PathVerdict::ErrorOne | PathVerdict::ErrorBoth) => {
-                self.results_on(ex, a, b, m)
+                self.results_on(ex, state, a, b, m)
             }
             _ => (result_a, result_b),
         };
@@ -275,16 +325,28 @@ impl<'s> CrossDriver<'s> {
     fn results_on(
         &self,
         ex: &Executor<'_>,
+        state: &State,
         a: &SideOutcome,
         b: &SideOutcome,
         model: &Assignment,
     ) -> (String, String) {
         let labels: Vec<String> = self.memory_outputs().into_iter().map(|(l, _)| l).collect();
-        let float = self.sig.ret_is_float;
+        let shown = self.shown();
         (
-            concrete_outcome(ex, a, model, &labels, float),
-            concrete_outcome(ex, b, model, &labels, float),
+            concrete_outcome(ex, state, a, model, &labels, shown),
+            concrete_outcome(ex, state, b, model, &labels, shown),
         )
+    }
+
+    /// How the return value is shown.
+    fn shown(&self) -> Shown {
+        if self.sig.ret_is_float {
+            Shown::Float
+        } else if self.sig.ret_is_pointer {
+            Shown::Pointer
+        } else {
+            Shown::Int
+        }
     }
 
     /// The ways two returns (or two exits) may differ, each with its name: the return
@@ -311,18 +373,19 @@ impl<'s> CrossDriver<'s> {
                 },
             ) => {
                 if let (Some(x), Some(y)) = (va, vb) {
-                    let y = if self.sig.ret_is_pointer {
-                        self.pointer_in_a(ex, state, *y)
-                    } else {
-                        *y
-                    };
                     let (x, y) = (x.expr(pool), y.expr(pool));
                     let differ = if self.sig.ret_is_float {
                         self.sig.fp_equality.differ(pool, x, y)
+                    } else if self.sig.ret_is_pointer {
+                        let y = pointers::b_to_a(pool, &self.spans(ex, state), y);
+                        pool.ne(x, y)
                     } else {
                         pool.ne(x, y)
                     };
                     terms.push(("return value".into(), differ));
+                    if self.sig.ret_is_pointer {
+                        terms.extend(self.returned_objects(ex, state, x));
+                    }
                 }
                 for (((name, compared), xa), xb) in
                     self.memory_outputs().into_iter().zip(ba).zip(bb)
@@ -354,7 +417,7 @@ impl<'s> CrossDriver<'s> {
         ex: &mut Executor<'_>,
         state: &State,
         terms: &[(String, ExprId)],
-    ) -> Result<Option<(Arc<Assignment>, String)>, Unanswered> {
+    ) -> Result<Option<Found>, Unanswered> {
         let pool = ex.pool;
         let differ = pool.or_all(&terms.iter().map(|(_, t)| *t).collect::<Vec<_>>());
         if pool.as_const(differ) == Some(0) {
@@ -367,6 +430,10 @@ impl<'s> CrossDriver<'s> {
                 Some(model) => model,
                 None => return Ok(None),
             },
+        };
+        let (model, differ) = match defined_model(ex, state, differ, model)? {
+            Ok(found) => found,
+            Err((model, ub)) => return Ok(Some(Found::Undefined(model, ub))),
         };
         let model = super::minimize::minimize(
             ex,
@@ -387,7 +454,40 @@ impl<'s> CrossDriver<'s> {
             what.join(", "),
             if what.len() == 1 { "s" } else { "" }
         );
-        Ok(Some((model, detail)))
+        Ok(Some(Found::Defined(model, detail)))
+    }
+
+    /// The row of a path where a side failed (`verdict`, `detail`): shown on a readable
+    /// model of the path; unless the path needs a value of undefined behaviour to be taken,
+    /// when the row says so instead. `None` when the question waits.
+    fn failure_row(
+        &mut self,
+        ex: &mut Executor<'_>,
+        state: &State,
+        verdict: PathVerdict,
+        detail: String,
+        results: (String, String),
+    ) -> Option<RowParts> {
+        let Some(model) = self.any_model(ex, state) else {
+            return Some((verdict, detail, None, results));
+        };
+        if state.undefined.is_empty() {
+            return Some((verdict, detail, Some(model), results));
+        }
+        match defined_model(ex, state, ex.pool.true_(), model.clone()) {
+            Ok(Ok(_)) => Some((verdict, detail, Some(model), results)),
+            Ok(Err((model, ub))) => {
+                let (verdict, ub_detail) = ub.row(&detail);
+                Some((verdict, ub_detail, Some(model), results))
+            }
+            Err(Unanswered::Later) => None,
+            Err(Unanswered::GaveUp(why)) => Some((
+                PathVerdict::Unknown,
+                format!("{why} asking whether the path needs undefined behaviour ({detail})"),
+                None,
+                results,
+            )),
+        }
     }
 
     /// A model of the path condition (any input that follows this path), made readable.
@@ -428,7 +528,7 @@ impl Driver for CrossDriver<'_> {
                         state
                             .first
                             .as_ref()
-                            .map_or("?".into(), |o| describe(ex, o, self.sig.ret_is_float)),
+                            .map_or("?".into(), |o| describe(ex, &state, o, self.shown())),
                         "?".to_string(),
                     )
                 };
@@ -458,6 +558,140 @@ impl RowDriver for CrossDriver<'_> {
 
     fn into_rows(self) -> Rows {
         self.rows
+    }
+}
+
+/// The name of a test's objects that hold the values of undefined behaviour, followed by
+/// their index on the path.
+pub const UNDEFINED_OBJECT: &str = "undefined.";
+
+/// A row's verdict, detail, model and both sides' results, as `decide` assembles them.
+type RowParts = (
+    PathVerdict,
+    String,
+    Option<Arc<Assignment>>,
+    (String, String),
+);
+
+/// What a path's difference came to.
+enum Found {
+    /// A model where the results differ, and what differs.
+    Defined(Arc<Assignment>, String),
+    /// The results differ only through values of undefined behaviour (`exec/undefined.rs`):
+    /// a model where they do, and which.
+    Undefined(Arc<Assignment>, UbFinding),
+}
+
+/// The undefined behaviour a path's outcome depends on.
+struct UbFinding {
+    /// The sides whose undefined values it depends on (`State::phase`: 0 is A).
+    phases: std::collections::BTreeSet<u8>,
+    /// What each was and where, with its side.
+    what: Vec<String>,
+}
+
+impl UbFinding {
+    /// The row of a path whose `outcome` (what would otherwise be reported) needs the
+    /// values: agreement when both sides have undefined behaviour on it (as when both
+    /// fail), else unknown, naming it.
+    fn row(&self, outcome: &str) -> (PathVerdict, String) {
+        let what = self.what.join("; ");
+        if self.phases.len() > 1 {
+            let detail = format!("both sides have undefined behaviour: {what}");
+            (PathVerdict::ErrorBoth, detail)
+        } else {
+            let detail = format!(
+                "undefined behaviour: {what}; {outcome} only through the value it gives \
+                 (--ub machine gives x86-64's)"
+            );
+            (PathVerdict::Unknown, detail)
+        }
+    }
+}
+
+/// `model` of `goal` on `state`'s path, checked against the undefined behaviour of the
+/// path: the model and the goal to keep (`goal` and no undefined operation whose value the
+/// path condition or `goal` reads) when one exists without using such a value; the model
+/// and what it used when none does.
+#[allow(clippy::type_complexity)]
+fn defined_model(
+    ex: &mut Executor<'_>,
+    state: &State,
+    goal: ExprId,
+    model: Arc<Assignment>,
+) -> Result<Result<(Arc<Assignment>, ExprId), (Arc<Assignment>, UbFinding)>, Unanswered> {
+    if state.undefined.is_empty() {
+        return Ok(Ok((model, goal)));
+    }
+    let pool = ex.pool;
+    let mut read: std::collections::HashSet<crate::expr::ArrayId> =
+        pool.arrays_in(goal).into_iter().collect();
+    for &c in state.constraints.as_slice() {
+        read.extend(pool.arrays_in(c));
+    }
+    let used: Vec<&crate::exec::UndefinedValue> = state
+        .undefined
+        .iter()
+        .filter(|u| read.contains(&u.array))
+        .collect();
+    let active: Vec<&&crate::exec::UndefinedValue> = used
+        .iter()
+        .filter(|u| pool.eval(u.cond, &model) != 0)
+        .collect();
+    if active.is_empty() {
+        return Ok(Ok((model, goal)));
+    }
+    let any = pool.or_all(&used.iter().map(|u| u.cond).collect::<Vec<_>>());
+    let defined = pool.bool_and(goal, pool.bool_not(any));
+    match ex.check(state, defined) {
+        Ok(Some(m)) => Ok(Ok((m, defined))),
+        Ok(None) => {
+            // Named: the values the outcome changes with (a value selected away on this
+            // model, though read, is not), else all that were made here.
+            let mut all = state.constraints.as_slice().to_vec();
+            all.push(goal);
+            let holds = |m: &Assignment| pool.eval_all(&all, m).iter().all(|&v| v == 1);
+            // Tried for each: zero, all ones, each byte flipped, and the other values'
+            // (a result that is one side's value against the other's changes with either).
+            let bytes_of = |u: &crate::exec::UndefinedValue| -> Vec<u8> {
+                let size = pool.array_info(u.array).size;
+                (0..size)
+                    .map(|k| pool.eval(pool.sym(u.array, k), &model) as u8)
+                    .collect()
+            };
+            let decisive = |u: &crate::exec::UndefinedValue| {
+                let own = bytes_of(u);
+                let mut tries: Vec<Vec<u8>> = vec![
+                    vec![0; own.len()],
+                    vec![0xff; own.len()],
+                    own.iter().map(|b| !b).collect(),
+                ];
+                tries.extend(active.iter().map(|o| bytes_of(o)));
+                tries.iter().filter(|t| **t != own).any(|t| {
+                    let mut m = (*model).clone();
+                    for (k, &b) in t.iter().enumerate().take(own.len()) {
+                        m.set_byte(u.array, k as u32, b);
+                    }
+                    !holds(&m)
+                })
+            };
+            let named: Vec<&&crate::exec::UndefinedValue> =
+                active.iter().copied().filter(|u| decisive(u)).collect();
+            let active = if named.is_empty() {
+                active.clone()
+            } else {
+                named
+            };
+            let side = |p: u8| if p == 0 { "A" } else { "B" };
+            let mut what: Vec<String> = active
+                .iter()
+                .map(|u| format!("{}: {}", side(u.phase), u.what))
+                .collect();
+            what.dedup();
+            let phases = active.iter().map(|u| u.phase).collect();
+            Ok(Err((model, UbFinding { phases, what })))
+        }
+        Err(why) => Err(Unanswered::GaveUp(why)),
     }
 }
 
@@ -511,39 +745,48 @@ fn sample_difference(
     None
 }
 
+/// How a return value is shown.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    Int,
+    Float,
+    /// By what it points to (`pointers::describe_pointer`).
+    Pointer,
+}
+
 /// A result as text, with symbolic parts shown as `<symbolic>`.
-fn describe(ex: &Executor<'_>, o: &SideOutcome, float: bool) -> String {
+fn describe(ex: &Executor<'_>, state: &State, o: &SideOutcome, shown: Shown) -> String {
     let value = |v: &Value| match v {
-        Value::Con { width, bits } => display_value(*width, *bits, float),
+        Value::Con { width, bits } => display_value(ex, state, *width, *bits, shown),
         Value::Sym(_) => "<symbolic>".to_string(),
     };
     match o {
         SideOutcome::Returned { value: Some(v), .. } => format!("returns {}", value(v)),
         SideOutcome::Returned { value: None, .. } => "returns".to_string(),
         SideOutcome::Exited(v) => format!("exit({})", value(v)),
-        SideOutcome::Failed(f) => {
-            let _ = ex;
-            format!("{} at {}", f.kind.describe(), f.place())
-        }
+        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.place()),
     }
 }
 
 /// A result with every symbolic part evaluated in `model`.
 fn concrete_outcome(
     ex: &Executor<'_>,
+    state: &State,
     o: &SideOutcome,
     model: &Assignment,
     labels: &[String],
-    float: bool,
+    shown: Shown,
 ) -> String {
-    let value = |v: &Value, float: bool| match v {
-        Value::Con { width, bits } => display_value(*width, *bits, float),
-        Value::Sym(e) => display_value(ex.pool.width(*e), ex.pool.eval(*e, model), float),
+    let value = |v: &Value, shown: Shown| match v {
+        Value::Con { width, bits } => display_value(ex, state, *width, *bits, shown),
+        Value::Sym(e) => {
+            display_value(ex, state, ex.pool.width(*e), ex.pool.eval(*e, model), shown)
+        }
     };
     match o {
         SideOutcome::Returned { value: v, buffers } => {
             let mut text = match v {
-                Some(v) => format!("returns {}", value(v, float)),
+                Some(v) => format!("returns {}", value(v, shown)),
                 None => "returns".to_string(),
             };
             for (b, label) in buffers.iter().zip(labels) {
@@ -552,17 +795,18 @@ fn concrete_outcome(
             }
             text
         }
-        SideOutcome::Exited(v) => format!("exit({})", value(v, false)),
+        SideOutcome::Exited(v) => format!("exit({})", value(v, Shown::Int)),
         SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.place()),
     }
 }
 
-/// A returned value: a float as [`display_float`] shows it, else as [`display_int`].
-fn display_value(width: u32, bits: u128, float: bool) -> String {
-    if float {
-        display_float(width, bits)
-    } else {
-        display_int(width, bits)
+/// A returned value: a float as [`display_float`] shows it, a pointer by what it points
+/// to, else as [`display_int`].
+fn display_value(ex: &Executor<'_>, state: &State, width: u32, bits: u128, shown: Shown) -> String {
+    match shown {
+        Shown::Float => display_float(width, bits),
+        Shown::Pointer => pointers::describe_pointer(ex.module, state, bits as u64),
+        Shown::Int => display_int(width, bits),
     }
 }
 

@@ -80,6 +80,13 @@ pub struct ExecConfig {
     /// decided later (`--defer-after`). Default is none: every query gets the solver's
     /// full limit at once.
     pub defer: Option<Deferral>,
+    /// What operations with undefined results give (`undefined.rs`). Default is the
+    /// machine's value.
+    pub ub: crate::exec::UbMode,
+    /// The values of undefined behaviour a replayed test recorded (its `undefined.N`
+    /// objects), in the order the path makes them: each is pinned to its value, so that
+    /// the replay takes the test's path. Default is none.
+    pub undefined_values: Option<Arc<Vec<Vec<u8>>>>,
 }
 
 impl Default for ExecConfig {
@@ -102,6 +109,8 @@ impl Default for ExecConfig {
             replaying: false,
             shard: None,
             defer: None,
+            ub: crate::exec::UbMode::Machine,
+            undefined_values: None,
         }
     }
 }
@@ -277,6 +286,8 @@ impl<'a> Executor<'a> {
             phase: 0,
             first: None,
             buffers: Vec::new(),
+            second_start: u64::MAX,
+            undefined: Vec::new(),
             path: Vec::new(),
             path_hash: 0,
             log: Vec::new(),

@@ -415,6 +415,11 @@ impl Allocator {
         self.next = self.next.div_ceil(align) * align;
     }
 
+    /// The address the next object gets, unless it asks for a larger alignment.
+    pub fn next_address(&self) -> u64 {
+        self.next
+    }
+
     pub fn allocate(&mut self, size: u64) -> u64 {
         let address = self.next;
         self.next = (address + size.max(1) + RED_ZONE).div_ceil(16) * 16;

@@ -20,6 +20,7 @@ mod special;
 pub mod state;
 mod step;
 mod table;
+pub mod undefined;
 pub mod value;
 mod vector;
 pub mod waiting;
@@ -33,5 +34,6 @@ pub use state::{
     path_hash, Failure, ForkLog, ForkSite, SideOutcome, State, Termination, OUTPUT_STREAMS,
 };
 pub use table::has_handler;
+pub use undefined::{UbMode, UndefinedValue};
 pub use value::Value;
 pub use waiting::{Deferral, DeferralStats, Unanswered};

@@ -549,6 +549,26 @@ impl<'a> Executor<'a> {
         }
         match self.pure_intrinsic(kind, &args, width) {
             Ok(result) => {
+                // `ctlz`/`cttz` of zero with the flag set is poison.
+                let zero_is_poison = matches!(kind, Intrinsic::Ctlz | Intrinsic::Cttz)
+                    && args.get(1).and_then(Value::as_concrete) == Some(1)
+                    && self.config.ub == crate::exec::UbMode::Report;
+                let result = match args[0] {
+                    Value::Con { bits, .. } if bits != 0 => result,
+                    x if zero_is_poison => {
+                        let pool = self.pool;
+                        let w = x.width(pool);
+                        let zero = pool.eq(x.expr(pool), pool.constant(w, 0));
+                        let name = if kind == Intrinsic::Ctlz {
+                            "ctlz"
+                        } else {
+                            "cttz"
+                        };
+                        let what = format!("{name} of zero (poison flag)");
+                        self.undefined_where(&mut state, zero, result, &what)
+                    }
+                    _ => result,
+                };
                 if let Some(d) = dst {
                     self.set(&mut state, d, result);
                 }

@@ -497,6 +497,11 @@ pub struct State {
     pub first: Option<SideOutcome>,
     /// Addresses of the buffers passed to the side now running (crosscheck mode).
     pub buffers: Vec<u64>,
+    /// The first address handed out once side B started (function checks): the objects
+    /// made while running are A's below it and B's from it.
+    pub second_start: u64,
+    /// The values undefined behaviour produced on this path (`undefined.rs`).
+    pub undefined: Vec<crate::exec::UndefinedValue>,
     /// The branch decisions that led here (1: the condition held), which names the path
     /// independently of the order in which paths were explored.
     pub path: Vec<u8>,

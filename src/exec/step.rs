@@ -15,6 +15,7 @@
 use crate::exec::executor::{Executor, Exit, Offset, MAX_ALLOCATION};
 use crate::exec::memory::ObjectKind;
 use crate::exec::state::{State, Stepped, Termination};
+use crate::exec::undefined::is_shift;
 use crate::exec::value::Value;
 use crate::expr::{eval_float, fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
 use crate::ir::*;
@@ -87,7 +88,10 @@ impl<'a> Executor<'a> {
                 let b = self.operand(state, *rhs);
                 let may_trap = matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
                     && !matches!(b, Value::Con { bits, .. } if bits != 0);
-                if may_trap {
+                // A shift by a count that may reach the width: its result is undefined there.
+                let may_overshift = is_shift(*op)
+                    && !matches!(b, Value::Con { width, bits } if bits < width as u128);
+                if may_trap || may_overshift {
                     return Stepped::Owned;
                 }
                 let a = self.operand(state, *lhs);
@@ -238,6 +242,9 @@ impl<'a> Executor<'a> {
         state.loc = Some(block.locs[pc]);
         state.frame_mut().pc += 1;
         match &block.insts[pc] {
+            Inst::Binary { dst, op, lhs, rhs } if is_shift(*op) => {
+                self.exec_shift(state, *dst, *op, *lhs, *rhs)
+            }
             Inst::Binary { dst, op, lhs, rhs } => self.exec_division(state, *dst, *op, *lhs, *rhs),
             Inst::Alloca { dst, size, count } => self.exec_alloca(state, *dst, *size, *count),
             Inst::Load {

@@ -1,0 +1,133 @@
+//! Verdicts that rest on nothing unstated (`// See: #30`): pointers in results compared by
+//! what they point to, and undefined behaviour reported rather than given a value. Each
+//! fixture pair is built at -O0 and -O2 by clang-19 and clang-14.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const OPTS: [&str; 2] = ["-O0", "-O2"];
+const COMPILERS: [&str; 2] = [xcheck::toolchain::CLANG, "clang-14"];
+
+/// `tests/fixtures/NAME` compiled by `clang` at `opt` into `dir`.
+fn build(clang: &str, name: &str, dir: &Path, opt: &str) -> PathBuf {
+    let out = dir.join(format!("{}.{opt}.{clang}.bc", name.trim_end_matches(".c")));
+    let status = Command::new(clang)
+        .args(["-c", "-emit-llvm", "-g", opt])
+        .arg(repo().join("tests/fixtures").join(name))
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .expect("clang runs");
+    assert!(status.success(), "{clang} failed on {name}");
+    out
+}
+
+/// `xcheck A B --function f ARGS…` in `dir`: the exit code, the output and the report.
+fn check(dir: &Path, a: &Path, b: &Path, f: &str, args: &[&str]) -> (i32, String, String) {
+    let out = dir.join(format!("out-{f}"));
+    let mut all = vec![
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--function",
+        f,
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    let o = xcheck(dir, &all);
+    let text = format!("{}{}", stdout(&o), stderr(&o));
+    let report = std::fs::read_to_string(out.join("report.json")).unwrap_or_default();
+    (o.status.code().unwrap_or(-1), text, report)
+}
+
+/// Runs `body` on the pair `a`/`b` of fixtures built by each compiler at each level.
+fn each_build(a: &str, b: &str, mut body: impl FnMut(&Path, &Path, &Path, &str)) {
+    for clang in COMPILERS {
+        for opt in OPTS {
+            let dir = tempfile::tempdir().unwrap();
+            let (fa, fb) = (
+                build(clang, a, dir.path(), opt),
+                build(clang, b, dir.path(), opt),
+            );
+            body(dir.path(), &fa, &fb, &format!("{clang} {opt}"));
+        }
+    }
+}
+
+const POINTER_FUNCTIONS: [&str; 8] = [
+    "yesno", "literal", "elem", "elem2", "pick", "dup", "mid", "h1",
+];
+
+// See: #30. A pointer to a string literal, a global, a function, a heap object or into a
+// parameter's buffer lives at another engine address on each side: a file against itself
+// is equivalent all the same.
+#[test]
+fn r30_pointer_results_of_a_file_against_itself_are_equivalent() {
+    each_build("r30_ptr_a.c", "r30_ptr_b.c", |dir, a, _, build| {
+        for f in POINTER_FUNCTIONS {
+            let (code, out, _) = check(dir, a, a, f, &[]);
+            assert_eq!(code, 0, "{build} {f}: {out}");
+        }
+    });
+}
+
+// See: #30. Pointers to corresponding objects at the same offset are equal whatever the
+// compiler named the objects; other pointers differ, shown by what they point to.
+#[test]
+fn r30_pointers_are_equal_by_object_and_offset_and_shown_by_name() {
+    each_build("r30_ptr_a.c", "r30_ptr_b.c", |dir, a, b, build| {
+        for f in ["yesno", "elem", "mid"] {
+            let (code, out, _) = check(dir, a, b, f, &[]);
+            assert_eq!(code, 0, "{build} {f}: {out}");
+        }
+        let shown = [
+            ("literal", "&\\\"no\\\"[0]"),
+            ("elem2", "&g+4"),
+            ("pick", "&h2"),
+            ("dup", "returned object"),
+        ];
+        for (f, text) in shown {
+            let (code, out, report) = check(dir, a, b, f, &[]);
+            assert_eq!(code, 1, "{build} {f}: {out}");
+            assert!(report.contains(text), "{build} {f}: no {text} in {report}");
+            assert!(
+                !report.contains("0x1"),
+                "{build} {f}: an address shown: {report}"
+            );
+        }
+    });
+}
+
+// See: #30. A result that depends on a shift by the width or more, or on `ctlz` of zero,
+// is undefined behaviour named with its place: inconclusive against a defined side,
+// agreement against itself, and a shift LLVM speculates and then selects away is no
+// finding. `--ub machine` gives x86-64's values instead, and the difference shows.
+#[test]
+fn r30_undefined_behaviour_is_reported_never_given_a_value() {
+    each_build("r30_ub_a.c", "r30_ub_b.c", |dir, a, b, build| {
+        for f in ["shl", "guarded", "clz", "branch"] {
+            let (code, out, _) = check(dir, a, a, f, &[]);
+            assert_eq!(code, 0, "{build} {f} against itself: {out}");
+        }
+        let (code, out, _) = check(dir, a, b, "guarded", &[]);
+        assert_eq!(code, 0, "{build} guarded: {out}");
+        for (f, what) in [
+            ("shl", "shl by at least 32 bits"),
+            ("branch", "shl by at least 32 bits"),
+            ("clz", "ctlz of zero"),
+        ] {
+            let (code, out, report) = check(dir, a, b, f, &[]);
+            assert_eq!(code, 3, "{build} {f}: {out}");
+            assert!(
+                report.contains("undefined behaviour: A: ") && report.contains(what),
+                "{build} {f}: {report}"
+            );
+            assert!(!report.contains("B: shl"), "{build} {f}: B named: {report}");
+        }
+        for f in ["shl", "branch"] {
+            let (code, out, _) = check(dir, a, b, f, &["--ub", "machine"]);
+            assert_eq!(code, 1, "{build} {f} --ub machine: {out}");
+        }
+    });
+}
