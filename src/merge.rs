@@ -255,6 +255,11 @@ fn merge_summaries(shards: &[(&Path, Report, ShardInfo)], rows: &[PathRow]) -> S
         .map(|(s, (_, _, i))| (s, label(i)))
         .collect();
     summary.notes = merge_notes(&sums);
+    // Every shard ran the same check: its assumptions are the first shard's.
+    summary.assumptions = own
+        .first()
+        .map(|s| s.assumptions.clone())
+        .unwrap_or_default();
     if same_split {
         summary.notes.push(format!(
             "merged from {} shards, split at a frontier of {} states (digest {})",

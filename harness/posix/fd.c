@@ -1354,6 +1354,7 @@ long xc_fd_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6,
         return old;
     }
     case XC_SYS_getcwd:
+        __xc_note_pinned(XC_PINNED_CWD);
         return xc_getcwd((char *)a1, (unsigned long)a2);
     case XC_SYS_chdir: {
         struct xc_path r;

@@ -39,6 +39,7 @@ void xc_sys_reset(void) {
 /* SplitMix64: the bytes of getrandom and /dev/urandom, the same for A and B. */
 void xc_random_fill(unsigned char *buf, size_t n) {
     size_t i = 0;
+    __xc_note_pinned(XC_PINNED_RANDOM);
     while (i < n) {
         uint64_t z = (xc_rand += 0x9e3779b97f4a7c15ULL);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -176,6 +177,7 @@ static void xc_put_str(char *dst, const char *s) {
 }
 
 static long xc_uname(char *buf) {
+    __xc_note_pinned(XC_PINNED_SYSTEM);
     memset(buf, 0, 6 * 65);
     xc_put_str(buf + 0 * 65, "Linux");
     xc_put_str(buf + 1 * 65, "xcheck");
@@ -187,6 +189,7 @@ static long xc_uname(char *buf) {
 }
 
 static long xc_sysinfo(unsigned char *buf) {
+    __xc_note_pinned(XC_PINNED_SYSTEM);
     memset(buf, 0, 112);
     long uptime = 3600;
     unsigned long totalram = 1UL << 30, freeram = 1UL << 29;
@@ -216,6 +219,7 @@ static long xc_limit(long res, void *old) {
 
 static long xc_clock(long clk, void *ts) {
     struct xc_timespec t = {XC_EPOCH, 0};
+    __xc_note_pinned(XC_PINNED_CLOCK);
     if (clk == 2 || clk == 3 || clk < 0) {      /* CPU-time clocks */
         t.sec = 0;
         t.nsec = 1000000;
@@ -264,23 +268,29 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6) 
     case XC_SYS_exit_group:
         xc_fs_publish();
         __xc_exit((int)(a1 & 0xff));
+    case XC_SYS_set_tid_address:   /* musl's start-up: not the program reading its pid */
+        return XC_PID;
     case XC_SYS_getpid:
     case XC_SYS_gettid:
-    case XC_SYS_set_tid_address:
     case XC_SYS_getpgrp:
+        __xc_note_pinned(XC_PINNED_IDENTITY);
         return XC_PID;
     case XC_SYS_getpgid:
     case XC_SYS_getsid:
+        __xc_note_pinned(XC_PINNED_IDENTITY);
         return (a1 == 0 || a1 == XC_PID) ? XC_PID : -XC_ESRCH;
     case XC_SYS_getppid:
+        __xc_note_pinned(XC_PINNED_IDENTITY);
         return XC_PPID;
     case XC_SYS_getuid:
     case XC_SYS_geteuid:
     case XC_SYS_getgid:
     case XC_SYS_getegid:
+        __xc_note_pinned(XC_PINNED_IDENTITY);
         return 0;
     case XC_SYS_getresuid:
     case XC_SYS_getresgid:
+        __xc_note_pinned(XC_PINNED_IDENTITY);
         xc_put_zero_ids(a1, a2, a3);
         return 0;
     case XC_SYS_getgroups:
@@ -360,6 +370,7 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6) 
         return 0;
     }
     case XC_SYS_gettimeofday: {
+        __xc_note_pinned(XC_PINNED_CLOCK);
         if (a1) {
             int64_t tv[2] = {XC_EPOCH, 0};
             memcpy((void *)a1, tv, sizeof tv);
@@ -369,6 +380,7 @@ long __xc_syscall(long n, long a1, long a2, long a3, long a4, long a5, long a6) 
         return 0;
     }
     case XC_SYS_time:
+        __xc_note_pinned(XC_PINNED_CLOCK);
         if (a1) {
             long t = XC_EPOCH;
             memcpy((void *)a1, &t, sizeof t);

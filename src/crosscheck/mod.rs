@@ -6,6 +6,7 @@
 //! path condition; the path's verdict compares the two (`verdict`). Every divergence found
 //! is replayed concretely in the engine before it is reported as confirmed (`replay`).
 
+mod assumptions;
 pub mod classes;
 pub mod float;
 pub mod globals;
@@ -139,13 +140,14 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let make_test = |row: &PathRow| setup::ktest_of(check, &signature, &row.inputs);
     let interim = |rows: &[PathRow]| interim_summary(title.clone(), rows, started);
     let recorder = record::Recorder::new(&check.out_dir, &make_test, &interim);
-    let explored = explore(
+    let mut explored = explore(
         ex,
         initial,
         &solver_config,
         || verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone()),
         Some(&recorder),
     );
+    explored.assumptions = assumptions::of_function(check, &signature);
     let mut notes = explored.unsupported.clone();
     notes.extend(library_notes(
         module,
@@ -605,6 +607,7 @@ fn interim_summary(title: String, rows: &[PathRow], started: Instant) -> Summary
         live_at_end: 0,
         shard: None,
         leftover: Default::default(),
+        assumptions: Vec::new(),
     };
     let mut summary = explored.summary(title, rows, Vec::new(), started);
     summary.notes = vec![
@@ -653,6 +656,8 @@ pub(crate) struct Explored {
     pub shard: Option<crate::report::ShardInfo>,
     /// The states left when exploration stopped: freed once the check is concluded.
     pub leftover: crate::exec::Leftover,
+    /// What the check's verdict rests on (`Summary::assumptions`), set by the check.
+    pub assumptions: Vec<String>,
 }
 
 /// Frees a worker's solver (its backend's terms, its caches: a large heap after a long
@@ -824,6 +829,7 @@ where
         unsupported,
         coverage,
         live_at_end,
+        assumptions: Vec::new(),
     }
 }
 
@@ -874,6 +880,7 @@ impl Explored {
             solver_time_ms: self.solver_stats.backend_time.as_millis() as u64,
             wall_time_ms: started.elapsed().as_millis() as u64,
             stop_reason: stats.stop_reason.clone(),
+            assumptions: self.assumptions.clone(),
             notes,
             counters: counters(stats, &self.solver_stats),
             shard: self.shard.clone(),
@@ -1068,6 +1075,9 @@ fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::Exe
     for (n, count) in &other.unmodelled_syscalls {
         *total.unmodelled_syscalls.entry(*n).or_insert(0) += count;
     }
+    for (n, count) in &other.pinned_reads {
+        *total.pinned_reads.entry(*n).or_insert(0) += count;
+    }
     if total.stop_reason.is_none() {
         total.stop_reason = other.stop_reason.clone();
     }
@@ -1216,6 +1226,7 @@ mod tests {
             live_at_end: 0,
             shard: None,
             leftover: Default::default(),
+            assumptions: Vec::new(),
         };
         explored.summary("t".into(), rows, Vec::new(), Instant::now())
     }

@@ -348,7 +348,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let make_test = |row: &PathRow| test_of(check, row);
     let interim = |rows: &[PathRow]| super::interim_summary(title.clone(), rows, started);
     let recorder = super::record::Recorder::new(&check.out_dir, &make_test, &interim);
-    let explored = explore(
+    let mut explored = explore(
         ex,
         initial,
         &solver_config,
@@ -384,6 +384,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
             explored.stats.strict_outputs
         ));
     }
+    explored.assumptions = super::assumptions::of_programs(&explored.stats.pinned_reads);
     if !explored.stats.unmodelled_syscalls.is_empty() {
         let list: Vec<String> = explored
             .stats

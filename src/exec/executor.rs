@@ -132,6 +132,9 @@ pub struct ExecStats {
     pub stop_reason: Option<String>,
     /// System calls the POSIX model does not implement (answered ENOSYS), by number.
     pub unmodelled_syscalls: std::collections::BTreeMap<i64, u64>,
+    /// Reads of each part of the environment the POSIX model pins (`__xc_note_pinned`),
+    /// by its `XC_PINNED_*` code.
+    pub pinned_reads: std::collections::BTreeMap<i64, u64>,
     /// Symbolic sizes (of memcpy, memset, writes) taken one value at a time.
     pub value_splits: u64,
     /// Program outputs compared byte for byte although spacing was to be ignored, because

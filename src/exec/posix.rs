@@ -30,6 +30,13 @@ pub(crate) fn note_syscall(ex: &mut Executor<'_>, state: State, call: &Call<'_>)
     Some(state)
 }
 
+/// `__xc_note_pinned(what)`: counts a read of a part of the environment the model pins.
+pub(crate) fn note_pinned(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+    let what = call.args.first().and_then(|v| v.as_concrete()).unwrap_or(0) as i64;
+    *ex.stats.pinned_reads.entry(what).or_insert(0) += 1;
+    Some(state)
+}
+
 /// `malloc_usable_size(p)`: the size of the object at `p` (0 if none).
 pub(crate) fn malloc_usable_size(
     ex: &mut Executor<'_>,

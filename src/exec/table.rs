@@ -84,6 +84,7 @@ pub(crate) static HANDLERS: &[Handler] = &[
     ends("__xc_exit_signal", posix::exit_signal),
     returns("__xc_host_file", posix::host_file),
     returns("__xc_note_syscall", posix::note_syscall),
+    returns("__xc_note_pinned", posix::note_pinned),
     returns("aligned_alloc", posix::aligned_alloc),
     returns("memalign", posix::aligned_alloc),
     returns("posix_memalign", posix::posix_memalign),

@@ -250,6 +250,11 @@ pub struct Summary {
     pub wall_time_ms: u64,
     /// Why exploration stopped early, for example `max-time 60s reached`.
     pub stop_reason: Option<String>,
+    /// What the verdict rests on that the inputs do not show: buffer sizes and alignment,
+    /// non-aliasing, how undefined behaviour is treated, the environment a program was
+    /// given. Every check states them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<String>,
     /// Unsupported constructs with their locations, options used, and other remarks.
     pub notes: Vec<String>,
     /// Engine counters (queries answered or avoided by each layer, merges…), by name.
@@ -467,6 +472,7 @@ impl Summary {
             solver_time_ms: 0,
             wall_time_ms: 0,
             stop_reason: None,
+            assumptions: Vec::new(),
             notes: Vec::new(),
             counters: Vec::new(),
             shard: None,
@@ -615,6 +621,7 @@ pub(crate) mod tests {
                 wall_time_ms: 61_500,
                 stop_reason: Some("max-time 60s reached".to_string()),
                 counters: Vec::new(),
+                assumptions: vec!["'p' points to a buffer of 16 bytes".to_string()],
                 notes: vec![
                     "unsupported: fadd at a.c:3".to_string(),
                     "options: --max-time 60".to_string(),

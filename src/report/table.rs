@@ -240,6 +240,12 @@ pub fn render_markdown(report: &Report) -> String {
     for (label, value) in summary_lines(s) {
         let _ = writeln!(out, "- {label}: {}", md_escape(&value));
     }
+    if !s.assumptions.is_empty() {
+        out.push_str("\nAssumed:\n\n");
+        for a in &s.assumptions {
+            let _ = writeln!(out, "- {}", md_escape(&one_line(a)));
+        }
+    }
     if !s.notes.is_empty() {
         out.push_str("\nNotes:\n\n");
         for note in &s.notes {
@@ -522,6 +528,12 @@ fn summary_block(s: &Summary) -> String {
     for (label, value) in summary_lines(s) {
         let _ = writeln!(out, "{label:<13}: {value}");
     }
+    if !s.assumptions.is_empty() {
+        let _ = writeln!(out, "{:<13}:", "assumed");
+        for a in &s.assumptions {
+            let _ = writeln!(out, "  - {}", one_line(a));
+        }
+    }
     if !s.notes.is_empty() {
         let _ = writeln!(out, "{:<13}:", "notes");
         for note in &s.notes {
@@ -727,6 +739,8 @@ mod tests {
             queries      : 67
             solver time  : 250 ms
             wall time    : 1 min 1.500 s
+            assumed      :
+              - 'p' points to a buffer of 16 bytes
             notes        :
               - unsupported: fadd at a.c:3
               - options: --max-time 60
@@ -796,6 +810,8 @@ mod tests {
             queries      : 67
             solver time  : 250 ms
             wall time    : 1.500 s
+            assumed      :
+              - 'p' points to a buffer of 16 bytes
         "#]].assert_eq(&render_table(&report));
     }
 
@@ -883,6 +899,10 @@ mod tests {
             - queries: 67
             - solver time: 250 ms
             - wall time: 1 min 1.500 s
+
+            Assumed:
+
+            - 'p' points to a buffer of 16 bytes
 
             Notes:
 

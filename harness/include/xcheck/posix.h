@@ -37,6 +37,14 @@ void __xc_exit_signal(int sig) __attribute__((noreturn));
 long __xc_host_file(const char *path, char **data);
 /* Reports that system call n is not modelled (the model then returns -XC_ENOSYS). */
 void __xc_note_syscall(long n);
+/* Reports that the program read a part of the environment the model pins (XC_PINNED_*):
+ * the check's report states the value it was given. */
+void __xc_note_pinned(long what);
+#define XC_PINNED_CLOCK 1
+#define XC_PINNED_IDENTITY 2
+#define XC_PINNED_RANDOM 3
+#define XC_PINNED_SYSTEM 4
+#define XC_PINNED_CWD 5
 
 /* ---------------------------------------------------------------------------------------
  * Entry points.

@@ -21,6 +21,7 @@ long __xc_host_file(const char *path, char **data) {
     return -XC_ENOENT;
 }
 void __xc_note_syscall(long n) { (void)n; }
+void __xc_note_pinned(long what) { (void)what; }
 
 #define SYS(n, a, b, c) __xc_syscall((n), (long)(a), (long)(b), (long)(c), 0, 0, 0)
 

@@ -181,6 +181,8 @@ long __xc_host_file(const char *path, char **data) {
     return (long)len;
 }
 
+void __xc_note_pinned(long what) { (void)what; }
+
 void __xc_note_syscall(long n) {
     xc_native_notes++;
     xc_native_last_note = n;

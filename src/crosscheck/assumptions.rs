@@ -1,0 +1,131 @@
+//! What a verdict rests on that its inputs do not show, stated in every report
+//! (`Summary::assumptions`): the buffers a function's pointer parameters get, that they do
+//! not alias, how undefined behaviour is treated, how results are compared, and for whole
+//! programs the environment the model pins.
+
+use super::globals::GlobalsMode;
+use super::setup::Signature;
+use super::FunctionCheck;
+use crate::exec::UbMode;
+
+/// Alignment of every buffer the engine makes for a parameter (`memory::Allocator`).
+const BUFFER_ALIGNMENT: u32 = 16;
+
+/// The assumptions of a function check of `sig`.
+pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
+    let mut out = Vec::new();
+    let buffers: Vec<&super::setup::ParamSpec> =
+        sig.params.iter().filter(|p| p.buffer.is_some()).collect();
+    for (i, p) in sig.params.iter().enumerate() {
+        let Some(size) = p.buffer else { continue };
+        let explicit = check
+            .param_sizes
+            .iter()
+            .any(|(n, _)| *n == p.name || *n == format!("arg{i}"));
+        let from = if explicit {
+            format!("--buffer-size {}={size}", p.name)
+        } else if size != check.buffer_size {
+            "the size of its pointee".to_string()
+        } else {
+            format!("--buffer-size {size}")
+        };
+        let compared = if p.compared && check.compare_buffers {
+            "its final bytes compared"
+        } else {
+            "its final bytes not compared"
+        };
+        out.push(format!(
+            "'{}' points to a buffer of {size} bytes ({from}) at a {BUFFER_ALIGNMENT}-byte \
+             boundary, never NULL; its bytes are inputs, {compared}; pointers read from it are \
+             not modelled (such a path ends unknown)",
+            p.name
+        ));
+    }
+    if buffers.len() > 1 {
+        let names: Vec<String> = buffers.iter().map(|p| format!("'{}'", p.name)).collect();
+        out.push(format!(
+            "{} point to separate buffers: aliasing between them is not explored",
+            names.join(", ")
+        ));
+    }
+    if sig.globals.shared.iter().any(|g| g.input) {
+        out.push(match check.globals {
+            GlobalsMode::Symbolic => {
+                "mutable globals both sides define start from the same symbolic bytes (--globals symbolic)"
+            }
+            GlobalsMode::Initial => "mutable globals start from their initializers (--globals initial)",
+        }
+        .to_string());
+    }
+    if sig.ret_is_pointer {
+        out.push(
+            "a returned pointer is compared by what it points to: the same parameter's buffer, \
+             global or function of the same name, constant of equal bytes, or the heap object \
+             allocated in the same order (whose bytes are compared too), at the same offset"
+                .to_string(),
+        );
+    }
+    let ub = match check.ub {
+        UbMode::Report => {
+            "undefined behaviour of shifts by at least the width and of ctlz/cttz of zero is \
+             reported (--ub report): a path whose outcome depends on its value gets no verdict"
+        }
+        UbMode::Machine => {
+            "shifts by at least the width compute x86-64's value (the count masked; --ub machine)"
+        }
+    };
+    out.push(ub.to_string());
+    out.push(
+        "not treated as undefined behaviour: signed overflow (it wraps), float-to-integer \
+         conversions out of range (x86-64's integer indefinite), reads of uninitialised \
+         memory (zero) and poison or undef constants (zero)"
+            .to_string(),
+    );
+    if sig.ret_is_float || sig.params.iter().any(|p| p.float) {
+        out.push(format!(
+            "floating-point return values are equal when {}",
+            sig.fp_equality
+        ));
+    }
+    out
+}
+
+/// The assumptions of a whole-program check: the environment the POSIX model pins
+/// (`harness/posix/sys.c`), of which `read` names the parts the paths read (by
+/// [`PinnedRead`] code).
+pub fn of_programs(read: &std::collections::BTreeMap<i64, u64>) -> Vec<String> {
+    let mut out: Vec<String> = PINNED
+        .iter()
+        .filter(|(code, _)| read.contains_key(code))
+        .map(|(code, what)| format!("{what} (read {} times)", read[code]))
+        .collect();
+    out.push(
+        "undefined behaviour gets x86-64's values (shift counts masked), which native replay \
+         confirms"
+            .to_string(),
+    );
+    out
+}
+
+/// What the POSIX model answers for each part of the environment it pins, by the code its
+/// `__xc_note_pinned` calls report (`XC_PINNED_*` in `harness/include/xcheck/posix.h`).
+const PINNED: [(i64, &str); 5] = [
+    (
+        1,
+        "the clock is pinned: every wall clock reads 2020-01-01 00:00:00 UTC (1577836800), CPU \
+         clocks 1 ms, and sleeps return at once",
+    ),
+    (
+        2,
+        "the process identity is pinned: pid 42, parent pid 1, user and group 0",
+    ),
+    (
+        3,
+        "random bytes (getrandom, /dev/urandom) are one fixed sequence, the same for both sides",
+    ),
+    (
+        4,
+        "the system is pinned: uname reads Linux xcheck 5.15.0 x86_64, one process, 1 GiB of memory",
+    ),
+    (5, "the working directory is pinned: /"),
+];
