@@ -11,6 +11,14 @@
 
 #define WEAK __attribute__((weak))
 
+/* errno of function checks: one object both sides use, which the crosscheck treats as a
+ * global both sides define (crosscheck/globals.rs, ERRNO_GLOBAL): an input, reset before
+ * side B runs, and compared. musl's code linked into a side (load/libm.rs) reaches it
+ * through this __errno_location too. */
+int __xc_errno;
+WEAK int *__errno_location(void) { return &__xc_errno; }
+WEAK int *___errno_location(void) { return &__xc_errno; } /* musl's internal name */
+
 WEAK int memcmp(const void *a, const void *b, size_t n) {
     const unsigned char *p = a, *q = b;
     for (size_t i = 0; i < n; i++)

@@ -588,6 +588,9 @@ pub struct Library {
     /// Those of them that other files can call (`A.sin`, not a file's static helper): what
     /// the report names.
     pub external: Vec<String>,
+    /// The linked names of the global variables those functions brought (musl's own state,
+    /// which starts from its initializers and is not compared), sorted.
+    pub globals: Vec<String>,
     /// Why musl's math library could not be linked, when it could not (its build missing).
     pub unavailable: Option<String>,
     /// The sides of a whole-program check given as program-only bitcode, which the loader
@@ -610,6 +613,13 @@ pub struct MuslLink {
 }
 
 impl Library {
+    /// Whether the global of linked name `name` was linked from musl.
+    pub fn has_global(&self, name: &str) -> bool {
+        self.globals
+            .binary_search_by(|g| g.as_str().cmp(name))
+            .is_ok()
+    }
+
     /// Whether the function of linked name `name` was linked from musl's math library.
     pub fn contains(&self, name: &str) -> bool {
         self.functions

@@ -171,7 +171,22 @@ fn link<'ctx>(
     }
     library.functions.sort();
     library.external.sort();
+    library.globals.sort();
     Ok((module, library))
+}
+
+/// The functions the embedded harness defines (`harness/libc.c`, `klee.c`): a side's call
+/// of one reaches the harness's, never a copy of musl's.
+fn harness_functions(context: &Context) -> std::collections::HashSet<String> {
+    let buffer = MemoryBuffer::create_from_memory_range(HARNESS_BC, "harness.bc");
+    Module::parse_bitcode_from_buffer(&buffer, context)
+        .map(|m| {
+            m.get_functions()
+                .filter(|f| f.count_basic_blocks() > 0)
+                .map(|f| f.get_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Links musl's math functions into each side's module (side A first), before the
@@ -200,9 +215,16 @@ fn link_math<'ctx>(
             return (library, functions);
         }
     };
+    let provided = harness_functions(context);
     for (module, side) in modules.iter().zip([Side::A, Side::B]) {
-        match libm::link_math(context, module, &archive, abstract_calls) {
-            Ok(linked) => functions.extend(linked.into_iter().map(|(n, e)| (side, n, e))),
+        match libm::link_math(context, module, &archive, abstract_calls, &provided) {
+            Ok(linked) => {
+                functions.extend(linked.functions.into_iter().map(|(n, e)| (side, n, e)));
+                let prefix = side_prefix(side);
+                library
+                    .globals
+                    .extend(linked.globals.iter().map(|g| format!("{prefix}{g}")));
+            }
             Err(why) => library.unavailable = Some(why),
         }
     }

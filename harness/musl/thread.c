@@ -7,7 +7,7 @@
 #include "pthread_impl.h"
 #include "syscall.h"
 
-hidden uintptr_t __xc_thread_pointer;
+/* __xc_thread_pointer itself is defined in thread_pointer.c. */
 
 int __set_thread_area(void *p)
 {

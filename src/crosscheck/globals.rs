@@ -68,13 +68,37 @@ pub struct GlobalPlan {
 /// dominate every query); the report says so.
 const MAX_SYMBOLIC_BYTES: u64 = 1 << 16;
 
+/// The harness's `errno` (`harness/libc.c`): one object, which each side's
+/// `__errno_location` returns.
+pub const ERRNO_GLOBAL: &str = "__xc_errno";
+
 /// Which globals the entry points `fa` and `fb` can reach, and how each is treated.
 pub fn plan(module: &Module, fa: FuncId, fb: FuncId, mode: GlobalsMode) -> GlobalPlan {
     let (_, reached) = reachable(module, &[fa, fb]);
+    let mut plan = GlobalPlan::default();
+    // errno, when a side reaches it: an input of the call, reset before B (the object is
+    // one for both sides: `a == b`) and compared, as a global both sides define.
+    let errno = reached
+        .iter()
+        .map(|&g| &module.globals[g])
+        .find(|g| g.side == Side::Shared && g.source_name == ERRNO_GLOBAL && !g.is_external);
+    if let Some(g) = errno {
+        plan.shared.push(SharedGlobal {
+            name: "errno".into(),
+            a: g.address,
+            b: g.address,
+            size: g.size as u32,
+            input: mode == GlobalsMode::Symbolic,
+        });
+    }
     let mut names: BTreeSet<&str> = BTreeSet::new();
     for &g in &reached {
         let global = &module.globals[g];
-        if global.side != Side::Shared && !global.is_constant {
+        // musl's own state (linked with its code) starts from its initializers.
+        if global.side != Side::Shared
+            && !global.is_constant
+            && !module.library.has_global(&global.name)
+        {
             names.insert(global.source_name.as_str());
         }
     }
@@ -84,7 +108,6 @@ pub fn plan(module: &Module, fa: FuncId, fb: FuncId, mode: GlobalsMode) -> Globa
             .iter()
             .find(|g| g.side == side && g.source_name == name && !g.is_external)
     };
-    let mut plan = GlobalPlan::default();
     let mut one_side = Vec::new();
     let mut other_size = Vec::new();
     let mut pointers = Vec::new();

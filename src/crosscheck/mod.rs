@@ -200,7 +200,7 @@ fn library_notes(module: &Module, signature: &Signature, abstract_calls: &[Strin
     let list = |names: &BTreeSet<&str>| names.iter().copied().collect::<Vec<_>>().join(", ");
     if a == b && !a.is_empty() {
         notes.push(format!(
-            "math functions run as musl's code (each side its own copy): {}",
+            "C library functions run as musl's code (each side its own copy): {}",
             list(&a)
         ));
     } else if a != b {
@@ -213,7 +213,7 @@ fn library_notes(module: &Module, signature: &Signature, abstract_calls: &[Strin
             format!("{s}: {names}")
         };
         notes.push(format!(
-            "math functions run as musl's code: {}; {}",
+            "C library functions run as musl's code: {}; {}",
             side(Side::A, &a),
             side(Side::B, &b)
         ));
@@ -232,7 +232,7 @@ fn library_notes(module: &Module, signature: &Signature, abstract_calls: &[Strin
             .collect();
         if !missing.is_empty() {
             notes.push(format!(
-                "musl's math library was not linked ({why}): {} not run as code",
+                "musl was not linked ({why}): {} not run as code",
                 list(&missing)
             ));
         }

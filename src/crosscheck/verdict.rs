@@ -151,6 +151,22 @@ impl<'s> CrossDriver<'s> {
         }
         buffers.extend(self.sig.globals.shared.iter().map(|g| g.b));
         state.buffers = buffers;
+        // A global the two sides share (errno) starts B as it started A.
+        for (g, bytes) in self.sig.globals.shared.iter().zip(&self.args.globals) {
+            if g.a != g.b {
+                continue;
+            }
+            let init = ex.module.globals.iter().find(|m| m.address == g.b);
+            if let Some(contents) = state.memory.get_mut(g.b) {
+                for k in 0..g.size as usize {
+                    let byte = match bytes.get(k) {
+                        Some(b) => *b,
+                        None => Value::concrete(8, init.map_or(0, |m| m.init[k]) as u128),
+                    };
+                    contents.set_byte(ex.pool, k, byte);
+                }
+            }
+        }
         state.phase = 1;
         ex.push_call(&mut state, self.sig.b, &values, None);
         ex.cover(self.sig.b, crate::ir::BlockId(0));

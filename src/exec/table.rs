@@ -197,6 +197,51 @@ impl Executor<'_> {
 
 #[cfg(test)]
 mod tests {
+    /// Every name the engine handles, every system call the POSIX model answers and every
+    /// function the harness's C library defines is in `docs/modelled-calls.md`.
+    #[test]
+    fn every_modelled_call_is_documented() {
+        let doc = include_str!("../../docs/modelled-calls.md");
+        let listed = |name: &str| doc.contains(&format!("`{name}`"));
+        for h in HANDLERS {
+            assert!(
+                listed(h.name),
+                "handler {} is not in docs/modelled-calls.md",
+                h.name
+            );
+        }
+        let model = [
+            include_str!("../../harness/posix/sys.c"),
+            include_str!("../../harness/posix/fd.c"),
+        ];
+        for text in model {
+            for call in text.split("case XC_SYS_").skip(1) {
+                let name: String = call
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                assert!(
+                    listed(&name),
+                    "system call {name} is not in docs/modelled-calls.md"
+                );
+            }
+        }
+        for line in include_str!("../../harness/libc.c").lines() {
+            let Some(def) = line.strip_prefix("WEAK ") else {
+                continue;
+            };
+            let name: String = def[..def.find('(').unwrap()]
+                .rsplit([' ', '*'])
+                .next()
+                .unwrap()
+                .to_string();
+            assert!(
+                listed(&name),
+                "harness function {name} is not in docs/modelled-calls.md"
+            );
+        }
+    }
+
     use super::*;
 
     #[test]

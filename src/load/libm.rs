@@ -1,15 +1,19 @@
-//! musl's math library linked as code into function checks.
+//! musl linked as code into function checks: its math, strings, character classes and conversions.
 //!
 //! Whole programs are linked with musl (by `xcheck cc`, or at load: `musl.rs`, over
 //! [`link_members`]); a function check links only its two
 //! sides and the harness, so a call of `sin` would reach a declaration. Before a side's
 //! definitions are renamed apart, [`link_math`] links into it the members of musl's bitcode
 //! archive (`build/musl/lib/libc.a`, scripts/build-musl.sh) that define what the side calls
-//! and does not define, when those members are math (`src/math/`, `src/fenv/`), and then
-//! what those members need in turn; the side's renaming then makes them `A.sin`, `B.sin`:
-//! each side runs its own copy. Calls of other libc functions keep their handlers and the
-//! harness's helpers; functions named by `--abstract-calls` are never linked, nor those the
-//! engine runs as one IEEE operation (`sqrt`, `fabs`, `floor`… see `lower::float_function`).
+//! and does not define, when those members compute rather than talk to the operating
+//! system ([`is_function_check_member`]: math, strings, ctype, `strtol`, `strerror`,
+//! `snprintf`…), and then what those members need in turn; the side's renaming then makes
+//! them `A.sin`, `B.sin`: each side runs its own copy, and the global variables they bring
+//! (`ir::Library::globals`) start from their initializers. The engine's handlers (`malloc`,
+//! `memcpy`…) and the harness's definitions (`strlen`, `isdigit`, `__errno_location`, whose
+//! errno the crosscheck treats as an input both sides share) stay theirs; functions named
+//! by `--abstract-calls` are never linked, nor those the engine runs as one IEEE operation
+//! (`sqrt`, `fabs`, `floor`… see `lower::float_function`).
 //!
 //! The archive is ours, not the user's: its members are parsed without the child process
 //! of `isolate.rs`. It is read once per process ([`archive`]); only the members a side needs
@@ -58,10 +62,35 @@ pub fn libc_archive(musl_dir: &Path) -> PathBuf {
     musl_dir.join("lib").join("libc.a")
 }
 
-/// Whether an archive member is part of the math library. build-musl.sh names each object
-/// after its source path with `/` turned into `_` (`src/math/__sin.c` → `src_math___sin.c.o`).
-fn is_math_member(name: &str) -> bool {
-    name.starts_with("src_math_") || name.starts_with("src_fenv_")
+/// The parts of musl a function check links on demand: code that computes (math, strings,
+/// character classes, conversions such as `strtol`, `strerror`, `qsort`, the `snprintf` and
+/// `sscanf` family), not the parts that are the operating system's (files, processes,
+/// threads, time, the network): a call that reaches those still meets a declaration.
+/// build-musl.sh names each object after its source path with `/` turned into `_`
+/// (`src/math/__sin.c` → `src_math___sin.c.o`).
+fn is_function_check_member(name: &str) -> bool {
+    // The thread pointer of harness/musl/thread.c, which `__pthread_self` reads.
+    if name == "harness_thread_pointer.c.o" {
+        return true;
+    }
+    // Not `prng`: `rand`'s state is the caller's, an input the check does not model.
+    const PARTS: [&str; 12] = [
+        "math",
+        "fenv",
+        "complex",
+        "string",
+        "ctype",
+        "stdlib",
+        "multibyte",
+        "locale",
+        "internal",
+        "search",
+        "errno",
+        "stdio",
+    ];
+    name.strip_prefix("src_")
+        .and_then(|rest| rest.split_once('_'))
+        .is_some_and(|(part, _)| PARTS.contains(&part))
 }
 
 /// A GNU archive (`llvm-ar rcs`): its symbol index and long names, read once; its members
@@ -301,6 +330,8 @@ pub(super) struct Wanted<'a> {
 /// module defines too (wanted, and that name).
 pub(super) struct Linked {
     pub functions: Vec<(String, bool)>,
+    /// The global variables the members brought (the library's own state).
+    pub globals: Vec<String>,
     pub members: Vec<String>,
     pub clashes: Vec<(String, String)>,
 }
@@ -320,18 +351,25 @@ pub(super) fn link_math<'ctx>(
     module: &Module<'ctx>,
     archive: &Archive,
     abstract_calls: &[String],
-) -> Result<Vec<(String, bool)>, String> {
+    provided: &HashSet<String>,
+) -> Result<Linked, String> {
     let exclude = |name: &str| abstract_calls.iter().any(|a| a == name);
-    let skip = |name: &str| exclude(name) || crate::lower::float_function(name).is_some();
+    // What the engine runs itself (one IEEE operation, a handler such as `malloc`) or the
+    // harness defines (`strlen`, `isdigit`, `__errno_location`…) stays theirs.
+    let skip = |name: &str| {
+        exclude(name)
+            || crate::lower::float_function(name).is_some()
+            || crate::exec::has_handler(name)
+            || provided.contains(name)
+    };
     let wanted = Wanted {
         roots: &[],
-        member: &is_math_member,
+        member: &is_function_check_member,
         skip: &skip,
         exclude: &exclude,
         aliases: false,
     };
-    link_members(context, module, archive, &wanted, "musl's math library")
-        .map(|linked| linked.functions)
+    link_members(context, module, archive, &wanted, "musl")
 }
 
 /// Whether a definition of this linkage gives way to another one (a static linker's weak
@@ -397,6 +435,13 @@ pub(super) fn link_members<'ctx>(
         .get_functions()
         .filter(|f| f.count_basic_blocks() > 0)
         .collect();
+    let global_names = |m: &Module<'ctx>| -> Vec<String> {
+        m.get_globals()
+            .filter(|g| !g.is_declaration())
+            .map(|g| g.get_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let own_globals: HashSet<String> = global_names(module).into_iter().collect();
     // Members linked or left out, and names left undefined (aliases).
     let mut done: HashSet<u64> = HashSet::new();
     let mut aliases: HashSet<String> = HashSet::new();
@@ -480,8 +525,13 @@ pub(super) fn link_members<'ctx>(
                     (name, external(f.get_linkage()))
                 })
                 .collect();
+            let globals = global_names(module)
+                .into_iter()
+                .filter(|g| !own_globals.contains(g))
+                .collect();
             return Ok(Linked {
                 functions,
+                globals,
                 members,
                 clashes,
             });
@@ -550,8 +600,13 @@ mod tests {
         assert_eq!(data("__rem_pio2"), b"AAAA");
         assert_eq!(member("puts").name, "short.o");
         assert_eq!(data("puts"), b"BBBBBB");
-        assert!(is_math_member(&member("__rem_pio2").name));
-        assert!(!is_math_member(&member("puts").name));
+        assert!(is_function_check_member(&member("__rem_pio2").name));
+        assert!(!is_function_check_member(&member("puts").name));
+        assert!(is_function_check_member("src_stdlib_strtol.c.o"));
+        assert!(is_function_check_member("src_errno___errno_location.c.o"));
+        assert!(!is_function_check_member("src_unistd_read.c.o"));
+        assert!(!is_function_check_member("src_thread_pthread_create.c.o"));
+        assert!(!is_function_check_member("src_prng_rand.c.o"));
         assert!(archive.member(archive.symbols["puts"] + 1).is_none());
     }
 

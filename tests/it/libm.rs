@@ -48,7 +48,7 @@ fn note<'n>(notes: &'n [String], prefix: &str) -> Option<&'n str> {
         .map(String::as_str)
 }
 
-const LINKED: &str = "math functions run as musl's code (each side its own copy): ";
+const LINKED: &str = "C library functions run as musl's code (each side its own copy): ";
 
 /// Runs the check of `function` and returns its exit code and notes.
 fn check(dir: &Path, musl: Option<&Path>, function: &str, extra: &[&str]) -> (i32, Vec<String>) {
@@ -121,8 +121,7 @@ fn other_calls_keep_their_behaviour() {
     assert!(!notes.iter().any(|n| n.contains("musl")), "{notes:?}");
     let (code, notes) = check(dir.path(), Some(&missing), "rounding", &[]);
     assert_eq!(code, 3, "{notes:?}");
-    let why =
-        note(&notes, "musl's math library was not linked").unwrap_or_else(|| panic!("{notes:?}"));
+    let why = note(&notes, "musl was not linked").unwrap_or_else(|| panic!("{notes:?}"));
     assert!(
         why.contains(&missing.join("lib/libc.a").display().to_string())
             && why.contains("scripts/build-musl.sh")

@@ -131,3 +131,33 @@ fn r30_undefined_behaviour_is_reported_never_given_a_value() {
         }
     });
 }
+
+// See: #30. A function check links musl's code for the C library functions a side calls
+// (`strtol`, `strerror`), and errno is an input and an effect: reading it no longer ends
+// the path, and a side that sets another errno differs.
+#[test]
+fn r30_function_checks_run_the_c_library_and_compare_errno() {
+    each_build("r30_libc_a.c", "r30_libc_b.c", |dir, a, b, build| {
+        for f in ["conv", "err", "msg"] {
+            let (code, out, report) = check(dir, a, a, f, &["--buffer-size", "3"]);
+            assert_eq!(code, 0, "{build} {f} against itself: {out}");
+            assert!(
+                !report.contains("undefined function"),
+                "{build} {f}: {report}"
+            );
+        }
+        let (code, out, report) = check(dir, a, b, "err", &[]);
+        assert_eq!(code, 1, "{build} err: {out}");
+        assert!(
+            report.contains("global 'errno' differs"),
+            "{build}: {report}"
+        );
+        // musl's strtol sets EINVAL on "", which the hand-written loop does not.
+        let (code, out, report) = check(dir, a, b, "conv", &["--buffer-size", "3"]);
+        assert_eq!(code, 1, "{build} conv: {out}");
+        assert!(
+            report.contains("C library functions run as musl's code"),
+            "{report}"
+        );
+    });
+}
