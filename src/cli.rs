@@ -154,6 +154,37 @@ fn split_env(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
     (rest, env)
 }
 
+/// xcheck's own options among the words after `--` (which become both programs'
+/// arguments): almost always meant for xcheck (`-- -c --sym-stdin 4 --max-time 90` ran with
+/// the default time limit and passed `--max-time 90` to the programs), so a usage error
+/// naming them. `--help` and `--version` stay the programs' (crosschecking their help text
+/// is a real use), and so does every option xcheck does not define.
+fn misplaced_options(env: &[String]) -> Result<(), Exit> {
+    use clap::CommandFactory;
+    let command = CheckArgs::command();
+    let ours: Vec<&str> = command
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .filter(|l| !matches!(*l, "help" | "version"))
+        .collect();
+    let found: Vec<&str> = env
+        .iter()
+        .filter(|w| {
+            w.strip_prefix("--")
+                .map(|o| o.split_once('=').map_or(o, |(name, _)| name))
+                .is_some_and(|name| ours.contains(&name))
+        })
+        .map(String::as_str)
+        .collect();
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(usage(format!(
+        "{} after '--' would be an argument of both programs, not an option of xcheck: put xcheck's options before '--'",
+        found.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(", ")
+    )))
+}
+
 #[derive(Args, Debug, Clone)]
 struct ParamArgs {
     /// Size in bytes of the buffer behind a pointer parameter (`N`, or `name=N` for one
@@ -496,8 +527,8 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
             }),
         _ => {
             let (args, env) = split_env(args);
-            CheckArgs::try_parse_from(args)
-                .map_err(clap_exit)
+            misplaced_options(&env)
+                .and_then(|()| CheckArgs::try_parse_from(args).map_err(clap_exit))
                 .and_then(|mut a| {
                     a.engine.stop = stop.clone();
                     check(a, env)

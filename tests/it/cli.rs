@@ -597,3 +597,34 @@ fn a_failure_on_one_side_shows_the_other_sides_result() {
         "{row}"
     );
 }
+
+// See: #30. Everything after `--` is the programs' arguments: an option of xcheck there
+// (`--max-time 90`) was passed to both programs, which printed their usage and agreed. It
+// is a usage error naming it; `--help` and options xcheck does not define stay the
+// programs', and KLEE's environment options may still be mixed in.
+#[test]
+fn r30_xcheck_options_after_the_double_dash_are_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "a.bc",
+        "b.bc",
+        "--",
+        "-c",
+        "--sym-arg",
+        "3",
+        "--sym-stdin",
+        "4",
+    ];
+    let mut with = args.to_vec();
+    with.extend(["--max-time", "90"]);
+    assert_error(&xcheck(dir.path(), &with), "'--max-time' after '--'");
+    let mut with = args.to_vec();
+    with.push("--function=f");
+    assert_error(&xcheck(dir.path(), &with), "'--function=f' after '--'");
+    // Not misplaced: the files are missing, which is the error reported.
+    let mut with = args.to_vec();
+    with.extend(["--help", "--bytes=3"]);
+    let o = xcheck(dir.path(), &with);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains("after '--'"), "{}", stderr(&o));
+}

@@ -154,3 +154,43 @@ fn a_struct_passed_by_value_is_the_callees_own_copy() {
         "{text}"
     );
 }
+
+/// Corpus cases and program pairs whose files `self_check_sample` checks against
+/// themselves: pointers into buffers (`memchr`, `strlen`), floating point (`fp_nan_min`),
+/// wide tables (`crc32_sliced`), and programs that print and read stdin.
+const SELF_CHECK_CASES: &str = "memchr,strlen,fp_nan_min,crc32_sliced,popcount,mod";
+const SELF_CHECK_PROGRAMS: &str = "echo,wc_l,head_n";
+
+// See: #30. Every file against itself is EQUIVALENT (scripts/self-check.py; the whole run
+// is in reports/self-check-2026-11-28.md): a sample, at both levels from both compilers.
+#[test]
+fn every_file_of_a_sample_is_equivalent_to_itself() {
+    crate::corpus::build_corpora();
+    crate::programs::build_programs();
+    let out = tempfile::tempdir().unwrap();
+    let o = Command::new("python3")
+        .arg(repo().join("scripts/self-check.py"))
+        .args(["-o", out.path().to_str().unwrap(), "--max-time", "60s"])
+        .args([
+            "--cases",
+            SELF_CHECK_CASES,
+            "--programs",
+            SELF_CHECK_PROGRAMS,
+        ])
+        .env("XCHECK_BIN", env!("CARGO_BIN_EXE_xcheck"))
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let rows = results(&out.path().join("results.tsv"), 1);
+    // 6 cases × 2 compilers × 2 levels × 2 files, at least, and 3 programs' checks × 2 files.
+    assert!(rows.len() >= 48 + 6, "{rows:?}");
+    for (check, class) in &rows {
+        assert_eq!(class, "equivalent", "{check} against itself: {text}");
+    }
+}
