@@ -42,7 +42,7 @@ impl FunctionLowerer<'_> {
             }
             return Ok(Inst::Float {
                 dst,
-                op,
+                op: self.fused(op),
                 args,
                 width,
             });
@@ -80,7 +80,7 @@ impl FunctionLowerer<'_> {
         if let (Some(op), false) = (float_function(name), name.starts_with("vector.")) {
             return Ok(Inst::Vector {
                 dst,
-                op: VectorOp::Float(op, elem),
+                op: VectorOp::Float(self.fused(op), elem),
                 args,
                 lanes,
                 elem,

@@ -561,6 +561,32 @@ struct FunctionLowerer<'a> {
     names: bool,
     /// The limbs of values wider than 128 bits (`wide.rs`).
     wide: FxHashMap<LLVMValueRef, Vec<RegId>>,
+    /// Whether the function's target features include FMA (`-mfma`,
+    /// `target("fma")`): x86-64's backend then fuses `llvm.fmuladd` into one rounding.
+    fused: bool,
+}
+
+/// Whether `func`'s `"target-features"` attribute turns on FMA (`+fma` or AMD's `+fma4`).
+unsafe fn has_fma(func: LLVMValueRef) -> bool {
+    let key = "target-features";
+    let attr = LLVMGetStringAttributeAtIndex(
+        func,
+        inkwell::llvm_sys::LLVMAttributeFunctionIndex,
+        key.as_ptr().cast(),
+        key.len() as u32,
+    );
+    if attr.is_null() {
+        return false;
+    }
+    let mut len = 0u32;
+    let value = LLVMGetStringAttributeValue(attr, &mut len);
+    if value.is_null() {
+        return false;
+    }
+    let bytes = std::slice::from_raw_parts(value.cast::<u8>(), len as usize);
+    String::from_utf8_lossy(bytes)
+        .split(',')
+        .any(|f| f == "+fma" || f == "+fma4")
 }
 
 /// An instruction that could not be lowered: the reason, reported when a path reaches it.
@@ -588,6 +614,15 @@ impl<'a> FunctionLowerer<'a> {
             param_names: Vec::new(),
             described: Default::default(),
             wide: FxHashMap::default(),
+            fused: has_fma(func),
+        }
+    }
+
+    /// `op` as this function's code computes it: `llvm.fmuladd` fused under FMA.
+    fn fused(&self, op: FloatOp) -> FloatOp {
+        match op {
+            FloatOp::MulAdd if self.fused => FloatOp::Fma,
+            op => op,
         }
     }
 

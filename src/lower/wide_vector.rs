@@ -598,7 +598,7 @@ impl Emit<'_, '_> {
                 scalars.push(Some(self.f.operand(v)?));
             }
         }
-        let float = super::float_function(name);
+        let float = super::float_function(name).map(|op| self.f.fused(op));
         let dst = self.dest(inst)?;
         for (i, &d) in dst.iter().enumerate() {
             let lane_args: Vec<Operand> = args

@@ -11,9 +11,19 @@ const COMPILERS: [&str; 2] = [xcheck::toolchain::CLANG, "clang-14"];
 
 /// `tests/fixtures/NAME` compiled by `clang` at `opt` into `dir`.
 fn build(clang: &str, name: &str, dir: &Path, opt: &str) -> PathBuf {
-    let out = dir.join(format!("{}.{opt}.{clang}.bc", name.trim_end_matches(".c")));
+    build_with(clang, name, dir, opt, &[])
+}
+
+/// `tests/fixtures/NAME` compiled by `clang` at `opt` with `flags` into `dir`.
+fn build_with(clang: &str, name: &str, dir: &Path, opt: &str, flags: &[&str]) -> PathBuf {
+    let tag = flags.join("");
+    let out = dir.join(format!(
+        "{}.{opt}{tag}.{clang}.bc",
+        name.trim_end_matches(".c")
+    ));
     let status = Command::new(clang)
         .args(["-c", "-emit-llvm", "-g", opt])
+        .args(flags)
         .arg(repo().join("tests/fixtures").join(name))
         .arg("-o")
         .arg(&out)
@@ -160,4 +170,26 @@ fn r30_function_checks_run_the_c_library_and_compare_errno() {
             "{report}"
         );
     });
+}
+
+// See: #30. Under `-mfma` x86-64 computes `llvm.fmuladd` with one rounding, as `fma` does:
+// the two are equivalent there, and differ (on a product that rounds) without it.
+#[test]
+fn r30_target_features_decide_fmuladd() {
+    for clang in COMPILERS {
+        for opt in OPTS {
+            let dir = tempfile::tempdir().unwrap();
+            let d = dir.path();
+            let fused = |name| build_with(clang, name, d, opt, &["-mfma"]);
+            let (a, b) = (fused("r30_fma_a.c"), fused("r30_fma_b.c"));
+            let (code, out, _) = check(d, &a, &b, "madd", &[]);
+            assert_eq!(code, 0, "{clang} {opt} -mfma: {out}");
+            let (a, b) = (
+                build(clang, "r30_fma_a.c", d, opt),
+                build(clang, "r30_fma_b.c", d, opt),
+            );
+            let (code, out, _) = check(d, &a, &b, "madd", &[]);
+            assert_eq!(code, 1, "{clang} {opt}: {out}");
+        }
+    }
 }
