@@ -10,7 +10,8 @@
 //! Poison is not tracked: a shift by at least the bit width gives SMT-LIB's result (0, or
 //! the sign bits for `ashr`) rather than poison, because at -O2 clang emits such shifts
 //! speculatively under a `select` that discards them. Division by zero, which is immediate
-//! undefined behaviour in LLVM, is a checked error.
+//! undefined behaviour in LLVM, is a checked error, and so is signed division of the minimum
+//! by -1 where x86-64 traps on it ([`overflow_traps`]).
 
 use crate::exec::executor::{Executor, Exit, Offset, MAX_ALLOCATION};
 use crate::exec::memory::ObjectKind;
@@ -86,7 +87,8 @@ impl<'a> Executor<'a> {
             Inst::Binary { dst, op, lhs, rhs } => {
                 let b = self.operand(state, *rhs);
                 let may_trap = matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
-                    && !matches!(b, Value::Con { bits, .. } if bits != 0);
+                    && !matches!(b, Value::Con { width, bits }
+                        if bits != 0 && !(overflow_traps(*op, width) && bits == mask(width, !0)));
                 if may_trap {
                     return Stepped::Owned;
                 }
@@ -333,10 +335,11 @@ impl<'a> Executor<'a> {
         Value::from_expr(self.pool, e)
     }
 
-    /// A division or remainder whose divisor may be zero: the path where it is zero fails.
+    /// A division or remainder that may trap: the paths where it does fail
+    /// ([`Executor::division_traps`]).
     fn exec_division(
         &mut self,
-        mut state: State,
+        state: State,
         dst: RegId,
         op: BinOp,
         lhs: Operand,
@@ -344,24 +347,50 @@ impl<'a> Executor<'a> {
     ) -> Option<State> {
         let a = self.operand(&state, lhs);
         let b = self.operand(&state, rhs);
-        match b {
-            Value::Con { bits: 0, .. } => {
-                self.fail(state, Termination::DivByZero);
-                return None;
-            }
-            Value::Con { .. } => {}
-            Value::Sym(d) => {
-                let zero = self.pool.eq(d, self.pool.constant(self.pool.width(d), 0));
-                let (bad, good) = self.branch(state, zero)?;
-                if let Some(bad) = bad {
-                    self.fail(bad, Termination::DivByZero);
-                }
-                state = good?;
-            }
-        }
+        let mut state = self.division_traps(state, op, a, b)?;
         let r = self.binop(op, a, b);
         self.set(&mut state, dst, r);
         Some(state)
+    }
+
+    /// Fails the part of `state` where `op` on `a` and `b` traps on x86-64: a zero divisor,
+    /// and for `sdiv`/`srem` of the widths `idiv` divides, the minimum divided by -1
+    /// ([`overflow_traps`]); returns the rest, if any.
+    pub(crate) fn division_traps(
+        &mut self,
+        state: State,
+        op: BinOp,
+        a: Value,
+        b: Value,
+    ) -> Option<State> {
+        let pool = self.pool;
+        let width = b.width(pool);
+        let zero = pool.eq(b.expr(pool), pool.constant(width, 0));
+        let state = self.fail_where(state, zero, Termination::DivByZero)?;
+        if !overflow_traps(op, width) {
+            return Some(state);
+        }
+        let min = pool.eq(a.expr(pool), pool.constant(width, 1 << (width - 1)));
+        let minus_one = pool.eq(b.expr(pool), pool.constant(width, mask(width, !0)));
+        self.fail_where(state, pool.and(min, minus_one), Termination::DivOverflow)
+    }
+
+    /// Fails the part of `state` where `cond` holds as `kind`; returns the rest, if any.
+    fn fail_where(&mut self, state: State, cond: ExprId, kind: Termination) -> Option<State> {
+        match self.pool.as_const(cond) {
+            Some(0) => Some(state),
+            Some(_) => {
+                self.fail(state, kind);
+                None
+            }
+            None => {
+                let (bad, good) = self.branch(state, cond)?;
+                if let Some(bad) = bad {
+                    self.fail(bad, kind);
+                }
+                good
+            }
+        }
     }
 
     /// `op` on two values; concrete operands never build an expression.
@@ -1019,6 +1048,15 @@ impl<'a> Executor<'a> {
         self.unsupported(rest, "symbolic function pointer with too many targets");
         first
     }
+}
+
+/// Whether `op` at `width` bits traps on x86-64 when its quotient overflows (the minimum
+/// divided by -1, SIGFPE natively): `sdiv` and `srem` of the widths `idiv` divides (8, 16,
+/// 32 and 64 bits). Other widths are divided after a sign extension to a wider register,
+/// or by a library call (`__divti3`, `__modti3`) that wraps: `INT128_MIN / -1` is
+/// `INT128_MIN` natively (measured with clang 14 and 19), as the engine computes it.
+pub(crate) fn overflow_traps(op: BinOp, width: u32) -> bool {
+    matches!(op, BinOp::SDiv | BinOp::SRem) && matches!(width, 8 | 16 | 32 | 64)
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ mod suite;
 mod symalloc;
 mod three_way;
 mod tidy;
+mod traps;
 mod verdicts;
 mod wide;
 mod wide_vector;
