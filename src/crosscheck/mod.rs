@@ -137,6 +137,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         &check.exec.abstract_calls,
     ));
     notes.extend(setup::reading_notes(&signature, &preconditions));
+    notes.extend(setup::buffer_notes(module, &signature));
     notes.extend(signature.globals.notes.iter().cloned());
     for side in [Side::A, Side::B] {
         notes.push(coverage_note(module, &explored.coverage, side));

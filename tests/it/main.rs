@@ -6,6 +6,7 @@
 mod assume_c;
 mod automerge;
 mod bad_input;
+mod buffers;
 mod cli;
 mod common;
 mod config_file;

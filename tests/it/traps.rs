@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The compilers whose bitcode the checks read.
-const COMPILERS: [&str; 2] = ["clang-14", xcheck::toolchain::CLANG];
+pub(crate) const COMPILERS: [&str; 2] = ["clang-14", xcheck::toolchain::CLANG];
 
 /// Compiles `tests/fixtures/<name>` with `cc` at `opt` into `dir`, with `extra` flags.
-fn compile(cc: &str, name: &str, dir: &Path, opt: &str, extra: &[&str]) -> PathBuf {
+pub(crate) fn compile(cc: &str, name: &str, dir: &Path, opt: &str, extra: &[&str]) -> PathBuf {
     let src = repo().join("tests/fixtures").join(name);
     let tag: String = extra
         .concat()
@@ -46,7 +46,11 @@ fn compile(cc: &str, name: &str, dir: &Path, opt: &str, extra: &[&str]) -> PathB
 
 /// Runs xcheck with `args` writing to `dir/out`; returns the exit code, the terminal's text
 /// and the report.
-fn run(dir: &Path, args: &[&str], out: &str) -> (Option<i32>, String, serde_json::Value) {
+pub(crate) fn run(
+    dir: &Path,
+    args: &[&str],
+    out: &str,
+) -> (Option<i32>, String, serde_json::Value) {
     let mut all = args.to_vec();
     all.extend(["-j", "1", "-o", out]);
     let o = xcheck(dir, &all);
@@ -61,7 +65,7 @@ fn run(dir: &Path, args: &[&str], out: &str) -> (Option<i32>, String, serde_json
 }
 
 /// The report's rows that are not proved.
-fn other_rows(report: &serde_json::Value) -> Vec<&serde_json::Value> {
+pub(crate) fn other_rows(report: &serde_json::Value) -> Vec<&serde_json::Value> {
     report["rows"]
         .as_array()
         .unwrap()
@@ -71,7 +75,7 @@ fn other_rows(report: &serde_json::Value) -> Vec<&serde_json::Value> {
 }
 
 /// An input's bytes, by name, in a row.
-fn input(row: &serde_json::Value, name: &str) -> Vec<u64> {
+pub(crate) fn input(row: &serde_json::Value, name: &str) -> Vec<u64> {
     row["inputs"]
         .as_array()
         .unwrap()
