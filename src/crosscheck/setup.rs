@@ -519,7 +519,7 @@ pub fn make_buffer(ex: &Executor<'_>, state: &mut State, name: &str, bytes: &[Va
     ex.allocate(
         state,
         bytes.len() as u64,
-        ObjectKind::Input,
+        ObjectKind::Parameter,
         format!("parameter '{name}'"),
         contents,
     )

@@ -565,7 +565,7 @@ impl<'a> Executor<'a> {
                 let input = s
                     .memory
                     .get(key)
-                    .filter(|(o, _)| o.kind == ObjectKind::Input)
+                    .filter(|(o, _)| o.kind.is_input())
                     .map(|(o, _)| o.name.clone());
                 if let Some(name) = input {
                     ex.unsupported(
@@ -910,7 +910,7 @@ impl<'a> Executor<'a> {
                             let input = state
                                 .memory
                                 .find(bits as u64)
-                                .filter(|(o, _)| o.kind == ObjectKind::Input)
+                                .filter(|(o, _)| o.kind.is_input())
                                 .map(|(o, _)| o.name.clone());
                             match input {
                             Some(name) => self.unsupported(

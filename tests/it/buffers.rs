@@ -121,3 +121,56 @@ fn r30_a_flexible_array_member_gets_buffer_size_bytes() {
     assert_eq!(o.status.code(), Some(0), "{text}");
     assert!(text.contains("buffer 'arg0': 20 bytes"), "{text}");
 }
+
+// See: #30. `((int *)p)[5]` against the same plus 1: both sides read past the harness's
+// 16-byte buffer, "errors in both", EQUIVALENT with 0 paths proved. A caller could pass a
+// bigger buffer (or a pointer into an array, for `p[-1]`), so the path is unknown with the
+// reason, in the row and the notes, and the check INCONCLUSIVE; with a buffer big enough
+// the difference is found.
+#[test]
+fn r30_a_path_that_needs_a_bigger_parameter_buffer_is_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let needs_more = "parameter 'p' needs more than 16 bytes (--buffer-size)";
+    let before = "parameter 'p' accessed before its start";
+    for cc in COMPILERS {
+        for opt in ["-O0", "-O2"] {
+            let a = compile(cc, "overrun_a.c", d, opt, &[]);
+            let b = compile(cc, "overrun_b.c", d, opt, &[]);
+            let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+            for (f, why) in [("past", needs_more), ("before", before)] {
+                let at = format!("{cc} {opt} {f}");
+                for (other, name) in [(b, "B"), (a, "itself")] {
+                    let (code, text, report) = run(d, &[a, other, "--function", f], "out");
+                    assert_eq!(code, Some(3), "{at} against {name}: {text}");
+                    assert_eq!(report["summary"]["overall"], "inconclusive", "{at}: {text}");
+                    assert_eq!(report["summary"]["errors_both"], 0, "{at}: {text}");
+                    assert_eq!(report["summary"]["proved"], 0, "{at}: {text}");
+                    let rows = other_rows(&report);
+                    assert!(!rows.is_empty(), "{at}: {text}");
+                    for row in rows {
+                        assert_eq!(row["verdict"], "unknown", "{at}: {text}");
+                        let detail = row["detail"].as_str().unwrap();
+                        assert!(detail.contains(why), "{at}: {detail}");
+                    }
+                    let notes = report["summary"]["notes"].to_string();
+                    assert!(notes.contains(why), "{at}: {notes}");
+                }
+            }
+            // A buffer of 24 bytes holds p[5]: the difference is found.
+            let args = [a, b, "--function", "past", "--buffer-size", "24"];
+            let (code, text, _) = run(d, &args, "out");
+            assert_eq!(code, Some(1), "{cc} {opt} past with 24 bytes: {text}");
+            // A symbolic index: the difference inside the buffer is found, the paths past
+            // it are unknown (a divergence still decides the verdict).
+            let (code, text, report) = run(d, &[a, b, "--function", "at"], "out");
+            assert_eq!(code, Some(1), "{cc} {opt} at: {text}");
+            assert_eq!(report["summary"]["errors_both"], 0, "{cc} {opt} at: {text}");
+            assert!(
+                report["summary"]["unknown"].as_u64().unwrap() >= 1,
+                "{cc} {opt} at: {text}"
+            );
+            assert!(text.contains(needs_more), "{cc} {opt} at: {text}");
+        }
+    }
+}
