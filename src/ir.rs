@@ -473,10 +473,15 @@ pub struct Param {
     pub width: u32,
     /// The source name, from debug info or the IR value name, if any.
     pub name: Option<String>,
-    /// For a pointer parameter: the store size of the pointee, if it is sized.
+    /// For a pointer parameter: the store size of the pointee, if it is sized (for the type
+    /// of a `byval`/`sret` attribute, its allocation size: the caller's slot, C's `sizeof`).
     pub pointee_size: Option<u64>,
-    /// For a pointer parameter: whether the pointee is an aggregate (array or struct).
+    /// For a pointer parameter: whether the pointee is not an aggregate (array or struct).
     pub pointee_is_scalar: bool,
+    /// For a pointer parameter: whether the pointee is a struct ending in a flexible array
+    /// member (C's `T data[]`, LLVM's `[0 x T]` as its last field), so that a caller's
+    /// object extends past `pointee_size`.
+    pub pointee_open: bool,
     pub is_pointer: bool,
     /// Whether the parameter is a `float` or a `double` (its width says which).
     pub float: bool,

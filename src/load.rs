@@ -23,7 +23,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 mod isolate;
-mod libm;
+pub(crate) mod libm;
 mod musl;
 pub use isolate::{check_bitcode_main, parse_in_child, CHECK_BY_EXEC_VARIABLE, CHECK_SUBCOMMAND};
 pub use libm::{libc_archive, musl_dir};

@@ -36,8 +36,8 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
         };
         out.push(format!(
             "'{}' points to a buffer of {size} bytes ({from}) at a {BUFFER_ALIGNMENT}-byte \
-             boundary, never NULL; its bytes are inputs, {compared}; pointers read from it are \
-             not modelled (such a path ends unknown)",
+             boundary, never NULL; its bytes are inputs, {compared}; a path that reads or writes \
+             outside it, or reads a pointer from it, ends unknown",
             p.name
         ));
     }

@@ -18,10 +18,11 @@ pub mod program;
 mod record;
 mod rows;
 mod setup;
+mod show;
 mod verdict;
 
 pub use setup::{ParamSpec, Signature};
-pub use verdict::{display_buffer, display_int, display_unsigned};
+pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
 use crate::exec::{ExecConfig, Executor, UbMode, WorkPool};
@@ -155,6 +156,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         &check.exec.abstract_calls,
     ));
     notes.extend(setup::reading_notes(&signature, &preconditions));
+    notes.extend(setup::buffer_notes(module, &signature));
     notes.extend(signature.globals.notes.iter().cloned());
     for side in [Side::A, Side::B] {
         notes.push(coverage_note(module, &explored.coverage, side));
@@ -917,12 +919,12 @@ pub fn replay(
     Ok(driver.rows.replayed_verdict().map(|r| r.verdict))
 }
 
-/// The values of undefined behaviour a test recorded, in order (`verdict::UNDEFINED_OBJECT`).
+/// The values of undefined behaviour a test recorded, in order (`setup::UNDEFINED_OBJECT`).
 fn undefined_values(ktest: &KTest) -> Option<Arc<Vec<Vec<u8>>>> {
     let values: Vec<Vec<u8>> = ktest
         .objects
         .iter()
-        .filter(|o| o.name.starts_with(verdict::UNDEFINED_OBJECT))
+        .filter(|o| o.name.starts_with(setup::UNDEFINED_OBJECT))
         .map(|o| o.bytes.clone())
         .collect();
     (!values.is_empty()).then(|| Arc::new(values))

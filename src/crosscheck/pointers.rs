@@ -239,7 +239,7 @@ pub fn describe_pointer(module: &Module, state: &State, address: u64) -> String 
             let _ = contents;
             offset_form(name, offset)
         }
-        ObjectKind::Input => {
+        ObjectKind::Parameter | ObjectKind::Input => {
             let name = object
                 .name
                 .strip_prefix("parameter '")
@@ -265,7 +265,7 @@ fn string_literal(constant: bool, bytes: &[u8]) -> Option<String> {
     let (last, text) = bytes.split_last()?;
     let printable = |b: &u8| (0x20..0x7f).contains(b) || matches!(b, b'\n' | b'\t');
     (constant && *last == 0 && text.iter().all(printable))
-        .then(|| super::verdict::display_buffer(text))
+        .then(|| super::show::display_buffer(text))
 }
 
 #[cfg(test)]

@@ -182,13 +182,22 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
                 .iter()
                 .find(|(n, _)| *n == name || *n == format!("arg{i}"))
                 .map(|&(_, s)| s);
-            let struct_size = (!pa.pointee_is_scalar)
+            // The pointee's size when it is an aggregate (a pointer to a scalar may point
+            // into an array) or the type of a `byval`/`sret` slot, whatever it is; a struct
+            // ending in a flexible array member gets `--buffer-size` bytes for the array.
+            let known_size = (!pa.pointee_is_scalar || pa.pass != ParamPass::Direct)
                 .then_some(pa.pointee_size)
                 .flatten()
-                .filter(|&s| s > 0);
-            let size = explicit
-                .or(struct_size.map(|s| s as u32))
-                .unwrap_or(check.buffer_size);
+                .filter(|&s| s > 0)
+                .map(|s| {
+                    let array = if pa.pointee_open {
+                        u64::from(check.buffer_size)
+                    } else {
+                        0
+                    };
+                    u32::try_from(s + array).unwrap_or(u32::MAX)
+                });
+            let size = explicit.or(known_size).unwrap_or(check.buffer_size);
             if size == 0 {
                 return Err(Error::Usage(format!(
                     "buffer size of '{name}' must be at least 1"
@@ -250,6 +259,28 @@ pub fn shorten(text: &str) -> String {
     }
     let head: String = text.chars().take(KEEP).collect();
     format!("{head}… ({} characters)", text.chars().count())
+}
+
+/// What the report says about buffers whose size is not one type's: a struct ending in a
+/// flexible array member gets its own bytes plus `--buffer-size` bytes for the array.
+pub fn buffer_notes(module: &Module, signature: &Signature) -> Vec<String> {
+    let ir = &module.function(signature.a).params;
+    signature
+        .params
+        .iter()
+        .zip(ir)
+        .filter(|(_, p)| p.pointee_open)
+        .filter_map(|(spec, p)| {
+            let size = spec.buffer?;
+            let own = p.pointee_size?;
+            Some(format!(
+                "buffer '{}': {size} bytes, the struct's {own} and {} for the flexible array member at its end (--buffer-size {}=N sets the whole)",
+                spec.name,
+                u64::from(size).saturating_sub(own),
+                spec.name
+            ))
+        })
+        .collect()
 }
 
 /// How the preconditions read the parameters they name, where debug information did not
@@ -488,11 +519,15 @@ pub fn make_buffer(ex: &Executor<'_>, state: &mut State, name: &str, bytes: &[Va
     ex.allocate(
         state,
         bytes.len() as u64,
-        ObjectKind::Input,
+        ObjectKind::Parameter,
         format!("parameter '{name}'"),
         contents,
     )
 }
+
+/// The name of a test's objects that hold the values of undefined behaviour
+/// (`exec/undefined.rs`), followed by their index on the path.
+pub const UNDEFINED_OBJECT: &str = "undefined.";
 
 /// A scalar parameter's value from its bytes (little-endian).
 fn scalar_of(ex: &Executor<'_>, bytes: &[Value], width: u32) -> Value {
@@ -534,7 +569,7 @@ pub fn ktest_of(check: &FunctionCheck, sig: &Signature, inputs: &[InputValue]) -
         .chain(
             inputs
                 .iter()
-                .filter(|i| i.name.starts_with(super::verdict::UNDEFINED_OBJECT))
+                .filter(|i| i.name.starts_with(UNDEFINED_OBJECT))
                 .map(|i| KTestObject {
                     name: i.name.clone(),
                     bytes: i.bytes.clone(),

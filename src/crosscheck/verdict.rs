@@ -10,8 +10,9 @@ use super::float::display_float;
 use super::pointers::{self, Span};
 use super::rows::{Decision, RowDriver, Rows};
 use super::setup::{make_buffer, Arguments, Signature};
+use super::show::{display_buffer, display_int, display_unsigned};
 use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Unanswered, Value};
-use crate::expr::{mask, to_signed, Assignment, ExprId, ExprPool};
+use crate::expr::{mask, Assignment, ExprId, ExprPool};
 use crate::report::{InputValue, PathVerdict};
 use std::sync::Arc;
 
@@ -121,7 +122,7 @@ impl<'s> CrossDriver<'s> {
                 .rev()
                 .fold(0u128, |acc, &b| (acc << 8) | b as u128);
             InputValue {
-                name: format!("{UNDEFINED_OBJECT}{k}"),
+                name: format!("{}{k}", super::setup::UNDEFINED_OBJECT),
                 display: format!("0x{bits:x}"),
                 bytes,
             }
@@ -577,10 +578,6 @@ impl RowDriver for CrossDriver<'_> {
     }
 }
 
-/// The name of a test's objects that hold the values of undefined behaviour, followed by
-/// their index on the path.
-pub const UNDEFINED_OBJECT: &str = "undefined.";
-
 /// A row's verdict, detail, model and both sides' results, as `decide` assembles them.
 type RowParts = (
     PathVerdict,
@@ -824,46 +821,4 @@ fn display_value(ex: &Executor<'_>, state: &State, width: u32, bits: u128, shown
         Shown::Pointer => pointers::describe_pointer(ex.module, state, bits as u64),
         Shown::Int => display_int(width, bits),
     }
-}
-
-/// An integer as C would print it: signed when negative as signed, with its hex for large values.
-pub fn display_int(width: u32, bits: u128) -> String {
-    if width == 1 {
-        return bits.to_string();
-    }
-    let signed = to_signed(width, bits);
-    if signed < 0 {
-        format!("{signed}")
-    } else if bits >= 0x10000 {
-        format!("{bits} (0x{bits:x})")
-    } else {
-        bits.to_string()
-    }
-}
-
-/// An unsigned integer as C would print it, with its hex for large values.
-pub fn display_unsigned(bits: u128) -> String {
-    if bits >= 0x10000 {
-        format!("{bits} (0x{bits:x})")
-    } else {
-        bits.to_string()
-    }
-}
-
-/// A buffer as a C string literal.
-pub fn display_buffer(bytes: &[u8]) -> String {
-    let mut s = String::from("\"");
-    for &b in bytes {
-        match b {
-            b'"' => s.push_str("\\\""),
-            b'\\' => s.push_str("\\\\"),
-            b'\n' => s.push_str("\\n"),
-            b'\t' => s.push_str("\\t"),
-            0 => s.push_str("\\0"),
-            0x20..=0x7e => s.push(b as char),
-            _ => s.push_str(&format!("\\x{b:02x}")),
-        }
-    }
-    s.push('"');
-    s
 }

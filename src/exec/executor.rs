@@ -4,7 +4,7 @@
 //! when side A ends and compares the two; the harness driver writes a test per path.
 
 use crate::exec::constraints::ConstraintSet;
-use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState};
+use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState, PARAMETER_GAP};
 use crate::exec::merge::{MergeMode, MergeStats, Merger, Resume};
 use crate::exec::searcher::{self, SearchKind, Searcher};
 pub use crate::exec::state::Exit;
@@ -373,7 +373,10 @@ impl<'a> Executor<'a> {
         name: String,
         contents: ObjectState,
     ) -> u64 {
-        let address = state.allocator.allocate(size);
+        let address = match kind {
+            ObjectKind::Parameter => state.allocator.allocate_apart(size, PARAMETER_GAP),
+            _ => state.allocator.allocate(size),
+        };
         state.memory.insert(
             MemoryObject {
                 address,
@@ -1108,7 +1111,7 @@ impl<'a> Executor<'a> {
                         } else {
                             Termination::OutOfBounds
                         };
-                        self.fail(state, kind);
+                        self.fail_access(state, Some(address), bytes, kind);
                         Vec::new()
                     }
                 }
@@ -1138,7 +1141,14 @@ impl<'a> Executor<'a> {
                 results.push((good, base, symbolic_offset(pool, p, base)));
             }
             if let Some(bad) = bad {
-                self.fail(bad, Termination::OutOfBounds);
+                if let Some(object) = bad.memory.parameter_at(base) {
+                    // Whatever the offset, some caller passes a buffer it fits.
+                    let example = self.example(&bad, p);
+                    let before = example.is_some_and(|a| a < base);
+                    self.unsupported(bad, &object.outside(before));
+                } else {
+                    self.fail(bad, Termination::OutOfBounds);
+                }
             }
             return results;
         }
@@ -1176,7 +1186,8 @@ impl<'a> Executor<'a> {
                         Ok(Some(_)) => Termination::NullPointer,
                         _ => Termination::OutOfBounds,
                     };
-                    self.fail(no, kind);
+                    let example = self.example(&no, p);
+                    self.fail_access(no, example, bytes, kind);
                 }
                 match yes {
                     Some(s) => {
@@ -1205,13 +1216,35 @@ impl<'a> Executor<'a> {
                 return results;
             };
             if let Some(overlap) = overlap {
-                self.fail(overlap, Termination::OutOfBounds);
+                match overlap.memory.parameter_at(base) {
+                    Some(object) => self.unsupported(overlap, &object.outside(false)),
+                    None => self.fail(overlap, Termination::OutOfBounds),
+                }
             }
             match elsewhere {
                 Some(s) => rest = s,
                 None => return results,
             }
         }
+    }
+
+    /// Ends `state`, whose access of `bytes` bytes at `address` fits no object, as unknown
+    /// when it lies within [`PARAMETER_GAP`] of a parameter's buffer (a caller could pass a
+    /// buffer it fits: [`ObjectKind::Parameter`]), else as the failure `kind`.
+    fn fail_access(&mut self, state: State, address: Option<u64>, bytes: u64, kind: Termination) {
+        match address.and_then(|a| state.memory.parameter_gap(a, bytes)) {
+            Some(why) => self.unsupported(state, &why),
+            None => self.fail(state, kind),
+        }
+    }
+
+    /// An address the pointer `p` takes on `state`: its model's, else a new one's.
+    fn example(&mut self, state: &State, p: ExprId) -> Option<u64> {
+        let model = match state.model.clone() {
+            Some(m) => m,
+            None => self.check(state, self.pool.true_()).ok().flatten()?,
+        };
+        Some(self.pool.eval(p, &model) as u64)
     }
 
     /// Marks `block` of `func` reached; returns whether it is the first time.

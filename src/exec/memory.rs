@@ -27,14 +27,44 @@ pub enum ObjectKind {
     Global,
     Stack,
     Heap,
-    /// A buffer made for a pointer parameter or by `klee_make_symbolic`.
+    /// An object made for an input of `xcheck run` (`argv`): an access outside it is a
+    /// program error, as in KLEE.
     Input,
+    /// A buffer a function check made for a pointer parameter. A caller may pass a larger
+    /// one, or a pointer into the middle of an array, so an access outside it is a gap of
+    /// the model (the path is unknown), never a program error. It lies [`PARAMETER_GAP`]
+    /// bytes apart from other objects, so that a concrete overrun lands in no object.
+    Parameter,
+}
+
+impl ObjectKind {
+    /// Whether the engine made the object up for an input: its bytes are symbolic, so a
+    /// pointer or a function read from it points at nothing the program chose.
+    pub fn is_input(self) -> bool {
+        matches!(self, ObjectKind::Input | ObjectKind::Parameter)
+    }
 }
 
 impl MemoryObject {
     /// Whether `address` lies inside this object.
     pub fn contains(&self, address: u64) -> bool {
         address >= self.address && address - self.address < self.size.max(1)
+    }
+
+    /// Why a path that accessed this parameter's buffer outside it is unknown: past its end
+    /// (a caller could pass a bigger buffer), or `before` its start (a pointer into an array).
+    pub fn outside(&self, before: bool) -> String {
+        if before {
+            format!(
+                "{} accessed before its start (a caller may pass a pointer into an array)",
+                self.name
+            )
+        } else {
+            format!(
+                "{} needs more than {} bytes (--buffer-size)",
+                self.name, self.size
+            )
+        }
     }
 }
 
@@ -378,6 +408,31 @@ impl AddressSpace {
     }
 
     /// Every object, in address order.
+    /// The parameter's buffer at `base`, if the object there is one.
+    pub fn parameter_at(&self, base: u64) -> Option<Arc<MemoryObject>> {
+        let (o, _) = self.find(base)?;
+        (o.kind == ObjectKind::Parameter).then(|| o.clone())
+    }
+
+    /// Why an access of `bytes` bytes at `address`, which fits no object, is a gap of the
+    /// model ([`MemoryObject::outside`]): it lies past the end of a parameter's buffer, or
+    /// before its start, by at most [`PARAMETER_GAP`]. `None` for other addresses.
+    pub fn parameter_gap(&self, address: u64, bytes: u64) -> Option<String> {
+        self.objects()
+            .map(|(o, _)| o)
+            .filter(|o| o.kind == ObjectKind::Parameter)
+            .find_map(|o| {
+                let end = o.address + o.size;
+                if address >= o.address && address < end + PARAMETER_GAP && address + bytes > end {
+                    Some(o.outside(false))
+                } else if address < o.address && o.address - address <= PARAMETER_GAP {
+                    Some(o.outside(true))
+                } else {
+                    None
+                }
+            })
+    }
+
     pub fn objects(&self) -> impl Iterator<Item = (&Arc<MemoryObject>, &Arc<ObjectState>)> {
         self.table
             .chunks
@@ -403,6 +458,10 @@ pub struct Allocator {
 /// Unused bytes left after every object, so that small overruns land outside any object.
 pub const RED_ZONE: u64 = 64;
 
+/// Unused bytes left before and after a parameter's buffer ([`ObjectKind::Parameter`]): an
+/// access up to 64 KiB past either end is known to be that parameter's.
+pub const PARAMETER_GAP: u64 = 64 << 10;
+
 impl Allocator {
     pub fn new(start: u64) -> Self {
         Allocator {
@@ -425,6 +484,14 @@ impl Allocator {
         self.next = (address + size.max(1) + RED_ZONE).div_ceil(16) * 16;
         address
     }
+
+    /// Allocates `size` bytes with `gap` unused bytes before and after them.
+    pub fn allocate_apart(&mut self, size: u64, gap: u64) -> u64 {
+        self.next = (self.next + gap).div_ceil(16) * 16;
+        let address = self.next;
+        self.next = (address + size.max(1) + gap).div_ceil(16) * 16;
+        address
+    }
 }
 
 #[cfg(test)]
@@ -432,6 +499,17 @@ mod tests {
     use super::*;
     use crate::expr::Assignment;
     use std::collections::BTreeMap;
+
+    #[test]
+    fn parameter_buffers_lie_a_gap_apart_from_every_object() {
+        let mut alloc = Allocator::new(0x1000);
+        let before = alloc.allocate(8);
+        let param = alloc.allocate_apart(16, PARAMETER_GAP);
+        let after = alloc.allocate(8);
+        assert!(param >= before + 8 + PARAMETER_GAP);
+        assert!(after >= param + 16 + PARAMETER_GAP);
+        assert_eq!(param % 16, 0);
+    }
 
     #[test]
     fn table_reads_at_symbolic_offsets_give_every_byte() {

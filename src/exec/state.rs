@@ -17,6 +17,10 @@ use std::sync::Arc;
 pub enum Termination {
     /// Division or remainder by zero.
     DivByZero,
+    /// Signed division or remainder of the minimum by -1, whose quotient does not fit: x86-64's
+    /// `idiv` traps on it as on a zero divisor (SIGFPE), so [`Termination::same_kind`] takes
+    /// the two for one failure. KLEE's UBSan runtime reports it with suffix `overflow`.
+    DivOverflow,
 
     /// A load or store outside every object.
     OutOfBounds,
@@ -43,6 +47,7 @@ impl Termination {
     pub fn describe(&self) -> String {
         match self {
             Termination::DivByZero => "division by zero".into(),
+            Termination::DivOverflow => "signed division overflow".into(),
 
             Termination::OutOfBounds => "out-of-bounds memory access".into(),
             Termination::NullPointer => "null pointer dereference".into(),
@@ -60,6 +65,7 @@ impl Termination {
     pub fn suffix(&self) -> &str {
         match self {
             Termination::DivByZero => "div",
+            Termination::DivOverflow => "overflow",
 
             Termination::OutOfBounds | Termination::NullPointer => "ptr",
             Termination::AssertFail(_) => "assert",
@@ -75,11 +81,13 @@ impl Termination {
     /// Same failure, ignoring details that may legitimately differ between two sides
     /// (an assertion's text, and where an invalid access lands: the two sides' objects
     /// live at different addresses, so one side's wild access may hit the null page where
-    /// the other's lands just outside an object: both are memory errors).
+    /// the other's lands just outside an object: both are memory errors; and which of the
+    /// two division traps a side hit: both are SIGFPE natively).
     pub fn same_kind(&self, other: &Termination) -> bool {
         match (self, other) {
             (Termination::Signal(a), Termination::Signal(b)) => a == b,
             _ if self.is_memory_error() && other.is_memory_error() => true,
+            _ if self.is_division_trap() && other.is_division_trap() => true,
             _ => std::mem::discriminant(self) == std::mem::discriminant(other),
         }
     }
@@ -93,6 +101,11 @@ impl Termination {
     /// An access through an invalid pointer (KLEE's `ptr` class).
     pub fn is_memory_error(&self) -> bool {
         matches!(self, Termination::OutOfBounds | Termination::NullPointer)
+    }
+
+    /// A division the machine refuses (x86-64's divide error, SIGFPE natively).
+    pub fn is_division_trap(&self) -> bool {
+        matches!(self, Termination::DivByZero | Termination::DivOverflow)
     }
 }
 
@@ -579,6 +592,7 @@ mod tests {
     fn every_kind_has_its_klee_suffix() {
         let cases = [
             (Termination::DivByZero, "div"),
+            (Termination::DivOverflow, "overflow"),
             (Termination::OutOfBounds, "ptr"),
             (Termination::NullPointer, "ptr"),
             (Termination::AssertFail("x > 0".into()), "assert"),
@@ -609,6 +623,10 @@ mod tests {
         // Where a wild access lands differs between the sides: both are memory errors.
         assert!(Termination::OutOfBounds.same_kind(&Termination::NullPointer));
         assert!(!Termination::OutOfBounds.same_kind(&Termination::DivByZero));
+        // Both division traps are SIGFPE natively.
+        assert!(Termination::DivByZero.same_kind(&Termination::DivOverflow));
+        assert!(Termination::DivOverflow.same_kind(&Termination::DivByZero));
+        assert!(!Termination::DivOverflow.same_kind(&Termination::OutOfBounds));
         assert!(Termination::Signal(11).same_kind(&Termination::Signal(11)));
         assert!(!Termination::Signal(11).same_kind(&Termination::Signal(6)));
         assert!(!Termination::Abort.same_kind(&Termination::Signal(6)));

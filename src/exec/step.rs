@@ -7,15 +7,17 @@
 //! forks leaves its siblings in `Executor::pending`, one that ends goes through
 //! `Executor::finish`. Concrete operands are computed on integers directly.
 //!
-//! Poison is not tracked: a shift by at least the bit width gives SMT-LIB's result (0, or
-//! the sign bits for `ashr`) rather than poison, because at -O2 clang emits such shifts
-//! speculatively under a `select` that discards them. Division by zero, which is immediate
-//! undefined behaviour in LLVM, is a checked error.
+//! A shift whose count may reach the width goes to `undefined.rs`: its result there is a
+//! fresh value (`--ub report`, function checks) or x86-64's (`--ub machine`, programs), never
+//! a failure at the shift, because at -O2 clang emits such shifts speculatively under a
+//! `select` that discards them. Division by zero, which is immediate undefined behaviour in
+//! LLVM, is a checked error, and so is signed division of the minimum by -1 where x86-64
+//! traps on it ([`overflow_traps`]).
 
 use crate::exec::executor::{Executor, Exit, Offset, MAX_ALLOCATION};
 use crate::exec::memory::ObjectKind;
 use crate::exec::state::{State, Stepped, Termination};
-use crate::exec::undefined::is_shift;
+use crate::exec::undefined::{is_shift, UbMode, UndefinedValue};
 use crate::exec::value::Value;
 use crate::expr::{eval_float, fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
 use crate::ir::*;
@@ -87,7 +89,8 @@ impl<'a> Executor<'a> {
             Inst::Binary { dst, op, lhs, rhs } => {
                 let b = self.operand(state, *rhs);
                 let may_trap = matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
-                    && !matches!(b, Value::Con { bits, .. } if bits != 0);
+                    && !matches!(b, Value::Con { width, bits }
+                        if bits != 0 && !(overflow_traps(*op, width) && bits == mask(width, !0)));
                 // A shift by a count that may reach the width: its result is undefined there.
                 let may_overshift = is_shift(*op)
                     && !matches!(b, Value::Con { width, bits } if bits < width as u128);
@@ -340,10 +343,11 @@ impl<'a> Executor<'a> {
         Value::from_expr(self.pool, e)
     }
 
-    /// A division or remainder whose divisor may be zero: the path where it is zero fails.
+    /// A division or remainder that may trap: the paths where it does fail
+    /// ([`Executor::division_traps`]).
     fn exec_division(
         &mut self,
-        mut state: State,
+        state: State,
         dst: RegId,
         op: BinOp,
         lhs: Operand,
@@ -351,24 +355,50 @@ impl<'a> Executor<'a> {
     ) -> Option<State> {
         let a = self.operand(&state, lhs);
         let b = self.operand(&state, rhs);
-        match b {
-            Value::Con { bits: 0, .. } => {
-                self.fail(state, Termination::DivByZero);
-                return None;
-            }
-            Value::Con { .. } => {}
-            Value::Sym(d) => {
-                let zero = self.pool.eq(d, self.pool.constant(self.pool.width(d), 0));
-                let (bad, good) = self.branch(state, zero)?;
-                if let Some(bad) = bad {
-                    self.fail(bad, Termination::DivByZero);
-                }
-                state = good?;
-            }
-        }
+        let mut state = self.division_traps(state, op, a, b)?;
         let r = self.binop(op, a, b);
         self.set(&mut state, dst, r);
         Some(state)
+    }
+
+    /// Fails the part of `state` where `op` on `a` and `b` traps on x86-64: a zero divisor,
+    /// and for `sdiv`/`srem` of the widths `idiv` divides, the minimum divided by -1
+    /// ([`overflow_traps`]); returns the rest, if any.
+    pub(crate) fn division_traps(
+        &mut self,
+        state: State,
+        op: BinOp,
+        a: Value,
+        b: Value,
+    ) -> Option<State> {
+        let pool = self.pool;
+        let width = b.width(pool);
+        let zero = pool.eq(b.expr(pool), pool.constant(width, 0));
+        let state = self.fail_where(state, zero, Termination::DivByZero)?;
+        if !overflow_traps(op, width) {
+            return Some(state);
+        }
+        let min = pool.eq(a.expr(pool), pool.constant(width, 1 << (width - 1)));
+        let minus_one = pool.eq(b.expr(pool), pool.constant(width, mask(width, !0)));
+        self.fail_where(state, pool.and(min, minus_one), Termination::DivOverflow)
+    }
+
+    /// Fails the part of `state` where `cond` holds as `kind`; returns the rest, if any.
+    fn fail_where(&mut self, state: State, cond: ExprId, kind: Termination) -> Option<State> {
+        match self.pool.as_const(cond) {
+            Some(0) => Some(state),
+            Some(_) => {
+                self.fail(state, kind);
+                None
+            }
+            None => {
+                let (bad, good) = self.branch(state, cond)?;
+                if let Some(bad) = bad {
+                    self.fail(bad, kind);
+                }
+                good
+            }
+        }
     }
 
     /// `op` on two values; concrete operands never build an expression.
@@ -543,7 +573,7 @@ impl<'a> Executor<'a> {
                 let input = s
                     .memory
                     .get(key)
-                    .filter(|(o, _)| o.kind == ObjectKind::Input)
+                    .filter(|(o, _)| o.kind.is_input())
                     .map(|(o, _)| o.name.clone());
                 if let Some(name) = input {
                     ex.unsupported(
@@ -888,7 +918,7 @@ impl<'a> Executor<'a> {
                             let input = state
                                 .memory
                                 .find(bits as u64)
-                                .filter(|(o, _)| o.kind == ObjectKind::Input)
+                                .filter(|(o, _)| o.kind.is_input())
                                 .map(|(o, _)| o.name.clone());
                             match input {
                             Some(name) => self.unsupported(
@@ -1025,6 +1055,122 @@ impl<'a> Executor<'a> {
         }
         self.unsupported(rest, "symbolic function pointer with too many targets");
         first
+    }
+}
+
+/// Whether `op` at `width` bits traps on x86-64 when its quotient overflows (the minimum
+/// divided by -1, SIGFPE natively): `sdiv` and `srem` of the widths `idiv` divides (8, 16,
+/// 32 and 64 bits). Other widths are divided after a sign extension to a wider register,
+/// or by a library call (`__divti3`, `__modti3`) that wraps: `INT128_MIN / -1` is
+/// `INT128_MIN` natively (measured with clang 14 and 19), as the engine computes it.
+pub(crate) fn overflow_traps(op: BinOp, width: u32) -> bool {
+    matches!(op, BinOp::SDiv | BinOp::SRem) && matches!(width, 8 | 16 | 32 | 64)
+}
+
+impl Executor<'_> {
+    /// `value`, except where `cond` holds on `state`'s path: there a fresh symbolic value,
+    /// recorded as undefined behaviour described by `what`. The path condition, or known
+    /// bits, may show that `cond` never holds; then `value` is all there is.
+    pub(crate) fn undefined_where(
+        &mut self,
+        state: &mut State,
+        cond: ExprId,
+        value: Value,
+        what: &str,
+    ) -> Value {
+        let pool = self.pool;
+        let decided = state
+            .constraints
+            .decide(pool, cond, &mut self.stats.constraints);
+        if decided == Some(false) {
+            return value;
+        }
+        let width = value.width(pool);
+        let bytes = width.div_ceil(8);
+        let array = pool.new_array("undefined", bytes);
+        let parts: Vec<ExprId> = (0..bytes).rev().map(|k| pool.sym(array, k)).collect();
+        let fresh = pool.trunc(pool.concat_bytes(&parts), width);
+        let recorded = self.config.undefined_values.as_ref();
+        if let Some(bytes) = recorded.and_then(|v| v.get(state.undefined.len())) {
+            for (k, &byte) in bytes.iter().enumerate().take(parts.len()) {
+                let pinned = pool.eq(pool.sym(array, k as u32), pool.constant(8, byte as u128));
+                state
+                    .constraints
+                    .add(pool, pinned, &mut self.stats.constraints);
+            }
+        }
+        let loc = self.current_loc(state);
+        state.undefined.push(UndefinedValue {
+            array,
+            cond,
+            phase: state.phase,
+            what: format!("{what} at {loc}"),
+        });
+        let result = match decided {
+            Some(true) => fresh,
+            _ => pool.ite(cond, fresh, value.expr(pool)),
+        };
+        self.value(result)
+    }
+
+    /// A shift whose count may be at least the operand's width.
+    pub(super) fn exec_shift(
+        &mut self,
+        mut state: State,
+        dst: RegId,
+        op: BinOp,
+        lhs: Operand,
+        rhs: Operand,
+    ) -> Option<State> {
+        let pool = self.pool;
+        let a = self.operand(&state, lhs);
+        let count = self.operand(&state, rhs);
+        let width = a.width(pool);
+        let result = match self.config.ub {
+            UbMode::Machine => {
+                let mask = match width {
+                    w if w <= 32 => 31,
+                    64 => 63,
+                    // No x86 instruction shifts these at once: LLVM's meaning of the counts
+                    // in range, and the engine's (zero or the sign) beyond.
+                    _ => u128::MAX,
+                };
+                let count = match mask {
+                    u128::MAX => count,
+                    m => self.binop(BinOp::And, count, Value::concrete(width, m)),
+                };
+                self.binop(op, a, count)
+            }
+            UbMode::Report => {
+                let defined = self.binop(op, a, count);
+                let too_far = pool.uge(count.expr(pool), pool.constant(width, width as u128));
+                if pool.as_const(too_far) == Some(0) || count_fits(self, count, width) {
+                    defined
+                } else {
+                    let name = match op {
+                        BinOp::Shl => "shl",
+                        BinOp::LShr => "lshr",
+                        _ => "ashr",
+                    };
+                    let what = format!("{name} by at least {width} bits");
+                    self.undefined_where(&mut state, too_far, defined, &what)
+                }
+            }
+        };
+        self.set(&mut state, dst, result);
+        Some(state)
+    }
+}
+
+/// Whether the known bits of `count` keep it below `width`.
+fn count_fits(ex: &Executor<'_>, count: Value, width: u32) -> bool {
+    match count {
+        Value::Con { bits, .. } => bits < width as u128,
+        Value::Sym(e) => {
+            let known = ex.pool.known_bits(e);
+            let max = !known.mask | known.value;
+            crate::expr::mask(width, max) < width as u128
+        }
     }
 }
 

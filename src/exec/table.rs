@@ -197,6 +197,14 @@ impl Executor<'_> {
 
 #[cfg(test)]
 mod tests {
+    /// The names the loader keeps from musl's code because the engine runs them are handled.
+    #[test]
+    fn what_the_loader_leaves_to_the_engine_has_a_handler() {
+        for name in crate::load::libm::ENGINE_RUNS {
+            assert!(has_handler(name), "{name} has no handler");
+        }
+    }
+
     /// Every name the engine handles, every system call the POSIX model answers and every
     /// function the harness's C library defines is in `docs/modelled-calls.md`.
     #[test]

@@ -2,7 +2,7 @@
 //! significant bits (LLVM's little-endian layout, so a vector bitcast is a plain copy).
 
 use crate::exec::executor::Executor;
-use crate::exec::state::{State, Termination};
+use crate::exec::state::State;
 use crate::exec::value::Value;
 use crate::expr::{BinOp, ExprId};
 use crate::ir::{FloatOp, Intrinsic, Operand, Predicate, ReduceOp, RegId, VectorOp};
@@ -60,23 +60,9 @@ impl<'a> Executor<'a> {
             let r = match op {
                 VectorOp::Binary(bop) => {
                     if matches!(bop, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) {
-                        // Division by zero in any lane is immediate undefined behaviour.
-                        match x(1) {
-                            Value::Con { bits: 0, .. } => {
-                                self.fail(state, Termination::DivByZero);
-                                return None;
-                            }
-                            Value::Con { .. } => {}
-                            Value::Sym(d) => {
-                                let pool = self.pool;
-                                let zero = pool.eq(d, pool.constant(elem, 0));
-                                let (bad, good) = self.branch(state, zero)?;
-                                if let Some(bad) = bad {
-                                    self.fail(bad, Termination::DivByZero);
-                                }
-                                state = good?;
-                            }
-                        }
+                        // A lane that traps is immediate undefined behaviour, and x86-64
+                        // divides lane by lane with the scalar instruction.
+                        state = self.division_traps(state, bop, x(0), x(1))?;
                     }
                     self.binop(bop, x(0), x(1))
                 }

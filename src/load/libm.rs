@@ -62,6 +62,33 @@ pub fn libc_archive(musl_dir: &Path) -> PathBuf {
     musl_dir.join("lib").join("libc.a")
 }
 
+/// The functions musl's linked parts define that the engine runs itself (its handlers,
+/// `exec/table.rs`, which a unit test there keeps this list a part of): a definition linked
+/// into a side would take their calls away from the handlers.
+pub const ENGINE_RUNS: &[&str] = &[
+    "memcpy",
+    "memmove",
+    "memset",
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "aligned_alloc",
+    "memalign",
+    "posix_memalign",
+    "malloc_usable_size",
+    "abort",
+    "exit",
+    "_Exit",
+    "__assert_fail",
+    "setjmp",
+    "longjmp",
+    "_setjmp",
+    "_longjmp",
+    "sigsetjmp",
+    "siglongjmp",
+];
+
 /// The parts of musl a function check links on demand: code that computes (math, strings,
 /// character classes, conversions such as `strtol`, `strerror`, `qsort`, the `snprintf` and
 /// `sscanf` family), not the parts that are the operating system's (files, processes,
@@ -359,7 +386,7 @@ pub(super) fn link_math<'ctx>(
     let skip = |name: &str| {
         exclude(name)
             || crate::lower::float_function(name).is_some()
-            || crate::exec::has_handler(name)
+            || ENGINE_RUNS.contains(&name)
             || provided.contains(name)
     };
     let wanted = Wanted {

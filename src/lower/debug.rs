@@ -41,8 +41,19 @@ pub(super) struct DebugParam {
     pub(super) arg: usize,
     pub(super) name: String,
     pub(super) ty: Option<SourceType>,
-    /// For a pointer: its pointee's `(size in bytes, whether it is a scalar)`.
-    pub(super) pointee: Option<(u64, bool)>,
+    /// For a pointer: what it points to.
+    pub(super) pointee: Option<DiPointee>,
+}
+
+/// What a pointer type node of debug information points to.
+#[derive(Clone, Copy)]
+pub(super) struct DiPointee {
+    /// Its size in bytes.
+    pub(super) size: u64,
+    /// Whether it is a scalar (a basic type, a pointer or an enumeration).
+    pub(super) scalar: bool,
+    /// Whether it is a struct ending in a flexible array member (`int data[]`).
+    pub(super) open: bool,
 }
 
 /// Names parameters after their source arguments. Debug info numbers source arguments,
@@ -62,9 +73,10 @@ pub(super) fn assign_debug_names(params: &mut [Param], names: &[DebugParam]) {
         // Debug information knows a struct pointee's size even when the body only indexes
         // it by bytes; the attributes of `byval`/`sret` parameters already gave theirs.
         if param.is_pointer && param.pass == ParamPass::Direct {
-            if let Some((size, scalar)) = p.pointee {
-                param.pointee_size = Some(size);
-                param.pointee_is_scalar = scalar;
+            if let Some(pointee) = p.pointee {
+                param.pointee_size = Some(pointee.size);
+                param.pointee_is_scalar = pointee.scalar;
+                param.pointee_open |= pointee.open;
             }
         }
         // A type whose width disagrees with the IR's (a struct passed in registers) is not
@@ -152,9 +164,9 @@ pub(super) unsafe fn di_type(node: LLVMValueRef, depth: u32) -> Option<SourceTyp
     }
 }
 
-/// `(size in bytes, whether it is a scalar)` of what a pointer type node points to,
-/// typedefs and qualifiers looked through on both sides (at most 16 of them).
-pub(super) unsafe fn di_pointee(node: LLVMValueRef) -> Option<(u64, bool)> {
+/// What a pointer type node points to, typedefs and qualifiers looked through on both
+/// sides (at most 16 of them).
+pub(super) unsafe fn di_pointee(node: LLVMValueRef) -> Option<DiPointee> {
     let pointer = strip_aliases(node, 0)?;
     if di_field(&print_value(pointer), "tag: ")? != "DW_TAG_pointer_type" {
         return None;
@@ -167,7 +179,43 @@ pub(super) unsafe fn di_pointee(node: LLVMValueRef) -> Option<(u64, bool)> {
             di_field(&text, "tag: "),
             Some("DW_TAG_pointer_type" | "DW_TAG_enumeration_type")
         );
-    (bits > 0 && bits.is_multiple_of(8)).then_some((bits / 8, scalar))
+    let open = di_field(&text, "tag: ") == Some("DW_TAG_structure_type") && ends_open(pointee);
+    (bits > 0 && bits.is_multiple_of(8)).then_some(DiPointee {
+        size: bits / 8,
+        scalar,
+        open,
+    })
+}
+
+/// Whether a struct type node's last member is an array of no size: a flexible array
+/// member (`int data[]`, or GNU's `int data[0]`).
+unsafe fn ends_open(node: LLVMValueRef) -> bool {
+    // DICompositeType's operand 4 is its elements, a tuple of members.
+    let elements = md_operand(node, 4);
+    if elements.is_null()
+        || LLVMIsAMDNode(elements).is_null()
+        || !print_value(elements)
+            .trim_start_matches("distinct ")
+            .contains("!{")
+    {
+        return false;
+    }
+    let n = LLVMGetMDNodeNumOperands(elements);
+    if n == 0 {
+        return false;
+    }
+    let mut members = vec![std::ptr::null_mut(); n as usize];
+    LLVMGetMDNodeOperands(elements, members.as_mut_ptr());
+    let last = members[n as usize - 1];
+    if last.is_null() || di_field(&print_value(last), "tag: ") != Some("DW_TAG_member") {
+        return false;
+    }
+    let Some(array) = strip_aliases(md_operand(last, 3), 0) else {
+        return false;
+    };
+    let text = print_value(array);
+    di_field(&text, "tag: ") == Some("DW_TAG_array_type")
+        && matches!(di_field(&text, "size: "), None | Some("0"))
 }
 
 /// The node under typedefs and qualifiers.

@@ -137,14 +137,17 @@ impl Lowerer {
                 let attribute = ["byval", "sret"]
                     .iter()
                     .find_map(|a| pointee::attribute_type(f, i, a));
-                let (pointee_size, pointee_is_scalar) =
-                    match attribute.or_else(|| pointee::indexed_type(p)) {
-                        Some(t) if is_pointer => pointee::shape(self.td, t),
-                        _ => match pointee::dereferenceable(f, i) {
-                            Some(n) if is_pointer => (Some(n), false),
-                            _ => (None, true),
-                        },
-                    };
+                let pointee = attribute.or_else(|| pointee::indexed_type(p));
+                let (pointee_size, pointee_is_scalar) = match (attribute, pointee) {
+                    // The caller passes a slot of the type's allocation size, of any type.
+                    (Some(t), _) if is_pointer => pointee::slot_shape(self.td, t),
+                    (_, Some(t)) if is_pointer => pointee::shape(self.td, t),
+                    _ => match pointee::dereferenceable(f, i) {
+                        Some(n) if is_pointer => (Some(n), false),
+                        _ => (None, true),
+                    },
+                };
+                let pointee_open = is_pointer && pointee.is_some_and(|t| pointee::open_ended(t));
                 let pname = value_name(p);
                 let pass = if has_attribute(f, i + 1, "sret") {
                     ParamPass::StructReturn
@@ -163,6 +166,7 @@ impl Lowerer {
                     name,
                     pointee_size,
                     pointee_is_scalar,
+                    pointee_open,
                     is_pointer,
                     float: is_float_type(ty),
                     pass,

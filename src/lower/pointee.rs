@@ -1,6 +1,7 @@
 //! What a pointer parameter points to. Pointers are opaque (LLVM 15 and later, and older
 //! bitcode once LLVM 19's reader has upgraded it), so the pointee comes from what the
-//! function says about it: the type of a `byval`/`sret` attribute, else how the body
+//! function says about it: the type of a `byval`/`sret` attribute (of any type: its
+//! allocation size is the caller's slot), else how the body
 //! indexes the pointer (`getelementptr` over a struct or an array, directly or through the
 //! stack slot -O0 spills the parameter to), else a `dereferenceable(N)` attribute. Debug
 //! information, read later, has the last word for ordinary pointers (`debug.rs`).
@@ -89,6 +90,28 @@ pub(super) unsafe fn shape(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> (Option<u6
         sized.then(|| LLVMStoreSizeOfType(td, ty)),
         !is_aggregate(ty),
     )
+}
+
+/// `(allocation size, whether it is a scalar)` of the type of a `byval`/`sret` attribute:
+/// the slot a caller passes, padding included (C's `sizeof`: 16 bytes for an `x86_fp80`,
+/// whose store size is 10), `(None, true)` when unsized.
+pub(super) unsafe fn slot_shape(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> (Option<u64>, bool) {
+    let sized = LLVMTypeIsSized(ty) != 0;
+    (sized.then(|| LLVMABISizeOfType(td, ty)), !is_aggregate(ty))
+}
+
+/// Whether `ty` is a struct whose last field is an array of no elements: how clang lays out
+/// a flexible array member (`int data[]`), so that objects of the type are larger.
+pub(super) unsafe fn open_ended(ty: LLVMTypeRef) -> bool {
+    if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMStructTypeKind {
+        return false;
+    }
+    let n = LLVMCountStructElementTypes(ty);
+    if n == 0 {
+        return false;
+    }
+    let last = LLVMStructGetTypeAtIndex(ty, n - 1);
+    LLVMGetTypeKind(last) == LLVMTypeKind::LLVMArrayTypeKind && LLVMGetArrayLength2(last) == 0
 }
 
 /// Whether `v` is an instruction with opcode `op` (constant expressions are users too).

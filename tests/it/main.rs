@@ -6,6 +6,7 @@
 mod assume_c;
 mod automerge;
 mod bad_input;
+mod buffers;
 mod cli;
 mod common;
 mod config_file;
@@ -34,6 +35,7 @@ mod suite;
 mod symalloc;
 mod three_way;
 mod tidy;
+mod traps;
 mod trust;
 mod verdicts;
 mod wide;

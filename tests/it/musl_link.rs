@@ -11,7 +11,7 @@ use crate::programs::{build_programs, program};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn musl_dir() -> PathBuf {
+pub(crate) fn musl_dir() -> PathBuf {
     std::env::var_os("XCHECK_MUSL_DIR")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("XCHECK_BUILD_DIR").map(|b| PathBuf::from(b).join("musl")))

@@ -3,7 +3,7 @@
 //! and -O2 happens natively; a test whose inputs do not diverge natively, or a replay under
 //! an equality that makes them equal, is not confirmed; a check that compares globals is
 //! refused per test; bad inputs exit 2. Fixtures: a returned pointer (into the buffer, or
-//! null), a write past a buffer's end (a guard page makes it fault), narrow integers.
+//! null), a write past a buffer's end (unknown in the engine), narrow integers.
 
 use crate::common::*;
 use crate::corpus::{build_corpora, build_dir, cases, Case};
@@ -222,14 +222,25 @@ fn a_check_that_compares_globals_is_not_supported_natively() {
 }
 
 #[test]
-fn pointers_guard_pages_and_narrow_integers_reproduce_natively() {
+fn pointers_and_narrow_integers_reproduce_natively() {
     let dir = tempfile::tempdir().unwrap();
     for opt in ["-O0", "-O2"] {
         let a = compile_fixture("native_fn_a.c", dir.path(), opt);
         let b = compile_fixture("native_fn_b.c", dir.path(), opt);
+        // `over` writes p[k] past the 8-byte buffer on A only: a caller may pass a bigger
+        // buffer, so the engine leaves those paths unknown (issue 30), and there is no test
+        // of them to replay (natively, the guard page after the buffer makes A fault).
+        let out = dir.path().join(format!("over{opt}"));
+        let pair = (a.clone(), b.clone(), "over".to_string());
+        let size = ["--buffer-size".to_string(), "8".to_string()];
+        assert_eq!(check(&out, &pair, &size), Some(3), "over {opt}");
+        let report = std::fs::read_to_string(out.join("report.json")).unwrap();
+        assert!(
+            report.contains("parameter 'p' needs more than 8 bytes (--buffer-size)"),
+            "over {opt}: {report}"
+        );
         for (function, a_says, b_says) in [
             ("find", "A: returns null", "B: returns s + 4"),
-            ("over", "A: killed by signal 11 (SIGSEGV)", "B: returns 0"),
             ("narrow", "A: returns 1", "B: returns 2"),
         ] {
             let label = format!("{function} {opt}");

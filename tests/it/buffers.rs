@@ -1,0 +1,176 @@
+//! The buffers a function check passes its pointer parameters (issue 30): the size a caller
+//! passes, for a `byval`/`sret` slot of any type and for a struct ending in a flexible array
+//! member (`tests/fixtures/bufsize_{a,b}.c`: each pair differs only in the last bytes of the
+//! buffer, which a 16-byte or struct-sized buffer leaves out, as an error in both).
+
+use crate::common::{stderr, stdout, xcheck};
+use crate::traps::{compile, input, other_rows, run, COMPILERS};
+
+// See: #30. `unsigned _BitInt(200)` by value (clang-19 passes it `byval(i256)` and returns
+// it `sret(i256)`) and a 32-byte vector by value got 16-byte buffers: both sides read past
+// them, an error in both, EQUIVALENT. Now the slot's 32 bytes: the difference in the last
+// bytes is found, and each file against itself is proved without an error.
+#[test]
+fn r30_byval_and_sret_buffers_have_their_type_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for cc in COMPILERS {
+        for opt in ["-O0", "-O2"] {
+            let a = compile(cc, "bufsize_a.c", d, opt, &[]);
+            let b = compile(cc, "bufsize_b.c", d, opt, &[]);
+            let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+            // clang-14 has no `_BitInt` wider than 128 bits.
+            let functions: &[&str] = if cc == "clang-14" {
+                &["vsum"]
+            } else {
+                &["big", "vsum"]
+            };
+            for f in functions {
+                let at = format!("{cc} {opt} {f}");
+                let (code, text, report) = run(d, &[a, b, "--function", f], "out");
+                assert_eq!(code, Some(1), "{at}: {text}");
+                let rows = other_rows(&report);
+                assert!(
+                    rows.iter().all(|r| r["verdict"] == "diverged"),
+                    "{at}: {text}"
+                );
+                // The parameter is the last input (named `x` or, without its debug
+                // record at -O2, `arg0`); `big`'s `sret` buffer comes first.
+                let inputs = rows[0]["inputs"].as_array().unwrap();
+                let x: Vec<u64> = inputs.last().unwrap()["bytes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|b| b.as_u64().unwrap())
+                    .collect();
+                assert_eq!(x.len(), 32, "{at}: {text}");
+                if *f == "big" {
+                    // x >> 190 == 1023: the top bits of the 25th byte on.
+                    assert_eq!((x[23] >> 6, x[24]), (3, 0xff), "{at}: {text}");
+                } else {
+                    // x[7] == 12345, in the buffer's last four bytes.
+                    assert_eq!(x[28..], [0x39, 0x30, 0, 0], "{at}: {text}");
+                }
+                let (code, text, report) = run(d, &[a, a, "--function", f], "self");
+                assert_eq!(code, Some(0), "{at} against itself: {text}");
+                assert_eq!(
+                    report["summary"]["errors_both"], 0,
+                    "{at} against itself: {text}"
+                );
+            }
+        }
+    }
+}
+
+// See: #30. A struct with a flexible array member passed by pointer got only the struct's
+// bytes (debug information gives `struct flex`, 4 bytes): reading `data[3]` failed on both
+// sides. Now the struct's bytes plus `--buffer-size` for the array, said in the notes.
+#[test]
+fn r30_a_flexible_array_member_gets_buffer_size_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for cc in COMPILERS {
+        for opt in ["-O0", "-O2"] {
+            let at = format!("{cc} {opt}");
+            let a = compile(cc, "bufsize_a.c", d, opt, &[]);
+            let b = compile(cc, "bufsize_b.c", d, opt, &[]);
+            let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+            let (code, text, report) = run(d, &[a, b, "--function", "sumflex"], "out");
+            assert_eq!(code, Some(1), "{at}: {text}");
+            assert!(
+                text.contains(
+                    "buffer 'f': 20 bytes, the struct's 4 and 16 for the flexible array member"
+                ),
+                "{at}: {text}"
+            );
+            let rows = other_rows(&report);
+            assert!(
+                rows.iter().all(|r| r["verdict"] == "diverged"),
+                "{at}: {text}"
+            );
+            let f = input(rows[0], "f");
+            assert_eq!(f.len(), 20, "{at}: {text}");
+            assert_eq!(f[16..], [77, 0, 0, 0], "{at}: {text}");
+            let args = [a, a, "--function", "sumflex", "--buffer-size", "32"];
+            let (code, text, report) = run(d, &args, "self");
+            assert_eq!(code, Some(0), "{at} against itself: {text}");
+            assert_eq!(
+                report["summary"]["errors_both"], 0,
+                "{at} against itself: {text}"
+            );
+            assert!(
+                text.contains("buffer 'f': 36 bytes, the struct's 4 and 32"),
+                "{at}: {text}"
+            );
+        }
+    }
+    // Without debug information, clang-14's -O0 indexes the parameter as `{ i32, [0 x i32] }`.
+    let a = d.join("flex_nodebug.bc");
+    let src = crate::common::repo().join("tests/fixtures/bufsize_a.c");
+    let ok = std::process::Command::new("clang-14")
+        .args(["-c", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&a)
+        .status()
+        .expect("clang-14 runs");
+    assert!(ok.success());
+    let a = a.to_str().unwrap();
+    let o = xcheck(d, &[a, a, "--function", "sumflex", "-o", "plain"]);
+    let text = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("buffer 'arg0': 20 bytes"), "{text}");
+}
+
+// See: #30. `((int *)p)[5]` against the same plus 1: both sides read past the harness's
+// 16-byte buffer, "errors in both", EQUIVALENT with 0 paths proved. A caller could pass a
+// bigger buffer (or a pointer into an array, for `p[-1]`), so the path is unknown with the
+// reason, in the row and the notes, and the check INCONCLUSIVE; with a buffer big enough
+// the difference is found.
+#[test]
+fn r30_a_path_that_needs_a_bigger_parameter_buffer_is_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let needs_more = "parameter 'p' needs more than 16 bytes (--buffer-size)";
+    let before = "parameter 'p' accessed before its start";
+    for cc in COMPILERS {
+        for opt in ["-O0", "-O2"] {
+            let a = compile(cc, "overrun_a.c", d, opt, &[]);
+            let b = compile(cc, "overrun_b.c", d, opt, &[]);
+            let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+            for (f, why) in [("past", needs_more), ("before", before)] {
+                let at = format!("{cc} {opt} {f}");
+                for (other, name) in [(b, "B"), (a, "itself")] {
+                    let (code, text, report) = run(d, &[a, other, "--function", f], "out");
+                    assert_eq!(code, Some(3), "{at} against {name}: {text}");
+                    assert_eq!(report["summary"]["overall"], "inconclusive", "{at}: {text}");
+                    assert_eq!(report["summary"]["errors_both"], 0, "{at}: {text}");
+                    assert_eq!(report["summary"]["proved"], 0, "{at}: {text}");
+                    let rows = other_rows(&report);
+                    assert!(!rows.is_empty(), "{at}: {text}");
+                    for row in rows {
+                        assert_eq!(row["verdict"], "unknown", "{at}: {text}");
+                        let detail = row["detail"].as_str().unwrap();
+                        assert!(detail.contains(why), "{at}: {detail}");
+                    }
+                    let notes = report["summary"]["notes"].to_string();
+                    assert!(notes.contains(why), "{at}: {notes}");
+                }
+            }
+            // A buffer of 24 bytes holds p[5]: the difference is found.
+            let args = [a, b, "--function", "past", "--buffer-size", "24"];
+            let (code, text, _) = run(d, &args, "out");
+            assert_eq!(code, Some(1), "{cc} {opt} past with 24 bytes: {text}");
+            // A symbolic index: the difference inside the buffer is found, the paths past
+            // it are unknown (a divergence still decides the verdict).
+            let (code, text, report) = run(d, &[a, b, "--function", "at"], "out");
+            assert_eq!(code, Some(1), "{cc} {opt} at: {text}");
+            assert_eq!(report["summary"]["errors_both"], 0, "{cc} {opt} at: {text}");
+            assert!(
+                report["summary"]["unknown"].as_u64().unwrap() >= 1,
+                "{cc} {opt} at: {text}"
+            );
+            assert!(text.contains(needs_more), "{cc} {opt} at: {text}");
+        }
+    }
+}
