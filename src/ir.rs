@@ -536,6 +536,9 @@ pub struct Function {
     pub ret_is_pointer: bool,
     /// Whether the returned value is a `float` or a `double`.
     pub ret_is_float: bool,
+    /// For a returned aggregate (a struct, an array, a vector), its `float` and `double`
+    /// fields: (lowest bit, width) in the value's bits, which are its memory layout.
+    pub ret_float_fields: Vec<(u32, u32)>,
     pub is_var_arg: bool,
     /// Empty for a declaration.
     pub blocks: Vec<Block>,

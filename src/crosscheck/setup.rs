@@ -107,6 +107,9 @@ pub struct Signature {
     /// Whether the entry points return a `float` or `double` (compared as `--fp-equal`
     /// says).
     pub ret_is_float: bool,
+    /// The `float`/`double` fields of a returned aggregate (`ir::Function::ret_float_fields`),
+    /// each compared as `--fp-equal` says.
+    pub ret_float_fields: Vec<(u32, u32)>,
     /// The globals the pair can reach: inputs, compared, and what the report says.
     pub globals: GlobalPlan,
     /// When two floating-point return values count as equal.
@@ -236,6 +239,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         ret_width: fa.ret_width,
         ret_is_pointer: fa.ret_is_pointer,
         ret_is_float: fa.ret_is_float,
+        ret_float_fields: fa.ret_float_fields.clone(),
         fp_equality: check.fp_equality,
         globals: super::globals::plan(module, a, b, check.globals),
     })

@@ -174,6 +174,32 @@ impl<'s> CrossDriver<'s> {
         state
     }
 
+    /// Whether two returned aggregates with `float`/`double` fields differ: each such field
+    /// as `--fp-equal` says, the other bits as bits. `None` when the return is no such
+    /// aggregate, or when floats are compared bit for bit anyway.
+    fn fields_differ(&self, pool: &ExprPool, x: ExprId, y: ExprId) -> Option<ExprId> {
+        let fields = &self.sig.ret_float_fields;
+        let width = pool.width(x);
+        if fields.is_empty() || self.sig.fp_equality == super::FpEquality::Bits || width > 128 {
+            return None;
+        }
+        let mut others = mask(width, u128::MAX);
+        let mut parts = Vec::new();
+        for &(lo, w) in fields {
+            if lo + w > width {
+                return None;
+            }
+            others &= !(mask(w, u128::MAX) << lo);
+            let (a, b) = (pool.extract(x, lo, w), pool.extract(y, lo, w));
+            parts.push(self.sig.fp_equality.differ(pool, a, b));
+        }
+        if others != 0 {
+            let m = pool.constant(width, others);
+            parts.push(pool.ne(pool.and(x, m), pool.and(y, m)));
+        }
+        Some(pool.or_all(&parts))
+    }
+
     /// B's objects with their counterparts in A on this path (`pointers.rs`).
     fn spans(&self, ex: &Executor<'_>, state: &State) -> Vec<Span> {
         let mut spans = self
@@ -356,11 +382,15 @@ impl<'s> CrossDriver<'s> {
     }
 
     /// How the return value is shown.
-    fn shown(&self) -> Shown {
+    fn shown(&self) -> Shown<'_> {
         if self.sig.ret_is_float {
             Shown::Float
         } else if self.sig.ret_is_pointer {
             Shown::Pointer
+        } else if !self.sig.ret_float_fields.is_empty()
+            && self.sig.ret_width.is_some_and(|w| w <= 128)
+        {
+            Shown::Fields(&self.sig.ret_float_fields)
         } else {
             Shown::Int
         }
@@ -393,6 +423,8 @@ impl<'s> CrossDriver<'s> {
                     let (x, y) = (x.expr(pool), y.expr(pool));
                     let differ = if self.sig.ret_is_float {
                         self.sig.fp_equality.differ(pool, x, y)
+                    } else if let Some(d) = self.fields_differ(pool, x, y) {
+                        d
                     } else if self.sig.ret_is_pointer {
                         let y = pointers::b_to_a(pool, &self.spans(ex, state), y);
                         pool.ne(x, y)
@@ -760,15 +792,18 @@ fn sample_difference(
 
 /// How a return value is shown.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Shown {
+enum Shown<'f> {
     Int,
     Float,
     /// By what it points to (`pointers::describe_pointer`).
     Pointer,
+    /// An aggregate with these `float`/`double` fields (lowest bit, width): each shown as a
+    /// float, then the other bits when any is set.
+    Fields(&'f [(u32, u32)]),
 }
 
 /// A result as text, with symbolic parts shown as `<symbolic>`.
-fn describe(ex: &Executor<'_>, state: &State, o: &SideOutcome, shown: Shown) -> String {
+fn describe(ex: &Executor<'_>, state: &State, o: &SideOutcome, shown: Shown<'_>) -> String {
     let value = |v: &Value| match v {
         Value::Con { width, bits } => display_value(ex, state, *width, *bits, shown),
         Value::Sym(_) => "<symbolic>".to_string(),
@@ -788,9 +823,9 @@ fn concrete_outcome(
     o: &SideOutcome,
     model: &Assignment,
     labels: &[String],
-    shown: Shown,
+    shown: Shown<'_>,
 ) -> String {
-    let value = |v: &Value, shown: Shown| match v {
+    let value = |v: &Value, shown: Shown<'_>| match v {
         Value::Con { width, bits } => display_value(ex, state, *width, *bits, shown),
         Value::Sym(e) => {
             display_value(ex, state, ex.pool.width(*e), ex.pool.eval(*e, model), shown)
@@ -815,8 +850,29 @@ fn concrete_outcome(
 
 /// A returned value: a float as [`display_float`] shows it, a pointer by what it points
 /// to, else as [`display_int`].
-fn display_value(ex: &Executor<'_>, state: &State, width: u32, bits: u128, shown: Shown) -> String {
+fn display_value(
+    ex: &Executor<'_>,
+    state: &State,
+    width: u32,
+    bits: u128,
+    shown: Shown<'_>,
+) -> String {
     match shown {
+        Shown::Fields(fields) => {
+            let mut rest = mask(width, bits);
+            let shown: Vec<String> = fields
+                .iter()
+                .map(|&(lo, w)| {
+                    rest &= !(mask(w, u128::MAX) << lo);
+                    display_float(w, mask(w, bits >> lo))
+                })
+                .collect();
+            let mut text = format!("{{{}}}", shown.join(", "));
+            if rest != 0 {
+                text.push_str(&format!(" (other bits 0x{rest:x})"));
+            }
+            text
+        }
         Shown::Float => display_float(width, bits),
         Shown::Pointer => pointers::describe_pointer(ex.module, state, bits as u64),
         Shown::Int => display_int(width, bits),

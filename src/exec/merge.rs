@@ -752,6 +752,7 @@ mod tests {
             ret_width: None,
             ret_is_pointer: false,
             ret_is_float: false,
+            ret_float_fields: Vec::new(),
             is_var_arg: false,
             blocks,
             num_regs: 8,

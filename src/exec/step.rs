@@ -1195,6 +1195,7 @@ mod tests {
                 ret_width: Some(32),
                 ret_is_pointer: false,
                 ret_is_float: false,
+                ret_float_fields: Vec::new(),
                 is_var_arg: false,
                 blocks: vec![Block {
                     phis: Vec::new(),

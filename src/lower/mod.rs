@@ -182,6 +182,7 @@ impl Lowerer {
                 ret_width,
                 ret_is_pointer: LLVMGetTypeKind(ret_ty) == LLVMTypeKind::LLVMPointerTypeKind,
                 ret_is_float: is_float_type(ret_ty),
+                ret_float_fields: float_fields(self.td, ret_ty),
                 is_var_arg: LLVMIsFunctionVarArg(fty) != 0,
                 blocks: Vec::new(),
                 num_regs: nparams,
@@ -568,6 +569,58 @@ struct FunctionLowerer<'a> {
     /// Whether the function's target features include FMA (`-mfma`,
     /// `target("fma")`): x86-64's backend then fuses `llvm.fmuladd` into one rounding.
     fused: bool,
+}
+
+/// The `float` and `double` fields of an aggregate type, as (lowest bit, width) in its
+/// memory layout; empty for any other type (and past 64 fields).
+unsafe fn float_fields(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> Vec<(u32, u32)> {
+    unsafe fn walk(
+        td: LLVMTargetDataRef,
+        ty: LLVMTypeRef,
+        base: u64,
+        out: &mut Vec<(u32, u32)>,
+        depth: u32,
+    ) {
+        if out.len() > 64 || depth > 8 {
+            return;
+        }
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMFloatTypeKind => out.push((base as u32, 32)),
+            LLVMTypeKind::LLVMDoubleTypeKind => out.push((base as u32, 64)),
+            LLVMTypeKind::LLVMStructTypeKind => {
+                for i in 0..LLVMCountStructElementTypes(ty) {
+                    let at = base + LLVMOffsetOfElement(td, ty, i) * 8;
+                    walk(td, LLVMStructGetTypeAtIndex(ty, i), at, out, depth + 1);
+                }
+            }
+            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                let elem = LLVMGetElementType(ty);
+                let size = LLVMABISizeOfType(td, elem) * 8;
+                let n = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
+                    LLVMGetArrayLength2(ty)
+                } else {
+                    LLVMGetVectorSize(ty) as u64
+                };
+                for k in 0..n.min(65) {
+                    walk(td, elem, base + k * size, out, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if matches!(
+        LLVMGetTypeKind(ty),
+        LLVMTypeKind::LLVMStructTypeKind
+            | LLVMTypeKind::LLVMArrayTypeKind
+            | LLVMTypeKind::LLVMVectorTypeKind
+    ) {
+        walk(td, ty, 0, &mut out, 0);
+    }
+    if out.len() > 64 {
+        out.clear();
+    }
+    out
 }
 
 /// Whether `func`'s `"target-features"` attribute turns on FMA (`+fma` or AMD's `+fma4`).

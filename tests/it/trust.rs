@@ -195,3 +195,22 @@ fn r30_target_features_decide_fmuladd() {
         }
     }
 }
+
+// See: #30. `--fp-equal ieee` compares each float field of a returned struct as a float
+// (-0.0 equals +0.0), and its other fields as bits; the fields are shown as floats.
+#[test]
+fn r30_fp_equality_applies_to_the_float_fields_of_a_returned_struct() {
+    each_build("r30_fields_a.c", "r30_fields_b.c", |dir, a, b, build| {
+        let (code, out, report) = check(dir, a, b, "neg", &[]);
+        assert_eq!(code, 1, "{build} neg, bits: {out}");
+        assert!(
+            report.contains("{-0.0 (-0x0p+0), 0.0 (0x0p+0)}"),
+            "{build}: {report}"
+        );
+        let (code, out, _) = check(dir, a, b, "neg", &["--fp-equal", "ieee"]);
+        assert_eq!(code, 0, "{build} neg, ieee: {out}");
+        // The integer field still counts: n = 5 differs.
+        let (code, out, _) = check(dir, a, b, "pair", &["--fp-equal", "ieee"]);
+        assert_eq!(code, 1, "{build} pair, ieee: {out}");
+    });
+}
