@@ -697,6 +697,7 @@ mod tests {
             ret_width: ret.map(|r| r.0),
             ret_is_pointer: false,
             ret_is_float: ret.is_some_and(|r| r.1),
+            ret_float_fields: Vec::new(),
             globals: Default::default(),
             fp_equality: FpEquality::Bits,
         }
