@@ -205,6 +205,9 @@ pub enum Intrinsic {
     VaStart,
     /// `llvm.va_copy(dst, src)`.
     VaCopy,
+    /// `llvm.load.relative(base, offset)`: `base` plus the sign-extended 32-bit value at
+    /// `base + offset` (clang's relative lookup tables of string pointers).
+    LoadRelative,
 }
 
 /// An operation applied lane by lane to vectors.

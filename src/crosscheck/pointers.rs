@@ -166,6 +166,12 @@ pub fn b_to_a(pool: &ExprPool, spans: &[Span], e: ExprId) -> ExprId {
     }
     // The spans a symbolic pointer may reach: those holding one of its constants, or the
     // nearest below one (a base pointer moved by a negative constant, then forward again).
+    // A pointer read from memory (a table of pointers, or clang's relative table of
+    // offsets, indexed by an input) may be any object's whatever its constants say: every
+    // span is tried, unless there are too many, when those its constants reach are.
+    if spans.len() <= ALL_SPANS {
+        return through(pool, spans, e);
+    }
     let mut reached: Vec<Span> = Vec::new();
     for c in address_constants(pool, e) {
         let below = spans.iter().rev().find(|s| s.b <= c);
@@ -175,8 +181,16 @@ pub fn b_to_a(pool: &ExprPool, spans: &[Span], e: ExprId) -> ExprId {
             }
         }
     }
+    through(pool, &reached, e)
+}
+
+/// At most this many spans are tried for a symbolic pointer whatever its constants.
+const ALL_SPANS: usize = 256;
+
+/// `e` moved through each of `spans` it may lie in.
+fn through(pool: &ExprPool, spans: &[Span], e: ExprId) -> ExprId {
     let mut out = e;
-    for s in reached {
+    for &s in spans {
         let lo = pool.constant(64, s.b as u128);
         let hi = pool.constant(64, (s.b + s.size) as u128);
         let inside = pool.bool_and(pool.ule(lo, e), pool.ule(e, hi));

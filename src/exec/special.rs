@@ -544,6 +544,20 @@ impl<'a> Executor<'a> {
                 self.fail(state, Termination::Abort);
                 return None;
             }
+            Intrinsic::LoadRelative => {
+                let (base, offset) = (args[0], args[1]);
+                let at = self.binop(crate::expr::BinOp::Add, base, offset);
+                let targets = self.resolve(state, at, 4);
+                return self.each_target(targets, |ex, mut s, key, off| {
+                    let rel = ex.read(&s, key, off, 4);
+                    let wide = ex.cast(crate::ir::CastKind::SExt, rel, 64);
+                    let v = ex.binop(crate::expr::BinOp::Add, base, wide);
+                    if let Some(d) = dst {
+                        ex.set(&mut s, d, v);
+                    }
+                    Some(s)
+                });
+            }
             Intrinsic::PassThrough if args.is_empty() => return Some(state),
             _ => {}
         }
@@ -652,7 +666,8 @@ impl<'a> Executor<'a> {
             | Intrinsic::Memset
             | Intrinsic::Trap
             | Intrinsic::VaStart
-            | Intrinsic::VaCopy => return Err(format!("{kind:?} as a value")),
+            | Intrinsic::VaCopy
+            | Intrinsic::LoadRelative => return Err(format!("{kind:?} as a value")),
         })
     }
 

@@ -200,6 +200,7 @@ impl FunctionLowerer<'_> {
             "launder" | "strip" if name.contains("invariant.group") => Intrinsic::PassThrough,
             "va_start" => Intrinsic::VaStart,
             "va_copy" => Intrinsic::VaCopy,
+            "load" if name.starts_with("load.relative.") => Intrinsic::LoadRelative,
             "va_end" => {
                 return Ok(Inst::Intrinsic {
                     dst: None,

@@ -9,6 +9,7 @@
 //! wider than 128 bits are split into limbs of at most 128 bits (`wide.rs`), vectors wider
 //! than 128 bits into one register per lane (`wide_vector.rs`).
 
+mod contract;
 mod debug;
 mod intrinsics;
 mod opcodes;
@@ -569,6 +570,9 @@ struct FunctionLowerer<'a> {
     /// Whether the function's target features include FMA (`-mfma`,
     /// `target("fma")`): x86-64's backend then fuses `llvm.fmuladd` into one rounding.
     fused: bool,
+    /// Whether the backend also fuses `contract` products into the sums that use them:
+    /// under FMA in an optimised function (`contract.rs`).
+    contracts: bool,
 }
 
 /// The `float` and `double` fields of an aggregate type, as (lowest bit, width) in its
@@ -672,6 +676,7 @@ impl<'a> FunctionLowerer<'a> {
             described: Default::default(),
             wide: FxHashMap::default(),
             fused: has_fma(func),
+            contracts: has_fma(func) && !contract::is_optnone(func),
         }
     }
 
@@ -737,6 +742,8 @@ impl<'a> FunctionLowerer<'a> {
                 self.note_debug_name(inst);
                 let insts = if wide_vector::involves_wide_vector(inst) {
                     self.lower_wide_vector(inst, opcode)
+                } else if let Some(fused) = self.contracted(inst, opcode) {
+                    fused
                 } else {
                     self.lower_insts(inst, opcode)
                 };

@@ -214,3 +214,63 @@ fn r30_fp_equality_applies_to_the_float_fields_of_a_returned_struct() {
         assert_eq!(code, 1, "{build} pair, ieee: {out}");
     });
 }
+
+/// `xcheck replay OUT --native A B --function f`: its output, which says per test whether
+/// the divergence happens natively.
+fn native_replay(dir: &Path, a: &Path, b: &Path, f: &str) -> String {
+    let out = dir.join(format!("out-{f}"));
+    let o = xcheck(
+        dir,
+        &[
+            "replay",
+            out.to_str().unwrap(),
+            "--native",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            f,
+        ],
+    );
+    format!("{}{}", stdout(&o), stderr(&o))
+}
+
+const FMA_FUNCTIONS: [&str; 4] = ["madd", "msub", "nmadd", "fmadd"];
+
+// See: #30. `-ffp-contract=fast` leaves contraction to the backend: an `fmul` and an
+// `fadd`/`fsub` marked `contract`, which x86-64 fuses under FMA in an optimised function
+// (the product used once, in the same block) and not at -O0. `-ffp-contract=on` (clang's
+// default) writes `llvm.fmuladd`, fused under FMA at every level. Each verdict the engine
+// gives is the machine's: equivalent where both sides are one `vfmadd`, and otherwise a
+// difference that native replay confirms.
+#[test]
+fn r30_contraction_follows_the_backend_and_differences_reproduce_natively() {
+    for clang in COMPILERS {
+        for opt in OPTS {
+            for (flags, fused) in [
+                (&["-mfma", "-ffp-contract=on"][..], true),
+                (&["-mfma", "-ffp-contract=fast"][..], opt == "-O2"),
+                (&["-ffp-contract=fast"][..], false),
+            ] {
+                let dir = tempfile::tempdir().unwrap();
+                let d = dir.path();
+                let a = build_with(clang, "r30_fma_a.c", d, opt, flags);
+                let b = build_with(clang, "r30_fma_b.c", d, opt, flags);
+                for f in FMA_FUNCTIONS {
+                    let build = format!("{clang} {opt} {flags:?} {f}");
+                    let (code, out, _) = check(d, &a, &b, f, &[]);
+                    if fused {
+                        assert_eq!(code, 0, "{build}: {out}");
+                        continue;
+                    }
+                    assert_eq!(code, 1, "{build}: {out}");
+                    let native = native_replay(d, &a, &b, f);
+                    assert!(
+                        native.contains("divergence CONFIRMED natively")
+                            && !native.contains("NOT confirmed"),
+                        "{build}: {native}"
+                    );
+                }
+            }
+        }
+    }
+}
