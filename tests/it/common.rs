@@ -10,26 +10,27 @@ pub fn repo() -> PathBuf {
 
 /// Compiles `tests/fixtures/<name>` to bitcode in `dir` with the toolchain's clang at `opt`.
 pub fn compile_fixture(name: &str, dir: &Path, opt: &str) -> PathBuf {
-    let src = repo().join("tests/fixtures").join(name);
     let out = dir.join(format!("{}.{opt}.bc", name.trim_end_matches(".c")));
-    let status = Command::new(xcheck::toolchain::CLANG)
-        .args([
-            "-c",
-            "-emit-llvm",
-            "-g",
-            opt,
-            "-Xclang",
-            "-disable-O0-optnone",
-        ])
+    let optimizable = ["-Xclang", "-disable-O0-optnone"];
+    compile_c(xcheck::toolchain::CLANG, name, &out, opt, &optimizable);
+    out
+}
+
+/// Compiles `tests/fixtures/<name>` to the bitcode file `out` with compiler `cc` (clang-19 or
+/// clang-14) at `opt`, with debug information, the harness's headers and `extra` flags.
+pub fn compile_c(cc: &str, name: &str, out: &Path, opt: &str, extra: &[&str]) {
+    let src = repo().join("tests/fixtures").join(name);
+    let status = Command::new(cc)
+        .args(["-c", "-emit-llvm", "-g", opt])
+        .args(extra)
         .arg("-I")
         .arg(repo().join("harness/include"))
         .arg(&src)
         .arg("-o")
-        .arg(&out)
+        .arg(out)
         .status()
-        .expect("clang runs (scripts/install.sh installs it)");
-    assert!(status.success(), "clang failed on {}", src.display());
-    out
+        .unwrap_or_else(|e| panic!("{cc} runs (scripts/install.sh installs it): {e}"));
+    assert!(status.success(), "{cc} failed on {}", src.display());
 }
 
 /// Runs the xcheck binary with `args` in `dir`.

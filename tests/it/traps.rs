@@ -13,9 +13,9 @@ use std::process::Command;
 /// The compilers whose bitcode the checks read.
 pub(crate) const COMPILERS: [&str; 2] = ["clang-14", xcheck::toolchain::CLANG];
 
-/// Compiles `tests/fixtures/<name>` with `cc` at `opt` into `dir`, with `extra` flags.
+/// Compiles `tests/fixtures/<name>` with `cc` at `opt` into `dir`, with `extra` flags (and
+/// -O0 code left optimizable, as `compile_fixture` does).
 pub(crate) fn compile(cc: &str, name: &str, dir: &Path, opt: &str, extra: &[&str]) -> PathBuf {
-    let src = repo().join("tests/fixtures").join(name);
     let tag: String = extra
         .concat()
         .chars()
@@ -25,22 +25,9 @@ pub(crate) fn compile(cc: &str, name: &str, dir: &Path, opt: &str, extra: &[&str
         "{}.{cc}.{opt}{tag}.bc",
         name.trim_end_matches(".c")
     ));
-    let status = Command::new(cc)
-        .args([
-            "-c",
-            "-emit-llvm",
-            "-g",
-            opt,
-            "-Xclang",
-            "-disable-O0-optnone",
-        ])
-        .args(extra)
-        .arg(&src)
-        .arg("-o")
-        .arg(&out)
-        .status()
-        .unwrap_or_else(|e| panic!("{cc} runs (scripts/install.sh installs it): {e}"));
-    assert!(status.success(), "{cc} failed on {}", src.display());
+    let mut flags = vec!["-Xclang", "-disable-O0-optnone"];
+    flags.extend_from_slice(extra);
+    crate::common::compile_c(cc, name, &out, opt, &flags);
     out
 }
 

@@ -4,7 +4,6 @@
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const OPTS: [&str; 2] = ["-O0", "-O2"];
 const COMPILERS: [&str; 2] = [xcheck::toolchain::CLANG, "clang-14"];
@@ -14,22 +13,15 @@ fn build(clang: &str, name: &str, dir: &Path, opt: &str) -> PathBuf {
     build_with(clang, name, dir, opt, &[])
 }
 
-/// `tests/fixtures/NAME` compiled by `clang` at `opt` with `flags` into `dir`.
+/// `tests/fixtures/NAME` compiled by `clang` at `opt` with `flags` into `dir` (-O0 code
+/// keeps `optnone`, as clang leaves it).
 fn build_with(clang: &str, name: &str, dir: &Path, opt: &str, flags: &[&str]) -> PathBuf {
     let tag = flags.join("");
     let out = dir.join(format!(
         "{}.{opt}{tag}.{clang}.bc",
         name.trim_end_matches(".c")
     ));
-    let status = Command::new(clang)
-        .args(["-c", "-emit-llvm", "-g", opt])
-        .args(flags)
-        .arg(repo().join("tests/fixtures").join(name))
-        .arg("-o")
-        .arg(&out)
-        .status()
-        .expect("clang runs");
-    assert!(status.success(), "{clang} failed on {name}");
+    compile_c(clang, name, &out, opt, flags);
     out
 }
 
