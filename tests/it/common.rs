@@ -20,11 +20,17 @@ pub fn compile_fixture(name: &str, dir: &Path, opt: &str) -> PathBuf {
 /// clang-14) at `opt`, with debug information, the harness's headers and `extra` flags.
 pub fn compile_c(cc: &str, name: &str, out: &Path, opt: &str, extra: &[&str]) {
     let src = repo().join("tests/fixtures").join(name);
+    // The harness's headers for C sources (an `.ll` fixture has none to find).
+    let include = repo().join("harness/include");
+    let headers: &[&std::ffi::OsStr] = if name.ends_with(".c") {
+        &["-I".as_ref(), include.as_os_str()]
+    } else {
+        &[]
+    };
     let status = Command::new(cc)
         .args(["-c", "-emit-llvm", "-g", opt])
         .args(extra)
-        .arg("-I")
-        .arg(repo().join("harness/include"))
+        .args(headers)
         .arg(&src)
         .arg("-o")
         .arg(out)
