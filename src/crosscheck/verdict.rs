@@ -111,8 +111,15 @@ impl<'s> CrossDriver<'s> {
                 }
             })
             .collect();
-        // The values undefined behaviour gave on the path, so that replay takes it.
-        let undefined = state.undefined.iter().enumerate().map(|(k, u)| {
+        // The values undefined behaviour gave on the path, so that replay takes it: those
+        // of the operations undefined on this input, in the order they ran, which is the
+        // order a concrete replay makes them in (it makes one only where the operation is
+        // undefined).
+        let happened = state
+            .undefined
+            .iter()
+            .filter(|u| ex.pool.eval(u.cond, model) != 0);
+        let undefined = happened.enumerate().map(|(k, u)| {
             let size = ex.pool.array_info(u.array).size;
             let bytes: Vec<u8> = (0..size)
                 .map(|i| ex.pool.eval(ex.pool.sym(u.array, i), model) as u8)

@@ -1122,11 +1122,29 @@ impl Executor<'_> {
         lhs: Operand,
         rhs: Operand,
     ) -> Option<State> {
-        let pool = self.pool;
         let a = self.operand(&state, lhs);
         let count = self.operand(&state, rhs);
+        let result = self.shift_value(&mut state, op, a, count, true);
+        self.set(&mut state, dst, result);
+        Some(state)
+    }
+
+    /// `a` shifted by `count` (`op` a shift), on `state`: under `--ub report` a fresh value
+    /// where the count is at least the width; under `--ub machine` x86-64's value — the
+    /// scalar instructions mask the count (`masks`), the vector ones (`vpsllvd`…) give zero
+    /// or the sign beyond the width, as the engine's operator does.
+    pub(super) fn shift_value(
+        &mut self,
+        state: &mut State,
+        op: BinOp,
+        a: Value,
+        count: Value,
+        masks: bool,
+    ) -> Value {
+        let pool = self.pool;
         let width = a.width(pool);
-        let result = match self.config.ub {
+        match self.config.ub {
+            UbMode::Machine if !masks => self.binop(op, a, count),
             UbMode::Machine => {
                 let mask = match width {
                     w if w <= 32 => 31,
@@ -1153,12 +1171,10 @@ impl Executor<'_> {
                         _ => "ashr",
                     };
                     let what = format!("{name} by at least {width} bits");
-                    self.undefined_where(&mut state, too_far, defined, &what)
+                    self.undefined_where(state, too_far, defined, &what)
                 }
             }
-        };
-        self.set(&mut state, dst, result);
-        Some(state)
+        }
     }
 }
 

@@ -64,7 +64,11 @@ impl<'a> Executor<'a> {
                         // divides lane by lane with the scalar instruction.
                         state = self.division_traps(state, bop, x(0), x(1))?;
                     }
-                    self.binop(bop, x(0), x(1))
+                    if crate::exec::undefined::is_shift(bop) {
+                        self.shift_value(&mut state, bop, x(0), x(1), false)
+                    } else {
+                        self.binop(bop, x(0), x(1))
+                    }
                 }
                 VectorOp::ICmp(p) => self.compare(p, x(0), x(1)),
                 VectorOp::Cast(kind, to) => self.cast(kind, x(0), to),

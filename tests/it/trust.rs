@@ -108,10 +108,20 @@ fn r30_pointers_are_equal_by_object_and_offset_and_shown_by_name() {
 #[test]
 fn r30_undefined_behaviour_is_reported_never_given_a_value() {
     each_build("r30_ub_a.c", "r30_ub_b.c", |dir, a, b, build| {
-        for f in ["shl", "guarded", "clz", "branch"] {
+        for f in ["shl", "guarded", "clz", "branch", "vshl"] {
             let (code, out, _) = check(dir, a, a, f, &[]);
             assert_eq!(code, 0, "{build} {f} against itself: {out}");
         }
+        // A vector shift's lanes: each a shift of its own (x86-64's vpsllvd gives zero
+        // beyond the width, which the guarded side computes).
+        let (code, out, report) = check(dir, a, b, "vshl", &[]);
+        assert_eq!(code, 3, "{build} vshl: {out}");
+        assert!(
+            report.contains("shl by at least 32 bits"),
+            "{build}: {report}"
+        );
+        let (code, out, _) = check(dir, a, b, "vshl", &["--ub", "machine"]);
+        assert_eq!(code, 0, "{build} vshl --ub machine: {out}");
         let (code, out, _) = check(dir, a, b, "guarded", &[]);
         assert_eq!(code, 0, "{build} guarded: {out}");
         for (f, what) in [
