@@ -176,17 +176,21 @@ fn link<'ctx>(
 }
 
 /// The functions the embedded harness defines (`harness/libc.c`, `klee.c`): a side's call
-/// of one reaches the harness's, never a copy of musl's.
-fn harness_functions(context: &Context) -> std::collections::HashSet<String> {
-    let buffer = MemoryBuffer::create_from_memory_range(HARNESS_BC, "harness.bc");
-    Module::parse_bitcode_from_buffer(&buffer, context)
-        .map(|m| {
-            m.get_functions()
-                .filter(|f| f.count_basic_blocks() > 0)
-                .map(|f| f.get_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default()
+/// of one reaches the harness's, never a copy of musl's. Read once per process.
+fn harness_functions() -> &'static HashSet<String> {
+    static NAMES: std::sync::OnceLock<HashSet<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let context = Context::create();
+        let buffer = MemoryBuffer::create_from_memory_range(HARNESS_BC, "harness.bc");
+        Module::parse_bitcode_from_buffer(&buffer, &context)
+            .map(|m| {
+                m.get_functions()
+                    .filter(|f| f.count_basic_blocks() > 0)
+                    .map(|f| f.get_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
 }
 
 /// Links musl's math functions into each side's module (side A first), before the
@@ -215,9 +219,9 @@ fn link_math<'ctx>(
             return (library, functions);
         }
     };
-    let provided = harness_functions(context);
+    let provided = harness_functions();
     for (module, side) in modules.iter().zip([Side::A, Side::B]) {
-        match libm::link_math(context, module, &archive, abstract_calls, &provided) {
+        match libm::link_math(context, module, &archive, abstract_calls, provided) {
             Ok(linked) => {
                 functions.extend(linked.functions.into_iter().map(|(n, e)| (side, n, e)));
                 let prefix = side_prefix(side);

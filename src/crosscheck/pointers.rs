@@ -239,7 +239,7 @@ pub fn describe_pointer(module: &Module, state: &State, address: u64) -> String 
             .find(address.wrapping_sub(1))
             .filter(|(o, _)| o.address + o.size == address)
     });
-    let Some((object, contents)) = found else {
+    let Some((object, _)) = found else {
         return format!("0x{address:x} (in no object)");
     };
     let offset = address - object.address;
@@ -250,7 +250,6 @@ pub fn describe_pointer(module: &Module, state: &State, address: u64) -> String 
             if let Some(text) = global.and_then(|g| string_literal(g.is_constant, &g.init)) {
                 return format!("&{text}[{offset}]");
             }
-            let _ = contents;
             offset_form(name, offset)
         }
         ObjectKind::Parameter | ObjectKind::Input => {

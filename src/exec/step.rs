@@ -1161,8 +1161,11 @@ impl Executor<'_> {
             }
             UbMode::Report => {
                 let defined = self.binop(op, a, count);
+                if count_fits(self, count, width) {
+                    return defined;
+                }
                 let too_far = pool.uge(count.expr(pool), pool.constant(width, width as u128));
-                if pool.as_const(too_far) == Some(0) || count_fits(self, count, width) {
+                if pool.as_const(too_far) == Some(0) {
                     defined
                 } else {
                     let name = match op {
