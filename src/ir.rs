@@ -257,6 +257,34 @@ pub struct GepIndex {
     pub scale: u64,
 }
 
+/// LLVM's poison-producing flags of a binary operator: where a flag's condition fails
+/// (`nsw`: the signed result overflows; `nuw`: the unsigned one; `exact`: a division or
+/// right shift drops nonzero bits; `disjoint`: an `or`'s operands share a set bit), the
+/// result is poison. The engine computes the unflagged value; `--ub report` makes it a
+/// fresh value where a condition fails (`exec/undefined.rs`).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Flags {
+    pub nsw: bool,
+    pub nuw: bool,
+    pub exact: bool,
+    pub disjoint: bool,
+}
+
+impl Flags {
+    /// No flag: the result is always the operator's.
+    pub const NONE: Flags = Flags {
+        nsw: false,
+        nuw: false,
+        exact: false,
+        disjoint: false,
+    };
+
+    /// Whether any flag is set.
+    pub fn any(self) -> bool {
+        self.nsw || self.nuw || self.exact || self.disjoint
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Inst {
     Binary {
@@ -264,6 +292,8 @@ pub enum Inst {
         op: BinOp,
         lhs: Operand,
         rhs: Operand,
+        /// Poison-producing flags ([`Flags::NONE`] for the lowering's own operations).
+        flags: Flags,
     },
     ICmp {
         dst: RegId,

@@ -17,7 +17,7 @@
 use crate::exec::executor::{Executor, Exit, Offset, MAX_ALLOCATION};
 use crate::exec::memory::ObjectKind;
 use crate::exec::state::{State, Stepped, Termination};
-use crate::exec::undefined::{is_shift, UbMode, UndefinedValue};
+use crate::exec::undefined::{flag_conditions, flag_fails, is_shift, UbMode, UndefinedValue};
 use crate::exec::value::Value;
 use crate::expr::{eval_float, fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
 use crate::ir::*;
@@ -86,7 +86,13 @@ impl<'a> Executor<'a> {
             return Stepped::Ran;
         }
         let result = match &block.insts[pc] {
-            Inst::Binary { dst, op, lhs, rhs } => {
+            Inst::Binary {
+                dst,
+                op,
+                lhs,
+                rhs,
+                flags,
+            } => {
                 let b = self.operand(state, *rhs);
                 let may_trap = matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem)
                     && !matches!(b, Value::Con { width, bits }
@@ -98,6 +104,18 @@ impl<'a> Executor<'a> {
                     return Stepped::Owned;
                 }
                 let a = self.operand(state, *lhs);
+                // A flag that may fail makes the result poison there (`--ub report`).
+                if flags.any() && self.config.ub == UbMode::Report {
+                    let fails = match (a, b) {
+                        (Value::Con { width, bits: x }, Value::Con { bits: y, .. }) => {
+                            flag_fails(*op, *flags, width, x, y).is_some()
+                        }
+                        _ => true,
+                    };
+                    if fails {
+                        return Stepped::Owned;
+                    }
+                }
                 Some((*dst, self.binop(*op, a, b)))
             }
             Inst::ICmp {
@@ -245,10 +263,13 @@ impl<'a> Executor<'a> {
         state.loc = Some(block.locs[pc]);
         state.frame_mut().pc += 1;
         match &block.insts[pc] {
-            Inst::Binary { dst, op, lhs, rhs } if is_shift(*op) => {
-                self.exec_shift(state, *dst, *op, *lhs, *rhs)
-            }
-            Inst::Binary { dst, op, lhs, rhs } => self.exec_division(state, *dst, *op, *lhs, *rhs),
+            Inst::Binary {
+                dst,
+                op,
+                lhs,
+                rhs,
+                flags,
+            } => self.exec_binary(state, *dst, *op, (*lhs, *rhs), *flags),
             Inst::Alloca { dst, size, count } => self.exec_alloca(state, *dst, *size, *count),
             Inst::Load {
                 dst,
@@ -343,22 +364,68 @@ impl<'a> Executor<'a> {
         Value::from_expr(self.pool, e)
     }
 
-    /// A division or remainder that may trap: the paths where it does fail
-    /// ([`Executor::division_traps`]).
-    fn exec_division(
+    /// A binary operation [`Executor::run_in_place`] left: a division or remainder that may
+    /// trap (the paths where it does fail: [`Executor::division_traps`]), a shift by a count
+    /// that may reach the width ([`Executor::shift_value`]), or an operation whose
+    /// poison-producing flags may fail (`--ub report`: [`Executor::poison_where`]).
+    fn exec_binary(
         &mut self,
         state: State,
         dst: RegId,
         op: BinOp,
-        lhs: Operand,
-        rhs: Operand,
+        (lhs, rhs): (Operand, Operand),
+        flags: Flags,
     ) -> Option<State> {
         let a = self.operand(&state, lhs);
         let b = self.operand(&state, rhs);
-        let mut state = self.division_traps(state, op, a, b)?;
-        let r = self.binop(op, a, b);
+        let mut state = if matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem) {
+            self.division_traps(state, op, a, b)?
+        } else {
+            state
+        };
+        let r = if is_shift(op) {
+            self.shift_value(&mut state, op, a, b, true)
+        } else {
+            self.binop(op, a, b)
+        };
+        let r = self.poison_where(&mut state, op, flags, (a, b), r);
         self.set(&mut state, dst, r);
         Some(state)
+    }
+
+    /// `result` of `op` on `a` and `b`, except where one of its poison-producing `flags`
+    /// fails (`--ub report`): there a fresh value, recorded as undefined behaviour
+    /// ([`Executor::undefined_where`]). The flags' conditions are built only when the
+    /// operands' structure does not rule them out (`undefined.rs: flag_conditions`), and
+    /// concrete operands are checked on integers.
+    pub(crate) fn poison_where(
+        &mut self,
+        state: &mut State,
+        op: BinOp,
+        flags: Flags,
+        (a, b): (Value, Value),
+        result: Value,
+    ) -> Value {
+        if !flags.any() || self.config.ub != UbMode::Report {
+            return result;
+        }
+        let pool = self.pool;
+        if let (Value::Con { width, bits: x }, Value::Con { bits: y, .. }) = (a, b) {
+            return match flag_fails(op, flags, width, x, y) {
+                Some(what) => self.undefined_where(state, pool.true_(), result, &what),
+                None => result,
+            };
+        }
+        // The conditions read the operation's own value, not `result`, which a shift by
+        // at least the width already made undefined.
+        let plain = self.binop(op, a, b).expr(pool);
+        let conds = flag_conditions(pool, op, flags, a.expr(pool), b.expr(pool), plain);
+        if conds.is_empty() {
+            return result;
+        }
+        let cond = pool.or_all(&conds.iter().map(|(c, _)| *c).collect::<Vec<_>>());
+        let what: Vec<&str> = conds.iter().map(|(_, w)| w.as_str()).collect();
+        self.undefined_where(state, cond, result, &what.join(" or "))
     }
 
     /// Fails the part of `state` where `op` on `a` and `b` traps on x86-64: a zero divisor,
@@ -1113,22 +1180,6 @@ impl Executor<'_> {
         self.value(result)
     }
 
-    /// A shift whose count may be at least the operand's width.
-    pub(super) fn exec_shift(
-        &mut self,
-        mut state: State,
-        dst: RegId,
-        op: BinOp,
-        lhs: Operand,
-        rhs: Operand,
-    ) -> Option<State> {
-        let a = self.operand(&state, lhs);
-        let count = self.operand(&state, rhs);
-        let result = self.shift_value(&mut state, op, a, count, true);
-        self.set(&mut state, dst, result);
-        Some(state)
-    }
-
     /// `a` shifted by `count` (`op` a shift), on `state`: under `--ub report` a fresh value
     /// where the count is at least the width; under `--ub machine` x86-64's value — the
     /// scalar instructions mask the count (`masks`), the vector ones (`vpsllvd`…) give zero
@@ -1282,12 +1333,14 @@ mod tests {
                     op: BinOp::Mul,
                     lhs: X,
                     rhs: THREE,
+                    flags: Flags::NONE,
                 },
                 Inst::Binary {
                     dst: RegId(2),
                     op: BinOp::Sub,
                     lhs: Operand::Reg(RegId(1)),
                     rhs: TWO,
+                    flags: Flags::NONE,
                 },
                 Inst::ICmp {
                     dst: RegId(3),
@@ -1377,6 +1430,7 @@ mod tests {
                 op: BinOp::UDiv,
                 lhs: THREE,
                 rhs: X,
+                flags: Flags::NONE,
             }],
             2,
         );

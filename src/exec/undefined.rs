@@ -9,9 +9,10 @@
 //! the crosscheck see that the path's outcome rests on undefined behaviour. Under
 //! [`UbMode::Machine`] each operation gets what x86-64 does instead (shift counts masked to
 //! the register's width), which native replay can confirm. The operations live with the
-//! interpreter (`step.rs`: `undefined_where`, `exec_shift`); this file holds the types.
+//! interpreter (`step.rs`: `undefined_where`, `shift_value`, `poison_where`); this file holds the types.
 
-use crate::expr::{ArrayId, BinOp, ExprId};
+use crate::expr::{mask, to_signed, ArrayId, BinOp, ExprId, ExprPool, Node};
+use crate::ir::Flags;
 
 /// What an operation with undefined results gives.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53,4 +54,232 @@ pub struct UndefinedValue {
 /// Whether `op` is a shift, whose result is undefined for counts of at least the width.
 pub fn is_shift(op: BinOp) -> bool {
     matches!(op, BinOp::Shl | BinOp::LShr | BinOp::AShr)
+}
+
+/// What a failed flag of `op` is called: `signed overflow in add`.
+fn flag_name(op: BinOp, flag: Flag) -> String {
+    let name = match op {
+        BinOp::Add => "add",
+        BinOp::Sub => "sub",
+        BinOp::Mul => "mul",
+        BinOp::Shl => "shl",
+        BinOp::UDiv => "udiv",
+        BinOp::SDiv => "sdiv",
+        BinOp::LShr => "lshr",
+        BinOp::AShr => "ashr",
+        BinOp::Or => "or",
+        _ => "operation",
+    };
+    match flag {
+        Flag::Nsw => format!("signed overflow in {name} (nsw)"),
+        Flag::Nuw => format!("unsigned overflow in {name} (nuw)"),
+        Flag::Exact => format!("inexact {name} (exact)"),
+        Flag::Disjoint => format!("{name} of operands with a common bit (disjoint)"),
+    }
+}
+
+/// One poison-producing flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flag {
+    Nsw,
+    Nuw,
+    Exact,
+    Disjoint,
+}
+
+/// The flags of `flags` that `op` can carry, in a fixed order.
+fn flags_of(op: BinOp, flags: Flags) -> impl Iterator<Item = Flag> {
+    let can = move |f: Flag| match f {
+        Flag::Nsw => flags.nsw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl),
+        Flag::Nuw => flags.nuw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl),
+        Flag::Exact => {
+            flags.exact && matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::LShr | BinOp::AShr)
+        }
+        Flag::Disjoint => flags.disjoint && op == BinOp::Or,
+    };
+    [Flag::Nsw, Flag::Nuw, Flag::Exact, Flag::Disjoint]
+        .into_iter()
+        .filter(move |&f| can(f))
+}
+
+/// The first flag of `op` (with `flags`) that fails on the concrete `a` and `b` of `width`
+/// bits, named: the result is poison. Computed on integers, without expressions (the
+/// interpreter asks this of every flagged operation on concrete operands). A shift by at
+/// least the width and a division by zero are not flags' failures (`step.rs` handles them).
+pub fn flag_fails(op: BinOp, flags: Flags, width: u32, a: u128, b: u128) -> Option<String> {
+    let m = mask(width, u128::MAX);
+    let sign = |x: u128| (x >> (width - 1)) & 1 == 1;
+    let (min, max) = (to_signed(width, 1 << (width - 1)), to_signed(width, m >> 1));
+    let fails = |f: Flag| match (op, f) {
+        (BinOp::Add, Flag::Nsw) => {
+            let r = a.wrapping_add(b) & m;
+            sign((a ^ r) & (b ^ r))
+        }
+        (BinOp::Add, Flag::Nuw) => a.wrapping_add(b) & m < a,
+        (BinOp::Sub, Flag::Nsw) => {
+            let r = a.wrapping_sub(b) & m;
+            sign((a ^ b) & (a ^ r))
+        }
+        (BinOp::Sub, Flag::Nuw) => a < b,
+        (BinOp::Mul, Flag::Nuw) => a.checked_mul(b).is_none_or(|p| p > m),
+        (BinOp::Mul, Flag::Nsw) => to_signed(width, a)
+            .checked_mul(to_signed(width, b))
+            .is_none_or(|p| p < min || p > max),
+        (BinOp::Shl, _) if b >= width as u128 => false,
+        (BinOp::Shl, Flag::Nuw) => ((a << b) & m) >> b != a,
+        (BinOp::Shl, Flag::Nsw) => {
+            let r = (a << b) & m;
+            mask(width, (to_signed(width, r) >> b) as u128) != a
+        }
+        (BinOp::UDiv, _) => b != 0 && a % b != 0,
+        (BinOp::SDiv, _) => {
+            b != 0
+                && to_signed(width, a)
+                    .checked_rem(to_signed(width, b))
+                    .is_some_and(|r| r != 0)
+        }
+        (BinOp::LShr | BinOp::AShr, _) => b < width as u128 && a & ((1u128 << b) - 1) != 0,
+        (BinOp::Or, _) => a & b != 0,
+        _ => false,
+    };
+    flags_of(op, flags)
+        .find(|&f| fails(f))
+        .map(|f| flag_name(op, f))
+}
+
+/// Where each flag of `op` (with `flags`) fails on `a` and `b` and makes `result` poison,
+/// named; flags whose failure the operands' structure (known bits, sign extensions) rules
+/// out give nothing, and no expression is built for them.
+pub fn flag_conditions(
+    pool: &ExprPool,
+    op: BinOp,
+    flags: Flags,
+    a: ExprId,
+    b: ExprId,
+    result: ExprId,
+) -> Vec<(ExprId, String)> {
+    let width = pool.width(a);
+    let m = mask(width, u128::MAX);
+    let (ua, ub) = (urange(pool, a, width), urange(pool, b, width));
+    let (sa, sb) = (srange(pool, a, width), srange(pool, b, width));
+    let (min, max) = (to_signed(width, 1 << (width - 1)), to_signed(width, m >> 1));
+    let fits = |lo: Option<i128>, hi: Option<i128>| {
+        lo.zip(hi).is_some_and(|(lo, hi)| lo >= min && hi <= max)
+    };
+    let sign_set = |x: ExprId| pool.slt(x, pool.zero(width));
+    let mut out = Vec::new();
+    for f in flags_of(op, flags) {
+        let cond = match (op, f) {
+            (BinOp::Add, Flag::Nsw) => {
+                if fits(sa.0.checked_add(sb.0), sa.1.checked_add(sb.1)) {
+                    continue;
+                }
+                let (ar, br) = (pool.xor(a, result), pool.xor(b, result));
+                sign_set(pool.and(ar, br))
+            }
+            (BinOp::Add, Flag::Nuw) => {
+                if ua.1.checked_add(ub.1).is_some_and(|s| s <= m) {
+                    continue;
+                }
+                pool.ult(result, a)
+            }
+            (BinOp::Sub, Flag::Nsw) => {
+                if fits(sa.0.checked_sub(sb.1), sa.1.checked_sub(sb.0)) {
+                    continue;
+                }
+                sign_set(pool.and(pool.xor(a, b), pool.xor(a, result)))
+            }
+            (BinOp::Sub, Flag::Nuw) => {
+                if ua.0 >= ub.1 {
+                    continue;
+                }
+                pool.ult(a, b)
+            }
+            (BinOp::Mul, Flag::Nuw) => {
+                if ua.1.checked_mul(ub.1).is_some_and(|p| p <= m) {
+                    continue;
+                }
+                if width <= 64 {
+                    let p = pool.mul(pool.zext(a, 2 * width), pool.zext(b, 2 * width));
+                    pool.ugt(p, pool.constant(2 * width, m))
+                } else {
+                    let nonzero = pool.ne(b, pool.zero(width));
+                    pool.bool_and(nonzero, pool.ne(pool.udiv(result, b), a))
+                }
+            }
+            (BinOp::Mul, Flag::Nsw) => {
+                let corners = [sa.0, sa.1]
+                    .into_iter()
+                    .flat_map(|x| [sb.0, sb.1].into_iter().map(move |y| x.checked_mul(y)));
+                let corners: Option<Vec<i128>> = corners.collect();
+                if corners.is_some_and(|c| c.iter().all(|&p| p >= min && p <= max)) {
+                    continue;
+                }
+                if width <= 64 {
+                    let p = pool.mul(pool.sext(a, 2 * width), pool.sext(b, 2 * width));
+                    pool.ne(pool.sext(pool.trunc(p, width), 2 * width), p)
+                } else {
+                    let nonzero = pool.ne(b, pool.zero(width));
+                    let wrong = pool.ne(pool.sdiv(result, b), a);
+                    let min_by_minus_one = pool.bool_and(
+                        pool.eq(b, pool.all_ones(width)),
+                        pool.eq(a, pool.constant(width, 1 << (width - 1))),
+                    );
+                    pool.bool_or(pool.bool_and(nonzero, wrong), min_by_minus_one)
+                }
+            }
+            (BinOp::Shl, _) => {
+                let back = if f == Flag::Nuw {
+                    pool.lshr(result, b)
+                } else {
+                    pool.ashr(result, b)
+                };
+                let in_range = pool.ult(b, pool.constant(width, width as u128));
+                pool.bool_and(in_range, pool.ne(back, a))
+            }
+            (BinOp::UDiv, _) => pool.ne(pool.urem(a, b), pool.zero(width)),
+            (BinOp::SDiv, _) => pool.ne(pool.srem(a, b), pool.zero(width)),
+            (BinOp::LShr | BinOp::AShr, _) => {
+                let dropped = pool.sub(
+                    pool.shl(pool.constant(width, 1), b),
+                    pool.constant(width, 1),
+                );
+                let in_range = pool.ult(b, pool.constant(width, width as u128));
+                pool.bool_and(in_range, pool.ne(pool.and(a, dropped), pool.zero(width)))
+            }
+            (BinOp::Or, _) => {
+                let (ka, kb) = (pool.known_bits(a), pool.known_bits(b));
+                if (ka.value | !ka.mask) & (kb.value | !kb.mask) & m == 0 {
+                    continue;
+                }
+                pool.ne(pool.and(a, b), pool.zero(width))
+            }
+            _ => continue,
+        };
+        if pool.as_const(cond) != Some(0) {
+            out.push((cond, flag_name(op, f)));
+        }
+    }
+    out
+}
+
+/// The unsigned range of `e` that its known bits allow.
+fn urange(pool: &ExprPool, e: ExprId, width: u32) -> (u128, u128) {
+    let k = pool.known_bits(e);
+    let m = mask(width, u128::MAX);
+    (k.value & k.mask & m, (k.value | !k.mask) & m)
+}
+
+/// The signed range of `e` that its structure allows: a sign extension of a narrower value
+/// keeps that value's range; otherwise its known bits'.
+fn srange(pool: &ExprPool, e: ExprId, width: u32) -> (i128, i128) {
+    if let Node::SExt { arg, .. } = pool.node(e) {
+        let w = pool.width(arg);
+        return srange(pool, arg, w);
+    }
+    let (lo, hi) = urange(pool, e, width);
+    let sign = 1u128 << (width - 1);
+    let low = if hi & sign != 0 { lo | sign } else { lo };
+    let high = if lo & sign == 0 { hi & !sign } else { hi };
+    (to_signed(width, low), to_signed(width, high))
 }

@@ -267,6 +267,7 @@ impl FunctionLowerer<'_> {
                     op: BinOp::And,
                     lhs: args[0],
                     rhs: args[1],
+                    flags: Flags::NONE,
                 });
             }
             "smin" => Intrinsic::SMin,

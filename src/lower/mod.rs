@@ -952,6 +952,7 @@ impl<'a> FunctionLowerer<'a> {
                 op: bop,
                 lhs: op(self, 0)?,
                 rhs: op(self, 1)?,
+                flags: flags(inst, opcode),
             });
         }
         match opcode {
@@ -1414,4 +1415,21 @@ unsafe fn x87_constant(c: LLVMValueRef) -> Result<u128, String> {
     text.rsplit_once("0xK")
         .and_then(|(_, hex)| u128::from_str_radix(hex.trim(), 16).ok())
         .ok_or_else(|| format!("cannot read constant '{text}'"))
+}
+
+/// The poison-producing flags of the binary instruction `inst` (each asked only of the
+/// opcodes that can carry it: LLVM's accessors assume their instruction class).
+unsafe fn flags(inst: LLVMValueRef, opcode: LLVMOpcode) -> Flags {
+    use LLVMOpcode::*;
+    let mut flags = Flags::NONE;
+    match opcode {
+        LLVMAdd | LLVMSub | LLVMMul | LLVMShl => {
+            flags.nsw = LLVMGetNSW(inst) != 0;
+            flags.nuw = LLVMGetNUW(inst) != 0;
+        }
+        LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr => flags.exact = LLVMGetExact(inst) != 0,
+        LLVMOr => flags.disjoint = LLVMGetIsDisjoint(inst) != 0,
+        _ => {}
+    }
+    flags
 }

@@ -249,7 +249,13 @@ impl Emit<'_, '_> {
         dst: Option<RegId>,
     ) -> Operand {
         let dst = dst.unwrap_or_else(|| self.temp());
-        self.out.push(Inst::Binary { dst, op, lhs, rhs });
+        self.out.push(Inst::Binary {
+            dst,
+            op,
+            lhs,
+            rhs,
+            flags: Flags::NONE,
+        });
         Operand::Reg(dst)
     }
 
