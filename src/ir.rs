@@ -417,6 +417,15 @@ pub enum Inst {
         args: Vec<Operand>,
         width: u32,
     },
+    /// The value of an `undef` or `poison` constant operand (`poison` says which) of
+    /// `width` bits: any value, a fresh one under `--ub report` (recorded as undefined
+    /// behaviour at the instruction's location, the use's), zero under `--ub machine`.
+    /// The lowering puts these at the function's entry.
+    Poison {
+        dst: RegId,
+        width: u32,
+        poison: bool,
+    },
     /// Stops the path: the construct is outside what the engine models.
     Unsupported { what: String },
 }
@@ -457,7 +466,7 @@ impl Inst {
             } => vec![*vector, *value, *index],
             Inst::Shuffle { a, b, .. } => vec![*a, *b],
             Inst::Reduce { vector, start, .. } => start.iter().copied().chain([*vector]).collect(),
-            Inst::Unsupported { .. } => Vec::new(),
+            Inst::Unsupported { .. } | Inst::Poison { .. } => Vec::new(),
         }
     }
 }

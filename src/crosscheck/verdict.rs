@@ -678,7 +678,7 @@ fn defined_model(
     let pool = ex.pool;
     let mut read: std::collections::HashSet<crate::expr::ArrayId> =
         pool.arrays_in(goal).into_iter().collect();
-    for &c in state.constraints.as_slice() {
+    for c in path_condition(ex, state) {
         read.extend(pool.arrays_in(c));
     }
     let used: Vec<&crate::exec::UndefinedValue> = state
@@ -697,6 +697,7 @@ fn defined_model(
     let defined = pool.bool_and(goal, pool.bool_not(any));
     match ex.check(state, defined) {
         Ok(Some(m)) => Ok(Ok((m, defined))),
+        Ok(None) if !depends_on_undefined(ex, state, goal, &model)? => Ok(Ok((model, goal))),
         Ok(None) => {
             // Named: the values the outcome changes with (a value selected away on this
             // model, though read, is not), else all that were made here.
@@ -744,6 +745,71 @@ fn defined_model(
             Ok(Err((model, UbFinding { phases, what })))
         }
         Err(why) => Err(Unanswered::GaveUp(why)),
+    }
+}
+
+/// `state`'s path condition but for the constraints that only pin the values of undefined
+/// behaviour to a replayed test's bytes (they mention nothing else).
+fn path_condition(ex: &Executor<'_>, state: &State) -> Vec<ExprId> {
+    let pool = ex.pool;
+    let pinned: std::collections::HashSet<crate::expr::ArrayId> = state
+        .undefined
+        .iter()
+        .filter(|u| u.pinned)
+        .map(|u| u.array)
+        .collect();
+    let constraints = state.constraints.as_slice();
+    if pinned.is_empty() {
+        return constraints.to_vec();
+    }
+    constraints
+        .iter()
+        .copied()
+        .filter(|&c| !pool.arrays_in(c).iter().all(|a| pinned.contains(a)))
+        .collect()
+}
+
+/// Whether `model`'s outcome (`state`'s path and `goal`) rests on the values undefined
+/// behaviour gave: whether, with every other input fixed to `model`'s bytes, some values
+/// of the undefined ones leave the path or make `goal` false. A value that only occurs in
+/// the results' structure (an `undef` operand of a `select` the path never takes, a lane a
+/// shuffle drops) does not make a difference undefined.
+fn depends_on_undefined(
+    ex: &mut Executor<'_>,
+    state: &State,
+    goal: ExprId,
+    model: &Assignment,
+) -> Result<bool, Unanswered> {
+    let pool = ex.pool;
+    let undefined: std::collections::HashSet<crate::expr::ArrayId> =
+        state.undefined.iter().map(|u| u.array).collect();
+    let mut outcome = path_condition(ex, state);
+    outcome.push(goal);
+    let mut inputs: Vec<crate::expr::ArrayId> = Vec::new();
+    for &e in &outcome {
+        for a in pool.arrays_in(e) {
+            if !undefined.contains(&a) && !inputs.contains(&a) {
+                inputs.push(a);
+            }
+        }
+    }
+    let pinned: Vec<ExprId> = inputs
+        .iter()
+        .flat_map(|&a| {
+            (0..pool.array_info(a).size).map(move |k| {
+                let byte = pool.eval(pool.sym(a, k), model);
+                pool.eq(pool.sym(a, k), pool.constant(8, byte))
+            })
+        })
+        .collect();
+    let other = pool.bool_not(pool.and_all(&outcome));
+    match ex.solver.check(pool, &pinned, other) {
+        Ok(crate::solver::SatResult::Sat(_)) => Ok(true),
+        Ok(crate::solver::SatResult::Unsat) => Ok(false),
+        Ok(crate::solver::SatResult::Unknown(why)) => {
+            Err(Unanswered::GaveUp(format!("solver gave up ({why})")))
+        }
+        Err(e) => Err(Unanswered::GaveUp(format!("solver error: {e}"))),
     }
 }
 

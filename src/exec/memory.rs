@@ -79,6 +79,11 @@ pub struct ObjectState {
     /// The contents as an array expression, built on the first symbolic-offset read and
     /// dropped by any write.
     array_cache: OnceLock<ExprId>,
+    /// One bit per byte never written since an uninitialised allocation (`--ub report`:
+    /// a load of such a byte reads undefined behaviour's value, `step.rs`); empty when
+    /// every byte counts as written. A write at a symbolic offset, which may touch any byte,
+    /// counts as writing them all.
+    unwritten: Vec<u64>,
 }
 
 impl ObjectState {
@@ -92,6 +97,51 @@ impl ObjectState {
             symbolic: Vec::new(),
             array: None,
             array_cache: OnceLock::new(),
+            unwritten: Vec::new(),
+        }
+    }
+
+    /// Marks every byte as never written (the contents stay zero: `--ub machine`'s value).
+    pub fn set_uninitialised(&mut self) {
+        let size = self.concrete.len();
+        self.unwritten = vec![!0u64; size.div_ceil(64)];
+        if size % 64 != 0 {
+            if let Some(last) = self.unwritten.last_mut() {
+                *last = (1u64 << (size % 64)) - 1;
+            }
+        }
+    }
+
+    /// Whether some byte was never written (a cheap test before [`ObjectState::unwritten`]).
+    #[inline]
+    pub fn has_unwritten(&self) -> bool {
+        !self.unwritten.is_empty()
+    }
+
+    /// Whether byte `offset` was never written.
+    pub fn unwritten(&self, offset: usize) -> bool {
+        self.unwritten
+            .get(offset / 64)
+            .is_some_and(|w| w >> (offset % 64) & 1 == 1)
+    }
+
+    /// Whether any of `count` bytes at `offset` was never written.
+    pub fn any_unwritten(&self, offset: usize, count: usize) -> bool {
+        self.has_unwritten() && (offset..offset + count).any(|i| self.unwritten(i))
+    }
+
+    /// Marks `count` bytes at `offset` as written.
+    fn written(&mut self, offset: usize, count: usize) {
+        if self.unwritten.is_empty() {
+            return;
+        }
+        for i in offset..offset + count {
+            if let Some(w) = self.unwritten.get_mut(i / 64) {
+                *w &= !(1u64 << (i % 64));
+            }
+        }
+        if self.unwritten.iter().all(|&w| w == 0) {
+            self.unwritten = Vec::new();
         }
     }
 
@@ -124,6 +174,7 @@ impl ObjectState {
     /// Sets byte `offset` to an 8-bit value.
     pub fn set_byte(&mut self, pool: &ExprPool, offset: usize, value: Value) {
         self.array_cache = OnceLock::new();
+        self.written(offset, 1);
         if let Some(array) = self.array {
             let index = pool.constant(INDEX_WIDTH, offset as u128);
             self.array = Some(pool.array_store(array, index, value.to_expr(pool, 8)));
@@ -152,6 +203,7 @@ impl ObjectState {
             return false;
         }
         self.array_cache.take();
+        self.written(offset, count);
         for (k, byte) in self.concrete[offset..offset + count].iter_mut().enumerate() {
             *byte = (bits >> (8 * k)) as u8;
         }
@@ -250,6 +302,7 @@ impl ObjectState {
     pub fn write_symbolic(&mut self, pool: &ExprPool, index: ExprId, value: ExprId) {
         let array = self.as_array(pool);
         self.array_cache = OnceLock::new();
+        self.unwritten = Vec::new();
         self.array = Some(pool.array_store(array, index, value));
     }
 }

@@ -399,6 +399,7 @@ fn reachable(f: &Function, from: usize) -> Vec<bool> {
 fn defined(inst: &Inst) -> Option<RegId> {
     match inst {
         Inst::Binary { dst, .. }
+        | Inst::Poison { dst, .. }
         | Inst::ICmp { dst, .. }
         | Inst::Cast { dst, .. }
         | Inst::Copy { dst, .. }

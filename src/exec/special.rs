@@ -107,6 +107,17 @@ impl<'a> Executor<'a> {
         Some((state, address))
     }
 
+    /// Marks the new object at `address` as never written under `--ub report` (its loads
+    /// read undefined behaviour's values until written, `step.rs: uninitialised_read`);
+    /// under `--ub machine` it stays zero.
+    pub(crate) fn uninitialised(&self, state: &mut State, address: u64) {
+        if self.config.ub == crate::exec::UbMode::Report {
+            if let Some(contents) = state.memory.get_mut(address) {
+                contents.set_uninitialised();
+            }
+        }
+    }
+
     /// Reads a NUL-terminated string at a concrete address (at most 4096 bytes).
     pub fn read_c_string(&self, state: &State, address: u64) -> Option<String> {
         let (object, contents) = state.memory.find(address)?;
@@ -289,7 +300,9 @@ pub(super) fn assert_fail(ex: &Executor<'_>, state: &State, call: &Call<'_>) -> 
 
 pub(super) fn malloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
     let (state, n) = ex.size_arg(state, call, 0)?;
-    ex.heap_object(state, call, n, None).map(|(s, _)| s)
+    let (mut state, address) = ex.heap_object(state, call, n, None)?;
+    ex.uninitialised(&mut state, address);
+    Some(state)
 }
 
 pub(super) fn calloc(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {

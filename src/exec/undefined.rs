@@ -49,6 +49,9 @@ pub struct UndefinedValue {
     pub phase: u8,
     /// What it was and where: `shift by at least 32 bits at f.c:3`.
     pub what: String,
+    /// Whether a replayed test pinned its bytes (constraints that only say so, which read
+    /// nothing of the program's).
+    pub pinned: bool,
 }
 
 /// Whether `op` is a shift, whose result is undefined for counts of at least the width.

@@ -573,6 +573,11 @@ struct FunctionLowerer<'a> {
     /// Whether the backend also fuses `contract` products into the sums that use them:
     /// under FMA in an optimised function (`contract.rs`).
     contracts: bool,
+    /// The location of the instruction being lowered.
+    loc: LocId,
+    /// The `undef` and `poison` constant operands met, each given a register
+    /// (`Inst::Poison`, put at the entry) with its use's location.
+    poisons: Vec<(Inst, LocId)>,
 }
 
 /// The `float` and `double` fields of an aggregate type, as (lowest bit, width) in its
@@ -677,6 +682,8 @@ impl<'a> FunctionLowerer<'a> {
             wide: FxHashMap::default(),
             fused: has_fma(func),
             contracts: has_fma(func) && !contract::is_optnone(func),
+            loc: LocId(0),
+            poisons: Vec::new(),
         }
     }
 
@@ -705,7 +712,14 @@ impl<'a> FunctionLowerer<'a> {
             }
             bb = LLVMGetNextBasicBlock(bb);
         }
-        let blocks = bbs.iter().map(|&bb| self.lower_block(bb)).collect();
+        let mut blocks: Vec<Block> = bbs.iter().map(|&bb| self.lower_block(bb)).collect();
+        // The values of `undef` and `poison` operands are made at the entry, which
+        // dominates every use (a phi's incoming value is read at the end of a predecessor).
+        if let Some(entry) = blocks.first_mut() {
+            let (insts, locs): (Vec<Inst>, Vec<LocId>) = self.poisons.drain(..).unzip();
+            entry.insts.splice(0..0, insts);
+            entry.locs.splice(0..0, locs);
+        }
         LoweredBody {
             blocks,
             num_regs: self.num_regs,
@@ -724,6 +738,7 @@ impl<'a> FunctionLowerer<'a> {
         let mut inst = LLVMGetFirstInstruction(bb);
         while !inst.is_null() {
             let loc = self.location(inst);
+            self.loc = loc;
             let opcode = LLVMGetInstructionOpcode(inst);
             if opcode == LLVMOpcode::LLVMPHI {
                 let phis = if wide_vector::is_wide_vector(LLVMTypeOf(inst)) {
@@ -844,6 +859,17 @@ impl<'a> FunctionLowerer<'a> {
         }
         if !LLVMIsAInstruction(v).is_null() || !LLVMIsAArgument(v).is_null() {
             return Err("operand defined outside its function".into());
+        }
+        if !LLVMIsAUndefValue(v).is_null() && !is_aggregate(LLVMTypeOf(v)) {
+            // Any value: a register of its own (aggregates, whose undefined parts are
+            // often padding, stay zero).
+            let width = self.l.width_of(LLVMTypeOf(v))?;
+            let dst = RegId(self.num_regs);
+            self.num_regs += 1;
+            let poison = !LLVMIsAPoisonValue(v).is_null();
+            self.poisons
+                .push((Inst::Poison { dst, width, poison }, self.loc));
+            return Ok(Operand::Reg(dst));
         }
         let k = self.l.const_int(v)?;
         Ok(Operand::Const(self.l.constant(k)))
@@ -988,10 +1014,18 @@ impl<'a> FunctionLowerer<'a> {
                 })
             }
             LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze => {
-                self.l.width_of(LLVMTypeOf(LLVMGetOperand(inst, 0)))?;
+                let src = LLVMGetOperand(inst, 0);
+                let width = self.l.width_of(LLVMTypeOf(src))?;
+                // A frozen `undef` or `poison` is one arbitrary value, not undefined
+                // behaviour: zero, as before the freeze.
+                let src = if opcode == LLVMFreeze && !LLVMIsAUndefValue(src).is_null() {
+                    Operand::Const(self.l.constant(Constant { width, value: 0 }))
+                } else {
+                    op(self, 0)?
+                };
                 Ok(Inst::Copy {
                     dst: self.reg(inst),
-                    src: op(self, 0)?,
+                    src,
                 })
             }
             LLVMSelect => {
@@ -1432,4 +1466,12 @@ unsafe fn flags(inst: LLVMValueRef, opcode: LLVMOpcode) -> Flags {
         _ => {}
     }
     flags
+}
+
+/// Whether `ty` is a struct or an array.
+unsafe fn is_aggregate(ty: LLVMTypeRef) -> bool {
+    matches!(
+        LLVMGetTypeKind(ty),
+        LLVMTypeKind::LLVMStructTypeKind | LLVMTypeKind::LLVMArrayTypeKind
+    )
 }
