@@ -13,7 +13,7 @@
 
 use crate::expr::pieces::{comparison_pieces, complement, full, shift, Pieces};
 use crate::expr::subst::KnownBytes;
-use crate::expr::{mask, BinOp, ExprId, ExprPool, Node, UnOp};
+use crate::expr::{mask, to_signed, BinOp, ExprId, ExprPool, Node, UnOp};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -66,6 +66,35 @@ impl ConstraintSet {
     }
 
     /// Whether the path condition decides `cond` (width 1): `Some(value)` if it must have it.
+    /// The signed range of `term`'s values the path allows, when the path bounds it.
+    pub fn signed_bounds(&self, pool: &ExprPool, term: ExprId) -> Option<(i128, i128)> {
+        let pieces = self.ranges.get(&term)?;
+        let w = pool.width(term);
+        if w == 0 || w > 128 || pieces.is_empty() {
+            return None;
+        }
+        let smin = 1u128 << (w - 1);
+        let neg = pieces.iter().find(|p| p.1 >= smin).map(|p| p.0.max(smin));
+        let neg_last = pieces.iter().rev().find(|p| p.1 >= smin).map(|p| p.1);
+        let nonneg_first = pieces.iter().find(|p| p.0 < smin).map(|p| p.0);
+        let nonneg = pieces
+            .iter()
+            .rev()
+            .find(|p| p.0 < smin)
+            .map(|p| p.1.min(smin - 1));
+        let lo = match (neg, nonneg_first) {
+            (Some(n), _) => to_signed(w, n),
+            (None, Some(x)) => x as i128,
+            _ => return None,
+        };
+        let hi = match (nonneg, neg_last) {
+            (Some(x), _) => x as i128,
+            (None, Some(n)) => to_signed(w, n),
+            _ => return None,
+        };
+        Some((lo, hi))
+    }
+
     pub fn decide(
         &self,
         pool: &ExprPool,

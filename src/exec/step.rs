@@ -439,7 +439,10 @@ impl<'a> Executor<'a> {
         // The conditions read the operation's own value, not `result`, which a shift by
         // at least the width already made undefined.
         let plain = self.binop(op, a, b).expr(pool);
-        let conds = flag_conditions(pool, op, flags, a.expr(pool), b.expr(pool), plain);
+        let constraints = &state.constraints;
+        let bounds = |e: ExprId| constraints.signed_bounds(pool, e);
+        let operands = (a.expr(pool), b.expr(pool));
+        let conds = flag_conditions(pool, op, flags, operands, plain, &bounds);
         if conds.is_empty() {
             return result;
         }

@@ -157,14 +157,20 @@ pub fn flag_conditions(
     pool: &ExprPool,
     op: BinOp,
     flags: Flags,
-    a: ExprId,
-    b: ExprId,
+    (a, b): (ExprId, ExprId),
     result: ExprId,
+    bounds: &Bounds<'_>,
 ) -> Vec<(ExprId, String)> {
     let width = pool.width(a);
     let m = mask(width, u128::MAX);
-    let (ua, ub) = (urange(pool, a, width), urange(pool, b, width));
-    let (sa, sb) = (srange(pool, a, width), srange(pool, b, width));
+    let (ua, ub) = (
+        urange(pool, a, width, bounds),
+        urange(pool, b, width, bounds),
+    );
+    let (sa, sb) = (
+        srange(pool, a, width, bounds),
+        srange(pool, b, width, bounds),
+    );
     let (min, max) = (to_signed(width, 1 << (width - 1)), to_signed(width, m >> 1));
     let fits = |lo: Option<i128>, hi: Option<i128>| {
         lo.zip(hi).is_some_and(|(lo, hi)| lo >= min && hi <= max)
@@ -266,23 +272,122 @@ pub fn flag_conditions(
     out
 }
 
+/// The signed range of a term that the path condition bounds (`ConstraintSet::signed_bounds`).
+pub type Bounds<'a> = dyn Fn(ExprId) -> Option<(i128, i128)> + 'a;
+
+/// The unsigned range of `e`: its signed range when that is nonnegative, else what its
+/// known bits allow.
+fn urange(pool: &ExprPool, e: ExprId, width: u32, bounds: &Bounds<'_>) -> (u128, u128) {
+    match srange(pool, e, width, bounds) {
+        (lo, hi) if lo >= 0 => (lo as u128, hi as u128),
+        _ => bits_range(pool, e, width),
+    }
+}
+
 /// The unsigned range of `e` that its known bits allow.
-fn urange(pool: &ExprPool, e: ExprId, width: u32) -> (u128, u128) {
+fn bits_range(pool: &ExprPool, e: ExprId, width: u32) -> (u128, u128) {
     let k = pool.known_bits(e);
     let m = mask(width, u128::MAX);
     (k.value & k.mask & m, (k.value | !k.mask) & m)
 }
 
-/// The signed range of `e` that its structure allows: a sign extension of a narrower value
-/// keeps that value's range; otherwise its known bits'.
-fn srange(pool: &ExprPool, e: ExprId, width: u32) -> (i128, i128) {
-    if let Node::SExt { arg, .. } = pool.node(e) {
-        let w = pool.width(arg);
-        return srange(pool, arg, w);
+/// How deep [`srange`] looks into an expression.
+const RANGE_DEPTH: u32 = 6;
+
+/// The signed range of `e` (of `width` bits) that its structure allows: extensions keep
+/// their operand's range, quotients and remainders are no larger than their operands,
+/// sums and `ite`s combine their operands' ranges; otherwise its known bits'. At -O0, C's
+/// promotions make most flagged operations act on extended narrow values, whose overflow
+/// this rules out without building a condition.
+fn srange(pool: &ExprPool, e: ExprId, width: u32, bounds: &Bounds<'_>) -> (i128, i128) {
+    srange_at(pool, e, width, bounds, RANGE_DEPTH)
+}
+
+fn srange_at(
+    pool: &ExprPool,
+    e: ExprId,
+    width: u32,
+    bounds: &Bounds<'_>,
+    depth: u32,
+) -> (i128, i128) {
+    let (lo, hi) = srange_structural(pool, e, width, bounds, depth);
+    match bounds(e) {
+        Some((plo, phi)) if plo.max(lo) <= phi.min(hi) => (plo.max(lo), phi.min(hi)),
+        _ => (lo, hi),
     }
-    let (lo, hi) = urange(pool, e, width);
-    let sign = 1u128 << (width - 1);
-    let low = if hi & sign != 0 { lo | sign } else { lo };
-    let high = if lo & sign == 0 { hi & !sign } else { hi };
-    (to_signed(width, low), to_signed(width, high))
+}
+
+/// [`srange_at`] without the path's bounds of `e` itself.
+fn srange_structural(
+    pool: &ExprPool,
+    e: ExprId,
+    width: u32,
+    bounds: &Bounds<'_>,
+    depth: u32,
+) -> (i128, i128) {
+    let (min, max) = (
+        to_signed(width, 1 << (width - 1)),
+        to_signed(width, mask(width, u128::MAX) >> 1),
+    );
+    let from_bits = || {
+        let (lo, hi) = bits_range(pool, e, width);
+        let sign = 1u128 << (width - 1);
+        let low = if hi & sign != 0 { lo | sign } else { lo };
+        let high = if lo & sign == 0 { hi & !sign } else { hi };
+        (to_signed(width, low), to_signed(width, high))
+    };
+    if depth == 0 || width < 2 {
+        return from_bits();
+    }
+    let sub = |x: ExprId| srange_at(pool, x, pool.width(x), bounds, depth - 1);
+    let within = |lo: Option<i128>, hi: Option<i128>| match (lo, hi) {
+        (Some(lo), Some(hi)) if lo >= min && hi <= max => Some((lo, hi)),
+        _ => None,
+    };
+    let structural = match pool.node(e) {
+        Node::SExt { arg, .. } => Some(sub(arg)),
+        Node::ZExt { arg, .. } => {
+            let w = pool.width(arg);
+            let (lo, hi) = sub(arg);
+            if lo >= 0 {
+                Some((lo, hi))
+            } else {
+                Some((0, mask(w, u128::MAX) as i128))
+            }
+        }
+        Node::Ite { then, els, .. } => {
+            let ((a, b), (c, d)) = (sub(then), sub(els));
+            Some((a.min(c), b.max(d)))
+        }
+        Node::Binary { op, lhs, rhs } => {
+            let ((a, b), (c, d)) = (sub(lhs), sub(rhs));
+            match op {
+                BinOp::Add => within(a.checked_add(c), b.checked_add(d)),
+                BinOp::Sub => within(a.checked_sub(d), b.checked_sub(c)),
+                // |a / b| <= |a|, with the sign of either; the minimum over -1 wraps.
+                BinOp::SDiv if a > min => {
+                    let m = a.abs().max(b.abs());
+                    Some((-m, m))
+                }
+                BinOp::UDiv if a >= 0 => Some((0, b)),
+                BinOp::SRem if a > min && c > min => {
+                    let m = a.abs().max(b.abs()).min((c.abs().max(d.abs()) - 1).max(0));
+                    Some((if a < 0 { -m } else { 0 }, if b > 0 { m } else { 0 }))
+                }
+                BinOp::URem if a >= 0 && c >= 0 => Some((0, b.min((d - 1).max(0)))),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    // Known bits are asked of the outermost expression and of those without structure
+    // here only (each asks a bounded depth itself).
+    match structural {
+        Some((lo, hi)) if depth == RANGE_DEPTH => {
+            let (blo, bhi) = from_bits();
+            (lo.max(blo), hi.min(bhi))
+        }
+        Some(range) => range,
+        None => from_bits(),
+    }
 }
