@@ -1492,6 +1492,7 @@ mod tests {
                     op: BinOp::UDiv,
                     lhs: X,
                     rhs,
+                    flags: Flags::NONE,
                 }],
                 2,
             )

@@ -391,3 +391,119 @@ fn srange_structural(
         None => from_bits(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::Assignment;
+
+    /// The symbolic conditions of every flag of every operator hold exactly where the
+    /// concrete check says the flag fails, at 8 bits (operands on a grid with every
+    /// boundary) and at 128 bits (where products are checked by division).
+    #[test]
+    fn flag_conditions_agree_with_the_concrete_check() {
+        let single = [
+            Flags {
+                nsw: true,
+                ..Flags::NONE
+            },
+            Flags {
+                nuw: true,
+                ..Flags::NONE
+            },
+            Flags {
+                exact: true,
+                ..Flags::NONE
+            },
+            Flags {
+                disjoint: true,
+                ..Flags::NONE
+            },
+        ];
+        let ops = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::Shl,
+            BinOp::UDiv,
+            BinOp::SDiv,
+            BinOp::LShr,
+            BinOp::AShr,
+            BinOp::Or,
+        ];
+        let small: Vec<u128> = (0..256)
+            .filter(|v| v % 5 == 0 || v % 64 < 3 || v % 64 > 61)
+            .collect();
+        let big: Vec<u128> = vec![
+            0,
+            1,
+            2,
+            3,
+            5,
+            127,
+            u128::MAX,
+            u128::MAX - 1,
+            1 << 127,
+            (1 << 127) + 1,
+            (1 << 127) - 1,
+            1 << 64,
+            (1 << 64) - 1,
+            3 << 100,
+            12_345_678_901_234_567_890_123,
+        ];
+        for (width, values) in [(8u32, small), (128, big)] {
+            let pool = ExprPool::new();
+            let bytes = width / 8;
+            let (xa, ya) = (pool.new_array("x", bytes), pool.new_array("y", bytes));
+            let value =
+                |a| pool.concat_bytes(&(0..bytes).map(|k| pool.sym(a, k)).collect::<Vec<_>>());
+            let (x, y) = (value(xa), value(ya));
+            let none = |_: ExprId| None;
+            for op in ops {
+                for flags in single {
+                    let r = pool.binary(op, x, y);
+                    let conds = flag_conditions(&pool, op, flags, (x, y), r, &none);
+                    let cond = pool.or_all(&conds.iter().map(|c| c.0).collect::<Vec<_>>());
+                    for &a in &values {
+                        for &b in &values {
+                            if matches!(op, BinOp::UDiv | BinOp::SDiv) && b == 0 {
+                                continue;
+                            }
+                            let mut m = Assignment::new();
+                            m.set(xa, a.to_le_bytes()[..bytes as usize].to_vec());
+                            m.set(ya, b.to_le_bytes()[..bytes as usize].to_vec());
+                            let concrete = flag_fails(op, flags, width, a, b).is_some();
+                            assert_eq!(
+                                pool.eval(cond, &m) != 0,
+                                concrete,
+                                "{op:?} {flags:?} at {width} bits on {a:#x}, {b:#x}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Operands whose ranges keep the result in range build no condition: sign-extended
+    /// bytes summed in 32 bits, and a term the path bounds.
+    #[test]
+    fn ranges_rule_out_overflow_without_a_condition() {
+        let pool = ExprPool::new();
+        let (xa, ya) = (pool.new_array("x", 1), pool.new_array("y", 4));
+        let x = pool.sext(pool.sym(xa, 0), 32);
+        let y = pool.concat_bytes(&(0..4).map(|k| pool.sym(ya, k)).collect::<Vec<_>>());
+        let nsw = Flags {
+            nsw: true,
+            ..Flags::NONE
+        };
+        let none = |_: ExprId| None;
+        let conds = |a, b, bounds: &Bounds<'_>| {
+            flag_conditions(&pool, BinOp::Add, nsw, (a, b), pool.add(a, b), bounds).len()
+        };
+        assert_eq!(conds(x, x, &none), 0);
+        assert_eq!(conds(x, y, &none), 1);
+        let bounded = |e: ExprId| (e == y).then_some((1, 31));
+        assert_eq!(conds(x, y, &bounded), 0);
+    }
+}

@@ -28,6 +28,7 @@ mod llvm19;
 mod musl_link;
 mod native_fn;
 mod oracles;
+mod poison;
 mod programs;
 mod shard;
 mod solver_queries;

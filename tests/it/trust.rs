@@ -9,7 +9,7 @@ const OPTS: [&str; 2] = ["-O0", "-O2"];
 const COMPILERS: [&str; 2] = [xcheck::toolchain::CLANG, "clang-14"];
 
 /// `tests/fixtures/NAME` compiled by `clang` at `opt` into `dir`.
-fn build(clang: &str, name: &str, dir: &Path, opt: &str) -> PathBuf {
+pub(crate) fn build(clang: &str, name: &str, dir: &Path, opt: &str) -> PathBuf {
     build_with(clang, name, dir, opt, &[])
 }
 
@@ -26,7 +26,13 @@ fn build_with(clang: &str, name: &str, dir: &Path, opt: &str, flags: &[&str]) ->
 }
 
 /// `xcheck A B --function f ARGS…` in `dir`: the exit code, the output and the report.
-fn check(dir: &Path, a: &Path, b: &Path, f: &str, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn check(
+    dir: &Path,
+    a: &Path,
+    b: &Path,
+    f: &str,
+    args: &[&str],
+) -> (i32, String, String) {
     let out = dir.join(format!("out-{f}"));
     let mut all = vec![
         a.to_str().unwrap(),
@@ -44,7 +50,7 @@ fn check(dir: &Path, a: &Path, b: &Path, f: &str, args: &[&str]) -> (i32, String
 }
 
 /// Runs `body` on the pair `a`/`b` of fixtures built by each compiler at each level.
-fn each_build(a: &str, b: &str, mut body: impl FnMut(&Path, &Path, &Path, &str)) {
+pub(crate) fn each_build(a: &str, b: &str, mut body: impl FnMut(&Path, &Path, &Path, &str)) {
     for clang in COMPILERS {
         for opt in OPTS {
             let dir = tempfile::tempdir().unwrap();

@@ -1,0 +1,100 @@
+//! Values the language leaves undefined are undefined behaviour, reported and never given
+//! a convenient value (`// See: #30`): the result of an operation whose poison-producing
+//! flag fails (`nsw`, `nuw`, `exact`, `disjoint`), `undef` and `poison` constants, and
+//! loads of memory never written. A pair that differs only through such a value is
+//! inconclusive naming it; a file against itself stays equivalent (both sides have the
+//! undefined behaviour); `--ub machine` gives x86-64's value (wrapped, zero) instead.
+
+use crate::common::*;
+use crate::trust::{build, check, each_build};
+
+// See: #30. `a + b` at -O0 and -O2 is `add nsw`: on overflow, the result is poison, which
+// the unsigned (wrapping) side defines. So is `a * 3` (`mul nsw`).
+#[test]
+fn r30_signed_overflow_is_reported_never_wrapped() {
+    each_build("r30_poison_a.c", "r30_poison_b.c", |dir, a, b, build| {
+        for (f, what) in [
+            ("add", "signed overflow in add (nsw) at r30_poison_a.c:3"),
+            ("scale", "signed overflow in mul (nsw) at r30_poison_a.c:4"),
+        ] {
+            let (code, out, report) = check(dir, a, b, f, &[]);
+            assert_eq!(code, 3, "{build} {f}: {out}");
+            assert!(
+                report.contains(&format!("undefined behaviour: A: {what}")),
+                "{build} {f}: {report}"
+            );
+            assert!(
+                !report.contains("B: signed"),
+                "{build} {f}: B named: {report}"
+            );
+            let (code, out, report) = check(dir, a, a, f, &[]);
+            assert_eq!(code, 0, "{build} {f} against itself: {out}");
+            assert!(
+                report.contains("both sides have undefined behaviour"),
+                "{build} {f} against itself: {report}"
+            );
+            let (code, out, _) = check(dir, a, b, f, &["--ub", "machine"]);
+            assert_eq!(code, 0, "{build} {f} --ub machine: {out}");
+        }
+    });
+}
+
+// See: #30. `int x; if (c) x = 1; return x;` reads an uninitialised local when `c` is 0
+// (at -O0; at -O2 clang gives `x` a value of its choosing, 1, which differs).
+#[test]
+fn r30_uninitialised_reads_are_reported_never_zero() {
+    each_build("r30_poison_a.c", "r30_poison_b.c", |dir, a, b, build| {
+        let (code, out, report) = check(dir, a, b, "maybe", &[]);
+        if build.ends_with("-O2") {
+            assert_eq!(code, 1, "{build} maybe: {out}");
+            return;
+        }
+        assert_eq!(code, 3, "{build} maybe: {out}");
+        // The alloca has no line of its own at -O0: it is named by its function.
+        let what = "undefined behaviour: A: read of uninitialised memory (alloca at maybe()) \
+                    at r30_poison_a.c:9";
+        assert!(report.contains(what), "{build} maybe: {report}");
+        let (code, out, _) = check(dir, a, a, "maybe", &[]);
+        assert_eq!(code, 0, "{build} maybe against itself: {out}");
+        let (code, out, _) = check(dir, a, b, "maybe", &["--ub", "machine"]);
+        assert_eq!(code, 0, "{build} maybe --ub machine: {out}");
+    });
+}
+
+// See: #30. A `ret` of `poison` and a phi with an `undef` incoming value (written as IR:
+// clang folds them away from C); a poison operand that is in the results' structure but
+// not their value where they differ leaves a real difference.
+#[test]
+fn r30_undef_and_poison_constants_are_reported_never_zero() {
+    for clang in [xcheck::toolchain::CLANG, "clang-14"] {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let a = build(clang, "r30_poison_a.ll", dir, "-O0");
+        let b = build(clang, "r30_poison_b.ll", dir, "-O0");
+        // Under --ub machine, the constant is 0: `retp` then differs at x = 7, `phiu` agrees.
+        for (f, what, machine) in [
+            ("retp", "poison constant", 1),
+            ("phiu", "undef constant", 0),
+        ] {
+            let (code, out, report) = check(dir, &a, &b, f, &[]);
+            assert_eq!(code, 3, "{clang} {f}: {out}");
+            assert!(
+                report.contains(&format!("undefined behaviour: A: {what} at {f}()")),
+                "{clang} {f}: {report}"
+            );
+            let (code, out, _) = check(dir, &a, &a, f, &[]);
+            assert_eq!(code, 0, "{clang} {f} against itself: {out}");
+            let (code, out, _) = check(dir, &a, &b, f, &["--ub", "machine"]);
+            assert_eq!(code, machine, "{clang} {f} --ub machine: {out}");
+        }
+        let (code, out, report) = check(dir, &a, &b, "unread", &[]);
+        assert_eq!(code, 1, "{clang} unread: {out}");
+        let compact: String = report.split_whitespace().collect();
+        assert!(
+            compact.contains("\"confirmed\":true"),
+            "{clang} unread: {report}"
+        );
+        let (code, out, _) = check(dir, &a, &a, "unread", &[]);
+        assert_eq!(code, 0, "{clang} unread against itself: {out}");
+    }
+}
