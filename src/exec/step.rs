@@ -447,6 +447,18 @@ impl<'a> Executor<'a> {
             return result;
         }
         let cond = pool.or_all(&conds.iter().map(|(c, _)| *c).collect::<Vec<_>>());
+        // An optimizer adds a flag where it proved the condition cannot fail (`mul nuw nsw`
+        // of a parsed digit sum at -O2), often through facts the ranges above do not see:
+        // the solver says so before a fresh value (which every later operation and query
+        // would carry) is made. Unanswered, the value is made.
+        if state
+            .constraints
+            .decide(pool, cond, &mut self.stats.constraints)
+            != Some(true)
+            && matches!(self.check(state, cond), Ok(None))
+        {
+            return result;
+        }
         let what: Vec<&str> = conds.iter().map(|(_, w)| w.as_str()).collect();
         self.undefined_where(state, cond, result, &what.join(" or "))
     }

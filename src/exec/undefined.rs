@@ -292,7 +292,7 @@ fn bits_range(pool: &ExprPool, e: ExprId, width: u32) -> (u128, u128) {
 }
 
 /// How deep [`srange`] looks into an expression.
-const RANGE_DEPTH: u32 = 6;
+const RANGE_DEPTH: u32 = 24;
 
 /// The signed range of `e` (of `width` bits) that its structure allows: extensions keep
 /// their operand's range, quotients and remainders are no larger than their operands,
@@ -300,8 +300,12 @@ const RANGE_DEPTH: u32 = 6;
 /// promotions make most flagged operations act on extended narrow values, whose overflow
 /// this rules out without building a condition.
 fn srange(pool: &ExprPool, e: ExprId, width: u32, bounds: &Bounds<'_>) -> (i128, i128) {
-    srange_at(pool, e, width, bounds, RANGE_DEPTH)
+    let mut seen = rustc_hash::FxHashMap::default();
+    srange_at(pool, e, width, bounds, RANGE_DEPTH, &mut seen)
 }
+
+/// Ranges already computed, by expression (each node of a shared structure once).
+type Seen = rustc_hash::FxHashMap<ExprId, (i128, i128)>;
 
 fn srange_at(
     pool: &ExprPool,
@@ -309,12 +313,18 @@ fn srange_at(
     width: u32,
     bounds: &Bounds<'_>,
     depth: u32,
+    seen: &mut Seen,
 ) -> (i128, i128) {
-    let (lo, hi) = srange_structural(pool, e, width, bounds, depth);
-    match bounds(e) {
+    if let Some(&r) = seen.get(&e) {
+        return r;
+    }
+    let (lo, hi) = srange_structural(pool, e, width, bounds, depth, seen);
+    let r = match bounds(e) {
         Some((plo, phi)) if plo.max(lo) <= phi.min(hi) => (plo.max(lo), phi.min(hi)),
         _ => (lo, hi),
-    }
+    };
+    seen.insert(e, r);
+    r
 }
 
 /// [`srange_at`] without the path's bounds of `e` itself.
@@ -324,6 +334,7 @@ fn srange_structural(
     width: u32,
     bounds: &Bounds<'_>,
     depth: u32,
+    seen: &mut Seen,
 ) -> (i128, i128) {
     let (min, max) = (
         to_signed(width, 1 << (width - 1)),
@@ -339,7 +350,7 @@ fn srange_structural(
     if depth == 0 || width < 2 {
         return from_bits();
     }
-    let sub = |x: ExprId| srange_at(pool, x, pool.width(x), bounds, depth - 1);
+    let mut sub = |x: ExprId| srange_at(pool, x, pool.width(x), bounds, depth - 1, seen);
     let within = |lo: Option<i128>, hi: Option<i128>| match (lo, hi) {
         (Some(lo), Some(hi)) if lo >= min && hi <= max => Some((lo, hi)),
         _ => None,
@@ -364,6 +375,13 @@ fn srange_structural(
             match op {
                 BinOp::Add => within(a.checked_add(c), b.checked_add(d)),
                 BinOp::Sub => within(a.checked_sub(d), b.checked_sub(c)),
+                BinOp::Mul => {
+                    let corners: Option<Vec<i128>> = [a, b]
+                        .iter()
+                        .flat_map(|&x| [c, d].map(|y| x.checked_mul(y)))
+                        .collect();
+                    corners.and_then(|k| within(k.iter().min().copied(), k.iter().max().copied()))
+                }
                 // |a / b| <= |a|, with the sign of either; the minimum over -1 wraps.
                 BinOp::SDiv if a > min => {
                     let m = a.abs().max(b.abs());
