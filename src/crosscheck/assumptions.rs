@@ -67,18 +67,21 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
     }
     let ub = match check.ub {
         UbMode::Report => {
-            "undefined behaviour of shifts by at least the width and of ctlz/cttz of zero is \
-             reported (--ub report): a path whose outcome depends on its value gets no verdict"
+            "undefined behaviour of shifts by at least the width, ctlz/cttz of zero, failed \
+             poison flags (signed overflow: nsw, nuw, exact, disjoint), undef and poison \
+             constants and reads of memory never written is reported (--ub report): a path \
+             whose outcome depends on its value gets no verdict"
         }
         UbMode::Machine => {
-            "shifts by at least the width compute x86-64's value (the count masked; --ub machine)"
+            "undefined behaviour computes x86-64's value (--ub machine): shift counts masked, \
+             overflow wraps, undef and poison constants and memory never written are zero"
         }
     };
     out.push(ub.to_string());
     out.push(
-        "not treated as undefined behaviour: signed overflow (it wraps), float-to-integer \
-         conversions out of range (x86-64's integer indefinite), reads of uninitialised \
-         memory (zero) and poison or undef constants (zero)"
+        "not treated as undefined behaviour: float-to-integer conversions out of range \
+         (x86-64's integer indefinite), frozen undef or poison (zero), undef or poison \
+         aggregates (zero), reads of never-written memory at a symbolic offset (zero)"
             .to_string(),
     );
     if sig.ret_is_float || sig.params.iter().any(|p| p.float) {

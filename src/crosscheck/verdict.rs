@@ -26,6 +26,9 @@ pub struct CrossDriver<'s> {
     /// The module's globals and functions of B with their counterparts in A, made on the
     /// first pointer compared.
     module_spans: std::sync::OnceLock<Vec<Span>>,
+    /// The values of undefined behaviour the row being decided rests on (its finding's):
+    /// the only ones its test records bytes of.
+    named: std::collections::HashSet<crate::expr::ArrayId>,
 }
 
 impl<'s> CrossDriver<'s> {
@@ -37,6 +40,7 @@ impl<'s> CrossDriver<'s> {
             rows: Rows::default(),
             minimize_left: super::minimize::TOTAL_BUDGET,
             module_spans: std::sync::OnceLock::new(),
+            named: Default::default(),
         }
     }
 
@@ -119,8 +123,16 @@ impl<'s> CrossDriver<'s> {
             .undefined
             .iter()
             .filter(|u| ex.pool.eval(u.cond, model) != 0);
+        // Only the values the row's undefined behaviour rests on get bytes: a replay pins
+        // those (its pins read them, as the row did); the others are made in their place,
+        // unpinned, and matter to the replay only as they did to the row (not at all, or
+        // through every value they may take).
         let undefined = happened.enumerate().map(|(k, u)| {
-            let size = ex.pool.array_info(u.array).size;
+            let size = if self.named.contains(&u.array) {
+                ex.pool.array_info(u.array).size
+            } else {
+                0
+            };
             let bytes: Vec<u8> = (0..size)
                 .map(|i| ex.pool.eval(ex.pool.sym(u.array, i), model) as u8)
                 .collect();
@@ -295,6 +307,7 @@ impl<'s> CrossDriver<'s> {
         b: &SideOutcome,
     ) -> Option<Decision> {
         use SideOutcome::Failed;
+        self.named.clear();
         let shown = self.shown();
         let results = (describe(ex, state, a, shown), describe(ex, state, b, shown));
         let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
@@ -331,6 +344,7 @@ impl<'s> CrossDriver<'s> {
                 Some(terms) => match self.difference(ex, state, &terms) {
                     Ok(None) => (PathVerdict::Proved, String::new(), None, results),
                     Ok(Some(Found::Undefined(model, ub))) => {
+                        self.named = ub.arrays.iter().copied().collect();
                         let (verdict, detail) = ub.row("the results differ");
                         let results = self.results_on(ex, state, a, b, &model);
                         (verdict, detail, Some(model), results)
@@ -491,15 +505,21 @@ impl<'s> CrossDriver<'s> {
             Ok(found) => found,
             Err((model, ub)) => return Ok(Some(Found::Undefined(model, ub))),
         };
-        let model = super::minimize::minimize(
+        let minimized = super::minimize::minimize(
             ex,
             state,
             differ,
             self.sig,
             &self.args,
-            model,
+            model.clone(),
             &mut self.minimize_left,
         );
+        // The goal without undefined behaviour must still hold on the readable model.
+        let model = if pool.eval(differ, &minimized) == 1 {
+            minimized
+        } else {
+            model
+        };
         let what: Vec<&str> = terms
             .iter()
             .filter(|(_, t)| pool.eval(*t, &model) != 0)
@@ -533,6 +553,7 @@ impl<'s> CrossDriver<'s> {
         match defined_model(ex, state, ex.pool.true_(), model.clone()) {
             Ok(Ok(_)) => Some((verdict, detail, Some(model), results)),
             Ok(Err((model, ub))) => {
+                self.named = ub.arrays.iter().copied().collect();
                 let (verdict, ub_detail) = ub.row(&detail);
                 Some((verdict, ub_detail, Some(model), results))
             }
@@ -640,6 +661,8 @@ struct UbFinding {
     phases: std::collections::BTreeSet<u8>,
     /// What each was and where, with its side.
     what: Vec<String>,
+    /// The fresh inputs that stand for them.
+    arrays: Vec<crate::expr::ArrayId>,
 }
 
 impl UbFinding {
@@ -678,7 +701,7 @@ fn defined_model(
     let pool = ex.pool;
     let mut read: std::collections::HashSet<crate::expr::ArrayId> =
         pool.arrays_in(goal).into_iter().collect();
-    for c in path_condition(ex, state) {
+    for &c in state.constraints.as_slice() {
         read.extend(pool.arrays_in(c));
     }
     let used: Vec<&crate::exec::UndefinedValue> = state
@@ -742,31 +765,18 @@ fn defined_model(
                 .collect();
             what.dedup();
             let phases = active.iter().map(|u| u.phase).collect();
-            Ok(Err((model, UbFinding { phases, what })))
+            let arrays = active.iter().map(|u| u.array).collect();
+            Ok(Err((
+                model,
+                UbFinding {
+                    phases,
+                    what,
+                    arrays,
+                },
+            )))
         }
         Err(why) => Err(Unanswered::GaveUp(why)),
     }
-}
-
-/// `state`'s path condition but for the constraints that only pin the values of undefined
-/// behaviour to a replayed test's bytes (they mention nothing else).
-fn path_condition(ex: &Executor<'_>, state: &State) -> Vec<ExprId> {
-    let pool = ex.pool;
-    let pinned: std::collections::HashSet<crate::expr::ArrayId> = state
-        .undefined
-        .iter()
-        .filter(|u| u.pinned)
-        .map(|u| u.array)
-        .collect();
-    let constraints = state.constraints.as_slice();
-    if pinned.is_empty() {
-        return constraints.to_vec();
-    }
-    constraints
-        .iter()
-        .copied()
-        .filter(|&c| !pool.arrays_in(c).iter().all(|a| pinned.contains(a)))
-        .collect()
 }
 
 /// Whether `model`'s outcome (`state`'s path and `goal`) rests on the values undefined
@@ -783,7 +793,7 @@ fn depends_on_undefined(
     let pool = ex.pool;
     let undefined: std::collections::HashSet<crate::expr::ArrayId> =
         state.undefined.iter().map(|u| u.array).collect();
-    let mut outcome = path_condition(ex, state);
+    let mut outcome = state.constraints.as_slice().to_vec();
     outcome.push(goal);
     let mut inputs: Vec<crate::expr::ArrayId> = Vec::new();
     for &e in &outcome {

@@ -118,6 +118,43 @@ impl<'a> Executor<'a> {
         }
     }
 
+    /// `v`, the `bytes` bytes read at `off` of object `key`, with the bytes never written
+    /// since the object's uninitialised allocation (`--ub report`) taken from a fresh input:
+    /// the read is undefined behaviour, recorded as such.
+    pub(crate) fn uninitialised_read(
+        &mut self,
+        state: &mut State,
+        key: u64,
+        off: u64,
+        bytes: u32,
+        v: Value,
+    ) -> Value {
+        let pool = self.pool;
+        let Some((object, contents)) = state.memory.get(key) else {
+            return v;
+        };
+        if !contents.any_unwritten(off as usize, bytes as usize) {
+            return v;
+        }
+        let unwritten: Vec<bool> = (0..bytes as usize)
+            .map(|k| contents.unwritten(off as usize + k))
+            .collect();
+        let what = format!("read of uninitialised memory ({})", object.name);
+        let array = self.new_undefined(state, pool.true_(), bytes, &what);
+        let parts: Vec<ExprId> = unwritten
+            .iter()
+            .enumerate()
+            .map(|(k, &fresh)| {
+                if fresh {
+                    pool.sym(array, k as u32)
+                } else {
+                    pool.extract(v.expr(pool), 8 * k as u32, 8)
+                }
+            })
+            .collect();
+        self.value(pool.concat_bytes(&parts))
+    }
+
     /// Reads a NUL-terminated string at a concrete address (at most 4096 bytes).
     pub fn read_c_string(&self, state: &State, address: u64) -> Option<String> {
         let (object, contents) = state.memory.find(address)?;

@@ -1206,7 +1206,7 @@ impl Executor<'_> {
     /// A fresh input of `bytes` bytes for a value undefined behaviour gives where `cond`
     /// holds, recorded on `state` as `what` at the current location; a replayed test pins
     /// it to the bytes it recorded (`ExecConfig::undefined_values`).
-    fn new_undefined(
+    pub(crate) fn new_undefined(
         &mut self,
         state: &mut State,
         cond: ExprId,
@@ -1231,46 +1231,8 @@ impl Executor<'_> {
             cond,
             phase: state.phase,
             what: format!("{what} at {loc}"),
-            pinned: values.is_some(),
         });
         array
-    }
-
-    /// `v`, the `bytes` bytes read at `off` of object `key`, with the bytes never written
-    /// since the object's uninitialised allocation (`--ub report`) taken from a fresh input:
-    /// the read is undefined behaviour, recorded as such.
-    fn uninitialised_read(
-        &mut self,
-        state: &mut State,
-        key: u64,
-        off: u64,
-        bytes: u32,
-        v: Value,
-    ) -> Value {
-        let pool = self.pool;
-        let Some((object, contents)) = state.memory.get(key) else {
-            return v;
-        };
-        if !contents.any_unwritten(off as usize, bytes as usize) {
-            return v;
-        }
-        let unwritten: Vec<bool> = (0..bytes as usize)
-            .map(|k| contents.unwritten(off as usize + k))
-            .collect();
-        let what = format!("read of uninitialised memory ({})", object.name);
-        let array = self.new_undefined(state, pool.true_(), bytes, &what);
-        let parts: Vec<ExprId> = unwritten
-            .iter()
-            .enumerate()
-            .map(|(k, &fresh)| {
-                if fresh {
-                    pool.sym(array, k as u32)
-                } else {
-                    pool.extract(v.expr(pool), 8 * k as u32, 8)
-                }
-            })
-            .collect();
-        self.value(pool.concat_bytes(&parts))
     }
 
     /// `a` shifted by `count` (`op` a shift), on `state`: under `--ub report` a fresh value

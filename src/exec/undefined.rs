@@ -1,5 +1,7 @@
-//! Undefined behaviour: operations whose result the language leaves undefined on some
-//! operands (a shift by at least the width, `ctlz`/`cttz` of zero under their poison flag).
+//! Undefined behaviour: values the language leaves undefined — operations on some operands
+//! (a shift by at least the width, `ctlz`/`cttz` of zero under their poison flag, an
+//! operation whose poison-producing flag fails: [`flag_fails`], [`flag_conditions`]),
+//! `undef` and `poison` constants, and loads of memory never written.
 //!
 //! Under [`UbMode::Report`] such a result is a fresh symbolic value where the operation is
 //! undefined (`ite(undefined, fresh, result)`), recorded on the state with the condition and
@@ -9,7 +11,8 @@
 //! the crosscheck see that the path's outcome rests on undefined behaviour. Under
 //! [`UbMode::Machine`] each operation gets what x86-64 does instead (shift counts masked to
 //! the register's width), which native replay can confirm. The operations live with the
-//! interpreter (`step.rs`: `undefined_where`, `shift_value`, `poison_where`); this file holds the types.
+//! interpreter (`step.rs`: `undefined_where`, `shift_value`, `poison_where`,
+//! `uninitialised_read`); this file holds the types and the flags' conditions.
 
 use crate::expr::{mask, to_signed, ArrayId, BinOp, ExprId, ExprPool, Node};
 use crate::ir::Flags;
@@ -49,9 +52,6 @@ pub struct UndefinedValue {
     pub phase: u8,
     /// What it was and where: `shift by at least 32 bits at f.c:3`.
     pub what: String,
-    /// Whether a replayed test pinned its bytes (constraints that only say so, which read
-    /// nothing of the program's).
-    pub pinned: bool,
 }
 
 /// Whether `op` is a shift, whose result is undefined for counts of at least the width.

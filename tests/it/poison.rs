@@ -5,7 +5,6 @@
 //! inconclusive naming it; a file against itself stays equivalent (both sides have the
 //! undefined behaviour); `--ub machine` gives x86-64's value (wrapped, zero) instead.
 
-use crate::common::*;
 use crate::trust::{build, check, each_build};
 
 // See: #30. `a + b` at -O0 and -O2 is `add nsw`: on overflow, the result is poison, which
