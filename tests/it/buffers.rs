@@ -1,7 +1,8 @@
 //! The buffers a function check passes its pointer parameters (issue 30): the size a caller
 //! passes, for a `byval`/`sret` slot of any type and for a struct ending in a flexible array
 //! member (`tests/fixtures/bufsize_{a,b}.c`: each pair differs only in the last bytes of the
-//! buffer, which a 16-byte or struct-sized buffer leaves out, as an error in both).
+//! buffer, which a 16-byte or struct-sized buffer leaves out, as an error in both). Checked
+//! with `--ub machine`: their sums overflow, and the subject is the buffers (`poison.rs`).
 
 use crate::common::{stderr, stdout, xcheck};
 use crate::traps::{compile, input, other_rows, run, COMPILERS};
@@ -27,7 +28,8 @@ fn r30_byval_and_sret_buffers_have_their_type_size() {
             };
             for f in functions {
                 let at = format!("{cc} {opt} {f}");
-                let (code, text, report) = run(d, &[a, b, "--function", f], "out");
+                let (code, text, report) =
+                    run(d, &[a, b, "--function", f, "--ub", "machine"], "out");
                 assert_eq!(code, Some(1), "{at}: {text}");
                 let rows = other_rows(&report);
                 assert!(
@@ -51,7 +53,8 @@ fn r30_byval_and_sret_buffers_have_their_type_size() {
                     // x[7] == 12345, in the buffer's last four bytes.
                     assert_eq!(x[28..], [0x39, 0x30, 0, 0], "{at}: {text}");
                 }
-                let (code, text, report) = run(d, &[a, a, "--function", f], "self");
+                let (code, text, report) =
+                    run(d, &[a, a, "--function", f, "--ub", "machine"], "self");
                 assert_eq!(code, Some(0), "{at} against itself: {text}");
                 assert_eq!(
                     report["summary"]["errors_both"], 0,
@@ -75,7 +78,11 @@ fn r30_a_flexible_array_member_gets_buffer_size_bytes() {
             let a = compile(cc, "bufsize_a.c", d, opt, &[]);
             let b = compile(cc, "bufsize_b.c", d, opt, &[]);
             let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
-            let (code, text, report) = run(d, &[a, b, "--function", "sumflex"], "out");
+            let (code, text, report) = run(
+                d,
+                &[a, b, "--function", "sumflex", "--ub", "machine"],
+                "out",
+            );
             assert_eq!(code, Some(1), "{at}: {text}");
             assert!(
                 text.contains(
@@ -91,7 +98,16 @@ fn r30_a_flexible_array_member_gets_buffer_size_bytes() {
             let f = input(rows[0], "f");
             assert_eq!(f.len(), 20, "{at}: {text}");
             assert_eq!(f[16..], [77, 0, 0, 0], "{at}: {text}");
-            let args = [a, a, "--function", "sumflex", "--buffer-size", "32"];
+            let args = [
+                a,
+                a,
+                "--function",
+                "sumflex",
+                "--buffer-size",
+                "32",
+                "--ub",
+                "machine",
+            ];
             let (code, text, report) = run(d, &args, "self");
             assert_eq!(code, Some(0), "{at} against itself: {text}");
             assert_eq!(
@@ -116,7 +132,19 @@ fn r30_a_flexible_array_member_gets_buffer_size_bytes() {
         .expect("clang-14 runs");
     assert!(ok.success());
     let a = a.to_str().unwrap();
-    let o = xcheck(d, &[a, a, "--function", "sumflex", "-o", "plain"]);
+    let o = xcheck(
+        d,
+        &[
+            a,
+            a,
+            "--function",
+            "sumflex",
+            "-o",
+            "plain",
+            "--ub",
+            "machine",
+        ],
+    );
     let text = format!("{}{}", stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(0), "{text}");
     assert!(text.contains("buffer 'arg0': 20 bytes"), "{text}");
@@ -141,7 +169,8 @@ fn r30_a_path_that_needs_a_bigger_parameter_buffer_is_unknown() {
             for (f, why) in [("past", needs_more), ("before", before)] {
                 let at = format!("{cc} {opt} {f}");
                 for (other, name) in [(b, "B"), (a, "itself")] {
-                    let (code, text, report) = run(d, &[a, other, "--function", f], "out");
+                    let (code, text, report) =
+                        run(d, &[a, other, "--function", f, "--ub", "machine"], "out");
                     assert_eq!(code, Some(3), "{at} against {name}: {text}");
                     assert_eq!(report["summary"]["overall"], "inconclusive", "{at}: {text}");
                     assert_eq!(report["summary"]["errors_both"], 0, "{at}: {text}");
