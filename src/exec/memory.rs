@@ -105,7 +105,7 @@ impl ObjectState {
     pub fn set_uninitialised(&mut self) {
         let size = self.concrete.len();
         self.unwritten = vec![!0u64; size.div_ceil(64)];
-        if size % 64 != 0 {
+        if !size.is_multiple_of(64) {
             if let Some(last) = self.unwritten.last_mut() {
                 *last = (1u64 << (size % 64)) - 1;
             }

@@ -134,7 +134,7 @@ pub fn flag_fails(op: BinOp, flags: Flags, width: u32, a: u128, b: u128) -> Opti
             let r = (a << b) & m;
             mask(width, (to_signed(width, r) >> b) as u128) != a
         }
-        (BinOp::UDiv, _) => b != 0 && a % b != 0,
+        (BinOp::UDiv, _) => b != 0 && !a.is_multiple_of(b),
         (BinOp::SDiv, _) => {
             b != 0
                 && to_signed(width, a)
