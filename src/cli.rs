@@ -191,6 +191,11 @@ struct ParamArgs {
     /// parameter). Struct pointees get their own size. Default 16.
     #[arg(long = "buffer-size", value_name = "N|NAME=N")]
     buffer_size: Vec<String>,
+    /// The most bytes a buffer of `--buffer-size N` grows to when a side reads or writes
+    /// past its end (a caller may pass a bigger one); a path that needs more is unknown.
+    /// `--buffer-size NAME=N` and a pointee's type fix a size. Default 256, at most 65536.
+    #[arg(long = "buffer-cap", value_name = "N")]
+    buffer_cap: Option<u32>,
     /// A precondition over the parameters (C-like: `n < 10 && s[3] == 0`). Repeatable.
     #[arg(long, value_name = "EXPR")]
     assume: Vec<String>,
@@ -708,6 +713,10 @@ fn function_names(spec: &str) -> Result<(String, String), Exit> {
     Ok((a.to_string(), b.to_string()))
 }
 
+/// The largest `--buffer-cap`: a buffer grows into the free space the engine leaves after
+/// it (`memory::PARAMETER_GAP`).
+const MAX_BUFFER_CAP: u32 = 1 << 16;
+
 fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
     for s in &p.buffer_size {
         let (name, n) = match s.split_once('=') {
@@ -723,6 +732,14 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
             Some(name) => check.param_sizes.push((name.to_string(), size)),
             None => check.buffer_size = size,
         }
+    }
+    if let Some(cap) = p.buffer_cap {
+        if cap > MAX_BUFFER_CAP {
+            return Err(usage(format!(
+                "--buffer-cap {cap}: at most {MAX_BUFFER_CAP} bytes"
+            )));
+        }
+        check.buffer_cap = cap;
     }
     check.assumes = p.assume.clone();
     check.compare_buffers = p.compare_buffers;
@@ -814,10 +831,11 @@ fn check_programs(
 ) -> Result<i32, Exit> {
     if !args.params.assume.is_empty()
         || !args.params.buffer_size.is_empty()
+        || args.params.buffer_cap.is_some()
         || args.params.abstract_calls.is_some()
     {
         return Err(usage(
-            "--assume, --buffer-size and --abstract-calls apply to function checks (--function)"
+            "--assume, --buffer-size, --buffer-cap and --abstract-calls apply to function checks (--function)"
                 .into(),
         ));
     }

@@ -34,10 +34,19 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
         } else {
             "its final bytes not compared"
         };
+        let outside = match p.cap {
+            Some(cap) => format!(
+                "it grows on demand when a side reads or writes past its end, up to {cap} bytes \
+                 (--buffer-cap); a path that needs more, reads before its start, or reads a \
+                 pointer from it ends unknown"
+            ),
+            None => "a path that reads or writes outside it, or reads a pointer from it, ends \
+                     unknown"
+                .to_string(),
+        };
         out.push(format!(
             "'{}' points to a buffer of {size} bytes ({from}) at a {BUFFER_ALIGNMENT}-byte \
-             boundary, never NULL; its bytes are inputs, {compared}; a path that reads or writes \
-             outside it, or reads a pointer from it, ends unknown",
+             boundary, never NULL; its bytes are inputs, {compared}; {outside}",
             p.name
         ));
     }

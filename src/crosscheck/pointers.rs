@@ -145,7 +145,11 @@ pub fn path_spans(state: &State, sig: &Signature, args: &Arguments, b_start: u64
         .map(|((&b, a), size)| Span {
             b,
             a,
-            size: size as u64,
+            // A buffer grown on demand (`memory::Growth`) is as long as it grew.
+            size: state
+                .memory
+                .get(b)
+                .map_or(size as u64, |(o, _)| o.size.max(size as u64)),
         })
         .collect();
     for ((a, _), (b, size)) in heap_pairs(state, b_start) {

@@ -7,7 +7,7 @@ use super::precondition::{self, Binding};
 use super::FunctionCheck;
 use crate::assume::{parse_assume, AssumeExpr, CType};
 use crate::error::{Error, Result};
-use crate::exec::memory::{ObjectKind, ObjectState};
+use crate::exec::memory::{Growth, ObjectKind, ObjectState};
 use crate::exec::state::SymbolicInput;
 use crate::exec::{Executor, State, Value};
 use crate::expr::ExprId;
@@ -24,8 +24,12 @@ pub struct ParamSpec {
     pub width: u32,
     /// Whether the parameter is a `float` (32 bits) or a `double` (64 bits).
     pub float: bool,
-    /// For a pointer parameter: the size of the buffer it points to.
+    /// For a pointer parameter: the size of the buffer it points to (at first: see `cap`).
     pub buffer: Option<u32>,
+    /// For a buffer that grows on demand, the most bytes it may grow to (`--buffer-cap`):
+    /// one whose size no type or `--buffer-size NAME=N` fixed. Byte `k` of the grown
+    /// buffer is byte `k` of the parameter's input.
+    pub cap: Option<u32>,
     /// Whether the buffer's final contents are part of the result (not for a `byval`
     /// struct, which is the callee's private copy).
     pub compared: bool,
@@ -179,6 +183,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
             .clone()
             .or_else(|| pb.name.clone())
             .unwrap_or_else(|| format!("arg{i}"));
+        let mut cap = None;
         let buffer = if pa.is_pointer {
             let explicit = check
                 .param_sizes
@@ -206,6 +211,10 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
                     "buffer size of '{name}' must be at least 1"
                 )));
             }
+            let open = known_size.is_none() || pa.pointee_open;
+            if explicit.is_none() && open && check.buffer_cap > size {
+                cap = Some(check.buffer_cap);
+            }
             Some(size)
         } else {
             None
@@ -216,6 +225,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
             width: pa.width,
             float: pa.float,
             buffer,
+            cap,
             compared,
             source_type: pa.source_type.clone().or_else(|| pb.source_type.clone()),
         });
@@ -343,6 +353,8 @@ pub struct Arguments {
     pub values: Vec<Value>,
     /// The initial bytes of each parameter's object.
     pub bytes: Vec<Vec<Value>>,
+    /// For each parameter whose buffer grows on demand, how (`memory::Growth`).
+    pub growth: Vec<Option<Growth>>,
     /// The initial bytes of each compared global (`Signature::globals`), the same on both
     /// sides when it is an input.
     pub globals: Vec<Vec<Value>>,
@@ -360,6 +372,7 @@ pub fn initial_state(
     let mut args = Arguments {
         values: Vec::new(),
         bytes: Vec::new(),
+        growth: Vec::new(),
         globals: Vec::new(),
     };
     for g in &sig.globals.shared {
@@ -412,14 +425,20 @@ pub fn initial_state(
     }
     for (i, p) in sig.params.iter().enumerate() {
         let size = p.object_size();
+        let mut growth = None;
         let bytes: Vec<Value> = match &inputs {
             Inputs::Symbolic => {
-                let array = pool.new_array(&p.name, size);
+                // A buffer that grows has an input of its cap, of which it uses a prefix.
+                let array = pool.new_array(&p.name, p.cap.unwrap_or(size));
                 let info = pool.array_info(array);
                 state.inputs.push(SymbolicInput {
                     array,
                     name: info.name,
                     size,
+                });
+                growth = p.cap.map(|cap| Growth {
+                    array,
+                    cap: u64::from(cap),
                 });
                 (0..size).map(|k| Value::Sym(pool.sym(array, k))).collect()
             }
@@ -432,7 +451,12 @@ pub fn initial_state(
                 let object = object.ok_or_else(|| {
                     Error::Usage(format!("test has no object for parameter '{}'", p.name))
                 })?;
-                if object.bytes.len() != size as usize {
+                // A test of a buffer that grew has its grown bytes.
+                let fits = match p.cap {
+                    Some(cap) => (size..=cap).contains(&(object.bytes.len() as u32)),
+                    None => object.bytes.len() == size as usize,
+                };
+                if !fits {
                     return Err(Error::Usage(format!(
                         "test object '{}' has {} bytes, parameter '{}' needs {size}",
                         object.name,
@@ -449,13 +473,14 @@ pub fn initial_state(
         };
         let value = match p.buffer {
             Some(_) => {
-                let address = make_buffer(ex, &mut state, &p.name, &bytes);
+                let address = make_buffer(ex, &mut state, &p.name, &bytes, growth);
                 Value::concrete(PTR_WIDTH, address as u128)
             }
             None => scalar_of(ex, &bytes, p.width),
         };
         args.values.push(value);
         args.bytes.push(bytes);
+        args.growth.push(growth);
     }
     if !preconditions.is_empty() {
         let lookup = |name: &str| -> Option<Binding> {
@@ -514,19 +539,53 @@ pub fn initial_state(
     Ok((state, args))
 }
 
-/// Allocates a parameter buffer holding `bytes`.
-pub fn make_buffer(ex: &Executor<'_>, state: &mut State, name: &str, bytes: &[Value]) -> u64 {
+/// Allocates a parameter buffer holding `bytes`, which grows on demand as `growth` says.
+pub fn make_buffer(
+    ex: &Executor<'_>,
+    state: &mut State,
+    name: &str,
+    bytes: &[Value],
+    growth: Option<Growth>,
+) -> u64 {
     let mut contents = ObjectState::zeroed(bytes.len());
     for (i, b) in bytes.iter().enumerate() {
         contents.set_byte(ex.pool, i, *b);
     }
-    ex.allocate(
+    let address = ex.allocate(
         state,
         bytes.len() as u64,
         ObjectKind::Parameter,
         format!("parameter '{name}'"),
         contents,
-    )
+    );
+    if let Some(growth) = growth {
+        state.memory.set_growth(address, growth);
+    }
+    address
+}
+
+/// How long the buffer of parameter `index` is on `state`: the most bytes either side's
+/// buffer for it grew to, at least its first size.
+pub fn buffer_len(state: &State, args: &Arguments, index: usize) -> usize {
+    let first = args.bytes[index].len();
+    let Some(growth) = args.growth.get(index).copied().flatten() else {
+        return first;
+    };
+    state
+        .memory
+        .objects()
+        .filter(|(o, _)| o.growth == Some(growth))
+        .map(|(o, _)| o.size as usize)
+        .fold(first, usize::max)
+}
+
+/// Byte `k` of parameter `index`'s input, past its first size for a buffer that grew.
+pub fn input_byte(ex: &Executor<'_>, args: &Arguments, index: usize, k: usize) -> Value {
+    match (args.bytes[index].get(k), args.growth[index]) {
+        (Some(b), _) => *b,
+        (None, Some(g)) => Value::Sym(ex.pool.sym(g.array, k as u32)),
+        (None, None) => Value::concrete(8, 0),
+    }
 }
 
 /// The name of a test's objects that hold the values of undefined behaviour

@@ -9,7 +9,7 @@
 use super::float::display_float;
 use super::pointers::{self, Span};
 use super::rows::{Decision, RowDriver, Rows};
-use super::setup::{make_buffer, Arguments, Signature};
+use super::setup::{input_byte, make_buffer, Arguments, Signature};
 use super::show::{display_buffer, display_int, display_unsigned};
 use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Unanswered, Value};
 use crate::expr::{mask, Assignment, ExprId, ExprPool};
@@ -83,10 +83,12 @@ impl<'s> CrossDriver<'s> {
             .sig
             .params
             .iter()
-            .zip(&self.args.bytes)
-            .map(|(p, bytes)| {
-                let concrete: Vec<u8> =
-                    bytes.iter().map(|b| concrete_byte(ex, *b, model)).collect();
+            .enumerate()
+            .map(|(i, p)| {
+                // A buffer that grew on the path has its grown bytes.
+                let concrete: Vec<u8> = (0..super::setup::buffer_len(state, &self.args, i))
+                    .map(|k| concrete_byte(ex, input_byte(ex, &self.args, i, k), model))
+                    .collect();
                 let display = match p.buffer {
                     Some(_) => display_buffer(&concrete),
                     None => {
@@ -142,15 +144,17 @@ impl<'s> CrossDriver<'s> {
         state.second_start = state.allocator.next_address();
         let mut values = Vec::new();
         let mut buffers = Vec::new();
-        for ((p, value), bytes) in self
+        for (i, ((p, value), bytes)) in self
             .sig
             .params
             .iter()
             .zip(&self.args.values)
             .zip(&self.args.bytes)
+            .enumerate()
         {
             if p.buffer.is_some() {
-                let address = make_buffer(ex, &mut state, &p.name, bytes);
+                let growth = self.args.growth[i];
+                let address = make_buffer(ex, &mut state, &p.name, bytes, growth);
                 buffers.push(address);
                 values.push(Value::concrete(crate::ir::PTR_WIDTH, address as u128));
             } else {
@@ -256,6 +260,18 @@ impl<'s> CrossDriver<'s> {
             terms.push((format!("returned object ({})", object.name), differ));
         }
         terms
+    }
+
+    /// How each of `memory_outputs` grows on demand (buffers only: `memory::Growth`).
+    fn growing_buffers(&self) -> impl Iterator<Item = Option<crate::exec::memory::Growth>> + '_ {
+        let buffers = self
+            .sig
+            .params
+            .iter()
+            .zip(&self.args.growth)
+            .filter(|(p, _)| p.buffer.is_some())
+            .map(|(_, g)| *g);
+        buffers.chain(std::iter::repeat(None))
     }
 
     /// The memory a returning side leaves, in the order of `SideOutcome::Returned`'s
@@ -443,16 +459,26 @@ impl<'s> CrossDriver<'s> {
                         terms.extend(self.returned_objects(ex, state, x));
                     }
                 }
-                for (((name, compared), xa), xb) in
-                    self.memory_outputs().into_iter().zip(ba).zip(bb)
+                let growing = self.growing_buffers();
+                for ((((name, compared), xa), xb), growth) in self
+                    .memory_outputs()
+                    .into_iter()
+                    .zip(ba)
+                    .zip(bb)
+                    .zip(growing)
                 {
                     if !compared {
                         continue;
                     }
-                    let diffs: Vec<ExprId> = xa
-                        .iter()
-                        .zip(xb)
-                        .map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool)))
+                    // A buffer one side grew further: the other side's bytes past its own
+                    // end are the input's, which it never touched.
+                    let byte = |x: &Vec<Value>, k: usize| match (x.get(k), growth) {
+                        (Some(v), _) => v.expr(pool),
+                        (None, Some(g)) => pool.sym(g.array, k as u32),
+                        (None, None) => pool.constant(8, 0),
+                    };
+                    let diffs: Vec<ExprId> = (0..xa.len().max(xb.len()))
+                        .map(|k| pool.ne(byte(xa, k), byte(xb, k)))
                         .collect();
                     terms.push((name, pool.or_all(&diffs)));
                 }

@@ -313,6 +313,7 @@ impl<'a> Executor<'a> {
                     kind: ObjectKind::Global,
                     name: g.name.clone(),
                     read_only: g.is_constant,
+                    growth: None,
                 },
                 ObjectState::from_bytes(g.init.clone()),
             );
@@ -384,10 +385,38 @@ impl<'a> Executor<'a> {
                 kind,
                 name,
                 read_only: false,
+                growth: None,
             },
             contents,
         );
         address
+    }
+
+    /// Grows the parameter's buffer at `base` on `state` so that its first `end` bytes
+    /// exist: to the next power of two at least `end` (and at least twice its size), at most
+    /// its cap ([`crate::exec::memory::Growth`]). `Err` with why the path is unknown when `end` is past the cap;
+    /// `Ok(false)` when the object does not grow.
+    fn grow(&self, state: &mut State, base: u64, end: u64) -> Result<bool, String> {
+        let Some((object, _)) = state.memory.get(base) else {
+            return Ok(false);
+        };
+        let Some(growth) = object.growth else {
+            return Ok(false);
+        };
+        if end <= object.size {
+            return Ok(true);
+        }
+        if end > growth.cap {
+            let mut at_cap = (**object).clone();
+            at_cap.size = growth.cap;
+            return Err(at_cap.outside(false));
+        }
+        let size = end.next_power_of_two().max(object.size * 2).min(growth.cap);
+        let bytes: Vec<Value> = (object.size..size)
+            .map(|k| Value::Sym(self.pool.sym(growth.array, k as u32)))
+            .collect();
+        state.memory.grow(self.pool, base, &bytes);
+        Ok(true)
     }
 
     /// Explores from `initial` until every path ended or a limit was hit.
@@ -1105,6 +1134,19 @@ impl<'a> Executor<'a> {
                     {
                         vec![(state, base, Offset::Concrete(address - base))]
                     }
+                    _ if self.past_parameter(&state, address).is_some() => {
+                        // Past the end of a parameter's buffer that may grow.
+                        let mut state = state;
+                        let base = self.past_parameter(&state, address).unwrap_or(0);
+                        match self.grow(&mut state, base, address - base + bytes) {
+                            Ok(true) => self.resolve(state, addr, bytes),
+                            Ok(false) => unreachable!("past_parameter finds growing buffers"),
+                            Err(why) => {
+                                self.unsupported(state, &why);
+                                Vec::new()
+                            }
+                        }
+                    }
                     _ => {
                         let kind = if address < 4096 {
                             Termination::NullPointer
@@ -1142,6 +1184,24 @@ impl<'a> Executor<'a> {
             }
             if let Some(bad) = bad {
                 if let Some(object) = bad.memory.parameter_at(base) {
+                    if object.growth.is_some() {
+                        // Past the end it grows (then the access is resolved again);
+                        // before the start it is a pointer into an array.
+                        let past = pool.ule(pool.constant(64, base as u128), p);
+                        let Some((past, before)) = self.branch(bad, past) else {
+                            return results;
+                        };
+                        if let Some(mut past) = past {
+                            match self.grow(&mut past, base, size + 1) {
+                                Ok(_) => results.extend(self.resolve_symbolic(past, p, bytes)),
+                                Err(why) => self.unsupported(past, &why),
+                            }
+                        }
+                        if let Some(before) = before {
+                            self.unsupported(before, &object.outside(true));
+                        }
+                        return results;
+                    }
                     // Whatever the offset, some caller passes a buffer it fits.
                     let example = self.example(&bad, p);
                     let before = example.is_some_and(|a| a < base);
@@ -1215,8 +1275,14 @@ impl<'a> Executor<'a> {
             let Some((overlap, elsewhere)) = self.branch(other, inside) else {
                 return results;
             };
-            if let Some(overlap) = overlap {
+            if let Some(mut overlap) = overlap {
                 match overlap.memory.parameter_at(base) {
+                    Some(object) if object.growth.is_some() => {
+                        match self.grow(&mut overlap, base, size + 1) {
+                            Ok(_) => results.extend(self.resolve_symbolic(overlap, p, bytes)),
+                            Err(why) => self.unsupported(overlap, &why),
+                        }
+                    }
                     Some(object) => self.unsupported(overlap, &object.outside(false)),
                     None => self.fail(overlap, Termination::OutOfBounds),
                 }
@@ -1236,6 +1302,15 @@ impl<'a> Executor<'a> {
             Some(why) => self.unsupported(state, &why),
             None => self.fail(state, kind),
         }
+    }
+
+    /// The parameter's buffer that may grow ([`crate::exec::memory::Growth`]) whose end `address` lies past,
+    /// within its cap: its base address.
+    fn past_parameter(&self, state: &State, address: u64) -> Option<u64> {
+        let c = state.memory.find_before(address)?;
+        c.growth?;
+        (c.kind == ObjectKind::Parameter && address - c.address < PARAMETER_GAP)
+            .then_some(c.address)
     }
 
     /// An address the pointer `p` takes on `state`: its model's, else a new one's.

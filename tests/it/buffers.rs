@@ -141,7 +141,9 @@ fn r30_a_path_that_needs_a_bigger_parameter_buffer_is_unknown() {
             for (f, why) in [("past", needs_more), ("before", before)] {
                 let at = format!("{cc} {opt} {f}");
                 for (other, name) in [(b, "B"), (a, "itself")] {
-                    let (code, text, report) = run(d, &[a, other, "--function", f], "out");
+                    // No growth: the buffer keeps its 16 bytes.
+                    let args = [a, other, "--function", f, "--buffer-cap", "16"];
+                    let (code, text, report) = run(d, &args, "out");
                     assert_eq!(code, Some(3), "{at} against {name}: {text}");
                     assert_eq!(report["summary"]["overall"], "inconclusive", "{at}: {text}");
                     assert_eq!(report["summary"]["errors_both"], 0, "{at}: {text}");
@@ -170,7 +172,76 @@ fn r30_a_path_that_needs_a_bigger_parameter_buffer_is_unknown() {
                 report["summary"]["unknown"].as_u64().unwrap() >= 1,
                 "{cc} {opt} at: {text}"
             );
-            assert!(text.contains(needs_more), "{cc} {opt} at: {text}");
+            let at_cap = "parameter 'p' needs more than 256 bytes (--buffer-cap)";
+            assert!(text.contains(at_cap), "{cc} {opt} at: {text}");
         }
     }
+}
+
+// A buffer of the default size grows on demand when a side reads or writes past it (a
+// caller may pass a bigger one), up to --buffer-cap: reads far into it are compared, a
+// write one byte further is a difference of the buffer (the other side's byte there is the
+// input's), a loop over 48 bytes finds the byte the other side skips; each file against
+// itself is EQUIVALENT, and the tests hold the grown bytes, confirmed by replay.
+#[test]
+fn r30_a_parameter_buffer_grows_on_demand_up_to_its_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for cc in COMPILERS {
+        for opt in ["-O0", "-O2"] {
+            let a = compile(cc, "grow_a.c", d, opt, &[]);
+            let b = compile(cc, "grow_b.c", d, opt, &[]);
+            let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+            for f in ["reads_far", "writes_far", "first_zero"] {
+                let at = format!("{cc} {opt} {f}");
+                let (code, text, report) = run(d, &[a, a, "--function", f], "self");
+                assert_eq!(code, Some(0), "{at} against itself: {text}");
+                assert!(
+                    report["summary"]["proved"].as_u64().unwrap() >= 1,
+                    "{at}: {text}"
+                );
+                assert!(
+                    text.contains("up to 256 bytes (--buffer-cap)"),
+                    "{at}: {text}"
+                );
+            }
+            let at = format!("{cc} {opt}");
+            let (code, text, _) = run(d, &[a, b, "--function", "reads_far"], "reads");
+            assert_eq!(code, Some(0), "{at} reads_far: {text}");
+            for f in ["writes_far", "first_zero"] {
+                let (code, text, report) = run(d, &[a, b, "--function", f], "out");
+                assert_eq!(code, Some(1), "{at} {f}: {text}");
+                assert_eq!(report["summary"]["unknown"], 0, "{at} {f}: {text}");
+                let rows = other_rows(&report);
+                let row = rows.iter().find(|r| r["verdict"] == "diverged").unwrap();
+                assert_eq!(row["confirmed"], true, "{at} {f}: {text}");
+                // The test holds the bytes the path used past the first 16.
+                let p = input(row, "p");
+                assert!(p.len() > 16, "{at} {f}: {} bytes", p.len());
+                if f == "writes_far" {
+                    assert!(
+                        row["detail"].as_str().unwrap().contains("buffer 'p'"),
+                        "{text}"
+                    );
+                }
+            }
+            // Capped at 32 bytes, the loop's paths past it are unknown.
+            let args = [a, b, "--function", "first_zero", "--buffer-cap", "32"];
+            let (code, text, report) = run(d, &args, "capped");
+            assert_eq!(code, Some(3), "{at} first_zero capped: {text}");
+            assert_eq!(report["summary"]["diverged"], 0, "{at}: {text}");
+            let needs = "parameter 'p' needs more than 32 bytes (--buffer-cap)";
+            assert!(text.contains(needs), "{at} first_zero capped: {text}");
+        }
+    }
+    let o = xcheck(
+        d,
+        &["x.bc", "y.bc", "--function", "f", "--buffer-cap", "70000"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--buffer-cap 70000: at most 65536"),
+        "{}",
+        stderr(&o)
+    );
 }
