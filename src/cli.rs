@@ -196,6 +196,11 @@ struct ParamArgs {
     /// `--buffer-size NAME=N` and a pointee's type fix a size. Default 256, at most 65536.
     #[arg(long = "buffer-cap", value_name = "N")]
     buffer_cap: Option<u32>,
+    /// Where a buffer passed as a plain pointer starts within a 16-byte boundary: `any`
+    /// (an input, so code whose path depends on the alignment runs each way) or an offset
+    /// from 0 to 15. Default: at the boundary.
+    #[arg(long = "buffer-offset", value_name = "any|K")]
+    buffer_offset: Option<crate::crosscheck::BufferOffset>,
     /// A precondition over the parameters (C-like: `n < 10 && s[3] == 0`). Repeatable.
     #[arg(long, value_name = "EXPR")]
     assume: Vec<String>,
@@ -741,6 +746,7 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
         }
         check.buffer_cap = cap;
     }
+    check.buffer_offset = p.buffer_offset;
     check.assumes = p.assume.clone();
     check.compare_buffers = p.compare_buffers;
     if let Some(list) = &p.abstract_calls {
@@ -832,10 +838,11 @@ fn check_programs(
     if !args.params.assume.is_empty()
         || !args.params.buffer_size.is_empty()
         || args.params.buffer_cap.is_some()
+        || args.params.buffer_offset.is_some()
         || args.params.abstract_calls.is_some()
     {
         return Err(usage(
-            "--assume, --buffer-size, --buffer-cap and --abstract-calls apply to function checks (--function)"
+            "--assume, --buffer-size, --buffer-cap, --buffer-offset and --abstract-calls apply to function checks (--function)"
                 .into(),
         ));
     }

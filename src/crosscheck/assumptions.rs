@@ -8,8 +8,7 @@ use super::setup::Signature;
 use super::FunctionCheck;
 use crate::exec::UbMode;
 
-/// Alignment of every buffer the engine makes for a parameter (`memory::Allocator`).
-const BUFFER_ALIGNMENT: u32 = 16;
+use super::setup::{BufferOffset, BUFFER_ALIGN as BUFFER_ALIGNMENT};
 
 /// The assumptions of a function check of `sig`.
 pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
@@ -44,9 +43,21 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
                      unknown"
                 .to_string(),
         };
+        let start = match p.offset {
+            None => format!("at a {BUFFER_ALIGNMENT}-byte boundary"),
+            Some(BufferOffset::Fixed(k)) => {
+                format!("{k} bytes past a {BUFFER_ALIGNMENT}-byte boundary (--buffer-offset {k})")
+            }
+            Some(BufferOffset::Any) => format!(
+                "at any offset from a {BUFFER_ALIGNMENT}-byte boundary (an input, \
+                 '{}.offset'; --buffer-offset any), the {BUFFER_ALIGNMENT} bytes before it \
+                 inputs too",
+                p.name
+            ),
+        };
         out.push(format!(
-            "'{}' points to a buffer of {size} bytes ({from}) at a {BUFFER_ALIGNMENT}-byte \
-             boundary, never NULL; its bytes are inputs, {compared}; {outside}",
+            "'{}' points to a buffer of {size} bytes ({from}) {start}, never NULL; its bytes \
+             are inputs, {compared}; {outside}",
             p.name
         ));
     }

@@ -21,7 +21,7 @@ mod setup;
 mod show;
 mod verdict;
 
-pub use setup::{ParamSpec, Signature};
+pub use setup::{BufferOffset, ParamSpec, Signature, BUFFER_ALIGN, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
@@ -56,6 +56,9 @@ pub struct FunctionCheck {
     /// when a side reads or writes past it (`--buffer-cap`); a path that needs more is
     /// unknown. Default is 256.
     pub buffer_cap: u32,
+    /// Where buffers passed as plain pointers start within a 16-byte boundary
+    /// (`--buffer-offset`). Default is `None`: at the boundary.
+    pub buffer_offset: Option<setup::BufferOffset>,
     /// Per-parameter buffer sizes (`--buffer-size name=N`), overriding `buffer_size`.
     pub param_sizes: Vec<(String, u32)>,
     /// Preconditions, in the `--assume` language. Default is none.
@@ -85,6 +88,7 @@ impl FunctionCheck {
             b_name: b_name.to_string(),
             buffer_size: 16,
             buffer_cap: DEFAULT_BUFFER_CAP,
+            buffer_offset: None,
             param_sizes: Vec::new(),
             assumes: Vec::new(),
             compare_buffers: true,

@@ -15,7 +15,7 @@
 //! pointer into it differs from every pointer A returns. Pointers are shown by what they
 //! point to (`&"yes"[0]`, `&table+12`, `&p[2]`, `&f`, `NULL`), never as engine addresses.
 
-use super::setup::{Arguments, Signature};
+use super::setup::{Arguments, ParamSpec, Signature};
 use crate::exec::memory::ObjectKind;
 use crate::exec::State;
 use crate::expr::{ExprId, ExprPool, Node};
@@ -130,13 +130,12 @@ pub fn heap_pairs(state: &State, b_start: u64) -> Vec<(Extent, Extent)> {
 
 /// The path's part of the correspondence: the parameters' buffers and the heap objects.
 pub fn path_spans(state: &State, sig: &Signature, args: &Arguments, b_start: u64) -> Vec<Span> {
-    let a_buffers = sig
+    let a_buffers = args.bases.iter().copied();
+    let sizes = sig
         .params
         .iter()
-        .zip(&args.values)
-        .filter(|(p, _)| p.buffer.is_some())
-        .map(|(_, v)| v.as_concrete().unwrap_or(0) as u64);
-    let sizes = sig.params.iter().filter_map(|p| p.buffer);
+        .filter(|p| p.buffer.is_some())
+        .map(ParamSpec::object_size);
     let mut spans: Vec<Span> = state
         .buffers
         .iter()

@@ -35,7 +35,43 @@ pub struct ParamSpec {
     pub compared: bool,
     /// The C type debug information gives the parameter (A's, else B's), if any.
     pub source_type: Option<SourceType>,
+    /// For a buffer passed as a plain pointer under `--buffer-offset`: where it starts
+    /// within a [`BUFFER_ALIGN`]-byte boundary. Its object then holds `BUFFER_ALIGN` bytes
+    /// before the buffer's (an input too), and the pointer is the object's address plus the
+    /// offset, an input named `NAME.offset`.
+    pub offset: Option<BufferOffset>,
 }
+
+/// Where a parameter's buffer starts within a [`BUFFER_ALIGN`]-byte boundary
+/// (`--buffer-offset`): at one offset, or at any (a symbolic input, so that code whose
+/// path depends on the alignment — a word-at-a-time loop's prologue — runs each way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferOffset {
+    Fixed(u8),
+    Any,
+}
+
+impl std::str::FromStr for BufferOffset {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "any" => Ok(BufferOffset::Any),
+            n => match n.parse::<u8>() {
+                Ok(k) if u32::from(k) < BUFFER_ALIGN => Ok(BufferOffset::Fixed(k)),
+                _ => Err(format!(
+                    "'{n}': expected any or an offset from 0 to {}",
+                    BUFFER_ALIGN - 1
+                )),
+            },
+        }
+    }
+}
+
+/// The alignment of the address every parameter's buffer object starts at.
+pub const BUFFER_ALIGN: u32 = 16;
+
+/// The suffix of the test object that holds a buffer's start offset (`--buffer-offset`).
+pub const OFFSET_SUFFIX: &str = ".offset";
 
 impl ParamSpec {
     /// How `--assume` reads a scalar parameter: `float` or `double` for a floating-point
@@ -93,9 +129,22 @@ const UCHAR: CType = CType::Int {
 };
 
 impl ParamSpec {
-    /// Bytes of the symbolic object that stands for this parameter.
+    /// Bytes of the symbolic object that stands for this parameter: a buffer's and, under
+    /// `--buffer-offset`, the [`BUFFER_ALIGN`] bytes before it ([`ParamSpec::lead`]).
     pub fn object_size(&self) -> u32 {
-        self.buffer.unwrap_or(self.width.div_ceil(8))
+        match self.buffer {
+            Some(n) => n + self.lead(),
+            None => self.width.div_ceil(8),
+        }
+    }
+
+    /// Bytes of the buffer's object before the buffer may start (`--buffer-offset`).
+    pub fn lead(&self) -> u32 {
+        if self.offset.is_some() {
+            BUFFER_ALIGN
+        } else {
+            0
+        }
     }
 }
 
@@ -184,6 +233,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
             .or_else(|| pb.name.clone())
             .unwrap_or_else(|| format!("arg{i}"));
         let mut cap = None;
+        let mut offset = None;
         let buffer = if pa.is_pointer {
             let explicit = check
                 .param_sizes
@@ -215,6 +265,10 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
             if explicit.is_none() && open && check.buffer_cap > size {
                 cap = Some(check.buffer_cap);
             }
+            // A `byval`/`sret` slot is the compiler's, aligned for its type.
+            if pa.pass == ParamPass::Direct && pb.pass == ParamPass::Direct {
+                offset = check.buffer_offset;
+            }
             Some(size)
         } else {
             None
@@ -228,6 +282,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
             cap,
             compared,
             source_type: pa.source_type.clone().or_else(|| pb.source_type.clone()),
+            offset,
         });
     }
     for (name, _) in &check.param_sizes {
@@ -355,6 +410,10 @@ pub struct Arguments {
     pub bytes: Vec<Vec<Value>>,
     /// For each parameter whose buffer grows on demand, how (`memory::Growth`).
     pub growth: Vec<Option<Growth>>,
+    /// For each parameter under `--buffer-offset`, where its buffer starts in its object.
+    pub offsets: Vec<Option<Value>>,
+    /// A's object of each buffer parameter, in order.
+    pub bases: Vec<u64>,
     /// The initial bytes of each compared global (`Signature::globals`), the same on both
     /// sides when it is an input.
     pub globals: Vec<Vec<Value>>,
@@ -373,6 +432,8 @@ pub fn initial_state(
         values: Vec::new(),
         bytes: Vec::new(),
         growth: Vec::new(),
+        offsets: Vec::new(),
+        bases: Vec::new(),
         globals: Vec::new(),
     };
     for g in &sig.globals.shared {
@@ -426,10 +487,11 @@ pub fn initial_state(
     for (i, p) in sig.params.iter().enumerate() {
         let size = p.object_size();
         let mut growth = None;
+        let lead = p.lead();
         let bytes: Vec<Value> = match &inputs {
             Inputs::Symbolic => {
                 // A buffer that grows has an input of its cap, of which it uses a prefix.
-                let array = pool.new_array(&p.name, p.cap.unwrap_or(size));
+                let array = pool.new_array(&p.name, p.cap.map_or(size, |c| c + lead));
                 let info = pool.array_info(array);
                 state.inputs.push(SymbolicInput {
                     array,
@@ -438,7 +500,7 @@ pub fn initial_state(
                 });
                 growth = p.cap.map(|cap| Growth {
                     array,
-                    cap: u64::from(cap),
+                    cap: u64::from(cap + lead),
                 });
                 (0..size).map(|k| Value::Sym(pool.sym(array, k))).collect()
             }
@@ -453,7 +515,7 @@ pub fn initial_state(
                 })?;
                 // A test of a buffer that grew has its grown bytes.
                 let fits = match p.cap {
-                    Some(cap) => (size..=cap).contains(&(object.bytes.len() as u32)),
+                    Some(cap) => (size..=cap + lead).contains(&(object.bytes.len() as u32)),
                     None => object.bytes.len() == size as usize,
                 };
                 if !fits {
@@ -471,13 +533,29 @@ pub fn initial_state(
                     .collect()
             }
         };
+        let offset = match p.offset {
+            None => {
+                if let Inputs::Concrete(ktest) = &inputs {
+                    let name = format!("{}{OFFSET_SUFFIX}", p.name);
+                    if ktest.objects.iter().any(|o| o.name == name) {
+                        return Err(Error::Usage(format!(
+                            "the test has an object '{name}': it was made with --buffer-offset, which its replay needs too"
+                        )));
+                    }
+                }
+                None
+            }
+            Some(how) => Some(start_offset(ex, &mut state, p, how, &inputs)?),
+        };
         let value = match p.buffer {
             Some(_) => {
                 let address = make_buffer(ex, &mut state, &p.name, &bytes, growth);
-                Value::concrete(PTR_WIDTH, address as u128)
+                args.bases.push(address);
+                at_offset(ex, address, offset)
             }
             None => scalar_of(ex, &bytes, p.width),
         };
+        args.offsets.push(offset);
         args.values.push(value);
         args.bytes.push(bytes);
         args.growth.push(growth);
@@ -491,8 +569,8 @@ pub fn initial_state(
             })?;
             let p = &sig.params[index];
             Some(match p.buffer {
-                Some(_) => Binding::Buffer {
-                    bytes: args.bytes[index].iter().map(|v| v.expr(pool)).collect(),
+                Some(n) => Binding::Buffer {
+                    bytes: caller_bytes(ex, &args.bytes[index], args.offsets[index], n),
                     elem: p.element_type().0,
                 },
                 None => Binding::Scalar {
@@ -526,17 +604,103 @@ pub fn initial_state(
         }
     }
     // What is compared when a side returns: its buffers, then the globals.
-    state.buffers = sig
-        .params
+    state.buffers = args
+        .bases
         .iter()
-        .zip(&args.values)
-        .filter(|(p, _)| p.buffer.is_some())
-        .map(|(_, v)| v.as_concrete().unwrap_or(0) as u64)
+        .copied()
         .chain(sig.globals.shared.iter().map(|g| g.a))
         .collect();
     ex.push_call(&mut state, sig.a, &args.values, None);
     ex.cover(sig.a, crate::ir::BlockId(0));
     Ok((state, args))
+}
+
+/// Where parameter `p`'s buffer starts in its object (`--buffer-offset`): a fresh input
+/// below [`BUFFER_ALIGN`] for `any`, else the fixed offset; on replay, the test's.
+fn start_offset(
+    ex: &mut Executor<'_>,
+    state: &mut State,
+    p: &ParamSpec,
+    how: BufferOffset,
+    inputs: &Inputs<'_>,
+) -> Result<Value> {
+    let pool = ex.pool;
+    let name = format!("{}{OFFSET_SUFFIX}", p.name);
+    match (inputs, how) {
+        (Inputs::Concrete(ktest), _) => {
+            let found = ktest.objects.iter().find(|o| o.name == name);
+            let k = match (found, how) {
+                (Some(o), _) => o.bytes.first().copied().unwrap_or(0),
+                (None, BufferOffset::Fixed(k)) => k,
+                (None, BufferOffset::Any) => {
+                    return Err(Error::Usage(format!("test has no object '{name}'")))
+                }
+            };
+            if u32::from(k) >= BUFFER_ALIGN {
+                return Err(Error::Usage(format!(
+                    "test object '{name}' is {k}, not an offset below {BUFFER_ALIGN}"
+                )));
+            }
+            Ok(Value::concrete(PTR_WIDTH, u128::from(k)))
+        }
+        (Inputs::Symbolic, BufferOffset::Fixed(k)) => Ok(Value::concrete(PTR_WIDTH, u128::from(k))),
+        (Inputs::Symbolic, BufferOffset::Any) => {
+            let array = pool.new_array(&name, 1);
+            let info = pool.array_info(array);
+            state.inputs.push(SymbolicInput {
+                array,
+                name: info.name,
+                size: 1,
+            });
+            let byte = pool.sym(array, 0);
+            let below = pool.ult(byte, pool.constant(8, u128::from(BUFFER_ALIGN)));
+            state
+                .constraints
+                .add(pool, below, &mut ex.stats.constraints);
+            Ok(Value::from_expr(pool, pool.zext(byte, PTR_WIDTH)))
+        }
+    }
+}
+
+/// The pointer to a buffer whose object is at `base`: `base`, plus its start offset under
+/// `--buffer-offset`.
+pub fn at_offset(ex: &Executor<'_>, base: u64, offset: Option<Value>) -> Value {
+    let address = Value::concrete(PTR_WIDTH, u128::from(base));
+    match offset {
+        None => address,
+        Some(Value::Con { bits, .. }) => Value::concrete(PTR_WIDTH, u128::from(base) + bits),
+        Some(o) => {
+            let pool = ex.pool;
+            Value::from_expr(pool, pool.add(address.expr(pool), o.expr(pool)))
+        }
+    }
+}
+
+/// The `n` bytes a caller passed in a buffer whose object holds `object` and starts at
+/// `offset` in it (`--buffer-offset`): for a symbolic offset, each byte is a choice over the
+/// offsets it may be.
+fn caller_bytes(ex: &Executor<'_>, object: &[Value], offset: Option<Value>, n: u32) -> Vec<ExprId> {
+    let pool = ex.pool;
+    let n = n as usize;
+    match offset {
+        None => object.iter().take(n).map(|v| v.expr(pool)).collect(),
+        Some(Value::Con { bits, .. }) => object[bits as usize..bits as usize + n]
+            .iter()
+            .map(|v| v.expr(pool))
+            .collect(),
+        Some(o) => {
+            let o = o.expr(pool);
+            (0..n)
+                .map(|k| {
+                    let last = BUFFER_ALIGN as usize - 1;
+                    (0..last).rev().fold(object[last + k].expr(pool), |acc, c| {
+                        let here = pool.eq(o, pool.constant(PTR_WIDTH, c as u128));
+                        pool.ite(here, object[c + k].expr(pool), acc)
+                    })
+                })
+                .collect()
+        }
+    }
 }
 
 /// Allocates a parameter buffer holding `bytes`, which grows on demand as `growth` says.
@@ -621,7 +785,12 @@ pub fn ktest_of(check: &FunctionCheck, sig: &Signature, inputs: &[InputValue]) -
     let objects = sig
         .params
         .iter()
-        .map(|p| object(p.name.clone(), p.object_size()))
+        .flat_map(|p| {
+            let offset = p
+                .offset
+                .map(|_| object(format!("{}{OFFSET_SUFFIX}", p.name), 1));
+            std::iter::once(object(p.name.clone(), p.object_size())).chain(offset)
+        })
         .chain(
             sig.globals
                 .shared

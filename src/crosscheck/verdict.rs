@@ -9,7 +9,7 @@
 use super::float::display_float;
 use super::pointers::{self, Span};
 use super::rows::{Decision, RowDriver, Rows};
-use super::setup::{input_byte, make_buffer, Arguments, Signature};
+use super::setup::{at_offset, input_byte, make_buffer, Arguments, Signature, OFFSET_SUFFIX};
 use super::show::{display_buffer, display_int, display_unsigned};
 use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Unanswered, Value};
 use crate::expr::{mask, Assignment, ExprId, ExprPool};
@@ -84,13 +84,17 @@ impl<'s> CrossDriver<'s> {
             .params
             .iter()
             .enumerate()
-            .map(|(i, p)| {
+            .flat_map(|(i, p)| {
                 // A buffer that grew on the path has its grown bytes.
                 let concrete: Vec<u8> = (0..super::setup::buffer_len(state, &self.args, i))
                     .map(|k| concrete_byte(ex, input_byte(ex, &self.args, i, k), model))
                     .collect();
+                // Under --buffer-offset, where the buffer starts in its object: the buffer
+                // is shown from there, the offset as an input of its own.
+                let offset = self.args.offsets[i].map(|o| concrete_byte(ex, o, model));
+                let start = offset.map_or(0, usize::from).min(concrete.len());
                 let display = match p.buffer {
-                    Some(_) => display_buffer(&concrete),
+                    Some(_) => display_buffer(&concrete[start..]),
                     None => {
                         let bits = concrete
                             .iter()
@@ -106,11 +110,17 @@ impl<'s> CrossDriver<'s> {
                         }
                     }
                 };
-                InputValue {
+                let offset = offset.map(|o| InputValue {
+                    name: format!("{}{OFFSET_SUFFIX}", p.name),
+                    bytes: vec![o],
+                    display: o.to_string(),
+                });
+                std::iter::once(InputValue {
                     name: p.name.clone(),
                     bytes: concrete,
                     display,
-                }
+                })
+                .chain(offset)
             })
             .collect();
         // The values undefined behaviour gave on the path, so that replay takes it: those
@@ -156,7 +166,7 @@ impl<'s> CrossDriver<'s> {
                 let growth = self.args.growth[i];
                 let address = make_buffer(ex, &mut state, &p.name, bytes, growth);
                 buffers.push(address);
-                values.push(Value::concrete(crate::ir::PTR_WIDTH, address as u128));
+                values.push(at_offset(ex, address, self.args.offsets[i]));
             } else {
                 values.push(*value);
             }

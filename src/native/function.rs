@@ -344,10 +344,23 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
             let most = max_bytes(p) - 4;
             let _ = writeln!(
                 c,
-                "{}\n    uint32_t n{i};\n    memcpy(&n{i}, in + off, 4);\n    off += 4;\n    if (n{i} < {size} || n{i} > {most})\n        return {BAD_INPUT_STATUS};\n{}\n    unsigned char *p{i} = guarded(n{i});\n    memcpy(p{i}, in + off, n{i});\n    off += n{i};",
+                "{}\n    uint32_t n{i};\n    memcpy(&n{i}, in + off, 4);\n    off += 4;\n    if (n{i} < {size} || n{i} > {most})\n        return {BAD_INPUT_STATUS};\n{}",
                 take("4"),
                 take(&format!("n{i}"))
             );
+            if p.offset.is_some() {
+                // The object at a 16-byte boundary, the buffer at the test's offset in it.
+                let _ = writeln!(
+                    c,
+                    "    unsigned char *b{i} = guarded((n{i} + {ALIGN_MASK}) & ~(size_t){ALIGN_MASK});\n    memcpy(b{i}, in + off, n{i});\n    off += n{i};\n{}\n    if (in[off] > {ALIGN_MASK})\n        return {BAD_INPUT_STATUS};\n    unsigned char *p{i} = b{i} + in[off];\n    off += 1;",
+                    take("1")
+                );
+            } else {
+                let _ = writeln!(
+                    c,
+                    "    unsigned char *b{i} = guarded(n{i}), *p{i} = b{i};\n    memcpy(b{i}, in + off, n{i});\n    off += n{i};"
+                );
+            }
             buffers.push(i);
         } else if p.width == 1 {
             let _ = writeln!(
@@ -388,7 +401,7 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
             for (k, &i) in buffers.iter().enumerate() {
                 let _ = write!(
                     cond,
-                    "if (ret >= p{i} && ret <= p{i} + n{i})\n        printf(\"buf%d+%zu\", {k}, (size_t)(ret - p{i}));\n    else "
+                    "if (ret >= b{i} && ret <= b{i} + n{i})\n        printf(\"buf%d+%zu\", {k}, (size_t)(ret - p{i}));\n    else "
                 );
             }
             let _ = writeln!(
@@ -404,7 +417,7 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
         }
     }
     for i in &buffers {
-        let _ = writeln!(c, "    printf(\" buf=\");\n    hex(p{i}, n{i});");
+        let _ = writeln!(c, "    printf(\" buf=\");\n    hex(b{i}, n{i});");
     }
     c.push_str("    printf(\"\\n\");\n    return 0;\n}\n");
     c
@@ -414,10 +427,16 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
 /// its cap when it grows on demand; a scalar's bytes.
 fn max_bytes(p: &ParamSpec) -> u32 {
     match p.buffer {
-        Some(n) => 4 + p.cap.unwrap_or(n).max(n),
+        Some(n) => {
+            let offset = u32::from(p.offset.is_some());
+            4 + p.cap.unwrap_or(n).max(n) + p.lead() + offset
+        }
         None => p.object_size(),
     }
 }
+
+/// A buffer object's alignment under `--buffer-offset`, less one.
+const ALIGN_MASK: u32 = crate::crosscheck::BUFFER_ALIGN - 1;
 
 /// Each parameter's object in `test` (by name, else by position, as the engine's replay
 /// takes them), in parameter order: a buffer's of its size or, when it grows on demand,
@@ -433,7 +452,7 @@ fn objects_of<'t>(shape: &Shape, test: &'t KTest) -> std::result::Result<Vec<&'t
             .ok_or_else(|| format!("the test has no object for parameter '{}'", p.name))?;
         let size = p.object_size();
         let most = if p.buffer.is_some() {
-            max_bytes(p) - 4
+            max_bytes(p) - 4 - u32::from(p.offset.is_some())
         } else {
             size
         };
@@ -450,6 +469,21 @@ fn objects_of<'t>(shape: &Shape, test: &'t KTest) -> std::result::Result<Vec<&'t
             ));
         }
         out.push(object.bytes.as_slice());
+        let name = format!("{}{}", p.name, crate::crosscheck::OFFSET_SUFFIX);
+        if p.offset.is_none() && test.objects.iter().any(|o| o.name == name) {
+            return Err(format!(
+                "the test has an object '{name}': it was made with --buffer-offset, which its replay needs too"
+            ));
+        }
+        if p.offset.is_some() {
+            let offset = test
+                .objects
+                .iter()
+                .find(|o| o.name == name)
+                .filter(|o| o.bytes.len() == 1)
+                .ok_or_else(|| format!("the test has no one-byte object '{name}'"))?;
+            out.push(offset.bytes.as_slice());
+        }
     }
     Ok(out)
 }
@@ -458,11 +492,17 @@ fn objects_of<'t>(shape: &Shape, test: &'t KTest) -> std::result::Result<Vec<&'t
 /// buffer's after its count (4 bytes, little-endian).
 fn input_of(shape: &Shape, test: &KTest) -> std::result::Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
-    for (p, object) in shape.params.iter().zip(objects_of(shape, test)?) {
+    let objects = objects_of(shape, test)?;
+    let mut objects = objects.iter();
+    for p in &shape.params {
+        let object = objects.next().copied().unwrap_or_default();
         if p.buffer.is_some() {
             bytes.extend_from_slice(&(object.len() as u32).to_le_bytes());
         }
         bytes.extend_from_slice(object);
+        if p.offset.is_some() {
+            bytes.extend_from_slice(objects.next().copied().unwrap_or_default());
+        }
     }
     Ok(bytes)
 }
@@ -599,7 +639,20 @@ impl FunctionBuild {
             return Vec::new();
         };
         let mut shown = Vec::new();
-        for (p, mine) in self.shape.params.iter().zip(objects) {
+        let mut objects = objects.into_iter();
+        for p in &self.shape.params {
+            let Some(mut mine) = objects.next() else {
+                break;
+            };
+            if p.offset.is_some() {
+                let k = objects.next().and_then(|o| o.first().copied()).unwrap_or(0);
+                shown.push(format!(
+                    "{}{} = {k}",
+                    p.name,
+                    crate::crosscheck::OFFSET_SUFFIX
+                ));
+                mine = &mine[usize::from(k).min(mine.len())..];
+            }
             let bits = mine
                 .iter()
                 .rev()
@@ -725,6 +778,7 @@ mod tests {
             cap: None,
             compared: true,
             source_type: None,
+            offset: None,
         }
     }
 

@@ -245,3 +245,80 @@ fn r30_a_parameter_buffer_grows_on_demand_up_to_its_cap() {
         stderr(&o)
     );
 }
+
+// Word-at-a-time code has a prologue for a misaligned start that a buffer at a 16-byte
+// boundary never runs: a bug planted there is EQUIVALENT with the default placement, found
+// under --buffer-offset any (the offset an input, `s.offset`, which preconditions read the
+// buffer through), confirmed by replay in the engine and natively, and at a fixed offset
+// that runs it. Each file against itself stays EQUIVALENT; a test made with an offset is not
+// replayed without one.
+#[test]
+fn r30_buffer_offset_runs_the_misaligned_prologue() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let nul = ["--assume", "s[6] == 0"];
+    for cc in COMPILERS {
+        for opt in ["-O0", "-O2"] {
+            let a = compile(cc, "misaligned_a.c", d, opt, &[]);
+            let b = compile(cc, "misaligned_b.c", d, opt, &[]);
+            let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+            let at = format!("{cc} {opt}");
+            let with = |extra: &[&'static str]| -> Vec<&str> {
+                let mut args = vec![a, b, "--function", "wlen"];
+                args.extend(nul);
+                args.extend(extra);
+                args
+            };
+            let (code, text, _) = run(d, &with(&[]), "aligned");
+            assert_eq!(code, Some(0), "{at} aligned: {text}");
+            assert!(text.contains("at a 16-byte boundary"), "{at}: {text}");
+            let (code, text, report) = run(d, &with(&["--buffer-offset", "any"]), "any");
+            assert_eq!(code, Some(1), "{at} any: {text}");
+            assert!(
+                text.contains("'s.offset'; --buffer-offset any"),
+                "{at}: {text}"
+            );
+            let rows = other_rows(&report);
+            let row = rows.iter().find(|r| r["verdict"] == "diverged").unwrap();
+            assert_eq!(row["confirmed"], true, "{at}: {text}");
+            let offset = input(row, "s.offset");
+            assert!((1..=4).contains(&offset[0]), "{at}: offset {offset:?}");
+            let out = d.join("any");
+            let out = out.to_str().unwrap();
+            let args = ["replay", out, "--native", a, b, "--function", "wlen"];
+            let o = xcheck(d, &[&args[..], &["--buffer-offset", "any"]].concat());
+            let native = stdout(&o);
+            assert!(
+                native.contains("CONFIRMED natively"),
+                "{at}: {native}{}",
+                stderr(&o)
+            );
+            assert!(!native.contains("NOT confirmed"), "{at}: {native}");
+            let o = xcheck(d, &args);
+            assert_eq!(o.status.code(), Some(2), "{at}: {}", stdout(&o));
+            assert!(
+                stderr(&o).contains("made with --buffer-offset"),
+                "{}",
+                stderr(&o)
+            );
+            let (code, text, _) = run(d, &with(&["--buffer-offset", "1"]), "one");
+            assert_eq!(code, Some(1), "{at} offset 1: {text}");
+            let (code, text, _) = run(d, &with(&["--buffer-offset", "5"]), "five");
+            assert_eq!(code, Some(0), "{at} offset 5: {text}");
+            let mut own = vec![a, a, "--function", "wlen", "--buffer-offset", "any"];
+            own.extend(nul);
+            let (code, text, _) = run(d, &own, "self");
+            assert_eq!(code, Some(0), "{at} against itself: {text}");
+        }
+    }
+    let o = xcheck(
+        d,
+        &["x.bc", "y.bc", "--function", "f", "--buffer-offset", "16"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("expected any or an offset from 0 to 15"),
+        "{}",
+        stderr(&o)
+    );
+}
