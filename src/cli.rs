@@ -201,6 +201,11 @@ struct ParamArgs {
     /// from 0 to 15. Default: at the boundary.
     #[arg(long = "buffer-offset", value_name = "any|K")]
     buffer_offset: Option<crate::crosscheck::BufferOffset>,
+    /// Explore aliasing: the named pointer parameters (comma-separated; all plain pointer
+    /// parameters when none are named) point into one object, each at an offset that is an
+    /// input, so they may coincide, overlap or lie apart. Default: separate buffers.
+    #[arg(long, value_name = "P,Q", num_args = 0..=1, default_missing_value = "")]
+    alias: Option<String>,
     /// A precondition over the parameters (C-like: `n < 10 && s[3] == 0`). Repeatable.
     #[arg(long, value_name = "EXPR")]
     assume: Vec<String>,
@@ -747,6 +752,13 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
         check.buffer_cap = cap;
     }
     check.buffer_offset = p.buffer_offset;
+    check.alias = p.alias.as_ref().map(|list| {
+        list.split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(String::from)
+            .collect()
+    });
     check.assumes = p.assume.clone();
     check.compare_buffers = p.compare_buffers;
     if let Some(list) = &p.abstract_calls {
@@ -839,10 +851,11 @@ fn check_programs(
         || !args.params.buffer_size.is_empty()
         || args.params.buffer_cap.is_some()
         || args.params.buffer_offset.is_some()
+        || args.params.alias.is_some()
         || args.params.abstract_calls.is_some()
     {
         return Err(usage(
-            "--assume, --buffer-size, --buffer-cap, --buffer-offset and --abstract-calls apply to function checks (--function)"
+            "--assume, --buffer-size, --buffer-cap, --buffer-offset, --alias and --abstract-calls apply to function checks (--function)"
                 .into(),
         ));
     }

@@ -17,6 +17,26 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
         sig.params.iter().filter(|p| p.buffer.is_some()).collect();
     for (i, p) in sig.params.iter().enumerate() {
         let Some(size) = p.buffer else { continue };
+        if let Some(alias) = p.alias {
+            let total = sig.params[alias.leader].buffer.unwrap_or(0);
+            let group: Vec<String> = sig
+                .params
+                .iter()
+                .filter(|q| q.alias.is_some_and(|a| a.leader == alias.leader))
+                .map(|q| format!("'{}'", q.name))
+                .collect();
+            if alias.leader == i {
+                out.push(format!(
+                    "{} point into one object of {total} bytes at a {BUFFER_ALIGNMENT}-byte \
+                     boundary (--alias), each at an offset that is an input ('NAME.offset') \
+                     where its own bytes fit, so they may coincide, overlap or lie apart; the \
+                     object's bytes are inputs, its final bytes compared; a path that reads or \
+                     writes outside it ends unknown",
+                    group.join(", ")
+                ));
+            }
+            continue;
+        }
         let explicit = check
             .param_sizes
             .iter()
@@ -61,11 +81,26 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
             p.name
         ));
     }
-    if buffers.len() > 1 {
-        let names: Vec<String> = buffers.iter().map(|p| format!("'{}'", p.name)).collect();
+    let separate: Vec<String> = buffers
+        .iter()
+        .filter(|p| p.alias.is_none())
+        .map(|p| format!("'{}'", p.name))
+        .collect();
+    if buffers.len() > 1 && separate.len() == buffers.len() {
         out.push(format!(
-            "{} point to separate buffers: aliasing between them is not explored",
-            names.join(", ")
+            "{} point to separate buffers: aliasing between them is not explored (--alias \
+             explores it)",
+            separate.join(", ")
+        ));
+    } else if buffers.len() > 1 && !separate.is_empty() {
+        out.push(format!(
+            "{} {} to a buffer of its own: aliasing with the others is not explored",
+            separate.join(", "),
+            if separate.len() == 1 {
+                "points"
+            } else {
+                "point each"
+            }
         ));
     }
     if sig.globals.shared.iter().any(|g| g.input) {

@@ -21,7 +21,7 @@ mod setup;
 mod show;
 mod verdict;
 
-pub use setup::{BufferOffset, ParamSpec, Signature, BUFFER_ALIGN, OFFSET_SUFFIX};
+pub use setup::{Alias, BufferOffset, ParamSpec, Signature, BUFFER_ALIGN, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
@@ -59,6 +59,9 @@ pub struct FunctionCheck {
     /// Where buffers passed as plain pointers start within a 16-byte boundary
     /// (`--buffer-offset`). Default is `None`: at the boundary.
     pub buffer_offset: Option<setup::BufferOffset>,
+    /// Pointer parameters that point into one object, at offsets that are inputs
+    /// (`--alias`; empty: every plain pointer parameter). Default is `None`: each its own.
+    pub alias: Option<Vec<String>>,
     /// Per-parameter buffer sizes (`--buffer-size name=N`), overriding `buffer_size`.
     pub param_sizes: Vec<(String, u32)>,
     /// Preconditions, in the `--assume` language. Default is none.
@@ -89,6 +92,7 @@ impl FunctionCheck {
             buffer_size: 16,
             buffer_cap: DEFAULT_BUFFER_CAP,
             buffer_offset: None,
+            alias: None,
             param_sizes: Vec::new(),
             assumes: Vec::new(),
             compare_buffers: true,

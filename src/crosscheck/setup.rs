@@ -40,8 +40,29 @@ pub struct ParamSpec {
     /// before the buffer's (an input too), and the pointer is the object's address plus the
     /// offset, an input named `NAME.offset`.
     pub offset: Option<BufferOffset>,
+    /// Under `--alias`: the parameter whose object this buffer shares, and its own size.
+    pub alias: Option<Alias>,
 }
 
+/// A buffer in a group of pointer parameters that point into one object (`--alias`): the
+/// first of the group's object holds all their bytes (`ParamSpec::buffer` is its size, the
+/// sum of theirs), and each points into it at an offset of its own, an input
+/// (`NAME.offset`, 4 bytes) at which its `own` bytes fit: they may coincide, overlap or lie
+/// apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The index of the group's first parameter, whose object the group shares.
+    pub leader: usize,
+    /// The buffer's own size.
+    pub own: u32,
+}
+
+impl Alias {
+    /// The most an offset into an object of `total` bytes may be.
+    pub fn most(&self, total: u32) -> u32 {
+        total.saturating_sub(self.own)
+    }
+}
 /// Where a parameter's buffer starts within a [`BUFFER_ALIGN`]-byte boundary
 /// (`--buffer-offset`): at one offset, or at any (a symbolic input, so that code whose
 /// path depends on the alignment — a word-at-a-time loop's prologue — runs each way).
@@ -226,6 +247,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         ));
     }
     let mut params = Vec::new();
+    let mut direct = Vec::new();
     for (i, (pa, pb)) in fa.params.iter().zip(&fb.params).enumerate() {
         let name = pa
             .name
@@ -283,7 +305,12 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
             compared,
             source_type: pa.source_type.clone().or_else(|| pb.source_type.clone()),
             offset,
+            alias: None,
         });
+        direct.push(pa.pass == ParamPass::Direct && pb.pass == ParamPass::Direct);
+    }
+    if let Some(names) = &check.alias {
+        group_aliases(check, &mut params, &direct, names)?;
     }
     for (name, _) in &check.param_sizes {
         let known = params
@@ -308,6 +335,50 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         fp_equality: check.fp_equality,
         globals: super::globals::plan(module, a, b, check.globals),
     })
+}
+
+/// Puts the plain pointer parameters `names` (all of them when empty) into one object
+/// (`--alias`, [`Alias`]).
+fn group_aliases(
+    check: &FunctionCheck,
+    params: &mut [ParamSpec],
+    direct: &[bool],
+    names: &[String],
+) -> Result<()> {
+    for n in names {
+        if !params.iter().any(|p| p.name == *n) {
+            return Err(Error::Usage(format!(
+                "--alias {n}: '{}' has no parameter named '{n}'",
+                check.a_name
+            )));
+        }
+    }
+    let members: Vec<usize> = (0..params.len())
+        .filter(|&i| params[i].buffer.is_some() && direct[i])
+        .filter(|&i| names.is_empty() || names.contains(&params[i].name))
+        .collect();
+    if members.len() < 2 {
+        return Err(Error::Usage(format!(
+            "--alias: '{}' needs two pointer parameters to alias, it has {}",
+            check.a_name,
+            members.len()
+        )));
+    }
+    if check.buffer_offset.is_some() {
+        return Err(Error::Usage(
+            "--alias and --buffer-offset do not go together (an aliased buffer's offset is already an input)".into(),
+        ));
+    }
+    let leader = members[0];
+    let total: u32 = members.iter().filter_map(|&i| params[i].buffer).sum();
+    for &i in &members {
+        let own = params[i].buffer.unwrap_or(0);
+        params[i].alias = Some(Alias { leader, own });
+        params[i].cap = None;
+    }
+    params[leader].buffer = Some(total);
+    params[leader].cap = (check.buffer_cap > total).then_some(check.buffer_cap);
+    Ok(())
 }
 
 /// Parses every `--assume` text, naming the one at fault.
@@ -488,6 +559,18 @@ pub fn initial_state(
         let size = p.object_size();
         let mut growth = None;
         let lead = p.lead();
+        if let Some(alias) = p.alias.filter(|a| a.leader != i) {
+            // The group's object is its first parameter's.
+            let leader = &sig.params[alias.leader];
+            let offset = alias_offset(ex, &mut state, p, alias, leader, &inputs)?;
+            let base = args.bases[buffer_index(sig, alias.leader)];
+            args.values.push(at_offset(ex, base, Some(offset)));
+            args.bytes.push(args.bytes[alias.leader].clone());
+            args.growth.push(args.growth[alias.leader]);
+            args.offsets.push(Some(offset));
+            args.bases.push(base);
+            continue;
+        }
         let bytes: Vec<Value> = match &inputs {
             Inputs::Symbolic => {
                 // A buffer that grows has an input of its cap, of which it uses a prefix.
@@ -533,8 +616,9 @@ pub fn initial_state(
                     .collect()
             }
         };
-        let offset = match p.offset {
-            None => {
+        let offset = match (p.offset, p.alias) {
+            (_, Some(alias)) => Some(alias_offset(ex, &mut state, p, alias, p, &inputs)?),
+            (None, None) => {
                 if let Inputs::Concrete(ktest) = &inputs {
                     let name = format!("{}{OFFSET_SUFFIX}", p.name);
                     if ktest.objects.iter().any(|o| o.name == name) {
@@ -545,7 +629,7 @@ pub fn initial_state(
                 }
                 None
             }
-            Some(how) => Some(start_offset(ex, &mut state, p, how, &inputs)?),
+            (Some(how), None) => Some(start_offset(ex, &mut state, p, how, &inputs)?),
         };
         let value = match p.buffer {
             Some(_) => {
@@ -569,8 +653,8 @@ pub fn initial_state(
             })?;
             let p = &sig.params[index];
             Some(match p.buffer {
-                Some(n) => Binding::Buffer {
-                    bytes: caller_bytes(ex, &args.bytes[index], args.offsets[index], n),
+                Some(_) => Binding::Buffer {
+                    bytes: caller_bytes(ex, &args.bytes[index], args.offsets[index], p, sig),
                     elem: p.element_type().0,
                 },
                 None => Binding::Scalar {
@@ -662,6 +746,65 @@ fn start_offset(
     }
 }
 
+/// Where aliased parameter `p`'s buffer starts in its group's object, whose first
+/// parameter is `leader` (`--alias`): a fresh 4-byte input at which its bytes fit; on
+/// replay, the test's.
+fn alias_offset(
+    ex: &mut Executor<'_>,
+    state: &mut State,
+    p: &ParamSpec,
+    alias: Alias,
+    leader: &ParamSpec,
+    inputs: &Inputs<'_>,
+) -> Result<Value> {
+    let pool = ex.pool;
+    let name = format!("{}{OFFSET_SUFFIX}", p.name);
+    let most = alias.most(leader.buffer.unwrap_or(0));
+    match inputs {
+        Inputs::Concrete(ktest) => {
+            let o = ktest
+                .objects
+                .iter()
+                .find(|o| o.name == name && o.bytes.len() == 4)
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "test has no 4-byte object '{name}' (tests of --alias hold each buffer's offset)"
+                    ))
+                })?;
+            let k = u32::from_le_bytes([o.bytes[0], o.bytes[1], o.bytes[2], o.bytes[3]]);
+            if k > most {
+                return Err(Error::Usage(format!(
+                    "test object '{name}' is {k}: '{}' does not fit in the shared object there",
+                    p.name
+                )));
+            }
+            Ok(Value::concrete(PTR_WIDTH, u128::from(k)))
+        }
+        Inputs::Symbolic => {
+            let array = pool.new_array(&name, 4);
+            let info = pool.array_info(array);
+            state.inputs.push(SymbolicInput {
+                array,
+                name: info.name,
+                size: 4,
+            });
+            let bytes: Vec<ExprId> = (0..4).map(|k| pool.sym(array, k)).collect();
+            let offset = pool.concat_bytes(&bytes);
+            let fits = pool.ule(offset, pool.constant(32, u128::from(most)));
+            state.constraints.add(pool, fits, &mut ex.stats.constraints);
+            Ok(Value::from_expr(pool, pool.zext(offset, PTR_WIDTH)))
+        }
+    }
+}
+
+/// The index among the buffer parameters of parameter `index` (a buffer).
+pub fn buffer_index(sig: &Signature, index: usize) -> usize {
+    sig.params[..index]
+        .iter()
+        .filter(|p| p.buffer.is_some())
+        .count()
+}
+
 /// The pointer to a buffer whose object is at `base`: `base`, plus its start offset under
 /// `--buffer-offset`.
 pub fn at_offset(ex: &Executor<'_>, base: u64, offset: Option<Value>) -> Value {
@@ -676,12 +819,24 @@ pub fn at_offset(ex: &Executor<'_>, base: u64, offset: Option<Value>) -> Value {
     }
 }
 
-/// The `n` bytes a caller passed in a buffer whose object holds `object` and starts at
-/// `offset` in it (`--buffer-offset`): for a symbolic offset, each byte is a choice over the
-/// offsets it may be.
-fn caller_bytes(ex: &Executor<'_>, object: &[Value], offset: Option<Value>, n: u32) -> Vec<ExprId> {
+/// The bytes a caller passed in parameter `p`'s buffer, whose object holds `object`, at
+/// `offset` in it (`--buffer-offset`, `--alias`): for a symbolic offset, each byte is a
+/// choice over the offsets it may be.
+fn caller_bytes(
+    ex: &Executor<'_>,
+    object: &[Value],
+    offset: Option<Value>,
+    p: &ParamSpec,
+    sig: &Signature,
+) -> Vec<ExprId> {
     let pool = ex.pool;
-    let n = n as usize;
+    let (n, offsets) = match p.alias {
+        Some(alias) => {
+            let total = sig.params[alias.leader].buffer.unwrap_or(0);
+            (alias.own as usize, alias.most(total) as usize + 1)
+        }
+        None => (p.buffer.unwrap_or(0) as usize, BUFFER_ALIGN as usize),
+    };
     match offset {
         None => object.iter().take(n).map(|v| v.expr(pool)).collect(),
         Some(Value::Con { bits, .. }) => object[bits as usize..bits as usize + n]
@@ -692,7 +847,7 @@ fn caller_bytes(ex: &Executor<'_>, object: &[Value], offset: Option<Value>, n: u
             let o = o.expr(pool);
             (0..n)
                 .map(|k| {
-                    let last = BUFFER_ALIGN as usize - 1;
+                    let last = offsets - 1;
                     (0..last).rev().fold(object[last + k].expr(pool), |acc, c| {
                         let here = pool.eq(o, pool.constant(PTR_WIDTH, c as u128));
                         pool.ite(here, object[c + k].expr(pool), acc)
@@ -785,11 +940,17 @@ pub fn ktest_of(check: &FunctionCheck, sig: &Signature, inputs: &[InputValue]) -
     let objects = sig
         .params
         .iter()
-        .flat_map(|p| {
-            let offset = p
-                .offset
-                .map(|_| object(format!("{}{OFFSET_SUFFIX}", p.name), 1));
-            std::iter::once(object(p.name.clone(), p.object_size())).chain(offset)
+        .enumerate()
+        .flat_map(|(i, p)| {
+            let offset = match (p.offset, p.alias) {
+                (_, Some(_)) => Some(object(format!("{}{OFFSET_SUFFIX}", p.name), 4)),
+                (Some(_), None) => Some(object(format!("{}{OFFSET_SUFFIX}", p.name), 1)),
+                (None, None) => None,
+            };
+            // An aliased buffer's bytes are its group's first parameter's.
+            let own = p.alias.is_none_or(|a| a.leader == i);
+            let bytes = own.then(|| object(p.name.clone(), p.object_size()));
+            bytes.into_iter().chain(offset)
         })
         .chain(
             sig.globals

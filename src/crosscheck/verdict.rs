@@ -89,10 +89,11 @@ impl<'s> CrossDriver<'s> {
                 let concrete: Vec<u8> = (0..super::setup::buffer_len(state, &self.args, i))
                     .map(|k| concrete_byte(ex, input_byte(ex, &self.args, i, k), model))
                     .collect();
-                // Under --buffer-offset, where the buffer starts in its object: the buffer
-                // is shown from there, the offset as an input of its own.
-                let offset = self.args.offsets[i].map(|o| concrete_byte(ex, o, model));
-                let start = offset.map_or(0, usize::from).min(concrete.len());
+                // Under --buffer-offset or --alias, where the buffer starts in its object:
+                // the buffer is shown from there, the offset as an input of its own (4
+                // bytes under --alias); an aliased buffer's bytes are its group's first's.
+                let offset = self.args.offsets[i].map(|o| concrete_value(ex, o, model));
+                let start = offset.map_or(0, |o| o as usize).min(concrete.len());
                 let display = match p.buffer {
                     Some(_) => display_buffer(&concrete[start..]),
                     None => {
@@ -110,17 +111,19 @@ impl<'s> CrossDriver<'s> {
                         }
                     }
                 };
+                let width = if p.alias.is_some() { 4 } else { 1 };
                 let offset = offset.map(|o| InputValue {
                     name: format!("{}{OFFSET_SUFFIX}", p.name),
-                    bytes: vec![o],
+                    bytes: o.to_le_bytes()[..width].to_vec(),
                     display: o.to_string(),
                 });
-                std::iter::once(InputValue {
+                let own = p.alias.is_none_or(|a| a.leader == i);
+                let bytes = own.then(|| InputValue {
                     name: p.name.clone(),
                     bytes: concrete,
                     display,
-                })
-                .chain(offset)
+                });
+                bytes.into_iter().chain(offset)
             })
             .collect();
         // The values undefined behaviour gave on the path, so that replay takes it: those
@@ -164,7 +167,12 @@ impl<'s> CrossDriver<'s> {
         {
             if p.buffer.is_some() {
                 let growth = self.args.growth[i];
-                let address = make_buffer(ex, &mut state, &p.name, bytes, growth);
+                // An aliased buffer points into its group's object, made once.
+                let shared = p.alias.filter(|a| a.leader != i);
+                let address = match shared {
+                    Some(a) => buffers[super::setup::buffer_index(self.sig, a.leader)],
+                    None => make_buffer(ex, &mut state, &p.name, bytes, growth),
+                };
                 buffers.push(address);
                 values.push(at_offset(ex, address, self.args.offsets[i]));
             } else {
@@ -294,9 +302,13 @@ impl<'s> CrossDriver<'s> {
             .iter()
             .filter(|p| p.buffer.is_some())
             .map(|p| {
+                // A group of aliased buffers is one object, compared as its first's.
+                let shared = p
+                    .alias
+                    .is_some_and(|a| self.sig.params[a.leader].name != p.name);
                 (
                     format!("buffer '{}'", p.name),
-                    p.compared && self.compare_buffers,
+                    p.compared && self.compare_buffers && !shared,
                 )
             });
         let globals = self
@@ -780,6 +792,13 @@ fn defined_model(
             Ok(Err((model, UbFinding { phases, what })))
         }
         Err(why) => Err(Unanswered::GaveUp(why)),
+    }
+}
+
+fn concrete_value(ex: &Executor<'_>, v: Value, model: &Assignment) -> u64 {
+    match v {
+        Value::Con { bits, .. } => bits as u64,
+        Value::Sym(e) => ex.pool.eval(e, model) as u64,
     }
 }
 

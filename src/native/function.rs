@@ -106,6 +106,12 @@ pub fn supported(sig: &Signature) -> std::result::Result<(), Unsupported> {
         )));
     }
     for p in &sig.params {
+        if p.alias.is_some() {
+            return Err(Unsupported(format!(
+                "parameter '{}' points into an object shared with others (--alias)",
+                p.name
+            )));
+        }
         if p.buffer.is_some() && !p.compared {
             return Err(Unsupported(format!(
                 "parameter '{}' is a struct passed by value (byval)",
@@ -779,6 +785,7 @@ mod tests {
             compared: true,
             source_type: None,
             offset: None,
+            alias: None,
         }
     }
 
