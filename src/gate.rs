@@ -352,6 +352,9 @@ pub fn config_jobs(
         check.solver = base.solver.clone();
         check.globals = base.globals;
         check.fp_equality = base.fp_equality;
+        check.buffer_cap = base.buffer_cap;
+        check.buffer_offset = base.buffer_offset;
+        check.alias = base.alias.clone();
         let d = &cfg.defaults;
         check.buffer_size = f
             .and_then(|f| f.buffer_size)

@@ -357,6 +357,11 @@ fn group_aliases(
         .filter(|&i| params[i].buffer.is_some() && direct[i])
         .filter(|&i| names.is_empty() || names.contains(&params[i].name))
         .collect();
+    if members.len() < 2 && names.is_empty() {
+        // `--alias` over a whole library: a function with fewer than two pointer
+        // parameters has nothing to alias.
+        return Ok(());
+    }
     if members.len() < 2 {
         return Err(Error::Usage(format!(
             "--alias: '{}' needs two pointer parameters to alias, it has {}",
