@@ -1228,4 +1228,3 @@ fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit
     }
     Ok(c)
 }
-
