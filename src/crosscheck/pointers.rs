@@ -16,8 +16,8 @@
 //! point to (`&"yes"[0]`, `&table+12`, `&p[2]`, `&f`, `NULL`), never as engine addresses.
 
 use super::setup::{Arguments, Signature};
-use crate::exec::memory::ObjectKind;
-use crate::exec::State;
+use crate::exec::memory::{ObjectKind, RED_ZONE};
+use crate::exec::{State, Value};
 use crate::expr::{ExprId, ExprPool, Node};
 use crate::ir::{Module, Side, FUNCTION_BASE};
 use std::collections::{BTreeMap, HashSet};
@@ -184,6 +184,180 @@ pub fn b_to_a(pool: &ExprPool, spans: &[Span], e: ExprId) -> ExprId {
     through(pool, &reached, e)
 }
 
+/// Pointer-sized words: memory is compared word by word where B's word may be an address.
+pub const WORD: usize = 8;
+
+/// B's objects with their counterparts in A, made only when a value of B first looks like
+/// an address (most checks store none, and listing the path's heap objects costs a pass
+/// over its memory).
+pub struct Mover<'p, F: Fn() -> Vec<Span>> {
+    pool: &'p ExprPool,
+    spans: std::cell::OnceCell<Vec<Span>>,
+    make: F,
+}
+
+/// Two sides' memory compared by [`Mover::compare`].
+#[derive(Default)]
+pub struct Compared {
+    /// Whether each byte, or each word compared as a pointer, differs.
+    pub differ: Vec<ExprId>,
+    /// A's words that B's were compared with as pointers (which may reach heap objects
+    /// whose contents are compared in turn).
+    pub pointers: Vec<ExprId>,
+}
+
+impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
+    /// `make` lists the spans, sorted by B address.
+    pub fn new(pool: &'p ExprPool, make: F) -> Self {
+        Mover {
+            pool,
+            spans: std::cell::OnceCell::new(),
+            make,
+        }
+    }
+
+    pub fn spans(&self) -> &[Span] {
+        self.spans.get_or_init(&self.make)
+    }
+
+    /// Whether B's 64-bit value `e` may be the address of a B object with a counterpart:
+    /// a constant inside (or one past) one, or an expression with a constant within a red
+    /// zone of one. An integer that merely could equal such an address is not one.
+    pub fn may_point(&self, e: ExprId) -> bool {
+        let pool = self.pool;
+        if let Some(v) = pool.as_const(e) {
+            return v >= FUNCTION_BASE as u128 && self.holding(v as u64).is_some();
+        }
+        let constants = address_constants(pool, e);
+        !constants.is_empty() && constants.iter().any(|&c| self.near(c))
+    }
+
+    /// The span holding B's address `v`.
+    fn holding(&self, v: u64) -> Option<&Span> {
+        let spans = self.spans();
+        let i = spans.partition_point(|s| s.b <= v);
+        // A function's span (size 0) may share its address with nothing else; a global's
+        // one-past-the-end is a red zone away from the next object.
+        spans[..i].iter().rev().take(2).find(|s| s.holds(v))
+    }
+
+    /// Whether constant `c` lies in a span or in the red zone around one.
+    fn near(&self, c: u64) -> bool {
+        self.spans()
+            .iter()
+            .any(|s| s.b.saturating_sub(RED_ZONE) <= c && c <= s.b + s.size + RED_ZONE)
+    }
+
+    /// B's word at `bytes` (little-endian) when it may be an address: see [`Self::may_point`].
+    /// Bytes with no symbolic part nor an address-sized value are never made a word.
+    fn pointer_word(&self, bytes: &[Value]) -> Option<ExprId> {
+        let pool = self.pool;
+        if bytes.iter().all(Value::is_concrete) {
+            let v = bytes.iter().rev().fold(0u64, |acc, b| {
+                (acc << 8) | b.as_concrete().unwrap_or(0) as u64
+            });
+            return (v >= FUNCTION_BASE && self.holding(v).is_some())
+                .then(|| pool.constant(64, v as u128));
+        }
+        // A symbolic word is a candidate only when one of its bytes names an address.
+        let named = bytes.iter().any(|b| match b {
+            Value::Sym(e) => address_constants(pool, *e).iter().any(|&c| self.near(c)),
+            Value::Con { .. } => false,
+        });
+        named.then(|| word(pool, bytes))
+    }
+
+    /// Whether memory `a` of A and `b` of B (an object's bytes on each side; the bytes both
+    /// have) differ: each aligned word of B that may be an address of a B object with a
+    /// counterpart is moved into A's space ([`b_to_a`]) and compared with A's word; every
+    /// other byte as a byte.
+    pub fn compare(&self, a: &[Value], b: &[Value]) -> Compared {
+        let pool = self.pool;
+        let n = a.len().min(b.len());
+        let mut out = Compared::default();
+        let mut k = 0;
+        while k < n {
+            if k % WORD == 0 && k + WORD <= n {
+                if let Some(y) = self.pointer_word(&b[k..k + WORD]) {
+                    let x = word(pool, &a[k..k + WORD]);
+                    out.differ.push(pool.ne(x, b_to_a(pool, self.spans(), y)));
+                    out.pointers.push(x);
+                    k += WORD;
+                    continue;
+                }
+            }
+            out.differ.push(pool.ne(a[k].expr(pool), b[k].expr(pool)));
+            k += 1;
+        }
+        out
+    }
+
+    /// Whether values `x` of A and `y` of B of a width that is a multiple of 64 bits (a
+    /// returned integer or struct) differ: each 64-bit word of `y` that may be an address
+    /// moved into A's space first. `None` when no word may be one.
+    pub fn compare_words(&self, x: ExprId, y: ExprId) -> Option<Compared> {
+        let pool = self.pool;
+        let width = pool.width(y);
+        if width % 64 != 0 || pool.width(x) != width {
+            return None;
+        }
+        let words: Vec<(ExprId, ExprId)> = (0..width / 64)
+            .map(|j| (pool.extract(x, 64 * j, 64), pool.extract(y, 64 * j, 64)))
+            .collect();
+        if !words.iter().any(|&(_, yw)| self.may_point(yw)) {
+            return None;
+        }
+        let mut out = Compared::default();
+        for (xw, yw) in words {
+            if self.may_point(yw) {
+                out.differ.push(pool.ne(xw, b_to_a(pool, self.spans(), yw)));
+                out.pointers.push(xw);
+            } else {
+                out.differ.push(pool.ne(xw, yw));
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The little-endian word of `bytes`.
+fn word(pool: &ExprPool, bytes: &[Value]) -> ExprId {
+    let exprs: Vec<ExprId> = bytes.iter().map(|b| b.expr(pool)).collect();
+    pool.concat_bytes(&exprs)
+}
+
+/// Whether B's initializer `b` of a global holds what A's `a` holds, its words that are
+/// addresses of B's globals or functions (`spans`, from [`module_spans`]) moved to their
+/// counterparts in A.
+pub fn initializers_correspond(spans: &[Span], a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if k % WORD == 0 && k + WORD <= a.len() {
+            let read = |bytes: &[u8]| {
+                let mut w = [0u8; WORD];
+                w.copy_from_slice(&bytes[k..k + WORD]);
+                u64::from_le_bytes(w)
+            };
+            let (x, y) = (read(a), read(b));
+            if let Some(s) = spans.iter().find(|s| y >= FUNCTION_BASE && s.holds(y)) {
+                if x != y - s.b + s.a {
+                    return false;
+                }
+                k += WORD;
+                continue;
+            }
+        }
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
 /// At most this many spans are tried for a symbolic pointer whatever its constants.
 const ALL_SPANS: usize = 256;
 
@@ -262,6 +436,88 @@ pub fn describe_pointer(module: &Module, state: &State, address: u64) -> String 
         }
         _ => offset_form(&format!("({})", object.name), offset),
     }
+}
+
+/// `address` by what it points to when it is one: a function, or inside (or one past) an
+/// object of `state`.
+pub fn pointed(module: &Module, state: &State, address: u64) -> Option<String> {
+    if address < FUNCTION_BASE {
+        return None;
+    }
+    let in_object = module.function_at(address).is_some()
+        || state.memory.find(address).is_some()
+        || state
+            .memory
+            .find(address.wrapping_sub(1))
+            .is_some_and(|(o, _)| o.address + o.size == address);
+    in_object.then(|| describe_pointer(module, state, address))
+}
+
+/// One side's memory (`bytes`, their values `concrete`) as a result shows it: a C string
+/// literal; or, when an aligned word holds an address (a word of constant bytes or with an
+/// address constant, whose value points into an object or at a function), in braces, each
+/// such word by what it points to and the bytes between as literals:
+/// `{&s[2], "\0\0\0\0\0\0\0\0"}`.
+pub fn display_memory(
+    module: &Module,
+    state: &State,
+    pool: &ExprPool,
+    bytes: &[Value],
+    concrete: &[u8],
+) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut run: Vec<u8> = Vec::new();
+    let mut k = 0;
+    while k < concrete.len() {
+        if k % WORD == 0 && k + WORD <= concrete.len() && k + WORD <= bytes.len() {
+            let named = bytes[k..k + WORD].iter().all(Value::is_concrete)
+                || bytes[k..k + WORD].iter().any(|b| match b {
+                    Value::Sym(e) => !address_constants(pool, *e).is_empty(),
+                    Value::Con { .. } => false,
+                });
+            let mut w = [0u8; WORD];
+            w.copy_from_slice(&concrete[k..k + WORD]);
+            let shown = named
+                .then(|| pointed(module, state, u64::from_le_bytes(w)))
+                .flatten();
+            if let Some(text) = shown {
+                if !run.is_empty() {
+                    parts.push(super::show::display_buffer(&std::mem::take(&mut run)));
+                }
+                parts.push(text);
+                k += WORD;
+                continue;
+            }
+        }
+        run.push(concrete[k]);
+        k += 1;
+    }
+    if parts.is_empty() {
+        return super::show::display_buffer(&run);
+    }
+    if !run.is_empty() {
+        parts.push(super::show::display_buffer(&run));
+    }
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// A value of a multiple of 64 bits wider than one word (a returned struct) as a result
+/// shows it, when a word points into an object or at a function: `{&"yes"[0], 1}`.
+pub fn display_words(module: &Module, state: &State, width: u32, bits: u128) -> Option<String> {
+    if width <= 64 || width % 64 != 0 || width > 128 {
+        return None;
+    }
+    let words: Vec<u64> = (0..width / 64).map(|j| (bits >> (64 * j)) as u64).collect();
+    let shown: Vec<Option<String>> = words.iter().map(|&w| pointed(module, state, w)).collect();
+    if shown.iter().all(Option::is_none) {
+        return None;
+    }
+    let parts: Vec<String> = words
+        .iter()
+        .zip(shown)
+        .map(|(&w, s)| s.unwrap_or_else(|| super::show::display_int(64, w as u128)))
+        .collect();
+    Some(format!("{{{}}}", parts.join(", ")))
 }
 
 fn offset_form(name: &str, offset: u64) -> String {
