@@ -576,6 +576,61 @@ mod tests {
     }
 
     #[test]
+    fn memory_words_that_are_addresses_of_b_move_and_other_bytes_stay() {
+        let pool = ExprPool::new();
+        let spans = vec![Span {
+            b: 0x2_0000_0000,
+            a: 0x1_0000_0000,
+            size: 16,
+        }];
+        let mover = Mover::new(&pool, || spans.clone());
+        let bytes = |w: u64| -> Vec<Value> {
+            w.to_le_bytes()
+                .iter()
+                .map(|&b| Value::concrete(8, b as u128))
+                .collect()
+        };
+        let differ = |a: &[Value], b: &[Value]| {
+            let c = mover.compare(a, b);
+            pool.as_const(pool.or_all(&c.differ))
+        };
+        // Offset 4 of the object on both sides: equal, compared as a pointer.
+        let (a, b) = (bytes(0x1_0000_0004), bytes(0x2_0000_0004));
+        assert_eq!(differ(&a, &b), Some(0));
+        assert_eq!(mover.compare(&a, &b).pointers.len(), 1);
+        // Another offset, an address in no span (an object of B alone), an integer: bytes.
+        assert_eq!(
+            differ(&bytes(0x1_0000_0004), &bytes(0x2_0000_0005)),
+            Some(1)
+        );
+        assert_eq!(
+            differ(&bytes(0x1_0000_0004), &bytes(0x3_0000_0004)),
+            Some(1)
+        );
+        assert_eq!(differ(&bytes(7), &bytes(7)), Some(0));
+        assert!(mover.compare(&bytes(7), &bytes(7)).pointers.is_empty());
+        // A word not at a multiple of 8 is bytes.
+        let mut a = vec![Value::concrete(8, 0)];
+        a.extend(bytes(0x1_0000_0004));
+        let mut b = vec![Value::concrete(8, 0)];
+        b.extend(bytes(0x2_0000_0004));
+        assert_eq!(differ(&a, &b), Some(1));
+        // Initializers: B's address of the object corresponds to A's.
+        let init = |w: u64| w.to_le_bytes().to_vec();
+        assert!(initializers_correspond(
+            &spans,
+            &init(0x1_0000_0008),
+            &init(0x2_0000_0008)
+        ));
+        assert!(!initializers_correspond(
+            &spans,
+            &init(0x1_0000_0008),
+            &init(0x2_0000_0000)
+        ));
+        assert!(initializers_correspond(&spans, &init(0), &init(0)));
+    }
+
+    #[test]
     fn only_printable_nul_terminated_constants_are_string_literals() {
         assert_eq!(string_literal(true, b"yes\0").as_deref(), Some("\"yes\""));
         assert_eq!(string_literal(false, b"yes\0"), None);
