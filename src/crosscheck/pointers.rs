@@ -267,6 +267,21 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
         named.then(|| word(pool, bytes))
     }
 
+    /// Whether A's word `x` differs from B's word `y`, which may be an address: from `y`
+    /// moved into A's space and from `y` itself. A word that only may be an address (data
+    /// loaded through a pointer names the pointer's constants, and moving such data when
+    /// its value happens to fall in an object would make it differ) is then equal when its
+    /// bits are; an address of B is never an address of A, so a pointer equal to A's only
+    /// bit for bit is one to an object both sides share.
+    fn words_differ(&self, x: ExprId, y: ExprId) -> ExprId {
+        let pool = self.pool;
+        let moved = b_to_a(pool, self.spans(), y);
+        if moved == y {
+            return pool.ne(x, y);
+        }
+        pool.bool_and(pool.ne(x, y), pool.ne(x, moved))
+    }
+
     /// Whether memory `a` of A and `b` of B (an object's bytes on each side; the bytes both
     /// have) differ: each aligned word of B that may be an address of a B object with a
     /// counterpart is moved into A's space ([`b_to_a`]) and compared with A's word; every
@@ -280,7 +295,7 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
             if k % WORD == 0 && k + WORD <= n {
                 if let Some(y) = self.pointer_word(&b[k..k + WORD]) {
                     let x = word(pool, &a[k..k + WORD]);
-                    out.differ.push(pool.ne(x, b_to_a(pool, self.spans(), y)));
+                    out.differ.push(self.words_differ(x, y));
                     out.pointers.push(x);
                     k += WORD;
                     continue;
@@ -310,7 +325,7 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
         let mut out = Compared::default();
         for (xw, yw) in words {
             if self.may_point(yw) {
-                out.differ.push(pool.ne(xw, b_to_a(pool, self.spans(), yw)));
+                out.differ.push(self.words_differ(xw, yw));
                 out.pointers.push(xw);
             } else {
                 out.differ.push(pool.ne(xw, yw));
