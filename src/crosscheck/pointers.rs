@@ -9,11 +9,17 @@
 //! - a constant global of equal bytes, whatever each compiler named it (string literals,
 //!   constant tables);
 //! - heap objects by allocation order on the path (their contents are compared too when a
-//!   side returns a pointer into one: [`heap_pairs`]).
+//!   compared pointer may point into one: [`heap_pairs`]).
+//!
+//! Pointers stored in memory (buffers, globals, `sret`, reached heap objects) and in the
+//! words of a returned struct are compared the same way, word by word ([`Mover`]): each
+//! aligned 8-byte word of B that may be an address of a B object with a counterpart is
+//! moved, every other byte compared as a byte.
 //!
 //! An object of B with no counterpart keeps its address, which no object of A has: a
-//! pointer into it differs from every pointer A returns. Pointers are shown by what they
-//! point to (`&"yes"[0]`, `&table+12`, `&p[2]`, `&f`, `NULL`), never as engine addresses.
+//! pointer into it differs from every pointer A has. Pointers are shown by what they
+//! point to (`&"yes"[0]`, `&table+12`, `&p[2]`, `&f`, `NULL`; memory holding some as
+//! `{&s[2], "\0\0"}`), never as engine addresses.
 
 use super::setup::{Arguments, Signature};
 use crate::exec::memory::{ObjectKind, RED_ZONE};
@@ -194,6 +200,9 @@ pub struct Mover<'p, F: Fn() -> Vec<Span>> {
     pool: &'p ExprPool,
     spans: std::cell::OnceCell<Vec<Span>>,
     make: F,
+    /// Whether an expression holds a constant in the address range, per node seen: the
+    /// bytes of one word, and often of one buffer, share their subexpressions.
+    addressed: std::cell::RefCell<std::collections::HashMap<ExprId, bool>>,
 }
 
 /// Two sides' memory compared by [`Mover::compare`].
@@ -213,7 +222,45 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
             pool,
             spans: std::cell::OnceCell::new(),
             make,
+            addressed: Default::default(),
         }
+    }
+
+    /// Whether `e` holds a 64-bit constant at or above the functions' region (what
+    /// [`address_constants`] finds, in at most as many new nodes), remembered per node.
+    fn has_address(&self, e: ExprId) -> bool {
+        let pool = self.pool;
+        let mut memo = self.addressed.borrow_mut();
+        if let Some(&known) = memo.get(&e) {
+            return known;
+        }
+        let mut budget = ADDRESS_SEARCH_NODES;
+        let mut stack = vec![(e, false)];
+        while let Some((x, expanded)) = stack.pop() {
+            if memo.contains_key(&x) {
+                continue;
+            }
+            let node = pool.node(x);
+            if expanded {
+                let own = matches!(node, Node::Const { value, .. }
+                    if value >= FUNCTION_BASE as u128 && value <= u64::MAX as u128);
+                let below = node
+                    .children()
+                    .any(|c| memo.get(&c).copied().unwrap_or(false));
+                memo.insert(x, own || below);
+            } else if budget == 0 {
+                memo.insert(x, false);
+            } else {
+                budget -= 1;
+                stack.push((x, true));
+                stack.extend(
+                    node.children()
+                        .filter(|c| !memo.contains_key(c))
+                        .map(|c| (c, false)),
+                );
+            }
+        }
+        memo.get(&e).copied().unwrap_or(false)
     }
 
     pub fn spans(&self) -> &[Span] {
@@ -228,8 +275,7 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
         if let Some(v) = pool.as_const(e) {
             return v >= FUNCTION_BASE as u128 && self.holding(v as u64).is_some();
         }
-        let constants = address_constants(pool, e);
-        !constants.is_empty() && constants.iter().any(|&c| self.near(c))
+        self.has_address(e) && address_constants(pool, e).iter().any(|&c| self.near(c))
     }
 
     /// The span holding B's address `v`.
@@ -261,7 +307,9 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
         }
         // A symbolic word is a candidate only when one of its bytes names an address.
         let named = bytes.iter().any(|b| match b {
-            Value::Sym(e) => address_constants(pool, *e).iter().any(|&c| self.near(c)),
+            Value::Sym(e) => {
+                self.has_address(*e) && address_constants(pool, *e).iter().any(|&c| self.near(c))
+            }
             Value::Con { .. } => false,
         });
         named.then(|| word(pool, bytes))
@@ -389,13 +437,16 @@ fn through(pool: &ExprPool, spans: &[Span], e: ExprId) -> ExprId {
     out
 }
 
+/// At most this many nodes of an expression are searched for address constants.
+const ADDRESS_SEARCH_NODES: usize = 4096;
+
 /// The 64-bit constants in `e` that may be addresses (at or above the functions' region).
 fn address_constants(pool: &ExprPool, e: ExprId) -> Vec<u64> {
     let mut seen: HashSet<ExprId> = HashSet::new();
     let mut stack = vec![e];
     let mut found = Vec::new();
     while let Some(x) = stack.pop() {
-        if !seen.insert(x) || seen.len() > 4096 {
+        if !seen.insert(x) || seen.len() > ADDRESS_SEARCH_NODES {
             continue;
         }
         let node = pool.node(x);

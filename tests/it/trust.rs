@@ -1,6 +1,6 @@
-//! Verdicts that rest on nothing unstated (`// See: #30`): pointers in results compared by
-//! what they point to, and undefined behaviour reported rather than given a value. Each
-//! fixture pair is built at -O0 and -O2 by clang-19 and clang-14.
+//! Verdicts that rest on nothing unstated (`// See: #30`): pointers in results and in
+//! memory compared by what they point to, and undefined behaviour reported rather than given
+//! a value. Each fixture pair is built at -O0 and -O2 by clang-19 and clang-14.
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
