@@ -88,6 +88,7 @@ pub fn module_spans(module: &Module) -> Vec<Span> {
             .or_default()
             .push(a.address);
     }
+    let mut tables = Vec::new();
     for g in left {
         if let Some(a) = a_constants.get(g.init.as_slice()).and_then(|v| v.first()) {
             spans.push(Span {
@@ -95,6 +96,8 @@ pub fn module_spans(module: &Module) -> Vec<Span> {
                 a: *a,
                 size: g.size,
             });
+        } else if g.holds_pointers {
+            tables.push(g);
         }
     }
     // Functions: by name, a function pointer being its address alone.
@@ -105,6 +108,37 @@ pub fn module_spans(module: &Module) -> Vec<Span> {
                 a: module.function(a).address,
                 size: 0,
             });
+        }
+    }
+    // Constants holding pointers (tables of strings or functions): equal once their
+    // pointers are moved, the same-named one first; a round per level of tables pointing
+    // to tables.
+    let a_tables: Vec<&crate::ir::Global> = side_globals(Side::A)
+        .filter(|a| a.is_constant && a.holds_pointers)
+        .collect();
+    while !tables.is_empty() {
+        let before = tables.len();
+        tables.retain(|g| {
+            let fits = |a: &&&crate::ir::Global| initializers_correspond(&spans, &a.init, &g.init);
+            let found = a_tables
+                .iter()
+                .filter(|a| a.source_name == g.source_name)
+                .find(fits)
+                .or_else(|| a_tables.iter().find(fits));
+            match found {
+                Some(a) => {
+                    spans.push(Span {
+                        b: g.address,
+                        a: a.address,
+                        size: g.size,
+                    });
+                    false
+                }
+                None => true,
+            }
+        });
+        if tables.len() == before {
+            break;
         }
     }
     spans.sort_by_key(|s| s.b);
@@ -275,7 +309,21 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
         if let Some(v) = pool.as_const(e) {
             return v >= FUNCTION_BASE as u128 && self.holding(v as u64).is_some();
         }
-        self.has_address(e) && address_constants(pool, e).iter().any(|&c| self.near(c))
+        let known = pool.known_bits(e);
+        self.near_range((known.mask as u64, known.value as u64))
+            || self.has_address(e) && address_constants(pool, e).iter().any(|&c| self.near(c))
+    }
+
+    /// Whether a 64-bit value whose known bits are `(mask, value)` has its upper half
+    /// fixed and may lie in a span or the red zone around one.
+    fn near_range(&self, (mask, value): (u64, u64)) -> bool {
+        let (lo, hi) = (value & mask, value | !mask);
+        hi >= FUNCTION_BASE
+            && hi - lo < 1 << 32
+            && self
+                .spans()
+                .iter()
+                .any(|s| s.b.saturating_sub(RED_ZONE) <= hi && lo <= s.b + s.size + RED_ZONE)
     }
 
     /// The span holding B's address `v`.
@@ -305,14 +353,16 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
             return (v >= FUNCTION_BASE && self.holding(v).is_some())
                 .then(|| pool.constant(64, v as u128));
         }
-        // A symbolic word is a candidate only when one of its bytes names an address.
+        // A symbolic word is a candidate when one of its bytes names an address, or when
+        // the bits its structure fixes leave it near an object (a pointer read from a
+        // table at a symbolic index: `concat(0x1000001, ite(c, 0x90, 0x40))`).
         let named = bytes.iter().any(|b| match b {
             Value::Sym(e) => {
                 self.has_address(*e) && address_constants(pool, *e).iter().any(|&c| self.near(c))
             }
             Value::Con { .. } => false,
         });
-        named.then(|| word(pool, bytes))
+        (named || self.near_range(known_word(pool, bytes))).then(|| word(pool, bytes))
     }
 
     /// Whether A's word `x` differs from B's word `y`, which may be an address: from `y`
@@ -381,6 +431,23 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
         }
         Some(out)
     }
+}
+
+/// The bits of the little-endian word of `bytes` that their structure fixes: (mask, value).
+fn known_word(pool: &ExprPool, bytes: &[Value]) -> (u64, u64) {
+    let (mut mask, mut value) = (0u64, 0u64);
+    for (k, b) in bytes.iter().enumerate().take(WORD) {
+        let (m, v) = match *b {
+            Value::Con { bits, .. } => (0xff, bits as u64 & 0xff),
+            Value::Sym(e) => {
+                let known = pool.known_bits(e);
+                (known.mask as u64 & 0xff, known.value as u64 & 0xff)
+            }
+        };
+        mask |= m << (8 * k);
+        value |= v << (8 * k);
+    }
+    (mask, value)
 }
 
 /// The little-endian word of `bytes`.
@@ -520,8 +587,9 @@ pub fn pointed(module: &Module, state: &State, address: u64) -> Option<String> {
 }
 
 /// One side's memory (`bytes`, their values `concrete`) as a result shows it: a C string
-/// literal; or, when an aligned word holds an address (a word of constant bytes or with an
-/// address constant, whose value points into an object or at a function), in braces, each
+/// literal; or, when an aligned word holds an address (a word whose upper half its
+/// structure fixes or with an address constant, whose value points into an object or at a
+/// function), in braces, each
 /// such word by what it points to and the bytes between as literals:
 /// `{&s[2], "\0\0\0\0\0\0\0\0"}`.
 pub fn display_memory(
@@ -536,7 +604,8 @@ pub fn display_memory(
     let mut k = 0;
     while k < concrete.len() {
         if k % WORD == 0 && k + WORD <= concrete.len() && k + WORD <= bytes.len() {
-            let named = bytes[k..k + WORD].iter().all(Value::is_concrete)
+            let (mask, _) = known_word(pool, &bytes[k..k + WORD]);
+            let named = mask >> 32 == 0xffff_ffff
                 || bytes[k..k + WORD].iter().any(|b| match b {
                     Value::Sym(e) => !address_constants(pool, *e).is_empty(),
                     Value::Con { .. } => false,
