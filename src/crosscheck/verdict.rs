@@ -223,7 +223,8 @@ impl<'s> CrossDriver<'s> {
         spans
     }
 
-    /// For each pointer of A compared with B's (`roots`: what holds it, the pointer): each
+    /// For each pointer of A compared with B's (`roots`: the memory that holds it, `None` for
+    /// the return value; the pointer): each
     /// heap object of A that it may point into, whether that object's contents differ from
     /// its counterpart's in B (the bytes both have; words that may be addresses compared as
     /// pointers, whose heap objects are compared in turn), named after the object and what
@@ -233,7 +234,7 @@ impl<'s> CrossDriver<'s> {
         ex: &Executor<'_>,
         state: &State,
         mover: &pointers::Mover<'_, impl Fn() -> Vec<Span>>,
-        roots: Vec<(String, ExprId)>,
+        roots: Vec<(Option<String>, ExprId)>,
     ) -> Vec<(String, ExprId)> {
         let pool = ex.pool;
         let mut terms = Vec::new();
@@ -243,7 +244,7 @@ impl<'s> CrossDriver<'s> {
         let pairs = pointers::heap_pairs(state, state.second_start);
         let mut seen = vec![false; pairs.len()];
         // What reaches the pointer, the pointer, and when the route to it is taken.
-        let mut work: Vec<(String, ExprId, ExprId)> = roots
+        let mut work: Vec<(Option<String>, ExprId, ExprId)> = roots
             .into_iter()
             .rev()
             .map(|(via, x)| (via, x, pool.true_()))
@@ -265,10 +266,9 @@ impl<'s> CrossDriver<'s> {
                 let n = a_size.min(b_size) as usize;
                 let compared =
                     mover.compare(&xa.read_bytes(pool, 0, n), &xb.read_bytes(pool, 0, n));
-                let name = if via == "returned" {
-                    format!("returned object ({})", object.name)
-                } else {
-                    format!("object ({}) reached from {via}", object.name)
+                let name = match &via {
+                    None => format!("returned object ({})", object.name),
+                    Some(memory) => format!("object ({}) reached from {memory}", object.name),
                 };
                 terms.push((name, pool.bool_and(inside, pool.or_all(&compared.differ))));
                 for p in compared.pointers.into_iter().rev() {
@@ -449,7 +449,7 @@ impl<'s> CrossDriver<'s> {
                 },
             ) => {
                 // Pointers of A compared with B's, for the heap objects they reach.
-                let mut roots: Vec<(String, ExprId)> = Vec::new();
+                let mut roots: Vec<(Option<String>, ExprId)> = Vec::new();
                 if let (Some(x), Some(y)) = (va, vb) {
                     let (x, y) = (x.expr(pool), y.expr(pool));
                     let differ = if self.sig.ret_is_float {
@@ -457,10 +457,10 @@ impl<'s> CrossDriver<'s> {
                     } else if let Some(d) = self.fields_differ(pool, x, y) {
                         d
                     } else if self.sig.ret_is_pointer {
-                        roots.push(("returned".into(), x));
+                        roots.push((None, x));
                         pool.ne(x, pointers::b_to_a(pool, mover.spans(), y))
                     } else if let Some(words) = mover.compare_words(x, y) {
-                        roots.extend(words.pointers.into_iter().map(|p| ("returned".into(), p)));
+                        roots.extend(words.pointers.into_iter().map(|p| (None, p)));
                         pool.or_all(&words.differ)
                     } else {
                         pool.ne(x, y)
@@ -474,7 +474,7 @@ impl<'s> CrossDriver<'s> {
                         continue;
                     }
                     let memory = mover.compare(xa, xb);
-                    roots.extend(memory.pointers.into_iter().map(|p| (name.clone(), p)));
+                    roots.extend(memory.pointers.into_iter().map(|p| (Some(name.clone()), p)));
                     terms.push((name, pool.or_all(&memory.differ)));
                 }
                 terms.extend(self.reached_objects(ex, state, &mover, roots));
