@@ -411,7 +411,7 @@ impl<'p, F: Fn() -> Vec<Span>> Mover<'p, F> {
     pub fn compare_words(&self, x: ExprId, y: ExprId) -> Option<Compared> {
         let pool = self.pool;
         let width = pool.width(y);
-        if width % 64 != 0 || pool.width(x) != width {
+        if !width.is_multiple_of(64) || pool.width(x) != width {
             return None;
         }
         let words: Vec<(ExprId, ExprId)> = (0..width / 64)
@@ -636,10 +636,10 @@ pub fn display_memory(
     format!("{{{}}}", parts.join(", "))
 }
 
-/// A value of a multiple of 64 bits wider than one word (a returned struct) as a result
+/// A value of two 64-bit words (a struct returned in two registers) as a result
 /// shows it, when a word points into an object or at a function: `{&"yes"[0], 1}`.
 pub fn display_words(module: &Module, state: &State, width: u32, bits: u128) -> Option<String> {
-    if width <= 64 || width % 64 != 0 || width > 128 {
+    if width != 128 {
         return None;
     }
     let words: Vec<u64> = (0..width / 64).map(|j| (bits >> (64 * j)) as u64).collect();
