@@ -21,7 +21,6 @@
 //! point to (`&"yes"[0]`, `&table+12`, `&p[2]`, `&f`, `NULL`; memory holding some as
 //! `{&s[2], "\0\0"}`), never as engine addresses.
 
-use super::setup::{Arguments, Signature};
 use crate::exec::memory::{ObjectKind, RED_ZONE};
 use crate::exec::{State, Value};
 use crate::expr::{ExprId, ExprPool, Node};
@@ -168,25 +167,14 @@ pub fn heap_pairs(state: &State, b_start: u64) -> Vec<(Extent, Extent)> {
     a.into_iter().zip(b).collect()
 }
 
-/// The path's part of the correspondence: the parameters' buffers and the heap objects.
-pub fn path_spans(state: &State, sig: &Signature, args: &Arguments, b_start: u64) -> Vec<Span> {
-    let a_buffers = sig
-        .params
-        .iter()
-        .zip(&args.values)
-        .filter(|(p, _)| p.buffer.is_some())
-        .map(|(_, v)| v.as_concrete().unwrap_or(0) as u64);
-    let sizes = sig.params.iter().filter_map(|p| p.buffer);
+/// The path's part of the correspondence: the parameters' buffers (`a_buffers`: A's
+/// address and the size of each, in the order of `State::buffers`) and the heap objects.
+pub fn path_spans(state: &State, a_buffers: &[Extent], b_start: u64) -> Vec<Span> {
     let mut spans: Vec<Span> = state
         .buffers
         .iter()
         .zip(a_buffers)
-        .zip(sizes)
-        .map(|((&b, a), size)| Span {
-            b,
-            a,
-            size: size as u64,
-        })
+        .map(|(&b, &(a, size))| Span { b, a, size })
         .collect();
     for ((a, _), (b, size)) in heap_pairs(state, b_start) {
         spans.push(Span { b, a, size });
@@ -218,6 +206,20 @@ pub fn b_to_a(pool: &ExprPool, spans: &[Span], e: ExprId) -> ExprId {
         if let Some(s) = below {
             if !reached.contains(s) {
                 reached.push(*s);
+            }
+        }
+    }
+    // A pointer read from a table at a symbolic index has no address constant, but its
+    // upper bytes are known: the spans its range meets.
+    if pool.width(e) == 64 {
+        let known = pool.known_bits(e);
+        let (mask, value) = (known.mask as u64, known.value as u64);
+        let (lo, hi) = (value & mask, value | !mask);
+        if hi - lo < 1 << 32 {
+            for s in spans.iter().filter(|s| s.b <= hi && lo <= s.b + s.size) {
+                if !reached.contains(s) {
+                    reached.push(*s);
+                }
             }
         }
     }
@@ -708,6 +710,30 @@ mod tests {
         // An address in no span stays.
         let far = pool.constant(64, 0x3_0000_0000);
         assert_eq!(b_to_a(&pool, &spans, far), far);
+    }
+
+    #[test]
+    fn among_many_spans_a_pointer_with_known_upper_bytes_moves_through_those_it_meets() {
+        let pool = ExprPool::new();
+        let spans: Vec<Span> = (0..ALL_SPANS as u64 + 10)
+            .map(|k| Span {
+                b: 0x2_0000_0000 + 0x100 * k,
+                a: 0x1_0000_0000 + 0x100 * k,
+                size: 16,
+            })
+            .collect();
+        // A table read at a symbolic index: `0x2_0000_05` then 0x00 or 0x08.
+        let c = pool.new_array("c", 1);
+        let cond = pool.eq(pool.sym(c, 0), pool.constant(8, 7));
+        let low = pool.ite(cond, pool.constant(8, 0x08), pool.constant(8, 0));
+        let p = pool.concat(pool.constant(56, 0x2_0000_05), low);
+        assert!(pool.as_const(p).is_none());
+        let moved = b_to_a(&pool, &spans, p);
+        let mut m = crate::expr::Assignment::new();
+        m.set(c, vec![7]);
+        assert_eq!(pool.eval(moved, &m), 0x1_0000_0508);
+        m.set(c, vec![1]);
+        assert_eq!(pool.eval(moved, &m), 0x1_0000_0500);
     }
 
     #[test]

@@ -213,12 +213,14 @@ impl<'s> CrossDriver<'s> {
             .module_spans
             .get_or_init(|| pointers::module_spans(ex.module))
             .clone();
-        spans.extend(pointers::path_spans(
-            state,
-            self.sig,
-            &self.args,
-            state.second_start,
-        ));
+        let a_buffers: Vec<pointers::Extent> = self
+            .sig
+            .params
+            .iter()
+            .zip(&self.args.values)
+            .filter_map(|(p, v)| Some((v.as_concrete().unwrap_or(0) as u64, p.buffer? as u64)))
+            .collect();
+        spans.extend(pointers::path_spans(state, &a_buffers, state.second_start));
         spans.sort_by_key(|s| s.b);
         spans
     }
