@@ -722,11 +722,11 @@ mod tests {
                 size: 16,
             })
             .collect();
-        // A table read at a symbolic index: `0x2_0000_05` then 0x00 or 0x08.
+        // A table read at a symbolic index: `0x0200_0005` then 0x00 or 0x08.
         let c = pool.new_array("c", 1);
         let cond = pool.eq(pool.sym(c, 0), pool.constant(8, 7));
         let low = pool.ite(cond, pool.constant(8, 0x08), pool.constant(8, 0));
-        let p = pool.concat(pool.constant(56, 0x2_0000_05), low);
+        let p = pool.concat(pool.constant(56, 0x0200_0005), low);
         assert!(pool.as_const(p).is_none());
         let moved = b_to_a(&pool, &spans, p);
         let mut m = crate::expr::Assignment::new();
