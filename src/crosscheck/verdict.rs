@@ -235,47 +235,72 @@ impl<'s> CrossDriver<'s> {
             .module_spans
             .get_or_init(|| pointers::module_spans(ex.module))
             .clone();
-        spans.extend(pointers::path_spans(
-            state,
-            self.sig,
-            &self.args,
-            state.second_start,
-        ));
+        // A's buffer objects (an aliased group's once per member), each of its first size.
+        let a_buffers: Vec<pointers::Extent> = self
+            .sig
+            .params
+            .iter()
+            .filter(|p| p.buffer.is_some())
+            .zip(&self.args.bases)
+            .map(|(p, &base)| (base, u64::from(p.object_size())))
+            .collect();
+        spans.extend(pointers::path_spans(state, &a_buffers, state.second_start));
         spans.sort_by_key(|s| s.b);
         spans
     }
 
-    /// For a returned pointer `x` of A: for each heap object of A that it may point into,
-    /// whether that object's contents differ from its counterpart's in B (the bytes both
-    /// have), named after the object.
-    fn returned_objects(
+    /// For each pointer of A compared with B's (`roots`: the memory that holds it, `None` for
+    /// the return value; the pointer): each
+    /// heap object of A that it may point into, whether that object's contents differ from
+    /// its counterpart's in B (the bytes both have; words that may be addresses compared as
+    /// pointers, whose heap objects are compared in turn), named after the object and what
+    /// reaches it. An object reached twice is compared under its first route only.
+    fn reached_objects(
         &self,
         ex: &Executor<'_>,
         state: &State,
-        x: ExprId,
+        mover: &pointers::Mover<'_, impl Fn() -> Vec<Span>>,
+        roots: Vec<(Option<String>, ExprId)>,
     ) -> Vec<(String, ExprId)> {
         let pool = ex.pool;
         let mut terms = Vec::new();
-        for ((a, a_size), (b, b_size)) in pointers::heap_pairs(state, state.second_start) {
-            let lo = pool.constant(64, a as u128);
-            let hi = pool.constant(64, (a + a_size) as u128);
-            let inside = pool.bool_and(pool.ule(lo, x), pool.ule(x, hi));
-            if pool.as_const(inside) == Some(0) {
-                continue;
+        if roots.is_empty() {
+            return terms;
+        }
+        let pairs = pointers::heap_pairs(state, state.second_start);
+        let mut seen = vec![false; pairs.len()];
+        // What reaches the pointer, the pointer, and when the route to it is taken.
+        let mut work: Vec<(Option<String>, ExprId, ExprId)> = roots
+            .into_iter()
+            .rev()
+            .map(|(via, x)| (via, x, pool.true_()))
+            .collect();
+        while let Some((via, x, route)) = work.pop() {
+            for (k, &((a, a_size), (b, b_size))) in pairs.iter().enumerate() {
+                let lo = pool.constant(64, a as u128);
+                let hi = pool.constant(64, (a + a_size) as u128);
+                let inside = pool.bool_and(route, pool.bool_and(pool.ule(lo, x), pool.ule(x, hi)));
+                if seen[k] || pool.as_const(inside) == Some(0) {
+                    continue;
+                }
+                seen[k] = true;
+                let (Some((object, xa)), Some((_, xb))) =
+                    (state.memory.find(a), state.memory.find(b))
+                else {
+                    continue;
+                };
+                let n = a_size.min(b_size) as usize;
+                let compared =
+                    mover.compare(&xa.read_bytes(pool, 0, n), &xb.read_bytes(pool, 0, n));
+                let name = match &via {
+                    None => format!("returned object ({})", object.name),
+                    Some(memory) => format!("object ({}) reached from {memory}", object.name),
+                };
+                terms.push((name, pool.bool_and(inside, pool.or_all(&compared.differ))));
+                for p in compared.pointers.into_iter().rev() {
+                    work.push((via.clone(), p, inside));
+                }
             }
-            let (Some((object, xa)), Some((_, xb))) = (state.memory.find(a), state.memory.find(b))
-            else {
-                continue;
-            };
-            let n = a_size.min(b_size) as usize;
-            let diffs: Vec<ExprId> = xa
-                .read_bytes(pool, 0, n)
-                .iter()
-                .zip(xb.read_bytes(pool, 0, n))
-                .map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool)))
-                .collect();
-            let differ = pool.bool_and(inside, pool.or_all(&diffs));
-            terms.push((format!("returned object ({})", object.name), differ));
         }
         terms
     }
@@ -453,6 +478,7 @@ impl<'s> CrossDriver<'s> {
     ) -> Option<Vec<(String, ExprId)>> {
         let pool = ex.pool;
         let mut terms: Vec<(String, ExprId)> = Vec::new();
+        let mover = pointers::Mover::new(pool, || self.spans(ex, state));
         match (a, b) {
             (
                 SideOutcome::Returned {
@@ -464,6 +490,8 @@ impl<'s> CrossDriver<'s> {
                     buffers: bb,
                 },
             ) => {
+                // Pointers of A compared with B's, for the heap objects they reach.
+                let mut roots: Vec<(Option<String>, ExprId)> = Vec::new();
                 if let (Some(x), Some(y)) = (va, vb) {
                     let (x, y) = (x.expr(pool), y.expr(pool));
                     let differ = if self.sig.ret_is_float {
@@ -471,15 +499,15 @@ impl<'s> CrossDriver<'s> {
                     } else if let Some(d) = self.fields_differ(pool, x, y) {
                         d
                     } else if self.sig.ret_is_pointer {
-                        let y = pointers::b_to_a(pool, &self.spans(ex, state), y);
-                        pool.ne(x, y)
+                        roots.push((None, x));
+                        pool.ne(x, pointers::b_to_a(pool, mover.spans(), y))
+                    } else if let Some(words) = mover.compare_words(x, y) {
+                        roots.extend(words.pointers.into_iter().map(|p| (None, p)));
+                        pool.or_all(&words.differ)
                     } else {
                         pool.ne(x, y)
                     };
                     terms.push(("return value".into(), differ));
-                    if self.sig.ret_is_pointer {
-                        terms.extend(self.returned_objects(ex, state, x));
-                    }
                 }
                 let growing = self.growing_buffers();
                 for ((((name, compared), xa), xb), growth) in self
@@ -494,16 +522,12 @@ impl<'s> CrossDriver<'s> {
                     }
                     // A buffer one side grew further: the other side's bytes past its own
                     // end are the input's, which it never touched.
-                    let byte = |x: &Vec<Value>, k: usize| match (x.get(k), growth) {
-                        (Some(v), _) => v.expr(pool),
-                        (None, Some(g)) => pool.sym(g.array, k as u32),
-                        (None, None) => pool.constant(8, 0),
-                    };
-                    let diffs: Vec<ExprId> = (0..xa.len().max(xb.len()))
-                        .map(|k| pool.ne(byte(xa, k), byte(xb, k)))
-                        .collect();
-                    terms.push((name, pool.or_all(&diffs)));
+                    let (xa, xb) = padded(pool, xa, xb, growth);
+                    let memory = mover.compare(&xa, &xb);
+                    roots.extend(memory.pointers.into_iter().map(|p| (Some(name.clone()), p)));
+                    terms.push((name, pool.or_all(&memory.differ)));
                 }
+                terms.extend(self.reached_objects(ex, state, &mover, roots));
             }
             (SideOutcome::Exited(x), SideOutcome::Exited(y)) => {
                 terms.push(("exit status".into(), pool.ne(x.expr(pool), y.expr(pool))));
@@ -795,6 +819,27 @@ fn defined_model(
     }
 }
 
+/// Two sides' final bytes of one buffer, the shorter made as long as the other: a side's
+/// bytes past its own end are the input's (`growth`), which it never touched.
+fn padded(
+    pool: &ExprPool,
+    xa: &[Value],
+    xb: &[Value],
+    growth: Option<crate::exec::memory::Growth>,
+) -> (Vec<Value>, Vec<Value>) {
+    let n = xa.len().max(xb.len());
+    let pad = |x: &[Value]| -> Vec<Value> {
+        (0..n)
+            .map(|k| match (x.get(k), growth) {
+                (Some(v), _) => *v,
+                (None, Some(g)) => Value::Sym(pool.sym(g.array, k as u32)),
+                (None, None) => Value::concrete(8, 0),
+            })
+            .collect()
+    };
+    (pad(xa), pad(xb))
+}
+
 fn concrete_value(ex: &Executor<'_>, v: Value, model: &Assignment) -> u64 {
     match v {
         Value::Con { bits, .. } => bits as u64,
@@ -901,7 +946,8 @@ fn concrete_outcome(
             };
             for (b, label) in buffers.iter().zip(labels) {
                 let bytes: Vec<u8> = b.iter().map(|x| concrete_byte(ex, *x, model)).collect();
-                text.push_str(&format!(", {label} {}", display_buffer(&bytes)));
+                let shown = pointers::display_memory(ex.module, state, ex.pool, b, &bytes);
+                text.push_str(&format!(", {label} {shown}"));
             }
             text
         }
@@ -937,6 +983,7 @@ fn display_value(
         }
         Shown::Float => display_float(width, bits),
         Shown::Pointer => pointers::describe_pointer(ex.module, state, bits as u64),
-        Shown::Int => display_int(width, bits),
+        Shown::Int => pointers::display_words(ex.module, state, width, bits)
+            .unwrap_or_else(|| display_int(width, bits)),
     }
 }
