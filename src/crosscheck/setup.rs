@@ -734,13 +734,7 @@ fn start_offset(
         }
         (Inputs::Symbolic, BufferOffset::Fixed(k)) => Ok(Value::concrete(PTR_WIDTH, u128::from(k))),
         (Inputs::Symbolic, BufferOffset::Any) => {
-            let array = pool.new_array(&name, 1);
-            let info = pool.array_info(array);
-            state.inputs.push(SymbolicInput {
-                array,
-                name: info.name,
-                size: 1,
-            });
+            let array = fresh_input(ex, state, &name, 1);
             let byte = pool.sym(array, 0);
             let below = pool.ult(byte, pool.constant(8, u128::from(BUFFER_ALIGN)));
             state
@@ -786,13 +780,7 @@ fn alias_offset(
             Ok(Value::concrete(PTR_WIDTH, u128::from(k)))
         }
         Inputs::Symbolic => {
-            let array = pool.new_array(&name, 4);
-            let info = pool.array_info(array);
-            state.inputs.push(SymbolicInput {
-                array,
-                name: info.name,
-                size: 4,
-            });
+            let array = fresh_input(ex, state, &name, 4);
             let bytes: Vec<ExprId> = (0..4).map(|k| pool.sym(array, k)).collect();
             let offset = pool.concat_bytes(&bytes);
             let fits = pool.ule(offset, pool.constant(32, u128::from(most)));
@@ -808,6 +796,23 @@ pub fn buffer_index(sig: &Signature, index: usize) -> usize {
         .iter()
         .filter(|p| p.buffer.is_some())
         .count()
+}
+
+/// A fresh input of `size` bytes named `name`, listed on `state`.
+fn fresh_input(
+    ex: &Executor<'_>,
+    state: &mut State,
+    name: &str,
+    size: u32,
+) -> crate::expr::ArrayId {
+    let array = ex.pool.new_array(name, size);
+    let info = ex.pool.array_info(array);
+    state.inputs.push(SymbolicInput {
+        array,
+        name: info.name,
+        size,
+    });
+    array
 }
 
 /// The pointer to a buffer whose object is at `base`: `base`, plus its start offset under
