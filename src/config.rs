@@ -510,6 +510,10 @@ fn duration(text: &str) -> Result<Duration, String> {
     Ok(duration)
 }
 
+/// The largest `--buffer-cap` (and config `buffer_cap`): a buffer grows into the free space
+/// the engine leaves after it (`memory::PARAMETER_GAP`).
+pub const MAX_BUFFER_CAP: u32 = 1 << 16;
+
 /// Checks a buffer size, as `--buffer-size` and a config's `buffer_size` take it: 1 to
 /// [`MAX_BUFFER_SIZE`] bytes.
 pub fn buffer_size(n: i64) -> Result<u32, String> {

@@ -15,7 +15,7 @@
 
 mod replay;
 
-use crate::config::{parse_fail_on, FailOn};
+use crate::config::{parse_fail_on, FailOn, MAX_BUFFER_CAP};
 use crate::crosscheck::program::ProgramCheck;
 use crate::crosscheck::{check_functions, replay_file, FunctionCheck};
 use crate::env_options::EnvOptions;
@@ -724,10 +724,6 @@ fn function_names(spec: &str) -> Result<(String, String), Exit> {
     }
     Ok((a.to_string(), b.to_string()))
 }
-
-/// The largest `--buffer-cap`: a buffer grows into the free space the engine leaves after
-/// it (`memory::PARAMETER_GAP`).
-const MAX_BUFFER_CAP: u32 = 1 << 16;
 
 fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
     for s in &p.buffer_size {

@@ -4,7 +4,7 @@
 
 use super::{
     buffer_size, call_name, parse_abstract_calls, parse_fail_on, parse_limit, shown, Defaults,
-    FailOn,
+    FailOn, MAX_BUFFER_CAP,
 };
 use crate::crosscheck::globals::GlobalsMode;
 use crate::exec::SearchKind;
@@ -295,8 +295,10 @@ impl Check for BufferCap {
     type Out = u32;
     fn check(value: toml::Value) -> Result<u32, String> {
         match value {
-            toml::Value::Integer(n) if (0..=1 << 16).contains(&n) => Ok(n as u32),
-            toml::Value::Integer(n) => Err(format!("{n} is not a buffer cap (0 to 65536 bytes)")),
+            toml::Value::Integer(n) if (0..=i64::from(MAX_BUFFER_CAP)).contains(&n) => Ok(n as u32),
+            toml::Value::Integer(n) => Err(format!(
+                "{n} is not a buffer cap (0 to {MAX_BUFFER_CAP} bytes)"
+            )),
             other => Err(expected("an integer", &other)),
         }
     }

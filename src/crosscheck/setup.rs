@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::exec::memory::{Growth, ObjectKind, ObjectState};
 use crate::exec::state::SymbolicInput;
 use crate::exec::{Executor, State, Value};
-use crate::expr::ExprId;
+use crate::expr::{ExprId, ExprPool};
 use crate::ir::{FuncId, Module, ParamPass, Side, SourceType, PTR_WIDTH};
 use crate::ktest::{KTest, KTestObject};
 use crate::report::InputValue;
@@ -855,9 +855,9 @@ fn caller_bytes(
             .collect(),
         Some(o) => {
             let o = o.expr(pool);
+            let last = offsets - 1;
             (0..n)
                 .map(|k| {
-                    let last = offsets - 1;
                     (0..last).rev().fold(object[last + k].expr(pool), |acc, c| {
                         let here = pool.eq(o, pool.constant(PTR_WIDTH, c as u128));
                         pool.ite(here, object[c + k].expr(pool), acc)
@@ -910,9 +910,15 @@ pub fn buffer_len(state: &State, args: &Arguments, index: usize) -> usize {
 
 /// Byte `k` of parameter `index`'s input, past its first size for a buffer that grew.
 pub fn input_byte(ex: &Executor<'_>, args: &Arguments, index: usize, k: usize) -> Value {
-    match (args.bytes[index].get(k), args.growth[index]) {
+    grown_byte(ex.pool, &args.bytes[index], k, args.growth[index])
+}
+
+/// Byte `k` of a buffer holding `bytes`: past them, for a buffer that grows (`growth`), the
+/// input's byte there, which the side holding `bytes` never touched.
+pub fn grown_byte(pool: &ExprPool, bytes: &[Value], k: usize, growth: Option<Growth>) -> Value {
+    match (bytes.get(k), growth) {
         (Some(b), _) => *b,
-        (None, Some(g)) => Value::Sym(ex.pool.sym(g.array, k as u32)),
+        (None, Some(g)) => Value::Sym(pool.sym(g.array, k as u32)),
         (None, None) => Value::concrete(8, 0),
     }
 }

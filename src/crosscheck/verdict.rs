@@ -830,11 +830,7 @@ fn padded(
     let n = xa.len().max(xb.len());
     let pad = |x: &[Value]| -> Vec<Value> {
         (0..n)
-            .map(|k| match (x.get(k), growth) {
-                (Some(v), _) => *v,
-                (None, Some(g)) => Value::Sym(pool.sym(g.array, k as u32)),
-                (None, None) => Value::concrete(8, 0),
-            })
+            .map(|k| super::setup::grown_byte(pool, x, k, growth))
             .collect()
     };
     (pad(xa), pad(xb))

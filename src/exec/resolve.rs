@@ -4,28 +4,23 @@
 
 use crate::exec::executor::Executor;
 use crate::exec::executor::Offset;
-use crate::exec::memory::{ObjectKind, PARAMETER_GAP};
+use crate::exec::memory::{MemoryObject, ObjectKind, PARAMETER_GAP};
 use crate::exec::state::{State, Termination};
 use crate::exec::value::Value;
 use crate::expr::{BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
+use std::sync::Arc;
 
 impl Executor<'_> {
-    /// Grows the parameter's buffer at `base` on `state` so that its first `end` bytes
-    /// exist: to the next power of two at least `end` (and at least twice its size), at most
-    /// its cap ([`crate::exec::memory::Growth`]). `Err` with why the path is unknown when `end` is past the cap;
-    /// `Ok(false)` when the object does not grow.
-    fn grow(&self, state: &mut State, base: u64, end: u64) -> Result<bool, String> {
-        let Some((object, _)) = state.memory.get(base) else {
-            return Ok(false);
-        };
+    /// Grows the parameter's buffer `object` on `state` so that its first `end` bytes exist:
+    /// to the next power of two at least `end` (and at least twice its size), at most its cap
+    /// ([`crate::exec::memory::Growth`]). `Err` with why the path is unknown when the buffer
+    /// does not grow or `end` is past its cap.
+    fn grow(&self, state: &mut State, object: &MemoryObject, end: u64) -> Result<(), String> {
         let Some(growth) = object.growth else {
-            return Ok(false);
+            return Err(object.outside(false));
         };
-        if end <= object.size {
-            return Ok(true);
-        }
         if end > growth.cap {
-            let mut at_cap = (**object).clone();
+            let mut at_cap = object.clone();
             at_cap.size = growth.cap;
             return Err(at_cap.outside(false));
         }
@@ -33,8 +28,8 @@ impl Executor<'_> {
         let bytes: Vec<Value> = (object.size..size)
             .map(|k| Value::Sym(self.pool.sym(growth.array, k as u32)))
             .collect();
-        state.memory.grow(self.pool, base, &bytes);
-        Ok(true)
+        state.memory.grow(self.pool, object.address, &bytes);
+        Ok(())
     }
 
     /// Resolves a memory access of `bytes` bytes at `addr`: every state in the result can
@@ -51,28 +46,29 @@ impl Executor<'_> {
                     {
                         vec![(state, base, Offset::Concrete(address - base))]
                     }
-                    _ if self.past_parameter(&state, address).is_some() => {
+                    _ => match growing_parameter(&state, address) {
                         // Past the end of a parameter's buffer that may grow.
-                        let mut state = state;
-                        let base = self.past_parameter(&state, address).unwrap_or(0);
-                        match self.grow(&mut state, base, address - base + bytes) {
-                            Ok(true) => self.resolve(state, addr, bytes),
-                            Ok(false) => unreachable!("past_parameter finds growing buffers"),
-                            Err(why) => {
-                                self.unsupported(state, &why);
-                                Vec::new()
+                        Some(object) => {
+                            let mut state = state;
+                            let end = address - object.address + bytes;
+                            match self.grow(&mut state, &object, end) {
+                                Ok(()) => self.resolve(state, addr, bytes),
+                                Err(why) => {
+                                    self.unsupported(state, &why);
+                                    Vec::new()
+                                }
                             }
                         }
-                    }
-                    _ => {
-                        let kind = if address < 4096 {
-                            Termination::NullPointer
-                        } else {
-                            Termination::OutOfBounds
-                        };
-                        self.fail_access(state, Some(address), bytes, kind);
-                        Vec::new()
-                    }
+                        None => {
+                            let kind = if address < 4096 {
+                                Termination::NullPointer
+                            } else {
+                                Termination::OutOfBounds
+                            };
+                            self.fail_access(state, Some(address), bytes, kind);
+                            Vec::new()
+                        }
+                    },
                 }
             }
             Value::Sym(p) => self.resolve_symbolic(state, p, bytes),
@@ -109,8 +105,8 @@ impl Executor<'_> {
                             return results;
                         };
                         if let Some(mut past) = past {
-                            match self.grow(&mut past, base, size + 1) {
-                                Ok(_) => results.extend(self.resolve_symbolic(past, p, bytes)),
+                            match self.grow(&mut past, &object, size + 1) {
+                                Ok(()) => results.extend(self.resolve_symbolic(past, p, bytes)),
                                 Err(why) => self.unsupported(past, &why),
                             }
                         }
@@ -194,13 +190,11 @@ impl Executor<'_> {
             };
             if let Some(mut overlap) = overlap {
                 match overlap.memory.parameter_at(base) {
-                    Some(object) if object.growth.is_some() => {
-                        match self.grow(&mut overlap, base, size + 1) {
-                            Ok(_) => results.extend(self.resolve_symbolic(overlap, p, bytes)),
-                            Err(why) => self.unsupported(overlap, &why),
-                        }
-                    }
-                    Some(object) => self.unsupported(overlap, &object.outside(false)),
+                    // Growing when it may, else unknown: a caller may pass a bigger buffer.
+                    Some(object) => match self.grow(&mut overlap, &object, size + 1) {
+                        Ok(()) => results.extend(self.resolve_symbolic(overlap, p, bytes)),
+                        Err(why) => self.unsupported(overlap, &why),
+                    },
                     None => self.fail(overlap, Termination::OutOfBounds),
                 }
             }
@@ -219,15 +213,6 @@ impl Executor<'_> {
             Some(why) => self.unsupported(state, &why),
             None => self.fail(state, kind),
         }
-    }
-
-    /// The parameter's buffer that may grow ([`crate::exec::memory::Growth`]) whose end `address` lies past,
-    /// within its cap: its base address.
-    fn past_parameter(&self, state: &State, address: u64) -> Option<u64> {
-        let c = state.memory.find_before(address)?;
-        c.growth?;
-        (c.kind == ObjectKind::Parameter && address - c.address < PARAMETER_GAP)
-            .then_some(c.address)
     }
 
     /// An address the pointer `p` takes on `state`: its model's, else a new one's.
@@ -258,6 +243,14 @@ fn provenance(pool: &ExprPool, state: &State, p: ExprId) -> Option<(u64, u64)> {
     }
     let (o, _) = state.memory.find(c.checked_sub(1)?)?;
     (o.address + o.size == c).then_some((o.address, o.size))
+}
+
+/// The parameter's buffer that may grow ([`crate::exec::memory::Growth`]) whose free space
+/// after it `address` lies in (or the buffer itself, for an access overrunning its end).
+fn growing_parameter(state: &State, address: u64) -> Option<Arc<MemoryObject>> {
+    let c = state.memory.find_before(address)?;
+    (c.growth.is_some() && c.kind == ObjectKind::Parameter && address - c.address < PARAMETER_GAP)
+        .then(|| c.clone())
 }
 
 /// An access of `bytes` bytes at `p` lies within the object `[base, base + size)`.

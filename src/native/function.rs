@@ -347,7 +347,7 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
     for (i, p) in shape.params.iter().enumerate() {
         let size = p.object_size();
         if p.buffer.is_some() {
-            let most = max_bytes(p) - 4;
+            let most = most_object_bytes(p);
             let _ = writeln!(
                 c,
                 "{}\n    uint32_t n{i};\n    memcpy(&n{i}, in + off, 4);\n    off += 4;\n    if (n{i} < {size} || n{i} > {most})\n        return {BAD_INPUT_STATUS};\n{}",
@@ -433,12 +433,16 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
 /// its cap when it grows on demand; a scalar's bytes.
 fn max_bytes(p: &ParamSpec) -> u32 {
     match p.buffer {
-        Some(n) => {
-            let offset = u32::from(p.offset.is_some());
-            4 + p.cap.unwrap_or(n).max(n) + p.lead() + offset
-        }
+        Some(_) => 4 + most_object_bytes(p) + u32::from(p.offset.is_some()),
         None => p.object_size(),
     }
+}
+
+/// The most bytes a test holds for buffer parameter `p`'s object: its size, or its cap when
+/// it grows on demand, and the bytes before the buffer under `--buffer-offset`.
+fn most_object_bytes(p: &ParamSpec) -> u32 {
+    let n = p.buffer.unwrap_or(0);
+    p.cap.unwrap_or(n).max(n) + p.lead()
 }
 
 /// A buffer object's alignment under `--buffer-offset`, less one.
@@ -458,7 +462,7 @@ fn objects_of<'t>(shape: &Shape, test: &'t KTest) -> std::result::Result<Vec<&'t
             .ok_or_else(|| format!("the test has no object for parameter '{}'", p.name))?;
         let size = p.object_size();
         let most = if p.buffer.is_some() {
-            max_bytes(p) - 4 - u32::from(p.offset.is_some())
+            most_object_bytes(p)
         } else {
             size
         };
