@@ -4,6 +4,8 @@
 //! ```toml
 //! [defaults]                      # settings for every check, all optional
 //! buffer_size = 16                # bytes behind pointer parameters, 1 to 1048576
+//! buffer_cap = 256                # most bytes such a buffer grows to on demand, 0 to 65536
+//! buffer_offset = "any"           # where buffers start within 16 bytes: "any" or 0 to 15
 //! max_time = "60s"                # per function pair: 90, 90s, 1500ms, 5m, 1h (at most 720h); 0, "0s" or "none": no limit
 //! search = "interleaved"
 //! seed = 0
@@ -24,6 +26,7 @@
 //!   name = "parse"                # or a = "parse", b = "parse_v2" for a renamed function
 //!   buffer_size = 8
 //!   buffer_sizes = { s = 5 }      # per parameter
+//!   alias = ["dst", "src"]        # these pointers point into one object ([] for all)
 //!   assume = ["s[4] == 0", "n < 10"]
 //!   max_time = "5m"
 //!   fp_equal = "ulp:2"            # this function's own floating-point equality
@@ -96,6 +99,12 @@ pub struct Defaults {
     /// Bytes behind each pointer parameter.
     #[serde(default, deserialize_with = "schema::read::<BufferSize, _>")]
     pub buffer_size: Option<u32>,
+    /// The most bytes a buffer grows to (`--buffer-cap`).
+    #[serde(default, deserialize_with = "schema::read::<schema::BufferCap, _>")]
+    pub buffer_cap: Option<u32>,
+    /// Where buffers start within a 16-byte boundary (`--buffer-offset`).
+    #[serde(default, deserialize_with = "schema::read::<schema::BufferOffset, _>")]
+    pub buffer_offset: Option<crate::crosscheck::BufferOffset>,
     /// Time limit of one function pair; `Some(None)` is no limit.
     #[serde(default, deserialize_with = "schema::read::<Limit, _>")]
     pub max_time: Option<Option<Duration>>,
@@ -338,6 +347,12 @@ pub struct FunctionConfig {
     pub buffer_size: Option<u32>,
     /// Bytes behind the named pointer parameters, in file order.
     pub buffer_sizes: Vec<(String, u32)>,
+    /// The most bytes a buffer grows to, overriding the default.
+    pub buffer_cap: Option<u32>,
+    /// Where buffers start, overriding the default.
+    pub buffer_offset: Option<crate::crosscheck::BufferOffset>,
+    /// Pointer parameters that point into one object (`--alias`; empty: all of them).
+    pub alias: Option<Vec<String>>,
     /// Preconditions in the `--assume` language, syntax-checked.
     pub assume: Vec<String>,
     /// Time limit, overriding the default; `Some(None)` is no limit.
@@ -494,6 +509,10 @@ fn duration(text: &str) -> Result<Duration, String> {
     }
     Ok(duration)
 }
+
+/// The largest `--buffer-cap` (and config `buffer_cap`): a buffer grows into the free space
+/// the engine leaves after it (`memory::PARAMETER_GAP`).
+pub const MAX_BUFFER_CAP: u32 = 1 << 16;
 
 /// Checks a buffer size, as `--buffer-size` and a config's `buffer_size` take it: 1 to
 /// [`MAX_BUFFER_SIZE`] bytes.
@@ -820,6 +839,9 @@ impl Ctx<'_> {
             b_name,
             buffer_size: raw.buffer_size.map(|Read(n)| n),
             buffer_sizes: raw.buffer_sizes.0,
+            buffer_cap: raw.buffer_cap.map(|Read(n)| n),
+            buffer_offset: raw.buffer_offset.map(|Read(o)| o),
+            alias: raw.alias.map(|Many(names)| names),
             assume: raw.assume.0,
             max_time: raw.max_time.map(|Read(t)| t),
             fp_equal: raw.fp_equal.map(|Read(e)| e),
@@ -862,6 +884,7 @@ mod tests {
         let text = r#"
 [defaults]
 buffer_size = 16
+buffer_cap = 64
 max_time = "60s"
 search = "interleaved"
 seed = 0
@@ -878,6 +901,8 @@ exclude = ["*_debug"]
   name = "parse"
   buffer_size = 8
   buffer_sizes = { s = 5 }
+  buffer_offset = "any"
+  alias = ["d", "s"]
   assume = ["s[4] == 0", "n < 10"]
   max_time = "5m"
   accept = "diverged"
@@ -893,6 +918,8 @@ exclude = ["*_debug"]
             c.defaults,
             Defaults {
                 buffer_size: Some(16),
+                buffer_cap: Some(64),
+                buffer_offset: None,
                 max_time: Some(Some(Duration::from_secs(60))),
                 search: Some(SearchKind::Interleaved),
                 seed: Some(0),
@@ -905,7 +932,7 @@ exclude = ["*_debug"]
         let p = &c.pairs[0];
         assert_eq!(p.a, Path::new("ci/build/old.bc"));
         assert_eq!(p.b, Path::new("ci/build/new.bc"));
-        assert_eq!(p.line, 9);
+        assert_eq!(p.line, 10);
         assert!(p.all_functions);
         assert_eq!(p.include, ["parse_*", "fmt_*"]);
         assert_eq!(p.exclude, ["*_debug"]);
@@ -913,13 +940,15 @@ exclude = ["*_debug"]
         assert_eq!((f.a_name.as_str(), f.b_name.as_str()), ("parse", "parse"));
         assert_eq!(f.buffer_size, Some(8));
         assert_eq!(f.buffer_sizes, [("s".to_string(), 5)]);
+        assert_eq!(f.buffer_offset, Some(crate::crosscheck::BufferOffset::Any));
+        assert_eq!(f.alias, Some(vec!["d".to_string(), "s".to_string()]));
         assert_eq!(f.assume, ["s[4] == 0", "n < 10"]);
         assert_eq!(f.max_time, Some(Some(Duration::from_secs(300))));
         assert_eq!(f.accept, Some(FailOn::Diverged));
-        assert_eq!(f.line, 16);
+        assert_eq!(f.line, 17);
         let g = &p.functions[1];
         assert_eq!((g.a_name.as_str(), g.b_name.as_str()), ("fmt", "fmt_v2"));
-        assert_eq!(g.line, 25);
+        assert_eq!(g.line, 28);
         assert_eq!(p.function("fmt", "fmt_v2"), Some(g));
         assert_eq!(p.function("fmt", "fmt"), None);
         assert!(p.selects("parse_int") && p.selects("fmt_x"));
@@ -970,6 +999,14 @@ exclude = ["*_debug"]
             (
                 "[defaults]\nmax_time = 99999999\n",
                 "ci/xcheck.toml:2: defaults.max_time: '99999999' is too long a duration (at most 720h)",
+            ),
+            (
+                "[defaults]\nbuffer_cap = 70000\n",
+                "ci/xcheck.toml:2: defaults.buffer_cap: 70000 is not a buffer cap (0 to 65536 bytes)",
+            ),
+            (
+                "[defaults]\nbuffer_offset = 16\n",
+                "ci/xcheck.toml:2: defaults.buffer_offset: '16': expected any or an offset from 0 to 15",
             ),
             (
                 "[defaults]\nsearch = \"depth-first\"\n",

@@ -352,6 +352,15 @@ pub fn config_jobs(
         check.solver = base.solver.clone();
         check.globals = base.globals;
         check.fp_equality = base.fp_equality;
+        check.buffer_cap = f
+            .and_then(|f| f.buffer_cap)
+            .or(cfg.defaults.buffer_cap)
+            .unwrap_or(base.buffer_cap);
+        check.buffer_offset = f
+            .and_then(|f| f.buffer_offset)
+            .or(cfg.defaults.buffer_offset)
+            .or(base.buffer_offset);
+        check.alias = f.and_then(|f| f.alias.clone()).or(base.alias.clone());
         let d = &cfg.defaults;
         check.buffer_size = f
             .and_then(|f| f.buffer_size)

@@ -4,7 +4,7 @@
 
 use super::{
     buffer_size, call_name, parse_abstract_calls, parse_fail_on, parse_limit, shown, Defaults,
-    FailOn,
+    FailOn, MAX_BUFFER_CAP,
 };
 use crate::crosscheck::globals::GlobalsMode;
 use crate::exec::SearchKind;
@@ -49,6 +49,9 @@ pub(super) struct RawFunction {
     pub(super) buffer_size: Option<Read<BufferSize>>,
     #[serde(default)]
     pub(super) buffer_sizes: BufferSizes,
+    pub(super) buffer_cap: Option<Read<BufferCap>>,
+    pub(super) buffer_offset: Option<Read<BufferOffset>>,
+    pub(super) alias: Option<Many<Param>>,
     #[serde(default)]
     pub(super) assume: Many<Assume>,
     pub(super) max_time: Option<Read<Limit>>,
@@ -282,6 +285,34 @@ impl Check for BufferSize {
         match value {
             toml::Value::Integer(n) => buffer_size(n),
             other => Err(expected("an integer", &other)),
+        }
+    }
+}
+
+/// The most bytes a buffer grows to (`--buffer-cap`): 0 to 65536.
+pub(super) enum BufferCap {}
+impl Check for BufferCap {
+    type Out = u32;
+    fn check(value: toml::Value) -> Result<u32, String> {
+        match value {
+            toml::Value::Integer(n) if (0..=i64::from(MAX_BUFFER_CAP)).contains(&n) => Ok(n as u32),
+            toml::Value::Integer(n) => Err(format!(
+                "{n} is not a buffer cap (0 to {MAX_BUFFER_CAP} bytes)"
+            )),
+            other => Err(expected("an integer", &other)),
+        }
+    }
+}
+
+/// Where buffers start within a 16-byte boundary (`--buffer-offset`): "any" or 0 to 15.
+pub(super) enum BufferOffset {}
+impl Check for BufferOffset {
+    type Out = crate::crosscheck::BufferOffset;
+    fn check(value: toml::Value) -> Result<Self::Out, String> {
+        match value {
+            toml::Value::Integer(n) => n.to_string().parse(),
+            toml::Value::String(s) => s.parse(),
+            other => Err(expected("\"any\" or an integer", &other)),
         }
     }
 }

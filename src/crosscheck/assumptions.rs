@@ -8,8 +8,7 @@ use super::setup::Signature;
 use super::FunctionCheck;
 use crate::exec::UbMode;
 
-/// Alignment of every buffer the engine makes for a parameter (`memory::Allocator`).
-const BUFFER_ALIGNMENT: u32 = 16;
+use super::setup::{BufferOffset, BUFFER_ALIGN as BUFFER_ALIGNMENT};
 
 /// The assumptions of a function check of `sig`.
 pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
@@ -18,6 +17,26 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
         sig.params.iter().filter(|p| p.buffer.is_some()).collect();
     for (i, p) in sig.params.iter().enumerate() {
         let Some(size) = p.buffer else { continue };
+        if let Some(alias) = p.alias {
+            let total = sig.params[alias.leader].buffer.unwrap_or(0);
+            let group: Vec<String> = sig
+                .params
+                .iter()
+                .filter(|q| q.alias.is_some_and(|a| a.leader == alias.leader))
+                .map(|q| format!("'{}'", q.name))
+                .collect();
+            if alias.leader == i {
+                out.push(format!(
+                    "{} point into one object of {total} bytes at a {BUFFER_ALIGNMENT}-byte \
+                     boundary (--alias), each at an offset that is an input ('NAME.offset') \
+                     where its own bytes fit, so they may coincide, overlap or lie apart; the \
+                     object's bytes are inputs, its final bytes compared; a path that reads or \
+                     writes outside it ends unknown",
+                    group.join(", ")
+                ));
+            }
+            continue;
+        }
         let explicit = check
             .param_sizes
             .iter()
@@ -34,18 +53,54 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
         } else {
             "its final bytes not compared"
         };
+        let outside = match p.cap {
+            Some(cap) => format!(
+                "it grows on demand when a side reads or writes past its end, up to {cap} bytes \
+                 (--buffer-cap); a path that needs more, reads before its start, or reads a \
+                 pointer from it ends unknown"
+            ),
+            None => "a path that reads or writes outside it, or reads a pointer from it, ends \
+                     unknown"
+                .to_string(),
+        };
+        let start = match p.offset {
+            None => format!("at a {BUFFER_ALIGNMENT}-byte boundary"),
+            Some(BufferOffset::Fixed(k)) => {
+                format!("{k} bytes past a {BUFFER_ALIGNMENT}-byte boundary (--buffer-offset {k})")
+            }
+            Some(BufferOffset::Any) => format!(
+                "at any offset from a {BUFFER_ALIGNMENT}-byte boundary (an input, \
+                 '{}.offset'; --buffer-offset any), the {BUFFER_ALIGNMENT} bytes before it \
+                 inputs too",
+                p.name
+            ),
+        };
         out.push(format!(
-            "'{}' points to a buffer of {size} bytes ({from}) at a {BUFFER_ALIGNMENT}-byte \
-             boundary, never NULL; its bytes are inputs, {compared}; a path that reads or writes \
-             outside it, or reads a pointer from it, ends unknown",
+            "'{}' points to a buffer of {size} bytes ({from}) {start}, never NULL; its bytes \
+             are inputs, {compared}; {outside}",
             p.name
         ));
     }
-    if buffers.len() > 1 {
-        let names: Vec<String> = buffers.iter().map(|p| format!("'{}'", p.name)).collect();
+    let separate: Vec<String> = buffers
+        .iter()
+        .filter(|p| p.alias.is_none())
+        .map(|p| format!("'{}'", p.name))
+        .collect();
+    if buffers.len() > 1 && separate.len() == buffers.len() {
         out.push(format!(
-            "{} point to separate buffers: aliasing between them is not explored",
-            names.join(", ")
+            "{} point to separate buffers: aliasing between them is not explored (--alias \
+             explores it)",
+            separate.join(", ")
+        ));
+    } else if buffers.len() > 1 && !separate.is_empty() {
+        out.push(format!(
+            "{} {} to a buffer of its own: aliasing with the others is not explored",
+            separate.join(", "),
+            if separate.len() == 1 {
+                "points"
+            } else {
+                "point each"
+            }
         ));
     }
     if sig.globals.shared.iter().any(|g| g.input) {

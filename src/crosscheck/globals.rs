@@ -7,9 +7,11 @@
 //! both sides (an input, named `global.NAME` in tests), and its final bytes are compared like
 //! a buffer's. With [`GlobalsMode::Initial`] such globals start from their initializers, and
 //! only those whose initializers are equal are compared. Constant globals keep their
-//! initializers. Globals that cannot be paired (one side only, different sizes, or holding
-//! pointers, whose bytes are addresses of each side's own objects) keep their initializers,
-//! are not compared, and the report says so.
+//! initializers. A global holding pointers (addresses of each side's own objects) starts
+//! from its initializer and is compared, its pointers by what they point to
+//! (`pointers.rs`), when the two initializers point to corresponding objects. Globals that
+//! cannot be paired (one side only, different sizes, pointers to objects that do not
+//! correspond) keep their initializers, are not compared, and the report says so.
 
 use crate::ir::{Callee, FuncId, Module, Operand, Side};
 use std::collections::BTreeSet;
@@ -111,6 +113,8 @@ pub fn plan(module: &Module, fa: FuncId, fb: FuncId, mode: GlobalsMode) -> Globa
     let mut one_side = Vec::new();
     let mut other_size = Vec::new();
     let mut pointers = Vec::new();
+    let mut pointers_differ = Vec::new();
+    let module_spans = std::sync::OnceLock::new();
     let mut different_init = Vec::new();
     let mut too_large = Vec::new();
     for name in names {
@@ -123,7 +127,22 @@ pub fn plan(module: &Module, fa: FuncId, fb: FuncId, mode: GlobalsMode) -> Globa
             continue;
         }
         if a.holds_pointers || b.holds_pointers {
-            pointers.push(name.to_string());
+            // Addresses as inputs would be pointers into nothing: such a global starts from
+            // its initializer, and is compared when the two initializers point to
+            // corresponding objects (its words compared by what they point to).
+            let spans = module_spans.get_or_init(|| super::pointers::module_spans(module));
+            if super::pointers::initializers_correspond(spans, &a.init, &b.init) {
+                pointers.push(name.to_string());
+                plan.shared.push(SharedGlobal {
+                    name: name.to_string(),
+                    a: a.address,
+                    b: b.address,
+                    size: a.size as u32,
+                    input: false,
+                });
+            } else {
+                pointers_differ.push(name.to_string());
+            }
             continue;
         }
         let input = match mode {
@@ -147,20 +166,20 @@ pub fn plan(module: &Module, fa: FuncId, fb: FuncId, mode: GlobalsMode) -> Globa
             input,
         });
     }
-    if !plan.shared.is_empty() {
+    let plain: Vec<String> = plan
+        .shared
+        .iter()
+        .filter(|g| !pointers.contains(&g.name))
+        .map(|g| g.name.clone())
+        .collect();
+    if !plain.is_empty() {
         let start = match mode {
             GlobalsMode::Symbolic => "start from the same symbolic bytes on both sides",
             GlobalsMode::Initial => "start from their initializers (--globals initial)",
         };
         plan.notes.push(format!(
             "globals {}: {start}; final bytes compared",
-            list(
-                &plan
-                    .shared
-                    .iter()
-                    .map(|g| g.name.clone())
-                    .collect::<Vec<_>>()
-            )
+            list(&plain)
         ));
     }
     for (names, why) in [
@@ -174,7 +193,11 @@ pub fn plan(module: &Module, fa: FuncId, fb: FuncId, mode: GlobalsMode) -> Globa
         ),
         (
             pointers,
-            "hold pointers: start from initializers, not compared",
+            "hold pointers: start from initializers; final contents compared, pointers by what they point to",
+        ),
+        (
+            pointers_differ,
+            "hold pointers to objects that do not correspond: start from initializers, not compared",
         ),
         (
             different_init,

@@ -21,7 +21,7 @@ mod setup;
 mod show;
 mod verdict;
 
-pub use setup::{ParamSpec, Signature};
+pub use setup::{Alias, BufferOffset, ParamSpec, Signature, BUFFER_ALIGN, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
@@ -37,6 +37,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The most bytes a parameter's buffer grows to by default (`--buffer-cap`).
+pub const DEFAULT_BUFFER_CAP: u32 = 256;
+
 /// What to check. Every field documents its default.
 #[derive(Clone, Debug)]
 pub struct FunctionCheck {
@@ -49,6 +52,16 @@ pub struct FunctionCheck {
     /// Bytes of the buffer behind a pointer parameter whose pointee is not a struct.
     /// Default is 16.
     pub buffer_size: u32,
+    /// The most bytes a buffer of `buffer_size` (or a flexible array member's) grows to
+    /// when a side reads or writes past it (`--buffer-cap`); a path that needs more is
+    /// unknown. Default is 256.
+    pub buffer_cap: u32,
+    /// Where buffers passed as plain pointers start within a 16-byte boundary
+    /// (`--buffer-offset`). Default is `None`: at the boundary.
+    pub buffer_offset: Option<setup::BufferOffset>,
+    /// Pointer parameters that point into one object, at offsets that are inputs
+    /// (`--alias`; empty: every plain pointer parameter). Default is `None`: each its own.
+    pub alias: Option<Vec<String>>,
     /// Per-parameter buffer sizes (`--buffer-size name=N`), overriding `buffer_size`.
     pub param_sizes: Vec<(String, u32)>,
     /// Preconditions, in the `--assume` language. Default is none.
@@ -77,6 +90,9 @@ impl FunctionCheck {
             a_name: a_name.to_string(),
             b_name: b_name.to_string(),
             buffer_size: 16,
+            buffer_cap: DEFAULT_BUFFER_CAP,
+            buffer_offset: None,
+            alias: None,
             param_sizes: Vec::new(),
             assumes: Vec::new(),
             compare_buffers: true,

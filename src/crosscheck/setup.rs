@@ -7,10 +7,10 @@ use super::precondition::{self, Binding};
 use super::FunctionCheck;
 use crate::assume::{parse_assume, AssumeExpr, CType};
 use crate::error::{Error, Result};
-use crate::exec::memory::{ObjectKind, ObjectState};
+use crate::exec::memory::{Growth, ObjectKind, ObjectState};
 use crate::exec::state::SymbolicInput;
 use crate::exec::{Executor, State, Value};
-use crate::expr::ExprId;
+use crate::expr::{ExprId, ExprPool};
 use crate::ir::{FuncId, Module, ParamPass, Side, SourceType, PTR_WIDTH};
 use crate::ktest::{KTest, KTestObject};
 use crate::report::InputValue;
@@ -24,14 +24,75 @@ pub struct ParamSpec {
     pub width: u32,
     /// Whether the parameter is a `float` (32 bits) or a `double` (64 bits).
     pub float: bool,
-    /// For a pointer parameter: the size of the buffer it points to.
+    /// For a pointer parameter: the size of the buffer it points to (at first: see `cap`).
     pub buffer: Option<u32>,
+    /// For a buffer that grows on demand, the most bytes it may grow to (`--buffer-cap`):
+    /// one whose size no type or `--buffer-size NAME=N` fixed. Byte `k` of the grown
+    /// buffer is byte `k` of the parameter's input.
+    pub cap: Option<u32>,
     /// Whether the buffer's final contents are part of the result (not for a `byval`
     /// struct, which is the callee's private copy).
     pub compared: bool,
     /// The C type debug information gives the parameter (A's, else B's), if any.
     pub source_type: Option<SourceType>,
+    /// For a buffer passed as a plain pointer under `--buffer-offset`: where it starts
+    /// within a [`BUFFER_ALIGN`]-byte boundary. Its object then holds `BUFFER_ALIGN` bytes
+    /// before the buffer's (an input too), and the pointer is the object's address plus the
+    /// offset, an input named `NAME.offset`.
+    pub offset: Option<BufferOffset>,
+    /// Under `--alias`: the parameter whose object this buffer shares, and its own size.
+    pub alias: Option<Alias>,
 }
+
+/// A buffer in a group of pointer parameters that point into one object (`--alias`): the
+/// first of the group's object holds all their bytes (`ParamSpec::buffer` is its size, the
+/// sum of theirs), and each points into it at an offset of its own, an input
+/// (`NAME.offset`, 4 bytes) at which its `own` bytes fit: they may coincide, overlap or lie
+/// apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The index of the group's first parameter, whose object the group shares.
+    pub leader: usize,
+    /// The buffer's own size.
+    pub own: u32,
+}
+
+impl Alias {
+    /// The most an offset into an object of `total` bytes may be.
+    pub fn most(&self, total: u32) -> u32 {
+        total.saturating_sub(self.own)
+    }
+}
+/// Where a parameter's buffer starts within a [`BUFFER_ALIGN`]-byte boundary
+/// (`--buffer-offset`): at one offset, or at any (a symbolic input, so that code whose
+/// path depends on the alignment — a word-at-a-time loop's prologue — runs each way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufferOffset {
+    Fixed(u8),
+    Any,
+}
+
+impl std::str::FromStr for BufferOffset {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "any" => Ok(BufferOffset::Any),
+            n => match n.parse::<u8>() {
+                Ok(k) if u32::from(k) < BUFFER_ALIGN => Ok(BufferOffset::Fixed(k)),
+                _ => Err(format!(
+                    "'{n}': expected any or an offset from 0 to {}",
+                    BUFFER_ALIGN - 1
+                )),
+            },
+        }
+    }
+}
+
+/// The alignment of the address every parameter's buffer object starts at.
+pub const BUFFER_ALIGN: u32 = 16;
+
+/// The suffix of the test object that holds a buffer's start offset (`--buffer-offset`).
+pub const OFFSET_SUFFIX: &str = ".offset";
 
 impl ParamSpec {
     /// How `--assume` reads a scalar parameter: `float` or `double` for a floating-point
@@ -89,9 +150,22 @@ const UCHAR: CType = CType::Int {
 };
 
 impl ParamSpec {
-    /// Bytes of the symbolic object that stands for this parameter.
+    /// Bytes of the symbolic object that stands for this parameter: a buffer's and, under
+    /// `--buffer-offset`, the [`BUFFER_ALIGN`] bytes before it ([`ParamSpec::lead`]).
     pub fn object_size(&self) -> u32 {
-        self.buffer.unwrap_or(self.width.div_ceil(8))
+        match self.buffer {
+            Some(n) => n + self.lead(),
+            None => self.width.div_ceil(8),
+        }
+    }
+
+    /// Bytes of the buffer's object before the buffer may start (`--buffer-offset`).
+    pub fn lead(&self) -> u32 {
+        if self.offset.is_some() {
+            BUFFER_ALIGN
+        } else {
+            0
+        }
     }
 }
 
@@ -173,12 +247,15 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         ));
     }
     let mut params = Vec::new();
+    let mut direct = Vec::new();
     for (i, (pa, pb)) in fa.params.iter().zip(&fb.params).enumerate() {
         let name = pa
             .name
             .clone()
             .or_else(|| pb.name.clone())
             .unwrap_or_else(|| format!("arg{i}"));
+        let mut cap = None;
+        let mut offset = None;
         let buffer = if pa.is_pointer {
             let explicit = check
                 .param_sizes
@@ -206,6 +283,14 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
                     "buffer size of '{name}' must be at least 1"
                 )));
             }
+            let open = known_size.is_none() || pa.pointee_open;
+            if explicit.is_none() && open && check.buffer_cap > size {
+                cap = Some(check.buffer_cap);
+            }
+            // A `byval`/`sret` slot is the compiler's, aligned for its type.
+            if pa.pass == ParamPass::Direct && pb.pass == ParamPass::Direct {
+                offset = check.buffer_offset;
+            }
             Some(size)
         } else {
             None
@@ -216,9 +301,16 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
             width: pa.width,
             float: pa.float,
             buffer,
+            cap,
             compared,
             source_type: pa.source_type.clone().or_else(|| pb.source_type.clone()),
+            offset,
+            alias: None,
         });
+        direct.push(pa.pass == ParamPass::Direct && pb.pass == ParamPass::Direct);
+    }
+    if let Some(names) = &check.alias {
+        group_aliases(check, &mut params, &direct, names)?;
     }
     for (name, _) in &check.param_sizes {
         let known = params
@@ -243,6 +335,55 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         fp_equality: check.fp_equality,
         globals: super::globals::plan(module, a, b, check.globals),
     })
+}
+
+/// Puts the plain pointer parameters `names` (all of them when empty) into one object
+/// (`--alias`, [`Alias`]).
+fn group_aliases(
+    check: &FunctionCheck,
+    params: &mut [ParamSpec],
+    direct: &[bool],
+    names: &[String],
+) -> Result<()> {
+    for n in names {
+        if !params.iter().any(|p| p.name == *n) {
+            return Err(Error::Usage(format!(
+                "--alias {n}: '{}' has no parameter named '{n}'",
+                check.a_name
+            )));
+        }
+    }
+    let members: Vec<usize> = (0..params.len())
+        .filter(|&i| params[i].buffer.is_some() && direct[i])
+        .filter(|&i| names.is_empty() || names.contains(&params[i].name))
+        .collect();
+    if members.len() < 2 && names.is_empty() {
+        // `--alias` over a whole library: a function with fewer than two pointer
+        // parameters has nothing to alias.
+        return Ok(());
+    }
+    if members.len() < 2 {
+        return Err(Error::Usage(format!(
+            "--alias: '{}' needs two pointer parameters to alias, it has {}",
+            check.a_name,
+            members.len()
+        )));
+    }
+    if check.buffer_offset.is_some() {
+        return Err(Error::Usage(
+            "--alias and --buffer-offset do not go together (an aliased buffer's offset is already an input)".into(),
+        ));
+    }
+    let leader = members[0];
+    let total: u32 = members.iter().filter_map(|&i| params[i].buffer).sum();
+    for &i in &members {
+        let own = params[i].buffer.unwrap_or(0);
+        params[i].alias = Some(Alias { leader, own });
+        params[i].cap = None;
+    }
+    params[leader].buffer = Some(total);
+    params[leader].cap = (check.buffer_cap > total).then_some(check.buffer_cap);
+    Ok(())
 }
 
 /// Parses every `--assume` text, naming the one at fault.
@@ -343,6 +484,12 @@ pub struct Arguments {
     pub values: Vec<Value>,
     /// The initial bytes of each parameter's object.
     pub bytes: Vec<Vec<Value>>,
+    /// For each parameter whose buffer grows on demand, how (`memory::Growth`).
+    pub growth: Vec<Option<Growth>>,
+    /// For each parameter under `--buffer-offset`, where its buffer starts in its object.
+    pub offsets: Vec<Option<Value>>,
+    /// A's object of each buffer parameter, in order.
+    pub bases: Vec<u64>,
     /// The initial bytes of each compared global (`Signature::globals`), the same on both
     /// sides when it is an input.
     pub globals: Vec<Vec<Value>>,
@@ -360,6 +507,9 @@ pub fn initial_state(
     let mut args = Arguments {
         values: Vec::new(),
         bytes: Vec::new(),
+        growth: Vec::new(),
+        offsets: Vec::new(),
+        bases: Vec::new(),
         globals: Vec::new(),
     };
     for g in &sig.globals.shared {
@@ -412,14 +562,33 @@ pub fn initial_state(
     }
     for (i, p) in sig.params.iter().enumerate() {
         let size = p.object_size();
+        let mut growth = None;
+        let lead = p.lead();
+        if let Some(alias) = p.alias.filter(|a| a.leader != i) {
+            // The group's object is its first parameter's.
+            let leader = &sig.params[alias.leader];
+            let offset = alias_offset(ex, &mut state, p, alias, leader, &inputs)?;
+            let base = args.bases[buffer_index(sig, alias.leader)];
+            args.values.push(at_offset(ex, base, Some(offset)));
+            args.bytes.push(args.bytes[alias.leader].clone());
+            args.growth.push(args.growth[alias.leader]);
+            args.offsets.push(Some(offset));
+            args.bases.push(base);
+            continue;
+        }
         let bytes: Vec<Value> = match &inputs {
             Inputs::Symbolic => {
-                let array = pool.new_array(&p.name, size);
+                // A buffer that grows has an input of its cap, of which it uses a prefix.
+                let array = pool.new_array(&p.name, p.cap.map_or(size, |c| c + lead));
                 let info = pool.array_info(array);
                 state.inputs.push(SymbolicInput {
                     array,
                     name: info.name,
                     size,
+                });
+                growth = p.cap.map(|cap| Growth {
+                    array,
+                    cap: u64::from(cap + lead),
                 });
                 (0..size).map(|k| Value::Sym(pool.sym(array, k))).collect()
             }
@@ -432,7 +601,12 @@ pub fn initial_state(
                 let object = object.ok_or_else(|| {
                     Error::Usage(format!("test has no object for parameter '{}'", p.name))
                 })?;
-                if object.bytes.len() != size as usize {
+                // A test of a buffer that grew has its grown bytes.
+                let fits = match p.cap {
+                    Some(cap) => (size..=cap + lead).contains(&(object.bytes.len() as u32)),
+                    None => object.bytes.len() == size as usize,
+                };
+                if !fits {
                     return Err(Error::Usage(format!(
                         "test object '{}' has {} bytes, parameter '{}' needs {size}",
                         object.name,
@@ -447,15 +621,33 @@ pub fn initial_state(
                     .collect()
             }
         };
+        let offset = match (p.offset, p.alias) {
+            (_, Some(alias)) => Some(alias_offset(ex, &mut state, p, alias, p, &inputs)?),
+            (None, None) => {
+                if let Inputs::Concrete(ktest) = &inputs {
+                    let name = format!("{}{OFFSET_SUFFIX}", p.name);
+                    if ktest.objects.iter().any(|o| o.name == name) {
+                        return Err(Error::Usage(format!(
+                            "the test has an object '{name}': it was made with --buffer-offset, which its replay needs too"
+                        )));
+                    }
+                }
+                None
+            }
+            (Some(how), None) => Some(start_offset(ex, &mut state, p, how, &inputs)?),
+        };
         let value = match p.buffer {
             Some(_) => {
-                let address = make_buffer(ex, &mut state, &p.name, &bytes);
-                Value::concrete(PTR_WIDTH, address as u128)
+                let address = make_buffer(ex, &mut state, &p.name, &bytes, growth);
+                args.bases.push(address);
+                at_offset(ex, address, offset)
             }
             None => scalar_of(ex, &bytes, p.width),
         };
+        args.offsets.push(offset);
         args.values.push(value);
         args.bytes.push(bytes);
+        args.growth.push(growth);
     }
     if !preconditions.is_empty() {
         let lookup = |name: &str| -> Option<Binding> {
@@ -467,7 +659,7 @@ pub fn initial_state(
             let p = &sig.params[index];
             Some(match p.buffer {
                 Some(_) => Binding::Buffer {
-                    bytes: args.bytes[index].iter().map(|v| v.expr(pool)).collect(),
+                    bytes: caller_bytes(ex, &args.bytes[index], args.offsets[index], p, sig),
                     elem: p.element_type().0,
                 },
                 None => Binding::Scalar {
@@ -501,12 +693,10 @@ pub fn initial_state(
         }
     }
     // What is compared when a side returns: its buffers, then the globals.
-    state.buffers = sig
-        .params
+    state.buffers = args
+        .bases
         .iter()
-        .zip(&args.values)
-        .filter(|(p, _)| p.buffer.is_some())
-        .map(|(_, v)| v.as_concrete().unwrap_or(0) as u64)
+        .copied()
         .chain(sig.globals.shared.iter().map(|g| g.a))
         .collect();
     ex.push_call(&mut state, sig.a, &args.values, None);
@@ -514,19 +704,223 @@ pub fn initial_state(
     Ok((state, args))
 }
 
-/// Allocates a parameter buffer holding `bytes`.
-pub fn make_buffer(ex: &Executor<'_>, state: &mut State, name: &str, bytes: &[Value]) -> u64 {
+/// Where parameter `p`'s buffer starts in its object (`--buffer-offset`): a fresh input
+/// below [`BUFFER_ALIGN`] for `any`, else the fixed offset; on replay, the test's.
+fn start_offset(
+    ex: &mut Executor<'_>,
+    state: &mut State,
+    p: &ParamSpec,
+    how: BufferOffset,
+    inputs: &Inputs<'_>,
+) -> Result<Value> {
+    let pool = ex.pool;
+    let name = format!("{}{OFFSET_SUFFIX}", p.name);
+    match (inputs, how) {
+        (Inputs::Concrete(ktest), _) => {
+            let found = ktest.objects.iter().find(|o| o.name == name);
+            let k = match (found, how) {
+                (Some(o), _) => o.bytes.first().copied().unwrap_or(0),
+                (None, BufferOffset::Fixed(k)) => k,
+                (None, BufferOffset::Any) => {
+                    return Err(Error::Usage(format!("test has no object '{name}'")))
+                }
+            };
+            if u32::from(k) >= BUFFER_ALIGN {
+                return Err(Error::Usage(format!(
+                    "test object '{name}' is {k}, not an offset below {BUFFER_ALIGN}"
+                )));
+            }
+            Ok(Value::concrete(PTR_WIDTH, u128::from(k)))
+        }
+        (Inputs::Symbolic, BufferOffset::Fixed(k)) => Ok(Value::concrete(PTR_WIDTH, u128::from(k))),
+        (Inputs::Symbolic, BufferOffset::Any) => {
+            let array = fresh_input(ex, state, &name, 1);
+            let byte = pool.sym(array, 0);
+            let below = pool.ult(byte, pool.constant(8, u128::from(BUFFER_ALIGN)));
+            state
+                .constraints
+                .add(pool, below, &mut ex.stats.constraints);
+            Ok(Value::from_expr(pool, pool.zext(byte, PTR_WIDTH)))
+        }
+    }
+}
+
+/// Where aliased parameter `p`'s buffer starts in its group's object, whose first
+/// parameter is `leader` (`--alias`): a fresh 4-byte input at which its bytes fit; on
+/// replay, the test's.
+fn alias_offset(
+    ex: &mut Executor<'_>,
+    state: &mut State,
+    p: &ParamSpec,
+    alias: Alias,
+    leader: &ParamSpec,
+    inputs: &Inputs<'_>,
+) -> Result<Value> {
+    let pool = ex.pool;
+    let name = format!("{}{OFFSET_SUFFIX}", p.name);
+    let most = alias.most(leader.buffer.unwrap_or(0));
+    match inputs {
+        Inputs::Concrete(ktest) => {
+            let o = ktest
+                .objects
+                .iter()
+                .find(|o| o.name == name && o.bytes.len() == 4)
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "test has no 4-byte object '{name}' (tests of --alias hold each buffer's offset)"
+                    ))
+                })?;
+            let k = u32::from_le_bytes([o.bytes[0], o.bytes[1], o.bytes[2], o.bytes[3]]);
+            if k > most {
+                return Err(Error::Usage(format!(
+                    "test object '{name}' is {k}: '{}' does not fit in the shared object there",
+                    p.name
+                )));
+            }
+            Ok(Value::concrete(PTR_WIDTH, u128::from(k)))
+        }
+        Inputs::Symbolic => {
+            let array = fresh_input(ex, state, &name, 4);
+            let bytes: Vec<ExprId> = (0..4).map(|k| pool.sym(array, k)).collect();
+            let offset = pool.concat_bytes(&bytes);
+            let fits = pool.ule(offset, pool.constant(32, u128::from(most)));
+            state.constraints.add(pool, fits, &mut ex.stats.constraints);
+            Ok(Value::from_expr(pool, pool.zext(offset, PTR_WIDTH)))
+        }
+    }
+}
+
+/// The index among the buffer parameters of parameter `index` (a buffer).
+pub fn buffer_index(sig: &Signature, index: usize) -> usize {
+    sig.params[..index]
+        .iter()
+        .filter(|p| p.buffer.is_some())
+        .count()
+}
+
+/// A fresh input of `size` bytes named `name`, listed on `state`.
+fn fresh_input(
+    ex: &Executor<'_>,
+    state: &mut State,
+    name: &str,
+    size: u32,
+) -> crate::expr::ArrayId {
+    let array = ex.pool.new_array(name, size);
+    let info = ex.pool.array_info(array);
+    state.inputs.push(SymbolicInput {
+        array,
+        name: info.name,
+        size,
+    });
+    array
+}
+
+/// The pointer to a buffer whose object is at `base`: `base`, plus its start offset under
+/// `--buffer-offset`.
+pub fn at_offset(ex: &Executor<'_>, base: u64, offset: Option<Value>) -> Value {
+    let address = Value::concrete(PTR_WIDTH, u128::from(base));
+    match offset {
+        None => address,
+        Some(Value::Con { bits, .. }) => Value::concrete(PTR_WIDTH, u128::from(base) + bits),
+        Some(o) => {
+            let pool = ex.pool;
+            Value::from_expr(pool, pool.add(address.expr(pool), o.expr(pool)))
+        }
+    }
+}
+
+/// The bytes a caller passed in parameter `p`'s buffer, whose object holds `object`, at
+/// `offset` in it (`--buffer-offset`, `--alias`): for a symbolic offset, each byte is a
+/// choice over the offsets it may be.
+fn caller_bytes(
+    ex: &Executor<'_>,
+    object: &[Value],
+    offset: Option<Value>,
+    p: &ParamSpec,
+    sig: &Signature,
+) -> Vec<ExprId> {
+    let pool = ex.pool;
+    let (n, offsets) = match p.alias {
+        Some(alias) => {
+            let total = sig.params[alias.leader].buffer.unwrap_or(0);
+            (alias.own as usize, alias.most(total) as usize + 1)
+        }
+        None => (p.buffer.unwrap_or(0) as usize, BUFFER_ALIGN as usize),
+    };
+    match offset {
+        None => object.iter().take(n).map(|v| v.expr(pool)).collect(),
+        Some(Value::Con { bits, .. }) => object[bits as usize..bits as usize + n]
+            .iter()
+            .map(|v| v.expr(pool))
+            .collect(),
+        Some(o) => {
+            let o = o.expr(pool);
+            let last = offsets - 1;
+            (0..n)
+                .map(|k| {
+                    (0..last).rev().fold(object[last + k].expr(pool), |acc, c| {
+                        let here = pool.eq(o, pool.constant(PTR_WIDTH, c as u128));
+                        pool.ite(here, object[c + k].expr(pool), acc)
+                    })
+                })
+                .collect()
+        }
+    }
+}
+
+/// Allocates a parameter buffer holding `bytes`, which grows on demand as `growth` says.
+pub fn make_buffer(
+    ex: &Executor<'_>,
+    state: &mut State,
+    name: &str,
+    bytes: &[Value],
+    growth: Option<Growth>,
+) -> u64 {
     let mut contents = ObjectState::zeroed(bytes.len());
     for (i, b) in bytes.iter().enumerate() {
         contents.set_byte(ex.pool, i, *b);
     }
-    ex.allocate(
+    let address = ex.allocate(
         state,
         bytes.len() as u64,
         ObjectKind::Parameter,
         format!("parameter '{name}'"),
         contents,
-    )
+    );
+    if let Some(growth) = growth {
+        state.memory.set_growth(address, growth);
+    }
+    address
+}
+
+/// How long the buffer of parameter `index` is on `state`: the most bytes either side's
+/// buffer for it grew to, at least its first size.
+pub fn buffer_len(state: &State, args: &Arguments, index: usize) -> usize {
+    let first = args.bytes[index].len();
+    let Some(growth) = args.growth.get(index).copied().flatten() else {
+        return first;
+    };
+    state
+        .memory
+        .objects()
+        .filter(|(o, _)| o.growth == Some(growth))
+        .map(|(o, _)| o.size as usize)
+        .fold(first, usize::max)
+}
+
+/// Byte `k` of parameter `index`'s input, past its first size for a buffer that grew.
+pub fn input_byte(ex: &Executor<'_>, args: &Arguments, index: usize, k: usize) -> Value {
+    grown_byte(ex.pool, &args.bytes[index], k, args.growth[index])
+}
+
+/// Byte `k` of a buffer holding `bytes`: past them, for a buffer that grows (`growth`), the
+/// input's byte there, which the side holding `bytes` never touched.
+pub fn grown_byte(pool: &ExprPool, bytes: &[Value], k: usize, growth: Option<Growth>) -> Value {
+    match (bytes.get(k), growth) {
+        (Some(b), _) => *b,
+        (None, Some(g)) => Value::Sym(pool.sym(g.array, k as u32)),
+        (None, None) => Value::concrete(8, 0),
+    }
 }
 
 /// The name of a test's objects that hold the values of undefined behaviour
@@ -562,7 +956,18 @@ pub fn ktest_of(check: &FunctionCheck, sig: &Signature, inputs: &[InputValue]) -
     let objects = sig
         .params
         .iter()
-        .map(|p| object(p.name.clone(), p.object_size()))
+        .enumerate()
+        .flat_map(|(i, p)| {
+            let offset = match (p.offset, p.alias) {
+                (_, Some(_)) => Some(object(format!("{}{OFFSET_SUFFIX}", p.name), 4)),
+                (Some(_), None) => Some(object(format!("{}{OFFSET_SUFFIX}", p.name), 1)),
+                (None, None) => None,
+            };
+            // An aliased buffer's bytes are its group's first parameter's.
+            let own = p.alias.is_none_or(|a| a.leader == i);
+            let bytes = own.then(|| object(p.name.clone(), p.object_size()));
+            bytes.into_iter().chain(offset)
+        })
         .chain(
             sig.globals
                 .shared

@@ -9,7 +9,7 @@
 use super::float::display_float;
 use super::pointers::{self, Span};
 use super::rows::{Decision, RowDriver, Rows};
-use super::setup::{make_buffer, Arguments, Signature};
+use super::setup::{at_offset, input_byte, make_buffer, Arguments, Signature, OFFSET_SUFFIX};
 use super::show::{display_buffer, display_int, display_unsigned};
 use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Unanswered, Value};
 use crate::expr::{mask, Assignment, ExprId, ExprPool};
@@ -87,12 +87,19 @@ impl<'s> CrossDriver<'s> {
             .sig
             .params
             .iter()
-            .zip(&self.args.bytes)
-            .map(|(p, bytes)| {
-                let concrete: Vec<u8> =
-                    bytes.iter().map(|b| concrete_byte(ex, *b, model)).collect();
+            .enumerate()
+            .flat_map(|(i, p)| {
+                // A buffer that grew on the path has its grown bytes.
+                let concrete: Vec<u8> = (0..super::setup::buffer_len(state, &self.args, i))
+                    .map(|k| concrete_byte(ex, input_byte(ex, &self.args, i, k), model))
+                    .collect();
+                // Under --buffer-offset or --alias, where the buffer starts in its object:
+                // the buffer is shown from there, the offset as an input of its own (4
+                // bytes under --alias); an aliased buffer's bytes are its group's first's.
+                let offset = self.args.offsets[i].map(|o| concrete_value(ex, o, model));
+                let start = offset.map_or(0, |o| o as usize).min(concrete.len());
                 let display = match p.buffer {
-                    Some(_) => display_buffer(&concrete),
+                    Some(_) => display_buffer(&concrete[start..]),
                     None => {
                         let bits = concrete
                             .iter()
@@ -108,11 +115,19 @@ impl<'s> CrossDriver<'s> {
                         }
                     }
                 };
-                InputValue {
+                let width = if p.alias.is_some() { 4 } else { 1 };
+                let offset = offset.map(|o| InputValue {
+                    name: format!("{}{OFFSET_SUFFIX}", p.name),
+                    bytes: o.to_le_bytes()[..width].to_vec(),
+                    display: o.to_string(),
+                });
+                let own = p.alias.is_none_or(|a| a.leader == i);
+                let bytes = own.then(|| InputValue {
                     name: p.name.clone(),
                     bytes: concrete,
                     display,
-                }
+                });
+                bytes.into_iter().chain(offset)
             })
             .collect();
         // The values undefined behaviour gave on the path, so that replay takes it: those
@@ -154,17 +169,24 @@ impl<'s> CrossDriver<'s> {
         state.second_start = state.allocator.next_address();
         let mut values = Vec::new();
         let mut buffers = Vec::new();
-        for ((p, value), bytes) in self
+        for (i, ((p, value), bytes)) in self
             .sig
             .params
             .iter()
             .zip(&self.args.values)
             .zip(&self.args.bytes)
+            .enumerate()
         {
             if p.buffer.is_some() {
-                let address = make_buffer(ex, &mut state, &p.name, bytes);
+                let growth = self.args.growth[i];
+                // An aliased buffer points into its group's object, made once.
+                let shared = p.alias.filter(|a| a.leader != i);
+                let address = match shared {
+                    Some(a) => buffers[super::setup::buffer_index(self.sig, a.leader)],
+                    None => make_buffer(ex, &mut state, &p.name, bytes, growth),
+                };
                 buffers.push(address);
-                values.push(Value::concrete(crate::ir::PTR_WIDTH, address as u128));
+                values.push(at_offset(ex, address, self.args.offsets[i]));
             } else {
                 values.push(*value);
             }
@@ -225,49 +247,86 @@ impl<'s> CrossDriver<'s> {
             .module_spans
             .get_or_init(|| pointers::module_spans(ex.module))
             .clone();
-        spans.extend(pointers::path_spans(
-            state,
-            self.sig,
-            &self.args,
-            state.second_start,
-        ));
+        // A's buffer objects (an aliased group's once per member), each of its first size.
+        let a_buffers: Vec<pointers::Extent> = self
+            .sig
+            .params
+            .iter()
+            .filter(|p| p.buffer.is_some())
+            .zip(&self.args.bases)
+            .map(|(p, &base)| (base, u64::from(p.object_size())))
+            .collect();
+        spans.extend(pointers::path_spans(state, &a_buffers, state.second_start));
         spans.sort_by_key(|s| s.b);
         spans
     }
 
-    /// For a returned pointer `x` of A: for each heap object of A that it may point into,
-    /// whether that object's contents differ from its counterpart's in B (the bytes both
-    /// have), named after the object.
-    fn returned_objects(
+    /// For each pointer of A compared with B's (`roots`: the memory that holds it, `None` for
+    /// the return value; the pointer): each
+    /// heap object of A that it may point into, whether that object's contents differ from
+    /// its counterpart's in B (the bytes both have; words that may be addresses compared as
+    /// pointers, whose heap objects are compared in turn), named after the object and what
+    /// reaches it. An object reached twice is compared under its first route only.
+    fn reached_objects(
         &self,
         ex: &Executor<'_>,
         state: &State,
-        x: ExprId,
+        mover: &pointers::Mover<'_, impl Fn() -> Vec<Span>>,
+        roots: Vec<(Option<String>, ExprId)>,
     ) -> Vec<(String, ExprId)> {
         let pool = ex.pool;
         let mut terms = Vec::new();
-        for ((a, a_size), (b, b_size)) in pointers::heap_pairs(state, state.second_start) {
-            let lo = pool.constant(64, a as u128);
-            let hi = pool.constant(64, (a + a_size) as u128);
-            let inside = pool.bool_and(pool.ule(lo, x), pool.ule(x, hi));
-            if pool.as_const(inside) == Some(0) {
-                continue;
+        if roots.is_empty() {
+            return terms;
+        }
+        let pairs = pointers::heap_pairs(state, state.second_start);
+        let mut seen = vec![false; pairs.len()];
+        // What reaches the pointer, the pointer, and when the route to it is taken.
+        let mut work: Vec<(Option<String>, ExprId, ExprId)> = roots
+            .into_iter()
+            .rev()
+            .map(|(via, x)| (via, x, pool.true_()))
+            .collect();
+        while let Some((via, x, route)) = work.pop() {
+            for (k, &((a, a_size), (b, b_size))) in pairs.iter().enumerate() {
+                let lo = pool.constant(64, a as u128);
+                let hi = pool.constant(64, (a + a_size) as u128);
+                let inside = pool.bool_and(route, pool.bool_and(pool.ule(lo, x), pool.ule(x, hi)));
+                if seen[k] || pool.as_const(inside) == Some(0) {
+                    continue;
+                }
+                seen[k] = true;
+                let (Some((object, xa)), Some((_, xb))) =
+                    (state.memory.find(a), state.memory.find(b))
+                else {
+                    continue;
+                };
+                let n = a_size.min(b_size) as usize;
+                let compared =
+                    mover.compare(&xa.read_bytes(pool, 0, n), &xb.read_bytes(pool, 0, n));
+                let name = match &via {
+                    None => format!("returned object ({})", object.name),
+                    Some(memory) => format!("object ({}) reached from {memory}", object.name),
+                };
+                terms.push((name, pool.bool_and(inside, pool.or_all(&compared.differ))));
+                for p in compared.pointers.into_iter().rev() {
+                    work.push((via.clone(), p, inside));
+                }
             }
-            let (Some((object, xa)), Some((_, xb))) = (state.memory.find(a), state.memory.find(b))
-            else {
-                continue;
-            };
-            let n = a_size.min(b_size) as usize;
-            let diffs: Vec<ExprId> = xa
-                .read_bytes(pool, 0, n)
-                .iter()
-                .zip(xb.read_bytes(pool, 0, n))
-                .map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool)))
-                .collect();
-            let differ = pool.bool_and(inside, pool.or_all(&diffs));
-            terms.push((format!("returned object ({})", object.name), differ));
         }
         terms
+    }
+
+    /// How each of `memory_outputs` grows on demand (buffers only: `memory::Growth`).
+    fn growing_buffers(&self) -> impl Iterator<Item = Option<crate::exec::memory::Growth>> + '_ {
+        let buffers = self
+            .sig
+            .params
+            .iter()
+            .zip(&self.args.growth)
+            .filter(|(p, _)| p.buffer.is_some())
+            .map(|(_, g)| *g);
+        buffers.chain(std::iter::repeat(None))
     }
 
     /// The memory a returning side leaves, in the order of `SideOutcome::Returned`'s
@@ -280,9 +339,13 @@ impl<'s> CrossDriver<'s> {
             .iter()
             .filter(|p| p.buffer.is_some())
             .map(|p| {
+                // A group of aliased buffers is one object, compared as its first's.
+                let shared = p
+                    .alias
+                    .is_some_and(|a| self.sig.params[a.leader].name != p.name);
                 (
                     format!("buffer '{}'", p.name),
-                    p.compared && self.compare_buffers,
+                    p.compared && self.compare_buffers && !shared,
                 )
             });
         let globals = self
@@ -429,6 +492,7 @@ impl<'s> CrossDriver<'s> {
     ) -> Option<Vec<(String, ExprId)>> {
         let pool = ex.pool;
         let mut terms: Vec<(String, ExprId)> = Vec::new();
+        let mover = pointers::Mover::new(pool, || self.spans(ex, state));
         match (a, b) {
             (
                 SideOutcome::Returned {
@@ -440,6 +504,8 @@ impl<'s> CrossDriver<'s> {
                     buffers: bb,
                 },
             ) => {
+                // Pointers of A compared with B's, for the heap objects they reach.
+                let mut roots: Vec<(Option<String>, ExprId)> = Vec::new();
                 if let (Some(x), Some(y)) = (va, vb) {
                     let (x, y) = (x.expr(pool), y.expr(pool));
                     let differ = if self.sig.ret_is_float {
@@ -447,29 +513,35 @@ impl<'s> CrossDriver<'s> {
                     } else if let Some(d) = self.fields_differ(pool, x, y) {
                         d
                     } else if self.sig.ret_is_pointer {
-                        let y = pointers::b_to_a(pool, &self.spans(ex, state), y);
-                        pool.ne(x, y)
+                        roots.push((None, x));
+                        pool.ne(x, pointers::b_to_a(pool, mover.spans(), y))
+                    } else if let Some(words) = mover.compare_words(x, y) {
+                        roots.extend(words.pointers.into_iter().map(|p| (None, p)));
+                        pool.or_all(&words.differ)
                     } else {
                         pool.ne(x, y)
                     };
                     terms.push(("return value".into(), differ));
-                    if self.sig.ret_is_pointer {
-                        terms.extend(self.returned_objects(ex, state, x));
-                    }
                 }
-                for (((name, compared), xa), xb) in
-                    self.memory_outputs().into_iter().zip(ba).zip(bb)
+                let growing = self.growing_buffers();
+                for ((((name, compared), xa), xb), growth) in self
+                    .memory_outputs()
+                    .into_iter()
+                    .zip(ba)
+                    .zip(bb)
+                    .zip(growing)
                 {
                     if !compared {
                         continue;
                     }
-                    let diffs: Vec<ExprId> = xa
-                        .iter()
-                        .zip(xb)
-                        .map(|(x, y)| pool.ne(x.expr(pool), y.expr(pool)))
-                        .collect();
-                    terms.push((name, pool.or_all(&diffs)));
+                    // A buffer one side grew further: the other side's bytes past its own
+                    // end are the input's, which it never touched.
+                    let (xa, xb) = padded(pool, xa, xb, growth);
+                    let memory = mover.compare(&xa, &xb);
+                    roots.extend(memory.pointers.into_iter().map(|p| (Some(name.clone()), p)));
+                    terms.push((name, pool.or_all(&memory.differ)));
                 }
+                terms.extend(self.reached_objects(ex, state, &mover, roots));
             }
             (SideOutcome::Exited(x), SideOutcome::Exited(y)) => {
                 terms.push(("exit status".into(), pool.ne(x.expr(pool), y.expr(pool))));
@@ -823,6 +895,30 @@ fn depends_on_undefined(
     }
 }
 
+/// Two sides' final bytes of one buffer, the shorter made as long as the other: a side's
+/// bytes past its own end are the input's (`growth`), which it never touched.
+fn padded(
+    pool: &ExprPool,
+    xa: &[Value],
+    xb: &[Value],
+    growth: Option<crate::exec::memory::Growth>,
+) -> (Vec<Value>, Vec<Value>) {
+    let n = xa.len().max(xb.len());
+    let pad = |x: &[Value]| -> Vec<Value> {
+        (0..n)
+            .map(|k| super::setup::grown_byte(pool, x, k, growth))
+            .collect()
+    };
+    (pad(xa), pad(xb))
+}
+
+fn concrete_value(ex: &Executor<'_>, v: Value, model: &Assignment) -> u64 {
+    match v {
+        Value::Con { bits, .. } => bits as u64,
+        Value::Sym(e) => ex.pool.eval(e, model) as u64,
+    }
+}
+
 fn concrete_byte(ex: &Executor<'_>, v: Value, model: &Assignment) -> u8 {
     match v {
         Value::Con { bits, .. } => bits as u8,
@@ -922,7 +1018,8 @@ fn concrete_outcome(
             };
             for (b, label) in buffers.iter().zip(labels) {
                 let bytes: Vec<u8> = b.iter().map(|x| concrete_byte(ex, *x, model)).collect();
-                text.push_str(&format!(", {label} {}", display_buffer(&bytes)));
+                let shown = pointers::display_memory(ex.module, state, ex.pool, b, &bytes);
+                text.push_str(&format!(", {label} {shown}"));
             }
             text
         }
@@ -958,6 +1055,7 @@ fn display_value(
         }
         Shown::Float => display_float(width, bits),
         Shown::Pointer => pointers::describe_pointer(ex.module, state, bits as u64),
-        Shown::Int => display_int(width, bits),
+        Shown::Int => pointers::display_words(ex.module, state, width, bits)
+            .unwrap_or_else(|| display_int(width, bits)),
     }
 }

@@ -11,7 +11,7 @@ pub use crate::exec::state::Exit;
 use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
 use crate::exec::value::Value;
 use crate::exec::waiting::{DeferMode, Deferral, DeferralStats, Deferred, Misses, Unanswered};
-use crate::expr::{Assignment, BinOp, ExprId, ExprPool, Node, INDEX_WIDTH};
+use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::ir::{BlockId, FuncId, Module, Side, GLOBAL_BASE};
 use crate::progress::{Progress, Published, Snapshot, Tally};
 use crate::solver::{SatResult, Solver};
@@ -313,6 +313,7 @@ impl<'a> Executor<'a> {
                     kind: ObjectKind::Global,
                     name: g.name.clone(),
                     read_only: g.is_constant,
+                    growth: None,
                 },
                 ObjectState::from_bytes(g.init.clone()),
             );
@@ -384,6 +385,7 @@ impl<'a> Executor<'a> {
                 kind,
                 name,
                 read_only: false,
+                growth: None,
             },
             contents,
         );
@@ -1091,162 +1093,6 @@ impl<'a> Executor<'a> {
         }
     }
 
-    /// Resolves a memory access of `bytes` bytes at `addr`: every state in the result can
-    /// access object `key` at the returned offset. States where the access is invalid are
-    /// ended as failures; the current state is consumed.
-    pub fn resolve(&mut self, state: State, addr: Value, bytes: u64) -> Vec<(State, u64, Offset)> {
-        match addr {
-            Value::Con { bits, .. } => {
-                let address = bits as u64;
-                let found = state.memory.find(address).map(|(o, _)| (o.address, o.size));
-                match found {
-                    Some((base, size))
-                        if address - base <= size.saturating_sub(bytes) && bytes <= size =>
-                    {
-                        vec![(state, base, Offset::Concrete(address - base))]
-                    }
-                    _ => {
-                        let kind = if address < 4096 {
-                            Termination::NullPointer
-                        } else {
-                            Termination::OutOfBounds
-                        };
-                        self.fail_access(state, Some(address), bytes, kind);
-                        Vec::new()
-                    }
-                }
-            }
-            Value::Sym(p) => self.resolve_symbolic(state, p, bytes),
-        }
-    }
-
-    fn resolve_symbolic(
-        &mut self,
-        state: State,
-        p: ExprId,
-        bytes: u64,
-    ) -> Vec<(State, u64, Offset)> {
-        let pool = self.pool;
-        let mut results = Vec::new();
-        if let Some((base, size)) = provenance(pool, &state, p) {
-            // `base + offset`: the pointer was made from this object's address, so it may
-            // only access this object. Where it lands elsewhere is a memory error on any
-            // layout, not a read of whatever object happens to lie there (the two sides'
-            // objects live at different addresses).
-            let Some((good, bad)) = self.branch(state, in_bounds(pool, p, base, size, bytes))
-            else {
-                return results;
-            };
-            if let Some(good) = good {
-                results.push((good, base, symbolic_offset(pool, p, base)));
-            }
-            if let Some(bad) = bad {
-                if let Some(object) = bad.memory.parameter_at(base) {
-                    // Whatever the offset, some caller passes a buffer it fits.
-                    let example = self.example(&bad, p);
-                    let before = example.is_some_and(|a| a < base);
-                    self.unsupported(bad, &object.outside(before));
-                } else {
-                    self.fail(bad, Termination::OutOfBounds);
-                }
-            }
-            return results;
-        }
-        let mut rest = state;
-        let mut targets = 0usize;
-        loop {
-            // An address the pointer may take on the rest of the path.
-            let model = match rest.model.clone() {
-                Some(m) => m,
-                None => match self.check(&rest, pool.true_()) {
-                    Ok(Some(m)) => m,
-                    Ok(None) => return results,
-                    Err(why) => {
-                        self.gave_up(rest, &why);
-                        return results;
-                    }
-                },
-            };
-            let example = pool.eval(p, &model) as u64;
-            let object = rest.memory.find(example).map(|(o, _)| (o.address, o.size));
-            let Some((base, size)) = object else {
-                // Outside every object: that part of the path fails (a null or wild pointer);
-                // the pointer may still reach objects on the rest.
-                let in_some = rest
-                    .memory
-                    .objects()
-                    .map(|(o, _)| inside(pool, p, o.address, o.size))
-                    .fold(pool.false_(), |acc, c| pool.bool_or(acc, c));
-                let Some((yes, no)) = self.branch(rest, in_some) else {
-                    return results;
-                };
-                if let Some(no) = no {
-                    let null = pool.eq(p, pool.constant(64, 0));
-                    let kind = match self.check(&no, null) {
-                        Ok(Some(_)) => Termination::NullPointer,
-                        _ => Termination::OutOfBounds,
-                    };
-                    let example = self.example(&no, p);
-                    self.fail_access(no, example, bytes, kind);
-                }
-                match yes {
-                    Some(s) => {
-                        rest = s;
-                        continue;
-                    }
-                    None => return results,
-                }
-            };
-            targets += 1;
-            if targets > self.config.max_pointer_targets {
-                self.unsupported(rest, "symbolic pointer with too many possible targets");
-                return results;
-            }
-            let inside = inside(pool, p, base, size);
-            // Three regions: in bounds, overlapping the end of this object, elsewhere.
-            let Some((good, other)) = self.branch(rest, in_bounds(pool, p, base, size, bytes))
-            else {
-                return results;
-            };
-            if let Some(good) = good {
-                results.push((good, base, symbolic_offset(pool, p, base)));
-            }
-            let Some(other) = other else { return results };
-            let Some((overlap, elsewhere)) = self.branch(other, inside) else {
-                return results;
-            };
-            if let Some(overlap) = overlap {
-                match overlap.memory.parameter_at(base) {
-                    Some(object) => self.unsupported(overlap, &object.outside(false)),
-                    None => self.fail(overlap, Termination::OutOfBounds),
-                }
-            }
-            match elsewhere {
-                Some(s) => rest = s,
-                None => return results,
-            }
-        }
-    }
-
-    /// Ends `state`, whose access of `bytes` bytes at `address` fits no object, as unknown
-    /// when it lies within [`PARAMETER_GAP`] of a parameter's buffer (a caller could pass a
-    /// buffer it fits: [`ObjectKind::Parameter`]), else as the failure `kind`.
-    fn fail_access(&mut self, state: State, address: Option<u64>, bytes: u64, kind: Termination) {
-        match address.and_then(|a| state.memory.parameter_gap(a, bytes)) {
-            Some(why) => self.unsupported(state, &why),
-            None => self.fail(state, kind),
-        }
-    }
-
-    /// An address the pointer `p` takes on `state`: its model's, else a new one's.
-    fn example(&mut self, state: &State, p: ExprId) -> Option<u64> {
-        let model = match state.model.clone() {
-            Some(m) => m,
-            None => self.check(state, self.pool.true_()).ok().flatten()?,
-        };
-        Some(self.pool.eval(p, &model) as u64)
-    }
-
     /// Marks `block` of `func` reached; returns whether it is the first time.
     pub fn cover(&mut self, func: FuncId, block: crate::ir::BlockId) -> bool {
         let slot = &mut self.coverage[func.index()][block.index()];
@@ -1254,49 +1100,6 @@ impl<'a> Executor<'a> {
         *slot = true;
         new
     }
-}
-
-/// The object a symbolic pointer `c + offset` was derived from: the one whose bytes, or
-/// whose one-past-the-end address, the constant term `c` names (objects are separated by
-/// red zones, so at most one does). `None` for pointers of any other shape.
-fn provenance(pool: &ExprPool, state: &State, p: ExprId) -> Option<(u64, u64)> {
-    let Node::Binary {
-        op: BinOp::Add,
-        lhs,
-        ..
-    } = pool.node(p)
-    else {
-        return None;
-    };
-    let c = pool.as_const(lhs)? as u64;
-    if let Some((o, _)) = state.memory.find(c) {
-        return Some((o.address, o.size));
-    }
-    let (o, _) = state.memory.find(c.checked_sub(1)?)?;
-    (o.address + o.size == c).then_some((o.address, o.size))
-}
-
-/// An access of `bytes` bytes at `p` lies within the object `[base, base + size)`.
-fn in_bounds(pool: &ExprPool, p: ExprId, base: u64, size: u64, bytes: u64) -> ExprId {
-    if bytes > size {
-        return pool.false_();
-    }
-    pool.bool_and(
-        pool.ule(pool.constant(64, base as u128), p),
-        pool.ule(p, pool.constant(64, (base + size - bytes) as u128)),
-    )
-}
-
-/// The offset of `p` in the object at `base`.
-fn symbolic_offset(pool: &ExprPool, p: ExprId, base: u64) -> Offset {
-    Offset::Symbolic(pool.trunc(pool.sub(p, pool.constant(64, base as u128)), INDEX_WIDTH))
-}
-
-/// `p` points into the object `[base, base + size)`.
-fn inside(pool: &ExprPool, p: ExprId, base: u64, size: u64) -> ExprId {
-    let lo = pool.constant(64, base as u128);
-    let hi = pool.constant(64, (base + size.max(1)) as u128);
-    pool.bool_and(pool.ule(lo, p), pool.ult(p, hi))
 }
 
 /// States shared between the workers of one exploration (`-j N`).

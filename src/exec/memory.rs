@@ -8,7 +8,7 @@
 //! reads at symbolic offsets are single `read` expressions rather than case splits.
 
 use crate::exec::value::Value;
-use crate::expr::{ExprId, ExprPool, INDEX_WIDTH};
+use crate::expr::{ArrayId, ExprId, ExprPool, INDEX_WIDTH};
 use std::sync::{Arc, OnceLock};
 
 /// Identity of an allocation, fixed for its whole life.
@@ -20,6 +20,18 @@ pub struct MemoryObject {
     /// Where it was allocated, for messages: a global's name, `alloca at f.c:3`, a parameter.
     pub name: String,
     pub read_only: bool,
+    /// For a parameter's buffer that may grow on demand: where its further bytes come from.
+    pub growth: Option<Growth>,
+}
+
+/// How a parameter's buffer grows when a side reads or writes past its end (lazy
+/// initialisation, as UC-KLEE does): byte `k` of the grown buffer is byte `k` of the
+/// parameter's input `array`, up to `cap` bytes (`--buffer-cap`). Both sides' buffers for the
+/// parameter grow from the same array, so they hold the same input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Growth {
+    pub array: ArrayId,
+    pub cap: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +70,11 @@ impl MemoryObject {
             format!(
                 "{} accessed before its start (a caller may pass a pointer into an array)",
                 self.name
+            )
+        } else if self.growth.is_some() {
+            format!(
+                "{} needs more than {} bytes (--buffer-cap)",
+                self.name, self.size
             )
         } else {
             format!(
@@ -147,6 +164,18 @@ impl ObjectState {
 
     pub fn size(&self) -> usize {
         self.concrete.len()
+    }
+
+    /// Appends `bytes` after the last byte (a parameter's buffer growing: [`Growth`]).
+    pub fn extend(&mut self, pool: &ExprPool, bytes: &[Value]) {
+        let start = self.concrete.len();
+        self.concrete.resize(start + bytes.len(), 0);
+        if !self.symbolic.is_empty() {
+            self.symbolic.resize(start + bytes.len(), None);
+        }
+        for (k, b) in bytes.iter().enumerate() {
+            self.set_byte(pool, start + k, *b);
+        }
     }
 
     /// Whether the contents are one array expression (after a symbolic-offset write).
@@ -436,6 +465,41 @@ impl AddressSpace {
         Some(object)
     }
 
+    /// Grows the object at `key` to `size` bytes, appending `bytes` (a parameter's buffer:
+    /// [`Growth`]; the space after it is free, [`PARAMETER_GAP`]).
+    pub fn grow(&mut self, pool: &ExprPool, key: ObjectKey, bytes: &[Value]) {
+        let Some((c, e)) = self.table.locate_exact(key) else {
+            return;
+        };
+        let table = Arc::make_mut(&mut self.table);
+        let chunk = Arc::make_mut(&mut table.chunks[c]);
+        let (object, contents) = &mut chunk.objects[e];
+        let mut grown = (**object).clone();
+        grown.size += bytes.len() as u64;
+        *object = Arc::new(grown);
+        Arc::make_mut(contents).extend(pool, bytes);
+    }
+
+    /// Lets the parameter's buffer at `key` grow on demand ([`Growth`]).
+    pub fn set_growth(&mut self, key: ObjectKey, growth: Growth) {
+        let Some((c, e)) = self.table.locate_exact(key) else {
+            return;
+        };
+        let table = Arc::make_mut(&mut self.table);
+        let chunk = Arc::make_mut(&mut table.chunks[c]);
+        let object = &mut chunk.objects[e].0;
+        let mut with = (**object).clone();
+        with.growth = Some(growth);
+        *object = Arc::new(with);
+    }
+
+    /// The object with the highest base address at most `address`, whether or not it
+    /// contains it.
+    pub fn find_before(&self, address: u64) -> Option<&Arc<MemoryObject>> {
+        let (c, e) = self.table.locate(address)?;
+        Some(&self.table.chunks[c].objects[e].0)
+    }
+
     /// The object containing the concrete `address`, if any.
     #[inline]
     pub fn find(&self, address: u64) -> Option<(&Arc<MemoryObject>, &Arc<ObjectState>)> {
@@ -625,6 +689,7 @@ mod tests {
             kind: ObjectKind::Heap,
             name: format!("object at {address}"),
             read_only: false,
+            growth: None,
         }
     }
 

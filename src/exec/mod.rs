@@ -15,6 +15,7 @@ mod jump;
 pub mod memory;
 pub mod merge;
 mod posix;
+mod resolve;
 pub mod searcher;
 mod special;
 pub mod state;

@@ -106,6 +106,12 @@ pub fn supported(sig: &Signature) -> std::result::Result<(), Unsupported> {
         )));
     }
     for p in &sig.params {
+        if p.alias.is_some() {
+            return Err(Unsupported(format!(
+                "parameter '{}' points into an object shared with others (--alias)",
+                p.name
+            )));
+        }
         if p.buffer.is_some() && !p.compared {
             return Err(Unsupported(format!(
                 "parameter '{}' is a struct passed by value (byval)",
@@ -314,7 +320,9 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
     for (tag, name) in [("a", a_name), ("b", b_name)] {
         let _ = writeln!(c, "{ret_type} xc_{tag}_{name}({decl});");
     }
-    let total: u32 = shape.params.iter().map(ParamSpec::object_size).sum();
+    // Each buffer's bytes come after their count (4 bytes), as a buffer that grew on the
+    // test's path (`--buffer-cap`) is longer than its first size.
+    let total: u32 = shape.params.iter().map(max_bytes).sum();
     let _ = write!(
         c,
         "\n/* A buffer of n bytes that ends where a PROT_NONE page begins. */\n\
@@ -331,31 +339,52 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
          \x20   size_t got = 0, r;\n\
          \x20   if (argc != 2 || (argv[1][0] != 'a' && argv[1][0] != 'b'))\n        return {BAD_INPUT_STATUS};\n\
          \x20   while ((r = fread(in + got, 1, sizeof in - got, stdin)) > 0)\n        got += r;\n\
-         \x20   if (got != {total})\n        return {BAD_INPUT_STATUS};\n",
+         \x20   size_t off = 0;\n",
     );
-    let mut offset = 0u32;
     let mut args = Vec::new();
     let mut buffers = Vec::new();
+    let take = |n: &str| format!("    if (got - off < {n})\n        return {BAD_INPUT_STATUS};");
     for (i, p) in shape.params.iter().enumerate() {
         let size = p.object_size();
-        if let Some(n) = p.buffer {
+        if p.buffer.is_some() {
+            let most = most_object_bytes(p);
             let _ = writeln!(
                 c,
-                "    unsigned char *p{i} = guarded({n});\n    memcpy(p{i}, in + {offset}, {n});"
+                "{}\n    uint32_t n{i};\n    memcpy(&n{i}, in + off, 4);\n    off += 4;\n    if (n{i} < {size} || n{i} > {most})\n        return {BAD_INPUT_STATUS};\n{}",
+                take("4"),
+                take(&format!("n{i}"))
             );
-            buffers.push((i, n));
+            if p.offset.is_some() {
+                // The object at a 16-byte boundary, the buffer at the test's offset in it.
+                let _ = writeln!(
+                    c,
+                    "    unsigned char *b{i} = guarded((n{i} + {ALIGN_MASK}) & ~(size_t){ALIGN_MASK});\n    memcpy(b{i}, in + off, n{i});\n    off += n{i};\n{}\n    if (in[off] > {ALIGN_MASK})\n        return {BAD_INPUT_STATUS};\n    unsigned char *p{i} = b{i} + in[off];\n    off += 1;",
+                    take("1")
+                );
+            } else {
+                let _ = writeln!(
+                    c,
+                    "    unsigned char *b{i} = guarded(n{i}), *p{i} = b{i};\n    memcpy(b{i}, in + off, n{i});\n    off += n{i};"
+                );
+            }
+            buffers.push(i);
         } else if p.width == 1 {
-            let _ = writeln!(c, "    _Bool p{i} = in[{offset}] & 1;");
+            let _ = writeln!(
+                c,
+                "{}\n    _Bool p{i} = in[off] & 1;\n    off += 1;",
+                take("1")
+            );
         } else {
             let _ = writeln!(
                 c,
-                "    {t} p{i};\n    memcpy(&p{i}, in + {offset}, sizeof p{i});",
+                "{}\n    {t} p{i};\n    memcpy(&p{i}, in + off, sizeof p{i});\n    off += {size};",
+                take(&size.to_string()),
                 t = param_c_type(p)
             );
         }
         args.push(format!("p{i}"));
-        offset += size;
     }
+    let _ = writeln!(c, "    if (off != got)\n        return {BAD_INPUT_STATUS};");
     let call = format!(
         "argv[1][0] == 'a' ? xc_a_{a_name}({0}) : xc_b_{b_name}({0})",
         args.join(", ")
@@ -375,10 +404,10 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
                 "    unsigned char *ret = {call};\n    fflush(stdout);\n    printf(\"\\n{MARKER} ret=\");"
             );
             let mut cond = String::new();
-            for (k, &(i, n)) in buffers.iter().enumerate() {
+            for (k, &i) in buffers.iter().enumerate() {
                 let _ = write!(
                     cond,
-                    "if (ret >= p{i} && ret <= p{i} + {n})\n        printf(\"buf%d+%zu\", {k}, (size_t)(ret - p{i}));\n    else "
+                    "if (ret >= b{i} && ret <= b{i} + n{i})\n        printf(\"buf%d+%zu\", {k}, (size_t)(ret - p{i}));\n    else "
                 );
             }
             let _ = writeln!(
@@ -393,17 +422,37 @@ fn driver_source(shape: &Shape, a_name: &str, b_name: &str) -> String {
             );
         }
     }
-    for (i, n) in &buffers {
-        let _ = writeln!(c, "    printf(\" buf=\");\n    hex(p{i}, {n});");
+    for i in &buffers {
+        let _ = writeln!(c, "    printf(\" buf=\");\n    hex(b{i}, n{i});");
     }
     c.push_str("    printf(\"\\n\");\n    return 0;\n}\n");
     c
 }
 
-/// The bytes the driver reads for `test`: each parameter's object (by name, else by
-/// position, as the engine's replay takes them), in parameter order.
-fn input_of(shape: &Shape, test: &KTest) -> std::result::Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
+/// The most bytes the driver reads for parameter `p`: a buffer's count and its bytes, up to
+/// its cap when it grows on demand; a scalar's bytes.
+fn max_bytes(p: &ParamSpec) -> u32 {
+    match p.buffer {
+        Some(_) => 4 + most_object_bytes(p) + u32::from(p.offset.is_some()),
+        None => p.object_size(),
+    }
+}
+
+/// The most bytes a test holds for buffer parameter `p`'s object: its size, or its cap when
+/// it grows on demand, and the bytes before the buffer under `--buffer-offset`.
+fn most_object_bytes(p: &ParamSpec) -> u32 {
+    let n = p.buffer.unwrap_or(0);
+    p.cap.unwrap_or(n).max(n) + p.lead()
+}
+
+/// A buffer object's alignment under `--buffer-offset`, less one.
+const ALIGN_MASK: u32 = crate::crosscheck::BUFFER_ALIGN - 1;
+
+/// Each parameter's object in `test` (by name, else by position, as the engine's replay
+/// takes them), in parameter order: a buffer's of its size or, when it grows on demand,
+/// up to its cap.
+fn objects_of<'t>(shape: &Shape, test: &'t KTest) -> std::result::Result<Vec<&'t [u8]>, String> {
+    let mut out = Vec::new();
     for (i, p) in shape.params.iter().enumerate() {
         let object = test
             .objects
@@ -411,16 +460,59 @@ fn input_of(shape: &Shape, test: &KTest) -> std::result::Result<Vec<u8>, String>
             .find(|o| o.name == p.name)
             .or_else(|| test.objects.get(i))
             .ok_or_else(|| format!("the test has no object for parameter '{}'", p.name))?;
-        if object.bytes.len() != p.object_size() as usize {
+        let size = p.object_size();
+        let most = if p.buffer.is_some() {
+            most_object_bytes(p)
+        } else {
+            size
+        };
+        let len = object.bytes.len() as u32;
+        if len < size || len > most {
+            let needs = if most > size {
+                format!("{size} to {most}")
+            } else {
+                size.to_string()
+            };
             return Err(format!(
-                "test object '{}' has {} bytes, parameter '{}' needs {}",
-                object.name,
-                object.bytes.len(),
-                p.name,
-                p.object_size()
+                "test object '{}' has {len} bytes, parameter '{}' needs {needs}",
+                object.name, p.name
             ));
         }
-        bytes.extend_from_slice(&object.bytes);
+        out.push(object.bytes.as_slice());
+        let name = format!("{}{}", p.name, crate::crosscheck::OFFSET_SUFFIX);
+        if p.offset.is_none() && test.objects.iter().any(|o| o.name == name) {
+            return Err(format!(
+                "the test has an object '{name}': it was made with --buffer-offset, which its replay needs too"
+            ));
+        }
+        if p.offset.is_some() {
+            let offset = test
+                .objects
+                .iter()
+                .find(|o| o.name == name)
+                .filter(|o| o.bytes.len() == 1)
+                .ok_or_else(|| format!("the test has no one-byte object '{name}'"))?;
+            out.push(offset.bytes.as_slice());
+        }
+    }
+    Ok(out)
+}
+
+/// The bytes the driver reads for `test`: each parameter's object in parameter order, a
+/// buffer's after its count (4 bytes, little-endian).
+fn input_of(shape: &Shape, test: &KTest) -> std::result::Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let objects = objects_of(shape, test)?;
+    let mut objects = objects.iter();
+    for p in &shape.params {
+        let object = objects.next().copied().unwrap_or_default();
+        if p.buffer.is_some() {
+            bytes.extend_from_slice(&(object.len() as u32).to_le_bytes());
+        }
+        bytes.extend_from_slice(object);
+        if p.offset.is_some() {
+            bytes.extend_from_slice(objects.next().copied().unwrap_or_default());
+        }
     }
     Ok(bytes)
 }
@@ -553,15 +645,24 @@ impl FunctionBuild {
 
     /// The parameters of `test` as the report shows them.
     fn inputs(&self, test: &KTest) -> Vec<String> {
-        let Ok(bytes) = input_of(&self.shape, test) else {
+        let Ok(objects) = objects_of(&self.shape, test) else {
             return Vec::new();
         };
-        let mut offset = 0usize;
         let mut shown = Vec::new();
+        let mut objects = objects.into_iter();
         for p in &self.shape.params {
-            let size = p.object_size() as usize;
-            let mine = &bytes[offset..offset + size];
-            offset += size;
+            let Some(mut mine) = objects.next() else {
+                break;
+            };
+            if p.offset.is_some() {
+                let k = objects.next().and_then(|o| o.first().copied()).unwrap_or(0);
+                shown.push(format!(
+                    "{}{} = {k}",
+                    p.name,
+                    crate::crosscheck::OFFSET_SUFFIX
+                ));
+                mine = &mine[usize::from(k).min(mine.len())..];
+            }
             let bits = mine
                 .iter()
                 .rev()
@@ -684,8 +785,11 @@ mod tests {
             width,
             float,
             buffer,
+            cap: None,
             compared: true,
             source_type: None,
+            offset: None,
+            alias: None,
         }
     }
 

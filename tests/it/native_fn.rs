@@ -228,17 +228,36 @@ fn pointers_and_narrow_integers_reproduce_natively() {
         let a = compile_fixture("native_fn_a.c", dir.path(), opt);
         let b = compile_fixture("native_fn_b.c", dir.path(), opt);
         // `over` writes p[k] past the 8-byte buffer on A only: a caller may pass a bigger
-        // buffer, so the engine leaves those paths unknown (issue 30), and there is no test
-        // of them to replay (natively, the guard page after the buffer makes A fault).
+        // buffer. Kept at 8 bytes (--buffer-cap 8), the engine leaves those paths unknown
+        // (issue 30) and there is no test of them to replay (natively, the guard page after
+        // the buffer makes A fault).
         let out = dir.path().join(format!("over{opt}"));
         let pair = (a.clone(), b.clone(), "over".to_string());
-        let size = ["--buffer-size".to_string(), "8".to_string()];
-        assert_eq!(check(&out, &pair, &size), Some(3), "over {opt}");
+        let capped = ["--buffer-size", "8", "--buffer-cap", "8"].map(String::from);
+        assert_eq!(check(&out, &pair, &capped), Some(3), "over {opt}");
         let report = std::fs::read_to_string(out.join("report.json")).unwrap();
         assert!(
             report.contains("parameter 'p' needs more than 8 bytes (--buffer-size)"),
             "over {opt}: {report}"
         );
+        // Growing on demand, the buffer holds p[k]: A's write there is a difference of the
+        // buffer, and natively (the driver makes the buffer as long as the test's) too.
+        let out = dir.path().join(format!("over-grown{opt}"));
+        let size = ["--buffer-size".to_string(), "8".to_string()];
+        assert_eq!(check(&out, &pair, &size), Some(1), "over grown {opt}");
+        let o = native_replay(&out, &pair, &size);
+        let text = stdout(&o);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "over grown {opt}: {text}{}",
+            stderr(&o)
+        );
+        assert!(
+            text.contains("CONFIRMED natively"),
+            "over grown {opt}: {text}"
+        );
+        assert!(!text.contains("NOT confirmed"), "over grown {opt}: {text}");
         for (function, a_says, b_says) in [
             ("find", "A: returns null", "B: returns s + 4"),
             ("narrow", "A: returns 1", "B: returns 2"),
