@@ -13,6 +13,7 @@ pub mod globals;
 mod minimize;
 mod parting;
 mod pointers;
+mod poison;
 mod precondition;
 pub mod program;
 mod record;

@@ -405,7 +405,21 @@ impl<'s> CrossDriver<'s> {
                     (PathVerdict::Diverged, detail, model, results)
                 }
                 Some(terms) => match self.difference(ex, state, &terms) {
-                    Ok(None) => (PathVerdict::Proved, String::new(), None, results),
+                    Ok(None) => match self.poison_under_proof(ex, state, a, b) {
+                        Ok(None) => (PathVerdict::Proved, String::new(), None, results),
+                        Ok(Some((model, ub, outcome))) => {
+                            let (verdict, detail) = ub.row(outcome);
+                            let results = self.results_on(ex, state, a, b, &model);
+                            (verdict, detail, Some(model), results)
+                        }
+                        Err(Unanswered::Later) => return None,
+                        Err(Unanswered::GaveUp(why)) => (
+                            PathVerdict::Unknown,
+                            format!("{why} asking whether the results rest on poison"),
+                            None,
+                            results,
+                        ),
+                    },
                     Ok(Some(Found::Undefined(model, ub))) => {
                         self.named = ub.arrays.iter().copied().collect();
                         let (verdict, detail) = ub.row("the results differ");
@@ -446,6 +460,71 @@ impl<'s> CrossDriver<'s> {
             class: None,
             three: None,
         })
+    }
+
+    /// Whether the results both sides agree on (`difference` found none) rest on the
+    /// poison of an operation whose flag fails (`poison.rs`): a branch of the path that
+    /// read one where it fails, or results that differ once each side's flagged values
+    /// they read may be any value there. A model where they do, the operations it rests on,
+    /// and what it makes happen.
+    #[allow(clippy::type_complexity)]
+    fn poison_under_proof(
+        &mut self,
+        ex: &mut Executor<'_>,
+        state: &State,
+        a: &SideOutcome,
+        b: &SideOutcome,
+    ) -> Result<Option<(Arc<Assignment>, UbFinding, &'static str)>, Unanswered> {
+        if state.flagged.is_empty() {
+            return Ok(None);
+        }
+        let pool = ex.pool;
+        let active = |indices: &[usize], m: &Assignment| -> Vec<&crate::exec::FlaggedValue> {
+            let all: Vec<&crate::exec::FlaggedValue> =
+                indices.iter().map(|&i| &state.flagged[i]).collect();
+            let on: Vec<&crate::exec::FlaggedValue> = all
+                .iter()
+                .copied()
+                .filter(|f| pool.eval(f.cond, m) != 0)
+                .collect();
+            if on.is_empty() {
+                all
+            } else {
+                on
+            }
+        };
+        let branches = super::poison::branch_on_poison(pool, state);
+        if !branches.is_empty() {
+            let conds: Vec<ExprId> = branches.iter().map(|&i| state.flagged[i].cond).collect();
+            if let Some(m) = ex.check_or_defer(state, pool.or_all(&conds))? {
+                let finding = UbFinding::of_flagged(ex, &active(&branches, &m));
+                return Ok(Some((m, finding, "the path is taken")));
+            }
+        }
+        let in_a = super::poison::reaching_outcome(pool, state, 0, a);
+        let in_b = super::poison::reaching_outcome(pool, state, 1, b);
+        if in_a.is_empty() && in_b.is_empty() {
+            return Ok(None);
+        }
+        let events = |indices: &[usize]| -> Vec<&crate::exec::FlaggedValue> {
+            indices.iter().map(|&i| &state.flagged[i]).collect()
+        };
+        let links = &state.flagged_links;
+        let a = super::poison::fresh_outcome(pool, a, &events(&in_a), links);
+        let b = super::poison::fresh_outcome(pool, b, &events(&in_b), links);
+        let Some(terms) = self.difference_terms(ex, state, &a, &b) else {
+            return Ok(None);
+        };
+        let differ = pool.or_all(&terms.iter().map(|(_, t)| *t).collect::<Vec<_>>());
+        if pool.as_const(differ) == Some(0) {
+            return Ok(None);
+        }
+        let Some(m) = ex.check_or_defer(state, differ)? else {
+            return Ok(None);
+        };
+        let both: Vec<usize> = in_a.iter().chain(&in_b).copied().collect();
+        let finding = UbFinding::of_flagged(ex, &active(&both, &m));
+        Ok(Some((m, finding, "the results differ")))
     }
 
     /// Both sides' results with every symbolic part evaluated in `model`.
@@ -737,7 +816,56 @@ struct UbFinding {
     arrays: Vec<crate::expr::ArrayId>,
 }
 
+/// How many operations a row names (a loop may overflow on each of its iterations).
+const MAX_NAMED: usize = 4;
+
+/// How a side is named in a row: `A` or `B` (`State::phase`).
+fn side_name(phase: u8) -> &'static str {
+    if phase == 0 {
+        "A"
+    } else {
+        "B"
+    }
+}
+
 impl UbFinding {
+    /// The finding of operations whose poison-producing flags fail: their sides, each
+    /// named with its place.
+    fn of_flagged(ex: &Executor<'_>, flagged: &[&crate::exec::FlaggedValue]) -> UbFinding {
+        let mut what: Vec<String> = flagged
+            .iter()
+            .map(|f| {
+                let at = f
+                    .loc
+                    .map_or("<entry>".to_string(), |l| ex.module.loc(l).to_string());
+                format!("{}: {} at {at}", side_name(f.phase), f.what)
+            })
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        what.retain(|w| seen.insert(w.clone()));
+        if what.len() > MAX_NAMED {
+            let more = what.len() - MAX_NAMED;
+            what.truncate(MAX_NAMED);
+            what.push(format!("{more} more"));
+        }
+        UbFinding {
+            phases: flagged.iter().map(|f| f.phase).collect(),
+            what,
+            arrays: Vec::new(),
+        }
+    }
+
+    /// `other`'s sides and operations added to these.
+    fn add(&mut self, other: UbFinding) {
+        self.phases.extend(other.phases);
+        for w in other.what {
+            if !self.what.contains(&w) {
+                self.what.push(w);
+            }
+        }
+        self.arrays.extend(other.arrays);
+    }
+
     /// The row of a path whose `outcome` (what would otherwise be reported) needs the
     /// values: agreement when both sides have undefined behaviour on it (as when both
     /// fail), else unknown, naming it.
@@ -767,14 +895,17 @@ fn defined_model(
     goal: ExprId,
     model: Arc<Assignment>,
 ) -> Result<Result<(Arc<Assignment>, ExprId), (Arc<Assignment>, UbFinding)>, Unanswered> {
-    if state.undefined.is_empty() {
+    if state.undefined.is_empty() && state.flagged.is_empty() {
         return Ok(Ok((model, goal)));
     }
     let pool = ex.pool;
-    let mut read: std::collections::HashSet<crate::expr::ArrayId> =
-        pool.arrays_in(goal).into_iter().collect();
-    for &c in state.constraints.as_slice() {
-        read.extend(pool.arrays_in(c));
+    let mut roots = state.constraints.as_slice().to_vec();
+    roots.push(goal);
+    let mut read: std::collections::HashSet<crate::expr::ArrayId> = Default::default();
+    if !state.undefined.is_empty() {
+        for &c in &roots {
+            read.extend(pool.arrays_in(c));
+        }
     }
     let used: Vec<&crate::exec::UndefinedValue> = state
         .undefined
@@ -785,14 +916,42 @@ fn defined_model(
         .iter()
         .filter(|u| pool.eval(u.cond, &model) != 0)
         .collect();
-    if active.is_empty() {
-        return Ok(Ok((model, goal)));
+    // Operations whose flags may fail, read by the goal or a branch (`poison.rs`).
+    let flagged_used: Vec<&crate::exec::FlaggedValue> = super::poison::reaching(
+        pool,
+        (&state.flagged, &state.flagged_links),
+        |_| true,
+        &roots,
+    )
+    .into_iter()
+    .map(|i| &state.flagged[i])
+    .collect();
+    let flagged_active: Vec<&crate::exec::FlaggedValue> = flagged_used
+        .iter()
+        .copied()
+        .filter(|f| pool.eval(f.cond, &model) != 0)
+        .collect();
+    let conds: Vec<ExprId> = used
+        .iter()
+        .map(|u| u.cond)
+        .chain(flagged_used.iter().map(|f| f.cond))
+        .collect();
+    let defined = pool.bool_and(goal, pool.bool_not(pool.or_all(&conds)));
+    // The goal kept is the defined one: a readable model made from this one must not move
+    // onto undefined behaviour.
+    if active.is_empty() && flagged_active.is_empty() {
+        return Ok(Ok((model, defined)));
     }
-    let any = pool.or_all(&used.iter().map(|u| u.cond).collect::<Vec<_>>());
-    let defined = pool.bool_and(goal, pool.bool_not(any));
     match ex.check(state, defined) {
         Ok(Some(m)) => Ok(Ok((m, defined))),
-        Ok(None) if !depends_on_undefined(ex, state, goal, &model)? => Ok(Ok((model, goal))),
+        Ok(None)
+            if flagged_active.is_empty() && !depends_on_undefined(ex, state, goal, &model)? =>
+        {
+            Ok(Ok((model, goal)))
+        }
+        Ok(None) if active.is_empty() => {
+            Ok(Err((model, UbFinding::of_flagged(ex, &flagged_active))))
+        }
         Ok(None) => {
             // Named: the values the outcome changes with (a value selected away on this
             // model, though read, is not), else all that were made here.
@@ -830,22 +989,20 @@ fn defined_model(
             } else {
                 named
             };
-            let side = |p: u8| if p == 0 { "A" } else { "B" };
             let mut what: Vec<String> = active
                 .iter()
-                .map(|u| format!("{}: {}", side(u.phase), u.what))
+                .map(|u| format!("{}: {}", side_name(u.phase), u.what))
                 .collect();
             what.dedup();
             let phases = active.iter().map(|u| u.phase).collect();
             let arrays = active.iter().map(|u| u.array).collect();
-            Ok(Err((
-                model,
-                UbFinding {
-                    phases,
-                    what,
-                    arrays,
-                },
-            )))
+            let mut finding = UbFinding {
+                phases,
+                what,
+                arrays,
+            };
+            finding.add(UbFinding::of_flagged(ex, &flagged_active));
+            Ok(Err((model, finding)))
         }
         Err(why) => Err(Unanswered::GaveUp(why)),
     }

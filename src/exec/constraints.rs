@@ -65,7 +65,6 @@ impl ConstraintSet {
         pool.substitute(e, &self.known, &mut FxHashMap::default())
     }
 
-    /// Whether the path condition decides `cond` (width 1): `Some(value)` if it must have it.
     /// The signed range of `term`'s values the path allows, when the path bounds it.
     pub fn signed_bounds(&self, pool: &ExprPool, term: ExprId) -> Option<(i128, i128)> {
         let pieces = self.ranges.get(&term)?;
@@ -95,6 +94,7 @@ impl ConstraintSet {
         Some((lo, hi))
     }
 
+    /// Whether the path condition decides `cond` (width 1): `Some(value)` if it must have it.
     pub fn decide(
         &self,
         pool: &ExprPool,

@@ -291,6 +291,8 @@ impl<'a> Executor<'a> {
             buffers: Vec::new(),
             second_start: u64::MAX,
             undefined: Vec::new(),
+            flagged: Vec::new(),
+            flagged_links: Vec::new(),
             path: Vec::new(),
             path_hash: 0,
             log: Vec::new(),

@@ -530,6 +530,32 @@ fn quiet_inst(inst: &Inst) -> bool {
     }
 }
 
+/// The events `list` holds in each of `states`: the prefix they all share once, then each
+/// member's own, its condition (`cond`, if it has one) conjoined with the member's guard.
+fn union_under_guards<T: Clone + PartialEq>(
+    pool: &ExprPool,
+    states: &[State],
+    guards: &[ExprId],
+    list: impl Fn(&State) -> &Vec<T>,
+    cond: impl Fn(&mut T) -> Option<&mut ExprId>,
+) -> Vec<T> {
+    let first = list(&states[0]);
+    let shared = (0..first.len())
+        .take_while(|&k| states.iter().all(|s| list(s).get(k) == Some(&first[k])))
+        .count();
+    let mut out = first[..shared].to_vec();
+    for (s, &guard) in states.iter().zip(guards) {
+        for e in &list(s)[shared..] {
+            let mut e = e.clone();
+            if let Some(c) = cond(&mut e) {
+                *c = pool.bool_and(*c, guard);
+            }
+            out.push(e);
+        }
+    }
+    out
+}
+
 /// One state equivalent to the disjunction of `states` (all parked at the same join point,
 /// forked from one state), or the states back if their shapes differ. The merged state's id
 /// is the caller's to give.
@@ -624,6 +650,25 @@ fn merge_states(
             }
         }
     }
+    // Undefined behaviour of every member, each under its member's guard: what they share
+    // from before the fork once, the rest in member order (on an input only one member's
+    // guard holds, so a replay meets the shared ones and that member's, in its order).
+    merged.undefined = union_under_guards(
+        pool,
+        &states,
+        &guards,
+        |s| &s.undefined,
+        |u| Some(&mut u.cond),
+    );
+    merged.flagged = union_under_guards(
+        pool,
+        &states,
+        &guards,
+        |s| &s.flagged,
+        |f| Some(&mut f.cond),
+    );
+    merged.flagged_links =
+        union_under_guards(pool, &states, &guards, |s| &s.flagged_links, |_| None);
     let mut constraints = (*marker.snapshot).clone();
     let either = pool.or_all(&guards);
     constraints.add(pool, either, stats);

@@ -35,6 +35,6 @@ pub use state::{
     path_hash, Failure, ForkLog, ForkSite, SideOutcome, State, Termination, OUTPUT_STREAMS,
 };
 pub use table::has_handler;
-pub use undefined::{UbMode, UndefinedValue};
+pub use undefined::{FlaggedValue, UbMode, UndefinedValue};
 pub use value::Value;
 pub use waiting::{Deferral, DeferralStats, Unanswered};

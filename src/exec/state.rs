@@ -515,6 +515,12 @@ pub struct State {
     pub second_start: u64,
     /// The values undefined behaviour produced on this path (`undefined.rs`).
     pub undefined: Vec<crate::exec::UndefinedValue>,
+    /// The operations whose poison-producing flags may fail on this path (`undefined.rs`).
+    pub flagged: Vec<crate::exec::FlaggedValue>,
+    /// Operands the expression pool's rewriting absorbed into a result, in the order they
+    /// were met (`step.rs: link_absorbed`): a flagged value reaches whatever its absorber
+    /// reaches.
+    pub flagged_links: Vec<(crate::expr::ExprId, crate::expr::ExprId)>,
     /// The branch decisions that led here (1: the condition held), which names the path
     /// independently of the order in which paths were explored.
     pub path: Vec<u8>,

@@ -17,10 +17,34 @@
 use crate::exec::executor::{Executor, Exit, Offset, MAX_ALLOCATION};
 use crate::exec::memory::ObjectKind;
 use crate::exec::state::{State, Stepped, Termination};
-use crate::exec::undefined::{flag_conditions, flag_fails, is_shift, UbMode, UndefinedValue};
+use crate::exec::undefined::{
+    flag_conditions, flag_fails, is_shift, FlaggedValue, UbMode, UndefinedValue,
+};
 use crate::exec::value::Value;
 use crate::expr::{eval_float, fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
 use crate::ir::*;
+
+/// Records where the expression pool's rewriting made an operand of a binary operation
+/// disappear from its result (`add(add(a, b), c)` is kept as one canonical sum, without the
+/// node `a + b`): a flagged value absorbed so still reaches what reads the result
+/// (`State::flagged_links`). Only while some flag may fail on the path.
+fn link_absorbed(
+    pool: &crate::expr::ExprPool,
+    state: &mut State,
+    (a, b): (Value, Value),
+    r: Value,
+) {
+    if state.flagged.is_empty() {
+        return;
+    }
+    let Value::Sym(r) = r else { return };
+    for x in [a, b] {
+        let Value::Sym(x) = x else { continue };
+        if x != r && !pool.node(r).children().any(|c| c == x) {
+            state.flagged_links.push((x, r));
+        }
+    }
+}
 
 impl<'a> Executor<'a> {
     /// Executes the next instruction of `state`: in place when it cannot fork or end the
@@ -104,19 +128,16 @@ impl<'a> Executor<'a> {
                     return Stepped::Owned;
                 }
                 let a = self.operand(state, *lhs);
+                let r = self.binop(*op, a, b);
                 // A flag that may fail makes the result poison there (`--ub report`).
-                if flags.any() && self.config.ub == UbMode::Report {
-                    let fails = match (a, b) {
-                        (Value::Con { width, bits: x }, Value::Con { bits: y, .. }) => {
-                            flag_fails(*op, *flags, width, x, y).is_some()
-                        }
-                        _ => true,
-                    };
-                    if fails {
-                        return Stepped::Owned;
+                if self.config.ub == UbMode::Report {
+                    if flags.any() {
+                        state.loc = Some(block.locs[pc]);
+                        self.record_flagged(state, *op, *flags, (a, b), r);
                     }
+                    link_absorbed(self.pool, state, (a, b), r);
                 }
-                Some((*dst, self.binop(*op, a, b)))
+                Some((*dst, r))
             }
             Inst::ICmp {
                 dst,
@@ -387,7 +408,7 @@ impl<'a> Executor<'a> {
     /// A binary operation [`Executor::run_in_place`] left: a division or remainder that may
     /// trap (the paths where it does fail: [`Executor::division_traps`]), a shift by a count
     /// that may reach the width ([`Executor::shift_value`]), or an operation whose
-    /// poison-producing flags may fail (`--ub report`: [`Executor::poison_where`]).
+    /// poison-producing flags may fail (`--ub report`: [`Executor::record_flagged`]).
     fn exec_binary(
         &mut self,
         state: State,
@@ -408,59 +429,72 @@ impl<'a> Executor<'a> {
         } else {
             self.binop(op, a, b)
         };
-        let r = self.poison_where(&mut state, op, flags, (a, b), r);
+        if self.config.ub == UbMode::Report {
+            if flags.any() {
+                self.record_flagged(&mut state, op, flags, (a, b), r);
+            }
+            link_absorbed(self.pool, &mut state, (a, b), r);
+        }
         self.set(&mut state, dst, r);
         Some(state)
     }
 
-    /// `result` of `op` on `a` and `b`, except where one of its poison-producing `flags`
-    /// fails (`--ub report`): there a fresh value, recorded as undefined behaviour
-    /// ([`Executor::undefined_where`]). The flags' conditions are built only when the
-    /// operands' structure does not rule them out (`undefined.rs: flag_conditions`), and
-    /// concrete operands are checked on integers.
-    pub(crate) fn poison_where(
+    /// Records on `state` where a poison-producing flag of `op` on `a` and `b` fails
+    /// ([`FlaggedValue`]), unless the operands' ranges or the path rule it out. The value
+    /// stays the operator's: no fresh value enters the path's expressions (which would make
+    /// every later query carry it); the crosscheck asks at the path's end whether an outcome
+    /// or a branch reads `result` where a flag fails (`crosscheck/poison.rs`). A flag that
+    /// fails on concrete operands is recorded as failing wherever the path goes on: a
+    /// constant's uses cannot be told apart, and it is a certain overflow the program ran
+    /// into (an optimizer folds the ones it computed speculatively). Replay, concrete
+    /// throughout, records the same and makes no value for it.
+    pub(crate) fn record_flagged(
         &mut self,
         state: &mut State,
         op: BinOp,
         flags: Flags,
         (a, b): (Value, Value),
         result: Value,
-    ) -> Value {
-        if !flags.any() || self.config.ub != UbMode::Report {
-            return result;
-        }
+    ) {
         let pool = self.pool;
-        if let (Value::Con { width, bits: x }, Value::Con { bits: y, .. }) = (a, b) {
-            return match flag_fails(op, flags, width, x, y) {
-                Some(what) => self.undefined_where(state, pool.true_(), result, &what),
-                None => result,
-            };
-        }
-        // The conditions read the operation's own value, not `result`, which a shift by
-        // at least the width already made undefined.
-        let plain = self.binop(op, a, b).expr(pool);
-        let constraints = &state.constraints;
-        let bounds = |e: ExprId| constraints.signed_bounds(pool, e);
-        let operands = (a.expr(pool), b.expr(pool));
-        let conds = flag_conditions(pool, op, flags, operands, plain, &bounds);
-        if conds.is_empty() {
-            return result;
-        }
-        let cond = pool.or_all(&conds.iter().map(|(c, _)| *c).collect::<Vec<_>>());
-        // An optimizer adds a flag where it proved the condition cannot fail (`mul nuw nsw`
-        // of a parsed digit sum at -O2), often through facts the ranges above do not see:
-        // the solver says so before a fresh value (which every later operation and query
-        // would carry) is made. Unanswered, the value is made.
-        if state
-            .constraints
-            .decide(pool, cond, &mut self.stats.constraints)
-            != Some(true)
-            && matches!(self.check(state, cond), Ok(None))
-        {
-            return result;
-        }
-        let what: Vec<&str> = conds.iter().map(|(_, w)| w.as_str()).collect();
-        self.undefined_where(state, cond, result, &what.join(" or "))
+        let (node, cond, what) = match (a, b, result) {
+            (Value::Con { width, bits: x }, Value::Con { bits: y, .. }, _) => {
+                match flag_fails(op, flags, width, x, y) {
+                    Some(what) => (None, pool.true_(), what),
+                    None => return,
+                }
+            }
+            (_, _, Value::Con { .. }) => return,
+            (_, _, Value::Sym(node)) => {
+                // The conditions read the operation's own value, not `result`, which a
+                // shift by at least the width may already have made undefined.
+                let plain = self.binop(op, a, b).expr(pool);
+                let constraints = &state.constraints;
+                let bounds = |e: ExprId| constraints.signed_bounds(pool, e);
+                let operands = (a.expr(pool), b.expr(pool));
+                let conds = flag_conditions(pool, op, flags, operands, plain, &bounds);
+                if conds.is_empty() {
+                    return;
+                }
+                let cond = pool.or_all(&conds.iter().map(|(c, _)| *c).collect::<Vec<_>>());
+                if state
+                    .constraints
+                    .decide(pool, cond, &mut self.stats.constraints)
+                    == Some(false)
+                {
+                    return;
+                }
+                let what: Vec<&str> = conds.iter().map(|(_, w)| w.as_str()).collect();
+                (Some(node), cond, what.join(" or "))
+            }
+        };
+        state.flagged.push(FlaggedValue {
+            node,
+            cond,
+            phase: state.phase,
+            what,
+            loc: state.loc,
+        });
     }
 
     /// Fails the part of `state` where `op` on `a` and `b` traps on x86-64: a zero divisor,

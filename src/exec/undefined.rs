@@ -3,16 +3,21 @@
 //! operation whose poison-producing flag fails: [`flag_fails`], [`flag_conditions`]),
 //! `undef` and `poison` constants, and loads of memory never written.
 //!
-//! Under [`UbMode::Report`] such a result is a fresh symbolic value where the operation is
-//! undefined (`ite(undefined, fresh, result)`), recorded on the state with the condition and
-//! the place ([`UndefinedValue`]). Nothing is decided where it is made: a value the program
-//! never uses (a shift LLVM hoisted above the test that guards it, then selected away)
-//! leaves no trace in the results, while a result, branch or store that depends on it lets
-//! the crosscheck see that the path's outcome rests on undefined behaviour. Under
-//! [`UbMode::Machine`] each operation gets what x86-64 does instead (shift counts masked to
-//! the register's width), which native replay can confirm. The operations live with the
-//! interpreter (`step.rs`: `undefined_where`, `shift_value`, `poison_where`,
-//! `uninitialised_read`); this file holds the types and the flags' conditions.
+//! Under [`UbMode::Report`] a shift's, a count's, a constant's or an unwritten byte's value
+//! is a fresh symbolic value where it is undefined (`ite(undefined, fresh, result)`),
+//! recorded on the state with the condition and the place ([`UndefinedValue`]). An
+//! operation whose flag may fail keeps the operator's value instead, with where the flag
+//! fails recorded ([`FlaggedValue`]): flags are on most of a program's arithmetic, and a
+//! fresh value in each sum would make every later query carry it; the crosscheck weighs
+//! them where the path ends (`crosscheck/poison.rs`). Nothing is decided where it is made:
+//! a value the program never uses (a shift LLVM hoisted above the test that guards it, then
+//! selected away) leaves no trace in the results, while a result, branch or store that
+//! depends on it lets the crosscheck see that the path's outcome rests on undefined
+//! behaviour. Under [`UbMode::Machine`] each operation gets what x86-64 does instead (shift
+//! counts masked to the register's width, wrapped results), which native replay can
+//! confirm. The operations live with the interpreter (`step.rs`: `undefined_where`,
+//! `shift_value`, `record_flagged`, `uninitialised_read`); this file holds the types and
+//! the flags' conditions.
 
 use crate::expr::{mask, to_signed, ArrayId, BinOp, ExprId, ExprPool, Node};
 use crate::ir::Flags;
@@ -52,6 +57,26 @@ pub struct UndefinedValue {
     pub phase: u8,
     /// What it was and where: `shift by at least 32 bits at f.c:3`.
     pub what: String,
+}
+
+/// An operation on symbolic operands whose poison-producing flag may fail on the path
+/// (`--ub report`). Its value stays the operator's — no fresh value enters the path's
+/// expressions, so queries during exploration cost what they cost without flags — and the
+/// crosscheck asks, where a path ends, whether an outcome or a branch reads `node` where
+/// `cond` holds (`crosscheck/poison.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlaggedValue {
+    /// The operation's value, as the path's expressions hold it; `None` for a flag that
+    /// failed on concrete operands, which counts as read.
+    pub node: Option<ExprId>,
+    /// When a flag fails (width 1).
+    pub cond: ExprId,
+    /// The side that ran it (`State::phase`).
+    pub phase: u8,
+    /// Which flags: `signed overflow in add (nsw)`.
+    pub what: String,
+    /// Where it ran.
+    pub loc: Option<crate::ir::LocId>,
 }
 
 /// Whether `op` is a shift, whose result is undefined for counts of at least the width.

@@ -170,7 +170,16 @@ fn r30_a_path_that_needs_a_bigger_parameter_buffer_is_unknown() {
                 let at = format!("{cc} {opt} {f}");
                 for (other, name) in [(b, "B"), (a, "itself")] {
                     // No growth: the buffer keeps its 16 bytes.
-                    let args = [a, other, "--function", f, "--buffer-cap", "16", "--ub", "machine"];
+                    let args = [
+                        a,
+                        other,
+                        "--function",
+                        f,
+                        "--buffer-cap",
+                        "16",
+                        "--ub",
+                        "machine",
+                    ];
                     let (code, text, report) = run(d, &args, "out");
                     assert_eq!(code, Some(3), "{at} against {name}: {text}");
                     assert_eq!(report["summary"]["overall"], "inconclusive", "{at}: {text}");

@@ -97,3 +97,39 @@ fn r30_undef_and_poison_constants_are_reported_never_zero() {
         assert_eq!(code, 0, "{clang} unread against itself: {out}");
     }
 }
+
+// See: #30. Poison-producing flags are weighed where a path ends, not where they run
+// (`crosscheck/poison.rs`): an addition -O2 computes before a select that drops it is no
+// finding where it is dropped; an overflow inside a sum the expression pool keeps as one
+// canonical sum is still read; a branch on an overflowed value (-O0) is undefined
+// behaviour whatever the results, while -O2, which folded the test, differs natively.
+#[test]
+fn r30_poison_is_weighed_where_it_is_read() {
+    each_build("r30_poison_a.c", "r30_poison_b.c", |dir, a, b, build| {
+        let assume = ["--assume", "x < 100 || c == 0"];
+        let (code, out, _) = check(dir, a, b, "sel", &assume);
+        assert_eq!(code, 0, "{build} sel, overflow only where dropped: {out}");
+        for f in ["sel", "sum3"] {
+            let (code, out, report) = check(dir, a, b, f, &[]);
+            assert_eq!(code, 3, "{build} {f}: {out}");
+            assert!(
+                report.contains("undefined behaviour: A: signed overflow in add (nsw)"),
+                "{build} {f}: {report}"
+            );
+        }
+        let (code, out, report) = check(dir, a, b, "grows", &[]);
+        if build.ends_with("-O2") {
+            assert_eq!(code, 1, "{build} grows: {out}");
+        } else {
+            assert_eq!(code, 3, "{build} grows: {out}");
+            assert!(
+                report.contains("the path is taken only through the value it gives"),
+                "{build} grows: {report}"
+            );
+        }
+        for f in ["sel", "sum3", "grows"] {
+            let (code, out, _) = check(dir, a, a, f, &[]);
+            assert_eq!(code, 0, "{build} {f} against itself: {out}");
+        }
+    });
+}

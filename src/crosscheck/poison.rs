@@ -1,0 +1,266 @@
+//! Poison-producing flags at a path's end (`--ub report`).
+//!
+//! An operation whose `nsw`/`nuw`/`exact`/`disjoint` flag may fail keeps the operator's
+//! value while the path runs (`exec/undefined.rs: FlaggedValue`): a fresh value there would
+//! ride along in every later expression and make every query of the path harder. Whether
+//! the outcome rests on the poison is asked here, once the path has ended, and only of the
+//! operations whose value the outcome or a branch reads (`reaching`):
+//!
+//! - a branch that read a flagged value where its flag fails branched on poison, which is
+//!   undefined behaviour whatever the results are ([`branch_on_poison`]);
+//! - a result that reads one is made again with the value fresh where the flag fails, each
+//!   side's own ([`fresh_outcome`]): the results agree only if they agree for every value
+//!   the poison may take, as the language gives none.
+//!
+//! The verdict (`verdict.rs`) turns what is found into a row naming the operations.
+
+use crate::exec::{FlaggedValue, SideOutcome, State, Value};
+use crate::expr::{ExprId, ExprPool};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The indices of the operations of `flagged` (restricted to `keep`) whose value the
+/// expressions `roots` read, directly or through the results that absorbed it (`links`,
+/// `State::flagged_links`); one that failed on concrete operands (no node) always counts.
+pub(super) fn reaching(
+    pool: &ExprPool,
+    (flagged, links): (&[FlaggedValue], &[(ExprId, ExprId)]),
+    keep: impl Fn(&FlaggedValue) -> bool,
+    roots: &[ExprId],
+) -> Vec<usize> {
+    let mut by_node: FxHashMap<ExprId, Vec<usize>> = FxHashMap::default();
+    let mut found = Vec::new();
+    for (i, f) in flagged.iter().enumerate().filter(|(_, f)| keep(f)) {
+        match f.node {
+            Some(n) => by_node.entry(n).or_default().push(i),
+            None => found.push(i),
+        }
+    }
+    if by_node.is_empty() {
+        return found;
+    }
+    // A link is one more child: what the absorber was computed from.
+    let mut absorbed: FxHashMap<ExprId, Vec<ExprId>> = FxHashMap::default();
+    for &(from, to) in links {
+        absorbed.entry(to).or_default().push(from);
+    }
+    let mut reached: FxHashSet<ExprId> = FxHashSet::default();
+    let mut stack: Vec<ExprId> = roots.to_vec();
+    while let Some(id) = stack.pop() {
+        if !reached.insert(id) {
+            continue;
+        }
+        stack.extend(pool.node(id).children());
+        stack.extend(absorbed.get(&id).into_iter().flatten());
+    }
+    for (node, events) in &by_node {
+        if reached.contains(node) {
+            found.extend(events);
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
+}
+
+/// The expressions a side's outcome holds: its return value, buffers and globals, or its
+/// exit status.
+pub(super) fn outcome_roots(pool: &ExprPool, outcome: &SideOutcome) -> Vec<ExprId> {
+    let values: Vec<&Value> = match outcome {
+        SideOutcome::Returned { value, buffers } => {
+            value.iter().chain(buffers.iter().flatten()).collect()
+        }
+        SideOutcome::Exited(v) => vec![v],
+        SideOutcome::Failed(_) => Vec::new(),
+    };
+    values
+        .into_iter()
+        .filter(|v| !v.is_concrete())
+        .map(|v| v.expr(pool))
+        .collect()
+}
+
+/// The flagged operations of side `phase` its outcome reads.
+pub(super) fn reaching_outcome(
+    pool: &ExprPool,
+    state: &State,
+    phase: u8,
+    outcome: &SideOutcome,
+) -> Vec<usize> {
+    let roots = outcome_roots(pool, outcome);
+    let lists = (&state.flagged[..], &state.flagged_links[..]);
+    reaching(pool, lists, |f| f.phase == phase, &roots)
+}
+
+/// `outcome` with the value of each operation of `events` fresh where its flag fails
+/// (`ite(cond, fresh, value)`): what the side computes when poison may be any value. A
+/// result that absorbed the value (`links`) is fresh there too, as poison spreads to what
+/// is computed from it.
+pub(super) fn fresh_outcome(
+    pool: &ExprPool,
+    outcome: &SideOutcome,
+    events: &[&FlaggedValue],
+    links: &[(ExprId, ExprId)],
+) -> SideOutcome {
+    let mut map: FxHashMap<ExprId, Vec<(ExprId, ExprId)>> = FxHashMap::default();
+    for f in events {
+        let Some(node) = f.node else { continue };
+        let width = pool.width(node);
+        let bytes = width.div_ceil(8);
+        let array = pool.new_array("poison", bytes);
+        let parts: Vec<ExprId> = (0..bytes).map(|k| pool.sym(array, k)).collect();
+        let fresh = pool.concat_bytes(&parts);
+        // The value and, in the order they were made, the results that absorbed it.
+        let mut carriers: FxHashSet<ExprId> = [node].into_iter().collect();
+        for &(from, to) in links {
+            if carriers.contains(&from) {
+                carriers.insert(to);
+            }
+        }
+        for c in carriers {
+            let w = pool.width(c);
+            let value = if w <= 8 * bytes {
+                pool.trunc(fresh, w)
+            } else {
+                pool.zext(fresh, w)
+            };
+            map.entry(c).or_default().push((f.cond, value));
+        }
+    }
+    let mut memo: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+    let mut value = |v: &Value| match v {
+        Value::Con { .. } => *v,
+        Value::Sym(e) => Value::from_expr(pool, replace_nodes(pool, *e, &map, &mut memo)),
+    };
+    match outcome {
+        SideOutcome::Returned { value: v, buffers } => SideOutcome::Returned {
+            value: v.as_ref().map(&mut value),
+            buffers: buffers
+                .iter()
+                .map(|b| b.iter().map(&mut value).collect())
+                .collect(),
+        },
+        SideOutcome::Exited(v) => SideOutcome::Exited(value(v)),
+        SideOutcome::Failed(f) => SideOutcome::Failed(f.clone()),
+    }
+}
+
+/// `e` rebuilt bottom-up through the simplifying constructors, each node of `map` (once
+/// its own children are) wrapped as `ite(cond, fresh, node)` for each of its entries.
+/// `memo` may be kept between calls with the same `map`.
+fn replace_nodes(
+    pool: &ExprPool,
+    e: ExprId,
+    map: &FxHashMap<ExprId, Vec<(ExprId, ExprId)>>,
+    memo: &mut FxHashMap<ExprId, ExprId>,
+) -> ExprId {
+    if map.is_empty() {
+        return e;
+    }
+    let mut stack = vec![(e, false)];
+    while let Some((id, expanded)) = stack.pop() {
+        if memo.contains_key(&id) {
+            continue;
+        }
+        let node = pool.node(id);
+        if !expanded {
+            stack.push((id, true));
+            stack.extend(
+                node.children()
+                    .filter(|c| !memo.contains_key(c))
+                    .map(|c| (c, false)),
+            );
+            continue;
+        }
+        let m = |c: ExprId| memo[&c];
+        let mut new = if node.children().all(|c| m(c) == c) {
+            id
+        } else {
+            pool.rebuild(node, &m)
+        };
+        for &(cond, fresh) in map.get(&id).into_iter().flatten() {
+            new = pool.ite(cond, fresh, new);
+        }
+        memo.insert(id, new);
+    }
+    memo[&e]
+}
+
+/// The operations of `state` a branch of its path read (`reaching` over the path
+/// condition).
+pub(super) fn branch_on_poison(pool: &ExprPool, state: &State) -> Vec<usize> {
+    let lists = (&state.flagged[..], &state.flagged_links[..]);
+    reaching(pool, lists, |_| true, state.constraints.as_slice())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flagged(node: Option<ExprId>, cond: ExprId, phase: u8) -> FlaggedValue {
+        FlaggedValue {
+            node,
+            cond,
+            phase,
+            what: "signed overflow in add (nsw)".into(),
+            loc: None,
+        }
+    }
+
+    #[test]
+    fn reaching_finds_the_nodes_an_expression_reads_and_every_concrete_failure() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 4);
+        let v = pool.concat_bytes(&(0..4).map(|k| pool.sym(x, k)).collect::<Vec<_>>());
+        let one = pool.constant(32, 1);
+        let sum = pool.add(v, one);
+        let other = pool.mul(v, pool.constant(32, 3));
+        let cond = pool.slt(sum, v);
+        let events = [
+            flagged(Some(sum), cond, 0),
+            flagged(Some(other), cond, 0),
+            flagged(None, pool.true_(), 1),
+        ];
+        let root = pool.ult(sum, pool.constant(32, 10));
+        let lists = (&events[..], &[][..]);
+        assert_eq!(reaching(&pool, lists, |_| true, &[root]), vec![0, 2]);
+        assert_eq!(reaching(&pool, lists, |f| f.phase == 0, &[root]), vec![0]);
+        assert_eq!(
+            reaching(&pool, lists, |f| f.phase == 0, &[v]),
+            Vec::<usize>::new()
+        );
+        // `other` absorbed into a result the root reads reaches it.
+        let absorber = pool.sub(pool.constant(32, 7), v);
+        let root = pool.ult(absorber, pool.constant(32, 10));
+        let links = [(other, absorber)];
+        let lists = (&events[..], &links[..]);
+        assert_eq!(reaching(&pool, lists, |f| f.phase == 0, &[root]), vec![1]);
+    }
+
+    #[test]
+    fn a_fresh_outcome_replaces_the_flagged_value_where_its_flag_fails_only() {
+        let pool = ExprPool::new();
+        let x = pool.new_array("x", 4);
+        let v = pool.concat_bytes(&(0..4).map(|k| pool.sym(x, k)).collect::<Vec<_>>());
+        let sum = pool.add(v, pool.constant(32, 1));
+        let cond = pool.slt(sum, v);
+        let event = flagged(Some(sum), cond, 0);
+        let outcome = SideOutcome::Returned {
+            value: Some(Value::Sym(pool.mul(sum, pool.constant(32, 2)))),
+            buffers: vec![vec![Value::Sym(v)]],
+        };
+        let SideOutcome::Returned { value, buffers } =
+            fresh_outcome(&pool, &outcome, &[&event], &[])
+        else {
+            panic!("not returned")
+        };
+        let e = value.unwrap().expr(&pool);
+        let arrays = pool.arrays_in(e);
+        assert_eq!(arrays.len(), 2, "the input and one fresh value");
+        // Where the flag holds the value is the operator's.
+        let mut m = crate::expr::Assignment::new();
+        m.set(x, vec![5, 0, 0, 0]);
+        assert_eq!(pool.eval(e, &m), 12);
+        // An untouched buffer stays as it was.
+        assert_eq!(buffers[0][0], Value::Sym(v));
+    }
+}
