@@ -91,56 +91,132 @@ pub(super) fn reaching_outcome(
     reaching(pool, lists, |f| f.phase == phase, &roots)
 }
 
-/// `outcome` with the value of each operation of `events` fresh where its flag fails
-/// (`ite(cond, fresh, value)`): what the side computes when poison may be any value. A
-/// result that absorbed the value (`links`) is fresh there too, as poison spreads to what
-/// is computed from it.
-pub(super) fn fresh_outcome(
-    pool: &ExprPool,
-    outcome: &SideOutcome,
-    events: &[&FlaggedValue],
-    links: &[(ExprId, ExprId)],
-) -> SideOutcome {
-    let mut map: FxHashMap<ExprId, Vec<(ExprId, ExprId)>> = FxHashMap::default();
-    for f in events {
-        let Some(node) = f.node else { continue };
-        let width = pool.width(node);
-        let bytes = width.div_ceil(8);
-        let array = pool.new_array("poison", bytes);
-        let parts: Vec<ExprId> = (0..bytes).map(|k| pool.sym(array, k)).collect();
-        let fresh = pool.concat_bytes(&parts);
-        // The value and, in the order they were made, the results that absorbed it.
-        let mut carriers: FxHashSet<ExprId> = [node].into_iter().collect();
-        for &(from, to) in links {
-            if carriers.contains(&from) {
-                carriers.insert(to);
-            }
-        }
-        for c in carriers {
-            let w = pool.width(c);
-            let value = if w <= 8 * bytes {
-                pool.trunc(fresh, w)
-            } else {
-                pool.zext(fresh, w)
-            };
-            map.entry(c).or_default().push((f.cond, value));
+/// Fresh values for the flagged operations of one path, one per operation, shared by
+/// everything made fresh for the path's decision (a branch and a result that read the same
+/// poison see the same value).
+pub(super) struct Poisoned<'p> {
+    pool: &'p ExprPool,
+    flagged: &'p [FlaggedValue],
+    links: &'p [(ExprId, ExprId)],
+    constraints: &'p [ExprId],
+    fresh: FxHashMap<usize, (crate::expr::ArrayId, ExprId)>,
+}
+
+impl<'p> Poisoned<'p> {
+    pub(super) fn new(pool: &'p ExprPool, state: &'p State) -> Self {
+        Self::of(
+            pool,
+            (&state.flagged, &state.flagged_links),
+            state.constraints.as_slice(),
+        )
+    }
+
+    /// From a path's flagged operations, links and path condition.
+    fn of(
+        pool: &'p ExprPool,
+        (flagged, links): (&'p [FlaggedValue], &'p [(ExprId, ExprId)]),
+        constraints: &'p [ExprId],
+    ) -> Self {
+        Poisoned {
+            pool,
+            flagged,
+            links,
+            constraints,
+            fresh: FxHashMap::default(),
         }
     }
-    let mut memo: FxHashMap<ExprId, ExprId> = FxHashMap::default();
-    let mut value = |v: &Value| match v {
-        Value::Con { .. } => *v,
-        Value::Sym(e) => Value::from_expr(pool, replace_nodes(pool, *e, &map, &mut memo)),
-    };
-    match outcome {
-        SideOutcome::Returned { value: v, buffers } => SideOutcome::Returned {
-            value: v.as_ref().map(&mut value),
-            buffers: buffers
-                .iter()
-                .map(|b| b.iter().map(&mut value).collect())
-                .collect(),
-        },
-        SideOutcome::Exited(v) => SideOutcome::Exited(value(v)),
-        SideOutcome::Failed(f) => SideOutcome::Failed(f.clone()),
+
+    /// Node → (condition, fresh value) for `events` (indices into `State::flagged`): each
+    /// operation's value and, in the order they were made, the results that absorbed it.
+    fn map(&mut self, events: &[usize]) -> FxHashMap<ExprId, Vec<(ExprId, ExprId)>> {
+        let pool = self.pool;
+        let mut map: FxHashMap<ExprId, Vec<(ExprId, ExprId)>> = FxHashMap::default();
+        for &i in events {
+            let f = &self.flagged[i];
+            let Some(node) = f.node else { continue };
+            let (_, fresh) = *self.fresh.entry(i).or_insert_with(|| {
+                let bytes = pool.width(node).div_ceil(8);
+                let array = pool.new_array("poison", bytes);
+                let parts: Vec<ExprId> = (0..bytes).map(|k| pool.sym(array, k)).collect();
+                (array, pool.concat_bytes(&parts))
+            });
+            let mut carriers: FxHashSet<ExprId> = [node].into_iter().collect();
+            for &(from, to) in self.links {
+                if carriers.contains(&from) {
+                    carriers.insert(to);
+                }
+            }
+            let bits = pool.width(fresh);
+            for c in carriers {
+                let w = pool.width(c);
+                let value = if w <= bits {
+                    pool.trunc(fresh, w)
+                } else {
+                    pool.zext(fresh, w)
+                };
+                map.entry(c).or_default().push((f.cond, value));
+            }
+        }
+        map
+    }
+
+    /// The fresh inputs made so far.
+    pub(super) fn arrays(&self) -> impl Iterator<Item = crate::expr::ArrayId> + '_ {
+        self.fresh.values().map(|&(a, _)| a)
+    }
+
+    /// The path condition with the values its branches read fresh where their flags fail.
+    pub(super) fn constraints(&mut self, pool: &ExprPool, state: &State) -> Vec<ExprId> {
+        let events = branch_on_poison(pool, state);
+        self.exprs(self.constraints, &events)
+    }
+
+    /// `es` with the values of `events` fresh where their flags fail.
+    pub(super) fn exprs(&mut self, es: &[ExprId], events: &[usize]) -> Vec<ExprId> {
+        let map = self.map(events);
+        let mut memo = FxHashMap::default();
+        es.iter()
+            .map(|&e| replace_nodes(self.pool, e, &map, &mut memo))
+            .collect()
+    }
+
+    /// `outcome` with the values of `events` fresh where their flags fail: what the side
+    /// computes when poison may be any value. A result that absorbed such a value is fresh
+    /// there too, as poison spreads to what is computed from it.
+    pub(super) fn outcome(&mut self, outcome: &SideOutcome, events: &[usize]) -> SideOutcome {
+        let pool = self.pool;
+        let map = self.map(events);
+        let mut memo: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+        let mut value = |v: &Value| match v {
+            Value::Con { .. } => *v,
+            Value::Sym(e) => Value::from_expr(pool, replace_nodes(pool, *e, &map, &mut memo)),
+        };
+        match outcome {
+            SideOutcome::Returned { value: v, buffers } => SideOutcome::Returned {
+                value: v.as_ref().map(&mut value),
+                buffers: buffers
+                    .iter()
+                    .map(|b| b.iter().map(&mut value).collect())
+                    .collect(),
+            },
+            SideOutcome::Exited(v) => SideOutcome::Exited(value(v)),
+            SideOutcome::Failed(f) => SideOutcome::Failed(f.clone()),
+        }
+    }
+
+    /// Where a branch of the path goes the other way for some value of the poison it read
+    /// (`events`, those the path condition reads): one condition, false when none can.
+    pub(super) fn branch_flips(&mut self, events: &[usize]) -> ExprId {
+        let pool = self.pool;
+        let constraints = self.constraints;
+        let fresh = self.exprs(constraints, events);
+        let flips: Vec<ExprId> = constraints
+            .iter()
+            .zip(&fresh)
+            .filter(|(c, f)| c != f)
+            .map(|(&c, &f)| pool.ne(c, f))
+            .collect();
+        pool.or_all(&flips)
     }
 }
 
@@ -201,7 +277,11 @@ mod tests {
             node,
             cond,
             phase,
-            what: "signed overflow in add (nsw)".into(),
+            op: crate::expr::BinOp::Add,
+            flags: crate::ir::Flags {
+                nsw: true,
+                ..crate::ir::Flags::NONE
+            },
             loc: None,
         }
     }
@@ -243,14 +323,13 @@ mod tests {
         let v = pool.concat_bytes(&(0..4).map(|k| pool.sym(x, k)).collect::<Vec<_>>());
         let sum = pool.add(v, pool.constant(32, 1));
         let cond = pool.slt(sum, v);
-        let event = flagged(Some(sum), cond, 0);
+        let events = [flagged(Some(sum), cond, 0)];
         let outcome = SideOutcome::Returned {
             value: Some(Value::Sym(pool.mul(sum, pool.constant(32, 2)))),
             buffers: vec![vec![Value::Sym(v)]],
         };
-        let SideOutcome::Returned { value, buffers } =
-            fresh_outcome(&pool, &outcome, &[&event], &[])
-        else {
+        let mut poisoned = Poisoned::of(&pool, (&events, &[]), &[]);
+        let SideOutcome::Returned { value, buffers } = poisoned.outcome(&outcome, &[0]) else {
             panic!("not returned")
         };
         let e = value.unwrap().expr(&pool);

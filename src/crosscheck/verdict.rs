@@ -157,10 +157,19 @@ impl<'s> CrossDriver<'s> {
                 .fold(0u128, |acc, &b| (acc << 8) | b as u128);
             InputValue {
                 name: format!("{}{k}", super::setup::UNDEFINED_OBJECT),
-                display: format!("0x{bits:x}"),
+                display: if size == 0 {
+                    "any (not recorded)".to_string()
+                } else {
+                    format!("0x{bits:x}")
+                },
                 bytes,
             }
         });
+        // Positions count (the k-th value made is the k-th recorded); those past the last
+        // recorded one are left out.
+        let mut undefined: Vec<InputValue> = undefined.collect();
+        let recorded = undefined.iter().rposition(|u| !u.bytes.is_empty());
+        undefined.truncate(recorded.map_or(0, |k| k + 1));
         params.into_iter().chain(globals).chain(undefined).collect()
     }
 
@@ -404,7 +413,7 @@ impl<'s> CrossDriver<'s> {
                     let model = self.any_model(ex, state);
                     (PathVerdict::Diverged, detail, model, results)
                 }
-                Some(terms) => match self.difference(ex, state, &terms) {
+                Some(terms) => match self.difference(ex, state, &terms, (a, b)) {
                     Ok(None) => match self.poison_under_proof(ex, state, a, b) {
                         Ok(None) => (PathVerdict::Proved, String::new(), None, results),
                         Ok(Some((model, ub, outcome))) => {
@@ -462,6 +471,30 @@ impl<'s> CrossDriver<'s> {
         })
     }
 
+    /// The results differ, with the flagged values each side's results read fresh where
+    /// their flags fail (`poison.rs`); `None` when the path has none.
+    fn fresh_goal(
+        &self,
+        ex: &Executor<'_>,
+        state: &State,
+        (a, b): (&SideOutcome, &SideOutcome),
+        poisoned: &mut super::poison::Poisoned<'_>,
+    ) -> Option<ExprId> {
+        if state.flagged.is_empty() {
+            return None;
+        }
+        let pool = ex.pool;
+        let in_a = super::poison::reaching_outcome(pool, state, 0, a);
+        let in_b = super::poison::reaching_outcome(pool, state, 1, b);
+        if in_a.is_empty() && in_b.is_empty() {
+            return None;
+        }
+        let a = poisoned.outcome(a, &in_a);
+        let b = poisoned.outcome(b, &in_b);
+        let terms = self.difference_terms(ex, state, &a, &b)?;
+        Some(pool.or_all(&terms.iter().map(|(_, t)| *t).collect::<Vec<_>>()))
+    }
+
     /// Whether the results both sides agree on (`difference` found none) rest on the
     /// poison of an operation whose flag fails (`poison.rs`): a branch of the path that
     /// read one where it fails, or results that differ once each side's flagged values
@@ -493,12 +526,15 @@ impl<'s> CrossDriver<'s> {
                 on
             }
         };
+        let mut poisoned = super::poison::Poisoned::new(pool, state);
         let branches = super::poison::branch_on_poison(pool, state);
         if !branches.is_empty() {
-            let conds: Vec<ExprId> = branches.iter().map(|&i| state.flagged[i].cond).collect();
-            if let Some(m) = ex.check_or_defer(state, pool.or_all(&conds))? {
-                let finding = UbFinding::of_flagged(ex, &active(&branches, &m));
-                return Ok(Some((m, finding, "the path is taken")));
+            let flips = poisoned.branch_flips(&branches);
+            if pool.as_const(flips) != Some(0) {
+                if let Some(m) = ex.check_or_defer(state, flips)? {
+                    let finding = UbFinding::of_flagged(ex, &active(&branches, &m));
+                    return Ok(Some((m, finding, "the path is taken")));
+                }
             }
         }
         let in_a = super::poison::reaching_outcome(pool, state, 0, a);
@@ -506,12 +542,8 @@ impl<'s> CrossDriver<'s> {
         if in_a.is_empty() && in_b.is_empty() {
             return Ok(None);
         }
-        let events = |indices: &[usize]| -> Vec<&crate::exec::FlaggedValue> {
-            indices.iter().map(|&i| &state.flagged[i]).collect()
-        };
-        let links = &state.flagged_links;
-        let a = super::poison::fresh_outcome(pool, a, &events(&in_a), links);
-        let b = super::poison::fresh_outcome(pool, b, &events(&in_b), links);
+        let a = poisoned.outcome(a, &in_a);
+        let b = poisoned.outcome(b, &in_b);
         let Some(terms) = self.difference_terms(ex, state, &a, &b) else {
             return Ok(None);
         };
@@ -638,6 +670,7 @@ impl<'s> CrossDriver<'s> {
         ex: &mut Executor<'_>,
         state: &State,
         terms: &[(String, ExprId)],
+        sides: (&SideOutcome, &SideOutcome),
     ) -> Result<Option<Found>, Unanswered> {
         let pool = ex.pool;
         let differ = pool.or_all(&terms.iter().map(|(_, t)| *t).collect::<Vec<_>>());
@@ -652,7 +685,11 @@ impl<'s> CrossDriver<'s> {
                 None => return Ok(None),
             },
         };
-        let (model, differ) = match defined_model(ex, state, differ, model)? {
+        let mut poisoned = super::poison::Poisoned::new(pool, state);
+        let fresh = self
+            .fresh_goal(ex, state, sides, &mut poisoned)
+            .map(|g| (g, poisoned));
+        let (model, differ) = match defined_model(ex, state, differ, fresh, model)? {
             Ok(found) => found,
             Err((model, ub)) => return Ok(Some(Found::Undefined(model, ub))),
         };
@@ -701,7 +738,7 @@ impl<'s> CrossDriver<'s> {
         if state.undefined.is_empty() {
             return Some((verdict, detail, Some(model), results));
         }
-        match defined_model(ex, state, ex.pool.true_(), model.clone()) {
+        match defined_model(ex, state, ex.pool.true_(), None, model.clone()) {
             Ok(Ok(_)) => Some((verdict, detail, Some(model), results)),
             Ok(Err((model, ub))) => {
                 self.named = ub.arrays.iter().copied().collect();
@@ -838,7 +875,7 @@ impl UbFinding {
                 let at = f
                     .loc
                     .map_or("<entry>".to_string(), |l| ex.module.loc(l).to_string());
-                format!("{}: {} at {at}", side_name(f.phase), f.what)
+                format!("{}: {} at {at}", side_name(f.phase), f.what())
             })
             .collect();
         let mut seen = std::collections::HashSet::new();
@@ -893,6 +930,7 @@ fn defined_model(
     ex: &mut Executor<'_>,
     state: &State,
     goal: ExprId,
+    fresh: Option<(ExprId, super::poison::Poisoned<'_>)>,
     model: Arc<Assignment>,
 ) -> Result<Result<(Arc<Assignment>, ExprId), (Arc<Assignment>, UbFinding)>, Unanswered> {
     if state.undefined.is_empty() && state.flagged.is_empty() {
@@ -937,6 +975,18 @@ fn defined_model(
         .chain(flagged_used.iter().map(|f| f.cond))
         .collect();
     let defined = pool.bool_and(goal, pool.bool_not(pool.or_all(&conds)));
+    // The outcome with every value of undefined behaviour it reads free: the fresh values
+    // of `undefined`, and the flagged ones made fresh where their flags fail (`poison.rs`).
+    let (fresh_goal, mut poisoned) =
+        fresh.unwrap_or_else(|| (goal, super::poison::Poisoned::new(pool, state)));
+    let mut outcome = poisoned.constraints(pool, state);
+    outcome.push(fresh_goal);
+    let free: std::collections::HashSet<crate::expr::ArrayId> = state
+        .undefined
+        .iter()
+        .map(|u| u.array)
+        .chain(poisoned.arrays())
+        .collect();
     // The goal kept is the defined one: a readable model made from this one must not move
     // onto undefined behaviour.
     if active.is_empty() && flagged_active.is_empty() {
@@ -944,11 +994,7 @@ fn defined_model(
     }
     match ex.check(state, defined) {
         Ok(Some(m)) => Ok(Ok((m, defined))),
-        Ok(None)
-            if flagged_active.is_empty() && !depends_on_undefined(ex, state, goal, &model)? =>
-        {
-            Ok(Ok((model, goal)))
-        }
+        Ok(None) if !depends_on_undefined(ex, &outcome, &free, &model)? => Ok(Ok((model, goal))),
         Ok(None) if active.is_empty() => {
             Ok(Err((model, UbFinding::of_flagged(ex, &flagged_active))))
         }
@@ -1008,29 +1054,22 @@ fn defined_model(
     }
 }
 
-/// Whether `model`'s outcome (`state`'s path and `goal`) rests on the values undefined
-/// behaviour gave: whether, with every other input fixed to `model`'s bytes, some values
-/// of the undefined ones leave the path or make `goal` false. A value that only occurs in
+/// Whether `model`'s outcome (`outcome`: the path condition and the goal, with the values
+/// of undefined behaviour in them) rests on those values (`free`): whether, with every
+/// other input fixed to `model`'s bytes, some values of the free ones leave the path or
+/// make the goal false. A value that only occurs in
 /// the results' structure (an `undef` operand of a `select` the path never takes, a lane a
 /// shuffle drops) does not make a difference undefined.
 fn depends_on_undefined(
     ex: &mut Executor<'_>,
-    state: &State,
-    goal: ExprId,
+    outcome: &[ExprId],
+    free: &std::collections::HashSet<crate::expr::ArrayId>,
     model: &Assignment,
 ) -> Result<bool, Unanswered> {
     let pool = ex.pool;
-    let undefined: std::collections::HashSet<crate::expr::ArrayId> =
-        state.undefined.iter().map(|u| u.array).collect();
-    let mut outcome = state.constraints.as_slice().to_vec();
-    outcome.push(goal);
-    let mut inputs: Vec<crate::expr::ArrayId> = Vec::new();
-    for &e in &outcome {
-        for a in pool.arrays_in(e) {
-            if !undefined.contains(&a) && !inputs.contains(&a) {
-                inputs.push(a);
-            }
-        }
+    let mut inputs: std::collections::BTreeSet<crate::expr::ArrayId> = Default::default();
+    for &e in outcome {
+        inputs.extend(pool.arrays_in(e).into_iter().filter(|a| !free.contains(a)));
     }
     let pinned: Vec<ExprId> = inputs
         .iter()
@@ -1041,7 +1080,7 @@ fn depends_on_undefined(
             })
         })
         .collect();
-    let other = pool.bool_not(pool.and_all(&outcome));
+    let other = pool.bool_not(pool.and_all(outcome));
     match ex.solver.check(pool, &pinned, other) {
         Ok(crate::solver::SatResult::Sat(_)) => Ok(true),
         Ok(crate::solver::SatResult::Unsat) => Ok(false),

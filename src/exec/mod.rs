@@ -21,6 +21,7 @@ mod special;
 pub mod state;
 mod step;
 mod table;
+mod ub;
 pub mod undefined;
 pub mod value;
 mod vector;

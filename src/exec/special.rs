@@ -108,7 +108,7 @@ impl<'a> Executor<'a> {
     }
 
     /// Marks the new object at `address` as never written under `--ub report` (its loads
-    /// read undefined behaviour's values until written, `step.rs: uninitialised_read`);
+    /// read undefined behaviour's values until written, [`Executor::uninitialised_read`]);
     /// under `--ub machine` it stays zero.
     pub(crate) fn uninitialised(&self, state: &mut State, address: u64) {
         if self.config.ub == crate::exec::UbMode::Report {

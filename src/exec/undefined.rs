@@ -15,9 +15,9 @@
 //! depends on it lets the crosscheck see that the path's outcome rests on undefined
 //! behaviour. Under [`UbMode::Machine`] each operation gets what x86-64 does instead (shift
 //! counts masked to the register's width, wrapped results), which native replay can
-//! confirm. The operations live with the interpreter (`step.rs`: `undefined_where`,
-//! `shift_value`, `record_flagged`, `uninitialised_read`); this file holds the types and
-//! the flags' conditions.
+//! confirm. The operations live with the interpreter (`ub.rs`: `undefined_where`,
+//! `shift_value`, `record_flagged`; `special.rs`: `uninitialised_read`); this file holds
+//! the types and the flags' conditions.
 
 use crate::expr::{mask, to_signed, ArrayId, BinOp, ExprId, ExprPool, Node};
 use crate::ir::Flags;
@@ -73,10 +73,18 @@ pub struct FlaggedValue {
     pub cond: ExprId,
     /// The side that ran it (`State::phase`).
     pub phase: u8,
-    /// Which flags: `signed overflow in add (nsw)`.
-    pub what: String,
+    /// The operation and which of its flags may fail.
+    pub op: BinOp,
+    pub flags: Flags,
     /// Where it ran.
     pub loc: Option<crate::ir::LocId>,
+}
+
+impl FlaggedValue {
+    /// What may fail: `signed overflow in add (nsw)`.
+    pub fn what(&self) -> String {
+        describe_flags(self.op, self.flags)
+    }
 }
 
 /// Whether `op` is a shift, whose result is undefined for counts of at least the width.
@@ -115,6 +123,18 @@ enum Flag {
     Disjoint,
 }
 
+impl Flag {
+    /// The flags with only this one set.
+    fn alone(self) -> Flags {
+        Flags {
+            nsw: self == Flag::Nsw,
+            nuw: self == Flag::Nuw,
+            exact: self == Flag::Exact,
+            disjoint: self == Flag::Disjoint,
+        }
+    }
+}
+
 /// The flags of `flags` that `op` can carry, in a fixed order.
 fn flags_of(op: BinOp, flags: Flags) -> impl Iterator<Item = Flag> {
     let can = move |f: Flag| match f {
@@ -134,7 +154,7 @@ fn flags_of(op: BinOp, flags: Flags) -> impl Iterator<Item = Flag> {
 /// bits, named: the result is poison. Computed on integers, without expressions (the
 /// interpreter asks this of every flagged operation on concrete operands). A shift by at
 /// least the width and a division by zero are not flags' failures (`step.rs` handles them).
-pub fn flag_fails(op: BinOp, flags: Flags, width: u32, a: u128, b: u128) -> Option<String> {
+pub fn flag_fails(op: BinOp, flags: Flags, width: u32, a: u128, b: u128) -> Option<Flags> {
     let m = mask(width, u128::MAX);
     let sign = |x: u128| (x >> (width - 1)) & 1 == 1;
     let (min, max) = (to_signed(width, 1 << (width - 1)), to_signed(width, m >> 1));
@@ -170,9 +190,14 @@ pub fn flag_fails(op: BinOp, flags: Flags, width: u32, a: u128, b: u128) -> Opti
         (BinOp::Or, _) => a & b != 0,
         _ => false,
     };
-    flags_of(op, flags)
-        .find(|&f| fails(f))
-        .map(|f| flag_name(op, f))
+    flags_of(op, flags).find(|&f| fails(f)).map(Flag::alone)
+}
+
+/// What the failing `flags` of `op` are called: `signed overflow in add (nsw)`, joined
+/// by "or".
+pub fn describe_flags(op: BinOp, flags: Flags) -> String {
+    let names: Vec<String> = flags_of(op, flags).map(|f| flag_name(op, f)).collect();
+    names.join(" or ")
 }
 
 /// Where each flag of `op` (with `flags`) fails on `a` and `b` and makes `result` poison,
@@ -185,7 +210,7 @@ pub fn flag_conditions(
     (a, b): (ExprId, ExprId),
     result: ExprId,
     bounds: &Bounds<'_>,
-) -> Vec<(ExprId, String)> {
+) -> Vec<(ExprId, Flags)> {
     let width = pool.width(a);
     let m = mask(width, u128::MAX);
     let (ua, ub) = (
@@ -291,7 +316,7 @@ pub fn flag_conditions(
             _ => continue,
         };
         if pool.as_const(cond) != Some(0) {
-            out.push((cond, flag_name(op, f)));
+            out.push((cond, f.alone()));
         }
     }
     out

@@ -1,0 +1,224 @@
+//! The interpreter's operations of undefined behaviour (`undefined.rs` holds the types and
+//! the flags' conditions): a fresh value where an operation is undefined
+//! ([`Executor::undefined_where`]), shifts by a count that may reach the width
+//! ([`Executor::shift_value`]), and the record of where a poison-producing flag fails
+//! ([`Executor::record_flagged`], [`link_absorbed`]).
+
+use crate::exec::executor::Executor;
+use crate::exec::state::State;
+use crate::exec::undefined::{flag_conditions, flag_fails, FlaggedValue, UbMode, UndefinedValue};
+use crate::exec::value::Value;
+use crate::expr::{BinOp, ExprId};
+use crate::ir::Flags;
+
+/// Records where the expression pool's rewriting made an operand of a binary operation
+/// disappear from its result (`add(add(a, b), c)` is kept as one canonical sum, without the
+/// node `a + b`): a flagged value absorbed so still reaches what reads the result
+/// (`State::flagged_links`). Only while some flag may fail on the path.
+pub(super) fn link_absorbed(
+    pool: &crate::expr::ExprPool,
+    state: &mut State,
+    (a, b): (Value, Value),
+    r: Value,
+) {
+    if state.flagged.is_empty() {
+        return;
+    }
+    let Value::Sym(r) = r else { return };
+    for x in [a, b] {
+        let Value::Sym(x) = x else { continue };
+        if x != r && !pool.node(r).children().any(|c| c == x) {
+            state.flagged_links.push((x, r));
+        }
+    }
+}
+
+impl Executor<'_> {
+    /// Records on `state` where a poison-producing flag of `op` on `a` and `b` fails
+    /// ([`FlaggedValue`]), unless the operands' ranges or the path rule it out. The value
+    /// stays the operator's: no fresh value enters the path's expressions (which would make
+    /// every later query carry it); the crosscheck asks at the path's end whether an outcome
+    /// or a branch reads `result` where a flag fails (`crosscheck/poison.rs`). A flag that
+    /// fails on concrete operands is recorded as failing wherever the path goes on: a
+    /// constant's uses cannot be told apart, and it is a certain overflow the program ran
+    /// into (an optimizer folds the ones it computed speculatively). Replay, concrete
+    /// throughout, records the same and makes no value for it.
+    pub(crate) fn record_flagged(
+        &mut self,
+        state: &mut State,
+        op: BinOp,
+        flags: Flags,
+        (a, b): (Value, Value),
+        result: Value,
+    ) {
+        let pool = self.pool;
+        let (node, cond, failing) = match (a, b, result) {
+            (Value::Con { width, bits: x }, Value::Con { bits: y, .. }, _) => {
+                match flag_fails(op, flags, width, x, y) {
+                    Some(failing) => (None, pool.true_(), failing),
+                    None => return,
+                }
+            }
+            (_, _, Value::Con { .. }) => return,
+            (_, _, Value::Sym(node)) => {
+                // The conditions read the operation's own value, not `result`, which a
+                // shift by at least the width may already have made undefined.
+                let plain = self.binop(op, a, b).expr(pool);
+                let constraints = &state.constraints;
+                let bounds = |e: ExprId| constraints.signed_bounds(pool, e);
+                let operands = (a.expr(pool), b.expr(pool));
+                let conds = flag_conditions(pool, op, flags, operands, plain, &bounds);
+                if conds.is_empty() {
+                    return;
+                }
+                let cond = pool.or_all(&conds.iter().map(|(c, _)| *c).collect::<Vec<_>>());
+                if state
+                    .constraints
+                    .decide(pool, cond, &mut self.stats.constraints)
+                    == Some(false)
+                {
+                    return;
+                }
+                let failing = conds.iter().fold(Flags::NONE, |acc, (_, f)| Flags {
+                    nsw: acc.nsw || f.nsw,
+                    nuw: acc.nuw || f.nuw,
+                    exact: acc.exact || f.exact,
+                    disjoint: acc.disjoint || f.disjoint,
+                });
+                (Some(node), cond, failing)
+            }
+        };
+        state.flagged.push(FlaggedValue {
+            node,
+            cond,
+            phase: state.phase,
+            op,
+            flags: failing,
+            loc: state.loc,
+        });
+    }
+
+    /// `value`, except where `cond` holds on `state`'s path: there a fresh symbolic value,
+    /// recorded as undefined behaviour described by `what`. The path condition, or known
+    /// bits, may show that `cond` never holds; then `value` is all there is.
+    pub(crate) fn undefined_where(
+        &mut self,
+        state: &mut State,
+        cond: ExprId,
+        value: Value,
+        what: &str,
+    ) -> Value {
+        let pool = self.pool;
+        let decided = state
+            .constraints
+            .decide(pool, cond, &mut self.stats.constraints);
+        if decided == Some(false) {
+            return value;
+        }
+        let width = value.width(pool);
+        let array = self.new_undefined(state, cond, width.div_ceil(8), what);
+        // Little-endian, as a test shows the value (`verdict.rs`).
+        let parts: Vec<ExprId> = (0..width.div_ceil(8)).map(|k| pool.sym(array, k)).collect();
+        let fresh = pool.trunc(pool.concat_bytes(&parts), width);
+        let result = match decided {
+            Some(true) => fresh,
+            _ => pool.ite(cond, fresh, value.expr(pool)),
+        };
+        self.value(result)
+    }
+
+    /// A fresh input of `bytes` bytes for a value undefined behaviour gives where `cond`
+    /// holds, recorded on `state` as `what` at the current location; a replayed test pins
+    /// it to the bytes it recorded (`ExecConfig::undefined_values`).
+    pub(crate) fn new_undefined(
+        &mut self,
+        state: &mut State,
+        cond: ExprId,
+        bytes: u32,
+        what: &str,
+    ) -> crate::expr::ArrayId {
+        let pool = self.pool;
+        let array = pool.new_array("undefined", bytes);
+        let recorded = self.config.undefined_values.as_ref();
+        let values = recorded.and_then(|v| v.get(state.undefined.len()));
+        if let Some(values) = values {
+            for (k, &byte) in values.iter().enumerate().take(bytes as usize) {
+                let pinned = pool.eq(pool.sym(array, k as u32), pool.constant(8, byte as u128));
+                state
+                    .constraints
+                    .add(pool, pinned, &mut self.stats.constraints);
+            }
+        }
+        let loc = self.current_loc(state);
+        state.undefined.push(UndefinedValue {
+            array,
+            cond,
+            phase: state.phase,
+            what: format!("{what} at {loc}"),
+        });
+        array
+    }
+
+    /// `a` shifted by `count` (`op` a shift), on `state`: under `--ub report` a fresh value
+    /// where the count is at least the width; under `--ub machine` x86-64's value — the
+    /// scalar instructions mask the count (`masks`), the vector ones (`vpsllvd`…) give zero
+    /// or the sign beyond the width, as the engine's operator does.
+    pub(super) fn shift_value(
+        &mut self,
+        state: &mut State,
+        op: BinOp,
+        a: Value,
+        count: Value,
+        masks: bool,
+    ) -> Value {
+        let pool = self.pool;
+        let width = a.width(pool);
+        match self.config.ub {
+            UbMode::Machine if !masks => self.binop(op, a, count),
+            UbMode::Machine => {
+                let mask = match width {
+                    w if w <= 32 => 31,
+                    64 => 63,
+                    // No x86 instruction shifts these at once: LLVM's meaning of the counts
+                    // in range, and the engine's (zero or the sign) beyond.
+                    _ => u128::MAX,
+                };
+                let count = match mask {
+                    u128::MAX => count,
+                    m => self.binop(BinOp::And, count, Value::concrete(width, m)),
+                };
+                self.binop(op, a, count)
+            }
+            UbMode::Report => {
+                let defined = self.binop(op, a, count);
+                if count_fits(self, count, width) {
+                    return defined;
+                }
+                let too_far = pool.uge(count.expr(pool), pool.constant(width, width as u128));
+                if pool.as_const(too_far) == Some(0) {
+                    defined
+                } else {
+                    let name = match op {
+                        BinOp::Shl => "shl",
+                        BinOp::LShr => "lshr",
+                        _ => "ashr",
+                    };
+                    let what = format!("{name} by at least {width} bits");
+                    self.undefined_where(state, too_far, defined, &what)
+                }
+            }
+        }
+    }
+}
+
+/// Whether the known bits of `count` keep it below `width`.
+fn count_fits(ex: &Executor<'_>, count: Value, width: u32) -> bool {
+    match count {
+        Value::Con { bits, .. } => bits < width as u128,
+        Value::Sym(e) => {
+            let known = ex.pool.known_bits(e);
+            let max = !known.mask | known.value;
+            crate::expr::mask(width, max) < width as u128
+        }
+    }
+}
