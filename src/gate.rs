@@ -333,7 +333,7 @@ pub fn judge(
 /// The jobs of pair `i` (from 0) of a config file: its `[[pair.function]]` entries, then
 /// (with `all_functions`) every other selected function, each with the file's defaults
 /// under the entry's own settings. `base` carries the command line's engine and solver
-/// settings and globals mode (its functions and paths are not used); results go under
+/// settings, globals and `--ub` modes (its functions and paths are not used); results go under
 /// `out_dir/pairN/`.
 pub fn config_jobs(
     cfg: &crate::config::Config,
@@ -352,6 +352,7 @@ pub fn config_jobs(
         check.solver = base.solver.clone();
         check.globals = base.globals;
         check.fp_equality = base.fp_equality;
+        check.ub = base.ub;
         check.buffer_cap = f
             .and_then(|f| f.buffer_cap)
             .or(cfg.defaults.buffer_cap)

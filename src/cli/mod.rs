@@ -1041,6 +1041,9 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
         base.exec.abstract_calls = abstract_calls_of(list)?;
     }
     base.out_dir = args.output_dir.clone();
+    if let Some(mode) = &args.params.ub {
+        base.ub = mode.parse().map_err(|m| usage(format!("--ub {m}")))?;
+    }
     let shard = shard_of(args)?;
     let (mut labels, mut places) = (Vec::new(), Vec::new());
     let mut sections = Vec::new();

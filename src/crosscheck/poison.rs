@@ -15,12 +15,12 @@
 //! The verdict (`verdict.rs`) turns what is found into a row naming the operations.
 
 use crate::exec::{FlaggedValue, SideOutcome, State, Value};
-use crate::expr::{ExprId, ExprPool};
+use crate::expr::{BinOp, ExprId, ExprPool, Node};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The indices of the operations of `flagged` (restricted to `keep`) whose value the
 /// expressions `roots` read, directly or through the results that absorbed it (`links`,
-/// `State::flagged_links`); one that failed on concrete operands (no node) always counts.
+/// `State::flagged_links`).
 pub(super) fn reaching(
     pool: &ExprPool,
     (flagged, links): (&[FlaggedValue], &[(ExprId, ExprId)]),
@@ -30,10 +30,7 @@ pub(super) fn reaching(
     let mut by_node: FxHashMap<ExprId, Vec<usize>> = FxHashMap::default();
     let mut found = Vec::new();
     for (i, f) in flagged.iter().enumerate().filter(|(_, f)| keep(f)) {
-        match f.node {
-            Some(n) => by_node.entry(n).or_default().push(i),
-            None => found.push(i),
-        }
+        by_node.entry(f.node).or_default().push(i);
     }
     if by_node.is_empty() {
         return found;
@@ -133,7 +130,7 @@ impl<'p> Poisoned<'p> {
         let mut map: FxHashMap<ExprId, Vec<(ExprId, ExprId)>> = FxHashMap::default();
         for &i in events {
             let f = &self.flagged[i];
-            let Some(node) = f.node else { continue };
+            let node = f.node;
             let (_, fresh) = *self.fresh.entry(i).or_insert_with(|| {
                 let bytes = pool.width(node).div_ceil(8);
                 let array = pool.new_array("poison", bytes);
@@ -165,21 +162,6 @@ impl<'p> Poisoned<'p> {
         self.fresh.values().map(|&(a, _)| a)
     }
 
-    /// The path condition with the values its branches read fresh where their flags fail.
-    pub(super) fn constraints(&mut self, pool: &ExprPool, state: &State) -> Vec<ExprId> {
-        let events = branch_on_poison(pool, state);
-        self.exprs(self.constraints, &events)
-    }
-
-    /// `es` with the values of `events` fresh where their flags fail.
-    pub(super) fn exprs(&mut self, es: &[ExprId], events: &[usize]) -> Vec<ExprId> {
-        let map = self.map(events);
-        let mut memo = FxHashMap::default();
-        es.iter()
-            .map(|&e| replace_nodes(self.pool, e, &map, &mut memo))
-            .collect()
-    }
-
     /// `outcome` with the values of `events` fresh where their flags fail: what the side
     /// computes when poison may be any value. A result that absorbed such a value is fresh
     /// there too, as poison spreads to what is computed from it.
@@ -204,20 +186,90 @@ impl<'p> Poisoned<'p> {
         }
     }
 
-    /// Where a branch of the path goes the other way for some value of the poison it read
-    /// (`events`, those the path condition reads): one condition, false when none can.
-    pub(super) fn branch_flips(&mut self, events: &[usize]) -> ExprId {
-        let pool = self.pool;
-        let constraints = self.constraints;
-        let fresh = self.exprs(constraints, events);
-        let flips: Vec<ExprId> = constraints
-            .iter()
-            .zip(&fresh)
-            .filter(|(c, f)| c != f)
-            .map(|(&c, &f)| pool.ne(c, f))
-            .collect();
-        pool.or_all(&flips)
+    /// Where a branch of the path read poison: a branch on poison is undefined behaviour
+    /// whatever value the poison has (`branch_on_poison`'s operations, through
+    /// [`poison_where`]); false when no branch can.
+    pub(super) fn branch_poison(&self) -> ExprId {
+        let lists = (self.flagged, self.links);
+        let events = reaching(self.pool, lists, |_| true, self.constraints);
+        poison_where(self.pool, lists, &events, self.constraints)
     }
+}
+
+/// Where any of `roots` is poison, by LLVM's propagation: an operation on a poison operand
+/// is poison, except a `select` (`ite`) whose condition is not poison and picks the other
+/// arm, and a one-bit `and`/`or` one of whose operands is not poison and decides it (the
+/// pool's spelling of `select c, x, false`; a bitwise `and i1` of a false and a poison,
+/// poison to LLVM, counts as false: a refinement); the values of `events` (and the
+/// results that absorbed them, `links`) are poison where their flags fail. Unlike a fresh value, poison stays poison through a comparison:
+/// `x + 1 > x` at `x = INT_MAX` is a branch on poison, though any value would compare false.
+pub(super) fn poison_where(
+    pool: &ExprPool,
+    (flagged, links): (&[FlaggedValue], &[(ExprId, ExprId)]),
+    events: &[usize],
+    roots: &[ExprId],
+) -> ExprId {
+    let mut sources: FxHashMap<ExprId, Vec<ExprId>> = FxHashMap::default();
+    for &i in events {
+        let f = &flagged[i];
+        let mut carriers: FxHashSet<ExprId> = [f.node].into_iter().collect();
+        for &(from, to) in links {
+            if carriers.contains(&from) {
+                carriers.insert(to);
+            }
+        }
+        for c in carriers {
+            sources.entry(c).or_default().push(f.cond);
+        }
+    }
+    if sources.is_empty() {
+        return pool.false_();
+    }
+    let mut memo: FxHashMap<ExprId, ExprId> = FxHashMap::default();
+    let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
+    while let Some((id, expanded)) = stack.pop() {
+        if memo.contains_key(&id) {
+            continue;
+        }
+        let node = pool.node(id);
+        if !expanded {
+            stack.push((id, true));
+            stack.extend(
+                node.children()
+                    .filter(|c| !memo.contains_key(c))
+                    .map(|c| (c, false)),
+            );
+            continue;
+        }
+        let p = |c: ExprId| memo[&c];
+        let mut poison = match node {
+            Node::Ite { cond, then, els } => pool.bool_or(p(cond), pool.ite(cond, p(then), p(els))),
+            // The pool keeps `select c, x, false` as `and c, x` (and `select c, true, x` as
+            // `or`): an operand that is not poison and decides the result blocks the other's.
+            Node::Binary {
+                op: op @ (BinOp::And | BinOp::Or),
+                lhs,
+                rhs,
+            } if pool.width(id) == 1 => {
+                let decides = |x: ExprId| {
+                    let value = if op == BinOp::And {
+                        pool.bool_not(x)
+                    } else {
+                        x
+                    };
+                    pool.bool_and(pool.bool_not(p(x)), value)
+                };
+                let blocked = pool.bool_or(decides(lhs), decides(rhs));
+                pool.bool_and(pool.bool_or(p(lhs), p(rhs)), pool.bool_not(blocked))
+            }
+            _ => pool.or_all(&node.children().map(p).collect::<Vec<_>>()),
+        };
+        if let Some(conds) = sources.get(&id) {
+            poison = pool.bool_or(poison, pool.or_all(conds));
+        }
+        memo.insert(id, poison);
+    }
+    pool.or_all(&roots.iter().map(|r| memo[r]).collect::<Vec<_>>())
 }
 
 /// `e` rebuilt bottom-up through the simplifying constructors, each node of `map` (once
@@ -272,7 +324,7 @@ pub(super) fn branch_on_poison(pool: &ExprPool, state: &State) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    fn flagged(node: Option<ExprId>, cond: ExprId, phase: u8) -> FlaggedValue {
+    fn flagged(node: ExprId, cond: ExprId, phase: u8) -> FlaggedValue {
         FlaggedValue {
             node,
             cond,
@@ -287,7 +339,7 @@ mod tests {
     }
 
     #[test]
-    fn reaching_finds_the_nodes_an_expression_reads_and_every_concrete_failure() {
+    fn reaching_finds_the_flagged_nodes_an_expression_reads() {
         let pool = ExprPool::new();
         let x = pool.new_array("x", 4);
         let v = pool.concat_bytes(&(0..4).map(|k| pool.sym(x, k)).collect::<Vec<_>>());
@@ -296,13 +348,13 @@ mod tests {
         let other = pool.mul(v, pool.constant(32, 3));
         let cond = pool.slt(sum, v);
         let events = [
-            flagged(Some(sum), cond, 0),
-            flagged(Some(other), cond, 0),
-            flagged(None, pool.true_(), 1),
+            flagged(sum, cond, 0),
+            flagged(other, cond, 0),
+            flagged(pool.add(v, v), pool.true_(), 1),
         ];
         let root = pool.ult(sum, pool.constant(32, 10));
         let lists = (&events[..], &[][..]);
-        assert_eq!(reaching(&pool, lists, |_| true, &[root]), vec![0, 2]);
+        assert_eq!(reaching(&pool, lists, |_| true, &[root]), vec![0]);
         assert_eq!(reaching(&pool, lists, |f| f.phase == 0, &[root]), vec![0]);
         assert_eq!(
             reaching(&pool, lists, |f| f.phase == 0, &[v]),
@@ -323,7 +375,7 @@ mod tests {
         let v = pool.concat_bytes(&(0..4).map(|k| pool.sym(x, k)).collect::<Vec<_>>());
         let sum = pool.add(v, pool.constant(32, 1));
         let cond = pool.slt(sum, v);
-        let events = [flagged(Some(sum), cond, 0)];
+        let events = [flagged(sum, cond, 0)];
         let outcome = SideOutcome::Returned {
             value: Some(Value::Sym(pool.mul(sum, pool.constant(32, 2)))),
             buffers: vec![vec![Value::Sym(v)]],
@@ -341,5 +393,36 @@ mod tests {
         assert_eq!(pool.eval(e, &m), 12);
         // An untouched buffer stays as it was.
         assert_eq!(buffers[0][0], Value::Sym(v));
+    }
+
+    #[test]
+    fn poison_stays_through_a_comparison_and_a_select_or_deciding_operand_blocks_it() {
+        let pool = ExprPool::new();
+        let (xa, ca) = (pool.new_array("x", 4), pool.new_array("c", 1));
+        let x = pool.concat_bytes(&(0..4).map(|k| pool.sym(xa, k)).collect::<Vec<_>>());
+        let c = pool.ne(pool.sym(ca, 0), pool.constant(8, 0));
+        let sum = pool.add(x, pool.constant(32, 1));
+        let overflow = pool.slt(sum, x);
+        let events = [flagged(sum, overflow, 0)];
+        let lists = (&events[..], &[][..]);
+        let at = |x: u32, c: u8, e: ExprId| {
+            let mut m = crate::expr::Assignment::new();
+            m.set(xa, x.to_le_bytes().to_vec());
+            m.set(ca, vec![c]);
+            pool.eval(e, &m)
+        };
+        // `x + 1 > x` at INT_MAX compares poison: any value compares false, poison does not.
+        let greater = pool.sgt(sum, x);
+        let p = poison_where(&pool, lists, &[0], &[greater]);
+        assert_eq!((at(i32::MAX as u32, 0, p), at(5, 0, p)), (1, 0));
+        // `select c, x + 1 > x, false` and the pool's `and c, …`: poison only where c holds.
+        for e in [
+            pool.ite(c, greater, pool.false_()),
+            pool.bool_and(c, greater),
+        ] {
+            let p = poison_where(&pool, lists, &[0], &[e]);
+            assert_eq!(at(i32::MAX as u32, 1, p), 1, "{}", pool.to_sexp(e));
+            assert_eq!(at(i32::MAX as u32, 0, p), 0, "{}", pool.to_sexp(e));
+        }
     }
 }

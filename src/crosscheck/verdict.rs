@@ -529,9 +529,9 @@ impl<'s> CrossDriver<'s> {
         let mut poisoned = super::poison::Poisoned::new(pool, state);
         let branches = super::poison::branch_on_poison(pool, state);
         if !branches.is_empty() {
-            let flips = poisoned.branch_flips(&branches);
-            if pool.as_const(flips) != Some(0) {
-                if let Some(m) = ex.check_or_defer(state, flips)? {
+            let on_poison = poisoned.branch_poison();
+            if pool.as_const(on_poison) != Some(0) {
+                if let Some(m) = ex.check_or_defer(state, on_poison)? {
                     let finding = UbFinding::of_flagged(ex, &active(&branches, &m));
                     return Ok(Some((m, finding, "the path is taken")));
                 }
@@ -977,10 +977,15 @@ fn defined_model(
     let defined = pool.bool_and(goal, pool.bool_not(pool.or_all(&conds)));
     // The outcome with every value of undefined behaviour it reads free: the fresh values
     // of `undefined`, and the flagged ones made fresh where their flags fail (`poison.rs`).
-    let (fresh_goal, mut poisoned) =
+    let (fresh_goal, poisoned) =
         fresh.unwrap_or_else(|| (goal, super::poison::Poisoned::new(pool, state)));
-    let mut outcome = poisoned.constraints(pool, state);
+    // It changes where a branch read poison, or the goal fails for some value of it.
+    let mut outcome = state.constraints.as_slice().to_vec();
     outcome.push(fresh_goal);
+    let changes = pool.bool_or(
+        poisoned.branch_poison(),
+        pool.bool_not(pool.and_all(&outcome)),
+    );
     let free: std::collections::HashSet<crate::expr::ArrayId> = state
         .undefined
         .iter()
@@ -994,7 +999,9 @@ fn defined_model(
     }
     match ex.check(state, defined) {
         Ok(Some(m)) => Ok(Ok((m, defined))),
-        Ok(None) if !depends_on_undefined(ex, &outcome, &free, &model)? => Ok(Ok((model, goal))),
+        Ok(None) if !depends_on_undefined(ex, (&outcome, changes), &free, &model)? => {
+            Ok(Ok((model, goal)))
+        }
         Ok(None) if active.is_empty() => {
             Ok(Err((model, UbFinding::of_flagged(ex, &flagged_active))))
         }
@@ -1056,19 +1063,19 @@ fn defined_model(
 
 /// Whether `model`'s outcome (`outcome`: the path condition and the goal, with the values
 /// of undefined behaviour in them) rests on those values (`free`): whether, with every
-/// other input fixed to `model`'s bytes, some values of the free ones leave the path or
-/// make the goal false. A value that only occurs in
+/// other input fixed to `model`'s bytes, `changes` can hold (some values of the free ones
+/// leave the path or make the goal false, or a branch reads poison). A value that only occurs in
 /// the results' structure (an `undef` operand of a `select` the path never takes, a lane a
 /// shuffle drops) does not make a difference undefined.
 fn depends_on_undefined(
     ex: &mut Executor<'_>,
-    outcome: &[ExprId],
+    (outcome, changes): (&[ExprId], ExprId),
     free: &std::collections::HashSet<crate::expr::ArrayId>,
     model: &Assignment,
 ) -> Result<bool, Unanswered> {
     let pool = ex.pool;
     let mut inputs: std::collections::BTreeSet<crate::expr::ArrayId> = Default::default();
-    for &e in outcome {
+    for &e in outcome.iter().chain([&changes]) {
         inputs.extend(pool.arrays_in(e).into_iter().filter(|a| !free.contains(a)));
     }
     let pinned: Vec<ExprId> = inputs
@@ -1080,8 +1087,7 @@ fn depends_on_undefined(
             })
         })
         .collect();
-    let other = pool.bool_not(pool.and_all(outcome));
-    match ex.solver.check(pool, &pinned, other) {
+    match ex.solver.check(pool, &pinned, changes) {
         Ok(crate::solver::SatResult::Sat(_)) => Ok(true),
         Ok(crate::solver::SatResult::Unsat) => Ok(false),
         Ok(crate::solver::SatResult::Unknown(why)) => {

@@ -106,10 +106,11 @@ impl<'a> Executor<'a> {
                 let a = self.operand(state, *lhs);
                 let r = self.binop(*op, a, b);
                 // A flag that may fail makes the result poison there (`--ub report`).
+                let mut r = r;
                 if self.config.ub == UbMode::Report {
                     if flags.any() {
                         state.loc = Some(block.locs[pc]);
-                        self.record_flagged(state, *op, *flags, (a, b), r);
+                        r = self.record_flagged(state, *op, *flags, (a, b), r);
                     }
                     super::ub::link_absorbed(self.pool, state, (a, b), r);
                 }
@@ -405,9 +406,10 @@ impl<'a> Executor<'a> {
         } else {
             self.binop(op, a, b)
         };
+        let mut r = r;
         if self.config.ub == UbMode::Report {
             if flags.any() {
-                self.record_flagged(&mut state, op, flags, (a, b), r);
+                r = self.record_flagged(&mut state, op, flags, (a, b), r);
             }
             super::ub::link_absorbed(self.pool, &mut state, (a, b), r);
         }

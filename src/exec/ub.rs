@@ -35,14 +35,14 @@ pub(super) fn link_absorbed(
 
 impl Executor<'_> {
     /// Records on `state` where a poison-producing flag of `op` on `a` and `b` fails
-    /// ([`FlaggedValue`]), unless the operands' ranges or the path rule it out. The value
-    /// stays the operator's: no fresh value enters the path's expressions (which would make
-    /// every later query carry it); the crosscheck asks at the path's end whether an outcome
-    /// or a branch reads `result` where a flag fails (`crosscheck/poison.rs`). A flag that
-    /// fails on concrete operands is recorded as failing wherever the path goes on: a
-    /// constant's uses cannot be told apart, and it is a certain overflow the program ran
-    /// into (an optimizer folds the ones it computed speculatively). Replay, concrete
-    /// throughout, records the same and makes no value for it.
+    /// ([`FlaggedValue`]), unless the operands' ranges or the path rule it out, and gives
+    /// the operation's value. On symbolic operands the value stays the operator's (`result`):
+    /// no fresh value enters the path's expressions (which would make every later query
+    /// carry it); the crosscheck asks at the path's end whether an outcome or a branch reads
+    /// it where a flag fails (`crosscheck/poison.rs`). On concrete operands whose flag fails
+    /// the value is a fresh one of its own, recorded as failing everywhere: a constant's
+    /// uses could not be told from the same constant's elsewhere, and this is what a concrete
+    /// replay of a path does, so a replay weighs the poison as the check did.
     pub(crate) fn record_flagged(
         &mut self,
         state: &mut State,
@@ -50,16 +50,22 @@ impl Executor<'_> {
         flags: Flags,
         (a, b): (Value, Value),
         result: Value,
-    ) {
+    ) -> Value {
         let pool = self.pool;
         let (node, cond, failing) = match (a, b, result) {
             (Value::Con { width, bits: x }, Value::Con { bits: y, .. }, _) => {
                 match flag_fails(op, flags, width, x, y) {
-                    Some(failing) => (None, pool.true_(), failing),
-                    None => return,
+                    Some(failing) => {
+                        let bytes = width.div_ceil(8);
+                        let array = pool.new_array("poison", bytes);
+                        let parts: Vec<ExprId> = (0..bytes).map(|k| pool.sym(array, k)).collect();
+                        let fresh = pool.trunc(pool.concat_bytes(&parts), width);
+                        (fresh, pool.true_(), failing)
+                    }
+                    None => return result,
                 }
             }
-            (_, _, Value::Con { .. }) => return,
+            (_, _, Value::Con { .. }) => return result,
             (_, _, Value::Sym(node)) => {
                 // The conditions read the operation's own value, not `result`, which a
                 // shift by at least the width may already have made undefined.
@@ -69,7 +75,7 @@ impl Executor<'_> {
                 let operands = (a.expr(pool), b.expr(pool));
                 let conds = flag_conditions(pool, op, flags, operands, plain, &bounds);
                 if conds.is_empty() {
-                    return;
+                    return result;
                 }
                 let cond = pool.or_all(&conds.iter().map(|(c, _)| *c).collect::<Vec<_>>());
                 if state
@@ -77,7 +83,7 @@ impl Executor<'_> {
                     .decide(pool, cond, &mut self.stats.constraints)
                     == Some(false)
                 {
-                    return;
+                    return result;
                 }
                 let failing = conds.iter().fold(Flags::NONE, |acc, (_, f)| Flags {
                     nsw: acc.nsw || f.nsw,
@@ -85,7 +91,7 @@ impl Executor<'_> {
                     exact: acc.exact || f.exact,
                     disjoint: acc.disjoint || f.disjoint,
                 });
-                (Some(node), cond, failing)
+                (node, cond, failing)
             }
         };
         state.flagged.push(FlaggedValue {
@@ -96,6 +102,7 @@ impl Executor<'_> {
             flags: failing,
             loc: state.loc,
         });
+        Value::Sym(node)
     }
 
     /// `value`, except where `cond` holds on `state`'s path: there a fresh symbolic value,

@@ -66,9 +66,9 @@ pub struct UndefinedValue {
 /// `cond` holds (`crosscheck/poison.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FlaggedValue {
-    /// The operation's value, as the path's expressions hold it; `None` for a flag that
-    /// failed on concrete operands, which counts as read.
-    pub node: Option<ExprId>,
+    /// The operation's value, as the path's expressions hold it: the operator's, or for a
+    /// flag that failed on concrete operands a fresh value of its own (`ub.rs`).
+    pub node: ExprId,
     /// When a flag fails (width 1).
     pub cond: ExprId,
     /// The side that ran it (`State::phase`).

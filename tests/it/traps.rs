@@ -111,7 +111,8 @@ fn r30_signed_division_overflow_traps_in_function_checks() {
                 assert_eq!(input(row, "x"), min, "{at}: {text}");
                 assert_eq!(input(row, "d"), vec![0xff; width], "{at}: {text}");
                 // A file against itself: both sides trap alike.
-                let (code, text, report) = run(d, &[a, a, "--function", f], "self");
+                let args = [a, a, "--function", f, "--ub", "machine"];
+                let (code, text, report) = run(d, &args, "self");
                 assert_eq!(code, Some(0), "{at} against itself: {text}");
                 assert_eq!(
                     report["summary"]["errors_both"], 1,
