@@ -95,7 +95,7 @@ pub(super) struct Poisoned<'p> {
     pool: &'p ExprPool,
     flagged: &'p [FlaggedValue],
     links: &'p [(ExprId, ExprId)],
-    constraints: &'p [ExprId],
+    branched: &'p [ExprId],
     fresh: FxHashMap<usize, (crate::expr::ArrayId, ExprId)>,
 }
 
@@ -104,21 +104,21 @@ impl<'p> Poisoned<'p> {
         Self::of(
             pool,
             (&state.flagged, &state.flagged_links),
-            state.constraints.as_slice(),
+            &state.branched,
         )
     }
 
-    /// From a path's flagged operations, links and path condition.
+    /// From a path's flagged operations, links and branch conditions.
     fn of(
         pool: &'p ExprPool,
         (flagged, links): (&'p [FlaggedValue], &'p [(ExprId, ExprId)]),
-        constraints: &'p [ExprId],
+        branched: &'p [ExprId],
     ) -> Self {
         Poisoned {
             pool,
             flagged,
             links,
-            constraints,
+            branched,
             fresh: FxHashMap::default(),
         }
     }
@@ -191,8 +191,8 @@ impl<'p> Poisoned<'p> {
     /// [`poison_where`]); false when no branch can.
     pub(super) fn branch_poison(&self) -> ExprId {
         let lists = (self.flagged, self.links);
-        let events = reaching(self.pool, lists, |_| true, self.constraints);
-        poison_where(self.pool, lists, &events, self.constraints)
+        let events = reaching(self.pool, lists, |_| true, self.branched);
+        poison_where(self.pool, lists, &events, self.branched)
     }
 }
 
@@ -313,11 +313,11 @@ fn replace_nodes(
     memo[&e]
 }
 
-/// The operations of `state` a branch of its path read (`reaching` over the path
-/// condition).
+/// The operations of `state` a branch of its path read (`reaching` over the branch
+/// conditions it met, `State::branched`).
 pub(super) fn branch_on_poison(pool: &ExprPool, state: &State) -> Vec<usize> {
     let lists = (&state.flagged[..], &state.flagged_links[..]);
-    reaching(pool, lists, |_| true, state.constraints.as_slice())
+    reaching(pool, lists, |_| true, &state.branched)
 }
 
 #[cfg(test)]

@@ -526,6 +526,19 @@ impl<'s> CrossDriver<'s> {
                 on
             }
         };
+        // A flag that failed on concrete operands is undefined behaviour the path certainly
+        // ran into; its poison may be read where no expression shows it any more (a
+        // comparison of it the pool folded), as in a concrete replay of a test, which must
+        // decide such a path as the check did.
+        let certain: Vec<usize> = (0..state.flagged.len())
+            .filter(|&i| pool.as_const(state.flagged[i].cond) == Some(1))
+            .collect();
+        if !certain.is_empty() {
+            if let Some(m) = ex.check_or_defer(state, pool.true_())? {
+                let finding = UbFinding::of_flagged(ex, &active(&certain, &m));
+                return Ok(Some((m, finding, "the path runs")));
+            }
+        }
         let mut poisoned = super::poison::Poisoned::new(pool, state);
         let branches = super::poison::branch_on_poison(pool, state);
         if !branches.is_empty() {

@@ -293,6 +293,7 @@ impl<'a> Executor<'a> {
             undefined: Vec::new(),
             flagged: Vec::new(),
             flagged_links: Vec::new(),
+            branched: Vec::new(),
             path: Vec::new(),
             path_hash: 0,
             log: Vec::new(),

@@ -669,6 +669,7 @@ fn merge_states(
     );
     merged.flagged_links =
         union_under_guards(pool, &states, &guards, |s| &s.flagged_links, |_| None);
+    merged.branched = union_under_guards(pool, &states, &guards, |s| &s.branched, |_| None);
     let mut constraints = (*marker.snapshot).clone();
     let either = pool.or_all(&guards);
     constraints.add(pool, either, stats);

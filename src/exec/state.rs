@@ -521,6 +521,10 @@ pub struct State {
     /// were met (`step.rs: link_absorbed`): a flagged value reaches whatever its absorber
     /// reaches.
     pub flagged_links: Vec<(crate::expr::ExprId, crate::expr::ExprId)>,
+    /// The symbolic branch conditions and switch values met once some flag may fail, as
+    /// computed (the path condition keeps only what it does not already imply): a branch
+    /// on poison is undefined behaviour (`crosscheck/poison.rs`).
+    pub branched: Vec<crate::expr::ExprId>,
     /// The branch decisions that led here (1: the condition held), which names the path
     /// independently of the order in which paths were explored.
     pub path: Vec<u8>,

@@ -794,6 +794,9 @@ impl<'a> Executor<'a> {
                 match self.operand(&state, *cond) {
                     Value::Con { .. } => unreachable!("`run_in_place` runs a concrete `br`"),
                     Value::Sym(c) => {
+                        if !state.flagged.is_empty() {
+                            state.branched.push(c);
+                        }
                         let point = self.merge_point(&mut state);
                         let (mut yes, mut no) = self.branch_deferring(state, c)?;
                         if let (Some(y), Some(n), Some(point)) = (yes.as_mut(), no.as_mut(), point)
@@ -860,6 +863,9 @@ impl<'a> Executor<'a> {
         let v = self.operand(&state, value);
         let pool = self.pool;
         let e = v.expr(pool);
+        if !state.flagged.is_empty() && !v.is_concrete() {
+            state.branched.push(e);
+        }
         let w = pool.width(e);
         // Group case values by target so that each successor is explored once.
         let mut targets: Vec<(BlockId, ExprId)> = Vec::new();
