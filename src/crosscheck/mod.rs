@@ -645,7 +645,7 @@ pub fn prepare_out_dir(dir: &Path) -> Result<()> {
     for entry in std::fs::read_dir(dir).map_err(err)? {
         let path = entry.map_err(err)?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let is_report = matches!(name, "report.json" | "report.md" | "report.csv");
+        let is_report = crate::report::files::REPORT_FILES.contains(&name);
         // A test's error description, as `xcheck run` writes it: `test000001.ptr.err`.
         let is_err = name.ends_with(".err")
             && name

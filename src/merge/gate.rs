@@ -167,7 +167,7 @@ fn copy_check(from: &Path, to: &Path) -> Result<()> {
     for name in names.iter().filter(|n| n.ends_with(".ktest")) {
         copy_test(&from.join(name), &to.join(name))?;
     }
-    for name in ["report.md", "report.csv", "report.json"] {
+    for name in crate::report::files::REPORT_FILES {
         let src = from.join(name);
         if !src.is_file() {
             continue;

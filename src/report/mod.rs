@@ -2,8 +2,9 @@
 //!
 //! The engine fills a [`Report`]: a [`Summary`] of the whole run and one [`PathRow`] per
 //! explored path (or group of merged paths). [`table::render_table`] prints it for a
-//! terminal, [`table::render_markdown`] for a document, and [`files::write_reports`] saves
-//! Markdown, CSV and JSON copies. Only these types are serialized; the JSON field names are
+//! terminal, [`table::render_markdown`] for a document, [`summary::render_summary`] in a
+//! few kilobytes for a CI step summary, and [`files::write_reports`] saves Markdown, CSV,
+//! JSON and summary copies. Only these types are serialized; the JSON field names are
 //! the Rust field names, and enum values are snake case (`error_one`, `inconclusive`).
 
 pub mod console;
@@ -13,6 +14,7 @@ pub mod json;
 pub mod junit;
 pub mod progress;
 pub mod suite;
+pub mod summary;
 pub mod table;
 
 pub use files::write_reports;

@@ -31,7 +31,7 @@ fn equivalent_pair_exits_0_and_writes_reports() {
     );
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("EQUIVALENT"), "{}", stdout(&o));
-    for f in ["report.md", "report.csv", "report.json"] {
+    for f in ["report.md", "report.csv", "report.json", "summary.md"] {
         assert!(
             dir.path().join("xcheck-out").join(f).exists(),
             "{f} missing"

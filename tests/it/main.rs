@@ -29,6 +29,7 @@ mod musl_link;
 mod native_fn;
 mod oracles;
 mod programs;
+mod reports;
 mod shard;
 mod solver_queries;
 mod suite;
