@@ -105,6 +105,14 @@ struct CheckArgs {
     /// Directory for tests and reports.
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-out")]
     output_dir: PathBuf,
+    /// The most .ktest files a kind of difference gets, its example first (default 10): the
+    /// reports still count and list every row with its inputs, every test is replayed, and
+    /// the reports say how many files were not written
+    #[arg(long = "tests-per-kind", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    tests_per_kind: Option<u32>,
+    /// Write a .ktest file for every difference and failure (no --tests-per-kind cap)
+    #[arg(long = "all-tests", conflicts_with = "tests_per_kind")]
+    all_tests: bool,
     /// Explore shard K of N (K from 1): a deterministic part of the run, the same whatever
     /// machine runs it; `xcheck merge` joins the N output directories into the report one
     /// run gives. `auto` or `auto/N` read the batch engine's variables (Slurm arrays,
@@ -876,6 +884,7 @@ fn check_programs(
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
+    check.tests_per_kind = tests_per_kind_of(args);
     check.exec.jobs = jobs_of(&args.engine)?;
     check.exec.shard = shard_of(args)?;
     let bar = Bar::start(!args.json);
@@ -925,6 +934,16 @@ fn finish_check(
     Ok(code)
 }
 
+/// The most test files per kind of difference: `--tests-per-kind N`, none with
+/// `--all-tests`, else the default.
+fn tests_per_kind_of(args: &CheckArgs) -> Option<usize> {
+    match (args.all_tests, args.tests_per_kind) {
+        (true, _) => None,
+        (false, Some(n)) => Some(n as usize),
+        (false, None) => Some(crate::crosscheck::DEFAULT_TESTS_PER_KIND),
+    }
+}
+
 /// `--shard K/N` (or `auto`, from the environment), if given.
 fn shard_of(args: &CheckArgs) -> Result<Option<crate::shard::Shard>, Exit> {
     let Some(text) = &args.shard else {
@@ -968,6 +987,7 @@ fn base_check(
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
+    check.tests_per_kind = tests_per_kind_of(args);
     apply_params(&mut check, &args.params)?;
     Ok(check)
 }
@@ -1041,6 +1061,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
         base.exec.abstract_calls = abstract_calls_of(list)?;
     }
     base.out_dir = args.output_dir.clone();
+    base.tests_per_kind = tests_per_kind_of(args);
     let shard = shard_of(args)?;
     let (mut labels, mut places) = (Vec::new(), Vec::new());
     let mut sections = Vec::new();

@@ -80,7 +80,14 @@ pub struct FunctionCheck {
     pub solver: SolverConfig,
     /// Where tests and reports go. Default is `xcheck-out`.
     pub out_dir: PathBuf,
+    /// The most `.ktest` files a kind of difference gets (`--tests-per-kind`; `None`, as
+    /// `--all-tests`: every one). Default is [`DEFAULT_TESTS_PER_KIND`].
+    pub tests_per_kind: Option<usize>,
 }
+
+/// The most `.ktest` files a kind of difference gets by default (`--tests-per-kind`): the
+/// rows beyond keep their inputs in the reports, and are replayed all the same.
+pub const DEFAULT_TESTS_PER_KIND: usize = 10;
 
 impl FunctionCheck {
     pub fn new(a: &Path, b: &Path, a_name: &str, b_name: &str) -> Self {
@@ -102,6 +109,7 @@ impl FunctionCheck {
             exec: ExecConfig::default(),
             solver: SolverConfig::default(),
             out_dir: PathBuf::from("xcheck-out"),
+            tests_per_kind: Some(DEFAULT_TESTS_PER_KIND),
         }
     }
 }
@@ -156,7 +164,8 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     );
     let make_test = |row: &PathRow| setup::ktest_of(check, &signature, &row.inputs);
     let interim = |rows: &[PathRow]| interim_summary(title.clone(), rows, started);
-    let recorder = record::Recorder::new(&check.out_dir, &make_test, &interim);
+    let recorder =
+        record::Recorder::new(&check.out_dir, &make_test, &interim, check.tests_per_kind);
     let mut explored = explore(
         ex,
         initial,
@@ -370,11 +379,12 @@ pub(crate) fn conclude(
             .iter()
             .map(|c| c.example)
             .collect();
+    // Every row with a test is replayed, its file written or not (`--tests-per-kind`).
     let mut written: Vec<(usize, KTest)> = report
         .rows
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.ktest.is_some())
+        .filter(|(_, r)| record::needs_test(r))
         .map(|(i, r)| (i, recorder.test_of(r)))
         .collect();
     written.sort_by_key(|(i, _)| (!examples.contains(&report.rows[*i].id), *i));
@@ -434,11 +444,23 @@ pub(crate) fn conclude(
         );
     }
     notes.extend(not_replayed_note(stop, &not_replayed));
+    notes.extend(unwritten_note(&report, recorder.tests_per_kind()));
     report.summary = explored.summary(title.into(), &report.rows, notes, started);
     record::write_reports(recorder.dir(), &report)?;
     // The states exploration left are freed now, on a thread of their own.
     drop(std::mem::take(&mut explored.leftover));
     Ok(Outcome { report, tests })
+}
+
+/// How many tests were not written for `--tests-per-kind`, if any.
+fn unwritten_note(report: &Report, per_kind: Option<usize>) -> Option<String> {
+    let (unwritten, cap) = (report.tests_not_written(), per_kind?);
+    (unwritten > 0).then(|| {
+        format!(
+            "{unwritten} test{} not written (--tests-per-kind {cap}: at most {cap} per kind of difference; --all-tests writes every one): their rows keep their inputs here and were replayed all the same",
+            if unwritten == 1 { " was" } else { "s were" }
+        )
+    })
 }
 
 /// Moves the replays' deadline earlier by `writing` (the time the report took to summarize

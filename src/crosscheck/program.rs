@@ -79,6 +79,9 @@ pub struct ProgramCheck {
     /// those the check builds for program-only bitcode. Default is none (the front end gives
     /// it: `replay::native_runner`).
     pub native: Option<super::NativeRunner>,
+    /// The most `.ktest` files a kind of difference gets (`--tests-per-kind`; `None`: every
+    /// one). Default is [`super::DEFAULT_TESTS_PER_KIND`].
+    pub tests_per_kind: Option<usize>,
 }
 
 impl ProgramCheck {
@@ -94,6 +97,7 @@ impl ProgramCheck {
             solver: SolverConfig::default(),
             out_dir: PathBuf::from("xcheck-out"),
             native: None,
+            tests_per_kind: Some(super::DEFAULT_TESTS_PER_KIND),
         }
     }
 
@@ -347,7 +351,8 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let title = check.title();
     let make_test = |row: &PathRow| test_of(check, row);
     let interim = |rows: &[PathRow]| super::interim_summary(title.clone(), rows, started);
-    let recorder = super::record::Recorder::new(&check.out_dir, &make_test, &interim);
+    let recorder =
+        super::record::Recorder::new(&check.out_dir, &make_test, &interim, check.tests_per_kind);
     let mut explored = explore(
         ex,
         initial,

@@ -19,7 +19,7 @@ use super::rows::RowDriver;
 use crate::error::{Error, Result};
 use crate::exec::{Driver, Executor, Exit, State};
 use crate::ktest::{test_file_name, KTest};
-use crate::report::{PathRow, PathVerdict, Report, Summary};
+use crate::report::{PathRow, Report, Summary};
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -52,7 +52,43 @@ pub(crate) fn is_test_file_name(name: &str) -> bool {
 
 /// Whether a row gets a test: every row that is not a proof or unknown.
 pub(crate) fn needs_test(row: &PathRow) -> bool {
-    row.verdict != PathVerdict::Proved && row.verdict != PathVerdict::Unknown
+    row.needs_test()
+}
+
+/// The kind a row's test is counted under for `--tests-per-kind`: its kind of difference,
+/// or for a failure of both sides its detail.
+fn test_kind(row: &PathRow) -> String {
+    row.difference_class()
+        .map_or_else(|| format!("both fail: {}", row.detail), str::to_string)
+}
+
+/// Which of `rows` (in path order) get a test file: every row that needs a test, or with a
+/// cap of `per_kind`, per kind the kind's example (`divergence_classes`, as before replay)
+/// and then its first rows in path order, up to the cap. The others keep their inputs in the
+/// reports, and are replayed all the same.
+pub(crate) fn kept_tests(rows: &[PathRow], per_kind: Option<usize>) -> Vec<bool> {
+    let Some(cap) = per_kind else {
+        return rows.iter().map(needs_test).collect();
+    };
+    let examples: std::collections::HashSet<usize> = crate::report::divergence_classes(rows)
+        .iter()
+        .map(|c| c.example)
+        .collect();
+    let mut taken: std::collections::HashMap<String, usize> = Default::default();
+    let mut keep = vec![false; rows.len()];
+    for examples_first in [true, false] {
+        for (i, row) in rows.iter().enumerate() {
+            if keep[i] || !needs_test(row) || examples.contains(&row.id) != examples_first {
+                continue;
+            }
+            let n = taken.entry(test_kind(row)).or_default();
+            if *n < cap {
+                *n += 1;
+                keep[i] = true;
+            }
+        }
+    }
+    keep
 }
 
 /// The test of a row.
@@ -64,6 +100,8 @@ pub(crate) struct Recorder<'a> {
     make_test: &'a MakeTest<'a>,
     /// The summary of an interim report, from its rows.
     interim: &'a (dyn Fn(&[PathRow]) -> Summary + Sync + 'a),
+    /// The most test files a kind of difference gets (`--tests-per-kind`); `None`: all.
+    tests_per_kind: Option<usize>,
     found: Mutex<Found>,
 }
 
@@ -73,6 +111,8 @@ struct Found {
     rows: Vec<(Vec<u8>, PathRow)>,
     /// Tests written so far.
     tests: usize,
+    /// Of those, per kind ([`test_kind`]), for `--tests-per-kind`.
+    per_kind: std::collections::HashMap<String, usize>,
     /// When the reports were last written, if ever, and how long writing them took.
     flushed: Option<Instant>,
     flush_took: Duration,
@@ -87,18 +127,26 @@ struct Found {
 }
 
 impl<'a> Recorder<'a> {
-    /// A recorder writing to `dir` (already prepared by `prepare_out_dir`).
+    /// A recorder writing to `dir` (already prepared by `prepare_out_dir`) at most
+    /// `tests_per_kind` test files per kind of difference (`None`: every test).
     pub(crate) fn new(
         dir: &Path,
         make_test: &'a MakeTest<'a>,
         interim: &'a (dyn Fn(&[PathRow]) -> Summary + Sync + 'a),
+        tests_per_kind: Option<usize>,
     ) -> Self {
         Recorder {
             dir: dir.to_path_buf(),
             make_test,
             interim,
+            tests_per_kind,
             found: Mutex::new(Found::default()),
         }
+    }
+
+    /// The most test files a kind of difference gets; `None`: all.
+    pub(crate) fn tests_per_kind(&self) -> Option<usize> {
+        self.tests_per_kind
     }
 
     /// The directory the tests and reports go to.
@@ -121,11 +169,17 @@ impl<'a> Recorder<'a> {
         self.lock().shard = Some(info);
     }
 
-    /// Takes a row a worker just made: writes its test now, if it needs one.
+    /// Takes a row a worker just made: writes its test now, if it needs one and its kind
+    /// has fewer than `tests_per_kind` tests.
     pub(crate) fn found(&self, key: &[u8], row: &PathRow) {
         let mut row = row.clone();
         let mut found = self.lock();
-        if needs_test(&row) {
+        let under_cap = needs_test(&row) && {
+            let n = found.per_kind.entry(test_kind(&row)).or_default();
+            *n += 1;
+            self.tests_per_kind.is_none_or(|cap| *n <= cap)
+        };
+        if under_cap {
             found.tests += 1;
             let name = found_file_name(found.tests);
             match write_test(&self.dir, &name, &self.test_of(&row)) {
@@ -184,8 +238,8 @@ impl<'a> Recorder<'a> {
         }
     }
 
-    /// Numbers the tests of the final `rows` (in path order) `test000001.ktest`, …, writes
-    /// them and `report` (whose rows are `rows`, changed in place; not when there is no
+    /// Numbers the tests of the final `rows` (in path order) `test000001.ktest`, … (those
+    /// [`kept_tests`] keeps), writes them and `report` (whose rows are `rows`, changed in place; not when there is no
     /// test, since the caller writes the final report at once), then removes the tests
     /// written while exploring. Returns the paths of the tests.
     pub(crate) fn finish(&self, report: &mut Report) -> Result<(Vec<PathBuf>, Duration)> {
@@ -203,9 +257,11 @@ impl<'a> Recorder<'a> {
         } else {
             vec![None; report.rows.len()]
         };
+        let keep = kept_tests(&report.rows, self.tests_per_kind);
         let mut tests = Vec::new();
-        for (row, found_row) in report.rows.iter_mut().zip(on_disk) {
-            if !needs_test(row) {
+        for ((row, found_row), keep) in report.rows.iter_mut().zip(on_disk).zip(keep) {
+            if !keep {
+                row.ktest = None;
                 continue;
             }
             let name = test_file_name(tests.len() + 1);
@@ -339,5 +395,44 @@ mod tests {
         assert!(!is_test_file_name("test00001.ktest"));
         assert!(!is_test_file_name("found00000a.ktest"));
         assert!(!is_test_file_name("report.json"));
+    }
+
+    // --tests-per-kind: per kind its example and its first rows, failures of both sides by
+    // their detail; no cap keeps every row that needs a test.
+    #[test]
+    fn tests_kept_per_kind_start_with_the_example() {
+        use crate::report::{InputValue, PathVerdict};
+        let row = |id: usize, verdict: PathVerdict, detail: &str, weight: u8| PathRow {
+            inputs: vec![InputValue {
+                name: "n".into(),
+                bytes: vec![weight],
+                display: weight.to_string(),
+            }],
+            detail: detail.into(),
+            ..crate::report::tests::bare_row(id, verdict)
+        };
+        let rows = vec![
+            row(1, PathVerdict::Diverged, "x", 5),
+            row(2, PathVerdict::Proved, "", 0),
+            row(3, PathVerdict::Diverged, "x", 5),
+            row(4, PathVerdict::Diverged, "x", 5),
+            row(5, PathVerdict::Diverged, "x", 0),
+            row(6, PathVerdict::ErrorOne, "y", 1),
+            row(7, PathVerdict::ErrorBoth, "z", 1),
+            row(8, PathVerdict::ErrorBoth, "z", 1),
+            row(9, PathVerdict::ErrorBoth, "z", 1),
+            row(10, PathVerdict::Unknown, "", 0),
+        ];
+        let kept = |cap| -> Vec<usize> {
+            let keep = kept_tests(&rows, cap);
+            rows.iter()
+                .zip(keep)
+                .filter(|(_, k)| *k)
+                .map(|(r, _)| r.id)
+                .collect()
+        };
+        assert_eq!(kept(Some(2)), [1, 5, 6, 7, 8]);
+        assert_eq!(kept(Some(1)), [5, 6, 7]);
+        assert_eq!(kept(None), [1, 3, 4, 5, 6, 7, 8, 9]);
     }
 }

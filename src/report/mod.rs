@@ -303,6 +303,12 @@ pub struct Parting {
 }
 
 impl PathRow {
+    /// Whether the row has a test (`.ktest`): every row that is not a proof or unknown. Its
+    /// file may not be written (`--tests-per-kind`); its inputs are in the reports anyway.
+    pub fn needs_test(&self) -> bool {
+        self.verdict != PathVerdict::Proved && self.verdict != PathVerdict::Unknown
+    }
+
     /// The kind of difference this row shows, for a difference.
     pub fn difference_class(&self) -> Option<&str> {
         self.verdict
@@ -404,6 +410,16 @@ pub struct Report {
     pub summary: Summary,
     /// One row per path, in the order the engine numbered them.
     pub rows: Vec<PathRow>,
+}
+
+impl Report {
+    /// Rows with a test whose `.ktest` file was not written (`--tests-per-kind`).
+    pub fn tests_not_written(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.needs_test() && r.ktest.is_none())
+            .count()
+    }
 }
 
 impl ShardInfo {

@@ -214,6 +214,14 @@ fn footer(report: &Report, dir: &str) -> String {
             md_escape(dir)
         );
     }
+    let unwritten = report.tests_not_written();
+    if unwritten > 0 {
+        let _ = write!(
+            out,
+            " {} not written (`--tests-per-kind`; `--all-tests` writes every one): their inputs are in report.json.",
+            plural(unwritten, "test was", "tests were")
+        );
+    }
     out.push('\n');
     out
 }

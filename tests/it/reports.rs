@@ -64,14 +64,22 @@ fn check_summary(out: &Path) -> String {
     summary
 }
 
-// A function check whose differences are thousands of paths of three kinds: the summary
-// stays a few kilobytes while report.md grows past a megabyte, and names each kind's
-// example's inputs in full (the count `n` before the 48-byte buffer `s` it follows).
-#[test]
-fn r34_summary_of_thousands_of_differences_is_small_and_complete() {
-    let dir = tempfile::tempdir().unwrap();
-    let a = compile_fixture("many_a.c", dir.path(), "-O0");
-    let b = compile_fixture("many_b.c", dir.path(), "-O0");
+/// The `.ktest` files in `dir`.
+fn test_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".ktest"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs the check of `tally` (`many_a.c` against `many_b.c`, hundreds of differing paths of
+/// four kinds) into `dir/out` with `options`; returns the output directory.
+fn check_many(dir: &Path, options: &[&str]) -> std::path::PathBuf {
+    let a = compile_fixture("many_a.c", dir, "-O0");
+    let b = compile_fixture("many_b.c", dir, "-O0");
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     let args = [
         a,
@@ -82,13 +90,24 @@ fn r34_summary_of_thousands_of_differences_is_small_and_complete() {
         "48",
         "--no-merge",
     ];
-    let o = xcheck(dir.path(), &[&args[..], &["-o", "out"]].concat());
+    let o = xcheck(dir, &[&args[..], options, &["-o", "out"]].concat());
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
-    let out = dir.path().join("out");
+    dir.join("out")
+}
+
+// A function check whose differences are hundreds of paths: the summary stays a few
+// kilobytes while report.md is most of a megabyte, and names each kind's example's inputs
+// in full (the count `n` before the 48-byte buffer `s` it follows). Each kind gets 10 test
+// files, its example among them; the counts stay those of every row, the report says how
+// many tests were not written, and the directory replays.
+#[test]
+fn r34_summary_and_tests_of_hundreds_of_differences_are_small_and_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = check_many(dir.path(), &[]);
     let summary = check_summary(&out);
     let report = report_json(&out);
-    let differences = report["summary"]["diverged"].as_u64().unwrap()
-        + report["summary"]["errors_one"].as_u64().unwrap();
+    let s = &report["summary"];
+    let differences = s["diverged"].as_u64().unwrap() + s["errors_one"].as_u64().unwrap();
     assert!(differences > 500, "{differences}");
     assert!(
         summary.contains("## Differences by kind (4 kinds)"),
@@ -97,6 +116,58 @@ fn r34_summary_of_thousands_of_differences_is_small_and_complete() {
     assert!(summary.contains("\nn = 77\ns = \""), "{summary}");
     let md = std::fs::metadata(out.join("report.md")).unwrap().len();
     assert!(md > 100 * summary.len() as u64, "report.md {md} bytes");
+
+    let classes = s["classes"].as_array().unwrap();
+    let tests = test_files(&out);
+    let capped: u64 = classes
+        .iter()
+        .map(|c| c["rows"].as_u64().unwrap().min(10))
+        .sum();
+    assert_eq!(tests.len() as u64, capped);
+    for c in classes {
+        let example = row(&report, c["example"].as_u64().unwrap());
+        let test = example["ktest"].as_str().expect("the example has a test");
+        assert!(tests.contains(&test.to_string()), "{test}");
+        assert_eq!(c["confirmed"], c["rows"], "{c}");
+    }
+    let unwritten = differences - capped;
+    let note = format!("{unwritten} tests were not written (--tests-per-kind 10");
+    let notes = s["notes"].to_string();
+    assert!(notes.contains(&note), "{notes}");
+    assert!(
+        summary.contains(&format!("{unwritten} tests were not written")),
+        "{summary}"
+    );
+    // Every test the report names is there, and replays as the report says.
+    let (a, b) = (
+        dir.path().join("many_a.-O0.bc"),
+        dir.path().join("many_b.-O0.bc"),
+    );
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let replay = [
+        "replay",
+        "out",
+        a,
+        b,
+        "--function",
+        "tally",
+        "--buffer-size",
+        "48",
+    ];
+    let o = xcheck(dir.path(), &replay);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        stdout(&o).matches(".ktest: ").count(),
+        tests.len(),
+        "{}",
+        stdout(&o)
+    );
+
+    // --all-tests writes one per difference, with the same counts.
+    let all = tempfile::tempdir().unwrap();
+    let out_all = check_many(all.path(), &["--all-tests"]);
+    assert_eq!(test_files(&out_all).len() as u64, differences);
+    assert_eq!(report_json(&out_all)["summary"]["classes"], s["classes"]);
 }
 
 // A program check writes one too, its environment's inputs listed whole.
