@@ -378,6 +378,13 @@ struct MergeArgs {
     /// Write a JUnit XML report to this file.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// The most .ktest files a kind of difference keeps, its example first (default 10),
+    /// chosen over every shard's rows as one run chooses them
+    #[arg(long = "tests-per-kind", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    tests_per_kind: Option<u32>,
+    /// Keep a .ktest file for every difference and failure
+    #[arg(long = "all-tests", conflicts_with = "tests_per_kind")]
+    all_tests: bool,
     /// One check's shards: the outcomes that fail the run (as for a check); a gate run's
     /// shards were judged by their own policy when they ran.
     #[arg(long = "fail-on", value_name = "LIST")]
@@ -884,7 +891,7 @@ fn check_programs(
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
-    check.tests_per_kind = tests_per_kind_of(args);
+    check.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
     check.exec.jobs = jobs_of(&args.engine)?;
     check.exec.shard = shard_of(args)?;
     let bar = Bar::start(!args.json);
@@ -935,9 +942,9 @@ fn finish_check(
 }
 
 /// The most test files per kind of difference: `--tests-per-kind N`, none with
-/// `--all-tests`, else the default.
-fn tests_per_kind_of(args: &CheckArgs) -> Option<usize> {
-    match (args.all_tests, args.tests_per_kind) {
+/// `--all-tests`, else the default (for a check and for `xcheck merge`).
+fn tests_per_kind_of(all_tests: bool, tests_per_kind: Option<u32>) -> Option<usize> {
+    match (all_tests, tests_per_kind) {
         (true, _) => None,
         (false, Some(n)) => Some(n as usize),
         (false, None) => Some(crate::crosscheck::DEFAULT_TESTS_PER_KIND),
@@ -987,7 +994,7 @@ fn base_check(
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
-    check.tests_per_kind = tests_per_kind_of(args);
+    check.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
     apply_params(&mut check, &args.params)?;
     Ok(check)
 }
@@ -1061,7 +1068,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
         base.exec.abstract_calls = abstract_calls_of(list)?;
     }
     base.out_dir = args.output_dir.clone();
-    base.tests_per_kind = tests_per_kind_of(args);
+    base.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
     let shard = shard_of(args)?;
     let (mut labels, mut places) = (Vec::new(), Vec::new());
     let mut sections = Vec::new();
@@ -1133,7 +1140,8 @@ fn merge(args: MergeArgs) -> Result<i32, Exit> {
         Some(list) => Some(parse_fail_on(list).map_err(|m| usage(format!("--fail-on: {m}")))?),
         None => None,
     };
-    match crate::merge::merge(&args.dirs, &args.output_dir)? {
+    let per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
+    match crate::merge::merge(&args.dirs, &args.output_dir, per_kind)? {
         crate::merge::Merged::Check(report) => {
             let title = report.summary.title.clone();
             let (_, code) =

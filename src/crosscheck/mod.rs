@@ -85,6 +85,12 @@ pub struct FunctionCheck {
     pub tests_per_kind: Option<usize>,
 }
 
+/// The cap on a check's tests per kind: none for a shard (`--shard`), which writes every
+/// test, since `xcheck merge` chooses the tests over all the shards' rows, as one run does.
+fn tests_capped(check: &FunctionCheck) -> Option<usize> {
+    check.tests_per_kind.filter(|_| check.exec.shard.is_none())
+}
+
 /// The most `.ktest` files a kind of difference gets by default (`--tests-per-kind`): the
 /// rows beyond keep their inputs in the reports, and are replayed all the same.
 pub const DEFAULT_TESTS_PER_KIND: usize = 10;
@@ -164,8 +170,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     );
     let make_test = |row: &PathRow| setup::ktest_of(check, &signature, &row.inputs);
     let interim = |rows: &[PathRow]| interim_summary(title.clone(), rows, started);
-    let recorder =
-        record::Recorder::new(&check.out_dir, &make_test, &interim, check.tests_per_kind);
+    let recorder = record::Recorder::new(&check.out_dir, &make_test, &interim, tests_capped(check));
     let mut explored = explore(
         ex,
         initial,
@@ -444,23 +449,12 @@ pub(crate) fn conclude(
         );
     }
     notes.extend(not_replayed_note(stop, &not_replayed));
-    notes.extend(unwritten_note(&report, recorder.tests_per_kind()));
+    notes.extend(report.unwritten_note(recorder.tests_per_kind()));
     report.summary = explored.summary(title.into(), &report.rows, notes, started);
     record::write_reports(recorder.dir(), &report)?;
     // The states exploration left are freed now, on a thread of their own.
     drop(std::mem::take(&mut explored.leftover));
     Ok(Outcome { report, tests })
-}
-
-/// How many tests were not written for `--tests-per-kind`, if any.
-fn unwritten_note(report: &Report, per_kind: Option<usize>) -> Option<String> {
-    let (unwritten, cap) = (report.tests_not_written(), per_kind?);
-    (unwritten > 0).then(|| {
-        format!(
-            "{unwritten} test{} not written (--tests-per-kind {cap}: at most {cap} per kind of difference; --all-tests writes every one): their rows keep their inputs here and were replayed all the same",
-            if unwritten == 1 { " was" } else { "s were" }
-        )
-    })
 }
 
 /// Moves the replays' deadline earlier by `writing` (the time the report took to summarize

@@ -55,42 +55,6 @@ pub(crate) fn needs_test(row: &PathRow) -> bool {
     row.needs_test()
 }
 
-/// The kind a row's test is counted under for `--tests-per-kind`: its kind of difference,
-/// or for a failure of both sides its detail.
-fn test_kind(row: &PathRow) -> String {
-    row.difference_class()
-        .map_or_else(|| format!("both fail: {}", row.detail), str::to_string)
-}
-
-/// Which of `rows` (in path order) get a test file: every row that needs a test, or with a
-/// cap of `per_kind`, per kind the kind's example (`divergence_classes`, as before replay)
-/// and then its first rows in path order, up to the cap. The others keep their inputs in the
-/// reports, and are replayed all the same.
-pub(crate) fn kept_tests(rows: &[PathRow], per_kind: Option<usize>) -> Vec<bool> {
-    let Some(cap) = per_kind else {
-        return rows.iter().map(needs_test).collect();
-    };
-    let examples: std::collections::HashSet<usize> = crate::report::divergence_classes(rows)
-        .iter()
-        .map(|c| c.example)
-        .collect();
-    let mut taken: std::collections::HashMap<String, usize> = Default::default();
-    let mut keep = vec![false; rows.len()];
-    for examples_first in [true, false] {
-        for (i, row) in rows.iter().enumerate() {
-            if keep[i] || !needs_test(row) || examples.contains(&row.id) != examples_first {
-                continue;
-            }
-            let n = taken.entry(test_kind(row)).or_default();
-            if *n < cap {
-                *n += 1;
-                keep[i] = true;
-            }
-        }
-    }
-    keep
-}
-
 /// The test of a row.
 pub(crate) type MakeTest<'a> = dyn Fn(&PathRow) -> KTest + Sync + 'a;
 
@@ -111,7 +75,7 @@ struct Found {
     rows: Vec<(Vec<u8>, PathRow)>,
     /// Tests written so far.
     tests: usize,
-    /// Of those, per kind ([`test_kind`]), for `--tests-per-kind`.
+    /// Of those, per kind (`PathRow::test_kind`), for `--tests-per-kind`.
     per_kind: std::collections::HashMap<String, usize>,
     /// When the reports were last written, if ever, and how long writing them took.
     flushed: Option<Instant>,
@@ -175,7 +139,7 @@ impl<'a> Recorder<'a> {
         let mut row = row.clone();
         let mut found = self.lock();
         let under_cap = needs_test(&row) && {
-            let n = found.per_kind.entry(test_kind(&row)).or_default();
+            let n = found.per_kind.entry(row.test_kind()).or_default();
             *n += 1;
             self.tests_per_kind.is_none_or(|cap| *n <= cap)
         };
@@ -239,7 +203,7 @@ impl<'a> Recorder<'a> {
     }
 
     /// Numbers the tests of the final `rows` (in path order) `test000001.ktest`, … (those
-    /// [`kept_tests`] keeps), writes them and `report` (whose rows are `rows`, changed in place; not when there is no
+    /// `report::tests_to_write` keeps), writes them and `report` (whose rows are `rows`, changed in place; not when there is no
     /// test, since the caller writes the final report at once), then removes the tests
     /// written while exploring. Returns the paths of the tests.
     pub(crate) fn finish(&self, report: &mut Report) -> Result<(Vec<PathBuf>, Duration)> {
@@ -257,7 +221,7 @@ impl<'a> Recorder<'a> {
         } else {
             vec![None; report.rows.len()]
         };
-        let keep = kept_tests(&report.rows, self.tests_per_kind);
+        let keep = crate::report::tests_to_write(&report.rows, self.tests_per_kind);
         let mut tests = Vec::new();
         for ((row, found_row), keep) in report.rows.iter_mut().zip(on_disk).zip(keep) {
             if !keep {
@@ -395,44 +359,5 @@ mod tests {
         assert!(!is_test_file_name("test00001.ktest"));
         assert!(!is_test_file_name("found00000a.ktest"));
         assert!(!is_test_file_name("report.json"));
-    }
-
-    // --tests-per-kind: per kind its example and its first rows, failures of both sides by
-    // their detail; no cap keeps every row that needs a test.
-    #[test]
-    fn tests_kept_per_kind_start_with_the_example() {
-        use crate::report::{InputValue, PathVerdict};
-        let row = |id: usize, verdict: PathVerdict, detail: &str, weight: u8| PathRow {
-            inputs: vec![InputValue {
-                name: "n".into(),
-                bytes: vec![weight],
-                display: weight.to_string(),
-            }],
-            detail: detail.into(),
-            ..crate::report::tests::bare_row(id, verdict)
-        };
-        let rows = vec![
-            row(1, PathVerdict::Diverged, "x", 5),
-            row(2, PathVerdict::Proved, "", 0),
-            row(3, PathVerdict::Diverged, "x", 5),
-            row(4, PathVerdict::Diverged, "x", 5),
-            row(5, PathVerdict::Diverged, "x", 0),
-            row(6, PathVerdict::ErrorOne, "y", 1),
-            row(7, PathVerdict::ErrorBoth, "z", 1),
-            row(8, PathVerdict::ErrorBoth, "z", 1),
-            row(9, PathVerdict::ErrorBoth, "z", 1),
-            row(10, PathVerdict::Unknown, "", 0),
-        ];
-        let kept = |cap| -> Vec<usize> {
-            let keep = kept_tests(&rows, cap);
-            rows.iter()
-                .zip(keep)
-                .filter(|(_, k)| *k)
-                .map(|(r, _)| r.id)
-                .collect()
-        };
-        assert_eq!(kept(Some(2)), [1, 5, 6, 7, 8]);
-        assert_eq!(kept(Some(1)), [5, 6, 7]);
-        assert_eq!(kept(None), [1, 3, 4, 5, 6, 7, 8, 9]);
     }
 }

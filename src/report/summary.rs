@@ -218,7 +218,7 @@ fn footer(report: &Report, dir: &str) -> String {
     if unwritten > 0 {
         let _ = write!(
             out,
-            " {} not written (`--tests-per-kind`; `--all-tests` writes every one): their inputs are in report.json.",
+            " {} not written (`--tests-per-kind`; `--all-tests` writes every one): the rows keep their inputs in report.json.",
             plural(unwritten, "test was", "tests were")
         );
     }
@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn summary_snapshot() {
-        expect![[r#"
+        expect![[r##"
             # xcheck: ref.bc:mod  vs  opt.bc:modOpt
 
             **NOT EQUIVALENT: 2 paths differ**
@@ -276,8 +276,8 @@ mod tests {
 
             ---
 
-            Every path: [report.md](report.md) (also [report.json](report.json), [report.csv](report.csv)). Tests: 2 `.ktest` files beside this file; `xcheck replay xcheck-out A.bc B.bc …` reruns them (`xcheck replay --help`).
-        "#]]
+            Every path: [report.md](report.md) (also [report.json](report.json), [report.csv](report.csv)). Tests: 2 `.ktest` files beside this file; `xcheck replay xcheck-out A.bc B.bc …` reruns them (`xcheck replay --help`). 1 test was not written (`--tests-per-kind`; `--all-tests` writes every one): the rows keep their inputs in report.json.
+        "##]]
         .assert_eq(&render_summary(&sample_report(), "xcheck-out"));
     }
 
