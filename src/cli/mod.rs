@@ -597,9 +597,27 @@ fn clap_exit(e: clap::Error) -> Exit {
         return Exit::Code(0);
     }
     usage(format!(
-        "{} (see --help)",
-        clap_message(&e.render().to_string())
+        "{}{} (see --help)",
+        clap_message(&e.render().to_string()),
+        suggestion(&e)
     ))
+}
+
+/// clap's "did you mean" for a mistyped option, subcommand or value (its rendered tip is
+/// below the first line, which is all a usage error prints): `; did you mean '--jobs'?`.
+fn suggestion(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let kinds = [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedValue,
+    ];
+    let found = kinds.iter().find_map(|&kind| match e.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::Strings(v) if !v.is_empty() => Some(v.join("' or '")),
+        _ => None,
+    });
+    found.map_or_else(String::new, |s| format!("; did you mean '{s}'?"))
 }
 
 /// The error part of clap's rendered text on one line: the lines before the first blank
