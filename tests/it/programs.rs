@@ -696,4 +696,7 @@ fn a_kind_of_difference_names_the_branch_where_it_leaves_agreement() {
     );
     let md = std::fs::read_to_string(dir.path().join("out/report.md")).unwrap();
     assert!(md.contains(&call), "{md}");
+    // Issue 34: summary.md too, its examples' environment inputs whole.
+    let summary = crate::reports::check_summary(&dir.path().join("out"));
+    assert!(summary.contains("\nn_args = "), "{summary}");
 }

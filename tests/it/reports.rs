@@ -1,8 +1,7 @@
 //! Results people look at (issue 34): `summary.md` beside every report, small whatever the
 //! check found, with each kind's example given in full.
 
-use crate::common::{compile_fixture, stderr, stdout, xcheck};
-use crate::programs::{build_programs, program};
+use crate::common::{compile_fixture, stderr, stdout, test_files, xcheck};
 use std::path::Path;
 
 /// The most bytes `summary.md` may take.
@@ -21,7 +20,7 @@ fn row(report: &serde_json::Value, id: u64) -> &serde_json::Value {
 
 /// Checks the summary of the report in `out`: under the cap, linking the full report, and
 /// each kind it shows with its example's inputs in full (scalars first) and both results.
-fn check_summary(out: &Path) -> String {
+pub(crate) fn check_summary(out: &Path) -> String {
     let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md written");
     assert!(summary.len() <= SUMMARY_CAP, "{} bytes", summary.len());
     assert!(summary.contains("[report.md](report.md)"), "{summary}");
@@ -64,35 +63,28 @@ fn check_summary(out: &Path) -> String {
     summary
 }
 
-/// The `.ktest` files in `dir`.
-fn test_files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".ktest"))
-        .collect();
-    names.sort();
-    names
-}
+/// The options of the check of `tally` (`many_a.c` against `many_b.c`: hundreds of
+/// differing paths of four kinds) that its replay takes too.
+const TALLY: [&str; 4] = ["--function", "tally", "--buffer-size", "48"];
 
-/// Runs the check of `tally` (`many_a.c` against `many_b.c`, hundreds of differing paths of
-/// four kinds) into `dir/out` with `options`; returns the output directory.
-fn check_many(dir: &Path, options: &[&str]) -> std::path::PathBuf {
-    let a = compile_fixture("many_a.c", dir, "-O0");
-    let b = compile_fixture("many_b.c", dir, "-O0");
-    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+/// Builds `tally`'s two sides in `dir` and checks them into `dir/out` with `options`;
+/// returns the two bitcode files and the output directory.
+fn check_many(dir: &Path, options: &[&str]) -> (String, String, std::path::PathBuf) {
+    let side = |c: &str| {
+        let bc = compile_fixture(c, dir, "-O0");
+        bc.to_str().unwrap().to_string()
+    };
+    let (a, b) = (side("many_a.c"), side("many_b.c"));
     let args = [
-        a,
-        b,
-        "--function",
-        "tally",
-        "--buffer-size",
-        "48",
-        "--no-merge",
-    ];
-    let o = xcheck(dir, &[&args[..], options, &["-o", "out"]].concat());
+        &[a.as_str(), b.as_str()],
+        &TALLY[..],
+        &["--no-merge"],
+        options,
+    ]
+    .concat();
+    let o = xcheck(dir, &[&args[..], &["-o", "out"]].concat());
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
-    dir.join("out")
+    (a, b, dir.join("out"))
 }
 
 // A function check whose differences are hundreds of paths: the summary stays a few
@@ -103,7 +95,7 @@ fn check_many(dir: &Path, options: &[&str]) -> std::path::PathBuf {
 #[test]
 fn r34_summary_and_tests_of_hundreds_of_differences_are_small_and_complete() {
     let dir = tempfile::tempdir().unwrap();
-    let out = check_many(dir.path(), &[]);
+    let (a, b, out) = check_many(dir.path(), &[]);
     let summary = check_summary(&out);
     let report = report_json(&out);
     let s = &report["summary"];
@@ -139,21 +131,7 @@ fn r34_summary_and_tests_of_hundreds_of_differences_are_small_and_complete() {
         "{summary}"
     );
     // Every test the report names is there, and replays as the report says.
-    let (a, b) = (
-        dir.path().join("many_a.-O0.bc"),
-        dir.path().join("many_b.-O0.bc"),
-    );
-    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
-    let replay = [
-        "replay",
-        "out",
-        a,
-        b,
-        "--function",
-        "tally",
-        "--buffer-size",
-        "48",
-    ];
+    let replay = [&["replay", "out", a.as_str(), b.as_str()], &TALLY[..]].concat();
     let o = xcheck(dir.path(), &replay);
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     assert_eq!(
@@ -165,22 +143,7 @@ fn r34_summary_and_tests_of_hundreds_of_differences_are_small_and_complete() {
 
     // --all-tests writes one per difference, with the same counts.
     let all = tempfile::tempdir().unwrap();
-    let out_all = check_many(all.path(), &["--all-tests"]);
+    let (_, _, out_all) = check_many(all.path(), &["--all-tests"]);
     assert_eq!(test_files(&out_all).len() as u64, differences);
     assert_eq!(report_json(&out_all)["summary"]["classes"], s["classes"]);
-}
-
-// A program check writes one too, its environment's inputs listed whole.
-#[test]
-fn r34_a_program_check_writes_a_summary() {
-    build_programs();
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (program("echo", "a"), program("echo", "b"));
-    let (a, b) = (format!("{}.bc", a.display()), format!("{}.bc", b.display()));
-    let (a, b) = (a.as_str(), b.as_str());
-    let args = [a, b, "-j", "1", "--sym-args", "0", "2", "2", "-o", "out"];
-    let o = xcheck(dir.path(), &args);
-    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
-    let summary = check_summary(&dir.path().join("out"));
-    assert!(summary.contains("\nn_args = "), "{summary}");
 }

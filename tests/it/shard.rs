@@ -114,15 +114,7 @@ fn shards_merge_to_one_run(dir: &Path, args: &[&str], n: u32, frontier: &str, in
         "{n} shards"
     );
     // The tests the rows name are there, and no other.
-    let tests = |d: &Path| {
-        let mut names: Vec<String> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".ktest"))
-            .collect();
-        names.sort();
-        names
-    };
+    let tests = test_files;
     assert_eq!(tests(&merged_dir), tests(&full_dir));
     if inputs {
         for name in tests(&full_dir) {
