@@ -1128,7 +1128,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
     finish_gate(args, sections)
 }
 
-/// Prints the gate's results, writes JUnit, and decides the exit code.
+/// Prints the gate's results, writes its `summary.md` and JUnit, and decides the exit code.
 fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Exit> {
     for (i, section) in sections.iter().enumerate() {
         print!("{}", section.render(i + 1, args.json));
@@ -1136,6 +1136,31 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
             eprintln!("xcheck: error: {label}: {e}");
         }
     }
+    let out = &args.output_dir;
+    let parts: Vec<crate::report::gate::GateSummaryPart<'_>> = sections
+        .iter()
+        .map(|s| crate::report::gate::GateSummaryPart {
+            title: s.title.clone(),
+            rows: s
+                .results
+                .iter()
+                .map(|r| {
+                    let dir = r
+                        .job
+                        .check
+                        .out_dir
+                        .strip_prefix(out)
+                        .unwrap_or(&r.job.check.out_dir);
+                    (r.row(), dir.display().to_string())
+                })
+                .collect(),
+            skipped: &s.skipped,
+        })
+        .collect();
+    crate::report::gate::write_gate_summary(out, &parts).map_err(|e| Error::Output {
+        path: out.join("summary.md"),
+        source: e,
+    })?;
     Ok(gate::finish(&sections, args.junit.as_deref())?)
 }
 
@@ -1176,6 +1201,7 @@ fn merge(args: MergeArgs) -> Result<i32, Exit> {
                 ));
             }
             print!("{}", merged.render());
+            merged.write_summary(&args.output_dir)?;
             Ok(merged.finish(args.junit.as_deref())?)
         }
     }

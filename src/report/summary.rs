@@ -38,10 +38,7 @@ pub fn render_summary(report: &Report, dir: &str) -> String {
         let _ = writeln!(head, "- {label}: {}", md_escape(&value));
     }
     let footer = footer(report, dir);
-    let mut out = Budget {
-        text: head,
-        limit: SUMMARY_BYTES - footer.len(),
-    };
+    let mut out = Budget::new(head, &footer);
 
     if !s.assumptions.is_empty() {
         out.push_or("\nAssumed:\n\n", "");
@@ -65,7 +62,8 @@ pub fn render_summary(report: &Report, dir: &str) -> String {
         );
         for (k, c) in s.classes.iter().enumerate() {
             let example = report.rows.iter().find(|r| r.id == c.example);
-            let block = kind_block(k + 1, c, example);
+            let title = format!("{}. {}", k + 1, md_escape(&one_line(&c.class)));
+            let block = kind_block(&title, c, example, "");
             let rest = &s.classes[k..];
             let rows: usize = rest.iter().map(|c| c.rows).sum();
             let omitted = format!(
@@ -106,21 +104,34 @@ pub fn render_summary(report: &Report, dir: &str) -> String {
             }
         }
     }
-    let mut text = out.text;
-    text.push_str(&footer);
-    text
+    out.finish(&footer)
 }
 
-/// The summary's text so far and the bytes it may take.
-struct Budget {
+/// A summary's text so far and the bytes it may take: at most [`SUMMARY_BYTES`] with its
+/// footer.
+pub(crate) struct Budget {
     text: String,
     limit: usize,
 }
 
 impl Budget {
+    /// A summary starting with `head`, ending with `footer` (which [`Budget::finish`] adds).
+    pub(crate) fn new(head: String, footer: &str) -> Budget {
+        Budget {
+            text: head,
+            limit: SUMMARY_BYTES.saturating_sub(footer.len()),
+        }
+    }
+
+    /// The text with `footer` after it.
+    pub(crate) fn finish(mut self, footer: &str) -> String {
+        self.text.push_str(footer);
+        self.text
+    }
+
     /// Adds `block` if it fits with room left for an omission line after it; else adds
     /// `omitted` (which says what was left out) if that fits, and returns false.
-    fn push_or(&mut self, block: &str, omitted: &str) -> bool {
+    pub(crate) fn push_or(&mut self, block: &str, omitted: &str) -> bool {
         // Room kept for the longest omission line a later block may need.
         const RESERVE: usize = 160;
         if self.text.len() + block.len() + RESERVE <= self.limit {
@@ -134,12 +145,17 @@ impl Budget {
     }
 }
 
-/// One kind of difference: its count, where its rows leave agreement, and its example's
-/// inputs (in full, up to [`SUMMARY_VALUE`] characters each) and results.
-fn kind_block(number: usize, c: &super::DivergenceClass, example: Option<&PathRow>) -> String {
+/// One kind of difference under the heading `title` (Markdown): its count, where its rows
+/// leave agreement, and its example's inputs (in full, up to [`SUMMARY_VALUE`] characters
+/// each) and results, its test linked as `dir` + name.
+pub(crate) fn kind_block(
+    title: &str,
+    c: &super::DivergenceClass,
+    example: Option<&PathRow>,
+    dir: &str,
+) -> String {
     let mut out = format!(
-        "\n### {number}. {}: {} ({} confirmed)\n\n",
-        md_escape(&one_line(&c.class)),
+        "\n### {title}: {} ({} confirmed)\n\n",
         plural(c.rows, "row", "rows"),
         c.confirmed
     );
@@ -155,7 +171,7 @@ fn kind_block(number: usize, c: &super::DivergenceClass, example: Option<&PathRo
     };
     let mark = confirmation(row).map_or_else(String::new, |m| format!(" ({m})"));
     let test = match &row.ktest {
-        Some(name) => format!(", [{}]({name}){mark}", md_escape(name)),
+        Some(name) => format!(", [{}]({dir}{name}){mark}", md_escape(name)),
         None => mark,
     };
     let _ = writeln!(out, "Example: path {}{test}\n", row.id);

@@ -147,3 +147,20 @@ fn r34_summary_and_tests_of_hundreds_of_differences_are_small_and_complete() {
     assert_eq!(test_files(&out_all).len() as u64, differences);
     assert_eq!(report_json(&out_all)["summary"]["classes"], s["classes"]);
 }
+
+/// Checks the `summary.md` of the gate run in `out`: under the cap, a row per function
+/// linking that function's own summary (which exists), and the verdict of every one.
+pub(crate) fn check_gate_summary(out: &Path) -> String {
+    let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md written");
+    assert!(summary.len() <= SUMMARY_CAP, "{} bytes", summary.len());
+    let links: Vec<&str> = summary
+        .split("](")
+        .skip(1)
+        .map(|rest| &rest[..rest.find(')').unwrap()])
+        .collect();
+    assert!(!links.is_empty(), "{summary}");
+    for link in links {
+        assert!(out.join(link).is_file(), "{link} in {summary}");
+    }
+    summary
+}

@@ -348,4 +348,14 @@ fn gate_shards_split_whole_checks_and_merge_into_one_gate() {
         xml.contains("tests=\"3\"") && xml.contains("failures=\"1\""),
         "{xml}"
     );
+    // The merge writes the gate's summary.md as the unsharded run does (issue 34).
+    let summary = crate::reports::check_gate_summary(&dir.path().join("full"));
+    assert!(
+        summary.contains("\nc = 58\nA: returns -1\nB: returns 10\n"),
+        "{summary}"
+    );
+    assert_eq!(
+        crate::reports::check_gate_summary(&dir.path().join("merged")),
+        summary
+    );
 }
