@@ -107,10 +107,10 @@ struct CheckArgs {
     output_dir: PathBuf,
     /// The most .ktest files a kind of difference gets, its example first (default 10): the
     /// reports still count and list every row with its inputs, every test is replayed, and
-    /// the reports say how many files were not written
+    /// the reports say how many files were not written.
     #[arg(long = "tests-per-kind", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     tests_per_kind: Option<u32>,
-    /// Write a .ktest file for every difference and failure (no --tests-per-kind cap)
+    /// Write a .ktest file for every difference and failure (no --tests-per-kind cap).
     #[arg(long = "all-tests", conflicts_with = "tests_per_kind")]
     all_tests: bool,
     /// Explore shard K of N (K from 1): a deterministic part of the run, the same whatever
@@ -379,10 +379,10 @@ struct MergeArgs {
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
     /// The most .ktest files a kind of difference keeps, its example first (default 10),
-    /// chosen over every shard's rows as one run chooses them
+    /// chosen over every shard's rows as one run chooses them.
     #[arg(long = "tests-per-kind", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     tests_per_kind: Option<u32>,
-    /// Keep a .ktest file for every difference and failure
+    /// Keep a .ktest file for every difference and failure.
     #[arg(long = "all-tests", conflicts_with = "tests_per_kind")]
     all_tests: bool,
     /// One check's shards: the outcomes that fail the run (as for a check); a gate run's
@@ -523,7 +523,11 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
         return crate::load::check_bitcode_main(&args[2..]);
     }
     if sub == "cc" {
-        // Every argument is the compiler's: no parsing here.
+        // `--help` alone is xcheck's; every other argument is the compiler's: no parsing here.
+        if matches!(&args[2..], [a] if a == "--help" || a == "-h") {
+            print!("{}", cc_help());
+            return 0;
+        }
         return match crate::cc::run(&args[2..]) {
             Ok(code) => code,
             Err(msg) => {
@@ -587,6 +591,39 @@ impl From<Error> for Exit {
     fn from(e: Error) -> Self {
         Exit::Error(e)
     }
+}
+
+/// `xcheck cc --help`: what the wrapper adds to clang and what a link writes (clang's own
+/// options: `clang-19 --help`).
+fn cc_help() -> String {
+    let clang = crate::toolchain::CLANG;
+    format!(
+        "Compile C programs against the bundled musl: native code and LLVM bitcode for xcheck
+
+Usage: xcheck cc [CLANG OPTIONS] FILE... [-o OUT]
+
+Every argument is {clang}'s (`{clang} --help` lists them); xcheck cc adds the musl target,
+musl's headers and -flto, so that objects are LLVM bitcode.
+
+  -c, -S, -E, -M…   compile only, as clang does (a -c object is bitcode)
+  (a link)          writes the native static executable OUT (default a.out), linked with
+                    Debian's musl, and OUT.bc, the whole program's bitcode linked with the
+                    bundled musl: `xcheck OUT1.bc OUT2.bc` checks two programs, and
+                    `xcheck replay DIR --native OUT1 OUT2` replays their tests natively
+  -r                a partial link of bitcode objects (llvm-link)
+
+It works as CC=\"xcheck cc\" for a whole autotools or Kbuild build. A function check needs
+no musl: `{clang} -c -emit-llvm -g f.c -o f.bc`.
+
+Environment: XCHECK_MUSL_DIR, the musl build (the directory holding lib/libc.a; default
+build/musl, made by scripts/build-musl.sh); XCHECK_CC_VERBOSE=1 prints each command.
+
+Example:
+  xcheck cc -O1 -o wc1 wc1.c          # writes wc1 and wc1.bc
+  xcheck cc -O1 -o wc2 wc2.c
+  xcheck wc1.bc wc2.bc --sym-stdin 8
+"
+    )
 }
 
 /// `--help` and `--version` print as clap prints them; a usage error is one line, as every

@@ -689,3 +689,21 @@ fn r34_a_mistyped_option_gets_did_you_mean() {
     );
     assert_error(&o, "did you mean '--tests-per-kind'?");
 }
+
+// Issue 34: `xcheck cc --help` is xcheck's help (what the wrapper adds, what a link writes),
+// not clang's.
+#[test]
+fn r34_cc_help_is_xchecks() {
+    let dir = tempfile::tempdir().unwrap();
+    for flag in ["--help", "-h"] {
+        let o = xcheck(dir.path(), &["cc", flag]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains("Usage: xcheck cc [CLANG OPTIONS] FILE..."),
+            "{out}"
+        );
+        assert!(out.contains("OUT.bc"), "{out}");
+        assert!(!out.contains("OVERVIEW: clang"), "{out}");
+    }
+}
