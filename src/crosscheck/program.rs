@@ -182,7 +182,10 @@ fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
                 .filter(|&f| !module.function(f).is_declaration())
         };
         let Some(main) = defined("main") else {
-            return Err(Error::input(path, "defines no 'main': not a whole program"));
+            return Err(Error::input(
+                path,
+                "defines no 'main': not a whole program (to check functions, name one with --function f, or --all-functions)",
+            ));
         };
         // The loader links a program-only side with the bundled musl or refuses it
         // (`load/musl.rs`); a side without `__libc_start_main` here has a `main` and

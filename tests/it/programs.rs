@@ -492,7 +492,12 @@ fn a_module_without_main_or_a_bad_option_is_a_usage_error() {
     let f = fixture.to_str().unwrap();
     let o = xcheck(dir.path(), &[f, f, "--sym-stdin", "1"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("defines no 'main'"), "{}", stderr(&o));
+    // Issue 34: it says how to check a function instead.
+    assert!(
+        stderr(&o).contains("defines no 'main': not a whole program (to check functions, name one with --function f"),
+        "{}",
+        stderr(&o)
+    );
 
     let a = format!("{}.bc", program("wc_l", "a").display());
     let bad = xcheck(dir.path(), &[&a, &a, "--sym-args", "3", "1", "2"]);
