@@ -200,16 +200,18 @@ pub(crate) fn kind_block(
 /// common first, ties in the order their first rows come.
 fn unknown_reasons(rows: &[PathRow]) -> Vec<(String, usize)> {
     let mut reasons: Vec<(String, usize)> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = Default::default();
     for row in rows.iter().filter(|r| r.verdict == PathVerdict::Unknown) {
         let reason = if row.detail.is_empty() {
             "no reason given"
         } else {
             row.detail.as_str()
         };
-        match reasons.iter_mut().find(|(r, _)| r == reason) {
-            Some((_, n)) => *n += 1,
-            None => reasons.push((reason.to_string(), 1)),
-        }
+        let at = *index.entry(reason).or_insert_with(|| {
+            reasons.push((reason.to_string(), 0));
+            reasons.len() - 1
+        });
+        reasons[at].1 += 1;
     }
     // A stable sort: equal counts keep the order of their first rows.
     reasons.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
