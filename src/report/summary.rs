@@ -21,7 +21,7 @@ pub const SUMMARY_BYTES: usize = 8 * 1024;
 /// example stays readable, and four of them fit.
 pub const SUMMARY_VALUE: usize = 1200;
 
-/// The most characters of one reason of undecided rows.
+/// The most characters of one reason of undecided rows (and of the title and directory).
 const REASON_CHARS: usize = 300;
 
 /// Renders `summary.md` for a report written into the directory `dir` (as the replay
@@ -29,7 +29,8 @@ const REASON_CHARS: usize = 300;
 pub fn render_summary(report: &Report, dir: &str) -> String {
     let s = &report.summary;
     let mut head = String::new();
-    let _ = writeln!(head, "# xcheck: {}\n", md_escape(&one_line(&s.title)));
+    let title = cut(&one_line(&s.title), REASON_CHARS);
+    let _ = writeln!(head, "# xcheck: {}\n", md_escape(&title));
     let _ = writeln!(head, "**{}**\n", md_escape(&verdict_sentence(s)));
     for (label, value) in summary_lines(s)
         .into_iter()
@@ -229,7 +230,7 @@ fn footer(report: &Report, dir: &str) -> String {
             out,
             " Tests: {} beside this file; `xcheck replay {} A.bc B.bc …` reruns them (`xcheck replay --help`).",
             plural(tests, "`.ktest` file", "`.ktest` files"),
-            md_escape(dir)
+            md_escape(&cut(dir, REASON_CHARS))
         );
     }
     let unwritten = report.tests_not_written();
@@ -323,7 +324,8 @@ mod tests {
         }
         report.summary.classes = divergence_classes(&report.rows);
         report.summary.assumptions = (0..50).map(|k| format!("assumption {k}")).collect();
-        let text = render_summary(&report, "out");
+        report.summary.title = "a.bc  vs  b.bc".repeat(1000);
+        let text = render_summary(&report, &"d/".repeat(5000));
         assert!(text.len() <= SUMMARY_BYTES, "{} bytes", text.len());
         assert!(
             text.contains("## Differences by kind (700 kinds)"),
