@@ -525,7 +525,7 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
     if sub == "cc" {
         // `--help` alone is xcheck's; every other argument is the compiler's: no parsing here.
         if matches!(&args[2..], [a] if a == "--help" || a == "-h") {
-            print!("{}", cc_help());
+            print!("{}", crate::cc::help());
             return 0;
         }
         return match crate::cc::run(&args[2..]) {
@@ -591,39 +591,6 @@ impl From<Error> for Exit {
     fn from(e: Error) -> Self {
         Exit::Error(e)
     }
-}
-
-/// `xcheck cc --help`: what the wrapper adds to clang and what a link writes (clang's own
-/// options: `clang-19 --help`).
-fn cc_help() -> String {
-    let clang = crate::toolchain::CLANG;
-    format!(
-        "Compile C programs against the bundled musl: native code and LLVM bitcode for xcheck
-
-Usage: xcheck cc [CLANG OPTIONS] FILE... [-o OUT]
-
-Every argument is {clang}'s (`{clang} --help` lists them); xcheck cc adds the musl target,
-musl's headers and -flto, so that objects are LLVM bitcode.
-
-  -c, -S, -E, -M…   compile only, as clang does (a -c object is bitcode)
-  (a link)          writes the native static executable OUT (default a.out), linked with
-                    Debian's musl, and OUT.bc, the whole program's bitcode linked with the
-                    bundled musl: `xcheck OUT1.bc OUT2.bc` checks two programs, and
-                    `xcheck replay DIR --native OUT1 OUT2` replays their tests natively
-  -r                a partial link of bitcode objects (llvm-link)
-
-It works as CC=\"xcheck cc\" for a whole autotools or Kbuild build. A function check needs
-no musl: `{clang} -c -emit-llvm -g f.c -o f.bc`.
-
-Environment: XCHECK_MUSL_DIR, the musl build (the directory holding lib/libc.a; default
-build/musl, made by scripts/build-musl.sh); XCHECK_CC_VERBOSE=1 prints each command.
-
-Example:
-  xcheck cc -O1 -o wc1 wc1.c          # writes wc1 and wc1.bc
-  xcheck cc -O1 -o wc2 wc2.c
-  xcheck wc1.bc wc2.bc --sym-stdin 8
-"
-    )
 }
 
 /// `--help` and `--version` print as clap prints them; a usage error is one line, as every

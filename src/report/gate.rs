@@ -297,7 +297,10 @@ mod tests {
     // inputs of its first kind's example.
     #[test]
     fn gate_summary_links_every_check_and_shows_what_failed() {
-        let report = crate::report::tests::sample_report();
+        let mut report = crate::report::tests::sample_report();
+        // Its own example: the kind's example in the gate's summary is that of the check's.
+        let row = &mut report.rows[1];
+        (row.inputs[0].display, row.result_a) = ("9".into(), "ret 11".into());
         let rows = vec![
             (
                 GateRow {
@@ -348,9 +351,9 @@ mod tests {
             Example: path 2, [test000001.ktest](parse_digit/test000001.ktest) (confirmed)
 
             ```text
-            n = 5
+            n = 9
             s = "ab\0"
-            A: ret 7
+            A: ret 11
             B: ret 8
             ```
 
