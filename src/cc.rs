@@ -29,6 +29,39 @@ use std::process::Command;
 use crate::load::{native_link_args, tail_flags, PROGRAM_ROOTS as BITCODE_ROOTS};
 use crate::toolchain::{CLANG, LLVM_LINK, OPT};
 
+/// `xcheck cc --help`: what the wrapper adds to clang and what a link writes (clang's own
+/// options: `clang-19 --help`).
+pub fn help() -> String {
+    let clang = CLANG;
+    format!(
+        "Compile C programs against the bundled musl: native code and LLVM bitcode for xcheck
+
+Usage: xcheck cc [CLANG OPTIONS] FILE... [-o OUT]
+
+Every argument is {clang}'s (`{clang} --help` lists them); xcheck cc adds the musl target,
+musl's headers and -flto, so that objects are LLVM bitcode.
+
+  -c, -S, -E, -M…   compile only, as clang does (a -c object is bitcode)
+  (a link)          writes the native static executable OUT (default a.out), linked with
+                    Debian's musl, and OUT.bc, the whole program's bitcode linked with the
+                    bundled musl: `xcheck OUT1.bc OUT2.bc` checks two programs, and
+                    `xcheck replay DIR --native OUT1 OUT2` replays their tests natively
+  -r                a partial link of bitcode objects (llvm-link)
+
+It works as CC=\"xcheck cc\" for a whole autotools or Kbuild build. A function check needs
+no musl: `{clang} -c -emit-llvm -g f.c -o f.bc`.
+
+Environment: XCHECK_MUSL_DIR, the musl build (the directory holding lib/libc.a; default
+build/musl, made by scripts/build-musl.sh); XCHECK_CC_VERBOSE=1 prints each command.
+
+Example:
+  xcheck cc -O1 -o wc1 wc1.c          # writes wc1 and wc1.bc
+  xcheck cc -O1 -o wc2 wc2.c
+  xcheck wc1.bc wc2.bc --sym-stdin 8
+"
+    )
+}
+
 /// Flags that end compilation before the link (or print something and stop).
 const COMPILE_ONLY: &[&str] = &[
     "-c",

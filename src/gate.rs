@@ -353,6 +353,7 @@ pub fn config_jobs(
         check.globals = base.globals;
         check.fp_equality = base.fp_equality;
         check.ub = base.ub;
+        check.tests_per_kind = base.tests_per_kind;
         check.buffer_cap = f
             .and_then(|f| f.buffer_cap)
             .or(cfg.defaults.buffer_cap)

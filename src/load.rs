@@ -341,15 +341,61 @@ fn read_bitcode(path: &Path) -> Result<Input> {
     let looks_like_bitcode =
         bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]);
     if !looks_like_bitcode {
-        return Err(Error::input(
-            path,
-            "not an LLVM bitcode file (bad magic number)",
-        ));
+        return Err(Error::input(path, not_bitcode(path, &bytes)));
     }
     Ok(Input {
         path: path.to_path_buf(),
         bytes,
     })
+}
+
+/// Why a file without bitcode's magic number is refused, and how to make bitcode: what the
+/// file looks like (C source, LLVM assembly, an object file, executable or archive) and
+/// the clang command for it, or `xcheck cc` for a whole program.
+fn not_bitcode(path: &Path, bytes: &[u8]) -> String {
+    use crate::toolchain::CLANG;
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let out = match path.file_stem().and_then(|s| s.to_str()) {
+        Some(stem) if ext != "bc" => format!("{stem}.bc"),
+        _ => "f.bc".to_string(),
+    };
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+    let text = !head.contains('\0') && !head.contains('\u{fffd}');
+    let source = if matches!(ext, "c" | "h" | "i") {
+        name.as_str()
+    } else {
+        "f.c"
+    };
+    let from_c = format!("`{CLANG} -c -emit-llvm -g {source} -o {out}` (or `xcheck cc -o prog {source}`, which writes prog.bc beside the program)");
+    let (what, how) = if bytes.starts_with(b"\x7fELF") || bytes.starts_with(b"!<arch>\n") {
+        (
+            "an object file, executable or archive",
+            format!("build bitcode from its sources: {from_c}"),
+        )
+    } else if text
+        && (matches!(ext, "ll")
+            || head.contains("; ModuleID")
+            || head.contains("target triple =")
+            || head.contains("target datalayout ="))
+    {
+        (
+            "LLVM assembly",
+            format!("make bitcode with `{CLANG} -c -emit-llvm {name} -o {out}`"),
+        )
+    } else if text {
+        ("text (C source?)", format!("make bitcode with {from_c}"))
+    } else {
+        ("", format!("make bitcode with {from_c}"))
+    };
+    let what = if what.is_empty() {
+        String::new()
+    } else {
+        format!(": it is {what}")
+    };
+    format!("not an LLVM bitcode file (bad magic number){what}; {how}")
 }
 
 /// The major version of the LLVM xcheck links (inkwell's `llvm19-1`); its reader reads the

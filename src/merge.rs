@@ -27,8 +27,10 @@ pub enum Merged {
     Gate(MergedGate),
 }
 
-/// Merges the shards in `dirs` into `out` (created; its earlier tests and reports removed).
-pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged> {
+/// Merges the shards in `dirs` into `out` (created; its earlier tests and reports removed),
+/// with at most `tests_per_kind` tests per kind of difference (`None`: all), chosen over
+/// the merged rows as one run chooses them (the shards of a check write every test).
+pub fn merge(dirs: &[PathBuf], out: &Path, tests_per_kind: Option<usize>) -> Result<Merged> {
     if dirs.is_empty() {
         return Err(Error::Usage(
             "give the output directory of every shard".into(),
@@ -69,7 +71,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged> {
         ));
     }
     crate::crosscheck::prepare_out_dir(out)?;
-    let report = merge_reports(&shards, out)?;
+    let report = merge_reports(&shards, out, tests_per_kind)?;
     crate::report::write_reports(out, &report).map_err(|e| Error::Output {
         path: out.to_path_buf(),
         source: e,
@@ -164,7 +166,11 @@ fn check_complete_set(shards: &[(&Path, ShardInfo)]) -> Result<()> {
 }
 
 /// The merged report of one check's shards; copies their tests into `out` in path order.
-fn merge_reports(shards: &[(&Path, Report, ShardInfo)], out: &Path) -> Result<Report> {
+fn merge_reports(
+    shards: &[(&Path, Report, ShardInfo)],
+    out: &Path,
+    tests_per_kind: Option<usize>,
+) -> Result<Report> {
     let mut keyed: Vec<(Vec<u8>, &Path, &PathRow)> = Vec::new();
     for (dir, report, _) in shards {
         for row in &report.rows {
@@ -180,22 +186,34 @@ fn merge_reports(shards: &[(&Path, Report, ShardInfo)], out: &Path) -> Result<Re
     keyed.sort_by(|x, y| x.0.cmp(&y.0));
     // Shards that split different trees may both have explored a path: keep it once.
     keyed.dedup_by(|x, y| x.0 == y.0);
-    let mut rows = Vec::with_capacity(keyed.len());
+    let mut rows: Vec<PathRow> = keyed
+        .iter()
+        .enumerate()
+        .map(|(i, (_, _, row))| PathRow {
+            id: i + 1,
+            path: None,
+            ..(*row).clone()
+        })
+        .collect();
+    // Of the tests the shards wrote, those one run writes (`--tests-per-kind`).
+    let keep = crate::report::tests_to_write(&rows, tests_per_kind);
     let mut tests = 0;
-    for (i, (_, dir, row)) in keyed.into_iter().enumerate() {
-        let mut row = row.clone();
-        row.id = i + 1;
-        row.path = None;
-        if let Some(name) = &row.ktest {
-            tests += 1;
-            let new = crate::ktest::test_file_name(tests);
-            copy_test(&dir.join(name), &out.join(&new))?;
-            row.ktest = Some(new);
-        }
-        rows.push(row);
+    for ((row, (_, dir, _)), keep) in rows.iter_mut().zip(&keyed).zip(keep) {
+        let Some(name) = row.ktest.take().filter(|_| keep) else {
+            continue;
+        };
+        tests += 1;
+        let new = crate::ktest::test_file_name(tests);
+        copy_test(&dir.join(&name), &out.join(&new))?;
+        row.ktest = Some(new);
     }
-    let summary = merge_summaries(shards, &rows);
-    Ok(Report { summary, rows })
+    let mut report = Report {
+        summary: merge_summaries(shards, &rows),
+        rows,
+    };
+    let note = report.unwritten_note(tests_per_kind);
+    report.summary.notes.extend(note);
+    Ok(report)
 }
 
 /// Copies a test, checking that it is one.

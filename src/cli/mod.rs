@@ -105,6 +105,14 @@ struct CheckArgs {
     /// Directory for tests and reports.
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-out")]
     output_dir: PathBuf,
+    /// The most .ktest files a kind of difference gets, its example first (default 10): the
+    /// reports still count and list every row with its inputs, every test is replayed, and
+    /// the reports say how many files were not written.
+    #[arg(long = "tests-per-kind", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    tests_per_kind: Option<u32>,
+    /// Write a .ktest file for every difference and failure (no --tests-per-kind cap).
+    #[arg(long = "all-tests", conflicts_with = "tests_per_kind")]
+    all_tests: bool,
     /// Explore shard K of N (K from 1): a deterministic part of the run, the same whatever
     /// machine runs it; `xcheck merge` joins the N output directories into the report one
     /// run gives. `auto` or `auto/N` read the batch engine's variables (Slurm arrays,
@@ -370,6 +378,13 @@ struct MergeArgs {
     /// Write a JUnit XML report to this file.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// The most .ktest files a kind of difference keeps, its example first (default 10),
+    /// chosen over every shard's rows as one run chooses them.
+    #[arg(long = "tests-per-kind", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    tests_per_kind: Option<u32>,
+    /// Keep a .ktest file for every difference and failure.
+    #[arg(long = "all-tests", conflicts_with = "tests_per_kind")]
+    all_tests: bool,
     /// One check's shards: the outcomes that fail the run (as for a check); a gate run's
     /// shards were judged by their own policy when they ran.
     #[arg(long = "fail-on", value_name = "LIST")]
@@ -508,7 +523,11 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
         return crate::load::check_bitcode_main(&args[2..]);
     }
     if sub == "cc" {
-        // Every argument is the compiler's: no parsing here.
+        // `--help` alone is xcheck's; every other argument is the compiler's: no parsing here.
+        if matches!(&args[2..], [a] if a == "--help" || a == "-h") {
+            print!("{}", crate::cc::help());
+            return 0;
+        }
         return match crate::cc::run(&args[2..]) {
             Ok(code) => code,
             Err(msg) => {
@@ -582,9 +601,27 @@ fn clap_exit(e: clap::Error) -> Exit {
         return Exit::Code(0);
     }
     usage(format!(
-        "{} (see --help)",
-        clap_message(&e.render().to_string())
+        "{}{} (see --help)",
+        clap_message(&e.render().to_string()),
+        suggestion(&e)
     ))
+}
+
+/// clap's "did you mean" for a mistyped option, subcommand or value (its rendered tip is
+/// below the first line, which is all a usage error prints): `; did you mean '--jobs'?`.
+fn suggestion(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let kinds = [
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedValue,
+    ];
+    let found = kinds.iter().find_map(|&kind| match e.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::Strings(v) if !v.is_empty() => Some(v.join("' or '")),
+        _ => None,
+    });
+    found.map_or_else(String::new, |s| format!("; did you mean '{s}'?"))
 }
 
 /// The error part of clap's rendered text on one line: the lines before the first blank
@@ -876,6 +913,7 @@ fn check_programs(
     check.exec = exec;
     check.solver = solver;
     check.out_dir = args.output_dir.clone();
+    check.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
     check.exec.jobs = jobs_of(&args.engine)?;
     check.exec.shard = shard_of(args)?;
     let bar = Bar::start(!args.json);
@@ -925,6 +963,16 @@ fn finish_check(
     Ok(code)
 }
 
+/// The most test files per kind of difference: `--tests-per-kind N`, none with
+/// `--all-tests`, else the default (for a check and for `xcheck merge`).
+fn tests_per_kind_of(all_tests: bool, tests_per_kind: Option<u32>) -> Option<usize> {
+    match (all_tests, tests_per_kind) {
+        (true, _) => None,
+        (false, Some(n)) => Some(n as usize),
+        (false, None) => Some(crate::crosscheck::DEFAULT_TESTS_PER_KIND),
+    }
+}
+
 /// `--shard K/N` (or `auto`, from the environment), if given.
 fn shard_of(args: &CheckArgs) -> Result<Option<crate::shard::Shard>, Exit> {
     let Some(text) = &args.shard else {
@@ -968,6 +1016,7 @@ fn base_check(
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;
+    check.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
     apply_params(&mut check, &args.params)?;
     Ok(check)
 }
@@ -1044,6 +1093,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
     if let Some(mode) = &args.params.ub {
         base.ub = mode.parse().map_err(|m| usage(format!("--ub {m}")))?;
     }
+    base.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
     let shard = shard_of(args)?;
     let (mut labels, mut places) = (Vec::new(), Vec::new());
     let mut sections = Vec::new();
@@ -1085,7 +1135,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
     finish_gate(args, sections)
 }
 
-/// Prints the gate's results, writes JUnit, and decides the exit code.
+/// Prints the gate's results, writes its `summary.md` and JUnit, and decides the exit code.
 fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Exit> {
     for (i, section) in sections.iter().enumerate() {
         print!("{}", section.render(i + 1, args.json));
@@ -1093,6 +1143,31 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
             eprintln!("xcheck: error: {label}: {e}");
         }
     }
+    let out = &args.output_dir;
+    let parts: Vec<crate::report::gate::GateSummaryPart<'_>> = sections
+        .iter()
+        .map(|s| crate::report::gate::GateSummaryPart {
+            title: s.title.clone(),
+            rows: s
+                .results
+                .iter()
+                .map(|r| {
+                    let dir = r
+                        .job
+                        .check
+                        .out_dir
+                        .strip_prefix(out)
+                        .unwrap_or(&r.job.check.out_dir);
+                    (r.row(), dir.display().to_string())
+                })
+                .collect(),
+            skipped: &s.skipped,
+        })
+        .collect();
+    crate::report::gate::write_gate_summary(out, &parts).map_err(|e| Error::Output {
+        path: out.join("summary.md"),
+        source: e,
+    })?;
     Ok(gate::finish(&sections, args.junit.as_deref())?)
 }
 
@@ -1115,7 +1190,8 @@ fn merge(args: MergeArgs) -> Result<i32, Exit> {
         Some(list) => Some(parse_fail_on(list).map_err(|m| usage(format!("--fail-on: {m}")))?),
         None => None,
     };
-    match crate::merge::merge(&args.dirs, &args.output_dir)? {
+    let per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
+    match crate::merge::merge(&args.dirs, &args.output_dir, per_kind)? {
         crate::merge::Merged::Check(report) => {
             let title = report.summary.title.clone();
             let (_, code) =
@@ -1132,6 +1208,7 @@ fn merge(args: MergeArgs) -> Result<i32, Exit> {
                 ));
             }
             print!("{}", merged.render());
+            merged.write_summary(&args.output_dir)?;
             Ok(merged.finish(args.junit.as_deref())?)
         }
     }

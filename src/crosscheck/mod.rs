@@ -81,7 +81,20 @@ pub struct FunctionCheck {
     pub solver: SolverConfig,
     /// Where tests and reports go. Default is `xcheck-out`.
     pub out_dir: PathBuf,
+    /// The most `.ktest` files a kind of difference gets (`--tests-per-kind`; `None`, as
+    /// `--all-tests`: every one). Default is [`DEFAULT_TESTS_PER_KIND`].
+    pub tests_per_kind: Option<usize>,
 }
+
+/// The cap on a check's tests per kind: none for a shard (`--shard`), which writes every
+/// test, since `xcheck merge` chooses the tests over all the shards' rows, as one run does.
+fn tests_capped(check: &FunctionCheck) -> Option<usize> {
+    check.tests_per_kind.filter(|_| check.exec.shard.is_none())
+}
+
+/// The most `.ktest` files a kind of difference gets by default (`--tests-per-kind`): the
+/// rows beyond keep their inputs in the reports, and are replayed all the same.
+pub const DEFAULT_TESTS_PER_KIND: usize = 10;
 
 impl FunctionCheck {
     pub fn new(a: &Path, b: &Path, a_name: &str, b_name: &str) -> Self {
@@ -103,6 +116,7 @@ impl FunctionCheck {
             exec: ExecConfig::default(),
             solver: SolverConfig::default(),
             out_dir: PathBuf::from("xcheck-out"),
+            tests_per_kind: Some(DEFAULT_TESTS_PER_KIND),
         }
     }
 }
@@ -157,7 +171,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     );
     let make_test = |row: &PathRow| setup::ktest_of(check, &signature, &row.inputs);
     let interim = |rows: &[PathRow]| interim_summary(title.clone(), rows, started);
-    let recorder = record::Recorder::new(&check.out_dir, &make_test, &interim);
+    let recorder = record::Recorder::new(&check.out_dir, &make_test, &interim, tests_capped(check));
     let mut explored = explore(
         ex,
         initial,
@@ -371,11 +385,12 @@ pub(crate) fn conclude(
             .iter()
             .map(|c| c.example)
             .collect();
+    // Every row with a test is replayed, its file written or not (`--tests-per-kind`).
     let mut written: Vec<(usize, KTest)> = report
         .rows
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.ktest.is_some())
+        .filter(|(_, r)| record::needs_test(r))
         .map(|(i, r)| (i, recorder.test_of(r)))
         .collect();
     written.sort_by_key(|(i, _)| (!examples.contains(&report.rows[*i].id), *i));
@@ -435,6 +450,7 @@ pub(crate) fn conclude(
         );
     }
     notes.extend(not_replayed_note(stop, &not_replayed));
+    notes.extend(report.unwritten_note(recorder.tests_per_kind()));
     report.summary = explored.summary(title.into(), &report.rows, notes, started);
     record::write_reports(recorder.dir(), &report)?;
     // The states exploration left are freed now, on a thread of their own.
@@ -646,7 +662,7 @@ pub fn prepare_out_dir(dir: &Path) -> Result<()> {
     for entry in std::fs::read_dir(dir).map_err(err)? {
         let path = entry.map_err(err)?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let is_report = matches!(name, "report.json" | "report.md" | "report.csv");
+        let is_report = crate::report::files::REPORT_FILES.contains(&name);
         // A test's error description, as `xcheck run` writes it: `test000001.ptr.err`.
         let is_err = name.ends_with(".err")
             && name

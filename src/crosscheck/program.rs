@@ -79,6 +79,9 @@ pub struct ProgramCheck {
     /// those the check builds for program-only bitcode. Default is none (the front end gives
     /// it: `replay::native_runner`).
     pub native: Option<super::NativeRunner>,
+    /// The most `.ktest` files a kind of difference gets (`--tests-per-kind`; `None`: every
+    /// one). Default is [`super::DEFAULT_TESTS_PER_KIND`].
+    pub tests_per_kind: Option<usize>,
 }
 
 impl ProgramCheck {
@@ -94,6 +97,7 @@ impl ProgramCheck {
             solver: SolverConfig::default(),
             out_dir: PathBuf::from("xcheck-out"),
             native: None,
+            tests_per_kind: Some(super::DEFAULT_TESTS_PER_KIND),
         }
     }
 
@@ -178,7 +182,10 @@ fn entries(module: &Module, check: &ProgramCheck) -> Result<Entries> {
                 .filter(|&f| !module.function(f).is_declaration())
         };
         let Some(main) = defined("main") else {
-            return Err(Error::input(path, "defines no 'main': not a whole program"));
+            return Err(Error::input(
+                path,
+                "defines no 'main': not a whole program (to check functions, name one with --function f, or --all-functions)",
+            ));
         };
         // The loader links a program-only side with the bundled musl or refuses it
         // (`load/musl.rs`); a side without `__libc_start_main` here has a `main` and
@@ -347,7 +354,14 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     let title = check.title();
     let make_test = |row: &PathRow| test_of(check, row);
     let interim = |rows: &[PathRow]| super::interim_summary(title.clone(), rows, started);
-    let recorder = super::record::Recorder::new(&check.out_dir, &make_test, &interim);
+    let recorder =
+        // A shard writes every test: `xcheck merge` chooses them over every shard's rows.
+        super::record::Recorder::new(
+            &check.out_dir,
+            &make_test,
+            &interim,
+            check.tests_per_kind.filter(|_| check.exec.shard.is_none()),
+        );
     let mut explored = explore(
         ex,
         initial,

@@ -19,7 +19,7 @@ use super::rows::RowDriver;
 use crate::error::{Error, Result};
 use crate::exec::{Driver, Executor, Exit, State};
 use crate::ktest::{test_file_name, KTest};
-use crate::report::{PathRow, PathVerdict, Report, Summary};
+use crate::report::{PathRow, Report, Summary};
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -52,7 +52,7 @@ pub(crate) fn is_test_file_name(name: &str) -> bool {
 
 /// Whether a row gets a test: every row that is not a proof or unknown.
 pub(crate) fn needs_test(row: &PathRow) -> bool {
-    row.verdict != PathVerdict::Proved && row.verdict != PathVerdict::Unknown
+    row.needs_test()
 }
 
 /// The test of a row.
@@ -64,6 +64,8 @@ pub(crate) struct Recorder<'a> {
     make_test: &'a MakeTest<'a>,
     /// The summary of an interim report, from its rows.
     interim: &'a (dyn Fn(&[PathRow]) -> Summary + Sync + 'a),
+    /// The most test files a kind of difference gets (`--tests-per-kind`); `None`: all.
+    tests_per_kind: Option<usize>,
     found: Mutex<Found>,
 }
 
@@ -73,6 +75,8 @@ struct Found {
     rows: Vec<(Vec<u8>, PathRow)>,
     /// Tests written so far.
     tests: usize,
+    /// Of those, per kind (`PathRow::test_kind`), for `--tests-per-kind`.
+    per_kind: std::collections::HashMap<String, usize>,
     /// When the reports were last written, if ever, and how long writing them took.
     flushed: Option<Instant>,
     flush_took: Duration,
@@ -87,18 +91,26 @@ struct Found {
 }
 
 impl<'a> Recorder<'a> {
-    /// A recorder writing to `dir` (already prepared by `prepare_out_dir`).
+    /// A recorder writing to `dir` (already prepared by `prepare_out_dir`) at most
+    /// `tests_per_kind` test files per kind of difference (`None`: every test).
     pub(crate) fn new(
         dir: &Path,
         make_test: &'a MakeTest<'a>,
         interim: &'a (dyn Fn(&[PathRow]) -> Summary + Sync + 'a),
+        tests_per_kind: Option<usize>,
     ) -> Self {
         Recorder {
             dir: dir.to_path_buf(),
             make_test,
             interim,
+            tests_per_kind,
             found: Mutex::new(Found::default()),
         }
+    }
+
+    /// The most test files a kind of difference gets; `None`: all.
+    pub(crate) fn tests_per_kind(&self) -> Option<usize> {
+        self.tests_per_kind
     }
 
     /// The directory the tests and reports go to.
@@ -121,11 +133,17 @@ impl<'a> Recorder<'a> {
         self.lock().shard = Some(info);
     }
 
-    /// Takes a row a worker just made: writes its test now, if it needs one.
+    /// Takes a row a worker just made: writes its test now, if it needs one and its kind
+    /// has fewer than `tests_per_kind` tests.
     pub(crate) fn found(&self, key: &[u8], row: &PathRow) {
         let mut row = row.clone();
         let mut found = self.lock();
-        if needs_test(&row) {
+        let under_cap = needs_test(&row) && {
+            let n = found.per_kind.entry(row.test_kind()).or_default();
+            *n += 1;
+            self.tests_per_kind.is_none_or(|cap| *n <= cap)
+        };
+        if under_cap {
             found.tests += 1;
             let name = found_file_name(found.tests);
             match write_test(&self.dir, &name, &self.test_of(&row)) {
@@ -184,8 +202,8 @@ impl<'a> Recorder<'a> {
         }
     }
 
-    /// Numbers the tests of the final `rows` (in path order) `test000001.ktest`, …, writes
-    /// them and `report` (whose rows are `rows`, changed in place; not when there is no
+    /// Numbers the tests of the final `rows` (in path order) `test000001.ktest`, … (those
+    /// `report::tests_to_write` keeps), writes them and `report` (whose rows are `rows`, changed in place; not when there is no
     /// test, since the caller writes the final report at once), then removes the tests
     /// written while exploring. Returns the paths of the tests.
     pub(crate) fn finish(&self, report: &mut Report) -> Result<(Vec<PathBuf>, Duration)> {
@@ -203,9 +221,11 @@ impl<'a> Recorder<'a> {
         } else {
             vec![None; report.rows.len()]
         };
+        let keep = crate::report::tests_to_write(&report.rows, self.tests_per_kind);
         let mut tests = Vec::new();
-        for (row, found_row) in report.rows.iter_mut().zip(on_disk) {
-            if !needs_test(row) {
+        for ((row, found_row), keep) in report.rows.iter_mut().zip(on_disk).zip(keep) {
+            if !keep {
+                row.ktest = None;
                 continue;
             }
             let name = test_file_name(tests.len() + 1);

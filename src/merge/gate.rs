@@ -5,7 +5,10 @@
 
 use super::{check_complete_set, copy_test, read_report};
 use crate::error::{Error, Result};
-use crate::report::gate::{render_gate_table, GateEntry, GateManifest, GateRow, Skipped, MANIFEST};
+use crate::report::gate::{
+    render_gate_table, write_gate_summary, GateEntry, GateManifest, GateRow, GateSummaryPart,
+    Skipped, MANIFEST,
+};
 use crate::report::Report;
 use std::path::{Component, Path, PathBuf};
 
@@ -22,6 +25,16 @@ pub struct MergedSection {
     pub checks: Vec<(GateEntry, std::result::Result<Report, String>)>,
 }
 
+/// The gate's row of one merged check.
+fn row<'a>(e: &GateEntry, outcome: &'a std::result::Result<Report, String>) -> GateRow<'a> {
+    GateRow {
+        label: e.label.clone(),
+        outcome: outcome.as_ref().map_err(String::as_str),
+        failed: e.failed,
+        accepted: e.accepted,
+    }
+}
+
 impl MergedGate {
     /// The gate's tables, one per module pair, as a gate run prints them.
     pub fn render(&self) -> String {
@@ -30,19 +43,31 @@ impl MergedGate {
             if i > 0 {
                 out.push('\n');
             }
-            let rows: Vec<GateRow<'_>> = s
-                .checks
-                .iter()
-                .map(|(e, outcome)| GateRow {
-                    label: e.label.clone(),
-                    outcome: outcome.as_ref().map_err(String::as_str),
-                    failed: e.failed,
-                    accepted: e.accepted,
-                })
-                .collect();
+            let rows: Vec<GateRow<'_>> = s.checks.iter().map(|(e, o)| row(e, o)).collect();
             out.push_str(&render_gate_table(&s.title, &rows, &s.skipped));
         }
         out
+    }
+
+    /// Writes the gate's `summary.md` into `out`, as a gate run writes it.
+    pub fn write_summary(&self, out: &Path) -> Result<()> {
+        let parts: Vec<GateSummaryPart<'_>> = self
+            .sections
+            .iter()
+            .map(|s| GateSummaryPart {
+                title: s.title.clone(),
+                rows: s
+                    .checks
+                    .iter()
+                    .map(|(e, outcome)| (row(e, outcome), e.dir.clone()))
+                    .collect(),
+                skipped: &s.skipped,
+            })
+            .collect();
+        write_gate_summary(out, &parts).map_err(|e| Error::Output {
+            path: out.join("summary.md"),
+            source: e,
+        })
     }
 
     /// Writes the JUnit file (if asked for) and returns the exit code a gate run gives: 2
@@ -167,7 +192,7 @@ fn copy_check(from: &Path, to: &Path) -> Result<()> {
     for name in names.iter().filter(|n| n.ends_with(".ktest")) {
         copy_test(&from.join(name), &to.join(name))?;
     }
-    for name in ["report.md", "report.csv", "report.json"] {
+    for name in crate::report::files::REPORT_FILES {
         let src = from.join(name);
         if !src.is_file() {
             continue;

@@ -1,10 +1,12 @@
-//! Saving a [`Report`] as `report.md`, `report.csv` and `report.json` in an output directory.
+//! Saving a [`Report`] as `report.md`, `report.csv`, `report.json` and `summary.md` in an
+//! output directory.
 //!
 //! Each file is written to a temporary file in the same directory and then renamed, so a
 //! crash never leaves a half-written report. The CSV has one row per path after a header row,
 //! with the inputs joined as `name=display;name=display`. The JSON is the serialized report,
 //! pretty-printed.
 
+use super::summary::render_summary;
 use super::table::render_markdown;
 use super::Report;
 use crate::ktest::write_atomic;
@@ -27,16 +29,23 @@ pub const CSV_HEADER: [&str; 12] = [
     "agreement",
 ];
 
-/// Writes `report.md`, `report.csv` and `report.json` into `dir`, creating it if needed;
+/// The files [`write_reports`] writes, which a rerun into the same directory replaces.
+pub const REPORT_FILES: [&str; 4] = ["report.md", "report.csv", "report.json", "summary.md"];
+
+/// Writes `report.md`, `report.csv`, `report.json` and `summary.md` ([`REPORT_FILES`]) into
+/// `dir`, creating it if needed;
 /// each file is rendered and written on a thread of its own (a check's last writing happens
 /// just before its time limit: tens of thousands of rows take a second or more in turn).
 pub fn write_reports(dir: &Path, report: &Report) -> io::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
-    type Render = fn(&Report) -> io::Result<String>;
-    let files: [(&str, Render); 3] = [
-        ("report.md", |r| Ok(render_markdown(r))),
-        ("report.csv", render_csv),
-        ("report.json", render_json),
+    type Render = fn(&Report, &Path) -> io::Result<String>;
+    let files: [(&str, Render); 4] = [
+        ("report.md", |r, _| Ok(render_markdown(r))),
+        ("report.csv", |r, _| render_csv(r)),
+        ("report.json", |r, _| render_json(r)),
+        ("summary.md", |r, dir| {
+            Ok(render_summary(r, &dir.display().to_string()))
+        }),
     ];
     std::thread::scope(|scope| {
         let writers: Vec<_> = files
@@ -44,7 +53,7 @@ pub fn write_reports(dir: &Path, report: &Report) -> io::Result<()> {
             .map(|&(name, render)| {
                 scope.spawn(move || {
                     let path = dir.join(name);
-                    let text = render(report).map_err(|e| with_path(e, &path))?;
+                    let text = render(report, dir).map_err(|e| with_path(e, &path))?;
                     write_atomic(&path, text.as_bytes()).map_err(|e| with_path(e, &path))
                 })
             })
@@ -145,7 +154,10 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         names.sort();
-        assert_eq!(names, ["report.csv", "report.json", "report.md"]);
+        assert_eq!(
+            names,
+            ["report.csv", "report.json", "report.md", "summary.md"]
+        );
         let md = std::fs::read_to_string(out.join("report.md")).unwrap();
         assert_eq!(md, render_markdown(&report));
     }

@@ -117,6 +117,140 @@ pub fn render_gate_table(title: &str, rows: &[GateRow<'_>], skipped: &[Skipped])
     out
 }
 
+/// One module pair of a gate run, as its `summary.md` shows it: each function's row with
+/// its output directory, relative to the run's (`parse_digit`, `pair2/f`).
+pub struct GateSummaryPart<'a> {
+    pub title: String,
+    pub rows: Vec<(GateRow<'a>, String)>,
+    pub skipped: &'a [Skipped],
+}
+
+/// `summary.md` of a gate run, for a CI step summary: how many checks failed the gate, per
+/// module pair a table of the functions with a link to each one's own `summary.md`, the
+/// functions not checked, then the first kind of difference of each function that failed
+/// the gate with its example (inputs in full, both results). At most
+/// [`super::summary::SUMMARY_BYTES`]; what does not fit is counted.
+pub fn render_gate_summary(parts: &[GateSummaryPart<'_>]) -> String {
+    use super::summary::{kind_block, Budget};
+    use super::table::{md_escape, one_line, plural};
+    let all: Vec<&(GateRow<'_>, String)> = parts.iter().flat_map(|p| &p.rows).collect();
+    let failed = all.iter().filter(|(r, _)| r.failed).count();
+    let skipped: usize = parts.iter().map(|p| p.skipped.len()).sum();
+    let head = format!(
+        "# xcheck gate: {} of {} failed the gate\n\n{} not checked.\n",
+        failed,
+        plural(all.len(), "check", "checks"),
+        plural(skipped, "function", "functions")
+    );
+    let footer = "\n---\n\nEach function's directory holds its tests, `report.md` (every path) and `summary.md` (every kind of difference).\n";
+    let mut out = Budget::new(head, footer);
+    for part in parts {
+        out.push_or(
+            &format!(
+                "\n## {}\n\n| function | verdict | paths | differences | unknown | gate |\n|---|---|--:|--:|--:|---|\n",
+                md_escape(&one_line(&part.title))
+            ),
+            "",
+        );
+        for (k, (row, dir)) in part.rows.iter().enumerate() {
+            let gate = if row.failed { "**FAIL**" } else { "pass" };
+            let link = format!("[{}]({dir}/summary.md)", md_escape(&row.label));
+            let line = match row.outcome {
+                Ok(rep) => {
+                    let s = &rep.summary;
+                    format!(
+                        "| {link} | {} | {} | {} | {} | {gate} |\n",
+                        s.overall,
+                        s.paths,
+                        s.diverged + s.errors_one,
+                        s.unknown
+                    )
+                }
+                Err(e) => format!(
+                    "| {} | ERROR: {} | - | - | - | {gate} |\n",
+                    md_escape(&row.label),
+                    md_escape(&one_line(e))
+                ),
+            };
+            let rest = &part.rows[k..];
+            let omitted = format!(
+                "\n… {} ({} failed) left out here: see the terminal's table or JUnit.\n",
+                plural(rest.len(), "more function", "more functions"),
+                rest.iter().filter(|(r, _)| r.failed).count()
+            );
+            if !out.push_or(&line, &omitted) {
+                break;
+            }
+        }
+        if !part.skipped.is_empty() {
+            let list: Vec<String> = part
+                .skipped
+                .iter()
+                .map(|s| format!("{} ({})", s.function, s.reason))
+                .collect();
+            let line = format!("\nNot checked: {}.\n", md_escape(&list.join("; ")));
+            let omitted = format!(
+                "\n{} not checked (the terminal's output says why).\n",
+                plural(part.skipped.len(), "function", "functions")
+            );
+            out.push_or(&line, &omitted);
+        }
+    }
+    let failing: Vec<&(GateRow<'_>, String)> =
+        all.iter().copied().filter(|(r, _)| r.failed).collect();
+    if !failing.is_empty() {
+        out.push_or("\n## What failed\n", "");
+    }
+    for (k, (row, dir)) in failing.iter().enumerate() {
+        let label = md_escape(&row.label);
+        let block = match row.outcome {
+            Ok(rep) => match rep.summary.classes.first() {
+                Some(c) => {
+                    let example = rep.rows.iter().find(|r| r.id == c.example);
+                    let title = format!("{label}: {}", md_escape(&one_line(&c.class)));
+                    let more = rep.summary.classes.len() - 1;
+                    let mut block = kind_block(&title, c, example, &format!("{dir}/"));
+                    if more > 0 {
+                        block.push_str(&format!(
+                            "\n… and {} in [its summary]({dir}/summary.md).\n",
+                            plural(more, "more kind", "more kinds")
+                        ));
+                    }
+                    block
+                }
+                None => format!(
+                    "\n### {label}: {}\n",
+                    md_escape(&super::table::verdict_sentence(&rep.summary))
+                ),
+            },
+            Err(e) => format!(
+                "\n### {label}: could not run\n\n{}\n",
+                md_escape(&one_line(e))
+            ),
+        };
+        let omitted = format!(
+            "\n… {} more failed: see their directories' summary.md.\n",
+            failing.len() - k
+        );
+        if !out.push_or(&block, &omitted) {
+            break;
+        }
+    }
+    out.finish(footer)
+}
+
+/// Writes `summary.md` of a gate run ([`render_gate_summary`]) into `dir`, atomically.
+pub fn write_gate_summary(
+    dir: &std::path::Path,
+    parts: &[GateSummaryPart<'_>],
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    crate::ktest::write_atomic(
+        &dir.join("summary.md"),
+        render_gate_summary(parts).as_bytes(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +291,82 @@ mod tests {
 
             2 checked, 2 failed the gate, 1 not checked
         "#]].assert_eq(&text);
+    }
+
+    // Issue 34: a gate's summary.md links each function's and shows what failed, with the
+    // inputs of its first kind's example.
+    #[test]
+    fn gate_summary_links_every_check_and_shows_what_failed() {
+        let mut report = crate::report::tests::sample_report();
+        // Its own example: the kind's example in the gate's summary is that of the check's.
+        let row = &mut report.rows[1];
+        (row.inputs[0].display, row.result_a) = ("9".into(), "ret 11".into());
+        let rows = vec![
+            (
+                GateRow {
+                    label: "parse_digit".into(),
+                    outcome: Ok(&report),
+                    failed: true,
+                    accepted: false,
+                },
+                "parse_digit".to_string(),
+            ),
+            (
+                GateRow {
+                    label: "f=g".into(),
+                    outcome: Err("no function 'g'"),
+                    failed: true,
+                    accepted: false,
+                },
+                "f=g".to_string(),
+            ),
+        ];
+        let skipped = [Skipped {
+            function: "h".into(),
+            reason: "defined only in A".into(),
+        }];
+        let parts = [GateSummaryPart {
+            title: "a.bc  vs  b.bc".into(),
+            rows,
+            skipped: &skipped,
+        }];
+        expect![[r#"
+            # xcheck gate: 2 of 2 checks failed the gate
+
+            1 function not checked.
+
+            ## a.bc  vs  b.bc
+
+            | function | verdict | paths | differences | unknown | gate |
+            |---|---|--:|--:|--:|---|
+            | [parse\_digit](parse_digit/summary.md) | NOT EQUIVALENT | 5 | 2 | 1 | **FAIL** |
+            | f=g | ERROR: no function 'g' | - | - | - | **FAIL** |
+
+            Not checked: h (defined only in A).
+
+            ## What failed
+
+            ### parse\_digit: return values differ: 1 row (1 confirmed)
+
+            Example: path 2, [test000001.ktest](parse_digit/test000001.ktest) (confirmed)
+
+            ```text
+            n = 9
+            s = "ab\0"
+            A: ret 11
+            B: ret 8
+            ```
+
+            … and 1 more kind in [its summary](parse_digit/summary.md).
+
+            ### f=g: could not run
+
+            no function 'g'
+
+            ---
+
+            Each function's directory holds its tests, `report.md` (every path) and `summary.md` (every kind of difference).
+        "#]]
+        .assert_eq(&render_gate_summary(&parts));
     }
 }

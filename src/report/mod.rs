@@ -2,8 +2,9 @@
 //!
 //! The engine fills a [`Report`]: a [`Summary`] of the whole run and one [`PathRow`] per
 //! explored path (or group of merged paths). [`table::render_table`] prints it for a
-//! terminal, [`table::render_markdown`] for a document, and [`files::write_reports`] saves
-//! Markdown, CSV and JSON copies. Only these types are serialized; the JSON field names are
+//! terminal, [`table::render_markdown`] for a document, [`summary::render_summary`] in a
+//! few kilobytes for a CI step summary, and [`files::write_reports`] saves Markdown, CSV,
+//! JSON and summary copies. Only these types are serialized; the JSON field names are
 //! the Rust field names, and enum values are snake case (`error_one`, `inconclusive`).
 
 pub mod console;
@@ -13,6 +14,7 @@ pub mod json;
 pub mod junit;
 pub mod progress;
 pub mod suite;
+pub mod summary;
 pub mod table;
 
 pub use files::write_reports;
@@ -301,6 +303,19 @@ pub struct Parting {
 }
 
 impl PathRow {
+    /// Whether the row has a test (`.ktest`): every row that is not a proof or unknown. Its
+    /// file may not be written (`--tests-per-kind`); its inputs are in the reports anyway.
+    pub fn needs_test(&self) -> bool {
+        self.verdict != PathVerdict::Proved && self.verdict != PathVerdict::Unknown
+    }
+
+    /// The kind a row's test is counted under for `--tests-per-kind`: its kind of
+    /// difference, or for a failure of both sides its detail.
+    pub fn test_kind(&self) -> String {
+        self.difference_class()
+            .map_or_else(|| format!("both fail: {}", self.detail), str::to_string)
+    }
+
     /// The kind of difference this row shows, for a difference.
     pub fn difference_class(&self) -> Option<&str> {
         self.verdict
@@ -378,6 +393,34 @@ pub fn divergence_classes(rows: &[PathRow]) -> Vec<DivergenceClass> {
     classes
 }
 
+/// Which of `rows` (in path order) get a test file: every row that needs a test, or with a
+/// cap of `per_kind` (`--tests-per-kind`), per kind ([`PathRow::test_kind`]) the kind's
+/// example ([`divergence_classes`]) and then its first rows in path order, up to the cap. The
+/// others keep their inputs in the reports. A check and `xcheck merge` choose alike, so that
+/// merged shards name the tests one run names.
+pub fn tests_to_write(rows: &[PathRow], per_kind: Option<usize>) -> Vec<bool> {
+    let Some(cap) = per_kind else {
+        return rows.iter().map(PathRow::needs_test).collect();
+    };
+    let examples: std::collections::HashSet<usize> =
+        divergence_classes(rows).iter().map(|c| c.example).collect();
+    let mut taken: std::collections::HashMap<String, usize> = Default::default();
+    let mut keep = vec![false; rows.len()];
+    for examples_first in [true, false] {
+        for (i, row) in rows.iter().enumerate() {
+            if keep[i] || !row.needs_test() || examples.contains(&row.id) != examples_first {
+                continue;
+            }
+            let n = taken.entry(row.test_kind()).or_default();
+            if *n < cap {
+                *n += 1;
+                keep[i] = true;
+            }
+        }
+    }
+    keep
+}
+
 /// What a shard's report says about its part of the run, for `xcheck merge`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ShardInfo {
@@ -402,6 +445,28 @@ pub struct Report {
     pub summary: Summary,
     /// One row per path, in the order the engine numbered them.
     pub rows: Vec<PathRow>,
+}
+
+impl Report {
+    /// Rows with a test whose `.ktest` file was not written (`--tests-per-kind`).
+    pub fn tests_not_written(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.needs_test() && r.ktest.is_none())
+            .count()
+    }
+
+    /// The note of a report whose tests were capped at `per_kind` a kind, when some were
+    /// not written.
+    pub fn unwritten_note(&self, per_kind: Option<usize>) -> Option<String> {
+        let (unwritten, cap) = (self.tests_not_written(), per_kind?);
+        (unwritten > 0).then(|| {
+            format!(
+                "{unwritten} test{} not written (--tests-per-kind {cap}: at most {cap} per kind of difference; --all-tests writes every one): their rows keep their inputs here and were replayed all the same",
+                if unwritten == 1 { " was" } else { "s were" }
+            )
+        })
+    }
 }
 
 impl ShardInfo {
@@ -632,6 +697,44 @@ pub(crate) mod tests {
             },
             rows,
         }
+    }
+
+    // --tests-per-kind: per kind its example and its first rows, failures of both sides by
+    // their detail; no cap keeps every row that needs a test.
+    #[test]
+    fn tests_kept_per_kind_start_with_the_example() {
+        let row = |id: usize, verdict: PathVerdict, detail: &str, weight: u8| PathRow {
+            inputs: vec![InputValue {
+                name: "n".into(),
+                bytes: vec![weight],
+                display: weight.to_string(),
+            }],
+            detail: detail.into(),
+            ..bare_row(id, verdict)
+        };
+        let rows = vec![
+            row(1, PathVerdict::Diverged, "x", 5),
+            row(2, PathVerdict::Proved, "", 0),
+            row(3, PathVerdict::Diverged, "x", 5),
+            row(4, PathVerdict::Diverged, "x", 5),
+            row(5, PathVerdict::Diverged, "x", 0),
+            row(6, PathVerdict::ErrorOne, "y", 1),
+            row(7, PathVerdict::ErrorBoth, "z", 1),
+            row(8, PathVerdict::ErrorBoth, "z", 1),
+            row(9, PathVerdict::ErrorBoth, "z", 1),
+            row(10, PathVerdict::Unknown, "", 0),
+        ];
+        let kept = |cap| -> Vec<usize> {
+            let keep = tests_to_write(&rows, cap);
+            rows.iter()
+                .zip(keep)
+                .filter(|(_, k)| *k)
+                .map(|(r, _)| r.id)
+                .collect()
+        };
+        assert_eq!(kept(Some(2)), [1, 5, 6, 7, 8]);
+        assert_eq!(kept(Some(1)), [5, 6, 7]);
+        assert_eq!(kept(None), [1, 3, 4, 5, 6, 7, 8, 9]);
     }
 
     #[test]

@@ -1,15 +1,25 @@
 //! Plain-text and Markdown renderings of a [`Report`], for terminals and documents.
 //!
 //! Both printers are deterministic: the same report always gives the same text, with no
-//! timestamps or machine-dependent values. Table cells longer than [`MAX_CELL`] characters
-//! are cut and end in `…`; control characters in cells are shown as escapes (`\n`) so that
-//! every row stays on one line. The Markdown rendering repeats each difference in full.
+//! timestamps or machine-dependent values. Inputs are never cut: scalars come before
+//! buffers, and a terminal wraps them onto more lines of the row ([`INPUTS_WIDTH`]). Other
+//! cells longer than [`MAX_CELL`] characters are cut and end in `…`; control characters in
+//! cells are shown as escapes (`\n`) so that a value never breaks a line. The Markdown
+//! rendering repeats each difference in full.
 
-use super::{format_ms, PathRow, PathVerdict, Report, Summary};
+use super::{format_ms, InputValue, PathRow, PathVerdict, Report, Summary};
 use std::fmt::Write as _;
 
 /// The widest a table cell gets, in characters, before it is cut.
 pub const MAX_CELL: usize = 40;
+
+/// The widest the inputs column of a terminal table gets: longer inputs wrap onto more
+/// lines of their row, at the `, ` between two inputs where one fits.
+pub const INPUTS_WIDTH: usize = 60;
+
+/// The most characters of a side's result an example of a kind of difference shows (the
+/// section of its path in `report.md` has them all).
+pub const EXAMPLE_RESULT: usize = 480;
 
 /// Differences that `report.md` repeats in full (with inputs and a diff of the results).
 pub const MARKDOWN_DIFFERENCES: usize = 500;
@@ -65,13 +75,16 @@ fn render_rows(report: &Report, shown: &[&PathRow], note: Option<String>) -> Str
             if show_merged {
                 cells.push(row.merged_paths.to_string());
             }
-            cells.extend([inputs_cell(row), row.result_a.clone(), row.result_b.clone()]);
+            // The inputs in full, on as many lines as they need.
+            cells.push(wrap(&input_texts(row), INPUTS_WIDTH).join("\n"));
+            let mut rest = vec![row.result_a.clone(), row.result_b.clone()];
             if three {
                 let (c, agree) = three_cells(row);
-                cells.extend([c, agree]);
+                rest.extend([c, agree]);
             }
-            cells.extend([row.detail.clone(), ktest_cell(row)]);
-            cells.into_iter().map(|c| truncate(&one_line(&c))).collect()
+            rest.extend([row.detail.clone(), ktest_cell(row)]);
+            cells.extend(rest.iter().map(|c| truncate(&one_line(c))));
+            cells
         })
         .collect();
 
@@ -125,25 +138,25 @@ fn classes_block(report: &Report, limit: usize) -> String {
             one_line(&c.class)
         );
         if let Some(row) = report.rows.iter().find(|r| r.id == c.example) {
-            let _ = writeln!(
-                out,
-                "            e.g. #{} {}: {}",
-                row.id,
-                ktest_cell(row),
-                truncate(&one_line(&inputs_cell(row)))
+            let head = format!("            e.g. #{} {}", row.id, ktest_cell(row));
+            let _ = writeln!(out, "{}", head.trim_end());
+            labelled(&mut out, "inputs", &input_texts(row));
+            labelled(
+                &mut out,
+                "A",
+                &[cut(&one_line(&row.result_a), EXAMPLE_RESULT)],
             );
-            let _ = writeln!(
-                out,
-                "              A: {}",
-                truncate(&one_line(&row.result_a))
-            );
-            let _ = writeln!(
-                out,
-                "              B: {}",
-                truncate(&one_line(&row.result_b))
+            labelled(
+                &mut out,
+                "B",
+                &[cut(&one_line(&row.result_b), EXAMPLE_RESULT)],
             );
             if let Some(t) = &row.three {
-                let _ = writeln!(out, "              C: {}", truncate(&one_line(&t.result_c)));
+                labelled(
+                    &mut out,
+                    "C",
+                    &[cut(&one_line(&t.result_c), EXAMPLE_RESULT)],
+                );
             }
         }
         if !c.partings.is_empty() {
@@ -163,6 +176,24 @@ fn classes_block(report: &Report, limit: usize) -> String {
     }
     out.push('\n');
     out
+}
+
+/// How wide the text of an example's lines in a terminal gets before it wraps.
+const EXAMPLE_WIDTH: usize = 72;
+
+/// Writes `label: ` and `parts` wrapped ([`wrap`]) at [`EXAMPLE_WIDTH`], the lines after the
+/// first indented under the first.
+fn labelled(out: &mut String, label: &str, parts: &[String]) {
+    let head = format!("              {label}: ");
+    let indent = " ".repeat(head.chars().count());
+    for (k, line) in wrap(parts, EXAMPLE_WIDTH).iter().enumerate() {
+        let lead = if k == 0 {
+            head.as_str()
+        } else {
+            indent.as_str()
+        };
+        let _ = writeln!(out, "{}", format!("{lead}{line}").trim_end());
+    }
 }
 
 /// The parts of a result (`returns …`, `buffer …`, `stdout "…"`), split at the `, ` that
@@ -261,12 +292,13 @@ pub fn render_markdown(report: &Report) -> String {
         out.push_str("|--:|--:|---|---|---|---|---|---|\n");
         for c in &s.classes {
             let row = report.rows.iter().find(|r| r.id == c.example);
+            // The example's inputs in full, its results up to EXAMPLE_RESULT characters.
             let cells = match row {
                 Some(row) => [
-                    format!("#{} {}", row.id, ktest_cell(row)),
-                    inputs_cell(row),
-                    row.result_a.clone(),
-                    row.result_b.clone(),
+                    md_escape(&format!("#{} {}", row.id, ktest_cell(row))),
+                    md_inputs(row),
+                    md_escape(&cut(&one_line(&row.result_a), EXAMPLE_RESULT)),
+                    md_escape(&cut(&one_line(&row.result_b), EXAMPLE_RESULT)),
                 ],
                 None => Default::default(),
             };
@@ -279,7 +311,7 @@ pub fn render_markdown(report: &Report) -> String {
                 md_escape(&partings_text(&c.partings))
             );
             for cell in cells {
-                let _ = write!(out, " {} |", md_escape(&truncate(&one_line(&cell))));
+                let _ = write!(out, " {cell} |");
             }
             out.push('\n');
         }
@@ -300,7 +332,7 @@ pub fn render_markdown(report: &Report) -> String {
             out.push_str("|--:|---|--:|---|---|---|---|---|\n");
         }
         for row in &report.rows {
-            let mut cells = vec![inputs_cell(row), row.result_a.clone(), row.result_b.clone()];
+            let mut cells = vec![row.result_a.clone(), row.result_b.clone()];
             if three {
                 let (c, agree) = three_cells(row);
                 cells.extend([c, agree]);
@@ -308,8 +340,11 @@ pub fn render_markdown(report: &Report) -> String {
             cells.extend([row.detail.clone(), ktest_cell(row)]);
             let _ = write!(
                 out,
-                "| {} | {} | {} |",
-                row.id, row.verdict, row.merged_paths
+                "| {} | {} | {} | {} |",
+                row.id,
+                row.verdict,
+                row.merged_paths,
+                md_inputs(row)
             );
             for cell in cells {
                 let _ = write!(out, " {} |", md_escape(&truncate(&one_line(&cell))));
@@ -339,7 +374,7 @@ pub fn render_markdown(report: &Report) -> String {
             let _ = writeln!(out, "{}\n", md_escape(&one_line(&row.detail)));
         }
         let mut inputs = String::new();
-        for input in &row.inputs {
+        for input in ordered_inputs(row) {
             let hex: Vec<String> = input.bytes.iter().map(|b| format!("{b:02x}")).collect();
             let _ = writeln!(
                 inputs,
@@ -440,12 +475,12 @@ pub(crate) fn verdict_sentence(s: &Summary) -> String {
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The summary's facts as label and value pairs, in display order.
-fn summary_lines(s: &Summary) -> Vec<(&'static str, String)> {
+pub(crate) fn summary_lines(s: &Summary) -> Vec<(&'static str, String)> {
     let exploration = if s.complete {
         "exploration complete".to_string()
     } else {
@@ -543,18 +578,96 @@ fn summary_block(s: &Summary) -> String {
     out
 }
 
-/// The inputs as `name=display`, separated by commas.
-fn inputs_cell(row: &PathRow) -> String {
-    let parts: Vec<String> = row
-        .inputs
+/// Whether an input is a scalar: a number of at most 16 bytes, not a buffer's quoted bytes
+/// or memory with pointer words (`{&s[2], "\0\0"}`).
+pub(crate) fn is_scalar(input: &InputValue) -> bool {
+    input.bytes.len() <= 16 && !input.display.starts_with(['"', '{'])
+}
+
+/// The row's inputs, the scalars first (in their order), then the buffers (in theirs): the
+/// lengths and counts that say how much of a buffer matters come before it.
+pub(crate) fn ordered_inputs(row: &PathRow) -> Vec<&InputValue> {
+    let (mut scalars, buffers): (Vec<&InputValue>, Vec<&InputValue>) =
+        row.inputs.iter().partition(|i| is_scalar(i));
+    scalars.extend(buffers);
+    scalars
+}
+
+/// The row's inputs as `name=display`, each on one line, scalars first.
+pub(crate) fn input_texts(row: &PathRow) -> Vec<String> {
+    ordered_inputs(row)
         .iter()
-        .map(|i| format!("{}={}", i.name, i.display))
-        .collect();
-    parts.join(", ")
+        .map(|i| one_line(&format!("{}={}", i.name, i.display)))
+        .collect()
+}
+
+/// The inputs of a Markdown table cell: all of them, one per line (`<br>`), scalars first.
+fn md_inputs(row: &PathRow) -> String {
+    let parts: Vec<String> = input_texts(row).iter().map(|t| md_escape(t)).collect();
+    parts.join("<br>")
+}
+
+/// `parts` joined by `, ` in lines of at most `width` characters: a line breaks after the
+/// `,` between two parts, and a part longer than a line starts on the line it comes to and
+/// goes on in pieces of `width`.
+/// Nothing is left out. No parts give one empty line.
+pub(crate) fn wrap(parts: &[String], width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let (mut line, mut len) = (String::new(), 0);
+    for (k, part) in parts.iter().enumerate() {
+        let text = if k + 1 < parts.len() {
+            format!("{part},")
+        } else {
+            part.clone()
+        };
+        let n = text.chars().count();
+        if len > 0 && len + 1 + n <= width {
+            line.push(' ');
+            line.push_str(&text);
+            len += 1 + n;
+            continue;
+        }
+        let mut chars: Vec<char> = text.chars().collect();
+        if len > 0 && n > width && len + 2 < width {
+            // A part longer than a line starts on this one, after the parts before it.
+            let room = width - len - 1;
+            line.push(' ');
+            line.extend(&chars[..room]);
+            chars.drain(..room);
+            len = width;
+        }
+        if len > 0 {
+            lines.push(std::mem::take(&mut line));
+        }
+        let mut pieces = chars.chunks(width).peekable();
+        while let Some(piece) = pieces.next() {
+            if pieces.peek().is_some() {
+                lines.push(piece.iter().collect());
+            } else {
+                line = piece.iter().collect();
+                len = piece.len();
+            }
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// `text` cut to at most `max` characters, saying how many were left out.
+pub(crate) fn cut(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max).collect();
+    format!("{kept}… ({} more characters)", n - max)
 }
 
 /// The `.ktest` file name and whether replay confirmed the row.
-fn ktest_cell(row: &PathRow) -> String {
+pub(crate) fn ktest_cell(row: &PathRow) -> String {
     let mut cell = row.ktest.clone().unwrap_or_default();
     let Some(mark) = confirmation(row) else {
         return cell;
@@ -607,12 +720,14 @@ fn truncate(text: &str) -> String {
     out
 }
 
-/// Lays out rows under headers, with two spaces between columns and no trailing spaces.
+/// Lays out rows under headers, with two spaces between columns and no trailing spaces. A
+/// cell holding `\n` takes that many more lines of its row, the other cells empty there.
 pub(crate) fn align(headers: &[&str], right: &[bool], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+            let widest = cell.split('\n').map(|l| l.chars().count()).max();
+            *w = (*w).max(widest.unwrap_or(0));
         }
     }
     let mut out = String::new();
@@ -638,13 +753,17 @@ pub(crate) fn align(headers: &[&str], right: &[bool], rows: &[Vec<String>]) -> S
     let rules: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
     line(&mut rules.iter().map(String::as_str));
     for row in rows {
-        line(&mut row.iter().map(String::as_str));
+        let cells: Vec<Vec<&str>> = row.iter().map(|c| c.split('\n').collect()).collect();
+        let height = cells.iter().map(Vec::len).max().unwrap_or(1);
+        for k in 0..height {
+            line(&mut cells.iter().map(|c| c.get(k).copied().unwrap_or("")));
+        }
     }
     out
 }
 
 /// Escapes Markdown's special characters so text shows literally.
-fn md_escape(text: &str) -> String {
+pub(crate) fn md_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if "\\`*_[]<>|#~&!".contains(c) {
@@ -657,7 +776,7 @@ fn md_escape(text: &str) -> String {
 
 /// A fenced code block holding `text` literally, with a fence longer than any backtick run
 /// inside it.
-fn code_block(text: &str) -> String {
+pub(crate) fn code_block(text: &str) -> String {
     let mut longest = 0;
     let mut run = 0;
     for c in text.chars() {
@@ -724,11 +843,13 @@ mod tests {
 
             differences by kind (2 kinds):
                     1 (1 confirmed)  return values differ
-                        e.g. #2 test000001.ktest (confirmed): n=5, s="ab\0"
+                        e.g. #2 test000001.ktest (confirmed)
+                          inputs: n=5, s="ab\0"
                           A: ret 7
                           B: ret 8
                     1 (0 confirmed)  B: division by zero at b.c:12
-                        e.g. #3 test000002.ktest (NOT confirmed): n=0
+                        e.g. #3 test000002.ktest (NOT confirmed)
+                          inputs: n=0
                           A: ret 0
                           B: division by zero
 
@@ -798,9 +919,10 @@ mod tests {
 
             differences by kind (2 kinds):
                     1 (1 confirmed)  return values differ
-                        e.g. #2 : 
-                          A: 
-                          B: 
+                        e.g. #2
+                          inputs:
+                          A:
+                          B:
                     1 (0 confirmed)  B: division by zero at b.c:12
 
             verdict      : EQUIVALENT: the implementations agree on every path
@@ -913,16 +1035,16 @@ mod tests {
 
             | rows | confirmed | kind | leaves agreement at | example | inputs | A | B |
             |--:|--:|---|---|---|---|---|---|
-            | 1 | 1 | return values differ |  | \#2 test000001.ktest (confirmed) | n=5, s="ab\\0" | ret 7 | ret 8 |
-            | 1 | 0 | B: division by zero at b.c:12 |  | \#3 test000002.ktest (NOT confirmed) | n=0, code=a \`\`\` b | ret 0 | division by zero |
+            | 1 | 1 | return values differ |  | \#2 test000001.ktest (confirmed) | n=5<br>s="ab\\0" | ret 7 | ret 8 |
+            | 1 | 0 | B: division by zero at b.c:12 |  | \#3 test000002.ktest (NOT confirmed) | n=0<br>code=a \`\`\` b | ret 0 | division by zero |
 
             ## Paths
 
             | # | verdict | merged | inputs | A | B | detail | ktest |
             |--:|---|--:|---|---|---|---|---|
             | 1 | proved | 3 |  |  |  |  |  |
-            | 2 | DIVERGED | 1 | n=5, s="ab\\0" | ret 7 | ret 8 | return values differ | test000001.ktest (confirmed) |
-            | 3 | ERROR (one side) | 1 | n=0, code=a \`\`\` b | ret 0 | division by zero | B: division by zero at b.c:12 | test000002.ktest (NOT confirmed) |
+            | 2 | DIVERGED | 1 | n=5<br>s="ab\\0" | ret 7 | ret 8 | return values differ | test000001.ktest (confirmed) |
+            | 3 | ERROR (one side) | 1 | n=0<br>code=a \`\`\` b | ret 0 | division by zero | B: division by zero at b.c:12 | test000002.ktest (NOT confirmed) |
 
             ## Differences
 
@@ -990,6 +1112,63 @@ mod tests {
 
             Test case: test000002.ktest (NOT confirmed)
         "##]].assert_eq(&render_markdown(&report));
+    }
+
+    // Issue 34: a buffer listed first and cut at 40 characters hid the scalars and the bytes
+    // that differ. Every format shows the inputs whole, scalars first.
+    #[test]
+    fn inputs_are_whole_and_scalars_come_first() {
+        let mut report = sample_report();
+        let long = format!("\"{}\"", "xy".repeat(70));
+        report.rows[1].inputs.insert(
+            0,
+            InputValue {
+                name: "buf".to_string(),
+                bytes: vec![b'x'; 140],
+                display: long.clone(),
+            },
+        );
+        report.summary.classes = crate::report::divergence_classes(&report.rows);
+        let md = render_markdown(&report);
+        let cell = format!("n=5<br>buf={long}<br>s=\"ab\\\\0\"");
+        assert_eq!(md.matches(&cell).count(), 2, "{md}");
+        let whole = format!("n=5, buf={long}, s=\"ab\\0\"");
+        let table = render_table(&report);
+        let pieces = wrap(&input_texts(&report.rows[1]), INPUTS_WIDTH);
+        assert!(pieces[0].starts_with("n=5, buf=\"xy"), "{pieces:?}");
+        // Nothing is left out (the only spaces are those wrapping moves).
+        let bare = |t: &str| t.replace(' ', "");
+        assert_eq!(bare(&pieces.concat()), bare(&whole));
+        for piece in &pieces {
+            assert!(piece.chars().count() <= INPUTS_WIDTH);
+            assert!(table.contains(piece.as_str()), "{piece} not in {table}");
+        }
+        // The kind's example lists them too, wrapped under `inputs: `.
+        let example: Vec<&str> = table
+            .lines()
+            .skip_while(|l| !l.contains("inputs: "))
+            .take_while(|l| !l.trim_start().starts_with("A: "))
+            .map(|l| l.trim_start().trim_start_matches("inputs: "))
+            .collect();
+        assert_eq!(bare(&example.concat()), bare(&whole));
+    }
+
+    #[test]
+    fn wrapping_breaks_between_parts_and_splits_long_ones() {
+        let parts = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(wrap(&parts(&[]), 10), [""]);
+        assert_eq!(wrap(&parts(&["a=1", "b=2"]), 10), ["a=1, b=2"]);
+        assert_eq!(wrap(&parts(&["a=1", "b=2"]), 6), ["a=1,", "b=2"]);
+        assert_eq!(
+            wrap(&parts(&["a=1", "s=abcdefghij"]), 6),
+            ["a=1,", "s=abcd", "efghij"]
+        );
+        assert_eq!(
+            wrap(&parts(&["a=1", "s=abcdefghij"]), 8),
+            ["a=1, s=a", "bcdefghi", "j"]
+        );
+        assert_eq!(cut("abcdef", 4), "abcd… (2 more characters)");
+        assert_eq!(cut("abc", 4), "abc");
     }
 
     #[test]

@@ -31,7 +31,7 @@ fn equivalent_pair_exits_0_and_writes_reports() {
     );
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("EQUIVALENT"), "{}", stdout(&o));
-    for f in ["report.md", "report.csv", "report.json"] {
+    for f in ["report.md", "report.csv", "report.json", "summary.md"] {
         assert!(
             dir.path().join("xcheck-out").join(f).exists(),
             "{f} missing"
@@ -627,4 +627,83 @@ fn r30_xcheck_options_after_the_double_dash_are_a_usage_error() {
     let o = xcheck(dir.path(), &with);
     assert_eq!(o.status.code(), Some(2));
     assert!(!stderr(&o).contains("after '--'"), "{}", stderr(&o));
+}
+
+// Issue 34: C source, LLVM assembly or an object file given as bitcode is one line naming
+// what the file is and the command that makes bitcode of it.
+#[test]
+fn r34_source_assembly_and_objects_get_the_command_that_makes_bitcode() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("pair_a.c", dir.path(), "-O0");
+    let a = a.to_str().unwrap();
+    let src = repo().join("tests/fixtures/pair_b.c");
+    std::fs::copy(&src, dir.path().join("f.c")).unwrap();
+    for (flag, file) in [("-S", "f.ll"), ("-c", "f.o")] {
+        let mut clang = std::process::Command::new(xcheck::toolchain::CLANG);
+        if file == "f.ll" {
+            clang.arg("-emit-llvm");
+        }
+        let status = clang
+            .args([flag, "f.c", "-o", file])
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let clang = xcheck::toolchain::CLANG;
+    let cases = [
+        (
+            "f.c",
+            format!("it is text (C source?); make bitcode with `{clang} -c -emit-llvm -g f.c -o f.bc` (or `xcheck cc -o prog f.c`"),
+        ),
+        (
+            "f.ll",
+            format!("it is LLVM assembly; make bitcode with `{clang} -c -emit-llvm f.ll -o f.bc`"),
+        ),
+        (
+            "f.o",
+            format!("it is an object file, executable or archive; build bitcode from its sources: `{clang} -c -emit-llvm -g f.c -o f.bc`"),
+        ),
+    ];
+    for (file, hint) in cases {
+        let o = xcheck(dir.path(), &[a, file, "--function", "twice"]);
+        assert_error(&o, &format!("{file}: not an LLVM bitcode file"));
+        assert_error(&o, &hint);
+    }
+}
+
+// Issue 34: a mistyped option gets clap's suggestion, still on one line.
+#[test]
+fn r34_a_mistyped_option_gets_did_you_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("pair_a.c", dir.path(), "-O0");
+    let a = a.to_str().unwrap();
+    let o = xcheck(dir.path(), &[a, a, "--functoin", "twice"]);
+    assert_error(
+        &o,
+        "unexpected argument '--functoin' found; did you mean '--function'?",
+    );
+    let o = xcheck(
+        dir.path(),
+        &[a, a, "--function", "twice", "--test-per-kind", "3"],
+    );
+    assert_error(&o, "did you mean '--tests-per-kind'?");
+}
+
+// Issue 34: `xcheck cc --help` is xcheck's help (what the wrapper adds, what a link writes),
+// not clang's.
+#[test]
+fn r34_cc_help_is_xchecks() {
+    let dir = tempfile::tempdir().unwrap();
+    for flag in ["--help", "-h"] {
+        let o = xcheck(dir.path(), &["cc", flag]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains("Usage: xcheck cc [CLANG OPTIONS] FILE..."),
+            "{out}"
+        );
+        assert!(out.contains("OUT.bc"), "{out}");
+        assert!(!out.contains("OVERVIEW: clang"), "{out}");
+    }
 }

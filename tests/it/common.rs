@@ -48,6 +48,20 @@ pub fn xcheck(dir: &Path, args: &[&str]) -> Output {
         .expect("the xcheck binary runs")
 }
 
+/// The names of the `.ktest` files in `dir`, sorted; none when `dir` is missing.
+pub fn test_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".ktest"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }

@@ -66,20 +66,6 @@ fn report_with_tests(out: &Path) -> (serde_json::Value, Vec<String>) {
     (json, tests)
 }
 
-/// The `.ktest` files of `out`.
-fn test_files(out: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(out)
-        .map(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".ktest"))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
 #[test]
 fn an_endless_loop_stops_at_max_time_with_its_report() {
     let dir = tempfile::tempdir().unwrap();

@@ -30,6 +30,7 @@ mod native_fn;
 mod oracles;
 mod poison;
 mod programs;
+mod reports;
 mod shard;
 mod solver_queries;
 mod suite;

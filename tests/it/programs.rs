@@ -492,7 +492,12 @@ fn a_module_without_main_or_a_bad_option_is_a_usage_error() {
     let f = fixture.to_str().unwrap();
     let o = xcheck(dir.path(), &[f, f, "--sym-stdin", "1"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("defines no 'main'"), "{}", stderr(&o));
+    // Issue 34: it says how to check a function instead.
+    assert!(
+        stderr(&o).contains("defines no 'main': not a whole program (to check functions, name one with --function f"),
+        "{}",
+        stderr(&o)
+    );
 
     let a = format!("{}.bc", program("wc_l", "a").display());
     let bad = xcheck(dir.path(), &[&a, &a, "--sym-args", "3", "1", "2"]);
@@ -696,4 +701,7 @@ fn a_kind_of_difference_names_the_branch_where_it_leaves_agreement() {
     );
     let md = std::fs::read_to_string(dir.path().join("out/report.md")).unwrap();
     assert!(md.contains(&call), "{md}");
+    // Issue 34: summary.md too, its examples' environment inputs whole.
+    let summary = crate::reports::check_summary(&dir.path().join("out"));
+    assert!(summary.contains("\nn_args = "), "{summary}");
 }

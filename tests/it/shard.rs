@@ -114,15 +114,7 @@ fn shards_merge_to_one_run(dir: &Path, args: &[&str], n: u32, frontier: &str, in
         "{n} shards"
     );
     // The tests the rows name are there, and no other.
-    let tests = |d: &Path| {
-        let mut names: Vec<String> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".ktest"))
-            .collect();
-        names.sort();
-        names
-    };
+    let tests = test_files;
     assert_eq!(tests(&merged_dir), tests(&full_dir));
     if inputs {
         for name in tests(&full_dir) {
@@ -355,5 +347,15 @@ fn gate_shards_split_whole_checks_and_merge_into_one_gate() {
     assert!(
         xml.contains("tests=\"3\"") && xml.contains("failures=\"1\""),
         "{xml}"
+    );
+    // The merge writes the gate's summary.md as the unsharded run does (issue 34).
+    let summary = crate::reports::check_gate_summary(&dir.path().join("full"));
+    assert!(
+        summary.contains("\nc = 58\nA: returns -1\nB: returns 10\n"),
+        "{summary}"
+    );
+    assert_eq!(
+        crate::reports::check_gate_summary(&dir.path().join("merged")),
+        summary
     );
 }
