@@ -24,12 +24,12 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub(super) fn reaching(
     pool: &ExprPool,
     (flagged, links): (&[FlaggedValue], &[(ExprId, ExprId)]),
-    keep: impl Fn(&FlaggedValue) -> bool,
+    keep: impl Fn(usize, &FlaggedValue) -> bool,
     roots: &[ExprId],
 ) -> Vec<usize> {
     let mut by_node: FxHashMap<ExprId, Vec<usize>> = FxHashMap::default();
     let mut found = Vec::new();
-    for (i, f) in flagged.iter().enumerate().filter(|(_, f)| keep(f)) {
+    for (i, f) in flagged.iter().enumerate().filter(|&(i, f)| keep(i, f)) {
         by_node.entry(f.node).or_default().push(i);
     }
     if by_node.is_empty() {
@@ -59,6 +59,18 @@ pub(super) fn reaching(
     found
 }
 
+/// Which flagged operations of `state` may fail on its whole path: the path condition as
+/// it ended often rules out what it could not when the operation ran (a shift `exact` by
+/// one, run before the branch that tests the bit it drops).
+pub(super) fn possible(pool: &ExprPool, state: &State) -> Vec<bool> {
+    let mut stats = crate::exec::constraints::ConstraintStats::default();
+    state
+        .flagged
+        .iter()
+        .map(|f| state.constraints.decide(pool, f.cond, &mut stats) != Some(false))
+        .collect()
+}
+
 /// The expressions a side's outcome holds: its return value, buffers and globals, or its
 /// exit status.
 pub(super) fn outcome_roots(pool: &ExprPool, outcome: &SideOutcome) -> Vec<ExprId> {
@@ -85,7 +97,8 @@ pub(super) fn reaching_outcome(
 ) -> Vec<usize> {
     let roots = outcome_roots(pool, outcome);
     let lists = (&state.flagged[..], &state.flagged_links[..]);
-    reaching(pool, lists, |f| f.phase == phase, &roots)
+    let live = possible(pool, state);
+    reaching(pool, lists, |i, f| live[i] && f.phase == phase, &roots)
 }
 
 /// Fresh values for the flagged operations of one path, one per operation, shared by
@@ -96,6 +109,8 @@ pub(super) struct Poisoned<'p> {
     flagged: &'p [FlaggedValue],
     links: &'p [(ExprId, ExprId)],
     branched: &'p [ExprId],
+    /// Which operations the path condition allows to fail ([`possible`]).
+    live: Vec<bool>,
     fresh: FxHashMap<usize, (crate::expr::ArrayId, ExprId)>,
 }
 
@@ -119,6 +134,7 @@ impl<'p> Poisoned<'p> {
             flagged,
             links,
             branched,
+            live: vec![true; flagged.len()],
             fresh: FxHashMap::default(),
         }
     }
@@ -191,7 +207,7 @@ impl<'p> Poisoned<'p> {
     /// [`poison_where`]); false when no branch can.
     pub(super) fn branch_poison(&self) -> ExprId {
         let lists = (self.flagged, self.links);
-        let events = reaching(self.pool, lists, |_| true, self.branched);
+        let events = reaching(self.pool, lists, |i, _| self.live[i], self.branched);
         poison_where(self.pool, lists, &events, self.branched)
     }
 }
@@ -317,7 +333,8 @@ fn replace_nodes(
 /// conditions it met, `State::branched`).
 pub(super) fn branch_on_poison(pool: &ExprPool, state: &State) -> Vec<usize> {
     let lists = (&state.flagged[..], &state.flagged_links[..]);
-    reaching(pool, lists, |_| true, &state.branched)
+    let live = possible(pool, state);
+    reaching(pool, lists, |i, _| live[i], &state.branched)
 }
 
 #[cfg(test)]
@@ -354,10 +371,13 @@ mod tests {
         ];
         let root = pool.ult(sum, pool.constant(32, 10));
         let lists = (&events[..], &[][..]);
-        assert_eq!(reaching(&pool, lists, |_| true, &[root]), vec![0]);
-        assert_eq!(reaching(&pool, lists, |f| f.phase == 0, &[root]), vec![0]);
+        assert_eq!(reaching(&pool, lists, |_, _| true, &[root]), vec![0]);
         assert_eq!(
-            reaching(&pool, lists, |f| f.phase == 0, &[v]),
+            reaching(&pool, lists, |_, f| f.phase == 0, &[root]),
+            vec![0]
+        );
+        assert_eq!(
+            reaching(&pool, lists, |_, f| f.phase == 0, &[v]),
             Vec::<usize>::new()
         );
         // `other` absorbed into a result the root reads reaches it.
@@ -365,7 +385,10 @@ mod tests {
         let root = pool.ult(absorber, pool.constant(32, 10));
         let links = [(other, absorber)];
         let lists = (&events[..], &links[..]);
-        assert_eq!(reaching(&pool, lists, |f| f.phase == 0, &[root]), vec![1]);
+        assert_eq!(
+            reaching(&pool, lists, |_, f| f.phase == 0, &[root]),
+            vec![1]
+        );
     }
 
     #[test]

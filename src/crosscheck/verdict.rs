@@ -968,10 +968,11 @@ fn defined_model(
         .filter(|u| pool.eval(u.cond, &model) != 0)
         .collect();
     // Operations whose flags may fail, read by the goal or a branch (`poison.rs`).
+    let live = super::poison::possible(pool, state);
     let flagged_used: Vec<&crate::exec::FlaggedValue> = super::poison::reaching(
         pool,
         (&state.flagged, &state.flagged_links),
-        |_| true,
+        |i, _| live[i],
         &roots,
     )
     .into_iter()
