@@ -555,6 +555,17 @@ impl<'s> CrossDriver<'s> {
         if in_a.is_empty() && in_b.is_empty() {
             return Ok(None);
         }
+        // Whether any of them can fail on the path at all, before the results are made
+        // again with fresh values (a product chain with fresh values in it is hard for the
+        // solver; an optimizer's flags it proved, which ranges do not see, seldom are).
+        let conds: Vec<ExprId> = in_a
+            .iter()
+            .chain(&in_b)
+            .map(|&i| state.flagged[i].cond)
+            .collect();
+        if ex.check_or_defer(state, pool.or_all(&conds))?.is_none() {
+            return Ok(None);
+        }
         let a = poisoned.outcome(a, &in_a);
         let b = poisoned.outcome(b, &in_b);
         let Some(terms) = self.difference_terms(ex, state, &a, &b) else {
