@@ -242,21 +242,7 @@ pub(super) fn poison_where(
         return pool.false_();
     }
     let mut memo: FxHashMap<ExprId, ExprId> = FxHashMap::default();
-    let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
-    while let Some((id, expanded)) = stack.pop() {
-        if memo.contains_key(&id) {
-            continue;
-        }
-        let node = pool.node(id);
-        if !expanded {
-            stack.push((id, true));
-            stack.extend(
-                node.children()
-                    .filter(|c| !memo.contains_key(c))
-                    .map(|c| (c, false)),
-            );
-            continue;
-        }
+    fold_up(pool, roots, &mut memo, |id, node, memo| {
         let p = |c: ExprId| memo[&c];
         let mut poison = match node {
             Node::Ite { cond, then, els } => pool.bool_or(p(cond), pool.ite(cond, p(then), p(els))),
@@ -283,8 +269,8 @@ pub(super) fn poison_where(
         if let Some(conds) = sources.get(&id) {
             poison = pool.bool_or(poison, pool.or_all(conds));
         }
-        memo.insert(id, poison);
-    }
+        poison
+    });
     pool.or_all(&roots.iter().map(|r| memo[r]).collect::<Vec<_>>())
 }
 
@@ -300,7 +286,31 @@ fn replace_nodes(
     if map.is_empty() {
         return e;
     }
-    let mut stack = vec![(e, false)];
+    fold_up(pool, &[e], memo, |id, node, memo| {
+        let m = |c: ExprId| memo[&c];
+        let mut new = if node.children().all(|c| m(c) == c) {
+            id
+        } else {
+            pool.rebuild(node, &m)
+        };
+        for &(cond, fresh) in map.get(&id).into_iter().flatten() {
+            new = pool.ite(cond, fresh, new);
+        }
+        new
+    });
+    memo[&e]
+}
+
+/// Folds the expressions under `roots` bottom-up: `f` gets each node not in `memo` once,
+/// after its children, with what it gave them in `memo` (which may be kept between calls
+/// with the same `f`), and what it returns is kept there.
+fn fold_up(
+    pool: &ExprPool,
+    roots: &[ExprId],
+    memo: &mut FxHashMap<ExprId, ExprId>,
+    mut f: impl FnMut(ExprId, Node, &FxHashMap<ExprId, ExprId>) -> ExprId,
+) {
+    let mut stack: Vec<(ExprId, bool)> = roots.iter().map(|&r| (r, false)).collect();
     while let Some((id, expanded)) = stack.pop() {
         if memo.contains_key(&id) {
             continue;
@@ -315,18 +325,9 @@ fn replace_nodes(
             );
             continue;
         }
-        let m = |c: ExprId| memo[&c];
-        let mut new = if node.children().all(|c| m(c) == c) {
-            id
-        } else {
-            pool.rebuild(node, &m)
-        };
-        for &(cond, fresh) in map.get(&id).into_iter().flatten() {
-            new = pool.ite(cond, fresh, new);
-        }
-        memo.insert(id, new);
+        let value = f(id, node, memo);
+        memo.insert(id, value);
     }
-    memo[&e]
 }
 
 /// The operations of `state` a branch of its path read (`reaching` over the branch
