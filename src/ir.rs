@@ -268,6 +268,8 @@ pub struct Flags {
     pub nuw: bool,
     pub exact: bool,
     pub disjoint: bool,
+    /// `zext nneg`: the operand is not negative.
+    pub nneg: bool,
 }
 
 impl Flags {
@@ -277,11 +279,12 @@ impl Flags {
         nuw: false,
         exact: false,
         disjoint: false,
+        nneg: false,
     };
 
     /// Whether any flag is set.
     pub fn any(self) -> bool {
-        self.nsw || self.nuw || self.exact || self.disjoint
+        self.nsw || self.nuw || self.exact || self.disjoint || self.nneg
     }
 }
 
@@ -306,6 +309,8 @@ pub enum Inst {
         kind: CastKind,
         src: Operand,
         width: u32,
+        /// `nneg` of a `zext` ([`Flags::NONE`] otherwise).
+        flags: Flags,
     },
     /// A plain copy (bitcast, pointer casts between equal widths, freeze).
     Copy { dst: RegId, src: Operand },

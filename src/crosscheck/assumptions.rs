@@ -137,9 +137,9 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
         "not treated as undefined behaviour: float-to-integer conversions out of range \
          (x86-64's integer indefinite), frozen undef or poison (zero), undef or poison \
          aggregates (zero), reads of never-written memory at a symbolic offset (zero), \
-         flags of casts and address arithmetic (zext nneg, trunc nuw/nsw, getelementptr \
-         inbounds: the unflagged value), value attributes (range, noundef, nonnull: \
-         ignored)"
+         flags of casts and address arithmetic other than zext nneg (uitofp nneg, trunc \
+         nuw/nsw, getelementptr inbounds: the unflagged value), value attributes (range, \
+         noundef, nonnull: ignored)"
             .to_string(),
     );
     if sig.ret_is_float || sig.params.iter().any(|p| p.float) {

@@ -130,7 +130,19 @@ impl<'a> Executor<'a> {
                 kind,
                 src,
                 width,
-            } => Some((*dst, self.cast(*kind, self.operand(state, *src), *width))),
+                flags,
+            } => {
+                let a = self.operand(state, *src);
+                let mut r = self.cast(*kind, a, *width);
+                // `zext nneg` of a negative value is poison (`--ub report`). The flag reads
+                // only the operand: `record_flagged` is given `or a, 0` for the operation.
+                if flags.any() && self.config.ub == UbMode::Report {
+                    state.loc = Some(block.locs[pc]);
+                    let zero = Value::concrete(a.width(self.pool), 0);
+                    r = self.record_flagged(state, BinOp::Or, *flags, (a, zero), r);
+                }
+                Some((*dst, r))
+            }
             Inst::Copy { dst, src } => Some((*dst, self.operand(state, *src))),
             Inst::Float {
                 dst,
@@ -1248,6 +1260,7 @@ mod tests {
                     kind: CastKind::Trunc,
                     src: Operand::Reg(RegId(4)),
                     width: 8,
+                    flags: Flags::NONE,
                 },
             ],
             6,

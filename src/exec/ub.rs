@@ -56,6 +56,8 @@ impl Executor<'_> {
             (Value::Con { width, bits: x }, Value::Con { bits: y, .. }, _) => {
                 match flag_fails(op, flags, width, x, y) {
                     Some(failing) => {
+                        // The result's width: a cast's may differ from its operand's.
+                        let width = result.width(pool);
                         let bytes = width.div_ceil(8);
                         let array = pool.new_array("poison", bytes);
                         let parts: Vec<ExprId> = (0..bytes).map(|k| pool.sym(array, k)).collect();
@@ -90,6 +92,7 @@ impl Executor<'_> {
                     nuw: acc.nuw || f.nuw,
                     exact: acc.exact || f.exact,
                     disjoint: acc.disjoint || f.disjoint,
+                    nneg: acc.nneg || f.nneg,
                 });
                 (node, cond, failing)
             }

@@ -111,6 +111,7 @@ fn flag_name(op: BinOp, flag: Flag) -> String {
         Flag::Nuw => format!("unsigned overflow in {name} (nuw)"),
         Flag::Exact => format!("inexact {name} (exact)"),
         Flag::Disjoint => format!("{name} of operands with a common bit (disjoint)"),
+        Flag::NNeg => "zext of a negative value (nneg)".to_string(),
     }
 }
 
@@ -121,6 +122,8 @@ enum Flag {
     Nuw,
     Exact,
     Disjoint,
+    /// `zext nneg`: carried by a cast, whose operand is `a` (`op` is not consulted).
+    NNeg,
 }
 
 impl Flag {
@@ -131,6 +134,7 @@ impl Flag {
             nuw: self == Flag::Nuw,
             exact: self == Flag::Exact,
             disjoint: self == Flag::Disjoint,
+            nneg: self == Flag::NNeg,
         }
     }
 }
@@ -144,10 +148,17 @@ fn flags_of(op: BinOp, flags: Flags) -> impl Iterator<Item = Flag> {
             flags.exact && matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::LShr | BinOp::AShr)
         }
         Flag::Disjoint => flags.disjoint && op == BinOp::Or,
+        Flag::NNeg => flags.nneg,
     };
-    [Flag::Nsw, Flag::Nuw, Flag::Exact, Flag::Disjoint]
-        .into_iter()
-        .filter(move |&f| can(f))
+    [
+        Flag::Nsw,
+        Flag::Nuw,
+        Flag::Exact,
+        Flag::Disjoint,
+        Flag::NNeg,
+    ]
+    .into_iter()
+    .filter(move |&f| can(f))
 }
 
 /// The first flag of `op` (with `flags`) that fails on the concrete `a` and `b` of `width`
@@ -159,6 +170,7 @@ pub fn flag_fails(op: BinOp, flags: Flags, width: u32, a: u128, b: u128) -> Opti
     let sign = |x: u128| (x >> (width - 1)) & 1 == 1;
     let (min, max) = (to_signed(width, 1 << (width - 1)), to_signed(width, m >> 1));
     let fails = |f: Flag| match (op, f) {
+        (_, Flag::NNeg) => sign(a),
         (BinOp::Add, Flag::Nsw) => {
             let r = a.wrapping_add(b) & m;
             sign((a ^ r) & (b ^ r))
@@ -305,6 +317,12 @@ pub fn flag_conditions(
                 );
                 let in_range = pool.ult(b, pool.constant(width, width as u128));
                 pool.bool_and(in_range, pool.ne(pool.and(a, dropped), pool.zero(width)))
+            }
+            (_, Flag::NNeg) => {
+                if sa.0 >= 0 {
+                    continue;
+                }
+                sign_set(a)
             }
             (BinOp::Or, _) => {
                 let (ka, kb) = (pool.known_bits(a), pool.known_bits(b));

@@ -1006,11 +1006,17 @@ impl<'a> FunctionLowerer<'a> {
                         })
                     }
                 };
+                // `zext nneg`: poison where the operand is negative (LLVM 18 on).
+                let nneg = opcode == LLVMZExt && LLVMGetNNeg(inst) != 0;
                 Ok(Inst::Cast {
                     dst: self.reg(inst),
                     kind,
                     src: op(self, 0)?,
                     width: to,
+                    flags: Flags {
+                        nneg,
+                        ..Flags::NONE
+                    },
                 })
             }
             LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze => {

@@ -284,6 +284,7 @@ impl Emit<'_, '_> {
             kind,
             src,
             width: to,
+            flags: Flags::NONE,
         });
         Operand::Reg(dst)
     }

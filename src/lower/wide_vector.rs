@@ -379,6 +379,7 @@ impl Emit<'_, '_> {
                             kind,
                             src: a.ops[i],
                             width: result_elem,
+                            flags: Flags::NONE,
                         },
                         None => Inst::Copy {
                             dst: d,
