@@ -136,7 +136,7 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
     out.push(
         "not treated as undefined behaviour: float-to-integer conversions out of range \
          (x86-64's integer indefinite), frozen undef or poison (zero), undef or poison \
-         aggregates (zero), reads of never-written memory at a symbolic offset (zero), \
+         aggregates (zero), reads at a symbolic offset of objects with more than 64 never-written bytes (zero there), \
          flags of casts and address arithmetic other than zext nneg (uitofp nneg, trunc \
          nuw/nsw, getelementptr inbounds: the unflagged value), value attributes (range, \
          noundef, nonnull: ignored)"

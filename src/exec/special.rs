@@ -29,6 +29,10 @@ pub(crate) enum End {
     Fail(Termination),
 }
 
+/// The most never-written bytes an object may have for a read at a symbolic offset to ask
+/// whether it reads one (a condition per byte).
+pub(crate) const UNWRITTEN_AT_SYMBOLIC: usize = 64;
+
 impl<'a> Executor<'a> {
     /// Argument `i` of `call` as a concrete number; otherwise (symbolic or missing) the
     /// path stops as unsupported, naming `what`.
@@ -153,6 +157,47 @@ impl<'a> Executor<'a> {
             })
             .collect();
         self.value(pool.concat_bytes(&parts))
+    }
+
+    /// [`Executor::uninitialised_read`] at a symbolic offset `index` (32 bits, in bounds):
+    /// where the bytes read include one never written, the whole value is a fresh input,
+    /// recorded as undefined behaviour under that condition. An object with more than
+    /// [`UNWRITTEN_AT_SYMBOLIC`] unwritten bytes is read as it is (zero there), as the
+    /// report's assumptions say.
+    pub(crate) fn uninitialised_read_at(
+        &mut self,
+        state: &mut State,
+        key: u64,
+        index: ExprId,
+        bytes: u32,
+        v: Value,
+    ) -> Value {
+        let pool = self.pool;
+        let Some((object, contents)) = state.memory.get(key) else {
+            return v;
+        };
+        if !contents.has_unwritten() {
+            return v;
+        }
+        let unwritten: Vec<u64> = (0..contents.size() as u64)
+            .filter(|&p| contents.unwritten(p as usize))
+            .collect();
+        if unwritten.is_empty() || unwritten.len() > UNWRITTEN_AT_SYMBOLIC {
+            return v;
+        }
+        // Byte p is read when index <= p < index + bytes, that is p - index < bytes
+        // (unsigned, so an index past p wraps high).
+        let w = pool.width(index);
+        let reads: Vec<ExprId> = unwritten
+            .iter()
+            .map(|&p| {
+                let distance = pool.sub(pool.constant(w, p as u128), index);
+                pool.ult(distance, pool.constant(w, bytes as u128))
+            })
+            .collect();
+        let cond = pool.or_all(&reads);
+        let what = format!("read of uninitialised memory ({})", object.name);
+        self.undefined_where(state, cond, v, &what)
     }
 
     /// Reads a NUL-terminated string at a concrete address (at most 4096 bytes).

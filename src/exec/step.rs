@@ -635,8 +635,14 @@ impl<'a> Executor<'a> {
         let targets = self.resolve(state, a, bytes as u64);
         self.each_target(targets, |ex, mut s, key, offset| {
             let mut v = ex.read(&s, key, offset, bytes);
-            if let (Offset::Concrete(off), UbMode::Report) = (offset, ex.config.ub) {
-                v = ex.uninitialised_read(&mut s, key, off, bytes, v);
+            match (offset, ex.config.ub) {
+                (Offset::Concrete(off), UbMode::Report) => {
+                    v = ex.uninitialised_read(&mut s, key, off, bytes, v);
+                }
+                (Offset::Symbolic(index), UbMode::Report) => {
+                    v = ex.uninitialised_read_at(&mut s, key, index, bytes, v);
+                }
+                _ => {}
             }
             if pointer && !v.is_concrete() {
                 // A pointer made of input bytes (a pointer field of a parameter's buffer):

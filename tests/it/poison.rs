@@ -154,3 +154,22 @@ fn r30_zext_nneg_of_a_negative_value_is_reported() {
     let (code, out, _) = check(dir, &a, &b, "nneg", &["--ub", "machine"]);
     assert_eq!(code, 1, "--ub machine: {out}");
 }
+
+// See: #30. A read at a symbolic index that may land on never-written bytes of a local
+// array is undefined behaviour where it does (it read zero before, and the pair against a
+// zero-initialised array was equivalent while natively it reads stack garbage).
+#[test]
+fn r30_uninitialised_reads_at_a_symbolic_index_are_reported() {
+    each_build("r30_poison_a.c", "r30_poison_b.c", |dir, a, b, build| {
+        let (code, out, report) = check(dir, a, b, "pick", &[]);
+        assert_eq!(code, 3, "{build} pick: {out}");
+        assert!(
+            report.contains("undefined behaviour: A: read of uninitialised memory"),
+            "{build} pick: {report}"
+        );
+        let (code, out, _) = check(dir, a, a, "pick", &[]);
+        assert_eq!(code, 0, "{build} pick against itself: {out}");
+        let (code, out, _) = check(dir, a, b, "pick", &["--ub", "machine"]);
+        assert_eq!(code, 0, "{build} pick --ub machine: {out}");
+    });
+}
