@@ -7,7 +7,7 @@
 //! operations whose value the outcome or a branch reads (`reaching`):
 //!
 //! - a branch that read a flagged value where its flag fails branched on poison, which is
-//!   undefined behaviour whatever the results are ([`branch_on_poison`]);
+//!   undefined behaviour whatever the results are ([`Poisoned::branch_poison`]);
 //! - a result that reads one is made again with the value fresh where the flag fails, each
 //!   side's own ([`fresh_outcome`]): the results agree only if they agree for every value
 //!   the poison may take, as the language gives none.
@@ -62,7 +62,7 @@ pub(super) fn reaching(
 /// Which flagged operations of `state` may fail on its whole path: the path condition as
 /// it ended often rules out what it could not when the operation ran (a shift `exact` by
 /// one, run before the branch that tests the bit it drops).
-pub(super) fn possible(pool: &ExprPool, state: &State) -> Vec<bool> {
+fn possible(pool: &ExprPool, state: &State) -> Vec<bool> {
     let mut stats = crate::exec::constraints::ConstraintStats::default();
     state
         .flagged
@@ -73,7 +73,7 @@ pub(super) fn possible(pool: &ExprPool, state: &State) -> Vec<bool> {
 
 /// The expressions a side's outcome holds: its return value, buffers and globals, or its
 /// exit status.
-pub(super) fn outcome_roots(pool: &ExprPool, outcome: &SideOutcome) -> Vec<ExprId> {
+fn outcome_roots(pool: &ExprPool, outcome: &SideOutcome) -> Vec<ExprId> {
     let values: Vec<&Value> = match outcome {
         SideOutcome::Returned { value, buffers } => {
             value.iter().chain(buffers.iter().flatten()).collect()
@@ -86,19 +86,6 @@ pub(super) fn outcome_roots(pool: &ExprPool, outcome: &SideOutcome) -> Vec<ExprI
         .filter(|v| !v.is_concrete())
         .map(|v| v.expr(pool))
         .collect()
-}
-
-/// The flagged operations of side `phase` its outcome reads.
-pub(super) fn reaching_outcome(
-    pool: &ExprPool,
-    state: &State,
-    phase: u8,
-    outcome: &SideOutcome,
-) -> Vec<usize> {
-    let roots = outcome_roots(pool, outcome);
-    let lists = (&state.flagged[..], &state.flagged_links[..]);
-    let live = possible(pool, state);
-    reaching(pool, lists, |i, f| live[i] && f.phase == phase, &roots)
 }
 
 /// Fresh values for the flagged operations of one path, one per operation, shared by
@@ -116,11 +103,34 @@ pub(super) struct Poisoned<'p> {
 
 impl<'p> Poisoned<'p> {
     pub(super) fn new(pool: &'p ExprPool, state: &'p State) -> Self {
-        Self::of(
-            pool,
-            (&state.flagged, &state.flagged_links),
-            &state.branched,
+        let lists = (&state.flagged[..], &state.flagged_links[..]);
+        Poisoned {
+            live: possible(pool, state),
+            ..Self::of(pool, lists, &state.branched)
+        }
+    }
+
+    /// The flagged operations the path condition lets fail whose value `roots` read.
+    pub(super) fn reaching(&self, roots: &[ExprId]) -> Vec<usize> {
+        let lists = (self.flagged, self.links);
+        reaching(self.pool, lists, |i, _| self.live[i], roots)
+    }
+
+    /// The flagged operations of side `phase` its outcome reads.
+    pub(super) fn reaching_outcome(&self, phase: u8, outcome: &SideOutcome) -> Vec<usize> {
+        let roots = outcome_roots(self.pool, outcome);
+        let lists = (self.flagged, self.links);
+        reaching(
+            self.pool,
+            lists,
+            |i, f| self.live[i] && f.phase == phase,
+            &roots,
         )
+    }
+
+    /// The flagged operations a branch of the path read (`State::branched`).
+    pub(super) fn branch_events(&self) -> Vec<usize> {
+        self.reaching(self.branched)
     }
 
     /// From a path's flagged operations, links and branch conditions.
@@ -203,12 +213,10 @@ impl<'p> Poisoned<'p> {
     }
 
     /// Where a branch of the path read poison: a branch on poison is undefined behaviour
-    /// whatever value the poison has (`branch_on_poison`'s operations, through
+    /// whatever value the poison has (`events`, [`Poisoned::branch_events`], through
     /// [`poison_where`]); false when no branch can.
-    pub(super) fn branch_poison(&self) -> ExprId {
-        let lists = (self.flagged, self.links);
-        let events = reaching(self.pool, lists, |i, _| self.live[i], self.branched);
-        poison_where(self.pool, lists, &events, self.branched)
+    pub(super) fn branch_poison(&self, events: &[usize]) -> ExprId {
+        poison_where(self.pool, (self.flagged, self.links), events, self.branched)
     }
 }
 
@@ -328,14 +336,6 @@ fn fold_up(
         let value = f(id, node, memo);
         memo.insert(id, value);
     }
-}
-
-/// The operations of `state` a branch of its path read (`reaching` over the branch
-/// conditions it met, `State::branched`).
-pub(super) fn branch_on_poison(pool: &ExprPool, state: &State) -> Vec<usize> {
-    let lists = (&state.flagged[..], &state.flagged_links[..]);
-    let live = possible(pool, state);
-    reaching(pool, lists, |i, _| live[i], &state.branched)
 }
 
 #[cfg(test)]

@@ -484,8 +484,8 @@ impl<'s> CrossDriver<'s> {
             return None;
         }
         let pool = ex.pool;
-        let in_a = super::poison::reaching_outcome(pool, state, 0, a);
-        let in_b = super::poison::reaching_outcome(pool, state, 1, b);
+        let in_a = poisoned.reaching_outcome(0, a);
+        let in_b = poisoned.reaching_outcome(1, b);
         if in_a.is_empty() && in_b.is_empty() {
             return None;
         }
@@ -540,9 +540,9 @@ impl<'s> CrossDriver<'s> {
             }
         }
         let mut poisoned = super::poison::Poisoned::new(pool, state);
-        let branches = super::poison::branch_on_poison(pool, state);
+        let branches = poisoned.branch_events();
         if !branches.is_empty() {
-            let on_poison = poisoned.branch_poison();
+            let on_poison = poisoned.branch_poison(&branches);
             if pool.as_const(on_poison) != Some(0) {
                 if let Some(m) = ex.check_or_defer(state, on_poison)? {
                     let finding = UbFinding::of_flagged(ex, &active(&branches, &m));
@@ -550,8 +550,8 @@ impl<'s> CrossDriver<'s> {
                 }
             }
         }
-        let in_a = super::poison::reaching_outcome(pool, state, 0, a);
-        let in_b = super::poison::reaching_outcome(pool, state, 1, b);
+        let in_a = poisoned.reaching_outcome(0, a);
+        let in_b = poisoned.reaching_outcome(1, b);
         if in_a.is_empty() && in_b.is_empty() {
             return Ok(None);
         }
@@ -709,11 +709,10 @@ impl<'s> CrossDriver<'s> {
                 None => return Ok(None),
             },
         };
-        let mut poisoned = super::poison::Poisoned::new(pool, state);
-        let fresh = self
-            .fresh_goal(ex, state, sides, &mut poisoned)
-            .map(|g| (g, poisoned));
-        let (model, differ) = match defined_model(ex, state, differ, fresh, model)? {
+        let fresh = |ex: &Executor<'_>, poisoned: &mut super::poison::Poisoned<'_>| {
+            self.fresh_goal(ex, state, sides, poisoned)
+        };
+        let (model, differ) = match defined_model(ex, state, differ, Some(&fresh), model)? {
             Ok(found) => found,
             Err((model, ub)) => return Ok(Some(Found::Undefined(model, ub))),
         };
@@ -945,6 +944,11 @@ impl UbFinding {
     }
 }
 
+/// The goal of a path's difference with the flagged values each side's results read made
+/// fresh (`CrossDriver::fresh_goal`), built only when asked: most differences are found
+/// without undefined behaviour, and never need it.
+type FreshGoal<'a> = dyn Fn(&Executor<'_>, &mut super::poison::Poisoned<'_>) -> Option<ExprId> + 'a;
+
 /// `model` of `goal` on `state`'s path, checked against the undefined behaviour of the
 /// path: the model and the goal to keep (`goal` and no undefined operation whose value the
 /// path condition or `goal` reads) when one exists without using such a value; the model
@@ -954,7 +958,7 @@ fn defined_model(
     ex: &mut Executor<'_>,
     state: &State,
     goal: ExprId,
-    fresh: Option<(ExprId, super::poison::Poisoned<'_>)>,
+    fresh: Option<&FreshGoal<'_>>,
     model: Arc<Assignment>,
 ) -> Result<Result<(Arc<Assignment>, ExprId), (Arc<Assignment>, UbFinding)>, Unanswered> {
     if state.undefined.is_empty() && state.flagged.is_empty() {
@@ -979,16 +983,12 @@ fn defined_model(
         .filter(|u| pool.eval(u.cond, &model) != 0)
         .collect();
     // Operations whose flags may fail, read by the goal or a branch (`poison.rs`).
-    let live = super::poison::possible(pool, state);
-    let flagged_used: Vec<&crate::exec::FlaggedValue> = super::poison::reaching(
-        pool,
-        (&state.flagged, &state.flagged_links),
-        |i, _| live[i],
-        &roots,
-    )
-    .into_iter()
-    .map(|i| &state.flagged[i])
-    .collect();
+    let mut poisoned = super::poison::Poisoned::new(pool, state);
+    let flagged_used: Vec<&crate::exec::FlaggedValue> = poisoned
+        .reaching(&roots)
+        .into_iter()
+        .map(|i| &state.flagged[i])
+        .collect();
     let flagged_active: Vec<&crate::exec::FlaggedValue> = flagged_used
         .iter()
         .copied()
@@ -1000,23 +1000,6 @@ fn defined_model(
         .chain(flagged_used.iter().map(|f| f.cond))
         .collect();
     let defined = pool.bool_and(goal, pool.bool_not(pool.or_all(&conds)));
-    // The outcome with every value of undefined behaviour it reads free: the fresh values
-    // of `undefined`, and the flagged ones made fresh where their flags fail (`poison.rs`).
-    let (fresh_goal, poisoned) =
-        fresh.unwrap_or_else(|| (goal, super::poison::Poisoned::new(pool, state)));
-    // It changes where a branch read poison, or the goal fails for some value of it.
-    let mut outcome = state.constraints.as_slice().to_vec();
-    outcome.push(fresh_goal);
-    let changes = pool.bool_or(
-        poisoned.branch_poison(),
-        pool.bool_not(pool.and_all(&outcome)),
-    );
-    let free: std::collections::HashSet<crate::expr::ArrayId> = state
-        .undefined
-        .iter()
-        .map(|u| u.array)
-        .chain(poisoned.arrays())
-        .collect();
     // The goal kept is the defined one: a readable model made from this one must not move
     // onto undefined behaviour.
     if active.is_empty() && flagged_active.is_empty() {
@@ -1024,7 +1007,7 @@ fn defined_model(
     }
     match ex.check(state, defined) {
         Ok(Some(m)) => Ok(Ok((m, defined))),
-        Ok(None) if !depends_on_undefined(ex, (&outcome, changes), &free, &model)? => {
+        Ok(None) if !depends_on_undefined(ex, state, (goal, fresh), &mut poisoned, &model)? => {
             Ok(Ok((model, goal)))
         }
         Ok(None) if active.is_empty() => {
@@ -1086,19 +1069,37 @@ fn defined_model(
     }
 }
 
-/// Whether `model`'s outcome (`outcome`: the path condition and the goal, with the values
-/// of undefined behaviour in them) rests on those values (`free`): whether, with every
-/// other input fixed to `model`'s bytes, `changes` can hold (some values of the free ones
-/// leave the path or make the goal false, or a branch reads poison). A value that only occurs in
-/// the results' structure (an `undef` operand of a `select` the path never takes, a lane a
+/// Whether `model`'s outcome (`state`'s path and `goal`, or the goal with each side's
+/// flagged values fresh, `fresh`, made here as it is needed) rests on the values of
+/// undefined behaviour in it: whether, with every other input fixed to `model`'s bytes,
+/// some of those values leave the path or make the goal false, or a branch reads poison.
+/// A value that only occurs in the results' structure (an `undef` operand of a `select` the path never takes, a lane a
 /// shuffle drops) does not make a difference undefined.
 fn depends_on_undefined(
     ex: &mut Executor<'_>,
-    (outcome, changes): (&[ExprId], ExprId),
-    free: &std::collections::HashSet<crate::expr::ArrayId>,
+    state: &State,
+    (goal, fresh): (ExprId, Option<&FreshGoal<'_>>),
+    poisoned: &mut super::poison::Poisoned<'_>,
     model: &Assignment,
 ) -> Result<bool, Unanswered> {
     let pool = ex.pool;
+    // The outcome with every value of undefined behaviour it reads free: the fresh values
+    // of `undefined`, and the flagged ones made fresh where their flags fail (`poison.rs`).
+    let fresh_goal = fresh.and_then(|f| f(ex, poisoned)).unwrap_or(goal);
+    let mut outcome = state.constraints.as_slice().to_vec();
+    outcome.push(fresh_goal);
+    // It changes where a branch read poison, or the goal fails for some value of it.
+    let branches = poisoned.branch_events();
+    let changes = pool.bool_or(
+        poisoned.branch_poison(&branches),
+        pool.bool_not(pool.and_all(&outcome)),
+    );
+    let free: std::collections::HashSet<crate::expr::ArrayId> = state
+        .undefined
+        .iter()
+        .map(|u| u.array)
+        .chain(poisoned.arrays())
+        .collect();
     let mut inputs: std::collections::BTreeSet<crate::expr::ArrayId> = Default::default();
     for &e in outcome.iter().chain([&changes]) {
         inputs.extend(pool.arrays_in(e).into_iter().filter(|a| !free.contains(a)));

@@ -181,6 +181,7 @@ impl<'a> Executor<'a> {
         }
         let unwritten: Vec<u64> = (0..contents.size() as u64)
             .filter(|&p| contents.unwritten(p as usize))
+            .take(UNWRITTEN_AT_SYMBOLIC + 1)
             .collect();
         if unwritten.is_empty() || unwritten.len() > UNWRITTEN_AT_SYMBOLIC {
             return v;
