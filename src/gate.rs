@@ -354,6 +354,7 @@ pub fn config_jobs(
         check.fp_equality = base.fp_equality;
         check.ub = base.ub;
         check.tests_per_kind = base.tests_per_kind;
+        check.native = base.native.clone();
         check.buffer_cap = f
             .and_then(|f| f.buffer_cap)
             .or(cfg.defaults.buffer_cap)

@@ -3,7 +3,7 @@
 //! what the engine reported for it. Printing is `report/console.rs`'s.
 
 use crate::crosscheck::program::Compare;
-use crate::crosscheck::NativeRunner;
+use crate::crosscheck::{FunctionCheck, NativeDiffer, NativeFunctions, NativeRunner, Signature};
 use crate::error::{Error, Result};
 use crate::ktest::KTest;
 use crate::native::{NativeEnv, NativeRun, ReplayError};
@@ -152,6 +152,29 @@ pub fn native_runner(compare: Compare) -> NativeRunner {
             })
         },
     ))
+}
+
+/// How a function check runs the tests of rows resting on one side's undefined behaviour:
+/// both sides compiled from their bitcode into one native driver (`native/function.rs`),
+/// built once per check that has such a row; whether the sides' ends differ on a test.
+pub fn native_functions() -> NativeFunctions {
+    NativeFunctions(Arc::new(|check: &FunctionCheck, sig: &Signature| {
+        use crate::native::function;
+        function::supported(sig).map_err(|u| u.to_string())?;
+        let build = function::build(
+            (&check.a_path, &check.a_name),
+            (&check.b_path, &check.b_name),
+            sig,
+            check.compare_buffers,
+        )
+        .map_err(|e| e.to_string())?;
+        let run = move |ktest: &KTest, timeout: Duration, stop: &Stop| -> Option<bool> {
+            let run = build.run(Path::new("test"), ktest, timeout, stop).ok()?;
+            let timed_out = |end: &function::FnEnd| *end == function::FnEnd::TimedOut;
+            (!timed_out(&run.a) && !timed_out(&run.b)).then_some(run.differ)
+        };
+        Ok(Box::new(run) as Box<NativeDiffer>)
+    }))
 }
 
 /// Whether two native runs show what the engine said of a test: a difference when they

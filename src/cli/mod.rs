@@ -1017,6 +1017,7 @@ fn base_check(
     check.exec = exec;
     check.solver = solver;
     check.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
+    check.native = Some(crate::replay::native_functions());
     apply_params(&mut check, &args.params)?;
     Ok(check)
 }
@@ -1094,6 +1095,7 @@ fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> R
         base.ub = mode.parse().map_err(|m| usage(format!("--ub {m}")))?;
     }
     base.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
+    base.native = Some(crate::replay::native_functions());
     let shard = shard_of(args)?;
     let (mut labels, mut places) = (Vec::new(), Vec::new());
     let mut sections = Vec::new();

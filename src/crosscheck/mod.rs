@@ -84,6 +84,10 @@ pub struct FunctionCheck {
     /// The most `.ktest` files a kind of difference gets (`--tests-per-kind`; `None`, as
     /// `--all-tests`: every one). Default is [`DEFAULT_TESTS_PER_KIND`].
     pub tests_per_kind: Option<usize>,
+    /// Builds native executables of the pair, for the rows that rest on one side's
+    /// undefined behaviour (the front end's: `crosscheck` does not import `native/`).
+    /// Default is `None`: such rows stay unknown.
+    pub native: Option<NativeFunctions>,
 }
 
 /// The cap on a check's tests per kind: none for a shard (`--shard`), which writes every
@@ -117,6 +121,7 @@ impl FunctionCheck {
             solver: SolverConfig::default(),
             out_dir: PathBuf::from("xcheck-out"),
             tests_per_kind: Some(DEFAULT_TESTS_PER_KIND),
+            native: None,
         }
     }
 }
@@ -199,6 +204,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         &solver_config,
         check.exec.max_time.map(|m| started + m),
     );
+    let built_native = std::sync::OnceLock::new();
     let confirm = Confirm {
         stop: replay_check.exec.stop.clone(),
         replay: &|ktest| {
@@ -210,6 +216,22 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         },
         abstracted: !check.exec.abstract_calls.is_empty(),
         native: None,
+        undefined: Some(&|ktest| {
+            let Some(native) = &check.native else {
+                return Ok(None);
+            };
+            let stop = &replay_check.exec.stop;
+            if stop.should_stop() {
+                return Ok(None);
+            }
+            // Built once, on the first such row (compiling both sides takes a second).
+            let built = built_native.get_or_init(|| (native.0)(check, &signature));
+            let run = built.as_ref().map_err(Clone::clone)?;
+            let left = stop.deadline().map_or(NATIVE_TIMEOUT, |d| {
+                d.saturating_duration_since(Instant::now())
+            });
+            Ok(run(ktest, left.min(NATIVE_TIMEOUT), stop))
+        }),
     };
     conclude(explored, &title, notes, started, &recorder, &stop, confirm)
 }
@@ -307,7 +329,16 @@ pub(crate) struct Confirm<'r> {
     pub abstracted: bool,
     /// Runs a test on native executables, for a row concrete replay confirmed.
     pub native: Option<&'r NativeConfirm>,
+    /// Runs the test of a row resting on one side's undefined behaviour on native
+    /// executables once concrete replay confirmed it: whether the sides differ there
+    /// (`None`: not run), or why the executables cannot be built.
+    pub undefined: Option<&'r UndefinedNative<'r>>,
 }
+
+/// Runs a test on native executables: whether the sides differ (`None`: not run), or why
+/// they cannot be built.
+pub(crate) type UndefinedNative<'r> =
+    dyn Fn(&KTest) -> std::result::Result<Option<bool>, String> + Sync + 'r;
 
 /// How a test runs on native executables (given by the front end, which may run them:
 /// `crosscheck` does not import `native/`): whether the executables do what the engine said
@@ -334,6 +365,30 @@ pub struct NativeRunner(
 impl std::fmt::Debug for NativeRunner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("NativeRunner")
+    }
+}
+
+/// How a function check runs a test on native executables of its pair: whether the two
+/// sides' ends differ there, within a time and until a stop; `None` when it could not run.
+pub type NativeDiffer = dyn Fn(&KTest, Duration, &crate::stop::Stop) -> Option<bool> + Send + Sync;
+
+/// Builds a function check's native executables (given by the front end, which can build
+/// them: `crosscheck` does not import `native/`), once the check has a row resting on one
+/// side's undefined behaviour, which only the machine can show to differ: how to run a test
+/// on them, or why they cannot be built.
+#[derive(Clone)]
+#[allow(clippy::type_complexity)]
+pub struct NativeFunctions(
+    pub  Arc<
+        dyn Fn(&FunctionCheck, &Signature) -> std::result::Result<Box<NativeDiffer>, String>
+            + Send
+            + Sync,
+    >,
+);
+
+impl std::fmt::Debug for NativeFunctions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NativeFunctions")
     }
 }
 
@@ -394,7 +449,9 @@ pub(crate) fn conclude(
         .map(|(i, r)| (i, recorder.test_of(r)))
         .collect();
     written.sort_by_key(|(i, _)| (!examples.contains(&report.rows[*i].id), *i));
-    type Replayed = (usize, Option<rows::Replayed>, Option<bool>);
+    // A test index, its replayed verdict, what native replay showed, and why native
+    // executables could not be built.
+    type Replayed = (usize, Option<rows::Replayed>, Option<bool>, Option<String>);
     let replayed: Vec<Replayed> = {
         use rayon::prelude::*;
         let rows = &report.rows;
@@ -405,15 +462,21 @@ pub(crate) fn conclude(
                 (confirm.replay)(ktest)?
             };
             let row = &rows[*i];
-            let native = match (confirm.native, &verdict) {
-                (Some(native), Some(v))
+            let (native, unbuilt) = match (confirm.native, confirm.undefined, &verdict) {
+                (_, Some(undefined), Some(v)) if row.undefined.is_some() && v.agrees_with(row) => {
+                    match undefined(ktest) {
+                        Ok(differ) => (differ, None),
+                        Err(why) => (None, Some(why)),
+                    }
+                }
+                (Some(native), _, Some(v))
                     if v.agrees_with(row) && v.verdict != PathVerdict::Proved =>
                 {
-                    native_replay(native, &confirm.stop, ktest, v)
+                    (native_replay(native, &confirm.stop, ktest, v), None)
                 }
-                _ => None,
+                _ => (None, None),
             };
-            Ok((*i, verdict, native))
+            Ok((*i, verdict, native, unbuilt))
         };
         if written.len() < 2 {
             // One test or none: no thread pool to start (its threads spin a while on a
@@ -430,16 +493,20 @@ pub(crate) fn conclude(
         }
     };
     let mut not_replayed = Vec::new();
-    for (i, verdict, native) in replayed {
+    let mut unbuilt = None;
+    for (i, verdict, native, why) in replayed {
         let row = &mut report.rows[i];
         if verdict.is_none() && confirm.stop.should_stop() {
             not_replayed.push(row.ktest.clone().unwrap_or_default());
         } else {
             row.confirmed = Some(verdict.is_some_and(|v| v.agrees_with(row)));
             row.native = native;
+            row.differs_natively();
         }
+        unbuilt = unbuilt.or(why);
     }
     notes.extend(native_note(confirm.native, &report.rows));
+    notes.extend(undefined_native_note(&report.rows, unbuilt));
     if report.rows.iter().any(|r| r.confirmed == Some(false)) {
         notes.push(
             if !confirm.abstracted {
@@ -534,6 +601,41 @@ fn native_note(native: Option<&NativeConfirm>, rows: &[PathRow]) -> Option<Strin
             "; {} not run natively (time, or tests that cannot run natively)",
             total - ran
         ));
+    }
+    Some(text)
+}
+
+/// What native replay showed of the rows resting on one side's undefined behaviour, for
+/// the report's notes: how many differ natively (now differences), how many agree there (still
+/// unknown), how many were not run; or why the executables could not be built (`unbuilt`).
+fn undefined_native_note(rows: &[PathRow], unbuilt: Option<String>) -> Option<String> {
+    let on_undefined: Vec<&PathRow> = rows.iter().filter(|r| r.undefined.is_some()).collect();
+    if on_undefined.is_empty() {
+        return None;
+    }
+    let n = on_undefined.len();
+    let rows_word = |k: usize| if k == 1 { "row" } else { "rows" };
+    if let Some(why) = unbuilt {
+        return Some(format!(
+            "{n} {} rest on one side's undefined behaviour and stay unknown: native executables of the pair could not be built ({why})",
+            rows_word(n)
+        ));
+    }
+    let differ = on_undefined
+        .iter()
+        .filter(|r| r.verdict == PathVerdict::Diverged)
+        .count();
+    let agree = on_undefined
+        .iter()
+        .filter(|r| r.verdict == PathVerdict::Unknown && r.native == Some(false))
+        .count();
+    let mut text = format!(
+        "{n} {} rest on one side's undefined behaviour; run natively, {differ} differ (counted as differences), {agree} agree (unknown)",
+        rows_word(n)
+    );
+    let not_run = n - differ - agree;
+    if not_run > 0 {
+        text.push_str(&format!(", {not_run} not run (unknown)"));
     }
     Some(text)
 }

@@ -54,6 +54,21 @@ pub(super) fn reaching(
             found.extend(events);
         }
     }
+    // A fresh value (of a flag that failed on concrete operands) is read wherever its
+    // bytes are: a comparison with a constant reads them one by one.
+    let fresh: FxHashMap<crate::expr::ArrayId, usize> = flagged
+        .iter()
+        .enumerate()
+        .filter(|&(i, f)| keep(i, f))
+        .filter_map(|(i, f)| Some((f.fresh?, i)))
+        .collect();
+    if !fresh.is_empty() {
+        for &id in &reached {
+            if let Node::Sym { array, .. } = pool.node(id) {
+                found.extend(fresh.get(&array));
+            }
+        }
+    }
     found.sort_unstable();
     found.dedup();
     found
@@ -353,6 +368,7 @@ mod tests {
                 ..crate::ir::Flags::NONE
             },
             loc: None,
+            fresh: None,
         }
     }
 

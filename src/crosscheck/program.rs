@@ -434,6 +434,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
         replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),
         abstracted: false,
         native: native.as_ref(),
+        undefined: None,
     };
     let outcome = super::conclude(explored, &title, notes, started, &recorder, &stop, confirm);
     // Freeing the expressions and the program takes a while after a long run: another
@@ -737,6 +738,7 @@ impl ProgramDriver {
                 detail,
                 class: None,
                 three: None,
+                undefined: None,
             });
         };
         let model = Arc::new(complete_model(ex, state, &model));
@@ -787,6 +789,7 @@ impl ProgramDriver {
             detail,
             class,
             three: None,
+            undefined: None,
         })
     }
 
@@ -894,6 +897,7 @@ impl ProgramDriver {
                     agreement: "all agree".into(),
                     odd: None,
                 }),
+                undefined: None,
             }]);
         };
         // Which pairs are equal for a model's inputs (an output compared byte for byte that
@@ -1018,6 +1022,7 @@ impl ProgramDriver {
                     agreement: agreement.into(),
                     odd: odd.map(String::from),
                 }),
+                undefined: None,
             });
         }
         // A way of disagreeing the solver could not settle leaves the path's other rows

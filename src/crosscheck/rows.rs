@@ -18,6 +18,8 @@ pub(crate) struct Decision {
     pub class: Option<String>,
     /// Side C and which sides agree, for a three-way program check.
     pub three: Option<crate::report::ThreeWay>,
+    /// The one side's undefined behaviour an unknown row rests on (`PathRow::undefined`).
+    pub undefined: Option<String>,
 }
 
 impl Decision {
@@ -31,6 +33,7 @@ impl Decision {
             detail,
             class: None,
             three: None,
+            undefined: None,
         }
     }
 }
@@ -70,6 +73,7 @@ impl Rows {
             detail,
             class,
             three,
+            undefined,
         } = decision;
         self.keys.push(state.path.clone());
         self.rows.push(PathRow {
@@ -87,6 +91,7 @@ impl Rows {
             class,
             parts_at: None,
             three,
+            undefined,
         });
     }
 
@@ -118,10 +123,12 @@ impl Rows {
     /// decided it.
     pub(crate) fn replayed_verdict(&self) -> Option<Replayed> {
         match self.rows.as_slice() {
-            [row] if row.verdict != PathVerdict::Unknown => Some(Replayed {
-                verdict: row.verdict.clone(),
-                agreement: row.three.as_ref().map(|t| t.agreement.clone()),
-            }),
+            [row] if row.verdict != PathVerdict::Unknown || row.undefined.is_some() => {
+                Some(Replayed {
+                    verdict: row.verdict.clone(),
+                    agreement: row.three.as_ref().map(|t| t.agreement.clone()),
+                })
+            }
             _ => None,
         }
     }

@@ -29,6 +29,9 @@ pub struct CrossDriver<'s> {
     /// The values of undefined behaviour the row being decided rests on (its finding's):
     /// the only ones its test records bytes of.
     named: std::collections::HashSet<crate::expr::ArrayId>,
+    /// The one side's undefined behaviour the row being decided rests on
+    /// (`PathRow::undefined`).
+    undefined: Option<String>,
 }
 
 impl<'s> CrossDriver<'s> {
@@ -41,6 +44,7 @@ impl<'s> CrossDriver<'s> {
             minimize_left: super::minimize::TOTAL_BUDGET,
             module_spans: std::sync::OnceLock::new(),
             named: Default::default(),
+            undefined: None,
         }
     }
 
@@ -380,6 +384,7 @@ impl<'s> CrossDriver<'s> {
     ) -> Option<Decision> {
         use SideOutcome::Failed;
         self.named.clear();
+        self.undefined = None;
         let shown = self.shown();
         let results = (describe(ex, state, a, shown), describe(ex, state, b, shown));
         let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
@@ -417,6 +422,7 @@ impl<'s> CrossDriver<'s> {
                     Ok(None) => match self.poison_under_proof(ex, state, a, b) {
                         Ok(None) => (PathVerdict::Proved, String::new(), None, results),
                         Ok(Some((model, ub, outcome))) => {
+                            self.undefined = ub.one_side();
                             let (verdict, detail) = ub.row(outcome);
                             let results = self.results_on(ex, state, a, b, &model);
                             (verdict, detail, Some(model), results)
@@ -431,6 +437,7 @@ impl<'s> CrossDriver<'s> {
                     },
                     Ok(Some(Found::Undefined(model, ub))) => {
                         self.named = ub.arrays.iter().copied().collect();
+                        self.undefined = ub.one_side();
                         let (verdict, detail) = ub.row("the results differ");
                         let results = self.results_on(ex, state, a, b, &model);
                         (verdict, detail, Some(model), results)
@@ -468,6 +475,7 @@ impl<'s> CrossDriver<'s> {
             detail,
             class: None,
             three: None,
+            undefined: self.undefined.take(),
         })
     }
 
@@ -765,6 +773,7 @@ impl<'s> CrossDriver<'s> {
             Ok(Ok(_)) => Some((verdict, detail, Some(model), results)),
             Ok(Err((model, ub))) => {
                 self.named = ub.arrays.iter().copied().collect();
+                self.undefined = ub.one_side();
                 let (verdict, ub_detail) = ub.row(&detail);
                 Some((verdict, ub_detail, Some(model), results))
             }
@@ -924,6 +933,12 @@ impl UbFinding {
             }
         }
         self.arrays.extend(other.arrays);
+    }
+
+    /// What one side's undefined behaviour was, when only one side's is read: native
+    /// executables may show the difference it leaves undecided (`PathRow::undefined`).
+    fn one_side(&self) -> Option<String> {
+        (self.phases.len() == 1).then(|| self.what.join("; "))
     }
 
     /// The row of a path whose `outcome` (what would otherwise be reported) needs the
@@ -1099,6 +1114,7 @@ fn depends_on_undefined(
         .iter()
         .map(|u| u.array)
         .chain(poisoned.arrays())
+        .chain(state.flagged.iter().filter_map(|f| f.fresh))
         .collect();
     let mut inputs: std::collections::BTreeSet<crate::expr::ArrayId> = Default::default();
     for &e in outcome.iter().chain([&changes]) {

@@ -52,7 +52,7 @@ impl Executor<'_> {
         result: Value,
     ) -> Value {
         let pool = self.pool;
-        let (node, cond, failing) = match (a, b, result) {
+        let (node, cond, failing, fresh) = match (a, b, result) {
             (Value::Con { width, bits: x }, Value::Con { bits: y, .. }, _) => {
                 match flag_fails(op, flags, width, x, y) {
                     Some(failing) => {
@@ -62,7 +62,7 @@ impl Executor<'_> {
                         let array = pool.new_array("poison", bytes);
                         let parts: Vec<ExprId> = (0..bytes).map(|k| pool.sym(array, k)).collect();
                         let fresh = pool.trunc(pool.concat_bytes(&parts), width);
-                        (fresh, pool.true_(), failing)
+                        (fresh, pool.true_(), failing, Some(array))
                     }
                     None => return result,
                 }
@@ -94,7 +94,7 @@ impl Executor<'_> {
                     disjoint: acc.disjoint || f.disjoint,
                     nneg: acc.nneg || f.nneg,
                 });
-                (node, cond, failing)
+                (node, cond, failing, None)
             }
         };
         state.flagged.push(FlaggedValue {
@@ -104,6 +104,7 @@ impl Executor<'_> {
             op,
             flags: failing,
             loc: state.loc,
+            fresh,
         });
         Value::Sym(node)
     }

@@ -78,6 +78,9 @@ pub struct FlaggedValue {
     pub flags: Flags,
     /// Where it ran.
     pub loc: Option<crate::ir::LocId>,
+    /// The fresh input `node` is made of, for a flag that failed on concrete operands: a
+    /// value of undefined behaviour, free wherever a difference is asked to rest on one.
+    pub fresh: Option<crate::expr::ArrayId>,
 }
 
 impl FlaggedValue {

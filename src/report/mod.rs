@@ -174,6 +174,12 @@ pub struct PathRow {
     /// two sides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub three: Option<ThreeWay>,
+    /// For a row whose outcome differs only through one side's undefined behaviour, what
+    /// it was and where (`A: signed overflow in add (nsw) at f.c:3`): the row is unknown
+    /// unless native executables of the pair, run on its test, differ, which makes it a
+    /// difference (`PathRow::differs_natively`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undefined: Option<String>,
 }
 
 /// A row's third side (`xcheck a.bc b.bc c.bc`): what C did and which sides agree.
@@ -303,15 +309,38 @@ pub struct Parting {
 }
 
 impl PathRow {
-    /// Whether the row has a test (`.ktest`): every row that is not a proof or unknown. Its
-    /// file may not be written (`--tests-per-kind`); its inputs are in the reports anyway.
+    /// Whether the row has a test (`.ktest`): every row that is not a proof or unknown, and
+    /// the unknown rows that rest on one side's undefined behaviour (native replay may show
+    /// their difference). Its file may not be written (`--tests-per-kind`); its inputs are in
+    /// the reports anyway.
     pub fn needs_test(&self) -> bool {
-        self.verdict != PathVerdict::Proved && self.verdict != PathVerdict::Unknown
+        match self.verdict {
+            PathVerdict::Proved => false,
+            PathVerdict::Unknown => self.undefined.is_some(),
+            _ => true,
+        }
+    }
+
+    /// Makes a row that rests on one side's undefined behaviour a difference, once its
+    /// concrete replay agreed and the native executables differ on its test: the machine
+    /// shows what the engine could only say rests on an undefined value.
+    pub fn differs_natively(&mut self) {
+        if let (PathVerdict::Unknown, Some(what), Some(true), Some(true)) =
+            (&self.verdict, &self.undefined, self.confirmed, self.native)
+        {
+            self.detail = format!(
+                "undefined behaviour: {what}; the native executables differ on these inputs"
+            );
+            self.verdict = PathVerdict::Diverged;
+        }
     }
 
     /// The kind a row's test is counted under for `--tests-per-kind`: its kind of
     /// difference, or for a failure of both sides its detail.
     pub fn test_kind(&self) -> String {
+        if self.verdict == PathVerdict::Unknown {
+            return self.detail.clone();
+        }
         self.difference_class()
             .map_or_else(|| format!("both fail: {}", self.detail), str::to_string)
     }
@@ -606,6 +635,7 @@ pub(crate) mod tests {
             path: None,
             class: None,
             parts_at: None,
+            undefined: None,
             three: None,
         }
     }

@@ -687,6 +687,8 @@ pub(crate) fn ktest_cell(row: &PathRow) -> String {
 pub(crate) fn confirmation(row: &PathRow) -> Option<&'static str> {
     Some(match (row.confirmed?, row.native) {
         (false, _) => "NOT confirmed",
+        // A row resting on undefined behaviour the executables did not show to differ.
+        (true, Some(false)) if row.verdict == PathVerdict::Unknown => "agrees natively",
         (true, Some(false)) => "NOT reproduced natively",
         (true, Some(true)) => "confirmed natively",
         (true, None) => "confirmed",
