@@ -268,7 +268,7 @@ pub struct Flags {
     pub nuw: bool,
     pub exact: bool,
     pub disjoint: bool,
-    /// `zext nneg`: the operand is not negative.
+    /// `zext nneg`, `uitofp nneg`: the operand is not negative.
     pub nneg: bool,
 }
 
@@ -309,7 +309,7 @@ pub enum Inst {
         kind: CastKind,
         src: Operand,
         width: u32,
-        /// `nneg` of a `zext` ([`Flags::NONE`] otherwise).
+        /// `nneg` of a `zext`, `nuw`/`nsw` of a `trunc` ([`Flags::NONE`] otherwise).
         flags: Flags,
     },
     /// A plain copy (bitcast, pointer casts between equal widths, freeze).
@@ -421,15 +421,19 @@ pub enum Inst {
         op: FloatOp,
         args: Vec<Operand>,
         width: u32,
+        /// `nneg` of a `uitofp` ([`Flags::NONE`] otherwise).
+        flags: Flags,
     },
     /// The value of an `undef` or `poison` constant operand (`poison` says which) of
     /// `width` bits: any value, a fresh one under `--ub report` (recorded as undefined
     /// behaviour at the instruction's location, the use's), zero under `--ub machine`.
-    /// The lowering puts these at the function's entry.
+    /// The lowering puts these at the function's entry. A `freeze` of one (`frozen`) is
+    /// one arbitrary value: no less open, named as such.
     Poison {
         dst: RegId,
         width: u32,
         poison: bool,
+        frozen: bool,
     },
     /// Stops the path: the construct is outside what the engine models.
     Unsupported { what: String },

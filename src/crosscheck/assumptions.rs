@@ -123,9 +123,11 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
     let ub = match check.ub {
         UbMode::Report => {
             "undefined behaviour of shifts by at least the width, ctlz/cttz of zero, failed \
-             poison flags (signed overflow: nsw, nuw, exact, disjoint), undef and poison \
-             constants and reads of memory never written is reported (--ub report): a path \
-             whose outcome depends on its value gets no verdict"
+             poison flags (signed overflow: nsw, nuw, exact, disjoint; nneg of zext and \
+             uitofp; nuw, nsw of trunc), undef and poison constants (frozen too: any value) \
+             and reads of memory never written is reported (--ub report): a path whose \
+             outcome depends on its value gets no verdict unless native executables of the \
+             pair differ on its inputs"
         }
         UbMode::Machine => {
             "undefined behaviour computes x86-64's value (--ub machine): shift counts masked, \
@@ -135,11 +137,11 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
     out.push(ub.to_string());
     out.push(
         "not treated as undefined behaviour: float-to-integer conversions out of range \
-         (x86-64's integer indefinite), frozen undef or poison (zero), undef or poison \
-         aggregates (zero), reads at a symbolic offset of objects with more than 64 never-written bytes (zero there), \
-         flags of casts and address arithmetic other than zext nneg (uitofp nneg, trunc \
-         nuw/nsw, getelementptr inbounds: the unflagged value), value attributes (range, \
-         noundef, nonnull: ignored)"
+         (x86-64's integer indefinite), undef or poison aggregates (zero), reads at a \
+         symbolic offset of objects with more than 64 never-written bytes (zero there), \
+         getelementptr inbounds/nuw (the unflagged address), value attributes and \
+         metadata (range, noundef, nonnull, !range: ignored); a freeze of a value that may \
+         be poison stays poison where it is (a branch on it is named as one on poison)"
             .to_string(),
     );
     if sig.ret_is_float || sig.params.iter().any(|p| p.float) {

@@ -134,12 +134,13 @@ impl<'a> Executor<'a> {
             } => {
                 let a = self.operand(state, *src);
                 let mut r = self.cast(*kind, a, *width);
-                // `zext nneg` of a negative value is poison (`--ub report`). The flag reads
-                // only the operand: `record_flagged` is given `or a, 0` for the operation.
+                // `zext nneg` of a negative value, a `trunc nuw`/`nsw` that changes the
+                // value, are poison (`--ub report`).
                 if flags.any() && self.config.ub == UbMode::Report {
                     state.loc = Some(block.locs[pc]);
-                    let zero = Value::concrete(a.width(self.pool), 0);
-                    r = self.record_flagged(state, BinOp::Or, *flags, (a, zero), r);
+                    let (op, b) = super::undefined::cast_flag_operands(*kind, *width);
+                    let b = Value::concrete(a.width(self.pool), b);
+                    r = self.record_flagged(state, op, *flags, (a, b), r);
                 }
                 Some((*dst, r))
             }
@@ -149,7 +150,19 @@ impl<'a> Executor<'a> {
                 op,
                 args,
                 width,
-            } => Some((*dst, self.float(state, *op, args, *width))),
+                flags,
+            } => {
+                let mut r = self.float(state, *op, args, *width);
+                // `uitofp nneg` of a negative value is poison (`--ub report`).
+                if flags.nneg && self.config.ub == UbMode::Report {
+                    state.loc = Some(block.locs[pc]);
+                    let a = self.operand(state, args[0]);
+                    let zero = Value::concrete(a.width(self.pool), 0);
+                    let op = super::undefined::UITOFP_NNEG;
+                    r = self.record_flagged(state, op, *flags, (a, zero), r);
+                }
+                Some((*dst, r))
+            }
             Inst::Select {
                 dst,
                 cond,
@@ -345,16 +358,20 @@ impl<'a> Executor<'a> {
                 self.unsupported(state, what);
                 None
             }
-            Inst::Poison { dst, width, poison } => {
+            Inst::Poison {
+                dst,
+                width,
+                poison,
+                frozen,
+            } => {
                 let mut state = state;
-                let what = if *poison { "poison" } else { "undef" };
+                let what = match (*poison, *frozen) {
+                    (_, true) => "frozen undef or poison (any value)",
+                    (true, false) => "poison constant",
+                    (false, false) => "undef constant",
+                };
                 let zero = Value::concrete(*width, 0);
-                let v = self.undefined_where(
-                    &mut state,
-                    self.pool.true_(),
-                    zero,
-                    &format!("{what} constant"),
-                );
+                let v = self.undefined_where(&mut state, self.pool.true_(), zero, what);
                 self.set(&mut state, *dst, v);
                 Some(state)
             }

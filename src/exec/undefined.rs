@@ -90,6 +90,22 @@ impl FlaggedValue {
     }
 }
 
+/// The operator a `uitofp nneg`'s flag is recorded under ([`Executor::record_flagged`]
+/// takes a binary operation), with the operand and 0: `xor` carries no flag in LLVM, so
+/// its `nneg` means the conversion's.
+pub const UITOFP_NNEG: BinOp = BinOp::Xor;
+
+/// The operator a cast's flags are recorded under, and its second operand: `zext nneg` as
+/// `or` with 0 (whose `disjoint` never fails), `trunc nuw`/`nsw` as `and` with the width
+/// the value is truncated to (`and` carries no flag in LLVM, so its `nuw`/`nsw` mean the
+/// truncation's).
+pub fn cast_flag_operands(kind: crate::ir::CastKind, to: u32) -> (BinOp, u128) {
+    match kind {
+        crate::ir::CastKind::Trunc => (BinOp::And, to as u128),
+        _ => (BinOp::Or, 0),
+    }
+}
+
 /// Whether `op` is a shift, whose result is undefined for counts of at least the width.
 pub fn is_shift(op: BinOp) -> bool {
     matches!(op, BinOp::Shl | BinOp::LShr | BinOp::AShr)
@@ -110,6 +126,9 @@ fn flag_name(op: BinOp, flag: Flag) -> String {
         _ => "operation",
     };
     match flag {
+        Flag::Nsw if op == BinOp::And => "trunc changing a signed value (nsw)".to_string(),
+        Flag::Nuw if op == BinOp::And => "trunc changing an unsigned value (nuw)".to_string(),
+        Flag::NNeg if op == UITOFP_NNEG => "uitofp of a negative value (nneg)".to_string(),
         Flag::Nsw => format!("signed overflow in {name} (nsw)"),
         Flag::Nuw => format!("unsigned overflow in {name} (nuw)"),
         Flag::Exact => format!("inexact {name} (exact)"),
@@ -145,8 +164,20 @@ impl Flag {
 /// The flags of `flags` that `op` can carry, in a fixed order.
 fn flags_of(op: BinOp, flags: Flags) -> impl Iterator<Item = Flag> {
     let can = move |f: Flag| match f {
-        Flag::Nsw => flags.nsw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl),
-        Flag::Nuw => flags.nuw && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl),
+        Flag::Nsw => {
+            flags.nsw
+                && matches!(
+                    op,
+                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl | BinOp::And
+                )
+        }
+        Flag::Nuw => {
+            flags.nuw
+                && matches!(
+                    op,
+                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl | BinOp::And
+                )
+        }
         Flag::Exact => {
             flags.exact && matches!(op, BinOp::UDiv | BinOp::SDiv | BinOp::LShr | BinOp::AShr)
         }
@@ -174,6 +205,14 @@ pub fn flag_fails(op: BinOp, flags: Flags, width: u32, a: u128, b: u128) -> Opti
     let (min, max) = (to_signed(width, 1 << (width - 1)), to_signed(width, m >> 1));
     let fails = |f: Flag| match (op, f) {
         (_, Flag::NNeg) => sign(a),
+        // A truncation to `b` bits (`cast_flag_operands`).
+        (BinOp::And, Flag::Nuw) => b < width as u128 && a >> b != 0,
+        (BinOp::And, Flag::Nsw) => {
+            b < width as u128 && {
+                let low = a & mask(b as u32, u128::MAX);
+                mask(width, to_signed(b as u32, low) as u128) != a
+            }
+        }
         (BinOp::Add, Flag::Nsw) => {
             let r = a.wrapping_add(b) & m;
             sign((a ^ r) & (b ^ r))
@@ -326,6 +365,26 @@ pub fn flag_conditions(
                     continue;
                 }
                 sign_set(a)
+            }
+            // A truncation to `b` bits (`cast_flag_operands`): poison where the bits it
+            // drops are not all zero (`nuw`) or not all copies of its sign (`nsw`).
+            (BinOp::And, _) => {
+                let Some(to) = pool.as_const(b).map(|t| t as u32).filter(|&t| t < width) else {
+                    continue;
+                };
+                let narrow = pool.trunc(a, to);
+                if f == Flag::Nuw {
+                    if ua.1 >> to == 0 {
+                        continue;
+                    }
+                    pool.ne(pool.zext(narrow, width), a)
+                } else {
+                    let half = 1i128 << (to - 1);
+                    if sa.0 >= -half && sa.1 < half {
+                        continue;
+                    }
+                    pool.ne(pool.sext(narrow, width), a)
+                }
             }
             (BinOp::Or, _) => {
                 let (ka, kb) = (pool.known_bits(a), pool.known_bits(b));
@@ -485,6 +544,79 @@ fn srange_structural(
 mod tests {
     use super::*;
     use crate::expr::Assignment;
+
+    /// A truncation's `nuw`/`nsw` (recorded as `and` with the target width,
+    /// `cast_flag_operands`): the symbolic condition holds exactly where the concrete check
+    /// says the flag fails, which is where zero- or sign-extending the result back does not
+    /// give the operand, for every 16-bit operand truncated to 8, 1 and 15 bits.
+    #[test]
+    fn trunc_flags_fail_where_extending_back_changes_the_value() {
+        let pool = ExprPool::new();
+        let xa = pool.new_array("x", 2);
+        let x = pool.concat_bytes(&[pool.sym(xa, 0), pool.sym(xa, 1)]);
+        for to in [8u32, 1, 15] {
+            let (op, b) = cast_flag_operands(crate::ir::CastKind::Trunc, to);
+            for (flags, back) in [
+                (
+                    Flags {
+                        nuw: true,
+                        ..Flags::NONE
+                    },
+                    false,
+                ),
+                (
+                    Flags {
+                        nsw: true,
+                        ..Flags::NONE
+                    },
+                    true,
+                ),
+            ] {
+                let none = |_: ExprId| None;
+                let y = pool.constant(16, b);
+                let r = pool.trunc(x, to);
+                let conds = flag_conditions(&pool, op, flags, (x, y), r, &none);
+                let cond = pool.or_all(&conds.iter().map(|c| c.0).collect::<Vec<_>>());
+                for a in (0..65536u128)
+                    .step_by(7)
+                    .chain([0x7f, 0x80, 0xff, 0xff80, 0xffff])
+                {
+                    let low = a & mask(to, u128::MAX);
+                    let extended = if back {
+                        mask(16, to_signed(to, low) as u128)
+                    } else {
+                        low
+                    };
+                    let fails = flag_fails(op, flags, 16, a, b).is_some();
+                    assert_eq!(fails, extended != a, "to {to} {flags:?} a={a:#x}");
+                    let mut m = Assignment::new();
+                    m.set_byte(xa, 0, a as u8);
+                    m.set_byte(xa, 1, (a >> 8) as u8);
+                    assert_eq!(
+                        pool.eval(cond, &m) == 1,
+                        fails,
+                        "to {to} {flags:?} a={a:#x}"
+                    );
+                }
+            }
+        }
+        let nuw = Flags {
+            nuw: true,
+            ..Flags::NONE
+        };
+        assert_eq!(
+            describe_flags(BinOp::And, nuw),
+            "trunc changing an unsigned value (nuw)"
+        );
+        let nneg = Flags {
+            nneg: true,
+            ..Flags::NONE
+        };
+        assert_eq!(
+            describe_flags(UITOFP_NNEG, nneg),
+            "uitofp of a negative value (nneg)"
+        );
+    }
 
     /// The symbolic conditions of every flag of every operator hold exactly where the
     /// concrete check says the flag fails, at 8 bits (operands on a grid with every

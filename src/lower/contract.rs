@@ -130,6 +130,7 @@ impl FunctionLowerer<'_> {
                 op,
                 args,
                 width,
+                flags: crate::ir::Flags::NONE,
             };
         }
         Inst::Vector {

@@ -45,6 +45,7 @@ impl FunctionLowerer<'_> {
                 op: self.fused(op),
                 args,
                 width,
+                flags: Flags::NONE,
             });
         }
         self.lower_intrinsic(name, dst, args, width)

@@ -867,8 +867,15 @@ impl<'a> FunctionLowerer<'a> {
             let dst = RegId(self.num_regs);
             self.num_regs += 1;
             let poison = !LLVMIsAPoisonValue(v).is_null();
-            self.poisons
-                .push((Inst::Poison { dst, width, poison }, self.loc));
+            self.poisons.push((
+                Inst::Poison {
+                    dst,
+                    width,
+                    poison,
+                    frozen: false,
+                },
+                self.loc,
+            ));
             return Ok(Operand::Reg(dst));
         }
         let k = self.l.const_int(v)?;
@@ -970,6 +977,7 @@ impl<'a> FunctionLowerer<'a> {
                 op: fop,
                 args,
                 width: self.l.width_of(ty)?,
+                flags: flags(inst, opcode),
             });
         }
         if let Some(bop) = binary_op(opcode) {
@@ -1006,29 +1014,24 @@ impl<'a> FunctionLowerer<'a> {
                         })
                     }
                 };
-                // `zext nneg`: poison where the operand is negative (LLVM 18 on).
-                let nneg = opcode == LLVMZExt && LLVMGetNNeg(inst) != 0;
                 Ok(Inst::Cast {
                     dst: self.reg(inst),
                     kind,
                     src: op(self, 0)?,
                     width: to,
-                    flags: Flags {
-                        nneg,
-                        ..Flags::NONE
-                    },
+                    flags: flags(inst, opcode),
                 })
             }
             LLVMBitCast | LLVMAddrSpaceCast | LLVMFreeze => {
-                let src = LLVMGetOperand(inst, 0);
-                let width = self.l.width_of(LLVMTypeOf(src))?;
-                // A frozen `undef` or `poison` is one arbitrary value, not undefined
-                // behaviour: zero, as before the freeze.
-                let src = if opcode == LLVMFreeze && !LLVMIsAUndefValue(src).is_null() {
-                    Operand::Const(self.l.constant(Constant { width, value: 0 }))
-                } else {
-                    op(self, 0)?
-                };
+                let operand = LLVMGetOperand(inst, 0);
+                self.l.width_of(LLVMTypeOf(operand))?;
+                let src = op(self, 0)?;
+                // A frozen `undef` or `poison` is one arbitrary value: its register says so.
+                if opcode == LLVMFreeze && !LLVMIsAUndefValue(operand).is_null() {
+                    if let Some((Inst::Poison { frozen, .. }, _)) = self.poisons.last_mut() {
+                        *frozen = true;
+                    }
+                }
                 Ok(Inst::Copy {
                     dst: self.reg(inst),
                     src,
@@ -1345,6 +1348,7 @@ impl<'a> FunctionLowerer<'a> {
                         op,
                         args,
                         width: self.l.width_of(ty)?,
+                        flags: Flags::NONE,
                     });
                 }
             }
@@ -1469,6 +1473,14 @@ unsafe fn flags(inst: LLVMValueRef, opcode: LLVMOpcode) -> Flags {
         }
         LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr => flags.exact = LLVMGetExact(inst) != 0,
         LLVMOr => flags.disjoint = LLVMGetIsDisjoint(inst) != 0,
+        // `trunc nuw`/`nsw` (LLVM 19 on): poison where the truncation changes the value.
+        LLVMTrunc => {
+            flags.nsw = LLVMGetNSW(inst) != 0;
+            flags.nuw = LLVMGetNUW(inst) != 0;
+        }
+        // `zext nneg` (LLVM 18 on), `uitofp nneg` (LLVM 19 on): poison where the operand is
+        // negative.
+        LLVMZExt | LLVMUIToFP => flags.nneg = LLVMGetNNeg(inst) != 0,
         _ => {}
     }
     flags

@@ -335,6 +335,7 @@ impl Emit<'_, '_> {
                         op: fop,
                         args,
                         width: result_elem,
+                        flags: super::flags(inst, opcode),
                     });
                 }
                 self.finish(inst, &dst)?;
@@ -379,7 +380,7 @@ impl Emit<'_, '_> {
                             kind,
                             src: a.ops[i],
                             width: result_elem,
-                            flags: Flags::NONE,
+                            flags: super::flags(inst, opcode),
                         },
                         None => Inst::Copy {
                             dst: d,
@@ -613,6 +614,7 @@ impl Emit<'_, '_> {
                     op,
                     args: lane_args,
                     width: result_elem,
+                    flags: Flags::NONE,
                 });
                 continue;
             }
@@ -674,6 +676,7 @@ impl Emit<'_, '_> {
                         op,
                         args: vec![acc, lane],
                         width: elem,
+                        flags: Flags::NONE,
                     });
                     acc = Operand::Reg(t);
                 }

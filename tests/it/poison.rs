@@ -114,9 +114,10 @@ fn r30_uninitialised_reads_are_reported_never_zero() {
     });
 }
 
-// See: #30. A `ret` of `poison` and a phi with an `undef` incoming value (written as IR:
-// clang folds them away from C); a poison operand that is in the results' structure but
-// not their value where they differ leaves a real difference.
+// See: #30. A `ret` of `poison`, a phi with an `undef` incoming value and a `freeze` of
+// `poison` (one arbitrary value, not zero), written as IR (clang folds them away from C);
+// a poison operand that is in the results' structure but not their value where they
+// differ leaves a real difference.
 #[test]
 fn r30_undef_and_poison_constants_are_reported_never_zero() {
     for clang in [xcheck::toolchain::CLANG, "clang-14"] {
@@ -128,6 +129,7 @@ fn r30_undef_and_poison_constants_are_reported_never_zero() {
         for (f, what, machine) in [
             ("retp", "poison constant at retp()", 1),
             ("phiu", "undef constant at phiu()", 0),
+            ("frz", "frozen undef or poison (any value) at frz()", 0),
         ] {
             // Natively the poison is whatever the register held: a difference where the
             // executables show one, else undecided.
@@ -193,7 +195,7 @@ fn r30_poison_is_weighed_where_it_is_read() {
 // See: #30. `zext nneg` (LLVM 18 on: clang-19's bitcode) of a negative value is poison:
 // against a sign extension, which agrees where the operand is not negative, the pair
 // differs where the native executables show it (they zero-extend); under --ub machine
-// `zext` and `sext` differ at negative x.
+// `zext` and `sext` differ at negative x. So for `trunc nuw`/`nsw` and `uitofp nneg`.
 #[test]
 fn r30_zext_nneg_of_a_negative_value_is_reported() {
     let dir = tempfile::tempdir().unwrap();
@@ -215,6 +217,33 @@ fn r30_zext_nneg_of_a_negative_value_is_reported() {
     assert_eq!(code, 0, "against itself: {out}");
     let (code, out, _) = check(dir, &a, &b, "nneg", &["--ub", "machine"]);
     assert_eq!(code, 1, "--ub machine: {out}");
+    // `trunc nuw`/`nsw` and `uitofp nneg` (LLVM 19 on): the flags' failures are named; the
+    // executables truncate alike and convert `uitofp nneg` as signed, so nothing differs
+    // natively and the rows stay undecided; under --ub machine only the conversion differs.
+    for (f, what, machine) in [
+        (
+            "trnuw",
+            "trunc changing an unsigned value (nuw) at trnuw()",
+            0,
+        ),
+        ("trnsw", "trunc changing a signed value (nsw) at trnsw()", 0),
+        ("uif", "uitofp of a negative value (nneg) at uif()", 1),
+    ] {
+        let (code, out, report) = check(dir, &a, &b, f, &[]);
+        assert_eq!(code, 3, "{f}: {out}");
+        assert!(
+            report.contains(&format!("undefined behaviour: A: {what}")),
+            "{f}: {report}"
+        );
+        assert!(
+            out.contains("0 differ (counted as differences), 1 agree"),
+            "{f}: {out}"
+        );
+        let (code, out, _) = check(dir, &a, &a, f, &[]);
+        assert_eq!(code, 0, "{f} against itself: {out}");
+        let (code, out, _) = check(dir, &a, &b, f, &["--ub", "machine"]);
+        assert_eq!(code, machine, "{f} --ub machine: {out}");
+    }
 }
 
 // See: #30. A read at a symbolic index that may land on never-written bytes of a local
