@@ -435,6 +435,16 @@ pub enum Inst {
         poison: bool,
         frozen: bool,
     },
+    /// A value LLVM says lies in `ranges` (each `[lo, hi)` of `width` bits, wrapping when
+    /// `lo > hi`): the `!range` of a load, the `range` attribute of a function's return
+    /// value. Where it lies outside, it is poison (`--ub report`: weighed as a failed flag
+    /// is, `exec/ub.rs`); `reg` keeps its value.
+    InRange {
+        reg: RegId,
+        ranges: Vec<(u128, u128)>,
+        /// What promised the range: `load`, `return value`.
+        of: &'static str,
+    },
     /// Stops the path: the construct is outside what the engine models.
     Unsupported { what: String },
 }
@@ -475,6 +485,7 @@ impl Inst {
             } => vec![*vector, *value, *index],
             Inst::Shuffle { a, b, .. } => vec![*a, *b],
             Inst::Reduce { vector, start, .. } => start.iter().copied().chain([*vector]).collect(),
+            Inst::InRange { reg, .. } => vec![Operand::Reg(*reg)],
             Inst::Unsupported { .. } | Inst::Poison { .. } => Vec::new(),
         }
     }

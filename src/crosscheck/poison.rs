@@ -88,7 +88,7 @@ fn possible(pool: &ExprPool, state: &State) -> Vec<bool> {
 
 /// The expressions a side's outcome holds: its return value, buffers and globals, or its
 /// exit status.
-fn outcome_roots(pool: &ExprPool, outcome: &SideOutcome) -> Vec<ExprId> {
+pub(super) fn outcome_roots(pool: &ExprPool, outcome: &SideOutcome) -> Vec<ExprId> {
     let values: Vec<&Value> = match outcome {
         SideOutcome::Returned { value, buffers } => {
             value.iter().chain(buffers.iter().flatten()).collect()

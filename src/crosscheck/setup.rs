@@ -186,6 +186,9 @@ pub struct Signature {
     pub ret_float_fields: Vec<(u32, u32)>,
     /// The globals the pair can reach: inputs, compared, and what the report says.
     pub globals: GlobalPlan,
+    /// A's function type as LLVM prints it (`i32 (ptr, i32)`): native replay calls only
+    /// functions whose parameters and result are scalars.
+    pub type_text: String,
     /// When two floating-point return values count as equal.
     pub fp_equality: FpEquality,
 }
@@ -334,6 +337,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         ret_float_fields: fa.ret_float_fields.clone(),
         fp_equality: check.fp_equality,
         globals: super::globals::plan(module, a, b, check.globals),
+        type_text: fa.signature.clone(),
     })
 }
 

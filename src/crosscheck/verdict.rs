@@ -720,7 +720,12 @@ impl<'s> CrossDriver<'s> {
         let fresh = |ex: &Executor<'_>, poisoned: &mut super::poison::Poisoned<'_>| {
             self.fresh_goal(ex, state, sides, poisoned)
         };
-        let (model, differ) = match defined_model(ex, state, differ, Some(&fresh), model)? {
+        let outcomes = [
+            super::poison::outcome_roots(pool, sides.0),
+            super::poison::outcome_roots(pool, sides.1),
+        ];
+        let goals = (Some(&fresh as &FreshGoal<'_>), Some(outcomes));
+        let (model, differ) = match defined_model(ex, state, differ, goals, model)? {
             Ok(found) => found,
             Err((model, ub)) => return Ok(Some(Found::Undefined(model, ub))),
         };
@@ -769,7 +774,7 @@ impl<'s> CrossDriver<'s> {
         if state.undefined.is_empty() {
             return Some((verdict, detail, Some(model), results));
         }
-        match defined_model(ex, state, ex.pool.true_(), None, model.clone()) {
+        match defined_model(ex, state, ex.pool.true_(), (None, None), model.clone()) {
             Ok(Ok(_)) => Some((verdict, detail, Some(model), results)),
             Ok(Err((model, ub))) => {
                 self.named = ub.arrays.iter().copied().collect();
@@ -973,7 +978,7 @@ fn defined_model(
     ex: &mut Executor<'_>,
     state: &State,
     goal: ExprId,
-    fresh: Option<&FreshGoal<'_>>,
+    (fresh, outcomes): (Option<&FreshGoal<'_>>, Option<[Vec<ExprId>; 2]>),
     model: Arc<Assignment>,
 ) -> Result<Result<(Arc<Assignment>, ExprId), (Arc<Assignment>, UbFinding)>, Unanswered> {
     if state.undefined.is_empty() && state.flagged.is_empty() {
@@ -1042,7 +1047,9 @@ fn defined_model(
                     .map(|k| pool.eval(pool.sym(u.array, k), &model) as u8)
                     .collect()
             };
-            let decisive = |u: &crate::exec::UndefinedValue| {
+            // Whether some try of `u`'s bytes makes `changed` true.
+            let any_try = |u: &crate::exec::UndefinedValue,
+                           changed: &dyn Fn(&Assignment) -> bool| {
                 let own = bytes_of(u);
                 let mut tries: Vec<Vec<u8>> = vec![
                     vec![0; own.len()],
@@ -1055,11 +1062,32 @@ fn defined_model(
                     for (k, &b) in t.iter().enumerate().take(own.len()) {
                         m.set_byte(u.array, k as u32, b);
                     }
-                    !holds(&m)
+                    changed(&m)
                 })
             };
+            let decisive = |u: &crate::exec::UndefinedValue| any_try(u, &|m| !holds(m));
             let named: Vec<&&crate::exec::UndefinedValue> =
                 active.iter().copied().filter(|u| decisive(u)).collect();
+            // The sides with undefined behaviour here: a named value's, and every side whose
+            // own results change with one of its values (against itself a file has it on
+            // both, though a difference changes with either alone). A value selected away
+            // changes nothing.
+            let mut phases: std::collections::BTreeSet<u8> =
+                named.iter().map(|u| u.phase).collect();
+            if let Some(outcomes) = &outcomes {
+                for u in &active {
+                    let roots = &outcomes[usize::from(u.phase.min(1))];
+                    let before = pool.eval_all(roots, &model);
+                    if !phases.contains(&u.phase)
+                        && any_try(u, &|m| pool.eval_all(roots, m) != before)
+                    {
+                        phases.insert(u.phase);
+                    }
+                }
+            }
+            if phases.is_empty() {
+                phases = active.iter().map(|u| u.phase).collect();
+            }
             let active = if named.is_empty() {
                 active.clone()
             } else {
@@ -1070,7 +1098,6 @@ fn defined_model(
                 .map(|u| format!("{}: {}", side_name(u.phase), u.what))
                 .collect();
             what.dedup();
-            let phases = active.iter().map(|u| u.phase).collect();
             let arrays = active.iter().map(|u| u.array).collect();
             let mut finding = UbFinding {
                 phases,

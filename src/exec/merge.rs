@@ -398,6 +398,7 @@ fn reachable(f: &Function, from: usize) -> Vec<bool> {
 /// The register an instruction defines, if any.
 fn defined(inst: &Inst) -> Option<RegId> {
     match inst {
+        Inst::InRange { reg, .. } => Some(*reg),
         Inst::Binary { dst, .. }
         | Inst::Poison { dst, .. }
         | Inst::ICmp { dst, .. }

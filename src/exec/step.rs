@@ -195,6 +195,16 @@ impl<'a> Executor<'a> {
                 let (a, v) = (self.operand(state, *agg), self.operand(state, *value));
                 Some((*dst, self.insert_value(a, v, *lo, *width)))
             }
+            // Outside its range the value is poison (`--ub report`); the machine keeps it.
+            Inst::InRange { reg, ranges, of } => {
+                if self.config.ub == UbMode::Report {
+                    state.loc = Some(block.locs[pc]);
+                    let v = self.operand(state, Operand::Reg(*reg));
+                    Some((*reg, self.record_out_of_range(state, v, ranges, of)))
+                } else {
+                    None
+                }
+            }
             // Any value: zero under `--ub machine`, a fresh one (by value) under `--ub report`.
             Inst::Poison { dst, width, .. } if self.config.ub == UbMode::Machine => {
                 Some((*dst, Value::concrete(*width, 0)))
@@ -376,6 +386,7 @@ impl<'a> Executor<'a> {
                 Some(state)
             }
             Inst::ICmp { .. }
+            | Inst::InRange { .. }
             | Inst::Cast { .. }
             | Inst::Copy { .. }
             | Inst::Float { .. }

@@ -109,6 +109,48 @@ impl Executor<'_> {
         Value::Sym(node)
     }
 
+    /// `v`, except where it lies outside the `ranges` LLVM gave it (`of`: what gave
+    /// them): there it is poison, a fresh value recorded as undefined behaviour
+    /// ([`Executor::undefined_where`]). Made at once, not weighed where the path ends as
+    /// flags are ([`Executor::record_flagged`]): a loaded value is often an input byte
+    /// itself, which the results hold elsewhere too.
+    pub(crate) fn record_out_of_range(
+        &mut self,
+        state: &mut State,
+        v: Value,
+        ranges: &[(u128, u128)],
+        of: &'static str,
+    ) -> Value {
+        let pool = self.pool;
+        let width = v.width(pool);
+        let cond = match v {
+            Value::Con { bits, .. } if crate::exec::undefined::in_ranges(bits, ranges) => {
+                return v;
+            }
+            Value::Con { .. } => pool.true_(),
+            Value::Sym(e) => {
+                let inside: Vec<ExprId> = ranges
+                    .iter()
+                    .map(|&(lo, hi)| {
+                        let (lo_c, hi_c) = (pool.constant(width, lo), pool.constant(width, hi));
+                        if lo < hi {
+                            pool.bool_and(pool.ule(lo_c, e), pool.ult(e, hi_c))
+                        } else {
+                            pool.bool_or(pool.ule(lo_c, e), pool.ult(e, hi_c))
+                        }
+                    })
+                    .collect();
+                let cond = pool.bool_not(pool.or_all(&inside));
+                if pool.as_const(cond) == Some(0) {
+                    return v;
+                }
+                cond
+            }
+        };
+        let ranges = crate::exec::undefined::describe_ranges(width, ranges);
+        self.undefined_where(state, cond, v, &format!("{of} outside its range {ranges}"))
+    }
+
     /// `value`, except where `cond` holds on `state`'s path: there a fresh symbolic value,
     /// recorded as undefined behaviour described by `what`. The path condition, or known
     /// bits, may show that `cond` never holds; then `value` is all there is.

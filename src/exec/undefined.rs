@@ -90,6 +90,27 @@ impl FlaggedValue {
     }
 }
 
+/// Ranges as LLVM writes them, signed: `[0, 2)`, `[-1, 1)`, joined by "or".
+pub fn describe_ranges(width: u32, ranges: &[(u128, u128)]) -> String {
+    let text: Vec<String> = ranges
+        .iter()
+        .map(|&(lo, hi)| format!("[{}, {})", to_signed(width, lo), to_signed(width, hi)))
+        .collect();
+    text.join(" or ")
+}
+
+/// Whether the `width`-bit `x` lies in one of `ranges` (`[lo, hi)`, wrapping when
+/// `lo > hi`).
+pub fn in_ranges(x: u128, ranges: &[(u128, u128)]) -> bool {
+    ranges.iter().any(|&(lo, hi)| {
+        if lo < hi {
+            lo <= x && x < hi
+        } else {
+            x >= lo || x < hi
+        }
+    })
+}
+
 /// The operator a `uitofp nneg`'s flag is recorded under ([`Executor::record_flagged`]
 /// takes a binary operation), with the operand and 0: `xor` carries no flag in LLVM, so
 /// its `nneg` means the conversion's.

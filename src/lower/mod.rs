@@ -14,6 +14,7 @@ mod debug;
 mod intrinsics;
 mod opcodes;
 mod pointee;
+mod promises;
 mod wide;
 mod wide_vector;
 
@@ -28,6 +29,7 @@ use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 use inkwell::module::Module as LlvmModule;
 pub(crate) use opcodes::float_function;
 use opcodes::{binary_op, float_op, is_float_type, opcode_name, predicate, type_holds_pointers};
+use promises::{flags, return_range};
 use rustc_hash::FxHashMap;
 use std::collections::HashSet;
 use std::ffi::CStr;
@@ -578,6 +580,8 @@ struct FunctionLowerer<'a> {
     /// The `undef` and `poison` constant operands met, each given a register
     /// (`Inst::Poison`, put at the entry) with its use's location.
     poisons: Vec<(Inst, LocId)>,
+    /// The ranges the function's `range` return attribute gives its return value.
+    ret_range: Option<Vec<(u128, u128)>>,
 }
 
 /// The `float` and `double` fields of an aggregate type, as (lowest bit, width) in its
@@ -684,6 +688,7 @@ impl<'a> FunctionLowerer<'a> {
             contracts: has_fma(func) && !contract::is_optnone(func),
             loc: LocId(0),
             poisons: Vec::new(),
+            ret_range: return_range(func),
         }
     }
 
@@ -775,7 +780,18 @@ impl<'a> FunctionLowerer<'a> {
                         block.locs.push(loc);
                     }
                 }
+                // A load's `!range`: the value is poison outside it.
+                if let Some(check) = self.range_check(inst, opcode) {
+                    block.insts.push(check);
+                    block.locs.push(loc);
+                }
             } else {
+                // The function's `range` return attribute: a value returned outside it
+                // is poison.
+                if let Some(check) = self.range_check(inst, opcode) {
+                    block.insts.push(check);
+                    block.locs.push(loc);
+                }
                 block.term = self
                     .lower_terminator(inst, opcode)
                     .unwrap_or_else(|what| Terminator::Unsupported { what });
@@ -1459,31 +1475,6 @@ unsafe fn x87_constant(c: LLVMValueRef) -> Result<u128, String> {
     text.rsplit_once("0xK")
         .and_then(|(_, hex)| u128::from_str_radix(hex.trim(), 16).ok())
         .ok_or_else(|| format!("cannot read constant '{text}'"))
-}
-
-/// The poison-producing flags of the binary instruction `inst` (each asked only of the
-/// opcodes that can carry it: LLVM's accessors assume their instruction class).
-unsafe fn flags(inst: LLVMValueRef, opcode: LLVMOpcode) -> Flags {
-    use LLVMOpcode::*;
-    let mut flags = Flags::NONE;
-    match opcode {
-        LLVMAdd | LLVMSub | LLVMMul | LLVMShl => {
-            flags.nsw = LLVMGetNSW(inst) != 0;
-            flags.nuw = LLVMGetNUW(inst) != 0;
-        }
-        LLVMUDiv | LLVMSDiv | LLVMLShr | LLVMAShr => flags.exact = LLVMGetExact(inst) != 0,
-        LLVMOr => flags.disjoint = LLVMGetIsDisjoint(inst) != 0,
-        // `trunc nuw`/`nsw` (LLVM 19 on): poison where the truncation changes the value.
-        LLVMTrunc => {
-            flags.nsw = LLVMGetNSW(inst) != 0;
-            flags.nuw = LLVMGetNUW(inst) != 0;
-        }
-        // `zext nneg` (LLVM 18 on), `uitofp nneg` (LLVM 19 on): poison where the operand is
-        // negative.
-        LLVMZExt | LLVMUIToFP => flags.nneg = LLVMGetNNeg(inst) != 0,
-        _ => {}
-    }
-    flags
 }
 
 /// Whether `ty` is a struct or an array.

@@ -93,6 +93,14 @@ impl std::fmt::Display for Unsupported {
 /// be inputs the driver cannot set apart per side), no `byval` parameter (its C ABI is not
 /// the pointer the engine sees), integer widths C has.
 pub fn supported(sig: &Signature) -> std::result::Result<(), Unsupported> {
+    // Vectors and aggregates by value travel in vector registers or memory: the driver's
+    // C types would read them from the wrong places.
+    if sig.type_text.contains(['<', '{', '[']) {
+        return Err(Unsupported(format!(
+            "the function takes or returns a vector or aggregate by value ({})",
+            sig.type_text
+        )));
+    }
     if let Some(g) = sig.globals.shared.first() {
         return Err(Unsupported(format!(
             "the check compares global '{}' ({} compared global{})",
@@ -804,6 +812,7 @@ mod tests {
             ret_float_fields: Vec::new(),
             globals: Default::default(),
             fp_equality: FpEquality::Bits,
+            type_text: "i32 (i32)".into(),
         }
     }
 
