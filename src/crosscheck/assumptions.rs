@@ -124,8 +124,9 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
         UbMode::Report => {
             "undefined behaviour of shifts by at least the width, ctlz/cttz of zero, failed \
              poison flags (signed overflow: nsw, nuw, exact, disjoint; nneg of zext and \
-             uitofp; nuw, nsw of trunc), undef and poison constants (frozen too: any value) \
-             and reads of memory never written is reported (--ub report): a path whose \
+             uitofp; nuw, nsw of trunc), values outside the range LLVM gives them (!range of \
+             a load, range of a return value), undef and poison constants (frozen too: any \
+             value) and reads of memory never written is reported (--ub report): a path whose \
              outcome depends on its value gets no verdict unless native executables of the \
              pair differ on its inputs"
         }
@@ -139,8 +140,8 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
         "not treated as undefined behaviour: float-to-integer conversions out of range \
          (x86-64's integer indefinite), undef or poison aggregates (zero), reads at a \
          symbolic offset of objects with more than 64 never-written bytes (zero there), \
-         getelementptr inbounds/nuw (the unflagged address), value attributes and \
-         metadata (range, noundef, nonnull, !range: ignored); a freeze of a value that may \
+         getelementptr inbounds/nuw (the unflagged address), other value attributes \
+         (range of a parameter or a call, noundef, nonnull: ignored); a freeze of a value that may \
          be poison stays poison where it is (a branch on it is named as one on poison)"
             .to_string(),
     );
