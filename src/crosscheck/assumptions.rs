@@ -139,7 +139,8 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
     out.push(
         "not treated as undefined behaviour: float-to-integer conversions out of range \
          (x86-64's integer indefinite), undef or poison aggregates (zero), reads at a \
-         symbolic offset of objects with more than 64 never-written bytes (zero there), \
+         symbolic offset of objects whose never-written bytes lie in more than 64 runs \
+         (zero there), \
          getelementptr inbounds/nuw (the unflagged address), other value attributes \
          (range of a parameter or a call, noundef, nonnull: ignored); a freeze of a value that may \
          be poison stays poison where it is (a branch on it is named as one on poison)"

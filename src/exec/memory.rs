@@ -142,6 +142,41 @@ impl ObjectState {
             .is_some_and(|w| w >> (offset % 64) & 1 == 1)
     }
 
+    /// The runs `[start, end)` of bytes never written, in order; `None` when there are
+    /// more than `most`.
+    pub fn unwritten_runs(&self, most: usize) -> Option<Vec<(usize, usize)>> {
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        let mut open: Option<usize> = None;
+        let size = self.size();
+        for (k, &word) in self.unwritten.iter().enumerate() {
+            // Whole words of one kind are passed over at once.
+            if (word == 0 && open.is_none()) || (word == u64::MAX && open.is_some()) {
+                continue;
+            }
+            for bit in 0..64 {
+                let at = k * 64 + bit;
+                if at >= size {
+                    break;
+                }
+                match (word >> bit & 1 == 1, open) {
+                    (true, None) => open = Some(at),
+                    (false, Some(start)) => {
+                        runs.push((start, at));
+                        open = None;
+                        if runs.len() > most {
+                            return None;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Some(start) = open {
+            runs.push((start, size));
+        }
+        (runs.len() <= most).then_some(runs)
+    }
+
     /// Whether any of `count` bytes at `offset` was never written.
     pub fn any_unwritten(&self, offset: usize, count: usize) -> bool {
         self.has_unwritten() && (offset..offset + count).any(|i| self.unwritten(i))
@@ -616,6 +651,40 @@ mod tests {
     use super::*;
     use crate::expr::Assignment;
     use std::collections::BTreeMap;
+
+    /// The runs of never-written bytes, against the byte-by-byte answer, across word
+    /// boundaries, at the object's end, and over the cap.
+    #[test]
+    fn unwritten_runs_are_the_never_written_bytes() {
+        let mut o = ObjectState::zeroed(300);
+        o.set_uninitialised();
+        assert_eq!(o.unwritten_runs(4), Some(vec![(0, 300)]));
+        for (at, count) in [
+            (0, 4),
+            (60, 10),
+            (128, 16),
+            (144, 16),
+            (160, 16),
+            (176, 16),
+            (299, 1),
+        ] {
+            assert!(o.write_concrete(at, 0, count));
+        }
+        let runs = o.unwritten_runs(8).unwrap();
+        assert_eq!(runs, vec![(4, 60), (70, 128), (192, 299)]);
+        for p in 0..300 {
+            let inside = runs.iter().any(|&(s, e)| s <= p && p < e);
+            assert_eq!(inside, o.unwritten(p), "byte {p}");
+        }
+        assert_eq!(o.unwritten_runs(2), None);
+        let mut striped = ObjectState::zeroed(64);
+        striped.set_uninitialised();
+        for at in (0..64).step_by(2) {
+            striped.write_concrete(at, 0, 1);
+        }
+        assert_eq!(striped.unwritten_runs(32).map(|r| r.len()), Some(32));
+        assert_eq!(striped.unwritten_runs(31), None);
+    }
 
     #[test]
     fn parameter_buffers_lie_a_gap_apart_from_every_object() {

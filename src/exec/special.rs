@@ -29,9 +29,9 @@ pub(crate) enum End {
     Fail(Termination),
 }
 
-/// The most never-written bytes an object may have for a read at a symbolic offset to ask
-/// whether it reads one (a condition per byte).
-pub(crate) const UNWRITTEN_AT_SYMBOLIC: usize = 64;
+/// The most runs of never-written bytes an object may have for a read at a symbolic offset
+/// to ask whether it reads one (a condition per run).
+pub(crate) const UNWRITTEN_RUNS_AT_SYMBOLIC: usize = 64;
 
 impl<'a> Executor<'a> {
     /// Argument `i` of `call` as a concrete number; otherwise (symbolic or missing) the
@@ -161,9 +161,9 @@ impl<'a> Executor<'a> {
 
     /// [`Executor::uninitialised_read`] at a symbolic offset `index` (32 bits, in bounds):
     /// where the bytes read include one never written, the whole value is a fresh input,
-    /// recorded as undefined behaviour under that condition. An object with more than
-    /// [`UNWRITTEN_AT_SYMBOLIC`] unwritten bytes is read as it is (zero there), as the
-    /// report's assumptions say.
+    /// recorded as undefined behaviour under that condition. An object whose unwritten
+    /// bytes lie in more than [`UNWRITTEN_RUNS_AT_SYMBOLIC`] runs is read as it is (zero
+    /// there), as the report's assumptions say.
     pub(crate) fn uninitialised_read_at(
         &mut self,
         state: &mut State,
@@ -179,21 +179,22 @@ impl<'a> Executor<'a> {
         if !contents.has_unwritten() {
             return v;
         }
-        let unwritten: Vec<u64> = (0..contents.size() as u64)
-            .filter(|&p| contents.unwritten(p as usize))
-            .take(UNWRITTEN_AT_SYMBOLIC + 1)
-            .collect();
-        if unwritten.is_empty() || unwritten.len() > UNWRITTEN_AT_SYMBOLIC {
-            return v;
-        }
-        // Byte p is read when index <= p < index + bytes, that is p - index < bytes
-        // (unsigned, so an index past p wraps high).
+        let runs = match contents.unwritten_runs(UNWRITTEN_RUNS_AT_SYMBOLIC) {
+            Some(runs) if !runs.is_empty() => runs,
+            _ => return v,
+        };
+        // The bytes [index, index + bytes) meet a run [s, e) when s < index + bytes and
+        // index < e, that is s - bytes + 1 <= index < e (the index is in bounds, not
+        // negative).
         let w = pool.width(index);
-        let reads: Vec<ExprId> = unwritten
+        let reads: Vec<ExprId> = runs
             .iter()
-            .map(|&p| {
-                let distance = pool.sub(pool.constant(w, p as u128), index);
-                pool.ult(distance, pool.constant(w, bytes as u128))
+            .map(|&(s, e)| {
+                let below_end = pool.ult(index, pool.constant(w, e as u128));
+                match (s as u128).saturating_sub(u128::from(bytes) - 1) {
+                    0 => below_end,
+                    lo => pool.bool_and(pool.ule(pool.constant(w, lo), index), below_end),
+                }
             })
             .collect();
         let cond = pool.or_all(&reads);
