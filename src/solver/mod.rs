@@ -30,6 +30,10 @@
 //!    expressions to SMT terms and solves them; [`PortfolioSolver`] (`--solver portfolio`)
 //!    races the two on queries that run past [`RACE_DELAY`].
 //!
+//! Every layer but the backend is a [`Layer`]: it says how it answers and which counters it
+//! adds, and passes the hint, the time limit and the counters of the solver it wraps on by
+//! construction (`layer.rs`).
+//!
 //! Every layer serves a single [`ExprPool`]: expression ids are only meaningful inside the pool
 //! that created them. Layers that keep state keyed by ids (the caches, the independence layer's
 //! array sets, the backend's translation memo) drop it when they are handed a pool at a
@@ -44,6 +48,7 @@ mod chain;
 mod crosscheck;
 mod enumerate;
 mod independence;
+mod layer;
 mod lowering;
 mod portfolio;
 pub mod querylog;
@@ -59,6 +64,7 @@ pub use chain::{build_chain, new_backend, ChainSolver};
 pub use crosscheck::{CrossCheckingSolver, CROSS_CHECK_TIMEOUT};
 pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
+pub use layer::Layer;
 pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, RACE_DELAY};
 pub use querylog::{LoggingSolver, QueryLog};
 pub use ranges::{rewrite_with_bounds, RangeSolver};
@@ -303,13 +309,15 @@ pub trait Solver: Send {
 
     /// A model of the constraints of the coming queries, if the caller has one (a path's
     /// current model): layers that must complete a model for constraints they left out try
-    /// it first. Layers that wrap another pass it on.
-    fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
+    /// it first. Layers that wrap another pass it on (a [`Layer`] does by construction); no
+    /// default, so that a solver that wraps another cannot drop it silently.
+    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>);
 
     /// A time limit of the coming backend checks, when shorter than the solver's own
     /// (`None`: the solver's own again). A check it cuts short answers
-    /// `Unknown("timeout")`. Layers that wrap another pass it on.
-    fn set_time_limit(&mut self, _limit: Option<std::time::Duration>) {}
+    /// `Unknown("timeout")`. Layers that wrap another pass it on (a [`Layer`] does by
+    /// construction); no default, as for [`Solver::set_hint`].
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>);
 }
 
 /// The reason of the `SatResult::Unknown` a backend answers when its check was cancelled
@@ -772,6 +780,9 @@ pub(crate) mod testing {
                 ..SolverStats::default()
             }
         }
+        fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
+
+        fn set_time_limit(&mut self, _limit: Option<std::time::Duration>) {}
     }
 }
 

@@ -367,6 +367,9 @@ mod tests {
         fn stats(&self) -> SolverStats {
             SolverStats::default()
         }
+        fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
+
+        fn set_time_limit(&mut self, _limit: Option<std::time::Duration>) {}
     }
 
     fn bitwuzla(stop: &Stop) -> Entrant {

@@ -26,7 +26,8 @@
 //! mismatch when two of its definite answers (sat or unsat: the logged one and each backend's)
 //! differ; `unknown` (a timeout) never counts as a mismatch.
 
-use super::{Answer, Backend, SatResult, Solver, SolverError, SolverStats};
+use super::layer::{wraps_inner, Layer};
+use super::{Answer, Backend, SatResult, Solver, SolverError};
 use crate::expr::{ExprId, ExprPool};
 use crate::stop::Stop;
 use std::fmt::Write as _;
@@ -143,8 +144,10 @@ impl LoggingSolver {
     }
 }
 
-impl Solver for LoggingSolver {
-    fn check(
+impl Layer for LoggingSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -161,18 +164,6 @@ impl Solver for LoggingSolver {
                 .append(Answer::of(answer), took, self.backend, &body);
         }
         result
-    }
-
-    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
-        self.inner.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        self.inner.stats()
     }
 }
 
