@@ -9,6 +9,7 @@ pub mod assume;
 pub mod cc;
 pub mod cli;
 pub mod config;
+pub mod counters;
 pub mod crosscheck;
 pub mod env_options;
 pub mod error;

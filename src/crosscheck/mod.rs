@@ -825,7 +825,7 @@ where
     for (s, ss, u, cov, live, rows, mut left) in others {
         leftover.append(&mut left);
         merge_exec_stats(&mut stats, &s);
-        solver_stats.merge(&ss);
+        solver_stats.add(&ss);
         for note in u {
             if !unsupported.contains(&note) {
                 unsupported.push(note);
@@ -1011,84 +1011,26 @@ pub fn signature_of(check: &FunctionCheck) -> Result<Signature> {
 
 /// The counters reported with a check: what each layer answered, what reached the backend.
 fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats) -> Vec<(String, u64)> {
-    let c = &stats.constraints;
     [
         ("instructions", stats.instructions),
         ("forks", stats.forks),
         ("live states (max)", stats.live_states_max as u64),
         ("states dropped for memory", stats.dropped_for_memory),
-        ("merges", stats.merging.merges),
-        ("paths merged away", stats.merging.merged_away),
-        ("merges refused", stats.merging.refused),
-        (
-            "branches decided by known values",
-            c.decided_by_substitution,
-        ),
-        ("branches decided by ranges", c.decided_by_ranges),
-        ("implied values", c.implied_values),
-        ("redundant constraints dropped", c.redundant),
-        (
-            "branches decided by the path condition",
-            c.decided_by_membership,
-        ),
+    ]
+    .into_iter()
+    .chain(stats.merging.labelled())
+    .chain(stats.constraints.labelled())
+    .chain([
         ("symbolic sizes split by value", stats.value_splits),
         (
             "branch sides answered by the path's model",
             stats.model_hits,
         ),
-        ("solver queries", s.queries),
-        ("query cache hits", s.cache_hits),
-        ("cex cache: unsat subset", s.cex_unsat_subset_hits),
-        ("cex cache: sat superset", s.cex_sat_superset_hits),
-        ("cex cache: model reuse", s.cex_model_reuse_hits),
-        ("independence: constraints dropped", s.independence_dropped),
-        (
-            "independence: completion queries",
-            s.independence_completions,
-        ),
-        (
-            "independence: completed from recent models",
-            s.independence_recent_hits,
-        ),
-        ("ranges: queries rewritten", s.ranges_rewritten),
-        ("ranges: decided unsat", s.ranges_unsat),
-        ("enumerated", s.enumerated),
-        ("enumeration over budget", s.enumeration_over_budget),
-        ("boundary models", s.boundary_models),
-        ("backend queries", s.backend_queries),
-        ("backend time ms", s.backend_time.as_millis() as u64),
-        ("models validated", s.validated_models),
-    ]
-    .into_iter()
-    .chain(
-        // Only with --cross-check-solver, so that other reports keep their counters.
-        [
-            ("cross-check: answers compared", s.crosscheck_queries),
-            ("cross-check: disagreements", s.crosscheck_disagreements),
-            ("cross-check: not compared (unknown)", s.crosscheck_unknown),
-            ("cross-check: time ms", s.crosscheck_time.as_millis() as u64),
-        ]
-        .into_iter()
-        .filter(|_| s.crosscheck_queries + s.crosscheck_unknown > 0),
-    )
-    .chain(
-        // Only when a query went unanswered in its first try (`--defer-after`).
-        [
-            ("deferred branch sides", stats.deferral.deferred),
-            ("deferred: feasible", stats.deferral.feasible),
-            ("deferred: infeasible", stats.deferral.infeasible),
-            ("deferred: unknown", stats.deferral.unknown),
-            ("deferred path ends", stats.deferral.deferred_ends),
-            ("deferred: path ends retried", stats.deferral.ends_retried),
-            ("deferred: not retried", stats.deferral.left),
-            (
-                "deferred: retry time ms",
-                stats.deferral.retry_time.as_millis() as u64,
-            ),
-        ]
-        .into_iter()
-        .filter(|_| stats.deferral.any()),
-    )
+    ])
+    // The solver's, the cross-check's only with --cross-check-solver.
+    .chain(s.labelled())
+    // Only when a query went unanswered in its first try (`--defer-after`).
+    .chain(stats.deferral.labelled())
     .map(|(k, v)| (k.to_string(), v))
     // Only with --solver portfolio (named by the solver module).
     .chain(s.portfolio_counters())
@@ -1116,12 +1058,7 @@ fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::Exe
     if total.stop_reason.is_none() {
         total.stop_reason = other.stop_reason.clone();
     }
-    let (t, o) = (&mut total.constraints, &other.constraints);
-    t.decided_by_substitution += o.decided_by_substitution;
-    t.decided_by_ranges += o.decided_by_ranges;
-    t.implied_values += o.implied_values;
-    t.redundant += o.redundant;
-    t.decided_by_membership += o.decided_by_membership;
+    total.constraints.add(&other.constraints);
 }
 
 /// "coverage A: 14/16 lines (88%) in 2 functions": source lines reached on one side, over

@@ -134,7 +134,7 @@ impl Layer for ChainSolver {
     }
 
     fn add_stats(&self, stats: &mut SolverStats) {
-        stats.merge(&self.stats);
+        stats.add(&self.stats);
     }
 }
 

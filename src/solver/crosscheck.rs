@@ -159,7 +159,7 @@ impl Layer for CrossCheckingSolver {
     }
 
     fn add_stats(&self, stats: &mut SolverStats) {
-        stats.merge(&self.stats);
+        stats.add(&self.stats);
     }
 }
 

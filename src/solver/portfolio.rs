@@ -244,11 +244,11 @@ impl Solver for PortfolioSolver {
 
     fn stats(&self) -> SolverStats {
         let mut stats = self.first.solver.stats();
-        stats.merge(&self.second.solver.stats());
+        stats.add(&self.second.solver.stats());
         // The backends' times overlap in a race: the chain waited for the portfolio's own
         // (translation included), and each backend's is in `portfolio_time`.
         stats.backend_time = Duration::ZERO;
-        stats.merge(&self.stats);
+        stats.add(&self.stats);
         stats
     }
 
