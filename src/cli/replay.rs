@@ -203,7 +203,7 @@ fn replay_native_three(
                     ));
                 }
                 let status = match engine {
-                    Some(e) if e == run.agreement => {
+                    Some(e) if *e == run.agreement => {
                         format!("{} natively, as the engine found", run.agreement)
                     }
                     Some(e) => {

@@ -321,11 +321,11 @@ pub struct NativeRunner(
         dyn Fn(
                 &KTest,
                 PathVerdict,
-                Option<&str>,
+                Option<crate::report::Agreement>,
                 Duration,
                 &crate::stop::Stop,
                 &[PathBuf],
-            ) -> Option<bool>
+            ) -> crate::report::NativeReplay
             + Send
             + Sync,
     >,
@@ -394,7 +394,7 @@ pub(crate) fn conclude(
         .map(|(i, r)| (i, recorder.test_of(r)))
         .collect();
     written.sort_by_key(|(i, _)| (!examples.contains(&report.rows[*i].id), *i));
-    type Replayed = (usize, Option<rows::Replayed>, Option<bool>);
+    type Replayed = (usize, Option<rows::Replayed>, crate::report::NativeReplay);
     let replayed: Vec<Replayed> = {
         use rayon::prelude::*;
         let rows = &report.rows;
@@ -411,7 +411,7 @@ pub(crate) fn conclude(
                 {
                     native_replay(native, &confirm.stop, ktest, v)
                 }
-                _ => None,
+                _ => crate::report::NativeReplay::NotRun,
             };
             Ok((*i, verdict, native))
         };
@@ -435,12 +435,16 @@ pub(crate) fn conclude(
         if verdict.is_none() && confirm.stop.should_stop() {
             not_replayed.push(row.ktest.clone().unwrap_or_default());
         } else {
-            row.confirmed = Some(verdict.is_some_and(|v| v.agrees_with(row)));
+            row.confirmed = crate::report::Replay::of(verdict.is_some_and(|v| v.agrees_with(row)));
             row.native = native;
         }
     }
     notes.extend(native_note(confirm.native, &report.rows));
-    if report.rows.iter().any(|r| r.confirmed == Some(false)) {
+    if report
+        .rows
+        .iter()
+        .any(|r| r.confirmed == crate::report::Replay::NotConfirmed)
+    {
         notes.push(
             if !confirm.abstracted {
                 "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into()
@@ -481,14 +485,14 @@ fn native_replay(
     stop: &crate::stop::Stop,
     ktest: &KTest,
     replayed: &rows::Replayed,
-) -> Option<bool> {
+) -> crate::report::NativeReplay {
     if stop.should_stop() {
-        return None;
+        return crate::report::NativeReplay::NotRun;
     }
     let left = stop.deadline().map_or(NATIVE_TIMEOUT, |d| {
         d.saturating_duration_since(Instant::now())
     });
-    let (verdict, agreement) = (replayed.verdict.clone(), replayed.agreement.as_deref());
+    let (verdict, agreement) = (replayed.verdict.clone(), replayed.agreement);
     let timeout = left.min(NATIVE_TIMEOUT);
     (native.run.0)(ktest, verdict, agreement, timeout, stop, &native.binaries)
 }
@@ -499,12 +503,12 @@ fn native_replay(
 fn native_note(native: Option<&NativeConfirm>, rows: &[PathRow]) -> Option<String> {
     let native = native?;
     let (mut total, mut ran, mut agreed) = (0, 0, 0);
-    for row in rows.iter().filter(|r| r.confirmed == Some(true)) {
+    for row in rows.iter().filter(|r| r.confirmed.is_confirmed()) {
         if row.verdict == PathVerdict::Proved {
             continue;
         }
         total += 1;
-        if let Some(ok) = row.native {
+        if let Some(ok) = row.native.as_bool() {
             ran += 1;
             agreed += usize::from(ok);
         }
@@ -1162,7 +1166,7 @@ mod tests {
 
     fn row(verdict: PathVerdict, confirmed: Option<bool>) -> PathRow {
         PathRow {
-            confirmed,
+            confirmed: confirmed.into(),
             ..crate::report::tests::bare_row(1, verdict)
         }
     }

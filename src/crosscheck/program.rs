@@ -891,8 +891,7 @@ impl ProgramDriver {
                 class: None,
                 three: Some(ThreeWay {
                     result_c,
-                    agreement: "all agree".into(),
-                    odd: None,
+                    agreement: crate::report::Agreement::AllAgree,
                 }),
             }]);
         };
@@ -954,7 +953,8 @@ impl ProgramDriver {
                 &mut self.minimize_left,
             );
             let eq = pattern(ex, &model);
-            let (agreement, odd) = ThreeWay::agreement_of(eq[0], eq[1], eq[2]);
+            let agreement = crate::report::Agreement::of(eq[0], eq[1], eq[2]);
+            let odd = agreement.odd();
             let names = ["A", "B", "C"];
             // The pairs whose parts are named: the odd side against one of the others, or
             // every pair when all differ.
@@ -1015,8 +1015,7 @@ impl ProgramDriver {
                 class: Some(class),
                 three: Some(ThreeWay {
                     result_c,
-                    agreement: agreement.into(),
-                    odd: odd.map(String::from),
+                    agreement,
                 }),
             });
         }
