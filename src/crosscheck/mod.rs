@@ -7,6 +7,7 @@
 //! is replayed concretely in the engine before it is reported as confirmed (`replay`).
 
 mod assumptions;
+mod check;
 pub mod classes;
 pub mod float;
 pub mod globals;
@@ -22,11 +23,15 @@ mod setup;
 mod show;
 mod verdict;
 
-pub use setup::{Alias, BufferOffset, ParamSpec, Signature, BUFFER_ALIGN, OFFSET_SUFFIX};
+use check::tests_capped;
+pub use check::{
+    BufferOffset, FunctionCheck, BUFFER_ALIGN, DEFAULT_BUFFER_CAP, DEFAULT_TESTS_PER_KIND,
+};
+pub use setup::{Alias, ParamSpec, Signature, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
-use crate::exec::{ExecConfig, Executor, UbMode, WorkPool};
+use crate::exec::{ExecConfig, Executor, WorkPool};
 use crate::expr::ExprPool;
 use crate::ir::{Module, Side};
 use crate::ktest::KTest;
@@ -37,98 +42,6 @@ use rows::RowDriver;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The most bytes a parameter's buffer grows to by default (`--buffer-cap`).
-pub const DEFAULT_BUFFER_CAP: u32 = 256;
-
-/// What to check. Every field documents its default.
-#[derive(Clone, Debug)]
-pub struct FunctionCheck {
-    pub a_path: PathBuf,
-    pub b_path: PathBuf,
-    /// Entry point in A.
-    pub a_name: String,
-    /// Entry point in B (the same name as in A unless given as `f=g`).
-    pub b_name: String,
-    /// Bytes of the buffer behind a pointer parameter whose pointee is not a struct.
-    /// Default is 16.
-    pub buffer_size: u32,
-    /// The most bytes a buffer of `buffer_size` (or a flexible array member's) grows to
-    /// when a side reads or writes past it (`--buffer-cap`); a path that needs more is
-    /// unknown. Default is 256.
-    pub buffer_cap: u32,
-    /// Where buffers passed as plain pointers start within a 16-byte boundary
-    /// (`--buffer-offset`). Default is `None`: at the boundary.
-    pub buffer_offset: Option<setup::BufferOffset>,
-    /// Pointer parameters that point into one object, at offsets that are inputs
-    /// (`--alias`; empty: every plain pointer parameter). Default is `None`: each its own.
-    pub alias: Option<Vec<String>>,
-    /// Per-parameter buffer sizes (`--buffer-size name=N`), overriding `buffer_size`.
-    pub param_sizes: Vec<(String, u32)>,
-    /// Preconditions, in the `--assume` language. Default is none.
-    pub assumes: Vec<String>,
-    /// Compare the final contents of buffers as well as return values. Default is true.
-    pub compare_buffers: bool,
-    /// How mutable globals start. Default is [`globals::GlobalsMode::Symbolic`].
-    pub globals: globals::GlobalsMode,
-    /// When two floating-point return values count as equal. Default is bit-identical.
-    pub fp_equality: FpEquality,
-    /// What operations with undefined results give (`--ub`). Default is
-    /// [`UbMode::Report`]: a fresh value, and a path whose outcome depends on one is
-    /// undefined behaviour, not a verdict.
-    pub ub: UbMode,
-    pub exec: ExecConfig,
-    pub solver: SolverConfig,
-    /// Where tests and reports go. Default is `xcheck-out`.
-    pub out_dir: PathBuf,
-    /// The most `.ktest` files a kind of difference gets (`--tests-per-kind`; `None`, as
-    /// `--all-tests`: every one). Default is [`DEFAULT_TESTS_PER_KIND`].
-    pub tests_per_kind: Option<usize>,
-}
-
-/// The cap on a check's tests per kind: none for a shard (`--shard`), which writes every
-/// test, since `xcheck merge` chooses the tests over all the shards' rows, as one run does.
-fn tests_capped(check: &FunctionCheck) -> Option<usize> {
-    check.tests_per_kind.filter(|_| check.exec.shard.is_none())
-}
-
-/// The most `.ktest` files a kind of difference gets by default (`--tests-per-kind`): the
-/// rows beyond keep their inputs in the reports, and are replayed all the same.
-pub const DEFAULT_TESTS_PER_KIND: usize = 10;
-
-impl FunctionCheck {
-    pub fn new(a: &Path, b: &Path, a_name: &str, b_name: &str) -> Self {
-        FunctionCheck {
-            a_path: a.to_path_buf(),
-            b_path: b.to_path_buf(),
-            a_name: a_name.to_string(),
-            b_name: b_name.to_string(),
-            buffer_size: 16,
-            buffer_cap: DEFAULT_BUFFER_CAP,
-            buffer_offset: None,
-            alias: None,
-            param_sizes: Vec::new(),
-            assumes: Vec::new(),
-            compare_buffers: true,
-            globals: globals::GlobalsMode::default(),
-            fp_equality: FpEquality::default(),
-            ub: UbMode::Report,
-            exec: ExecConfig::default(),
-            solver: SolverConfig::default(),
-            out_dir: PathBuf::from("xcheck-out"),
-            tests_per_kind: Some(DEFAULT_TESTS_PER_KIND),
-        }
-    }
-}
-
-impl FunctionCheck {
-    /// The check with its `--ub` mode in the engine's configuration.
-    fn engine_ub(&self) -> FunctionCheck {
-        let mut check = self.clone();
-        check.exec.ub = self.ub;
-        check
-    }
-}
 
 /// The result of a check: the report, and the tests written.
 pub struct Outcome {
@@ -699,6 +612,54 @@ pub(crate) struct Explored {
     pub assumptions: Vec<String>,
 }
 
+/// What one exploration worker found, handed back when it ends; the first worker's absorbs
+/// the others'.
+struct WorkerFound {
+    stats: crate::exec::ExecStats,
+    solver_stats: crate::solver::SolverStats,
+    unsupported: Vec<String>,
+    coverage: Vec<Vec<bool>>,
+    live_at_end: usize,
+    /// Its rows, each with its path (branch decisions), in the order made.
+    rows: Vec<(Vec<u8>, PathRow)>,
+    /// The states it left when exploration stopped.
+    leftover: crate::exec::Leftover,
+}
+
+impl WorkerFound {
+    /// What `ex` found, with the `rows` its driver made (its solver is the caller's to free).
+    fn of(ex: &mut Executor<'_>, rows: rows::Rows) -> Self {
+        WorkerFound {
+            stats: ex.stats.clone(),
+            solver_stats: ex.solver.stats(),
+            unsupported: ex.unsupported.clone(),
+            coverage: ex.coverage.clone(),
+            live_at_end: ex.live_at_end,
+            rows: rows.into_parts(),
+            leftover: std::mem::take(&mut ex.leftover),
+        }
+    }
+
+    /// Adds what another worker found: counters summed, notes once, coverage joined.
+    fn absorb(&mut self, mut other: WorkerFound) {
+        self.leftover.append(&mut other.leftover);
+        merge_exec_stats(&mut self.stats, &other.stats);
+        self.solver_stats.add(&other.solver_stats);
+        for note in other.unsupported {
+            if !self.unsupported.contains(&note) {
+                self.unsupported.push(note);
+            }
+        }
+        for (mine, theirs) in self.coverage.iter_mut().zip(other.coverage) {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m |= t;
+            }
+        }
+        self.live_at_end = self.live_at_end.max(other.live_at_end);
+        self.rows.extend(other.rows);
+    }
+}
+
 /// Frees a worker's solver (its backend's terms, its caches: a large heap after a long
 /// run) on a thread of its own, so that the check goes on to its reports at once.
 fn free_later(solver: Box<dyn crate::solver::Solver>) {
@@ -795,15 +756,7 @@ where
                         ex.fork_log = fork_log;
                         let mut driver = record::Recording::new(make_driver(), recorder);
                         ex.run_worker(Vec::new(), &mut driver, Some(work));
-                        let found = (
-                            ex.stats.clone(),
-                            ex.solver.stats(),
-                            ex.unsupported.clone(),
-                            ex.coverage.clone(),
-                            ex.live_at_end,
-                            driver.inner.into_rows().into_parts(),
-                            std::mem::take(&mut ex.leftover),
-                        );
+                        let found = WorkerFound::of(&mut ex, driver.inner.into_rows());
                         free_later(ex.solver);
                         found
                     })
@@ -818,31 +771,20 @@ where
         done.set();
         others
     });
-    let mut solver_stats = ex.solver.stats();
-    let mut stats = ex.stats.clone();
-    let mut unsupported = ex.unsupported.clone();
-    let mut coverage = ex.coverage.clone();
-    let mut live_at_end = ex.live_at_end;
-    let mut leftover = std::mem::take(&mut ex.leftover);
+    let mut found = WorkerFound::of(&mut ex, driver.inner.into_rows());
     free_later(ex.solver);
-    let mut keyed = driver.inner.into_rows().into_parts();
-    for (s, ss, u, cov, live, rows, mut left) in others {
-        leftover.append(&mut left);
-        merge_exec_stats(&mut stats, &s);
-        solver_stats.add(&ss);
-        for note in u {
-            if !unsupported.contains(&note) {
-                unsupported.push(note);
-            }
-        }
-        for (mine, theirs) in coverage.iter_mut().zip(cov) {
-            for (m, t) in mine.iter_mut().zip(theirs) {
-                *m |= t;
-            }
-        }
-        live_at_end = live_at_end.max(live);
-        keyed.extend(rows);
+    for other in others {
+        found.absorb(other);
     }
+    let WorkerFound {
+        stats,
+        solver_stats,
+        unsupported,
+        coverage,
+        live_at_end,
+        rows: mut keyed,
+        leftover,
+    } = found;
     // Rows in path order, whatever order the paths were explored in.
     keyed.sort_by(|x, y| x.0.cmp(&y.0));
     parting::mark(&mut keyed, ex.module, &ex.fork_log);
