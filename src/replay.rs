@@ -183,7 +183,7 @@ pub fn native_agrees(a: &NativeRun, b: &NativeRun, compare: Compare, verdict: Pa
 /// Runs binaries `a` and `b` on the test at `path` (each at most `timeout`, and until
 /// `stop` says to stop); `divergent` says whether the engine
 /// reported it as a divergence.
-pub fn replay_native(
+pub fn native_replay_pair(
     path: &Path,
     (a, b): (&Path, &Path),
     compare: Compare,
@@ -227,7 +227,7 @@ pub struct NativeThree {
 
 /// Runs the three binaries `bins` (A, B, C) on the test at `path`: `Err` of the reason when
 /// the test cannot run natively.
-pub fn replay_native_three(
+pub fn native_replay_three(
     path: &Path,
     bins: &[PathBuf],
     compare: Compare,

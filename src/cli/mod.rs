@@ -17,7 +17,7 @@ mod replay;
 
 use crate::config::{parse_fail_on, FailOn, MAX_BUFFER_CAP};
 use crate::crosscheck::program::ProgramCheck;
-use crate::crosscheck::{check_functions, replay_file, FunctionCheck};
+use crate::crosscheck::{check_functions, engine_replay_file, FunctionCheck};
 use crate::env_options::EnvOptions;
 use crate::error::Error;
 use crate::exec::{Deferral, ExecConfig, MergeMode, SearchKind};
@@ -499,7 +499,7 @@ fn query(args: QueryArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
         querylog::backends_of(&args.solver).map_err(|m| usage(format!("--solver: {m}")))?;
     let timeout = parse_limit("--timeout", &args.timeout)?;
     let (report, mismatch) =
-        querylog::replay_file(&args.log, &backends, timeout, stop).map_err(usage)?;
+        querylog::replay_query_log(&args.log, &backends, timeout, stop).map_err(usage)?;
     print!("{report}");
     if stop.interrupted() {
         return Ok(3);
@@ -559,7 +559,7 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
             .map_err(clap_exit)
             .and_then(|mut a| {
                 a.stop = stop.clone();
-                replay::replay(a)
+                replay::run(a)
             }),
         _ => {
             let (args, env) = split_env(args);

@@ -4,7 +4,7 @@
 //! Per path: A runs to its end; its return value and the final bytes of every buffer passed
 //! to it are kept; B then runs from fresh buffers holding the same symbolic bytes, under A's
 //! path condition; the path's verdict compares the two (`verdict`). Every divergence found
-//! is replayed concretely in the engine before it is reported as confirmed (`replay`).
+//! is replayed concretely in the engine before it is reported as confirmed (`engine_replay`).
 
 mod assumptions;
 mod check;
@@ -115,7 +115,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let confirm = Confirm {
         stop: replay_check.exec.stop.clone(),
         replay: &|ktest| {
-            let verdict = replay(module, &replay_check, &signature, ktest)?;
+            let verdict = engine_replay(module, &replay_check, &signature, ktest)?;
             Ok(verdict.map(|verdict| rows::Replayed {
                 verdict,
                 agreement: None,
@@ -872,7 +872,7 @@ impl Explored {
 
 /// Runs both sides concretely on the inputs of `ktest` and returns the verdict of that
 /// single path (`None` if the replay itself could not finish).
-pub fn replay(
+pub fn engine_replay(
     module: &Module,
     check: &FunctionCheck,
     signature: &Signature,
@@ -910,7 +910,7 @@ fn undefined_values(ktest: &KTest) -> Option<Arc<Vec<Vec<u8>>>> {
 }
 
 /// Replays a `.ktest` file against a pair and returns the per-side results as text.
-pub fn replay_file(
+pub fn engine_replay_file(
     check: &FunctionCheck,
     ktest_path: &Path,
 ) -> Result<(PathVerdict, String, String)> {

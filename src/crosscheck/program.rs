@@ -431,7 +431,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     );
     let confirm = super::Confirm {
         stop: replay_check.exec.stop.clone(),
-        replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),
+        replay: &|ktest| Ok(engine_replay(&module, &entries, &replay_check, ktest)),
         abstracted: false,
         native: native.as_ref(),
     };
@@ -460,7 +460,7 @@ fn test_of(check: &ProgramCheck, row: &PathRow) -> KTest {
 }
 
 /// Replays a test concretely in the engine: the verdict of its single path, if decided.
-fn replay(
+fn engine_replay(
     module: &Module,
     entries: &Entries,
     check: &ProgramCheck,
