@@ -8,6 +8,7 @@
 pub mod assume;
 pub mod cc;
 pub mod cli;
+pub mod cmd;
 pub mod config;
 pub mod counters;
 pub mod crosscheck;

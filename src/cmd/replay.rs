@@ -2,7 +2,16 @@
 //! and program tests), or natively on binaries (`--native`: `xcheck cc` builds of whole
 //! programs, two or three of them, or a generated driver around the two functions).
 
-use super::*;
+use crate::cli::{
+    apply_params, function_names, parse_compare, parse_duration, usage, Exit, ReplayArgs,
+};
+use crate::crosscheck::program::ProgramCheck;
+use crate::crosscheck::{engine_replay_file, FunctionCheck};
+use crate::error::Error;
+use crate::ktest::KTest;
+use crate::report::console;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 pub(super) fn run(args: ReplayArgs) -> Result<i32, Exit> {
     // Options are checked before anything is read.
