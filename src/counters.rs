@@ -1,7 +1,9 @@
 //! Counter structs declared once: [`counters!`] takes a struct whose fields are counters,
 //! each with its report label if a report shows it, and derives the fields, their sum
 //! (`add`, one worker's or layer's counters onto another's) and the labelled rows a report
-//! shows (`labelled`, in declaration order). Adding a counter is one line of the table.
+//! shows (`labelled`, in declaration order). Adding a counter is one line of the table. A
+//! field that is not summed says how it is combined instead (`[max]`, `[first]`,
+//! `[not_added]`, functions of this module).
 //!
 //! A leaf: it imports nothing of the crate.
 
@@ -43,6 +45,36 @@ impl Shown for Duration {
     }
 }
 
+impl Shown for usize {
+    fn shown(&self) -> u64 {
+        *self as u64
+    }
+}
+
+/// Counts per key (a system call's number…): summed key by key.
+impl<K: Ord + Clone> Counter for std::collections::BTreeMap<K, u64> {
+    fn add(&mut self, other: &Self) {
+        for (key, count) in other {
+            *self.entry(key.clone()).or_insert(0) += count;
+        }
+    }
+}
+
+/// `[max]`: the larger of the two (a peak, such as the most live states).
+pub fn max<T: Ord + Copy>(a: &mut T, b: &T) {
+    *a = (*a).max(*b);
+}
+
+/// `[first]`: the first one given (a reason, such as why exploration stopped).
+pub fn first<T: Clone>(a: &mut Option<T>, b: &Option<T>) {
+    if a.is_none() {
+        *a = b.clone();
+    }
+}
+
+/// `[not_added]`: the first worker's alone (a time the workers spent together).
+pub fn not_added<T>(_: &mut T, _: &T) {}
+
 impl<T: Counter, const N: usize> Counter for [T; N] {
     fn add(&mut self, other: &Self) {
         for (a, b) in self.iter_mut().zip(other) {
@@ -53,15 +85,29 @@ impl<T: Counter, const N: usize> Counter for [T; N] {
 
 /// Declares a struct of counters (see the module's documentation). A field is
 /// `name: Type`, or `name: Type = "label"` when reports show it, or
-/// `name: Type = "label" if method` when they show it only while `self.method()` holds.
-/// Every field's type is a [`Counter`]; a labelled one is [`Shown`] too.
+/// `name: Type = "label" if method` when they show it only while `self.method()` holds;
+/// `= [nested]` shows the labelled rows of a field that is itself a struct of counters there.
+/// `name: Type [how]` combines the field with `how` (a function of this module) instead of
+/// adding it. Every other field's type is a [`Counter`]; a labelled one is [`Shown`] too.
 macro_rules! counters {
+    (@add $a:expr, $b:expr) => {
+        $crate::counters::Counter::add(&mut $a, &$b)
+    };
+    (@add $a:expr, $b:expr, $how:ident) => {
+        $crate::counters::$how(&mut $a, &$b)
+    };
+    (@rows $rows:ident, $value:expr, [nested]) => {
+        $rows.extend($value.labelled())
+    };
+    (@rows $rows:ident, $value:expr, $label:literal) => {
+        $rows.push(($label, $crate::counters::Shown::shown(&$value)))
+    };
     (
         $(#[$meta:meta])*
         pub struct $name:ident {
             $(
                 $(#[$fmeta:meta])*
-                $field:ident: $ty:ty $(= $label:literal $(if $shown:ident)?)?,
+                $field:ident: $ty:ty $([$how:ident])? $(= $label:tt $(if $shown:ident)?)?,
             )*
         }
     ) => {
@@ -76,7 +122,7 @@ macro_rules! counters {
         impl $name {
             /// Adds every counter of `other` to `self`.
             pub fn add(&mut self, other: &Self) {
-                $( $crate::counters::Counter::add(&mut self.$field, &other.$field); )*
+                $( $crate::counters::counters!(@add self.$field, other.$field $(, $how)?); )*
             }
 
             /// The counters a report shows, with their labels, in declaration order.
@@ -85,7 +131,7 @@ macro_rules! counters {
                 let mut rows = Vec::new();
                 $($(
                     if true $(&& self.$shown())? {
-                        rows.push(($label, $crate::counters::Shown::shown(&self.$field)));
+                        $crate::counters::counters!(@rows rows, self.$field, $label);
                     }
                 )?)*
                 rows
@@ -119,7 +165,9 @@ mod tests {
             hidden: u64,
             time: Duration = "time ms" if timed,
             pair: [u64; 2],
-            inner: Inner,
+            inner: Inner = [nested],
+            peak: usize [max] = "peak",
+            why: Option<&'static str> [first],
         }
     }
 
@@ -137,19 +185,48 @@ mod tests {
             time: Duration::from_millis(3),
             pair: [4, 5],
             inner: Inner { hits: 6 },
+            peak: 7,
+            why: None,
         };
         let mut sum = one;
-        sum.add(&one);
+        sum.add(&Sample {
+            why: Some("second"),
+            ..one
+        });
+        sum.add(&Sample {
+            why: Some("third"),
+            ..one
+        });
+        sum.add(&Sample {
+            plain: 0,
+            hidden: 0,
+            time: Duration::ZERO,
+            pair: [0, 0],
+            inner: Inner { hits: 0 },
+            peak: 9,
+            why: None,
+        });
         let expected = Sample {
-            plain: 2,
-            hidden: 4,
-            time: Duration::from_millis(6),
-            pair: [8, 10],
-            inner: Inner { hits: 12 },
+            plain: 3,
+            hidden: 6,
+            time: Duration::from_millis(9),
+            pair: [12, 15],
+            inner: Inner { hits: 18 },
+            peak: 9,
+            why: Some("second"),
         };
         assert_eq!(sum, expected);
-        assert_eq!(sum.labelled(), [("plain", 2), ("time ms", 6)]);
-        assert_eq!(Sample::default().labelled(), [("plain", 0)]);
-        assert_eq!(sum.inner.labelled(), [("inner hits", 12)]);
+        let rows = [
+            ("plain", 3),
+            ("time ms", 9),
+            ("inner hits", 18),
+            ("peak", 9),
+        ];
+        assert_eq!(sum.labelled(), rows);
+        let rows = [("plain", 0), ("inner hits", 0), ("peak", 0)];
+        assert_eq!(Sample::default().labelled(), rows);
+        let mut calls = std::collections::BTreeMap::from([(1, 2)]);
+        calls.add(&std::collections::BTreeMap::from([(1, 3), (4, 5)]));
+        assert_eq!(calls, std::collections::BTreeMap::from([(1, 5), (4, 5)]));
     }
 }

@@ -643,7 +643,7 @@ impl WorkerFound {
     /// Adds what another worker found: counters summed, notes once, coverage joined.
     fn absorb(&mut self, mut other: WorkerFound) {
         self.leftover.append(&mut other.leftover);
-        merge_exec_stats(&mut self.stats, &other.stats);
+        self.stats.add(&other.stats);
         self.solver_stats.add(&other.solver_stats);
         for note in other.unsupported {
             if !self.unsupported.contains(&note) {
@@ -957,54 +957,17 @@ pub fn signature_of(check: &FunctionCheck) -> Result<Signature> {
 
 /// The counters reported with a check: what each layer answered, what reached the backend.
 fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats) -> Vec<(String, u64)> {
-    [
-        ("instructions", stats.instructions),
-        ("forks", stats.forks),
-        ("live states (max)", stats.live_states_max as u64),
-        ("states dropped for memory", stats.dropped_for_memory),
-    ]
-    .into_iter()
-    .chain(stats.merging.labelled())
-    .chain(stats.constraints.labelled())
-    .chain([
-        ("symbolic sizes split by value", stats.value_splits),
-        (
-            "branch sides answered by the path's model",
-            stats.model_hits,
-        ),
-    ])
-    // The solver's, the cross-check's only with --cross-check-solver.
-    .chain(s.labelled())
-    // Only when a query went unanswered in its first try (`--defer-after`).
-    .chain(stats.deferral.labelled())
-    .map(|(k, v)| (k.to_string(), v))
-    // Only with --solver portfolio (named by the solver module).
-    .chain(s.portfolio_counters())
-    .collect()
-}
-
-/// Adds a worker's counters to the totals.
-fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::ExecStats) {
-    total.instructions += other.instructions;
-    total.forks += other.forks;
-    total.paths += other.paths;
-    total.model_hits += other.model_hits;
-    total.live_states_max = total.live_states_max.max(other.live_states_max);
-    total.dropped_for_memory += other.dropped_for_memory;
-    total.value_splits += other.value_splits;
-    total.strict_outputs += other.strict_outputs;
-    total.merging.add(&other.merging);
-    total.deferral.add(&other.deferral);
-    for (n, count) in &other.unmodelled_syscalls {
-        *total.unmodelled_syscalls.entry(*n).or_insert(0) += count;
-    }
-    for (n, count) in &other.pinned_reads {
-        *total.pinned_reads.entry(*n).or_insert(0) += count;
-    }
-    if total.stop_reason.is_none() {
-        total.stop_reason = other.stop_reason.clone();
-    }
-    total.constraints.add(&other.constraints);
+    stats
+        .labelled()
+        .into_iter()
+        // The solver's, the cross-check's only with --cross-check-solver.
+        .chain(s.labelled())
+        // Only when a query went unanswered in its first try (`--defer-after`).
+        .chain(stats.deferral.labelled())
+        .map(|(k, v)| (k.to_string(), v))
+        // Only with --solver portfolio (named by the solver module).
+        .chain(s.portfolio_counters())
+        .collect()
 }
 
 /// "coverage A: 14/16 lines (88%) in 2 functions": source lines reached on one side, over
