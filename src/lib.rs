@@ -3,12 +3,16 @@
 //! The stages, in data-flow order: `load` (read and link bitcode) → `lower` (to the
 //! engine's `ir`) → `exec` (symbolic execution over `expr` values, with the `solver`
 //! chain) → `crosscheck` (per-path verdicts) → `ktest` and `report` (files people and
-//! tools read); `native` replays whole-program tests on native binaries. `cli` turns arguments into a configuration; `main.rs` only calls it.
+//! tools read); `native` replays whole-program tests on native binaries. `cli` turns
+//! arguments into a configuration and `cmd` runs each command with it; `main.rs` only calls
+//! `cmd`.
 
 pub mod assume;
 pub mod cc;
 pub mod cli;
+pub mod cmd;
 pub mod config;
+pub mod counters;
 pub mod crosscheck;
 pub mod env_options;
 pub mod error;

@@ -8,14 +8,14 @@ fn main() {
     let stop = xcheck::stop::Stop::new();
     if let Err(e) = install_signal_handlers(stop.flag()) {
         eprintln!("xcheck: error: cannot install signal handlers: {e}");
-        std::process::exit(xcheck::cli::EXIT_ERROR);
+        std::process::exit(xcheck::error::EXIT_ERROR);
     }
     // Bitcode is parsed first by a child process running this binary, so that LLVM's reader
     // aborting on a corrupt file cannot take xcheck down (src/load/isolate.rs).
     if let Ok(exe) = std::env::current_exe() {
         xcheck::load::parse_in_child(exe);
     }
-    let code = xcheck::cli::main_with_stop(std::env::args_os().collect(), stop);
+    let code = xcheck::cmd::main_with_stop(std::env::args_os().collect(), stop);
     std::process::exit(code);
 }
 

@@ -7,7 +7,7 @@ use crate::crosscheck::{FunctionCheck, NativeDiffer, NativeFunctions, NativeRunn
 use crate::error::{Error, Result};
 use crate::ktest::KTest;
 use crate::native::{NativeEnv, NativeRun, ReplayError};
-use crate::report::{PathVerdict, ThreeWay};
+use crate::report::{Agreement, NativeReplay, PathVerdict};
 use crate::stop::Stop;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -128,28 +128,13 @@ pub fn native_runner(compare: Compare) -> NativeRunner {
     NativeRunner(Arc::new(
         move |ktest: &KTest,
               verdict: PathVerdict,
-              agreement: Option<&str>,
+              agreement: Option<Agreement>,
               timeout: Duration,
               stop: &Stop,
               bins: &[PathBuf]| {
-            let env = crate::native::env_of(ktest).ok()?;
-            // One side out of time decides: the others are not run (each would wait as
-            // long again past the check's limit).
-            let mut runs = Vec::with_capacity(bins.len());
-            for bin in bins {
-                let run = crate::native::run_native(bin, &env, timeout, stop).ok()?;
-                if run.timed_out {
-                    return None;
-                }
-                runs.push(run);
-            }
-            Some(match runs.as_slice() {
-                [a, b] => native_agrees(a, b, compare, verdict),
-                _ if verdict == PathVerdict::ErrorBoth => runs
-                    .iter()
-                    .all(|r| r.signal.is_some() && !crate::native::differ(r, &runs[0], compare)),
-                _ => agreement == Some(agreement_of_runs(&runs, compare)),
-            })
+            NativeReplay::from(native_answer(
+                ktest, verdict, agreement, timeout, stop, bins, compare,
+            ))
         },
     ))
 }
@@ -182,6 +167,37 @@ pub fn native_functions() -> NativeFunctions {
     }))
 }
 
+/// Whether the native executables `bins` do on `ktest` what the engine said of it (its
+/// `verdict`, and for three its `agreement`); `None` when they cannot run it in `timeout`.
+fn native_answer(
+    ktest: &KTest,
+    verdict: PathVerdict,
+    agreement: Option<Agreement>,
+    timeout: Duration,
+    stop: &Stop,
+    bins: &[PathBuf],
+    compare: Compare,
+) -> Option<bool> {
+    let env = crate::native::env_of(ktest).ok()?;
+    // One side out of time decides: the others are not run (each would wait as
+    // long again past the check's limit).
+    let mut runs = Vec::with_capacity(bins.len());
+    for bin in bins {
+        let run = crate::native::run_native(bin, &env, timeout, stop).ok()?;
+        if run.timed_out {
+            return None;
+        }
+        runs.push(run);
+    }
+    Some(match runs.as_slice() {
+        [a, b] => native_agrees(a, b, compare, verdict),
+        _ if verdict == PathVerdict::ErrorBoth => runs
+            .iter()
+            .all(|r| r.signal.is_some() && !crate::native::differ(r, &runs[0], compare)),
+        _ => agreement == Some(agreement_of_runs(&runs, compare)),
+    })
+}
+
 /// Whether two native runs show what the engine said of a test: a difference when they
 /// differ; failures of both sides when both were killed, by the same signal.
 pub fn native_agrees(a: &NativeRun, b: &NativeRun, compare: Compare, verdict: PathVerdict) -> bool {
@@ -195,7 +211,7 @@ pub fn native_agrees(a: &NativeRun, b: &NativeRun, compare: Compare, verdict: Pa
 /// Runs binaries `a` and `b` on the test at `path` (each at most `timeout`, and until
 /// `stop` says to stop); `divergent` says whether the engine
 /// reported it as a divergence.
-pub fn replay_native(
+pub fn native_replay_pair(
     path: &Path,
     (a, b): (&Path, &Path),
     compare: Compare,
@@ -223,10 +239,10 @@ pub fn replay_native(
     })
 }
 
-/// Which of three native runs agree (`C differs`, as [`ThreeWay::agreement_of`] says).
-fn agreement_of_runs(runs: &[NativeRun], compare: Compare) -> &'static str {
+/// Which of three native runs agree (`C differs`…).
+fn agreement_of_runs(runs: &[NativeRun], compare: Compare) -> Agreement {
     let same = |x: usize, y: usize| !crate::native::differ(&runs[x], &runs[y], compare);
-    ThreeWay::agreement_of(same(0, 1), same(0, 2), same(1, 2)).0
+    Agreement::of(same(0, 1), same(0, 2), same(1, 2))
 }
 
 /// What the native replay of a three-way test showed.
@@ -234,12 +250,12 @@ pub struct NativeThree {
     pub env: NativeEnv,
     pub runs: Vec<NativeRun>,
     /// Which sides agree natively.
-    pub agreement: &'static str,
+    pub agreement: Agreement,
 }
 
 /// Runs the three binaries `bins` (A, B, C) on the test at `path`: `Err` of the reason when
 /// the test cannot run natively.
-pub fn replay_native_three(
+pub fn native_replay_three(
     path: &Path,
     bins: &[PathBuf],
     compare: Compare,
@@ -268,7 +284,7 @@ pub fn replay_native_three(
 
 /// Which sides agree on each test, by test name, as the `report.json` beside `test` (a
 /// test or a directory) says for a three-way check's rows; `None` without a readable report.
-pub fn three_way_agreements(test: &Path) -> Option<std::collections::HashMap<String, String>> {
+pub fn three_way_agreements(test: &Path) -> Option<std::collections::HashMap<String, Agreement>> {
     let dir = if test.is_dir() {
         test.to_path_buf()
     } else {

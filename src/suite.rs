@@ -338,8 +338,8 @@ fn native_counts(row: &mut SuiteRow, report: &Report, (a, b): (&Path, &Path), ou
         return;
     }
     for r in &report.rows {
-        if r.verdict.is_difference() && r.confirmed == Some(true) {
-            if let Some(reproduced) = r.native {
+        if r.verdict.is_difference() && r.confirmed.is_confirmed() {
+            if let Some(reproduced) = r.native.as_bool() {
                 row.native_replayed += 1;
                 row.native_confirmed += usize::from(reproduced);
             }

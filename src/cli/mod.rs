@@ -1,5 +1,7 @@
-//! The command line: the only reader of arguments. Raw arguments are parsed by clap, then
-//! validated into the library's configuration types; errors become one line and exit 2.
+//! The command line: the only reader of arguments. Raw arguments are parsed by clap
+//! ([`parse`] gives the [`Command`]), then validated into the library's configuration types
+//! by the helpers here, which the commands' bodies (`cmd/`) call; errors become one line and
+//! exit 2.
 //!
 //! ```text
 //! xcheck A.bc B.bc --function f[=g] [options]   check a function pair
@@ -13,26 +15,15 @@
 //! xcheck replay DIR --native A B [--function f[=g]]   confirm tests natively
 //! ```
 
-mod replay;
-
-use crate::config::{parse_fail_on, FailOn, MAX_BUFFER_CAP};
-use crate::crosscheck::program::ProgramCheck;
-use crate::crosscheck::{check_functions, replay_file, FunctionCheck};
-use crate::env_options::EnvOptions;
+use crate::config::MAX_BUFFER_CAP;
+use crate::crosscheck::FunctionCheck;
 use crate::error::Error;
 use crate::exec::{Deferral, ExecConfig, MergeMode, SearchKind};
-use crate::gate;
-use crate::ktest::KTest;
-use crate::report::json::{JsonLine, Mode};
-use crate::report::progress::Bar;
-use crate::report::{console, render_table, render_table_limited, TERMINAL_ROWS};
 use crate::solver::SolverConfig;
 use clap::{Args, Parser};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-pub use crate::error::EXIT_ERROR;
 
 /// The most exploration threads `-j` starts (each has its own stack and solver).
 const MAX_JOBS: usize = 256;
@@ -47,88 +38,88 @@ const MAX_MEMORY_MIB: u64 = 16 << 20;
     about = "Prove two LLVM bitcode implementations equivalent, or show where they differ"
 )]
 #[command(after_help = check_help())]
-struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
     #[arg(required_unless_present = "config")]
-    a: Option<PathBuf>,
+    pub(crate) a: Option<PathBuf>,
     /// Bitcode of the implementation to check against it (side B).
     #[arg(required_unless_present = "config")]
-    b: Option<PathBuf>,
+    pub(crate) b: Option<PathBuf>,
     /// Whole programs only: a third program (side C), for a three-way check (which sides
     /// agree, and the odd one out).
-    c: Option<PathBuf>,
+    pub(crate) c: Option<PathBuf>,
     /// The function to compare: `f` on both sides, or `f=g` for f in A and g in B.
     #[arg(long, conflicts_with_all = ["all_functions", "config"])]
-    function: Option<String>,
+    pub(crate) function: Option<String>,
     /// Check every function defined in both modules with the same name and signature.
     #[arg(long = "all-functions", conflicts_with = "config")]
-    all_functions: bool,
+    pub(crate) all_functions: bool,
     /// With --all-functions: only functions matching this glob (repeatable).
     #[arg(long, value_name = "GLOB", requires = "all_functions")]
-    include: Vec<String>,
+    pub(crate) include: Vec<String>,
     /// With --all-functions: leave out functions matching this glob (repeatable).
     #[arg(long, value_name = "GLOB", requires = "all_functions")]
-    exclude: Vec<String>,
+    pub(crate) exclude: Vec<String>,
     /// Pairs, functions, preconditions and limits from a TOML file.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["a", "b"])]
-    config: Option<PathBuf>,
+    pub(crate) config: Option<PathBuf>,
     /// Outcomes that fail the run: any of diverged, error, unknown (comma-separated), or none.
     /// Given, the exit code is 1 when a check fails the policy and 0 otherwise.
     #[arg(long = "fail-on", value_name = "LIST")]
-    fail_on: Option<String>,
+    pub(crate) fail_on: Option<String>,
     /// Write a JUnit XML report (one test case per function) to this file.
     #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
+    pub(crate) junit: Option<PathBuf>,
     /// Print one JSON object per check on stdout instead of tables (one schema for every
     /// mode: docs/json.md).
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     #[command(flatten)]
-    params: ParamArgs,
+    pub(crate) params: ParamArgs,
     #[command(flatten)]
-    engine: EngineArgs,
+    pub(crate) engine: EngineArgs,
     /// Whole programs: argv[0] of both programs (default: the name both files share, as `wc`
     /// for busybox-wc.bc and coreutils-wc.bc; else A's file name up to its first dot).
     #[arg(long, value_name = "NAME")]
-    argv0: Option<String>,
+    pub(crate) argv0: Option<String>,
     /// Whole programs: what must agree, from stdout, stderr, exit, files (the files the
     /// programs create, change or remove), comma-separated.
     #[arg(long, value_name = "LIST", default_value = "stdout,exit,files")]
-    compare: String,
+    pub(crate) compare: String,
     /// Whole programs: do not compare exit statuses.
     #[arg(long = "ignore-exit-code")]
-    ignore_exit_code: bool,
+    pub(crate) ignore_exit_code: bool,
     /// Whole programs: compare outputs line by line as words, ignoring how many spaces and
     /// tabs separate them (column padding of `wc`, `ls`…).
     #[arg(long = "ignore-spacing")]
-    ignore_spacing: bool,
+    pub(crate) ignore_spacing: bool,
     /// Directory for tests and reports.
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-out")]
-    output_dir: PathBuf,
+    pub(crate) output_dir: PathBuf,
     /// The most .ktest files a kind of difference gets, its example first (default 10): the
     /// reports still count and list every row with its inputs, every test is replayed, and
     /// the reports say how many files were not written.
     #[arg(long = "tests-per-kind", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    tests_per_kind: Option<u32>,
+    pub(crate) tests_per_kind: Option<u32>,
     /// Write a .ktest file for every difference and failure (no --tests-per-kind cap).
     #[arg(long = "all-tests", conflicts_with = "tests_per_kind")]
-    all_tests: bool,
+    pub(crate) all_tests: bool,
     /// Explore shard K of N (K from 1): a deterministic part of the run, the same whatever
     /// machine runs it; `xcheck merge` joins the N output directories into the report one
     /// run gives. `auto` or `auto/N` read the batch engine's variables (Slurm arrays,
     /// Kubernetes indexed jobs, GitLab, Buildkite, XCHECK_SHARD=K/N).
     #[arg(long, value_name = "K/N|auto[/N]")]
-    shard: Option<String>,
+    pub(crate) shard: Option<String>,
     /// With --shard: split a check's exploration tree once it has N live states per shard
     /// (default 16); more balance the shards better and repeat more work in each. Every
     /// shard of a run must be given the same value.
     #[arg(long = "shard-frontier", value_name = "N", requires = "shard")]
-    shard_frontier: Option<usize>,
+    pub(crate) shard_frontier: Option<usize>,
 }
 
 /// The end of `xcheck --help`: the environment options with their limits
 /// (`env_options.rs`), the other commands, the exit codes.
-fn check_help() -> String {
+pub(crate) fn check_help() -> String {
     use crate::env_options::{EnvOptions, MAX_SYM_ARGS_RANGE, MAX_SYM_FILES, MAX_SYM_LEN};
     format!(
         "Whole programs (A and B built with `xcheck cc`, or program-only bitcode built for musl, which is linked with the bundled musl; no --function): the symbolic environment is given with KLEE's options, anywhere on the command line: --sym-arg N, --sym-args MIN MAX N, --sym-files NUM N, --sym-stdin N, --max-fail N (at most {MAX_SYM_ARGS_RANGE} arguments, {MAX_SYM_FILES} files, {MAX_SYM_LEN} bytes each); program arguments go after `--` (where --sym-* options may be mixed in, in order). Default: {}.\nOther commands: `xcheck cc CLANG-ARGS`, `xcheck run HARNESS.bc`, `xcheck show TEST.ktest`, `xcheck query LOG`, `xcheck replay TEST.ktest|DIR A.bc B.bc [--function f]`, `xcheck replay DIR --native A B [--function f]`, `xcheck suite DIR [-- CHECK OPTIONS]` (every utility of a suite, one table), `xcheck merge DIR… -o OUT`.\nExit codes: 0 equivalent (every path proved, exploration complete), 1 divergence, 2 usage or input error, 3 inconclusive.",
@@ -139,7 +130,7 @@ fn check_help() -> String {
 /// Takes the environment options (`env_options.rs`) and everything after `--` out of a
 /// check's command line, keeping their order (it decides the order of the program's
 /// arguments).
-fn split_env(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
+pub(crate) fn split_env(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
     let mut rest = Vec::new();
     let mut env = Vec::new();
     let mut it = args.into_iter();
@@ -169,7 +160,7 @@ fn split_env(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
 /// the default time limit and passed `--max-time 90` to the programs), so a usage error
 /// naming them. `--help` and `--version` stay the programs' (crosschecking their help text
 /// is a real use), and so does every option xcheck does not define.
-fn misplaced_options(env: &[String]) -> Result<(), Exit> {
+pub(crate) fn misplaced_options(env: &[String]) -> Result<(), Exit> {
     use clap::CommandFactory;
     let command = CheckArgs::command();
     let ours: Vec<&str> = command
@@ -196,52 +187,52 @@ fn misplaced_options(env: &[String]) -> Result<(), Exit> {
 }
 
 #[derive(Args, Debug, Clone)]
-struct ParamArgs {
+pub(crate) struct ParamArgs {
     /// Size in bytes of the buffer behind a pointer parameter (`N`, or `name=N` for one
     /// parameter). Struct pointees get their own size. Default 16.
     #[arg(long = "buffer-size", value_name = "N|NAME=N")]
-    buffer_size: Vec<String>,
+    pub(crate) buffer_size: Vec<String>,
     /// The most bytes a buffer of `--buffer-size N` grows to when a side reads or writes
     /// past its end (a caller may pass a bigger one); a path that needs more is unknown.
     /// `--buffer-size NAME=N` and a pointee's type fix a size. Default 256, at most 65536.
     #[arg(long = "buffer-cap", value_name = "N")]
-    buffer_cap: Option<u32>,
+    pub(crate) buffer_cap: Option<u32>,
     /// Where a buffer passed as a plain pointer starts within a 16-byte boundary: `any`
     /// (an input, so code whose path depends on the alignment runs each way) or an offset
     /// from 0 to 15. Default: at the boundary.
     #[arg(long = "buffer-offset", value_name = "any|K")]
-    buffer_offset: Option<crate::crosscheck::BufferOffset>,
+    pub(crate) buffer_offset: Option<crate::crosscheck::BufferOffset>,
     /// Explore aliasing: the named pointer parameters (comma-separated; all plain pointer
     /// parameters when none are named) point into one object, each at an offset that is an
     /// input, so they may coincide, overlap or lie apart. Default: separate buffers.
     #[arg(long, value_name = "P,Q", num_args = 0..=1, default_missing_value = "")]
-    alias: Option<String>,
+    pub(crate) alias: Option<String>,
     /// A precondition over the parameters (C-like: `n < 10 && s[3] == 0`). Repeatable.
     #[arg(long, value_name = "EXPR")]
-    assume: Vec<String>,
+    pub(crate) assume: Vec<String>,
     /// Compare the final contents of pointed-to buffers too (`true`/`false`).
     #[arg(long = "compare-buffers", default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
-    compare_buffers: bool,
+    pub(crate) compare_buffers: bool,
     /// Function checks: call these functions (comma-separated names, e.g. `sin,cos`) as
     /// uninterpreted functions, where equal arguments give equal results, instead of running
     /// musl's code of them.
     #[arg(long = "abstract-calls", value_name = "LIST")]
-    abstract_calls: Option<String>,
+    pub(crate) abstract_calls: Option<String>,
     /// How mutable globals start in function checks: `symbolic` (the same symbolic bytes on
     /// both sides, the default: a function may be called in any state) or `initial` (their
     /// initializers). Globals both sides define are compared at the end either way.
     #[arg(long, value_name = "symbolic|initial")]
-    globals: Option<String>,
+    pub(crate) globals: Option<String>,
     /// When floating-point return values are equal: `bits` (the same bit pattern, the
     /// default: -0.0 differs from +0.0, NaN payloads count) or `ieee` (`==`, NaN equal to NaN).
     #[arg(long = "fp-equal", value_name = "bits|ieee")]
-    fp_equal: Option<String>,
+    pub(crate) fp_equal: Option<String>,
     /// What an operation with an undefined result gives (a shift by at least the width,
     /// `ctlz`/`cttz` of zero under the poison flag): `report` (the default: a fresh value,
     /// and a path whose outcome depends on it is undefined behaviour, named with its place,
     /// never a verdict) or `machine` (what x86-64 computes: shift counts masked).
     #[arg(long = "ub", value_name = "report|machine")]
-    ub: Option<String>,
+    pub(crate) ub: Option<String>,
     /// Floating-point return values are equal when IEEE-equal (NaN equal to NaN) or both
     /// finite and within `ulp:N` representable values, `abs:E` or `rel:E` of each other.
     #[arg(
@@ -249,56 +240,56 @@ struct ParamArgs {
         value_name = "ulp:N|abs:E|rel:E",
         conflicts_with = "fp_equal"
     )]
-    fp_tolerance: Option<String>,
+    pub(crate) fp_tolerance: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]
-struct EngineArgs {
+pub(crate) struct EngineArgs {
     /// Search strategy: dfs, bfs, random-state, random-path, coverage-new, interleaved.
     #[arg(long, default_value = "interleaved")]
-    search: String,
+    pub(crate) search: String,
     /// Stop exploring after this long (`90`, `90s`, `5m`, at most `720h`; `0` for no limit). Results found
     /// so far are reported; the verdict is then inconclusive unless a divergence was found.
     #[arg(long = "max-time", value_name = "TIME", default_value = "5m")]
-    max_time: String,
+    pub(crate) max_time: String,
     /// Stop after this many finished paths (of all threads together; a path that waited for
     /// a query and was not retried is reported as unknown besides).
     #[arg(long = "max-paths")]
-    max_paths: Option<u64>,
+    pub(crate) max_paths: Option<u64>,
     /// Exploration threads for one check, 1 to 256 (default: all cores). Function checks of
     /// --all-functions and --config run in parallel instead, one thread each.
     #[arg(short = 'j', long = "jobs", value_name = "N")]
-    jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
     /// Keep resident memory under this many MiB by dropping live states (counted; the
     /// verdict is then inconclusive unless a divergence was found). Default: half of the
     /// machine's memory; 0 for no cap; at most 16777216 (16 TiB).
     #[arg(long = "max-memory", value_name = "MIB")]
-    max_memory: Option<u64>,
+    pub(crate) max_memory: Option<u64>,
     /// Merge the states of every branch where they meet again, not only those of small
     /// effect-free regions, as by default (one row may then stand for many paths). A merge
     /// group stays in the thread that made it.
     #[arg(long, conflicts_with = "no_merge")]
-    merge: bool,
+    pub(crate) merge: bool,
     /// Never merge states: every path is explored, and reported, on its own.
     #[arg(long = "no-merge")]
-    no_merge: bool,
+    pub(crate) no_merge: bool,
     /// Seed of the random choices of the search.
     #[arg(long, default_value_t = 0)]
-    seed: u64,
+    pub(crate) seed: u64,
     /// Time limit of one solver query (`10s`, at most `720h`; `0` for no limit); a query that
     /// runs out makes its path unknown. Default: 30s.
     #[arg(long = "solver-timeout", value_name = "TIME")]
-    solver_timeout: Option<String>,
+    pub(crate) solver_timeout: Option<String>,
     /// A branch side the solver does not decide within TIME waits: the other states run
     /// first, and it is asked again with the full --solver-timeout when its thread has
     /// nothing else to run, or has run the others a query's limit longer than such retries
     /// (`0` or `none`: every branch query gets the full limit at once). Default: 1s.
     #[arg(long = "defer-after", value_name = "TIME")]
-    defer_after: Option<String>,
+    pub(crate) defer_after: Option<String>,
     /// Write every query that reaches the SMT solver into FILE as SMT-LIB, with its answer
     /// and time, for `xcheck query FILE` to replay.
     #[arg(long = "log-queries", value_name = "FILE")]
-    log_queries: Option<PathBuf>,
+    pub(crate) log_queries: Option<PathBuf>,
     /// With --log-queries: write only the queries that took at least TIME (`100ms`, `2s`),
     /// to find the slow ones of a long run.
     #[arg(
@@ -306,35 +297,35 @@ struct EngineArgs {
         value_name = "TIME",
         requires = "log_queries"
     )]
-    log_queries_slower_than: Option<String>,
+    pub(crate) log_queries_slower_than: Option<String>,
     /// Turn off the query cache.
     #[arg(long = "no-cache")]
-    no_cache: bool,
+    pub(crate) no_cache: bool,
     /// Turn off the counterexample cache (answers from subsets and supersets of earlier queries).
     #[arg(long = "no-cex-cache")]
-    no_cex_cache: bool,
+    pub(crate) no_cex_cache: bool,
     /// Turn off constraint independence.
     #[arg(long = "no-independence")]
-    no_independence: bool,
+    pub(crate) no_independence: bool,
     /// Turn off range rewriting (queries simplified with the bounds their constraints imply).
     #[arg(long = "no-ranges")]
-    no_ranges: bool,
+    pub(crate) no_ranges: bool,
     /// Turn off enumeration (queries over at most 16 input bytes decided by trying the inputs their constraints leave, when that is cheap).
     #[arg(long = "no-enumerate")]
-    no_enumerate: bool,
+    pub(crate) no_enumerate: bool,
     /// Turn off boundary models (a query answered by the path's model with an input moved to a boundary of its comparisons with constants, checked by evaluation).
     #[arg(long = "no-boundary-models")]
-    no_boundary_models: bool,
+    pub(crate) no_boundary_models: bool,
     #[arg(long = "solver", value_name = "NAME", help = crate::solver::BACKEND_HELP)]
-    solver: Option<String>,
+    pub(crate) solver: Option<String>,
     /// Ask the other SMT solver every question the solver, range rewriting, enumeration or
     /// boundary models answer; opposite answers stop the check with an error (exit 2) naming
     /// both, and the query is written to the output directory.
     #[arg(long = "cross-check-solver")]
-    cross_check_solver: bool,
+    pub(crate) cross_check_solver: bool,
     /// The run's stop token (set by the binary's signal handlers), not an option.
     #[arg(skip)]
-    stop: crate::stop::Stop,
+    pub(crate) stop: crate::stop::Stop,
 }
 
 #[derive(Parser, Debug)]
@@ -342,15 +333,15 @@ struct EngineArgs {
     name = "xcheck run",
     about = "Explore a program whose main uses KLEE's interface"
 )]
-struct RunArgs {
-    program: PathBuf,
+pub(crate) struct RunArgs {
+    pub(crate) program: PathBuf,
     #[command(flatten)]
-    engine: EngineArgs,
+    pub(crate) engine: EngineArgs,
     /// Print one JSON object (the schema of every `--json`, docs/json.md) instead of text.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-out")]
-    output_dir: PathBuf,
+    pub(crate) output_dir: PathBuf,
 }
 
 #[derive(Parser, Debug)]
@@ -358,9 +349,9 @@ struct RunArgs {
     name = "xcheck show",
     about = "Print .ktest files as KLEE's ktest-tool does"
 )]
-struct ShowArgs {
+pub(crate) struct ShowArgs {
     #[arg(required = true)]
-    tests: Vec<PathBuf>,
+    pub(crate) tests: Vec<PathBuf>,
 }
 
 #[derive(Parser, Debug)]
@@ -368,27 +359,27 @@ struct ShowArgs {
     name = "xcheck merge",
     about = "Join the output directories of a sharded run (--shard K/N) into the report, tests and verdict one run gives"
 )]
-struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The output directory of every shard, in any order.
     #[arg(required = true, value_name = "DIR")]
-    dirs: Vec<PathBuf>,
+    pub(crate) dirs: Vec<PathBuf>,
     /// Where the merged tests and reports go (not one of the shards' directories).
     #[arg(short = 'o', long = "output-dir", required = true)]
-    output_dir: PathBuf,
+    pub(crate) output_dir: PathBuf,
     /// Write a JUnit XML report to this file.
     #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
+    pub(crate) junit: Option<PathBuf>,
     /// The most .ktest files a kind of difference keeps, its example first (default 10),
     /// chosen over every shard's rows as one run chooses them.
     #[arg(long = "tests-per-kind", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    tests_per_kind: Option<u32>,
+    pub(crate) tests_per_kind: Option<u32>,
     /// Keep a .ktest file for every difference and failure.
     #[arg(long = "all-tests", conflicts_with = "tests_per_kind")]
-    all_tests: bool,
+    pub(crate) all_tests: bool,
     /// One check's shards: the outcomes that fail the run (as for a check); a gate run's
     /// shards were judged by their own policy when they ran.
     #[arg(long = "fail-on", value_name = "LIST")]
-    fail_on: Option<String>,
+    pub(crate) fail_on: Option<String>,
 }
 
 #[derive(Parser, Debug)]
@@ -397,44 +388,44 @@ struct MergeArgs {
     about = "Crosscheck every utility of a suite (busybox, toybox against coreutils…), each as a whole-program check, with one table",
     after_help = "DIR holds IMPL-UTIL.bc with the native executable IMPL-UTIL beside it (scripts/build-utils.sh). Options after `--` go to every check, e.g. `xcheck suite build/utils -- --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8 --max-time 120`. Writes OUT/suite.md, OUT/suite.json and each check's directory OUT/IMPL-vs-REF/UTIL. Exit codes: 0 every pair equivalent, 1 a confirmed difference, 2 usage or input error, 3 otherwise."
 )]
-struct SuiteArgs {
+pub(crate) struct SuiteArgs {
     /// Directory of the suite's whole programs.
-    dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// The reference implementation every other one is checked against.
     #[arg(long, default_value = "coreutils")]
-    against: String,
+    pub(crate) against: String,
     /// The implementations checked against it, comma-separated (default: every other one in
     /// DIR).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    sides: Vec<String>,
+    pub(crate) sides: Vec<String>,
     /// Only these utilities, comma-separated.
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    only: Vec<String>,
+    pub(crate) only: Vec<String>,
     /// Directory for the table and every check's tests and reports.
     #[arg(short = 'o', long = "output-dir", default_value = "xcheck-suite")]
-    output_dir: PathBuf,
+    pub(crate) output_dir: PathBuf,
     /// Checks run at once (each a process of its own).
     #[arg(short = 'j', long, default_value_t = 1)]
-    jobs: usize,
+    pub(crate) jobs: usize,
     /// What must agree, from stdout, stderr, exit, files (comma-separated); given to every
     /// check.
     #[arg(long, value_name = "LIST", default_value = "stdout,exit,files")]
-    compare: String,
+    pub(crate) compare: String,
     /// One three-way check per utility that the reference and exactly two others provide
     /// (`xcheck X.bc REF.bc Y.bc`), instead of two pairs.
     #[arg(long)]
-    three: bool,
+    pub(crate) three: bool,
     /// Compare outputs as words, ignoring spacing; given to every check.
     #[arg(long = "ignore-spacing")]
-    ignore_spacing: bool,
+    pub(crate) ignore_spacing: bool,
     /// Mismatches reported before (a TOML list, as corpora/klee-paper/mismatches.toml): for
     /// each, whether its check found a difference on that command line, and whether the
     /// native executables still differ on it.
     #[arg(long, value_name = "FILE")]
-    mismatches: Option<PathBuf>,
+    pub(crate) mismatches: Option<PathBuf>,
     /// Options of every check (the environment, limits), after `--`.
     #[arg(last = true, value_name = "CHECK OPTIONS")]
-    check: Vec<OsString>,
+    pub(crate) check: Vec<OsString>,
 }
 
 #[derive(Parser, Debug)]
@@ -442,39 +433,39 @@ struct SuiteArgs {
     name = "xcheck replay",
     about = "Rerun tests concretely: in the engine on two bitcode files, or natively (--native)"
 )]
-struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// A .ktest file or a directory of them.
-    test: PathBuf,
+    pub(crate) test: PathBuf,
     /// Bitcode of side A (not with --native).
-    a: Option<PathBuf>,
+    pub(crate) a: Option<PathBuf>,
     /// Bitcode of side B (not with --native).
-    b: Option<PathBuf>,
+    pub(crate) b: Option<PathBuf>,
     /// Bitcode of side C, for the tests of a three-way program check (not with --native).
-    c: Option<PathBuf>,
+    pub(crate) c: Option<PathBuf>,
     /// For function tests: the function pair, `f` or `f=g`.
     #[arg(long)]
-    function: Option<String>,
+    pub(crate) function: Option<String>,
     /// Run natively instead of in the engine: two binaries built with `xcheck cc` (whole
     /// programs), or, with --function, the two bitcode files (compiled by clang-19 into one
     /// executable with a generated driver).
     /// Three binaries (A B C) replay the tests of a three-way program check.
     #[arg(long, num_args = 2..=3, value_names = ["A", "B"], conflicts_with_all = ["a", "b", "c"])]
-    native: Option<Vec<PathBuf>>,
+    pub(crate) native: Option<Vec<PathBuf>>,
     /// Whole programs: what must agree, from stdout, stderr, exit, files (the files the
     /// programs create, change or remove), comma-separated.
     #[arg(long, value_name = "LIST", default_value = "stdout,exit,files")]
-    compare: String,
+    pub(crate) compare: String,
     /// Whole programs: compare outputs as words, ignoring spacing (as the check did).
     #[arg(long = "ignore-spacing")]
-    ignore_spacing: bool,
+    pub(crate) ignore_spacing: bool,
     /// Native replay: time limit of one run (`10s`, at most `720h`).
     #[arg(long, value_name = "TIME", default_value = "10s")]
-    timeout: String,
+    pub(crate) timeout: String,
     #[command(flatten)]
-    params: ParamArgs,
+    pub(crate) params: ParamArgs,
     /// The run's stop token (set by the binary's signal handlers), not an option.
     #[arg(skip)]
-    stop: crate::stop::Stop,
+    pub(crate) stop: crate::stop::Stop,
 }
 
 #[derive(Parser, Debug)]
@@ -483,105 +474,17 @@ struct ReplayArgs {
     about = "Replay a query log (--log-queries) against the SMT solvers",
     after_help = "Prints each query's answers and times, flagging a MISMATCH where two definite answers (the logged one and each solver's) differ. Exit codes: 0 no mismatch, 1 a mismatch, 2 usage or input error."
 )]
-struct QueryArgs {
+pub(crate) struct QueryArgs {
     /// The log written by --log-queries.
-    log: PathBuf,
+    pub(crate) log: PathBuf,
     #[arg(long, default_value = "both", help = crate::solver::querylog::REPLAY_SOLVER_HELP)]
-    solver: String,
+    pub(crate) solver: String,
     /// Time limit of one check (`10s`, at most `720h`; `0` for no limit).
     #[arg(long, value_name = "TIME", default_value = "30s")]
-    timeout: String,
+    pub(crate) timeout: String,
 }
 
-fn query(args: QueryArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
-    use crate::solver::querylog;
-    let backends =
-        querylog::backends_of(&args.solver).map_err(|m| usage(format!("--solver: {m}")))?;
-    let timeout = parse_limit("--timeout", &args.timeout)?;
-    let (report, mismatch) =
-        querylog::replay_file(&args.log, &backends, timeout, stop).map_err(usage)?;
-    print!("{report}");
-    if stop.interrupted() {
-        return Ok(3);
-    }
-    Ok(i32::from(mismatch))
-}
-
-/// Runs the command line `args` (program name first) and returns the exit code.
-pub fn main(args: Vec<OsString>) -> i32 {
-    main_with_stop(args, crate::stop::Stop::new())
-}
-
-/// [`main`], stopping (as at a limit, results written) when `stop` is interrupted.
-pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
-    let sub = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
-    let rest = || {
-        std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned())
-    };
-    if sub == crate::load::CHECK_SUBCOMMAND {
-        // The child side of loading untrusted bitcode (load/isolate.rs): not for people.
-        return crate::load::check_bitcode_main(&args[2..]);
-    }
-    if sub == "cc" {
-        // `--help` alone is xcheck's; every other argument is the compiler's: no parsing here.
-        if matches!(&args[2..], [a] if a == "--help" || a == "-h") {
-            print!("{}", crate::cc::help());
-            return 0;
-        }
-        return match crate::cc::run(&args[2..]) {
-            Ok(code) => code,
-            Err(msg) => {
-                eprintln!("xcheck cc: error: {msg}");
-                EXIT_ERROR
-            }
-        };
-    }
-    let result = match sub {
-        "run" => RunArgs::try_parse_from(rest())
-            .map_err(clap_exit)
-            .and_then(|mut a| {
-                a.engine.stop = stop.clone();
-                run(a)
-            }),
-        "query" => QueryArgs::try_parse_from(rest())
-            .map_err(clap_exit)
-            .and_then(|a| query(a, &stop)),
-        "merge" => MergeArgs::try_parse_from(rest())
-            .map_err(clap_exit)
-            .and_then(merge),
-        "suite" => SuiteArgs::try_parse_from(rest())
-            .map_err(clap_exit)
-            .and_then(|a| suite(a, &stop)),
-        "show" => ShowArgs::try_parse_from(rest())
-            .map_err(clap_exit)
-            .and_then(show),
-        "replay" => ReplayArgs::try_parse_from(rest())
-            .map_err(clap_exit)
-            .and_then(|mut a| {
-                a.stop = stop.clone();
-                replay::replay(a)
-            }),
-        _ => {
-            let (args, env) = split_env(args);
-            misplaced_options(&env)
-                .and_then(|()| CheckArgs::try_parse_from(args).map_err(clap_exit))
-                .and_then(|mut a| {
-                    a.engine.stop = stop.clone();
-                    check(a, env)
-                })
-        }
-    };
-    match result {
-        Ok(code) => code,
-        Err(Exit::Code(code)) => code,
-        Err(Exit::Error(e)) => {
-            eprintln!("xcheck: error: {e}");
-            EXIT_ERROR
-        }
-    }
-}
-
-enum Exit {
+pub(crate) enum Exit {
     /// clap printed help, a version or a usage error itself.
     Code(i32),
     Error(Error),
@@ -595,7 +498,7 @@ impl From<Error> for Exit {
 
 /// `--help` and `--version` print as clap prints them; a usage error is one line, as every
 /// other error (clap's own text spreads it over several, with a usage block).
-fn clap_exit(e: clap::Error) -> Exit {
+pub(crate) fn clap_exit(e: clap::Error) -> Exit {
     if !e.use_stderr() {
         let _ = e.print();
         return Exit::Code(0);
@@ -609,7 +512,7 @@ fn clap_exit(e: clap::Error) -> Exit {
 
 /// clap's "did you mean" for a mistyped option, subcommand or value (its rendered tip is
 /// below the first line, which is all a usage error prints): `; did you mean '--jobs'?`.
-fn suggestion(e: &clap::Error) -> String {
+pub(crate) fn suggestion(e: &clap::Error) -> String {
     use clap::error::{ContextKind, ContextValue};
     let kinds = [
         ContextKind::SuggestedArg,
@@ -626,7 +529,7 @@ fn suggestion(e: &clap::Error) -> String {
 
 /// The error part of clap's rendered text on one line: the lines before the first blank
 /// one, without clap's `error: ` prefix.
-fn clap_message(rendered: &str) -> String {
+pub(crate) fn clap_message(rendered: &str) -> String {
     let lines: Vec<&str> = rendered
         .lines()
         .take_while(|l| !l.trim().is_empty())
@@ -636,14 +539,14 @@ fn clap_message(rendered: &str) -> String {
     text.strip_prefix("error: ").unwrap_or(&text).to_string()
 }
 
-fn usage(msg: String) -> Exit {
+pub(crate) fn usage(msg: String) -> Exit {
     Exit::Error(Error::Usage(msg))
 }
 
 /// Half of the machine's memory (from `/proc/meminfo`): exploration that keeps hundreds of
 /// thousands of states alive drops states (counted, and the verdict says so) instead of
 /// being killed by the kernel.
-fn default_memory_cap() -> Option<u64> {
+pub(crate) fn default_memory_cap() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let kib: u64 = text
         .lines()
@@ -661,16 +564,19 @@ fn default_memory_cap() -> Option<u64> {
 const DEFAULT_DEFER_AFTER: Duration = Duration::from_secs(1);
 
 /// Parses a positive duration ([`crate::config::parse_duration`]).
-fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
+pub(crate) fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
     crate::config::parse_duration(text).map_err(|why| usage(format!("{option} {why}")))
 }
 
 /// Parses a time limit, where `0` and `none` are no limit ([`crate::config::parse_limit`]).
-fn parse_limit(option: &str, text: &str) -> Result<Option<Duration>, Exit> {
+pub(crate) fn parse_limit(option: &str, text: &str) -> Result<Option<Duration>, Exit> {
     crate::config::parse_limit(text).map_err(|why| usage(format!("{option} {why}")))
 }
 
-fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, SolverConfig), Exit> {
+pub(crate) fn engine_config(
+    e: &EngineArgs,
+    output_dir: &Path,
+) -> Result<(ExecConfig, SolverConfig), Exit> {
     let search: SearchKind = e
         .search
         .parse()
@@ -751,7 +657,7 @@ fn engine_config(e: &EngineArgs, output_dir: &Path) -> Result<(ExecConfig, Solve
     Ok((exec, solver))
 }
 
-fn function_names(spec: &str) -> Result<(String, String), Exit> {
+pub(crate) fn function_names(spec: &str) -> Result<(String, String), Exit> {
     let (a, b) = match spec.split_once('=') {
         Some((a, b)) => (a.trim(), b.trim()),
         None => (spec.trim(), spec.trim()),
@@ -762,7 +668,7 @@ fn function_names(spec: &str) -> Result<(String, String), Exit> {
     Ok((a.to_string(), b.to_string()))
 }
 
-fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
+pub(crate) fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
     for s in &p.buffer_size {
         let (name, n) = match s.split_once('=') {
             Some((name, n)) => (Some(name.trim()), n.trim()),
@@ -817,155 +723,23 @@ fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
 }
 
 /// The names of `--abstract-calls`.
-fn abstract_calls_of(list: &str) -> Result<Vec<String>, Exit> {
+pub(crate) fn abstract_calls_of(list: &str) -> Result<Vec<String>, Exit> {
     crate::config::parse_abstract_calls(list).map_err(|m| usage(format!("--abstract-calls: {m}")))
 }
 
 /// `--globals`, if given.
-fn globals_of(p: &ParamArgs) -> Result<Option<crate::crosscheck::globals::GlobalsMode>, Exit> {
+pub(crate) fn globals_of(
+    p: &ParamArgs,
+) -> Result<Option<crate::crosscheck::globals::GlobalsMode>, Exit> {
     p.globals
         .as_deref()
         .map(|g| g.parse().map_err(|m| usage(format!("--globals {m}"))))
         .transpose()
 }
 
-fn check(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
-    let fail_on = match &args.fail_on {
-        Some(list) => Some(parse_fail_on(list).map_err(|m| usage(format!("--fail-on: {m}")))?),
-        None => None,
-    };
-    if let Some(path) = &args.config {
-        return gate_config(&args, path, fail_on);
-    }
-    let (Some(a), Some(b)) = (&args.a, &args.b) else {
-        return Err(usage("give two bitcode files, or --config FILE".into()));
-    };
-    if let Some(c) = &args.c {
-        if args.all_functions || args.function.is_some() {
-            return Err(usage(format!(
-                "{}: three bitcode files make a three-way program check; --function and --all-functions compare two",
-                c.display()
-            )));
-        }
-    }
-    if !env.is_empty() && (args.all_functions || args.function.is_some()) {
-        return Err(usage(format!(
-            "'{}' is an option of whole-program checks; it does not apply to --function or --all-functions",
-            env[0]
-        )));
-    }
-    if args.all_functions {
-        return gate_all_functions(&args, a, b, fail_on);
-    }
-    let Some(spec) = &args.function else {
-        return check_programs(&args, a, b, env, fail_on);
-    };
-    let (fa, fb) = function_names(spec)?;
-    let mut check = base_check(&args, a, b, &fa, &fb)?;
-    check.out_dir = args.output_dir.clone();
-    check.exec.jobs = jobs_of(&args.engine)?;
-    check.exec.shard = shard_of(&args)?;
-    let bar = Bar::start(!args.json);
-    check.exec.progress = bar.as_ref().map(|(p, _)| p.clone());
-    let outcome = check_functions(&check);
-    drop(bar);
-    let report = outcome?.report;
-    let function = if fa == fb { fa } else { format!("{fa}={fb}") };
-    finish_check(&args, Some(function), &report, fail_on.as_deref())
-}
-
-/// `xcheck A B [ENV…]`: crosschecks two whole programs.
-fn check_programs(
-    args: &CheckArgs,
-    a: &Path,
-    b: &Path,
-    env: Vec<String>,
-    fail_on: Option<Vec<FailOn>>,
-) -> Result<i32, Exit> {
-    if !args.params.assume.is_empty()
-        || !args.params.buffer_size.is_empty()
-        || args.params.buffer_cap.is_some()
-        || args.params.buffer_offset.is_some()
-        || args.params.alias.is_some()
-        || args.params.abstract_calls.is_some()
-    {
-        return Err(usage(
-            "--assume, --buffer-size, --buffer-cap, --buffer-offset, --alias and --abstract-calls apply to function checks (--function)"
-                .into(),
-        ));
-    }
-    let mut check = ProgramCheck::new(a, b);
-    check.c_path = args.c.clone();
-    if let Some(name) = &args.argv0 {
-        check.argv0 = name.clone();
-    }
-    if !env.is_empty() {
-        check.env = EnvOptions::parse(&env).map_err(|e| usage(e.to_string()))?;
-    }
-    let mut compare = parse_compare(&args.compare)?;
-    if args.ignore_exit_code {
-        compare.exit = false;
-    }
-    compare.ignore_spacing = args.ignore_spacing;
-    check.compare = compare;
-    check.native = Some(crate::replay::native_runner(compare));
-    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
-    check.exec = exec;
-    check.solver = solver;
-    check.out_dir = args.output_dir.clone();
-    check.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
-    check.exec.jobs = jobs_of(&args.engine)?;
-    check.exec.shard = shard_of(args)?;
-    let bar = Bar::start(!args.json);
-    check.exec.progress = bar.as_ref().map(|(p, _)| p.clone());
-    let outcome = crate::crosscheck::program::check_programs(&check);
-    drop(bar);
-    let report = outcome?.report;
-    finish_check(args, None, &report, fail_on.as_deref())
-}
-
-/// Judges one function check (`function` given) or program check by the `--fail-on`
-/// policy, writes its JUnit file, prints its `--json` line or its table, and returns the
-/// exit code.
-fn finish_check(
-    args: &CheckArgs,
-    function: Option<String>,
-    report: &crate::report::Report,
-    fail_on: Option<&[FailOn]>,
-) -> Result<i32, Exit> {
-    let (mode, label) = match &function {
-        Some(f) => (Mode::Function, f.as_str()),
-        None => (Mode::Program, "main"),
-    };
-    let (failed, code) = gate::judge(report, label, fail_on, args.junit.as_deref())?;
-    let (Some(a), Some(b)) = (&args.a, &args.b) else {
-        return Err(usage("give two bitcode files, or --config FILE".into()));
-    };
-    if args.json {
-        let line = JsonLine::check(
-            mode,
-            1,
-            function,
-            (a, b),
-            &args.output_dir,
-            Ok(report),
-            failed.unwrap_or(code != 0),
-            None,
-        );
-        println!("{}", line.render());
-        return Ok(code);
-    }
-    match mode {
-        Mode::Program => print!("{}", render_table_limited(report, TERMINAL_ROWS)),
-        _ => print!("{}", render_table(report)),
-    }
-    print!("{}", console::written_to(&args.output_dir));
-    Ok(code)
-}
-
 /// The most test files per kind of difference: `--tests-per-kind N`, none with
 /// `--all-tests`, else the default (for a check and for `xcheck merge`).
-fn tests_per_kind_of(all_tests: bool, tests_per_kind: Option<u32>) -> Option<usize> {
+pub(crate) fn tests_per_kind_of(all_tests: bool, tests_per_kind: Option<u32>) -> Option<usize> {
     match (all_tests, tests_per_kind) {
         (true, _) => None,
         (false, Some(n)) => Some(n as usize),
@@ -974,7 +748,7 @@ fn tests_per_kind_of(all_tests: bool, tests_per_kind: Option<u32>) -> Option<usi
 }
 
 /// `--shard K/N` (or `auto`, from the environment), if given.
-fn shard_of(args: &CheckArgs) -> Result<Option<crate::shard::Shard>, Exit> {
+pub(crate) fn shard_of(args: &CheckArgs) -> Result<Option<crate::shard::Shard>, Exit> {
     let Some(text) = &args.shard else {
         return Ok(None);
     };
@@ -993,7 +767,7 @@ fn shard_of(args: &CheckArgs) -> Result<Option<crate::shard::Shard>, Exit> {
 }
 
 /// `-j N`, or every core.
-fn jobs_of(e: &EngineArgs) -> Result<usize, Exit> {
+pub(crate) fn jobs_of(e: &EngineArgs) -> Result<usize, Exit> {
     match e.jobs {
         Some(0) => Err(usage("--jobs must be at least 1".into())),
         Some(n) if n > MAX_JOBS => Err(usage(format!(
@@ -1005,7 +779,7 @@ fn jobs_of(e: &EngineArgs) -> Result<usize, Exit> {
 }
 
 /// A function check with the command line's parameters and engine options.
-fn base_check(
+pub(crate) fn base_check(
     args: &CheckArgs,
     a: &Path,
     b: &Path,
@@ -1017,273 +791,11 @@ fn base_check(
     check.exec = exec;
     check.solver = solver;
     check.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
-    check.native = Some(crate::replay::native_functions());
     apply_params(&mut check, &args.params)?;
     Ok(check)
 }
 
-fn gate_all_functions(
-    args: &CheckArgs,
-    a: &Path,
-    b: &Path,
-    fail_on: Option<Vec<FailOn>>,
-) -> Result<i32, Exit> {
-    if !args.params.assume.is_empty() {
-        return Err(usage("--assume names parameters of one function: use it with --function, or per function in --config".into()));
-    }
-    let abstract_calls = match &args.params.abstract_calls {
-        Some(list) => abstract_calls_of(list)?,
-        None => Vec::new(),
-    };
-    let module = gate::load_pair(a, b, &abstract_calls)?;
-    let (selected, skipped) = gate::select_functions(&module, &args.include, &args.exclude);
-    if selected.is_empty() {
-        eprintln!(
-            "xcheck: warning: no function to check in {} and {}",
-            a.display(),
-            b.display()
-        );
-        return Err(Exit::Error(gate::nothing_to_check(
-            &args.include,
-            &args.exclude,
-        )));
-    }
-    let mut jobs = Vec::new();
-    for f in &selected {
-        let mut check = base_check(args, a, b, f, f)?;
-        check.out_dir = gate::job_dir(&args.output_dir, None, f);
-        jobs.push(gate::Job {
-            check,
-            accept: None,
-            note: None,
-        });
-    }
-    let fail_on = fail_on.unwrap_or_else(|| crate::config::DEFAULT_FAIL_ON.to_vec());
-    let shard = shard_of(args)?;
-    let labels: Vec<String> = jobs.iter().map(gate::Job::label).collect();
-    let (places, jobs): (Vec<usize>, Vec<gate::Job>) =
-        gate::shard_jobs(jobs, 0, shard).into_iter().unzip();
-    let results = gate::run_jobs(&module, jobs, &fail_on);
-    let title = format!("{}  vs  {}", a.display(), b.display());
-    let sections = vec![gate::Section {
-        title,
-        results,
-        skipped,
-    }];
-    if let Some(shard) = shard {
-        gate::write_manifest(&args.output_dir, shard, &labels, &sections, &[places])?;
-    }
-    finish_gate(args, sections)
-}
-
-fn gate_config(args: &CheckArgs, path: &Path, fail_on: Option<Vec<FailOn>>) -> Result<i32, Exit> {
-    let cfg = crate::config::load_config(path).map_err(|e| Error::Usage(e.to_string()))?;
-    let fail_on = fail_on.unwrap_or_else(|| cfg.fail_on());
-    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
-    // The command line's --globals, else the file's, else symbolic.
-    let globals = globals_of(&args.params)?
-        .or(cfg.defaults.globals)
-        .unwrap_or_default();
-    // The command line's settings for every job; config_jobs puts the file's over them.
-    let mut base = FunctionCheck::new(path, path, "", "");
-    (base.exec, base.solver, base.globals) = (exec, solver, globals);
-    if let Some(list) = &args.params.abstract_calls {
-        base.exec.abstract_calls = abstract_calls_of(list)?;
-    }
-    base.out_dir = args.output_dir.clone();
-    if let Some(mode) = &args.params.ub {
-        base.ub = mode.parse().map_err(|m| usage(format!("--ub {m}")))?;
-    }
-    base.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
-    base.native = Some(crate::replay::native_functions());
-    let shard = shard_of(args)?;
-    let (mut labels, mut places) = (Vec::new(), Vec::new());
-    let mut sections = Vec::new();
-    for (i, pair) in cfg.pairs.iter().enumerate() {
-        let abstract_calls = pair.abstract_calls(&cfg.defaults, &base.exec.abstract_calls);
-        let module = gate::load_pair(&pair.a, &pair.b, abstract_calls)?;
-        let (jobs, skipped) = gate::config_jobs(&cfg, i, &module, &base);
-        if jobs.is_empty() {
-            eprintln!(
-                "xcheck: warning: {}: pair {} selects no function",
-                path.display(),
-                i + 1
-            );
-            return Err(Exit::Error(gate::nothing_to_check(
-                &pair.include,
-                &pair.exclude,
-            )));
-        }
-        let offset = labels.len();
-        labels.extend(jobs.iter().map(gate::Job::label));
-        let (mine, jobs): (Vec<usize>, Vec<gate::Job>) =
-            gate::shard_jobs(jobs, offset, shard).into_iter().unzip();
-        places.push(mine);
-        let results = gate::run_jobs(&module, jobs, &fail_on);
-        sections.push(gate::Section {
-            title: format!(
-                "pair {}: {}  vs  {}",
-                i + 1,
-                pair.a.display(),
-                pair.b.display()
-            ),
-            results,
-            skipped,
-        });
-    }
-    if let Some(shard) = shard {
-        gate::write_manifest(&args.output_dir, shard, &labels, &sections, &places)?;
-    }
-    finish_gate(args, sections)
-}
-
-/// Prints the gate's results, writes its `summary.md` and JUnit, and decides the exit code.
-fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Exit> {
-    for (i, section) in sections.iter().enumerate() {
-        print!("{}", section.render(i + 1, args.json));
-        for (label, e) in section.errors() {
-            eprintln!("xcheck: error: {label}: {e}");
-        }
-    }
-    let out = &args.output_dir;
-    let parts: Vec<crate::report::gate::GateSummaryPart<'_>> = sections
-        .iter()
-        .map(|s| crate::report::gate::GateSummaryPart {
-            title: s.title.clone(),
-            rows: s
-                .results
-                .iter()
-                .map(|r| {
-                    let dir = r
-                        .job
-                        .check
-                        .out_dir
-                        .strip_prefix(out)
-                        .unwrap_or(&r.job.check.out_dir);
-                    (r.row(), dir.display().to_string())
-                })
-                .collect(),
-            skipped: &s.skipped,
-        })
-        .collect();
-    crate::report::gate::write_gate_summary(out, &parts).map_err(|e| Error::Output {
-        path: out.join("summary.md"),
-        source: e,
-    })?;
-    Ok(gate::finish(&sections, args.junit.as_deref())?)
-}
-
-fn run(args: RunArgs) -> Result<i32, Exit> {
-    let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
-    let s = crate::run::run_harness(&args.program, exec, &solver, &args.output_dir)?;
-    let result = s.result();
-    if args.json {
-        let line = JsonLine::run(&args.program, &args.output_dir, &result, s.exit_code());
-        println!("{}", line.render());
-    } else {
-        print!("{}", console::render_run(&result, &args.output_dir));
-    }
-    Ok(s.exit_code())
-}
-
-/// `xcheck merge DIR… -o OUT`: one report from a sharded run's directories.
-fn merge(args: MergeArgs) -> Result<i32, Exit> {
-    let fail_on = match &args.fail_on {
-        Some(list) => Some(parse_fail_on(list).map_err(|m| usage(format!("--fail-on: {m}")))?),
-        None => None,
-    };
-    let per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
-    match crate::merge::merge(&args.dirs, &args.output_dir, per_kind)? {
-        crate::merge::Merged::Check(report) => {
-            let title = report.summary.title.clone();
-            let (_, code) =
-                gate::judge(&report, &title, fail_on.as_deref(), args.junit.as_deref())?;
-            print!("{}", render_table_limited(&report, TERMINAL_ROWS));
-            print!("{}", console::written_to(&args.output_dir));
-            Ok(code)
-        }
-        crate::merge::Merged::Gate(merged) => {
-            if fail_on.is_some() {
-                return Err(usage(
-                    "--fail-on: a gate run's shards were judged by their own policy when they ran"
-                        .into(),
-                ));
-            }
-            print!("{}", merged.render());
-            merged.write_summary(&args.output_dir)?;
-            Ok(merged.finish(args.junit.as_deref())?)
-        }
-    }
-}
-
-/// The most checks `xcheck suite -j` runs at once.
-const MAX_SUITE_JOBS: usize = 64;
-
-fn suite(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
-    let mut compare = parse_compare(&args.compare)?;
-    compare.ignore_spacing = args.ignore_spacing;
-    let known = match &args.mismatches {
-        Some(path) => crate::suite::read_known(path)?,
-        None => Vec::new(),
-    };
-    if args.jobs == 0 || args.jobs > MAX_SUITE_JOBS {
-        return Err(usage(format!(
-            "-j: from 1 to {MAX_SUITE_JOBS} checks at once"
-        )));
-    }
-    let exe = std::env::current_exe()
-        .map_err(|e| usage(format!("cannot find this executable to run checks: {e}")))?;
-    let mut check_args: Vec<OsString> = vec!["--compare".into(), args.compare.clone().into()];
-    if args.ignore_spacing {
-        check_args.push("--ignore-spacing".into());
-    }
-    // Checks that run at once share the memory a single check may take by default (half
-    // the machine's), so that together they do not get the process killed by the kernel.
-    let given = |o: &str| {
-        args.check.iter().any(|a| {
-            a.to_str()
-                .is_some_and(|a| a == o || a.starts_with(&format!("{o}=")))
-        })
-    };
-    if !given("--max-memory") {
-        if let Some(cap) = default_memory_cap() {
-            let mib = ((cap / args.jobs as u64) >> 20).max(1);
-            check_args.extend(["--max-memory".into(), mib.to_string().into()]);
-        }
-    }
-    check_args.extend(args.check.iter().cloned());
-    let suite = crate::suite::Suite {
-        exe,
-        dir: args.dir,
-        against: args.against,
-        sides: args.sides,
-        only: args.only,
-        output_dir: args.output_dir.clone(),
-        jobs: args.jobs,
-        check_args,
-        stop: stop.clone(),
-        three: args.three,
-        known,
-        compare,
-    };
-    let report = suite.run()?;
-    print!("{}", report.render_table());
-    print!("{}", console::written_to(&args.output_dir));
-    Ok(crate::suite::exit_code(&report))
-}
-
-fn show(args: ShowArgs) -> Result<i32, Exit> {
-    for (i, path) in args.tests.iter().enumerate() {
-        let test = KTest::read(path).map_err(Error::from)?;
-        if i > 0 {
-            println!();
-        }
-        print!("{}", test.show(&path.display().to_string()));
-    }
-    Ok(0)
-}
-
-fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit> {
+pub(crate) fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit> {
     let mut c = crate::crosscheck::program::Compare {
         stdout: false,
         stderr: false,
@@ -1305,4 +817,77 @@ fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit
         }
     }
     Ok(c)
+}
+
+/// A command line, parsed: which command, with its arguments (the run's stop token in
+/// those of the commands that explore or replay).
+pub(crate) enum Command {
+    /// The child side of loading untrusted bitcode (`load/isolate.rs`): not for people.
+    CheckBitcode(Vec<OsString>),
+    /// `xcheck cc --help`: its help is xcheck's.
+    CcHelp,
+    /// `xcheck cc ARGS…`: every argument is the compiler's, not parsed here.
+    Cc(Vec<OsString>),
+    Run(Box<RunArgs>),
+    Query(QueryArgs),
+    Merge(MergeArgs),
+    Suite(SuiteArgs),
+    Show(ShowArgs),
+    Replay(Box<ReplayArgs>),
+    /// A check (of functions, programs, or a gate's), with the KLEE environment options
+    /// taken out of the arguments in order.
+    Check(Box<CheckArgs>, Vec<String>),
+}
+
+/// Parses the command line `args` (program name first); `stop` goes into the arguments of
+/// the commands that explore or replay.
+pub(crate) fn parse(args: Vec<OsString>, stop: &crate::stop::Stop) -> Result<Command, Exit> {
+    let sub = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
+    let rest = || {
+        std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned())
+    };
+    if sub == crate::load::CHECK_SUBCOMMAND {
+        return Ok(Command::CheckBitcode(args[2..].to_vec()));
+    }
+    if sub == "cc" {
+        if matches!(&args[2..], [a] if a == "--help" || a == "-h") {
+            return Ok(Command::CcHelp);
+        }
+        return Ok(Command::Cc(args[2..].to_vec()));
+    }
+    match sub {
+        "run" => RunArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .map(|mut a| {
+                a.engine.stop = stop.clone();
+                Command::Run(Box::new(a))
+            }),
+        "query" => QueryArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .map(Command::Query),
+        "merge" => MergeArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .map(Command::Merge),
+        "suite" => SuiteArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .map(Command::Suite),
+        "show" => ShowArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .map(Command::Show),
+        "replay" => ReplayArgs::try_parse_from(rest())
+            .map_err(clap_exit)
+            .map(|mut a| {
+                a.stop = stop.clone();
+                Command::Replay(Box::new(a))
+            }),
+        _ => {
+            let (args, env) = split_env(args);
+            misplaced_options(&env)
+                .and_then(|()| CheckArgs::try_parse_from(args).map_err(clap_exit))
+                .map(|mut a| {
+                    a.engine.stop = stop.clone();
+                    Command::Check(Box::new(a), env)
+                })
+        }
+    }
 }

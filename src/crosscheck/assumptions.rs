@@ -3,12 +3,12 @@
 //! not alias, how undefined behaviour is treated, how results are compared, and for whole
 //! programs the environment the model pins.
 
+use super::check::FunctionCheck;
 use super::globals::GlobalsMode;
 use super::setup::Signature;
-use super::FunctionCheck;
 use crate::exec::UbMode;
 
-use super::setup::{BufferOffset, BUFFER_ALIGN as BUFFER_ALIGNMENT};
+use super::check::{BufferOffset, BUFFER_ALIGN as BUFFER_ALIGNMENT};
 
 /// The assumptions of a function check of `sig`.
 pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {

@@ -4,9 +4,10 @@
 //! Per path: A runs to its end; its return value and the final bytes of every buffer passed
 //! to it are kept; B then runs from fresh buffers holding the same symbolic bytes, under A's
 //! path condition; the path's verdict compares the two (`verdict`). Every divergence found
-//! is replayed concretely in the engine before it is reported as confirmed (`replay`).
+//! is replayed concretely in the engine before it is reported as confirmed (`engine_replay`).
 
 mod assumptions;
+mod check;
 pub mod classes;
 pub mod float;
 pub mod globals;
@@ -22,11 +23,15 @@ mod setup;
 mod show;
 mod verdict;
 
-pub use setup::{Alias, BufferOffset, ParamSpec, Signature, BUFFER_ALIGN, OFFSET_SUFFIX};
+use check::tests_capped;
+pub use check::{
+    BufferOffset, FunctionCheck, BUFFER_ALIGN, DEFAULT_BUFFER_CAP, DEFAULT_TESTS_PER_KIND,
+};
+pub use setup::{Alias, ParamSpec, Signature, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
-use crate::exec::{ExecConfig, Executor, UbMode, WorkPool};
+use crate::exec::{ExecConfig, Executor, WorkPool};
 use crate::expr::ExprPool;
 use crate::ir::{Module, Side};
 use crate::ktest::KTest;
@@ -37,103 +42,6 @@ use rows::RowDriver;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The most bytes a parameter's buffer grows to by default (`--buffer-cap`).
-pub const DEFAULT_BUFFER_CAP: u32 = 256;
-
-/// What to check. Every field documents its default.
-#[derive(Clone, Debug)]
-pub struct FunctionCheck {
-    pub a_path: PathBuf,
-    pub b_path: PathBuf,
-    /// Entry point in A.
-    pub a_name: String,
-    /// Entry point in B (the same name as in A unless given as `f=g`).
-    pub b_name: String,
-    /// Bytes of the buffer behind a pointer parameter whose pointee is not a struct.
-    /// Default is 16.
-    pub buffer_size: u32,
-    /// The most bytes a buffer of `buffer_size` (or a flexible array member's) grows to
-    /// when a side reads or writes past it (`--buffer-cap`); a path that needs more is
-    /// unknown. Default is 256.
-    pub buffer_cap: u32,
-    /// Where buffers passed as plain pointers start within a 16-byte boundary
-    /// (`--buffer-offset`). Default is `None`: at the boundary.
-    pub buffer_offset: Option<setup::BufferOffset>,
-    /// Pointer parameters that point into one object, at offsets that are inputs
-    /// (`--alias`; empty: every plain pointer parameter). Default is `None`: each its own.
-    pub alias: Option<Vec<String>>,
-    /// Per-parameter buffer sizes (`--buffer-size name=N`), overriding `buffer_size`.
-    pub param_sizes: Vec<(String, u32)>,
-    /// Preconditions, in the `--assume` language. Default is none.
-    pub assumes: Vec<String>,
-    /// Compare the final contents of buffers as well as return values. Default is true.
-    pub compare_buffers: bool,
-    /// How mutable globals start. Default is [`globals::GlobalsMode::Symbolic`].
-    pub globals: globals::GlobalsMode,
-    /// When two floating-point return values count as equal. Default is bit-identical.
-    pub fp_equality: FpEquality,
-    /// What operations with undefined results give (`--ub`). Default is
-    /// [`UbMode::Report`]: a fresh value, and a path whose outcome depends on one is
-    /// undefined behaviour, not a verdict.
-    pub ub: UbMode,
-    pub exec: ExecConfig,
-    pub solver: SolverConfig,
-    /// Where tests and reports go. Default is `xcheck-out`.
-    pub out_dir: PathBuf,
-    /// The most `.ktest` files a kind of difference gets (`--tests-per-kind`; `None`, as
-    /// `--all-tests`: every one). Default is [`DEFAULT_TESTS_PER_KIND`].
-    pub tests_per_kind: Option<usize>,
-    /// Builds native executables of the pair, for the rows that rest on one side's
-    /// undefined behaviour (the front end's: `crosscheck` does not import `native/`).
-    /// Default is `None`: such rows stay unknown.
-    pub native: Option<NativeFunctions>,
-}
-
-/// The cap on a check's tests per kind: none for a shard (`--shard`), which writes every
-/// test, since `xcheck merge` chooses the tests over all the shards' rows, as one run does.
-fn tests_capped(check: &FunctionCheck) -> Option<usize> {
-    check.tests_per_kind.filter(|_| check.exec.shard.is_none())
-}
-
-/// The most `.ktest` files a kind of difference gets by default (`--tests-per-kind`): the
-/// rows beyond keep their inputs in the reports, and are replayed all the same.
-pub const DEFAULT_TESTS_PER_KIND: usize = 10;
-
-impl FunctionCheck {
-    pub fn new(a: &Path, b: &Path, a_name: &str, b_name: &str) -> Self {
-        FunctionCheck {
-            a_path: a.to_path_buf(),
-            b_path: b.to_path_buf(),
-            a_name: a_name.to_string(),
-            b_name: b_name.to_string(),
-            buffer_size: 16,
-            buffer_cap: DEFAULT_BUFFER_CAP,
-            buffer_offset: None,
-            alias: None,
-            param_sizes: Vec::new(),
-            assumes: Vec::new(),
-            compare_buffers: true,
-            globals: globals::GlobalsMode::default(),
-            fp_equality: FpEquality::default(),
-            ub: UbMode::Report,
-            exec: ExecConfig::default(),
-            solver: SolverConfig::default(),
-            out_dir: PathBuf::from("xcheck-out"),
-            tests_per_kind: Some(DEFAULT_TESTS_PER_KIND),
-            native: None,
-        }
-    }
-}
-
-impl FunctionCheck {
-    /// The check with its `--ub` mode in the engine's configuration.
-    fn engine_ub(&self) -> FunctionCheck {
-        let mut check = self.clone();
-        check.exec.ub = self.ub;
-        check
-    }
-}
 
 /// The result of a check: the report, and the tests written.
 pub struct Outcome {
@@ -208,7 +116,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let confirm = Confirm {
         stop: replay_check.exec.stop.clone(),
         replay: &|ktest| {
-            let verdict = replay(module, &replay_check, &signature, ktest)?;
+            let verdict = engine_replay(module, &replay_check, &signature, ktest)?;
             Ok(verdict.map(|verdict| rows::Replayed {
                 verdict,
                 agreement: None,
@@ -352,11 +260,11 @@ pub struct NativeRunner(
         dyn Fn(
                 &KTest,
                 PathVerdict,
-                Option<&str>,
+                Option<crate::report::Agreement>,
                 Duration,
                 &crate::stop::Stop,
                 &[PathBuf],
-            ) -> Option<bool>
+            ) -> crate::report::NativeReplay
             + Send
             + Sync,
     >,
@@ -451,7 +359,12 @@ pub(crate) fn conclude(
     written.sort_by_key(|(i, _)| (!examples.contains(&report.rows[*i].id), *i));
     // A test index, its replayed verdict, what native replay showed, and why native
     // executables could not be built.
-    type Replayed = (usize, Option<rows::Replayed>, Option<bool>, Option<String>);
+    type Replayed = (
+        usize,
+        Option<rows::Replayed>,
+        crate::report::NativeReplay,
+        Option<String>,
+    );
     let replayed: Vec<Replayed> = {
         use rayon::prelude::*;
         let rows = &report.rows;
@@ -465,8 +378,9 @@ pub(crate) fn conclude(
             let (native, unbuilt) = match (confirm.native, confirm.undefined, &verdict) {
                 (_, Some(undefined), Some(v)) if row.undefined.is_some() && v.agrees_with(row) => {
                     match undefined(ktest) {
-                        Ok(differ) => (differ, None),
-                        Err(why) => (None, Some(why)),
+                        Ok(Some(differ)) => (crate::report::NativeReplay::of(differ), None),
+                        Ok(None) => (crate::report::NativeReplay::NotRun, None),
+                        Err(why) => (crate::report::NativeReplay::NotRun, Some(why)),
                     }
                 }
                 (Some(native), _, Some(v))
@@ -474,7 +388,7 @@ pub(crate) fn conclude(
                 {
                     (native_replay(native, &confirm.stop, ktest, v), None)
                 }
-                _ => (None, None),
+                _ => (crate::report::NativeReplay::NotRun, None),
             };
             Ok((*i, verdict, native, unbuilt))
         };
@@ -499,7 +413,7 @@ pub(crate) fn conclude(
         if verdict.is_none() && confirm.stop.should_stop() {
             not_replayed.push(row.ktest.clone().unwrap_or_default());
         } else {
-            row.confirmed = Some(verdict.is_some_and(|v| v.agrees_with(row)));
+            row.confirmed = crate::report::Replay::of(verdict.is_some_and(|v| v.agrees_with(row)));
             row.native = native;
             row.differs_natively();
         }
@@ -507,7 +421,11 @@ pub(crate) fn conclude(
     }
     notes.extend(native_note(confirm.native, &report.rows));
     notes.extend(undefined_native_note(&report.rows, unbuilt));
-    if report.rows.iter().any(|r| r.confirmed == Some(false)) {
+    if report
+        .rows
+        .iter()
+        .any(|r| r.confirmed == crate::report::Replay::NotConfirmed)
+    {
         notes.push(
             if !confirm.abstracted {
                 "a difference did not reproduce in concrete replay: it is reported but not counted (an engine bug)".into()
@@ -548,14 +466,14 @@ fn native_replay(
     stop: &crate::stop::Stop,
     ktest: &KTest,
     replayed: &rows::Replayed,
-) -> Option<bool> {
+) -> crate::report::NativeReplay {
     if stop.should_stop() {
-        return None;
+        return crate::report::NativeReplay::NotRun;
     }
     let left = stop.deadline().map_or(NATIVE_TIMEOUT, |d| {
         d.saturating_duration_since(Instant::now())
     });
-    let (verdict, agreement) = (replayed.verdict.clone(), replayed.agreement.as_deref());
+    let (verdict, agreement) = (replayed.verdict.clone(), replayed.agreement);
     let timeout = left.min(NATIVE_TIMEOUT);
     (native.run.0)(ktest, verdict, agreement, timeout, stop, &native.binaries)
 }
@@ -566,12 +484,12 @@ fn native_replay(
 fn native_note(native: Option<&NativeConfirm>, rows: &[PathRow]) -> Option<String> {
     let native = native?;
     let (mut total, mut ran, mut agreed) = (0, 0, 0);
-    for row in rows.iter().filter(|r| r.confirmed == Some(true)) {
+    for row in rows.iter().filter(|r| r.confirmed.is_confirmed()) {
         if row.verdict == PathVerdict::Proved {
             continue;
         }
         total += 1;
-        if let Some(ok) = row.native {
+        if let Some(ok) = row.native.as_bool() {
             ran += 1;
             agreed += usize::from(ok);
         }
@@ -627,7 +545,7 @@ fn undefined_native_note(rows: &[PathRow], unbuilt: Option<String>) -> Option<St
         .count();
     let agree = on_undefined
         .iter()
-        .filter(|r| r.verdict == PathVerdict::Unknown && r.native == Some(false))
+        .filter(|r| r.verdict == PathVerdict::Unknown && r.native.refuted())
         .count();
     let mut text = format!(
         "{n} {} rest on one side's undefined behaviour; run natively, {differ} differ (counted as differences), {agree} agree (unknown)",
@@ -797,6 +715,54 @@ pub(crate) struct Explored {
     pub assumptions: Vec<String>,
 }
 
+/// What one exploration worker found, handed back when it ends; the first worker's absorbs
+/// the others'.
+struct WorkerFound {
+    stats: crate::exec::ExecStats,
+    solver_stats: crate::solver::SolverStats,
+    unsupported: Vec<String>,
+    coverage: Vec<Vec<bool>>,
+    live_at_end: usize,
+    /// Its rows, each with its path (branch decisions), in the order made.
+    rows: Vec<(Vec<u8>, PathRow)>,
+    /// The states it left when exploration stopped.
+    leftover: crate::exec::Leftover,
+}
+
+impl WorkerFound {
+    /// What `ex` found, with the `rows` its driver made (its solver is the caller's to free).
+    fn of(ex: &mut Executor<'_>, rows: rows::Rows) -> Self {
+        WorkerFound {
+            stats: ex.stats.clone(),
+            solver_stats: ex.solver.stats(),
+            unsupported: ex.unsupported.clone(),
+            coverage: ex.coverage.clone(),
+            live_at_end: ex.live_at_end,
+            rows: rows.into_parts(),
+            leftover: std::mem::take(&mut ex.leftover),
+        }
+    }
+
+    /// Adds what another worker found: counters summed, notes once, coverage joined.
+    fn absorb(&mut self, mut other: WorkerFound) {
+        self.leftover.append(&mut other.leftover);
+        self.stats.add(&other.stats);
+        self.solver_stats.add(&other.solver_stats);
+        for note in other.unsupported {
+            if !self.unsupported.contains(&note) {
+                self.unsupported.push(note);
+            }
+        }
+        for (mine, theirs) in self.coverage.iter_mut().zip(other.coverage) {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m |= t;
+            }
+        }
+        self.live_at_end = self.live_at_end.max(other.live_at_end);
+        self.rows.extend(other.rows);
+    }
+}
+
 /// Frees a worker's solver (its backend's terms, its caches: a large heap after a long
 /// run) on a thread of its own, so that the check goes on to its reports at once.
 fn free_later(solver: Box<dyn crate::solver::Solver>) {
@@ -893,15 +859,7 @@ where
                         ex.fork_log = fork_log;
                         let mut driver = record::Recording::new(make_driver(), recorder);
                         ex.run_worker(Vec::new(), &mut driver, Some(work));
-                        let found = (
-                            ex.stats.clone(),
-                            ex.solver.stats(),
-                            ex.unsupported.clone(),
-                            ex.coverage.clone(),
-                            ex.live_at_end,
-                            driver.inner.into_rows().into_parts(),
-                            std::mem::take(&mut ex.leftover),
-                        );
+                        let found = WorkerFound::of(&mut ex, driver.inner.into_rows());
                         free_later(ex.solver);
                         found
                     })
@@ -916,31 +874,20 @@ where
         done.set();
         others
     });
-    let mut solver_stats = ex.solver.stats();
-    let mut stats = ex.stats.clone();
-    let mut unsupported = ex.unsupported.clone();
-    let mut coverage = ex.coverage.clone();
-    let mut live_at_end = ex.live_at_end;
-    let mut leftover = std::mem::take(&mut ex.leftover);
+    let mut found = WorkerFound::of(&mut ex, driver.inner.into_rows());
     free_later(ex.solver);
-    let mut keyed = driver.inner.into_rows().into_parts();
-    for (s, ss, u, cov, live, rows, mut left) in others {
-        leftover.append(&mut left);
-        merge_exec_stats(&mut stats, &s);
-        solver_stats.merge(&ss);
-        for note in u {
-            if !unsupported.contains(&note) {
-                unsupported.push(note);
-            }
-        }
-        for (mine, theirs) in coverage.iter_mut().zip(cov) {
-            for (m, t) in mine.iter_mut().zip(theirs) {
-                *m |= t;
-            }
-        }
-        live_at_end = live_at_end.max(live);
-        keyed.extend(rows);
+    for other in others {
+        found.absorb(other);
     }
+    let WorkerFound {
+        stats,
+        solver_stats,
+        unsupported,
+        coverage,
+        live_at_end,
+        rows: mut keyed,
+        leftover,
+    } = found;
     // Rows in path order, whatever order the paths were explored in.
     keyed.sort_by(|x, y| x.0.cmp(&y.0));
     parting::mark(&mut keyed, ex.module, &ex.fork_log);
@@ -1028,7 +975,7 @@ impl Explored {
 
 /// Runs both sides concretely on the inputs of `ktest` and returns the verdict of that
 /// single path (`None` if the replay itself could not finish).
-pub fn replay(
+pub fn engine_replay(
     module: &Module,
     check: &FunctionCheck,
     signature: &Signature,
@@ -1066,7 +1013,7 @@ fn undefined_values(ktest: &KTest) -> Option<Arc<Vec<Vec<u8>>>> {
 }
 
 /// Replays a `.ktest` file against a pair and returns the per-side results as text.
-pub fn replay_file(
+pub fn engine_replay_file(
     check: &FunctionCheck,
     ktest_path: &Path,
 ) -> Result<(PathVerdict, String, String)> {
@@ -1113,117 +1060,17 @@ pub fn signature_of(check: &FunctionCheck) -> Result<Signature> {
 
 /// The counters reported with a check: what each layer answered, what reached the backend.
 fn counters(stats: &crate::exec::ExecStats, s: &crate::solver::SolverStats) -> Vec<(String, u64)> {
-    let c = &stats.constraints;
-    [
-        ("instructions", stats.instructions),
-        ("forks", stats.forks),
-        ("live states (max)", stats.live_states_max as u64),
-        ("states dropped for memory", stats.dropped_for_memory),
-        ("merges", stats.merging.merges),
-        ("paths merged away", stats.merging.merged_away),
-        ("merges refused", stats.merging.refused),
-        (
-            "branches decided by known values",
-            c.decided_by_substitution,
-        ),
-        ("branches decided by ranges", c.decided_by_ranges),
-        ("implied values", c.implied_values),
-        ("redundant constraints dropped", c.redundant),
-        (
-            "branches decided by the path condition",
-            c.decided_by_membership,
-        ),
-        ("symbolic sizes split by value", stats.value_splits),
-        (
-            "branch sides answered by the path's model",
-            stats.model_hits,
-        ),
-        ("solver queries", s.queries),
-        ("query cache hits", s.cache_hits),
-        ("cex cache: unsat subset", s.cex_unsat_subset_hits),
-        ("cex cache: sat superset", s.cex_sat_superset_hits),
-        ("cex cache: model reuse", s.cex_model_reuse_hits),
-        ("independence: constraints dropped", s.independence_dropped),
-        (
-            "independence: completion queries",
-            s.independence_completions,
-        ),
-        (
-            "independence: completed from recent models",
-            s.independence_recent_hits,
-        ),
-        ("ranges: queries rewritten", s.ranges_rewritten),
-        ("ranges: decided unsat", s.ranges_unsat),
-        ("enumerated", s.enumerated),
-        ("enumeration over budget", s.enumeration_over_budget),
-        ("boundary models", s.boundary_models),
-        ("backend queries", s.backend_queries),
-        ("backend time ms", s.backend_time.as_millis() as u64),
-        ("models validated", s.validated_models),
-    ]
-    .into_iter()
-    .chain(
-        // Only with --cross-check-solver, so that other reports keep their counters.
-        [
-            ("cross-check: answers compared", s.crosscheck_queries),
-            ("cross-check: disagreements", s.crosscheck_disagreements),
-            ("cross-check: not compared (unknown)", s.crosscheck_unknown),
-            ("cross-check: time ms", s.crosscheck_time.as_millis() as u64),
-        ]
+    stats
+        .labelled()
         .into_iter()
-        .filter(|_| s.crosscheck_queries + s.crosscheck_unknown > 0),
-    )
-    .chain(
+        // The solver's, the cross-check's only with --cross-check-solver.
+        .chain(s.labelled())
         // Only when a query went unanswered in its first try (`--defer-after`).
-        [
-            ("deferred branch sides", stats.deferral.deferred),
-            ("deferred: feasible", stats.deferral.feasible),
-            ("deferred: infeasible", stats.deferral.infeasible),
-            ("deferred: unknown", stats.deferral.unknown),
-            ("deferred path ends", stats.deferral.deferred_ends),
-            ("deferred: path ends retried", stats.deferral.ends_retried),
-            ("deferred: not retried", stats.deferral.left),
-            (
-                "deferred: retry time ms",
-                stats.deferral.retry_time.as_millis() as u64,
-            ),
-        ]
-        .into_iter()
-        .filter(|_| stats.deferral.any()),
-    )
-    .map(|(k, v)| (k.to_string(), v))
-    // Only with --solver portfolio (named by the solver module).
-    .chain(s.portfolio_counters())
-    .collect()
-}
-
-/// Adds a worker's counters to the totals.
-fn merge_exec_stats(total: &mut crate::exec::ExecStats, other: &crate::exec::ExecStats) {
-    total.instructions += other.instructions;
-    total.forks += other.forks;
-    total.paths += other.paths;
-    total.model_hits += other.model_hits;
-    total.live_states_max = total.live_states_max.max(other.live_states_max);
-    total.dropped_for_memory += other.dropped_for_memory;
-    total.value_splits += other.value_splits;
-    total.strict_outputs += other.strict_outputs;
-    total.merging.add(&other.merging);
-    total.deferral.add(&other.deferral);
-    for (n, count) in &other.unmodelled_syscalls {
-        *total.unmodelled_syscalls.entry(*n).or_insert(0) += count;
-    }
-    for (n, count) in &other.pinned_reads {
-        *total.pinned_reads.entry(*n).or_insert(0) += count;
-    }
-    if total.stop_reason.is_none() {
-        total.stop_reason = other.stop_reason.clone();
-    }
-    let (t, o) = (&mut total.constraints, &other.constraints);
-    t.decided_by_substitution += o.decided_by_substitution;
-    t.decided_by_ranges += o.decided_by_ranges;
-    t.implied_values += o.implied_values;
-    t.redundant += o.redundant;
-    t.decided_by_membership += o.decided_by_membership;
+        .chain(stats.deferral.labelled())
+        .map(|(k, v)| (k.to_string(), v))
+        // Only with --solver portfolio (named by the solver module).
+        .chain(s.portfolio_counters())
+        .collect()
 }
 
 /// "coverage A: 14/16 lines (88%) in 2 functions": source lines reached on one side, over
@@ -1327,7 +1174,7 @@ mod tests {
 
     fn row(verdict: PathVerdict, confirmed: Option<bool>) -> PathRow {
         PathRow {
-            confirmed,
+            confirmed: confirmed.into(),
             ..crate::report::tests::bare_row(1, verdict)
         }
     }

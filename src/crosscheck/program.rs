@@ -431,7 +431,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     );
     let confirm = super::Confirm {
         stop: replay_check.exec.stop.clone(),
-        replay: &|ktest| Ok(replay(&module, &entries, &replay_check, ktest)),
+        replay: &|ktest| Ok(engine_replay(&module, &entries, &replay_check, ktest)),
         abstracted: false,
         native: native.as_ref(),
         undefined: None,
@@ -461,7 +461,7 @@ fn test_of(check: &ProgramCheck, row: &PathRow) -> KTest {
 }
 
 /// Replays a test concretely in the engine: the verdict of its single path, if decided.
-fn replay(
+fn engine_replay(
     module: &Module,
     entries: &Entries,
     check: &ProgramCheck,
@@ -894,8 +894,7 @@ impl ProgramDriver {
                 class: None,
                 three: Some(ThreeWay {
                     result_c,
-                    agreement: "all agree".into(),
-                    odd: None,
+                    agreement: crate::report::Agreement::AllAgree,
                 }),
                 undefined: None,
             }]);
@@ -958,7 +957,8 @@ impl ProgramDriver {
                 &mut self.minimize_left,
             );
             let eq = pattern(ex, &model);
-            let (agreement, odd) = ThreeWay::agreement_of(eq[0], eq[1], eq[2]);
+            let agreement = crate::report::Agreement::of(eq[0], eq[1], eq[2]);
+            let odd = agreement.odd();
             let names = ["A", "B", "C"];
             // The pairs whose parts are named: the odd side against one of the others, or
             // every pair when all differ.
@@ -1019,8 +1019,7 @@ impl ProgramDriver {
                 class: Some(class),
                 three: Some(ThreeWay {
                     result_c,
-                    agreement: agreement.into(),
-                    odd: odd.map(String::from),
+                    agreement,
                 }),
                 undefined: None,
             });

@@ -43,14 +43,13 @@ impl Decision {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Replayed {
     pub verdict: PathVerdict,
-    pub agreement: Option<String>,
+    pub agreement: Option<crate::report::Agreement>,
 }
 
 impl Replayed {
     /// Whether the replay says what `row` says.
     pub(crate) fn agrees_with(&self, row: &PathRow) -> bool {
-        self.verdict == row.verdict
-            && self.agreement.as_deref() == row.three.as_ref().map(|t| t.agreement.as_str())
+        self.verdict == row.verdict && self.agreement == row.three.as_ref().map(|t| t.agreement)
     }
 }
 
@@ -85,8 +84,8 @@ impl Rows {
             result_b,
             detail,
             ktest: None,
-            confirmed: None,
-            native: None,
+            confirmed: crate::report::Replay::NotRun,
+            native: crate::report::NativeReplay::NotRun,
             path: None,
             class,
             parts_at: None,
@@ -126,7 +125,7 @@ impl Rows {
             [row] if row.verdict != PathVerdict::Unknown || row.undefined.is_some() => {
                 Some(Replayed {
                     verdict: row.verdict.clone(),
-                    agreement: row.three.as_ref().map(|t| t.agreement.clone()),
+                    agreement: row.three.as_ref().map(|t| t.agreement),
                 })
             }
             _ => None,

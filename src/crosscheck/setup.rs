@@ -1,10 +1,10 @@
 //! Setting up a function-level check: matching the two entry points, making the symbolic
 //! (or, for replay, concrete) arguments, and applying the preconditions.
 
+use super::check::{BufferOffset, FunctionCheck, BUFFER_ALIGN};
 use super::float::FpEquality;
 use super::globals::GlobalPlan;
 use super::precondition::{self, Binding};
-use super::FunctionCheck;
 use crate::assume::{parse_assume, AssumeExpr, CType};
 use crate::error::{Error, Result};
 use crate::exec::memory::{Growth, ObjectKind, ObjectState};
@@ -63,34 +63,6 @@ impl Alias {
         total.saturating_sub(self.own)
     }
 }
-/// Where a parameter's buffer starts within a [`BUFFER_ALIGN`]-byte boundary
-/// (`--buffer-offset`): at one offset, or at any (a symbolic input, so that code whose
-/// path depends on the alignment — a word-at-a-time loop's prologue — runs each way).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BufferOffset {
-    Fixed(u8),
-    Any,
-}
-
-impl std::str::FromStr for BufferOffset {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "any" => Ok(BufferOffset::Any),
-            n => match n.parse::<u8>() {
-                Ok(k) if u32::from(k) < BUFFER_ALIGN => Ok(BufferOffset::Fixed(k)),
-                _ => Err(format!(
-                    "'{n}': expected any or an offset from 0 to {}",
-                    BUFFER_ALIGN - 1
-                )),
-            },
-        }
-    }
-}
-
-/// The alignment of the address every parameter's buffer object starts at.
-pub const BUFFER_ALIGN: u32 = 16;
-
 /// The suffix of the test object that holds a buffer's start offset (`--buffer-offset`).
 pub const OFFSET_SUFFIX: &str = ".offset";
 

@@ -32,19 +32,23 @@ pub struct ConstraintSet {
     ranges: FxHashMap<ExprId, Arc<Pieces>>,
 }
 
-/// Counters of what the path condition answered without the solver.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ConstraintStats {
-    /// Branch conditions or queries folded to a constant by known bytes.
-    pub decided_by_substitution: u64,
-    /// Branch conditions decided by ranges.
-    pub decided_by_ranges: u64,
-    /// Symbolic bytes whose value became known.
-    pub implied_values: u64,
-    /// Constraints dropped because the others imply them.
-    pub redundant: u64,
-    /// Branch conditions decided because they (or their negation) are on the path already.
-    pub decided_by_membership: u64,
+crate::counters::counters! {
+    /// Counters of what the path condition answered without the solver (a check's report
+    /// counters, in this order).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct ConstraintStats {
+        /// Branch conditions or queries folded to a constant by known bytes.
+        decided_by_substitution: u64 = "branches decided by known values",
+        /// Branch conditions decided by ranges.
+        decided_by_ranges: u64 = "branches decided by ranges",
+        /// Symbolic bytes whose value became known.
+        implied_values: u64 = "implied values",
+        /// Constraints dropped because the others imply them.
+        redundant: u64 = "redundant constraints dropped",
+        /// Branch conditions decided because they (or their negation) are on the path
+        /// already.
+        decided_by_membership: u64 = "branches decided by the path condition",
+    }
 }
 
 impl ConstraintSet {

@@ -115,36 +115,39 @@ impl Default for ExecConfig {
     }
 }
 
-/// Counters of one exploration.
-#[derive(Clone, Debug, Default)]
-pub struct ExecStats {
-    pub instructions: u64,
-    pub forks: u64,
-    pub paths: u64,
-    /// Branches answered from a state's model without asking the solver.
-    pub model_hits: u64,
-    pub live_states_max: usize,
-    /// States dropped to stay under `--max-memory`.
-    pub dropped_for_memory: u64,
-    /// What the path conditions answered without the solver.
-    pub constraints: crate::exec::constraints::ConstraintStats,
-    /// Why exploration stopped early, if it did.
-    pub stop_reason: Option<String>,
-    /// System calls the POSIX model does not implement (answered ENOSYS), by number.
-    pub unmodelled_syscalls: std::collections::BTreeMap<i64, u64>,
-    /// Reads of each part of the environment the POSIX model pins (`__xc_note_pinned`),
-    /// by its `XC_PINNED_*` code.
-    pub pinned_reads: std::collections::BTreeMap<i64, u64>,
-    /// Symbolic sizes (of memcpy, memset, writes) taken one value at a time.
-    pub value_splits: u64,
-    /// Program outputs compared byte for byte although spacing was to be ignored, because
-    /// they held symbolic bytes.
-    pub strict_outputs: u64,
-    /// What state merging did.
-    pub merging: MergeStats,
-    /// What the deferral of branch queries did ([`ExecConfig::defer`]).
-    pub deferral: DeferralStats,
-    pub elapsed: Duration,
+crate::counters::counters! {
+    /// Counters of one exploration. The labelled ones are a check's report counters, in this
+    /// order (the deferral's come after the solver's, `crosscheck::counters`).
+    #[derive(Clone, Debug, Default)]
+    pub struct ExecStats {
+        instructions: u64 = "instructions",
+        forks: u64 = "forks",
+        live_states_max: usize [max] = "live states (max)",
+        /// States dropped to stay under `--max-memory`.
+        dropped_for_memory: u64 = "states dropped for memory",
+        /// What state merging did.
+        merging: MergeStats = [nested],
+        /// What the path conditions answered without the solver.
+        constraints: crate::exec::constraints::ConstraintStats = [nested],
+        /// Symbolic sizes (of memcpy, memset, writes) taken one value at a time.
+        value_splits: u64 = "symbolic sizes split by value",
+        /// Branches answered from a state's model without asking the solver.
+        model_hits: u64 = "branch sides answered by the path's model",
+        paths: u64,
+        /// Program outputs compared byte for byte although spacing was to be ignored,
+        /// because they held symbolic bytes.
+        strict_outputs: u64,
+        /// What the deferral of branch queries did ([`ExecConfig::defer`]).
+        deferral: DeferralStats,
+        /// System calls the POSIX model does not implement (answered ENOSYS), by number.
+        unmodelled_syscalls: std::collections::BTreeMap<i64, u64>,
+        /// Reads of each part of the environment the POSIX model pins
+        /// (`__xc_note_pinned`), by its `XC_PINNED_*` code.
+        pinned_reads: std::collections::BTreeMap<i64, u64>,
+        /// Why exploration stopped early, if it did (the first worker's reason that has one).
+        stop_reason: Option<String> [first],
+        elapsed: Duration [not_added],
+    }
 }
 
 /// Where and from what the states of a branch are merged.

@@ -61,23 +61,16 @@ pub struct Merger {
     joins: FxHashMap<u32, Vec<Option<BlockId>>>,
 }
 
-/// What merging did in one exploration.
-#[derive(Clone, Copy, Default, Debug)]
-pub struct MergeStats {
-    /// Merges of states at a join.
-    pub merges: u64,
-    /// Paths merged away (a merge of k states removes k - 1).
-    pub merged_away: u64,
-    /// Merges given up because the states' shapes differed.
-    pub refused: u64,
-}
-
-impl MergeStats {
-    /// Adds another worker's numbers.
-    pub fn add(&mut self, other: &MergeStats) {
-        self.merges += other.merges;
-        self.merged_away += other.merged_away;
-        self.refused += other.refused;
+crate::counters::counters! {
+    /// What merging did in one exploration (a check's report counters, in this order).
+    #[derive(Clone, Copy, Default, Debug)]
+    pub struct MergeStats {
+        /// Merges of states at a join.
+        merges: u64 = "merges",
+        /// Paths merged away (a merge of k states removes k - 1).
+        merged_away: u64 = "paths merged away",
+        /// Merges given up because the states' shapes differed.
+        refused: u64 = "merges refused",
     }
 }
 

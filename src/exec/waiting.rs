@@ -17,38 +17,29 @@ pub struct Deferral {
     pub retry: Duration,
 }
 
-/// Counters of the states put aside.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DeferralStats {
-    /// Branch sides whose first try went unanswered.
-    pub deferred: u64,
-    /// Path ends whose driver's question went unanswered in its first try.
-    pub deferred_ends: u64,
-    /// Branch sides checked again with the full limit: feasible, infeasible, unknown.
-    pub feasible: u64,
-    pub infeasible: u64,
-    pub unknown: u64,
-    /// Path ends handed to the driver again.
-    pub ends_retried: u64,
-    /// States never retried: exploration stopped first (they end as unknown).
-    pub left: u64,
-    /// The time the retries took.
-    pub retry_time: Duration,
+crate::counters::counters! {
+    /// Counters of the states put aside (a check's report counters, in this order, only when
+    /// a query went unanswered in its first try, `--defer-after`).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct DeferralStats {
+        /// Branch sides whose first try went unanswered.
+        deferred: u64 = "deferred branch sides" if any,
+        /// Branch sides checked again with the full limit: feasible, infeasible, unknown.
+        feasible: u64 = "deferred: feasible" if any,
+        infeasible: u64 = "deferred: infeasible" if any,
+        unknown: u64 = "deferred: unknown" if any,
+        /// Path ends whose driver's question went unanswered in its first try.
+        deferred_ends: u64 = "deferred path ends" if any,
+        /// Path ends handed to the driver again.
+        ends_retried: u64 = "deferred: path ends retried" if any,
+        /// States never retried: exploration stopped first (they end as unknown).
+        left: u64 = "deferred: not retried" if any,
+        /// The time the retries took.
+        retry_time: Duration = "deferred: retry time ms" if any,
+    }
 }
 
 impl DeferralStats {
-    /// Adds another worker's counters.
-    pub fn add(&mut self, o: &DeferralStats) {
-        self.deferred += o.deferred;
-        self.deferred_ends += o.deferred_ends;
-        self.feasible += o.feasible;
-        self.infeasible += o.infeasible;
-        self.unknown += o.unknown;
-        self.ends_retried += o.ends_retried;
-        self.left += o.left;
-        self.retry_time += o.retry_time;
-    }
-
     /// Whether anything was put aside.
     pub fn any(&self) -> bool {
         self.deferred + self.deferred_ends > 0

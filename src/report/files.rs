@@ -85,12 +85,20 @@ pub fn render_csv(report: &Report) -> io::Result<String> {
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_else(|| format!("{:?}", row.verdict));
-        let confirmed = row.confirmed.map(|c| c.to_string()).unwrap_or_default();
-        let native = row.native.map(|c| c.to_string()).unwrap_or_default();
+        let confirmed = row
+            .confirmed
+            .as_bool()
+            .map(|c| c.to_string())
+            .unwrap_or_default();
+        let native = row
+            .native
+            .as_bool()
+            .map(|c| c.to_string())
+            .unwrap_or_default();
         let (result_c, agreement) = row
             .three
             .as_ref()
-            .map(|t| (t.result_c.as_str(), t.agreement.as_str()))
+            .map(|t| (t.result_c.as_str(), t.agreement.name()))
             .unwrap_or_default();
         w.write_record([
             row.id.to_string().as_str(),

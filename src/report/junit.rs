@@ -155,7 +155,7 @@ fn details(report: &Report) -> String {
                 "agree",
                 row.three
                     .as_ref()
-                    .map_or_else(String::new, |t| t.agreement.clone()),
+                    .map_or_else(String::new, |t| t.agreement.to_string()),
             ),
             ("detail", row.detail.clone()),
             ("ktest", ktest),

@@ -13,11 +13,13 @@ pub mod gate;
 pub mod json;
 pub mod junit;
 pub mod progress;
+pub mod replay;
 pub mod suite;
 pub mod summary;
 pub mod table;
 
 pub use files::write_reports;
+pub use replay::{Agreement, NativeReplay, Replay};
 pub use table::{render_markdown, render_table, render_table_limited, TERMINAL_ROWS};
 
 use serde::{Deserialize, Serialize};
@@ -50,7 +52,7 @@ impl PathRow {
     /// A difference that concrete replay reproduced, and the native executables too when
     /// they ran it: only these make a run NOT EQUIVALENT (exit code 1).
     pub fn is_confirmed_difference(&self) -> bool {
-        self.verdict.is_difference() && self.confirmed == Some(true) && self.native != Some(false)
+        self.verdict.is_difference() && self.confirmed.is_confirmed() && !self.native.refuted()
     }
 
     /// A difference that concrete replay (or native replay) did not reproduce, or that was
@@ -65,7 +67,7 @@ impl PathRow {
     /// programs' own, so it is no agreement and the run is inconclusive.
     pub fn is_unconfirmed_failure(&self) -> bool {
         self.verdict == PathVerdict::ErrorBoth
-            && (self.confirmed != Some(true) || self.native == Some(false))
+            && (!self.confirmed.is_confirmed() || self.native.refuted())
     }
 
     /// A row whose replay did not confirm what the engine said of it.
@@ -149,14 +151,15 @@ pub struct PathRow {
     pub detail: String,
     /// The `.ktest` file written for the inputs, if any.
     pub ktest: Option<String>,
-    /// Whether replaying the inputs concretely agreed with the symbolic result.
-    pub confirmed: Option<bool>,
+    /// Whether replaying the inputs concretely in a fresh engine agreed with the symbolic
+    /// result.
+    pub confirmed: Replay,
     /// Whether the native executables did what the engine said (a program check with
     /// executables beside its bitcode replays its differences and failures on them): a
     /// difference they do not show, or a failure of both sides they do not have, is reported
     /// and not counted.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub native: Option<bool>,
+    #[serde(default, skip_serializing_if = "NativeReplay::is_not_run")]
+    pub native: NativeReplay,
     /// The path's branch decisions (`0110…`, `shard::path_text`): written by sharded runs
     /// only, for `xcheck merge` to put the shards' rows in the order one run gives them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -182,29 +185,49 @@ pub struct PathRow {
     pub undefined: Option<String>,
 }
 
-/// A row's third side (`xcheck a.bc b.bc c.bc`): what C did and which sides agree.
+/// A row's third side (`xcheck a.bc b.bc c.bc`): what C did and which sides agree. In
+/// JSON it also names the odd one out (`odd`), which follows from the agreement.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(into = "ThreeWayRecord", from = "ThreeWayRecord")]
 pub struct ThreeWay {
     /// What implementation C did for the row's inputs.
     pub result_c: String,
-    /// Which sides agree: `all agree`, `A differs`, `B differs`, `C differs` (the other two
-    /// agree) or `all differ`.
-    pub agreement: String,
-    /// The odd one out (`A`, `B` or `C`) when the other two agree.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub odd: Option<String>,
+    /// Which sides agree.
+    pub agreement: Agreement,
 }
 
 impl ThreeWay {
-    /// The agreement of three sides from whether each pair (A-B, A-C, B-C) is equal, and
-    /// the odd one out: two sides equal and the third not.
-    pub fn agreement_of(ab: bool, ac: bool, bc: bool) -> (&'static str, Option<&'static str>) {
-        match (ab, ac, bc) {
-            (true, true, true) => ("all agree", None),
-            (true, false, false) => ("C differs", Some("C")),
-            (false, true, false) => ("B differs", Some("B")),
-            (false, false, true) => ("A differs", Some("A")),
-            _ => ("all differ", None),
+    /// The odd one out (`A`, `B` or `C`) when the other two agree.
+    pub fn odd(&self) -> Option<&'static str> {
+        self.agreement.odd()
+    }
+}
+
+/// [`ThreeWay`] as `report.json` writes it.
+#[derive(Serialize, Deserialize)]
+struct ThreeWayRecord {
+    result_c: String,
+    agreement: Agreement,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    odd: Option<String>,
+}
+
+impl From<ThreeWay> for ThreeWayRecord {
+    fn from(t: ThreeWay) -> Self {
+        let odd = t.odd().map(String::from);
+        ThreeWayRecord {
+            result_c: t.result_c,
+            agreement: t.agreement,
+            odd,
+        }
+    }
+}
+
+impl From<ThreeWayRecord> for ThreeWay {
+    fn from(t: ThreeWayRecord) -> Self {
+        ThreeWay {
+            result_c: t.result_c,
+            agreement: t.agreement,
         }
     }
 }
@@ -325,7 +348,7 @@ impl PathRow {
     /// concrete replay agreed and the native executables differ on its test: the machine
     /// shows what the engine could only say rests on an undefined value.
     pub fn differs_natively(&mut self) {
-        if let (PathVerdict::Unknown, Some(what), Some(true), Some(true)) =
+        if let (PathVerdict::Unknown, Some(what), Replay::Confirmed, NativeReplay::Reproduced) =
             (&self.verdict, &self.undefined, self.confirmed, self.native)
         {
             self.detail = format!(
@@ -558,7 +581,7 @@ impl Summary {
             unconfirmed,
             not_replayed: rows
                 .iter()
-                .filter(|r| r.is_unconfirmed() && r.confirmed.is_none())
+                .filter(|r| r.is_unconfirmed() && !r.confirmed.ran())
                 .count(),
             unknown,
             instructions: 0,
@@ -596,7 +619,7 @@ pub fn odd_one_out(title: &str, rows: &[PathRow]) -> Vec<OddOneOut> {
             paths: rows
                 .iter()
                 .filter(|r| r.is_confirmed_difference())
-                .filter(|r| r.three.as_ref().and_then(|t| t.odd.as_deref()) == Some(side))
+                .filter(|r| r.three.as_ref().and_then(ThreeWay::odd) == Some(side))
                 .count(),
         })
         .collect()
@@ -630,8 +653,8 @@ pub(crate) mod tests {
             result_b: String::new(),
             detail: String::new(),
             ktest: None,
-            confirmed: None,
-            native: None,
+            confirmed: Replay::NotRun,
+            native: NativeReplay::NotRun,
             path: None,
             class: None,
             parts_at: None,
@@ -667,7 +690,7 @@ pub(crate) mod tests {
                 result_a: "ret 7".to_string(),
                 result_b: "ret 8".to_string(),
                 ktest: Some("test000001.ktest".to_string()),
-                confirmed: Some(true),
+                confirmed: Replay::Confirmed,
                 ..row(2, PathVerdict::Diverged, "return values differ")
             },
             PathRow {
@@ -675,7 +698,7 @@ pub(crate) mod tests {
                 result_a: "ret 0".to_string(),
                 result_b: "division by zero".to_string(),
                 ktest: Some("test000002.ktest".to_string()),
-                confirmed: Some(false),
+                confirmed: Replay::NotConfirmed,
                 ..row(3, PathVerdict::ErrorOne, "B: division by zero at b.c:12")
             },
             PathRow {

@@ -7,7 +7,7 @@
 //! cells are shown as escapes (`\n`) so that a value never breaks a line. The Markdown
 //! rendering repeats each difference in full.
 
-use super::{format_ms, InputValue, PathRow, PathVerdict, Report, Summary};
+use super::{format_ms, InputValue, NativeReplay, PathRow, PathVerdict, Replay, Report, Summary};
 use std::fmt::Write as _;
 
 /// The widest a table cell gets, in characters, before it is cut.
@@ -400,7 +400,11 @@ pub fn render_markdown(report: &Report) -> String {
         if let Some(t) = &row.three {
             out.push_str("\nC:\n\n");
             out.push_str(&code_block(&t.result_c));
-            let _ = writeln!(out, "\nWhich sides agree: {}", md_escape(&t.agreement));
+            let _ = writeln!(
+                out,
+                "\nWhich sides agree: {}",
+                md_escape(t.agreement.name())
+            );
         }
         out.push_str("\nDifference (A → B):\n\n");
         out.push_str(&diff_block(&row.result_a, &row.result_b));
@@ -552,7 +556,7 @@ pub(crate) fn odd_one_out_line(s: &Summary) -> Option<String> {
 /// A three-way row's C cell and which sides agree; empty for a two-sided row.
 fn three_cells(row: &PathRow) -> (String, String) {
     match &row.three {
-        Some(t) => (t.result_c.clone(), t.agreement.clone()),
+        Some(t) => (t.result_c.clone(), t.agreement.to_string()),
         None => Default::default(),
     }
 }
@@ -685,13 +689,16 @@ pub(crate) fn ktest_cell(row: &PathRow) -> String {
 
 /// Whether replay confirmed the row: in the engine, then natively where it ran.
 pub(crate) fn confirmation(row: &PathRow) -> Option<&'static str> {
-    Some(match (row.confirmed?, row.native) {
-        (false, _) => "NOT confirmed",
+    Some(match (row.confirmed, row.native) {
+        (Replay::NotRun, _) => return None,
+        (Replay::NotConfirmed, _) => "NOT confirmed",
         // A row resting on undefined behaviour the executables did not show to differ.
-        (true, Some(false)) if row.verdict == PathVerdict::Unknown => "agrees natively",
-        (true, Some(false)) => "NOT reproduced natively",
-        (true, Some(true)) => "confirmed natively",
-        (true, None) => "confirmed",
+        (Replay::Confirmed, NativeReplay::NotReproduced) if row.verdict == PathVerdict::Unknown => {
+            "agrees natively"
+        }
+        (Replay::Confirmed, NativeReplay::NotReproduced) => "NOT reproduced natively",
+        (Replay::Confirmed, NativeReplay::Reproduced) => "confirmed natively",
+        (Replay::Confirmed, NativeReplay::NotRun) => "confirmed",
     })
 }
 

@@ -17,6 +17,7 @@
 //! come only from below. The work is bounded: at most [`MAX_INPUTS`] inputs and
 //! [`MAX_CANDIDATES`] evaluations per query.
 
+use super::layer::{wraps_inner, Layer};
 use super::{fill_missing_arrays, SatResult, Solver, SolverError, SolverStats};
 use crate::expr::{fp_neighbours, mask, ArrayId, Assignment, BinOp, ExprId, ExprPool, Node, UnOp};
 use std::sync::Arc;
@@ -159,8 +160,10 @@ fn inputs_of(pool: &ExprPool, roots: &[ExprId]) -> Vec<Input> {
     inputs
 }
 
-impl Solver for BoundarySolver {
-    fn check(
+impl Layer for BoundarySolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -207,19 +210,12 @@ impl Solver for BoundarySolver {
         self.inner.check(pool, constraints, query)
     }
 
-    fn set_hint(&mut self, hint: Option<Arc<Assignment>>) {
+    fn keep_hint(&mut self, hint: &Option<Arc<Assignment>>) {
         self.hint = hint.clone();
-        self.inner.set_hint(hint);
     }
 
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.inner.stats();
+    fn add_stats(&self, stats: &mut SolverStats) {
         stats.boundary_models += self.answered;
-        stats
     }
 }
 
@@ -248,6 +244,9 @@ mod tests {
                 ..SolverStats::default()
             }
         }
+        fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
+
+        fn set_time_limit(&mut self, _limit: Option<std::time::Duration>) {}
     }
 
     fn model_of(array: ArrayId, bytes: &[u8]) -> Arc<Assignment> {

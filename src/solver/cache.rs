@@ -7,6 +7,7 @@
 //! The cache is emptied when it reaches its capacity, which bounds its memory (models
 //! included) without bookkeeping on every hit.
 
+use super::layer::{wraps_inner, Layer};
 use super::{pool_key, SatResult, Solver, SolverError, SolverStats};
 use crate::expr::{ExprId, ExprPool};
 use rustc_hash::FxHashMap;
@@ -57,8 +58,10 @@ impl CachingSolver {
     }
 }
 
-impl Solver for CachingSolver {
-    fn check(
+impl Layer for CachingSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -88,19 +91,9 @@ impl Solver for CachingSolver {
         Ok(answer)
     }
 
-    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
-        self.inner.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.inner.stats();
+    fn add_stats(&self, stats: &mut SolverStats) {
         stats.cache_hits += self.hits;
         stats.cache_misses += self.misses;
-        stats
     }
 }
 

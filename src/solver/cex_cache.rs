@@ -33,6 +33,7 @@
 //! Expression ids are only meaningful in the pool that created them, so all state is dropped
 //! when the layer is handed a different pool.
 
+use super::layer::{wraps_inner, Layer};
 use super::{fill_missing_arrays, pool_key, SatResult, Solver, SolverError, SolverStats};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use rustc_hash::FxHashMap;
@@ -383,8 +384,10 @@ impl CexCachingSolver {
     }
 }
 
-impl Solver for CexCachingSolver {
-    fn check(
+impl Layer for CexCachingSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -429,21 +432,11 @@ impl Solver for CexCachingSolver {
         Ok(answer)
     }
 
-    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
-        self.inner.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.inner.stats();
+    fn add_stats(&self, stats: &mut SolverStats) {
         stats.cex_unsat_subset_hits += self.unsat_subset_hits;
         stats.cex_sat_superset_hits += self.sat_superset_hits;
         stats.cex_model_reuse_hits += self.model_reuse_hits;
         stats.cex_misses += self.misses;
-        stats
     }
 }
 

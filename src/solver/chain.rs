@@ -6,6 +6,7 @@
 //! cache answers repeats before the counterexample cache searches subsets and supersets, and
 //! the counterexample cache sees whole constraint sets, before independence slices them.
 
+use super::layer::{wraps_inner, Layer};
 use super::{
     Backend, BitwuzlaSolver, BoundarySolver, CachingSolver, CexCachingSolver, CrossCheckingSolver,
     EnumeratingSolver, IndependenceSolver, LoggingSolver, PortfolioSolver, RangeSolver, SatResult,
@@ -116,8 +117,10 @@ impl ChainSolver {
     }
 }
 
-impl Solver for ChainSolver {
-    fn check(
+impl Layer for ChainSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -130,18 +133,8 @@ impl Solver for ChainSolver {
         result
     }
 
-    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
-        self.inner.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.inner.stats();
-        stats.merge(&self.stats);
-        stats
+    fn add_stats(&self, stats: &mut SolverStats) {
+        stats.add(&self.stats);
     }
 }
 

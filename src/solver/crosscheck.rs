@@ -9,6 +9,7 @@
 //! the second solver is checked by concrete evaluation like the backend's. `Unknown` on
 //! either side (a time limit, an interrupt) is no disagreement; it is counted.
 
+use super::layer::{wraps_inner, Layer};
 use super::validate::model_failure;
 use super::{smtlib, SatResult, Solver, SolverError, SolverStats};
 use crate::expr::{Assignment, ExprId, ExprPool};
@@ -105,8 +106,10 @@ impl CrossCheckingSolver {
     }
 }
 
-impl Solver for CrossCheckingSolver {
-    fn check(
+impl Layer for CrossCheckingSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -151,19 +154,12 @@ impl Solver for CrossCheckingSolver {
         Ok(first)
     }
 
-    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
-        self.inner.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
+    fn keep_time_limit(&mut self, limit: Option<std::time::Duration>) {
         self.reference.set_time_limit(limit);
     }
 
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.inner.stats();
-        stats.merge(&self.stats);
-        stats
+    fn add_stats(&self, stats: &mut SolverStats) {
+        stats.add(&self.stats);
     }
 }
 

@@ -26,6 +26,7 @@
 //! The answer is exact: `Unsat` only after every input failed, and a model is an input on
 //! which every constraint and the query evaluated to 1 (the validating layer re-checks it).
 
+use super::layer::{wraps_inner, Layer};
 use super::{
     assignment_from_bytes, fill_missing_arrays, symbolic_bytes, SatResult, Solver, SolverError,
     SolverStats,
@@ -712,8 +713,10 @@ impl EnumeratingSolver {
     }
 }
 
-impl Solver for EnumeratingSolver {
-    fn check(
+impl Layer for EnumeratingSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -745,19 +748,9 @@ impl Solver for EnumeratingSolver {
         Ok(answer)
     }
 
-    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
-        self.inner.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.inner.stats();
+    fn add_stats(&self, stats: &mut SolverStats) {
         stats.enumerated += self.decided;
         stats.enumeration_over_budget += self.over_budget;
-        stats
     }
 }
 

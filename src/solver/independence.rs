@@ -24,6 +24,7 @@
 //! every array the full formula mentions. Constraints that mention no byte at all are
 //! always kept (they are cheap, and a false one decides the query).
 
+use super::layer::{wraps_inner, Layer};
 use super::{
     fill_missing_arrays, model_len, pool_key, symbolic_bytes, SatResult, Solver, SolverError,
     SolverStats,
@@ -159,8 +160,10 @@ impl Components {
     }
 }
 
-impl Solver for IndependenceSolver {
-    fn check(
+impl Layer for IndependenceSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -268,21 +271,14 @@ impl Solver for IndependenceSolver {
         Ok(SatResult::Sat(self.remember(model)))
     }
 
-    fn set_hint(&mut self, hint: Option<Arc<Assignment>>) {
+    fn keep_hint(&mut self, hint: &Option<Arc<Assignment>>) {
         self.hint = hint.clone();
-        self.inner.set_hint(hint);
     }
 
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.inner.stats();
+    fn add_stats(&self, stats: &mut SolverStats) {
         stats.independence_dropped += self.dropped;
         stats.independence_completions += self.completions;
         stats.independence_recent_hits += self.recent_hits;
-        stats
     }
 }
 

@@ -30,6 +30,10 @@
 //!    expressions to SMT terms and solves them; [`PortfolioSolver`] (`--solver portfolio`)
 //!    races the two on queries that run past [`RACE_DELAY`].
 //!
+//! Every layer but the backend is a [`Layer`]: it says how it answers and which counters it
+//! adds, and passes the hint, the time limit and the counters of the solver it wraps on by
+//! construction (`layer.rs`).
+//!
 //! Every layer serves a single [`ExprPool`]: expression ids are only meaningful inside the pool
 //! that created them. Layers that keep state keyed by ids (the caches, the independence layer's
 //! array sets, the backend's translation memo) drop it when they are handed a pool at a
@@ -44,10 +48,12 @@ mod chain;
 mod crosscheck;
 mod enumerate;
 mod independence;
+mod layer;
 mod lowering;
 mod portfolio;
 pub mod querylog;
 mod ranges;
+mod stats;
 mod validate;
 mod z3;
 
@@ -59,9 +65,11 @@ pub use chain::{build_chain, new_backend, ChainSolver};
 pub use crosscheck::{CrossCheckingSolver, CROSS_CHECK_TIMEOUT};
 pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
+pub use layer::Layer;
 pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, RACE_DELAY};
 pub use querylog::{LoggingSolver, QueryLog};
 pub use ranges::{rewrite_with_bounds, RangeSolver};
+pub use stats::SolverStats;
 pub use validate::ValidatingSolver;
 pub use z3::{smtlib, SmtlibPrinter, Z3Interrupt, Z3Solver, INTERRUPTED};
 
@@ -151,142 +159,6 @@ pub enum SolverError {
     Disagreement(String),
 }
 
-/// Counters of every layer of a solver chain. Each layer adds its own counters to those of the
-/// layer it wraps, so `stats()` on the outermost layer reports the whole chain.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SolverStats {
-    /// Queries asked of the chain (counted by [`ChainSolver`]).
-    pub queries: u64,
-    /// Wall-clock time spent in the chain (counted by [`ChainSolver`]).
-    pub total_time: Duration,
-    /// Queries answered from the cache.
-    pub cache_hits: u64,
-    /// Queries the cache passed on to the next layer.
-    pub cache_misses: u64,
-    /// Queries the counterexample cache answered `Unsat` because a cached unsatisfiable set
-    /// is a subset of theirs (or equal to it).
-    pub cex_unsat_subset_hits: u64,
-    /// Queries the counterexample cache answered with the model of a cached satisfiable
-    /// superset of theirs (or of an equal set).
-    pub cex_sat_superset_hits: u64,
-    /// Queries the counterexample cache answered with an earlier model that evaluates to true
-    /// on all of their expressions.
-    pub cex_model_reuse_hits: u64,
-    /// Queries the counterexample cache passed on to the next layer.
-    pub cex_misses: u64,
-    /// Constraints removed from queries by constraint independence.
-    pub independence_dropped: u64,
-    /// Extra queries the independence layer asked to complete a model for dropped constraints.
-    pub independence_completions: u64,
-    /// Dropped groups completed from a recent model instead of a query.
-    pub independence_recent_hits: u64,
-    /// Satisfiability checks run by the backend.
-    pub backend_queries: u64,
-    pub backend_sat: u64,
-    pub backend_unsat: u64,
-    pub backend_unknown: u64,
-    /// Time the backend spent in satisfiability checks (not in translation).
-    pub backend_time: Duration,
-    /// Times the backend dropped its instance and translation memo to bound memory.
-    pub backend_resets: u64,
-    /// SAT models checked by concrete evaluation.
-    pub validated_models: u64,
-    /// Queries the range layer rewrote with the bounds of their constraints.
-    pub ranges_rewritten: u64,
-    /// Of those, queries the rewriting decided (`Unsat`) without the backend.
-    pub ranges_unsat: u64,
-    /// Queries over at most two input bytes decided by trying every input.
-    pub enumerated: u64,
-    /// Enumerations that used their budget without an answer (the query went on).
-    pub enumeration_over_budget: u64,
-    /// Queries answered `Sat` by the caller's model with an input moved to a boundary of
-    /// its comparisons (`boundary.rs`).
-    pub boundary_models: u64,
-    /// Answers (of the backend, range rewriting or enumeration) compared with the
-    /// cross-checking solver's (`--cross-check-solver`).
-    pub crosscheck_queries: u64,
-    /// Of those, answers the two solvers disagreed on (sat against unsat).
-    pub crosscheck_disagreements: u64,
-    /// Answers not compared because one of the solvers answered `Unknown`.
-    pub crosscheck_unknown: u64,
-    /// Time the cross-checking solver spent (translation included).
-    pub crosscheck_time: Duration,
-    /// With `--solver portfolio`: the queries whose answer came from each backend, indexed
-    /// as [`Backend::ALL`].
-    pub portfolio_answers: [u64; 2],
-    /// With `--solver portfolio`: the wall time each backend spent on its checks, translation
-    /// included, indexed as [`Backend::ALL`] (the two overlap during a race).
-    pub portfolio_time: [Duration; 2],
-    /// Queries on which the portfolio started its second backend (the first had not answered
-    /// within [`RACE_DELAY`], or had answered unknown).
-    pub portfolio_races: u64,
-    /// Checks the portfolio cancelled because the other backend answered first.
-    pub portfolio_cancelled: u64,
-}
-
-impl SolverStats {
-    /// Adds every counter of `other` to `self`.
-    pub fn merge(&mut self, other: &Self) {
-        self.queries += other.queries;
-        self.total_time += other.total_time;
-        self.cache_hits += other.cache_hits;
-        self.cache_misses += other.cache_misses;
-        self.cex_unsat_subset_hits += other.cex_unsat_subset_hits;
-        self.cex_sat_superset_hits += other.cex_sat_superset_hits;
-        self.cex_model_reuse_hits += other.cex_model_reuse_hits;
-        self.cex_misses += other.cex_misses;
-        self.independence_dropped += other.independence_dropped;
-        self.independence_completions += other.independence_completions;
-        self.independence_recent_hits += other.independence_recent_hits;
-        self.backend_queries += other.backend_queries;
-        self.backend_sat += other.backend_sat;
-        self.backend_unsat += other.backend_unsat;
-        self.backend_unknown += other.backend_unknown;
-        self.backend_time += other.backend_time;
-        self.backend_resets += other.backend_resets;
-        self.validated_models += other.validated_models;
-        self.ranges_rewritten += other.ranges_rewritten;
-        self.ranges_unsat += other.ranges_unsat;
-        self.enumerated += other.enumerated;
-        self.enumeration_over_budget += other.enumeration_over_budget;
-        self.boundary_models += other.boundary_models;
-        self.crosscheck_queries += other.crosscheck_queries;
-        self.crosscheck_disagreements += other.crosscheck_disagreements;
-        self.crosscheck_unknown += other.crosscheck_unknown;
-        self.crosscheck_time += other.crosscheck_time;
-        for i in 0..2 {
-            self.portfolio_answers[i] += other.portfolio_answers[i];
-            self.portfolio_time[i] += other.portfolio_time[i];
-        }
-        self.portfolio_races += other.portfolio_races;
-        self.portfolio_cancelled += other.portfolio_cancelled;
-    }
-
-    /// The portfolio's counters for a report, named after the backends; empty when no
-    /// portfolio answered (the front end does not name the backends).
-    pub fn portfolio_counters(&self) -> Vec<(String, u64)> {
-        if self.portfolio_answers.iter().sum::<u64>() + self.portfolio_races == 0 {
-            return Vec::new();
-        }
-        let mut rows = Vec::new();
-        for (i, backend) in Backend::ALL.into_iter().enumerate() {
-            let name = backend.name();
-            rows.push((
-                format!("portfolio: {name} answers"),
-                self.portfolio_answers[i],
-            ));
-            let ms = self.portfolio_time[i].as_millis() as u64;
-            rows.push((format!("portfolio: {name} time ms"), ms));
-        }
-        rows.push(("portfolio: races".into(), self.portfolio_races));
-        rows.push((
-            "portfolio: checks cancelled".into(),
-            self.portfolio_cancelled,
-        ));
-        rows
-    }
-}
-
 /// A decision procedure for conjunctions of width-1 expressions.
 pub trait Solver: Send {
     /// Is `constraints ∧ query` satisfiable? On Sat, the model assigns every array the formula
@@ -303,13 +175,15 @@ pub trait Solver: Send {
 
     /// A model of the constraints of the coming queries, if the caller has one (a path's
     /// current model): layers that must complete a model for constraints they left out try
-    /// it first. Layers that wrap another pass it on.
-    fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
+    /// it first. Layers that wrap another pass it on (a [`Layer`] does by construction); no
+    /// default, so that a solver that wraps another cannot drop it silently.
+    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>);
 
     /// A time limit of the coming backend checks, when shorter than the solver's own
     /// (`None`: the solver's own again). A check it cuts short answers
-    /// `Unknown("timeout")`. Layers that wrap another pass it on.
-    fn set_time_limit(&mut self, _limit: Option<std::time::Duration>) {}
+    /// `Unknown("timeout")`. Layers that wrap another pass it on (a [`Layer`] does by
+    /// construction); no default, as for [`Solver::set_hint`].
+    fn set_time_limit(&mut self, limit: Option<std::time::Duration>);
 }
 
 /// The reason of the `SatResult::Unknown` a backend answers when its check was cancelled
@@ -772,6 +646,9 @@ pub(crate) mod testing {
                 ..SolverStats::default()
             }
         }
+        fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
+
+        fn set_time_limit(&mut self, _limit: Option<std::time::Duration>) {}
     }
 }
 
@@ -874,7 +751,7 @@ mod tests {
             portfolio_cancelled: 25,
         };
         let mut sum = one;
-        sum.merge(&one);
+        sum.add(&one);
         assert_eq!(sum.queries, 2);
         assert_eq!(sum.total_time, Duration::from_millis(2));
         assert_eq!(sum.cache_hits, 4);

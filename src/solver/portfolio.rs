@@ -244,11 +244,11 @@ impl Solver for PortfolioSolver {
 
     fn stats(&self) -> SolverStats {
         let mut stats = self.first.solver.stats();
-        stats.merge(&self.second.solver.stats());
+        stats.add(&self.second.solver.stats());
         // The backends' times overlap in a race: the chain waited for the portfolio's own
         // (translation included), and each backend's is in `portfolio_time`.
         stats.backend_time = Duration::ZERO;
-        stats.merge(&self.stats);
+        stats.add(&self.stats);
         stats
     }
 
@@ -367,6 +367,9 @@ mod tests {
         fn stats(&self) -> SolverStats {
             SolverStats::default()
         }
+        fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
+
+        fn set_time_limit(&mut self, _limit: Option<std::time::Duration>) {}
     }
 
     fn bitwuzla(stop: &Stop) -> Entrant {

@@ -21,12 +21,13 @@
 //! blocks never interleave and numbers follow the file.
 //!
 //! [`read_log`] splits a log into its queries (a file that does not start with the log's
-//! first line, or a malformed header, is an error naming the line), and [`replay`] asks each
+//! first line, or a malformed header, is an error naming the line), and [`replay_queries`] asks each
 //! backend, through its own SMT-LIB parser, to decide each query again. A replayed query is a
 //! mismatch when two of its definite answers (sat or unsat: the logged one and each backend's)
 //! differ; `unknown` (a timeout) never counts as a mismatch.
 
-use super::{Answer, Backend, SatResult, Solver, SolverError, SolverStats};
+use super::layer::{wraps_inner, Layer};
+use super::{Answer, Backend, SatResult, Solver, SolverError};
 use crate::expr::{ExprId, ExprPool};
 use crate::stop::Stop;
 use std::fmt::Write as _;
@@ -143,8 +144,10 @@ impl LoggingSolver {
     }
 }
 
-impl Solver for LoggingSolver {
-    fn check(
+impl Layer for LoggingSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -161,18 +164,6 @@ impl Solver for LoggingSolver {
                 .append(Answer::of(answer), took, self.backend, &body);
         }
         result
-    }
-
-    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
-        self.inner.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        self.inner.stats()
     }
 }
 
@@ -268,7 +259,7 @@ pub struct ReplayedQuery {
 
 /// Replays each query against each of `backends`, with `timeout` per check. A query a
 /// backend cannot parse is an error: `LINE: query N: cause`.
-pub fn replay(
+pub fn replay_queries(
     queries: &[LoggedQuery],
     backends: &[Backend],
     timeout: Option<Duration>,
@@ -383,7 +374,7 @@ pub fn backends_of(text: &str) -> Result<Vec<Backend>, String> {
 /// `xcheck query FILE`: reads the log at `path` and replays it with `backends`, until `stop`
 /// is interrupted (the report then says how many queries were left). Returns the report and
 /// whether some query is a mismatch; an error is one line naming the file.
-pub fn replay_file(
+pub fn replay_query_log(
     path: &Path,
     backends: &[Backend],
     timeout: Option<Duration>,
@@ -394,7 +385,8 @@ pub fn replay_file(
         .map_err(|e| format!("{file}: cannot read: {e}"))?;
     let text = std::str::from_utf8(&bytes).map_err(|_| format!("{file}: not UTF-8 text"))?;
     let queries = read_log(text).map_err(|e| format!("{file}:{e}"))?;
-    let replayed = replay(&queries, backends, timeout, stop).map_err(|e| format!("{file}:{e}"))?;
+    let replayed =
+        replay_queries(&queries, backends, timeout, stop).map_err(|e| format!("{file}:{e}"))?;
     let mismatch = replayed.iter().any(|r| r.mismatch);
     let mut report = render(&replayed);
     let left = queries.len() - replayed.len();
@@ -490,7 +482,7 @@ mod tests {
         use Answer::*;
         assert_eq!(answers, [Sat, Unsat, Sat, Unsat]);
         assert_eq!(queries[2].backend, "z3");
-        let replayed = replay(
+        let replayed = replay_queries(
             &queries,
             &Backend::ALL,
             Some(Duration::from_secs(30)),
@@ -509,7 +501,7 @@ mod tests {
         // A wrong recorded answer is a mismatch.
         let mut wrong = queries[0].clone();
         wrong.answer = Unsat;
-        let replayed = replay(&[wrong], &[Backend::Bitwuzla], None, &Stop::new()).unwrap();
+        let replayed = replay_queries(&[wrong], &[Backend::Bitwuzla], None, &Stop::new()).unwrap();
         assert!(replayed[0].mismatch);
         assert!(render(&replayed).contains("MISMATCH\n1 query replayed, 1 mismatch"));
     }
@@ -558,7 +550,7 @@ mod tests {
         );
         let queries = read_log(&text).unwrap();
         for backend in Backend::ALL {
-            let e = replay(&queries, &[backend], None, &Stop::new()).unwrap_err();
+            let e = replay_queries(&queries, &[backend], None, &Stop::new()).unwrap_err();
             assert!(
                 e.starts_with(&format!("2: query 1: {}: ", backend.name())),
                 "{e}"

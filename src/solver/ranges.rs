@@ -21,6 +21,7 @@
 //! `constraints ∧ query` have the same models. (Rewriting a constraint with the bounds it
 //! provides itself would be circular, which is why only the query is rewritten.)
 
+use super::layer::{wraps_inner, Layer};
 use super::{SatResult, Solver, SolverError, SolverStats};
 use crate::expr::pieces::{comparison_pieces, complement};
 use crate::expr::{mask, BinOp, ExprId, ExprPool, Node, UnOp, Width};
@@ -535,8 +536,10 @@ impl RangeSolver {
     }
 }
 
-impl Solver for RangeSolver {
-    fn check(
+impl Layer for RangeSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -554,19 +557,9 @@ impl Solver for RangeSolver {
         self.inner.check(pool, constraints, new)
     }
 
-    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
-        self.inner.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.inner.stats();
+    fn add_stats(&self, stats: &mut SolverStats) {
         stats.ranges_rewritten += self.rewritten;
         stats.ranges_unsat += self.decided;
-        stats
     }
 }
 

@@ -5,6 +5,7 @@
 //! false counterexample. Validation is always on unless the configuration turns it off, in
 //! release builds too: evaluation is cheap next to solving.
 
+use super::layer::{wraps_inner, Layer};
 use super::{abbreviate, SatResult, Solver, SolverError, SolverStats};
 use crate::expr::{Assignment, ExprId, ExprPool};
 
@@ -56,8 +57,10 @@ impl ValidatingSolver {
     }
 }
 
-impl Solver for ValidatingSolver {
-    fn check(
+impl Layer for ValidatingSolver {
+    wraps_inner!();
+
+    fn answer(
         &mut self,
         pool: &ExprPool,
         constraints: &[ExprId],
@@ -73,18 +76,8 @@ impl Solver for ValidatingSolver {
         Ok(result)
     }
 
-    fn set_hint(&mut self, hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
-        self.inner.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
-        self.inner.set_time_limit(limit);
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.inner.stats();
+    fn add_stats(&self, stats: &mut SolverStats) {
         stats.validated_models += self.validated;
-        stats
     }
 }
 

@@ -284,6 +284,10 @@ impl Solver for Z3Solver {
         Ok(answer)
     }
 
+    fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {
+        // A backend solves each query from scratch: a model of earlier ones is no use.
+    }
+
     fn set_time_limit(&mut self, limit: Option<Duration>) {
         self.limit = limit;
     }

@@ -262,11 +262,11 @@ fn found_row(known: &Known, report: &Report, out: &Path) -> Option<(String, bool
             continue;
         }
         // A row the executables did not reproduce is no rediscovery.
-        if row.native == Some(false) {
+        if row.native.refuted() {
             continue;
         }
-        let native = row.native == Some(true);
-        let rank = u8::from(native) * 2 + u8::from(row.confirmed == Some(true));
+        let native = row.native == crate::report::NativeReplay::Reproduced;
+        let rank = u8::from(native) * 2 + u8::from(row.confirmed.is_confirmed());
         if best.as_ref().is_none_or(|(r, _, _)| rank > *r) {
             best = Some((rank, format!("#{} {name}", row.id), native));
         }

@@ -183,7 +183,7 @@ fn every_query_file_gets_its_expected_answer() {
         };
         for (label, cfg) in &configs {
             match run(&file, cfg) {
-                Ok(stats) => totals.merge(&stats),
+                Ok(stats) => totals.add(&stats),
                 Err(e) => failures.push(format!("{name} ({label}): {e}")),
             }
         }

@@ -2,9 +2,18 @@
 //! and program tests), or natively on binaries (`--native`: `xcheck cc` builds of whole
 //! programs, two or three of them, or a generated driver around the two functions).
 
-use super::*;
+use crate::cli::{
+    apply_params, function_names, parse_compare, parse_duration, usage, Exit, ReplayArgs,
+};
+use crate::crosscheck::program::ProgramCheck;
+use crate::crosscheck::{engine_replay_file, FunctionCheck};
+use crate::error::Error;
+use crate::ktest::KTest;
+use crate::report::console;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-pub(super) fn replay(args: ReplayArgs) -> Result<i32, Exit> {
+pub(super) fn run(args: ReplayArgs) -> Result<i32, Exit> {
     // Options are checked before anything is read.
     let timeout = parse_duration("--timeout", &args.timeout)?;
     let mut compare = parse_compare(&args.compare)?;
@@ -23,12 +32,12 @@ pub(super) fn replay(args: ReplayArgs) -> Result<i32, Exit> {
                     bins[2].display()
                 )));
             }
-            return replay_native_three(&args, bins, &tests, compare, timeout);
+            return native_three(&args, bins, &tests, compare, timeout);
         }
         if let Some(function) = &args.function {
-            return replay_native_function(&args, (&bins[0], &bins[1]), function, &tests, timeout);
+            return native_function(&args, (&bins[0], &bins[1]), function, &tests, timeout);
         }
-        return replay_native(&args, (&bins[0], &bins[1]), &tests, compare, timeout);
+        return native_pair(&args, (&bins[0], &bins[1]), &tests, compare, timeout);
     }
     let (Some(a), Some(b)) = (&args.a, &args.b) else {
         return Err(usage(
@@ -78,7 +87,7 @@ pub(super) fn replay(args: ReplayArgs) -> Result<i32, Exit> {
         if args.stop.interrupted() {
             return Ok(interrupted_replay(tests.len() - i));
         }
-        let (verdict, a, b) = replay_file(&check, t)?;
+        let (verdict, a, b) = engine_replay_file(&check, t)?;
         differ |= verdict.is_difference();
         print!(
             "{}",
@@ -110,7 +119,7 @@ fn native_binaries_exist<P: AsRef<Path>>(bins: impl IntoIterator<Item = P>) -> R
 
 /// `xcheck replay DIR --native A B`: runs both binaries on every test and says whether
 /// each divergence the engine reported happens natively. Exit 0 only when all do.
-fn replay_native(
+fn native_pair(
     args: &ReplayArgs,
     (a, b): (&Path, &Path),
     tests: &[PathBuf],
@@ -130,7 +139,7 @@ fn replay_native(
         let name = test_name(t);
         let divergent = expected.as_ref().is_none_or(|set| set.contains(&name));
         let outcome =
-            crate::replay::replay_native(t, (a, b), compare, timeout, &args.stop, divergent)?;
+            crate::replay::native_replay_pair(t, (a, b), compare, timeout, &args.stop, divergent)?;
         all_confirmed &= outcome.as_engine_said();
         match &outcome {
             NativeOutcome::Impossible { why, .. } => {
@@ -165,7 +174,7 @@ fn replay_native(
 /// `xcheck replay DIR --native A B C`: runs the three binaries on every test and says
 /// whether they agree as the engine found (`C differs`…, from the directory's report.json).
 /// Exit 0 only when all do.
-fn replay_native_three(
+fn native_three(
     args: &ReplayArgs,
     bins: &[PathBuf],
     tests: &[PathBuf],
@@ -182,7 +191,7 @@ fn replay_native_three(
         }
         let name = test_name(t);
         let engine = expected.get(&name);
-        match crate::replay::replay_native_three(t, bins, compare, timeout, &args.stop)? {
+        match crate::replay::native_replay_three(t, bins, compare, timeout, &args.stop)? {
             Err(why) => {
                 all_confirmed = false;
                 print!("{}", console::native_impossible(t, &why));
@@ -203,7 +212,7 @@ fn replay_native_three(
                     ));
                 }
                 let status = match engine {
-                    Some(e) if e == run.agreement => {
+                    Some(e) if *e == run.agreement => {
                         format!("{} natively, as the engine found", run.agreement)
                     }
                     Some(e) => {
@@ -231,7 +240,7 @@ fn replay_native_three(
 /// `xcheck replay DIR --native A.bc B.bc --function f[=g]`: builds one native executable
 /// of the pair, runs both sides on every test and says whether each divergence the engine
 /// reported happens natively. Exit 0 only when all do.
-fn replay_native_function(
+fn native_function(
     args: &ReplayArgs,
     (a, b): (&Path, &Path),
     function: &str,

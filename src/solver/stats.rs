@@ -1,0 +1,117 @@
+//! [`SolverStats`]: the counters of every layer of a solver chain, declared once (fields,
+//! sum and report labels from one table, [`crate::counters::counters!`]).
+
+use super::Backend;
+use crate::counters::counters;
+use std::time::Duration;
+
+counters! {
+    /// Counters of every layer of a solver chain. Each layer adds its own counters to those of
+    /// the layer it wraps, so `stats()` on the outermost layer reports the whole chain. The
+    /// labelled ones are a check's report counters, in this order (the cross-check's only
+    /// with `--cross-check-solver`; the portfolio's are [`SolverStats::portfolio_counters`]).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct SolverStats {
+        /// Queries asked of the chain (counted by [`super::ChainSolver`]).
+        queries: u64 = "solver queries",
+        /// Wall-clock time spent in the chain (counted by [`super::ChainSolver`]).
+        total_time: Duration,
+        /// Queries answered from the cache.
+        cache_hits: u64 = "query cache hits",
+        /// Queries the cache passed on to the next layer.
+        cache_misses: u64,
+        /// Queries the counterexample cache answered `Unsat` because a cached unsatisfiable set
+        /// is a subset of theirs (or equal to it).
+        cex_unsat_subset_hits: u64 = "cex cache: unsat subset",
+        /// Queries the counterexample cache answered with the model of a cached satisfiable
+        /// superset of theirs (or of an equal set).
+        cex_sat_superset_hits: u64 = "cex cache: sat superset",
+        /// Queries the counterexample cache answered with an earlier model that evaluates to
+        /// true on all of their expressions.
+        cex_model_reuse_hits: u64 = "cex cache: model reuse",
+        /// Queries the counterexample cache passed on to the next layer.
+        cex_misses: u64,
+        /// Constraints removed from queries by constraint independence.
+        independence_dropped: u64 = "independence: constraints dropped",
+        /// Extra queries the independence layer asked to complete a model for dropped
+        /// constraints.
+        independence_completions: u64 = "independence: completion queries",
+        /// Dropped groups completed from a recent model instead of a query.
+        independence_recent_hits: u64 = "independence: completed from recent models",
+        /// Queries the range layer rewrote with the bounds of their constraints.
+        ranges_rewritten: u64 = "ranges: queries rewritten",
+        /// Of those, queries the rewriting decided (`Unsat`) without the backend.
+        ranges_unsat: u64 = "ranges: decided unsat",
+        /// Queries over at most two input bytes decided by trying every input.
+        enumerated: u64 = "enumerated",
+        /// Enumerations that used their budget without an answer (the query went on).
+        enumeration_over_budget: u64 = "enumeration over budget",
+        /// Queries answered `Sat` by the caller's model with an input moved to a boundary of
+        /// its comparisons (`boundary.rs`).
+        boundary_models: u64 = "boundary models",
+        /// Satisfiability checks run by the backend.
+        backend_queries: u64 = "backend queries",
+        /// Time the backend spent in satisfiability checks (not in translation).
+        backend_time: Duration = "backend time ms",
+        /// The backend's answers.
+        backend_sat: u64,
+        backend_unsat: u64,
+        backend_unknown: u64,
+        /// Times the backend dropped its instance and translation memo to bound memory.
+        backend_resets: u64,
+        /// SAT models checked by concrete evaluation.
+        validated_models: u64 = "models validated",
+        /// Answers (of the backend, range rewriting or enumeration) compared with the
+        /// cross-checking solver's (`--cross-check-solver`).
+        crosscheck_queries: u64 = "cross-check: answers compared" if cross_checked,
+        /// Of those, answers the two solvers disagreed on (sat against unsat).
+        crosscheck_disagreements: u64 = "cross-check: disagreements" if cross_checked,
+        /// Answers not compared because one of the solvers answered `Unknown`.
+        crosscheck_unknown: u64 = "cross-check: not compared (unknown)" if cross_checked,
+        /// Time the cross-checking solver spent (translation included).
+        crosscheck_time: Duration = "cross-check: time ms" if cross_checked,
+        /// With `--solver portfolio`: the queries whose answer came from each backend, indexed
+        /// as [`Backend::ALL`].
+        portfolio_answers: [u64; 2],
+        /// With `--solver portfolio`: the wall time each backend spent on its checks,
+        /// translation included, indexed as [`Backend::ALL`] (the two overlap during a race).
+        portfolio_time: [Duration; 2],
+        /// Queries on which the portfolio started its second backend (the first had not
+        /// answered within [`super::RACE_DELAY`], or had answered unknown).
+        portfolio_races: u64,
+        /// Checks the portfolio cancelled because the other backend answered first.
+        portfolio_cancelled: u64,
+    }
+}
+
+impl SolverStats {
+    /// Whether a cross-checking solver compared or tried to compare answers: only then does a
+    /// report show its counters, so that other reports keep theirs.
+    fn cross_checked(&self) -> bool {
+        self.crosscheck_queries + self.crosscheck_unknown > 0
+    }
+
+    /// The portfolio's counters for a report, named after the backends; empty when no
+    /// portfolio answered (the front end does not name the backends).
+    pub fn portfolio_counters(&self) -> Vec<(String, u64)> {
+        if self.portfolio_answers.iter().sum::<u64>() + self.portfolio_races == 0 {
+            return Vec::new();
+        }
+        let mut rows = Vec::new();
+        for (i, backend) in Backend::ALL.into_iter().enumerate() {
+            let name = backend.name();
+            rows.push((
+                format!("portfolio: {name} answers"),
+                self.portfolio_answers[i],
+            ));
+            let ms = self.portfolio_time[i].as_millis() as u64;
+            rows.push((format!("portfolio: {name} time ms"), ms));
+        }
+        rows.push(("portfolio: races".into(), self.portfolio_races));
+        rows.push((
+            "portfolio: checks cancelled".into(),
+            self.portfolio_cancelled,
+        ));
+        rows
+    }
+}
