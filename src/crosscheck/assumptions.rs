@@ -124,7 +124,8 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
         UbMode::Report => {
             "undefined behaviour of shifts by at least the width, ctlz/cttz of zero, failed \
              poison flags (signed overflow: nsw, nuw, exact, disjoint; nneg of zext and \
-             uitofp; nuw, nsw of trunc), values outside the range LLVM gives them (!range of \
+             uitofp; nuw, nsw of trunc), float-to-integer conversions out of range, values \
+             outside the range LLVM gives them (!range of \
              a load, range of a return value), undef and poison constants (frozen too: any \
              value) and reads of memory never written is reported (--ub report): a path whose \
              outcome depends on its value gets no verdict unless native executables of the \
@@ -137,8 +138,8 @@ pub fn of_function(check: &FunctionCheck, sig: &Signature) -> Vec<String> {
     };
     out.push(ub.to_string());
     out.push(
-        "not treated as undefined behaviour: float-to-integer conversions out of range \
-         (x86-64's integer indefinite), undef or poison aggregates (zero), reads at a \
+        "not treated as undefined behaviour: x87 (long double) conversions to integers out of \
+         range (x86-64's integer indefinite), undef or poison aggregates (zero), reads at a \
          symbolic offset of objects whose never-written bytes lie in more than 64 runs \
          (zero there), \
          getelementptr inbounds/nuw (the unflagged address), other value attributes \

@@ -198,6 +198,11 @@ impl<'p> Poisoned<'p> {
         map
     }
 
+    /// The flagged operation of index `i`.
+    pub(super) fn flagged(&self, i: usize) -> &'p FlaggedValue {
+        &self.flagged[i]
+    }
+
     /// The fresh inputs made so far.
     pub(super) fn arrays(&self) -> impl Iterator<Item = crate::expr::ArrayId> + '_ {
         self.fresh.values().map(|&(a, _)| a)
@@ -369,6 +374,7 @@ mod tests {
             },
             loc: None,
             fresh: None,
+            label: None,
         }
     }
 

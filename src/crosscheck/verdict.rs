@@ -574,9 +574,8 @@ impl<'s> CrossDriver<'s> {
         if ex.check_or_defer(state, pool.or_all(&conds))?.is_none() {
             return Ok(None);
         }
-        let a = poisoned.outcome(a, &in_a);
-        let b = poisoned.outcome(b, &in_b);
-        let Some(terms) = self.difference_terms(ex, state, &a, &b) else {
+        let (fresh_a, fresh_b) = (poisoned.outcome(a, &in_a), poisoned.outcome(b, &in_b));
+        let Some(terms) = self.difference_terms(ex, state, &fresh_a, &fresh_b) else {
             return Ok(None);
         };
         let differ = pool.or_all(&terms.iter().map(|(_, t)| *t).collect::<Vec<_>>());
@@ -586,7 +585,17 @@ impl<'s> CrossDriver<'s> {
         let Some(m) = ex.check_or_defer(state, differ)? else {
             return Ok(None);
         };
-        let both: Vec<usize> = in_a.iter().chain(&in_b).copied().collect();
+        // The sides whose own results the poison changes on the model: an operation
+        // computed before a `select` that drops it reaches its side's results and changes
+        // nothing.
+        let free = fresh_inputs(state, &poisoned);
+        let by_a = side_changes(ex, (a, &fresh_a), &free, &m);
+        let by_b = side_changes(ex, (b, &fresh_b), &free, &m);
+        let both: Vec<usize> = match (by_a, by_b) {
+            (true, false) => in_a,
+            (false, true) => in_b,
+            _ => in_a.iter().chain(&in_b).copied().collect(),
+        };
         let finding = UbFinding::of_flagged(ex, &active(&both, &m));
         Ok(Some((m, finding, "the results differ")))
     }
@@ -720,11 +729,7 @@ impl<'s> CrossDriver<'s> {
         let fresh = |ex: &Executor<'_>, poisoned: &mut super::poison::Poisoned<'_>| {
             self.fresh_goal(ex, state, sides, poisoned)
         };
-        let outcomes = [
-            super::poison::outcome_roots(pool, sides.0),
-            super::poison::outcome_roots(pool, sides.1),
-        ];
-        let goals = (Some(&fresh as &FreshGoal<'_>), Some(outcomes));
+        let goals = (Some(&fresh as &FreshGoal<'_>), Some(sides));
         let (model, differ) = match defined_model(ex, state, differ, goals, model)? {
             Ok(found) => found,
             Err((model, ub)) => return Ok(Some(Found::Undefined(model, ub))),
@@ -978,7 +983,7 @@ fn defined_model(
     ex: &mut Executor<'_>,
     state: &State,
     goal: ExprId,
-    (fresh, outcomes): (Option<&FreshGoal<'_>>, Option<[Vec<ExprId>; 2]>),
+    (fresh, sides): (Option<&FreshGoal<'_>>, Option<(&SideOutcome, &SideOutcome)>),
     model: Arc<Assignment>,
 ) -> Result<Result<(Arc<Assignment>, ExprId), (Arc<Assignment>, UbFinding)>, Unanswered> {
     if state.undefined.is_empty() && state.flagged.is_empty() {
@@ -1031,6 +1036,8 @@ fn defined_model(
             Ok(Ok((model, goal)))
         }
         Ok(None) if active.is_empty() => {
+            let flagged_active =
+                own_poison(ex, state, sides, &mut poisoned, &model, flagged_active);
             Ok(Err((model, UbFinding::of_flagged(ex, &flagged_active))))
         }
         Ok(None) => {
@@ -1074,7 +1081,11 @@ fn defined_model(
             // changes nothing.
             let mut phases: std::collections::BTreeSet<u8> =
                 named.iter().map(|u| u.phase).collect();
-            if let Some(outcomes) = &outcomes {
+            if let Some((a, b)) = sides {
+                let outcomes = [
+                    super::poison::outcome_roots(pool, a),
+                    super::poison::outcome_roots(pool, b),
+                ];
                 for u in &active {
                     let roots = &outcomes[usize::from(u.phase.min(1))];
                     let before = pool.eval_all(roots, &model);
@@ -1104,11 +1115,120 @@ fn defined_model(
                 what,
                 arrays,
             };
+            let flagged_active =
+                own_poison(ex, state, sides, &mut poisoned, &model, flagged_active);
             finding.add(UbFinding::of_flagged(ex, &flagged_active));
             Ok(Err((model, finding)))
         }
         Err(why) => Err(Unanswered::GaveUp(why)),
     }
+}
+
+/// The inputs that stand for values of undefined behaviour on `state`'s path: its
+/// undefined values, the fresh values of flags that failed on concrete operands, and those
+/// `poisoned` made.
+fn fresh_inputs(
+    state: &State,
+    poisoned: &super::poison::Poisoned<'_>,
+) -> std::collections::HashSet<crate::expr::ArrayId> {
+    state
+        .undefined
+        .iter()
+        .map(|u| u.array)
+        .chain(poisoned.arrays())
+        .chain(state.flagged.iter().filter_map(|f| f.fresh))
+        .collect()
+}
+
+/// Whether a side's results `fresh` (its `plain` results with values of undefined
+/// behaviour, the inputs `free`, in them) can differ from `plain` with every other input as
+/// in `model`: whether that side's own undefined behaviour shows in its results. A solver
+/// that cannot tell counts as yes.
+fn side_changes(
+    ex: &mut Executor<'_>,
+    (plain, fresh): (&SideOutcome, &SideOutcome),
+    free: &std::collections::HashSet<crate::expr::ArrayId>,
+    model: &Assignment,
+) -> bool {
+    let pool = ex.pool;
+    let (plain, fresh) = (
+        super::poison::outcome_roots(pool, plain),
+        super::poison::outcome_roots(pool, fresh),
+    );
+    if plain.len() != fresh.len() {
+        return true;
+    }
+    let differ: Vec<ExprId> = plain
+        .iter()
+        .zip(&fresh)
+        .filter(|(p, f)| p != f)
+        .map(|(&p, &f)| pool.ne(p, f))
+        .collect();
+    if differ.is_empty() {
+        return false;
+    }
+    let differ = pool.or_all(&differ);
+    let inputs: std::collections::BTreeSet<crate::expr::ArrayId> = pool
+        .arrays_in(differ)
+        .into_iter()
+        .filter(|a| !free.contains(a))
+        .collect();
+    let pinned: Vec<ExprId> = inputs
+        .iter()
+        .flat_map(|&a| {
+            (0..pool.array_info(a).size).map(move |k| {
+                let byte = pool.eval(pool.sym(a, k), model);
+                pool.eq(pool.sym(a, k), pool.constant(8, byte))
+            })
+        })
+        .collect();
+    !matches!(
+        ex.solver.check(pool, &pinned, differ),
+        Ok(crate::solver::SatResult::Unsat)
+    )
+}
+
+/// Of the flagged operations `flagged` (whose flags fail on `model`), those of the sides
+/// whose own results their poison can change (`sides`: both sides' outcomes; with the
+/// side's flagged values fresh where they fail, [`side_changes`]). An operation computed
+/// before a `select` that drops it changes nothing. All of them when no side's results change (a branch read them) or the outcomes
+/// are not known.
+fn own_poison<'f>(
+    ex: &mut Executor<'_>,
+    state: &State,
+    sides: Option<(&SideOutcome, &SideOutcome)>,
+    poisoned: &mut super::poison::Poisoned<'_>,
+    model: &Assignment,
+    flagged: Vec<&'f crate::exec::FlaggedValue>,
+) -> Vec<&'f crate::exec::FlaggedValue> {
+    let Some((a, b)) = sides else {
+        return flagged;
+    };
+    let mut changed = std::collections::BTreeSet::new();
+    for (phase, side) in [(0u8, a), (1u8, b)] {
+        let events = poisoned.reaching_outcome(phase, side);
+        if events.is_empty() {
+            continue;
+        }
+        let fresh = poisoned.outcome(side, &events);
+        let free = fresh_inputs(state, poisoned);
+        if side_changes(ex, (side, &fresh), &free, model) {
+            changed.insert(phase);
+        }
+    }
+    if changed.is_empty() {
+        return flagged;
+    }
+    // A side that branched on its poison has it whatever its results.
+    let branched: Vec<*const crate::exec::FlaggedValue> = poisoned
+        .branch_events()
+        .into_iter()
+        .map(|i| poisoned.flagged(i) as *const _)
+        .collect();
+    flagged
+        .into_iter()
+        .filter(|f| changed.contains(&f.phase) || branched.contains(&(*f as *const _)))
+        .collect()
 }
 
 /// Whether `model`'s outcome (`state`'s path and `goal`, or the goal with each side's
@@ -1136,13 +1256,7 @@ fn depends_on_undefined(
         poisoned.branch_poison(&branches),
         pool.bool_not(pool.and_all(&outcome)),
     );
-    let free: std::collections::HashSet<crate::expr::ArrayId> = state
-        .undefined
-        .iter()
-        .map(|u| u.array)
-        .chain(poisoned.arrays())
-        .chain(state.flagged.iter().filter_map(|f| f.fresh))
-        .collect();
+    let free = fresh_inputs(state, poisoned);
     let mut inputs: std::collections::BTreeSet<crate::expr::ArrayId> = Default::default();
     for &e in outcome.iter().chain([&changes]) {
         inputs.extend(pool.arrays_in(e).into_iter().filter(|a| !free.contains(a)));

@@ -19,7 +19,7 @@ use crate::exec::memory::ObjectKind;
 use crate::exec::state::{State, Stepped, Termination};
 use crate::exec::undefined::{is_shift, UbMode};
 use crate::exec::value::Value;
-use crate::expr::{eval_float, fold_binary, mask, to_signed, BinOp, ExprId, INDEX_WIDTH};
+use crate::expr::{eval_float, fold_binary, mask, to_signed, BinOp, ExprId, FpCmp, INDEX_WIDTH};
 use crate::ir::*;
 
 impl<'a> Executor<'a> {
@@ -153,6 +153,14 @@ impl<'a> Executor<'a> {
                 flags,
             } => {
                 let mut r = self.float(state, *op, args, *width);
+                // A float converted to an integer that cannot hold it is poison (`--ub
+                // report`; x86-64's integer indefinite otherwise).
+                if matches!(op, FloatOp::ToSInt | FloatOp::ToUInt)
+                    && self.config.ub == UbMode::Report
+                {
+                    state.loc = Some(block.locs[pc]);
+                    r = self.conversion_poison(state, *op, args[0], *width, r);
+                }
                 // `uitofp nneg` of a negative value is poison (`--ub report`).
                 if flags.nneg && self.config.ub == UbMode::Report {
                     state.loc = Some(block.locs[pc]);
@@ -506,6 +514,36 @@ impl<'a> Executor<'a> {
             values[i] = self.operand(state, arg);
         }
         self.float_values(op, &values[..args.len().min(3)], width)
+    }
+
+    /// `r`, the `fptosi`/`fptoui` (`op`) of `arg` to `width` bits, recorded as poison where
+    /// `arg` is NaN or out of the target's range ([`Executor::record_poison`]).
+    fn conversion_poison(
+        &mut self,
+        state: &mut State,
+        op: FloatOp,
+        arg: Operand,
+        width: u32,
+        r: Value,
+    ) -> Value {
+        let pool = self.pool;
+        let x = self.operand(state, arg);
+        let fw = x.width(pool);
+        let signed = op == FloatOp::ToSInt;
+        let Some((lo, hi)) = super::undefined::conversion_bounds(fw, width, signed) else {
+            return r;
+        };
+        let x = x.expr(pool);
+        let inside = pool.bool_and(
+            pool.fp_cmp(FpCmp::Lt, pool.constant(fw, lo), x),
+            pool.fp_cmp(FpCmp::Lt, x, pool.constant(fw, hi)),
+        );
+        let label = if signed {
+            "fptosi of a value out of range"
+        } else {
+            "fptoui of a value out of range"
+        };
+        self.record_poison(state, r, pool.bool_not(inside), label)
     }
 
     /// A floating-point operation on values (`width`: the result's width for conversions).

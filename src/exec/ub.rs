@@ -105,6 +105,52 @@ impl Executor<'_> {
             flags: failing,
             loc: state.loc,
             fresh,
+            label: None,
+        });
+        Value::Sym(node)
+    }
+
+    /// `result`, recorded as poison where `cond` holds (`label` says what failed), as a
+    /// failed flag is ([`Executor::record_flagged`]): weighed where the path ends. Where
+    /// `cond` is certain, the value is a fresh one of its own.
+    pub(crate) fn record_poison(
+        &mut self,
+        state: &mut State,
+        result: Value,
+        cond: ExprId,
+        label: &'static str,
+    ) -> Value {
+        let pool = self.pool;
+        let (node, cond, fresh) = match (pool.as_const(cond), result) {
+            (Some(0), _) => return result,
+            (Some(_), _) => {
+                let width = result.width(pool);
+                let bytes = width.div_ceil(8);
+                let array = pool.new_array("poison", bytes);
+                let parts: Vec<ExprId> = (0..bytes).map(|k| pool.sym(array, k)).collect();
+                let fresh = pool.trunc(pool.concat_bytes(&parts), width);
+                (fresh, pool.true_(), Some(array))
+            }
+            (None, Value::Con { .. }) => return result,
+            (None, Value::Sym(node)) => {
+                let decided = state
+                    .constraints
+                    .decide(pool, cond, &mut self.stats.constraints);
+                if decided == Some(false) {
+                    return result;
+                }
+                (node, cond, None)
+            }
+        };
+        state.flagged.push(FlaggedValue {
+            node,
+            cond,
+            phase: state.phase,
+            op: BinOp::And,
+            flags: Flags::NONE,
+            loc: state.loc,
+            fresh,
+            label: Some(label),
         });
         Value::Sym(node)
     }

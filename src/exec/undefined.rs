@@ -81,12 +81,54 @@ pub struct FlaggedValue {
     /// The fresh input `node` is made of, for a flag that failed on concrete operands: a
     /// value of undefined behaviour, free wherever a difference is asked to rest on one.
     pub fresh: Option<crate::expr::ArrayId>,
+    /// What fails when it is no flag of `op`: a conversion out of range.
+    pub label: Option<&'static str>,
 }
 
 impl FlaggedValue {
     /// What may fail: `signed overflow in add (nsw)`.
     pub fn what(&self) -> String {
-        describe_flags(self.op, self.flags)
+        match self.label {
+            Some(label) => label.to_string(),
+            None => describe_flags(self.op, self.flags),
+        }
+    }
+}
+
+/// The bit patterns `(L, H)` of two floats of `fw` bits (32 or 64) such that `fptosi`
+/// (`signed`) or `fptoui` to `w` bits has a value exactly for the `x` with `L < x < H`:
+/// the conversion rounds toward zero, so `x` must lie above the target's least value minus
+/// one and below its greatest plus one. `L` is the largest float at most that bound, `H`
+/// the bound itself (a power of two) or infinity.
+pub fn conversion_bounds(fw: u32, w: u32, signed: bool) -> Option<(u128, u128)> {
+    if w == 0 || w > 128 {
+        return None;
+    }
+    let top = if signed { w - 1 } else { w };
+    match fw {
+        64 => {
+            let hi = 2f64.powi(top as i32);
+            let lo = if !signed {
+                -1.0
+            } else if top < 53 {
+                -hi - 1.0
+            } else {
+                (-hi).next_down()
+            };
+            Some((u128::from(lo.to_bits()), u128::from(hi.to_bits())))
+        }
+        32 => {
+            let hi = 2f32.powi(top as i32);
+            let lo = if !signed {
+                -1.0
+            } else if top < 24 {
+                -hi - 1.0
+            } else {
+                (-hi).next_down()
+            };
+            Some((u128::from(lo.to_bits()), u128::from(hi.to_bits())))
+        }
+        _ => None,
     }
 }
 
