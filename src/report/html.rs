@@ -30,7 +30,7 @@ pub const HTML_UNDECIDED: usize = 200;
 const DIFF_TIME: Duration = Duration::from_millis(200);
 
 /// The page's style: light, readable, verdicts in colour.
-const STYLE: &str = "
+pub(crate) const STYLE: &str = "
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 78em; padding: 0 1em; color: #222; }
 h1 { font-size: 1.4em; word-break: break-all; }
 h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; }
@@ -372,17 +372,28 @@ fn rows_table(report: &Report) -> String {
 
 /// A link to the row's test, when its file was written.
 fn test_link(row: &PathRow) -> Option<String> {
-    row.ktest.as_ref().map(|name| {
-        format!(
-            "<a href=\"{}\">{}</a>",
-            html_escape::encode_double_quoted_attribute(name),
-            text(name)
-        )
-    })
+    row.ktest
+        .as_ref()
+        .map(|name| format!("<a href=\"{}\">{}</a>", href(name), text(name)))
+}
+
+/// A relative path as an `href` value: bytes other than letters, digits and `-._~/=`
+/// percent-encoded (a `:` would make `f::g/report.html` a URL scheme), then escaped for a
+/// double-quoted attribute.
+pub(crate) fn href(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/=".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    html_escape::encode_double_quoted_attribute(&out).into_owned()
 }
 
 /// The verdict's name as `report.json` writes it, also the page's class for its colour.
-fn overall_name(overall: Overall) -> &'static str {
+pub(crate) fn overall_name(overall: Overall) -> &'static str {
     match overall {
         Overall::Equivalent => "equivalent",
         Overall::Diverged => "diverged",
@@ -433,6 +444,13 @@ mod tests {
         assert!(!html.contains("<script>"), "{html}");
         assert!(!html.contains("<i>"), "{html}");
         assert!(html.contains("&lt;b&gt;&amp;amp;&lt;/b&gt;"), "{html}");
+    }
+
+    #[test]
+    fn links_are_relative_paths_percent_encoded() {
+        assert_eq!(href("test000001.ktest"), "test000001.ktest");
+        assert_eq!(href("f=g/report.html"), "f=g/report.html");
+        assert_eq!(href("ns::f/a b\"<"), "ns%3A%3Af/a%20b%22%3C");
     }
 
     #[test]

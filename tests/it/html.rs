@@ -52,6 +52,27 @@ fn tags_with<'a>(dom: &'a str, marker: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// The DOM's links (`href`), each checked to be a relative path to a file in `dir`.
+pub(crate) fn links_resolve(dom: &str, dir: &Path) -> Vec<String> {
+    let links: Vec<String> = tags_with(dom, "href=\"")
+        .iter()
+        .map(|tag| {
+            let from = tag.find("href=\"").unwrap() + 6;
+            let raw = &tag[from..from + tag[from..].find('"').unwrap()];
+            html_escape::decode_html_entities(raw).into_owned()
+        })
+        .collect();
+    for link in &links {
+        assert!(!link.contains(':') && !link.starts_with('/'), "{link}");
+        assert!(
+            dir.join(link).is_file(),
+            "{link} is not a file beside {}",
+            dir.display()
+        );
+    }
+    links
+}
+
 // A difference whose results hold `<script>` and `&amp;`: the page renders with its verdict,
 // its counts and kinds are report.json's, every link is a file beside it, and the program's
 // markup is text in the DOM, not elements.
@@ -108,19 +129,8 @@ fn r34_report_html_renders_in_chromium() {
         );
     }
 
-    let links: Vec<String> = tags_with(&dom, "href=\"")
-        .iter()
-        .map(|tag| {
-            let from = tag.find("href=\"").unwrap() + 6;
-            let raw = &tag[from..from + tag[from..].find('"').unwrap()];
-            html_escape::decode_html_entities(raw).into_owned()
-        })
-        .collect();
+    let links = links_resolve(&dom, &out);
     assert!(links.iter().any(|l| l.ends_with(".ktest")), "{links:?}");
-    for link in &links {
-        assert!(!link.contains(':') && !link.starts_with('/'), "{link}");
-        assert!(out.join(link).is_file(), "{link} is not beside report.html");
-    }
 
     // The program's markup is text: escaped in the DOM, no element made of it.
     assert!(
@@ -128,4 +138,36 @@ fn r34_report_html_renders_in_chromium() {
         "{dom}"
     );
     assert!(!dom.contains("<script"), "{dom}");
+}
+
+// A gate run's report.html: one row per function checked, each linking the function's own
+// report.html (which a browser renders too), the count of checks that failed the gate.
+#[test]
+fn r34_gate_report_html_links_every_function() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("gate_old.c", dir.path(), "-O2");
+    let b = compile_fixture("gate_new.c", dir.path(), "-O2");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let o = xcheck(dir.path(), &[a, b, "--all-functions", "-o", "out"]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = dir.path().join("out");
+    let dom = rendered_dom(&out.join("report.html"), &dir.path().join("profile"));
+    assert_eq!(
+        attribute(&dom, "id=\"verdict\"", "data-failed").as_deref(),
+        Some("1"),
+        "{dom}"
+    );
+    assert_eq!(
+        attribute(&dom, "id=\"verdict\"", "data-checks").as_deref(),
+        Some("3")
+    );
+    assert_eq!(tags_with(&dom, "class=\"check\"").len(), 3, "{dom}");
+    let links = links_resolve(&dom, &out);
+    for function in ["add_sat", "mix", "parse_digit"] {
+        let page = format!("{function}/report.html");
+        assert!(links.contains(&page), "{page} not in {links:?}");
+        let own = std::fs::read_to_string(out.join(&page)).unwrap();
+        links_resolve(&own, &out.join(function));
+    }
+    assert!(dom.contains("legacy_only: defined only in A"), "{dom}");
 }
