@@ -17,7 +17,7 @@ use super::table::{confirmation, ordered_inputs, partings_text, plural, summary_
 use super::table::{one_line, verdict_sentence};
 use super::{DivergenceClass, Overall, PathRow, PathVerdict, Report};
 use std::fmt::Write as _;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The most rows the page's table shows; report.json has every row.
 pub const HTML_ROWS: usize = 2000;
@@ -28,6 +28,11 @@ pub const HTML_UNDECIDED: usize = 200;
 /// How long the character diff of one example's results may take before it settles for a
 /// coarser one.
 const DIFF_TIME: Duration = Duration::from_millis(200);
+
+/// How long the character diffs of all the kinds' examples may take together: the page is
+/// rewritten while a check runs, and a check may find hundreds of kinds. Examples after
+/// that show their results unmarked.
+const PAGE_DIFF_TIME: Duration = Duration::from_millis(1000);
 
 /// The page's style: light, readable, verdicts in colour.
 pub(crate) const STYLE: &str = "
@@ -132,16 +137,23 @@ fn kinds(report: &Report) -> String {
         "<section id=\"kinds\">\n<h2>Differences by kind ({})</h2>\n",
         plural(classes.len(), "kind", "kinds")
     );
+    let deadline = Instant::now() + PAGE_DIFF_TIME;
     for (k, c) in classes.iter().enumerate() {
         let example = report.rows.iter().find(|r| r.id == c.example);
-        out.push_str(&kind(k + 1, c, example));
+        out.push_str(&kind(k + 1, c, example, deadline));
     }
     out.push_str("</section>\n");
     out
 }
 
-/// The kind numbered `number`: its count, where its rows part, its example.
-fn kind(number: usize, c: &DivergenceClass, example: Option<&PathRow>) -> String {
+/// The kind numbered `number`: its count, where its rows part, its example (its results'
+/// differences marked until `deadline`).
+fn kind(
+    number: usize,
+    c: &DivergenceClass,
+    example: Option<&PathRow>,
+    deadline: Instant,
+) -> String {
     let mut out = format!(
         "<div class=\"kind\" id=\"kind-{number}\" data-count=\"{}\" data-confirmed=\"{}\">\n\
          <h3>{number}. {}: {} ({} confirmed)</h3>\n",
@@ -174,7 +186,7 @@ fn kind(number: usize, c: &DivergenceClass, example: Option<&PathRow>) -> String
         let _ = writeln!(out, "<p>The sides part at {}.</p>", text(at));
     }
     out.push_str(&inputs_table(row));
-    let (a, b) = marked_diff(&row.result_a, &row.result_b);
+    let (a, b) = marked_diff(&row.result_a, &row.result_b, deadline);
     out.push_str("<div class=\"sides\">\n");
     let _ = writeln!(out, "<div><h4>A</h4><pre>{a}</pre></div>");
     let _ = writeln!(out, "<div><h4>B</h4><pre>{b}</pre></div>");
@@ -209,10 +221,14 @@ fn inputs_table(row: &PathRow) -> String {
 }
 
 /// A's and B's results, escaped, with the characters only A has in `<del>` and those only
-/// B has in `<ins>`.
-pub(crate) fn marked_diff(a: &str, b: &str) -> (String, String) {
+/// B has in `<ins>`; unmarked once `deadline` has passed.
+pub(crate) fn marked_diff(a: &str, b: &str, deadline: Instant) -> (String, String) {
+    let now = Instant::now();
+    if now >= deadline {
+        return (text(a), text(b));
+    }
     let diff = similar::TextDiff::configure()
-        .timeout(DIFF_TIME)
+        .deadline(deadline.min(now + DIFF_TIME))
         .diff_chars(a, b);
     let (mut left, mut right) = (Marked::default(), Marked::default());
     for change in diff.iter_all_changes() {
@@ -455,10 +471,15 @@ mod tests {
 
     #[test]
     fn the_differing_characters_are_marked() {
-        let (a, b) = marked_diff("ret 17 <x>", "ret 18 <x>");
+        let later = Instant::now() + Duration::from_secs(60);
+        let (a, b) = marked_diff("ret 17 <x>", "ret 18 <x>", later);
         assert_eq!(a, "ret 1<del>7</del> &lt;x&gt;");
         assert_eq!(b, "ret 1<ins>8</ins> &lt;x&gt;");
-        assert_eq!(marked_diff("", ""), (String::new(), String::new()));
+        assert_eq!(marked_diff("", "", later), (String::new(), String::new()));
+        // Past the page's time for diffs, the results are shown unmarked.
+        let past = Instant::now();
+        let (a, b) = marked_diff("ret 17", "ret 18 &", past);
+        assert_eq!((a.as_str(), b.as_str()), ("ret 17", "ret 18 &amp;"));
     }
 
     #[test]
@@ -498,6 +519,34 @@ mod tests {
         assert!(html.contains("No path was compared."));
         assert!(!html.contains("class=\"kind\""));
         assert!(!html.contains("id=\"undecided\""));
+    }
+
+    // Hundreds of kinds whose examples' results differ all along: the diffs share one
+    // budget, so the page (rewritten while a check runs) takes about a second, not minutes.
+    #[test]
+    fn many_kinds_of_long_results_render_in_bounded_time() {
+        let mut report = sample_report();
+        let template = report.rows[1].clone();
+        let noise = |seed: usize| -> String {
+            (0..4000)
+                .map(|i| char::from(b'a' + ((i * 7919 + seed * 104_729) % 26) as u8))
+                .collect()
+        };
+        report.rows = (1..=400)
+            .map(|id| PathRow {
+                id,
+                detail: format!("kind {id}"),
+                result_a: noise(id),
+                result_b: noise(id + 1000),
+                ..template.clone()
+            })
+            .collect();
+        report.summary.classes = crate::report::divergence_classes(&report.rows);
+        let start = Instant::now();
+        let html = render_html(&report);
+        let took = start.elapsed();
+        assert_eq!(html.matches("class=\"kind\"").count(), 400);
+        assert!(took < Duration::from_secs(10), "{took:?}");
     }
 
     #[test]
