@@ -15,6 +15,7 @@ source "$repo/scripts/lib/llvm.sh"
 # xcheck links LLVM statically (a process starts in half the time: the dynamic loader
 # relocated libLLVM.so at every start, and every check starts a second process to vet its
 # bitcode), and llvm-config's static component list includes Polly: libpolly-N-dev.
+# chromium: the integration test tests/it/html.rs loads a check's report.html headless.
 need_pkgs=("clang-$LLVM_VERSION" "lld-$LLVM_VERSION" "llvm-$LLVM_VERSION" "llvm-$LLVM_VERSION-dev"
            "libpolly-$LLVM_VERSION-dev"
            "llvm-$LLVM_VERSION-tools" "libclang-rt-$LLVM_VERSION-dev" "libclang1-$LLVM_VERSION"
@@ -22,7 +23,8 @@ need_pkgs=("clang-$LLVM_VERSION" "lld-$LLVM_VERSION" "llvm-$LLVM_VERSION" "llvm-
            meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev
            zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev libffi-dev
            musl-dev musl-tools linux-libc-dev dpkg-dev
-           csmith libcsmith-dev python3 libz3-dev)
+           csmith libcsmith-dev python3 libz3-dev
+           chromium)
 
 missing=()
 for p in "${need_pkgs[@]}"; do
@@ -39,7 +41,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 for tool in "$CLANG" "$OPT" "$LLVM_LINK" "$LLVM_NM" "$LLVM_OBJCOPY" "$LD_LLD" clang-14 llvm-dis-14 \
-           pkg-config meson ninja cargo; do
+           pkg-config meson ninja cargo chromium; do
     command -v "$tool" >/dev/null || { echo "install.sh: $tool is still missing after install" >&2; exit 1; }
 done
 # The llvm-config that .cargo/config.toml's LLVM_SYS_191_PREFIX points llvm-sys at.

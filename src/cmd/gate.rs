@@ -133,7 +133,7 @@ pub(super) fn config(
     finish_gate(args, sections)
 }
 
-/// Prints the gate's results, writes its `summary.md` and JUnit, and decides the exit code.
+/// Prints the gate's results, writes its `summary.md`, `report.html` and JUnit, and decides the exit code.
 fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Exit> {
     for (i, section) in sections.iter().enumerate() {
         print!("{}", section.render(i + 1, args.json));
@@ -164,6 +164,10 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
         .collect();
     crate::report::gate::write_gate_summary(out, &parts).map_err(|e| Error::Output {
         path: out.join("summary.md"),
+        source: e,
+    })?;
+    crate::report::gate::write_gate_html(out, &parts).map_err(|e| Error::Output {
+        path: out.join("report.html"),
         source: e,
     })?;
     Ok(gate::finish(&sections, args.junit.as_deref())?)

@@ -6,8 +6,8 @@
 use super::{check_complete_set, copy_test, read_report};
 use crate::error::{Error, Result};
 use crate::report::gate::{
-    render_gate_table, write_gate_summary, GateEntry, GateManifest, GateRow, GateSummaryPart,
-    Skipped, MANIFEST,
+    render_gate_table, write_gate_html, write_gate_summary, GateEntry, GateManifest, GateRow,
+    GateSummaryPart, Skipped, MANIFEST,
 };
 use crate::report::Report;
 use std::path::{Component, Path, PathBuf};
@@ -49,7 +49,7 @@ impl MergedGate {
         out
     }
 
-    /// Writes the gate's `summary.md` into `out`, as a gate run writes it.
+    /// Writes the gate's `summary.md` and `report.html` into `out`, as a gate run writes them.
     pub fn write_summary(&self, out: &Path) -> Result<()> {
         let parts: Vec<GateSummaryPart<'_>> = self
             .sections
@@ -66,6 +66,10 @@ impl MergedGate {
             .collect();
         write_gate_summary(out, &parts).map_err(|e| Error::Output {
             path: out.join("summary.md"),
+            source: e,
+        })?;
+        write_gate_html(out, &parts).map_err(|e| Error::Output {
+            path: out.join("report.html"),
             source: e,
         })
     }

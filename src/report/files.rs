@@ -1,11 +1,12 @@
-//! Saving a [`Report`] as `report.md`, `report.csv`, `report.json` and `summary.md` in an
-//! output directory.
+//! Saving a [`Report`] as `report.md`, `report.csv`, `report.json`, `summary.md` and
+//! `report.html` in an output directory.
 //!
 //! Each file is written to a temporary file in the same directory and then renamed, so a
 //! crash never leaves a half-written report. The CSV has one row per path after a header row,
 //! with the inputs joined as `name=display;name=display`. The JSON is the serialized report,
 //! pretty-printed.
 
+use super::html::render_html;
 use super::summary::render_summary;
 use super::table::render_markdown;
 use super::Report;
@@ -30,22 +31,29 @@ pub const CSV_HEADER: [&str; 12] = [
 ];
 
 /// The files [`write_reports`] writes, which a rerun into the same directory replaces.
-pub const REPORT_FILES: [&str; 4] = ["report.md", "report.csv", "report.json", "summary.md"];
+pub const REPORT_FILES: [&str; 5] = [
+    "report.md",
+    "report.csv",
+    "report.json",
+    "summary.md",
+    "report.html",
+];
 
-/// Writes `report.md`, `report.csv`, `report.json` and `summary.md` ([`REPORT_FILES`]) into
-/// `dir`, creating it if needed;
+/// Writes `report.md`, `report.csv`, `report.json`, `summary.md` and `report.html`
+/// ([`REPORT_FILES`]) into `dir`, creating it if needed;
 /// each file is rendered and written on a thread of its own (a check's last writing happens
 /// just before its time limit: tens of thousands of rows take a second or more in turn).
 pub fn write_reports(dir: &Path, report: &Report) -> io::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| with_path(e, dir))?;
     type Render = fn(&Report, &Path) -> io::Result<String>;
-    let files: [(&str, Render); 4] = [
+    let files: [(&str, Render); 5] = [
         ("report.md", |r, _| Ok(render_markdown(r))),
         ("report.csv", |r, _| render_csv(r)),
         ("report.json", |r, _| render_json(r)),
         ("summary.md", |r, dir| {
             Ok(render_summary(r, &dir.display().to_string()))
         }),
+        ("report.html", |r, _| Ok(render_html(r))),
     ];
     std::thread::scope(|scope| {
         let writers: Vec<_> = files
@@ -164,7 +172,13 @@ mod tests {
         names.sort();
         assert_eq!(
             names,
-            ["report.csv", "report.json", "report.md", "summary.md"]
+            [
+                "report.csv",
+                "report.html",
+                "report.json",
+                "report.md",
+                "summary.md"
+            ]
         );
         let md = std::fs::read_to_string(out.join("report.md")).unwrap();
         assert_eq!(md, render_markdown(&report));

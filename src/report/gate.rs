@@ -251,6 +251,96 @@ pub fn write_gate_summary(
     )
 }
 
+/// `report.html` of a gate run: how many checks failed the gate (`id="verdict"`, with
+/// `data-failed` and `data-checks`), then per module pair a table of the functions, each row
+/// (`class="check"`, `data-overall`) linking the function's own `report.html`, and the
+/// functions not checked. Every string escaped; no script.
+pub fn render_gate_html(parts: &[GateSummaryPart<'_>]) -> String {
+    use super::html::{href, overall_name, text, STYLE};
+    use super::table::{one_line, plural};
+    use std::fmt::Write as _;
+    let all: Vec<&(GateRow<'_>, String)> = parts.iter().flat_map(|p| &p.rows).collect();
+    let failed = all.iter().filter(|(r, _)| r.failed).count();
+    let skipped: usize = parts.iter().map(|p| p.skipped.len()).sum();
+    let verdict = format!(
+        "{failed} of {} failed the gate",
+        plural(all.len(), "check", "checks")
+    );
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>xcheck gate: {verdict}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
+         <h1>xcheck gate</h1>\n<p id=\"verdict\" class=\"verdict {}\" data-failed=\"{failed}\" \
+         data-checks=\"{}\">{verdict}</p>\n<p>{} not checked.</p>\n",
+        if failed > 0 { "diverged" } else { "equivalent" },
+        all.len(),
+        plural(skipped, "function", "functions")
+    );
+    for part in parts {
+        let _ = write!(
+            out,
+            "<section>\n<h2>{}</h2>\n<table class=\"rows\">\n<tr><th>function</th><th>verdict</th>\
+             <th>paths</th><th>differences</th><th>unknown</th><th>time</th><th>gate</th></tr>\n",
+            text(&one_line(&part.title))
+        );
+        for (row, dir) in &part.rows {
+            let gate = if row.failed {
+                "<td class=\"diverged\">FAIL</td>"
+            } else {
+                "<td class=\"proved\">pass</td>"
+            };
+            let label = text(&row.label);
+            match row.outcome {
+                Ok(rep) => {
+                    let s = &rep.summary;
+                    let overall = overall_name(s.overall);
+                    let _ = writeln!(
+                        out,
+                        "<tr class=\"check\" data-overall=\"{overall}\"><td><a href=\"{}\">{label}</a></td>\
+                         <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{gate}</tr>",
+                        href(&format!("{dir}/report.html")),
+                        s.overall,
+                        s.paths,
+                        s.diverged + s.errors_one,
+                        s.unknown,
+                        format_ms(s.wall_time_ms)
+                    );
+                }
+                Err(e) => {
+                    let _ = writeln!(
+                        out,
+                        "<tr class=\"check\" data-overall=\"error\"><td>{label}</td>\
+                         <td colspan=\"5\">ERROR: {}</td>{gate}</tr>",
+                        text(e)
+                    );
+                }
+            }
+        }
+        out.push_str("</table>\n");
+        if !part.skipped.is_empty() {
+            out.push_str("<p>Not checked:</p>\n<ul>\n");
+            for s in part.skipped {
+                let _ = writeln!(out, "<li>{}: {}</li>", text(&s.function), text(&s.reason));
+            }
+            out.push_str("</ul>\n");
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str(
+        "<p>Also: <a href=\"summary.md\">summary.md</a>. Each function's directory holds its \
+         tests and its reports.</p>\n</body>\n</html>\n",
+    );
+    out
+}
+
+/// Writes `report.html` of a gate run ([`render_gate_html`]) into `dir`, atomically.
+pub fn write_gate_html(
+    dir: &std::path::Path,
+    parts: &[GateSummaryPart<'_>],
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    crate::ktest::write_atomic(&dir.join("report.html"), render_gate_html(parts).as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,5 +458,20 @@ mod tests {
             Each function's directory holds its tests, `report.md` (every path) and `summary.md` (every kind of difference).
         "#]]
         .assert_eq(&render_gate_summary(&parts));
+        let html = render_gate_html(&parts);
+        assert!(
+            html.contains("data-failed=\"2\" data-checks=\"2\">2 of 2 checks failed the gate</p>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<a href=\"parse_digit/report.html\">parse_digit</a>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<td colspan=\"5\">ERROR: no function 'g'</td>"),
+            "{html}"
+        );
+        assert!(html.contains("<li>h: defined only in A</li>"), "{html}");
+        assert_eq!(html.matches("class=\"check\"").count(), 2);
     }
 }

@@ -3,13 +3,14 @@
 //! The engine fills a [`Report`]: a [`Summary`] of the whole run and one [`PathRow`] per
 //! explored path (or group of merged paths). [`table::render_table`] prints it for a
 //! terminal, [`table::render_markdown`] for a document, [`summary::render_summary`] in a
-//! few kilobytes for a CI step summary, and [`files::write_reports`] saves Markdown, CSV,
-//! JSON and summary copies. Only these types are serialized; the JSON field names are
+//! few kilobytes for a CI step summary, [`html::render_html`] as one page to open from disk,
+//! and [`files::write_reports`] saves Markdown, CSV, JSON, summary and HTML copies. Only these types are serialized; the JSON field names are
 //! the Rust field names, and enum values are snake case (`error_one`, `inconclusive`).
 
 pub mod console;
 pub mod files;
 pub mod gate;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod progress;

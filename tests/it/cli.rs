@@ -31,7 +31,13 @@ fn equivalent_pair_exits_0_and_writes_reports() {
     );
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("EQUIVALENT"), "{}", stdout(&o));
-    for f in ["report.md", "report.csv", "report.json", "summary.md"] {
+    for f in [
+        "report.md",
+        "report.csv",
+        "report.json",
+        "summary.md",
+        "report.html",
+    ] {
         assert!(
             dir.path().join("xcheck-out").join(f).exists(),
             "{f} missing"

@@ -17,6 +17,7 @@ mod filestat;
 mod float;
 mod float80;
 mod gate;
+mod html;
 mod intrinsics;
 mod jump;
 mod klee_harness;

@@ -358,4 +358,12 @@ fn gate_shards_split_whole_checks_and_merge_into_one_gate() {
         crate::reports::check_gate_summary(&dir.path().join("merged")),
         summary
     );
+    // And its report.html, whose links are files of the merged directory.
+    let merged = dir.path().join("merged");
+    let page = std::fs::read_to_string(merged.join("report.html")).unwrap();
+    assert_eq!(
+        crate::html::links_resolve(&page, &merged).len(),
+        4,
+        "{page}"
+    );
 }

@@ -122,6 +122,12 @@ fn the_odd_side_is_named_and_each_difference_is_confirmed_natively() {
     );
     let text = stdout(&xcheck(d, &["replay", "out", "a.bc", "b.bc", "c.bc"]));
     assert!(text.contains("C differs"), "{text}");
+    // report.html, a program check's page, has C's column and the agreement, and its links
+    // are files beside it.
+    let page = std::fs::read_to_string(d.join("out/report.html")).unwrap();
+    assert!(page.contains("<th>C</th><th>agreement</th>"), "{page}");
+    assert!(page.contains("<td>C differs</td>"), "{page}");
+    crate::html::links_resolve(&page, &d.join("out"));
 
     // With C's executable replaced by A's, the native runs all agree where the engine says
     // C differs: no difference is counted, and the run is inconclusive.

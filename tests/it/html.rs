@@ -1,0 +1,173 @@
+//! `report.html` (issue 34) as a browser renders it: a real check's page loaded in headless
+//! Chromium, its links, its counts against `report.json`, and a program's markup shown as
+//! text.
+
+use crate::common::{compile_fixture, stderr, stdout, xcheck};
+use std::path::Path;
+use std::process::Command;
+
+/// The DOM of `page` after headless Chromium loaded it (scripts/install.sh installs
+/// `chromium`); `profile` is a fresh directory for the browser's own files.
+pub(crate) fn rendered_dom(page: &Path, profile: &Path) -> String {
+    let installed = Command::new("chromium").arg("--version").output();
+    assert!(
+        installed.as_ref().is_ok_and(|o| o.status.success()),
+        "chromium is missing: scripts/install.sh installs it (Debian's `chromium`) ({installed:?})"
+    );
+    let url = format!("file://{}", page.display());
+    // `timeout` bounds a browser that hangs; root needs --no-sandbox.
+    let o = Command::new("timeout")
+        .args([
+            "120",
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(["--dump-dom", &url])
+        .output()
+        .expect("timeout runs chromium");
+    assert!(o.status.success(), "chromium: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// The value of attribute `name` in the first start tag of the DOM that has `marker` in it.
+fn attribute(dom: &str, marker: &str, name: &str) -> Option<String> {
+    let at = dom.find(marker)?;
+    let start = dom[..at].rfind('<')?;
+    let tag = &dom[start..start + dom[start..].find('>')?];
+    let key = format!(" {name}=\"");
+    let from = tag.find(&key)? + key.len();
+    Some(tag[from..from + tag[from..].find('"')?].to_string())
+}
+
+/// Every start tag of the DOM that has `marker` in it.
+fn tags_with<'a>(dom: &'a str, marker: &str) -> Vec<&'a str> {
+    dom.match_indices(marker)
+        .filter_map(|(at, _)| {
+            let start = dom[..at].rfind('<')?;
+            Some(&dom[start..at + dom[at..].find('>')?])
+        })
+        .collect()
+}
+
+/// The DOM's links (`href`), each checked to be a relative path to a file in `dir`.
+pub(crate) fn links_resolve(dom: &str, dir: &Path) -> Vec<String> {
+    let links: Vec<String> = tags_with(dom, "href=\"")
+        .iter()
+        .map(|tag| {
+            let from = tag.find("href=\"").unwrap() + 6;
+            let raw = &tag[from..from + tag[from..].find('"').unwrap()];
+            html_escape::decode_html_entities(raw).into_owned()
+        })
+        .collect();
+    for link in &links {
+        assert!(!link.contains(':') && !link.starts_with('/'), "{link}");
+        assert!(
+            dir.join(link).is_file(),
+            "{link} is not a file beside {}",
+            dir.display()
+        );
+    }
+    links
+}
+
+// A difference whose results hold `<script>` and `&amp;`: the page renders with its verdict,
+// its counts and kinds are report.json's, every link is a file beside it, and the program's
+// markup is text in the DOM, not elements.
+#[test]
+fn r34_report_html_renders_in_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("html_a.c", dir.path(), "-O0");
+    let b = compile_fixture("html_b.c", dir.path(), "-O0");
+    let o = xcheck(
+        dir.path(),
+        &[
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            "markup",
+            "--buffer-size",
+            "40",
+            "-o",
+            "out",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = dir.path().join("out");
+    let dom = rendered_dom(&out.join("report.html"), &dir.path().join("profile"));
+
+    let verdict = attribute(&dom, "id=\"verdict\"", "data-overall");
+    assert_eq!(verdict.as_deref(), Some("diverged"), "{dom}");
+    assert!(dom.contains("NOT EQUIVALENT: 1 path differs</p>"), "{dom}");
+
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let s = &report["summary"];
+    for (attr, field) in [
+        ("data-paths", "paths"),
+        ("data-proved", "proved"),
+        ("data-diverged", "diverged"),
+        ("data-errors-both", "errors_both"),
+        ("data-errors-one", "errors_one"),
+        ("data-unconfirmed", "unconfirmed"),
+        ("data-not-replayed", "not_replayed"),
+        ("data-unknown", "unknown"),
+    ] {
+        let shown = attribute(&dom, "id=\"totals\"", attr).unwrap_or_else(|| panic!("{attr}"));
+        assert_eq!(shown, s[field].to_string(), "{attr}");
+    }
+    assert_eq!(s["paths"], 2, "a difference and a proof");
+    let classes = s["classes"].as_array().unwrap();
+    let kinds = tags_with(&dom, "class=\"kind\"");
+    assert_eq!(kinds.len(), classes.len(), "{dom}");
+    for (tag, class) in kinds.iter().zip(classes) {
+        assert!(
+            tag.contains(&format!("data-count=\"{}\"", class["rows"])),
+            "{tag} {class}"
+        );
+    }
+
+    let links = links_resolve(&dom, &out);
+    assert!(links.iter().any(|l| l.ends_with(".ktest")), "{links:?}");
+
+    // The program's markup is text: escaped in the DOM, no element made of it.
+    assert!(
+        dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;"),
+        "{dom}"
+    );
+    assert!(!dom.contains("<script"), "{dom}");
+}
+
+// A gate run's report.html: one row per function checked, each linking the function's own
+// report.html (which a browser renders too), the count of checks that failed the gate.
+#[test]
+fn r34_gate_report_html_links_every_function() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("gate_old.c", dir.path(), "-O2");
+    let b = compile_fixture("gate_new.c", dir.path(), "-O2");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let o = xcheck(dir.path(), &[a, b, "--all-functions", "-o", "out"]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = dir.path().join("out");
+    let dom = rendered_dom(&out.join("report.html"), &dir.path().join("profile"));
+    assert_eq!(
+        attribute(&dom, "id=\"verdict\"", "data-failed").as_deref(),
+        Some("1"),
+        "{dom}"
+    );
+    assert_eq!(
+        attribute(&dom, "id=\"verdict\"", "data-checks").as_deref(),
+        Some("3")
+    );
+    assert_eq!(tags_with(&dom, "class=\"check\"").len(), 3, "{dom}");
+    let links = links_resolve(&dom, &out);
+    for function in ["add_sat", "mix", "parse_digit"] {
+        let page = format!("{function}/report.html");
+        assert!(links.contains(&page), "{page} not in {links:?}");
+        let own = std::fs::read_to_string(out.join(&page)).unwrap();
+        links_resolve(&own, &out.join(function));
+    }
+    assert!(dom.contains("legacy_only: defined only in A"), "{dom}");
+}
