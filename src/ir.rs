@@ -442,8 +442,8 @@ pub enum Inst {
     InRange {
         reg: RegId,
         ranges: Vec<(u128, u128)>,
-        /// What promised the range: `load`, `return value`.
-        of: &'static str,
+        /// What promised the range.
+        of: RangeOf,
     },
     /// Stops the path: the construct is outside what the engine models.
     Unsupported { what: String },
@@ -488,6 +488,24 @@ impl Inst {
             Inst::InRange { reg, .. } => vec![Operand::Reg(*reg)],
             Inst::Unsupported { .. } | Inst::Poison { .. } => Vec::new(),
         }
+    }
+}
+
+/// What gave a value the range `Inst::InRange` checks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RangeOf {
+    /// The `!range` metadata of a load.
+    Load,
+    /// The `range` attribute of the function's return value.
+    Return,
+}
+
+impl std::fmt::Display for RangeOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RangeOf::Load => "load",
+            RangeOf::Return => "return value",
+        })
     }
 }
 

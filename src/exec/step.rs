@@ -208,7 +208,7 @@ impl<'a> Executor<'a> {
                 if self.config.ub == UbMode::Report {
                     state.loc = Some(block.locs[pc]);
                     let v = self.operand(state, Operand::Reg(*reg));
-                    Some((*reg, self.record_out_of_range(state, v, ranges, of)))
+                    Some((*reg, self.record_out_of_range(state, v, ranges, *of)))
                 } else {
                     None
                 }

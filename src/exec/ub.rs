@@ -156,16 +156,18 @@ impl Executor<'_> {
     }
 
     /// `v`, except where it lies outside the `ranges` LLVM gave it (`of`: what gave
-    /// them): there it is poison, a fresh value recorded as undefined behaviour
-    /// ([`Executor::undefined_where`]). Made at once, not weighed where the path ends as
-    /// flags are ([`Executor::record_flagged`]): a loaded value is often an input byte
-    /// itself, which the results hold elsewhere too.
+    /// them): there it is poison. A loaded value becomes a fresh value there at once,
+    /// recorded as undefined behaviour ([`Executor::undefined_where`]): it is often an input
+    /// byte itself, which the results hold elsewhere too. A returned value, computed, is
+    /// weighed where the path ends as a failed flag is ([`Executor::record_poison`]): its
+    /// range is mostly one the optimizer derived from flags, and a fresh value in every
+    /// result made every path's questions carry it.
     pub(crate) fn record_out_of_range(
         &mut self,
         state: &mut State,
         v: Value,
         ranges: &[(u128, u128)],
-        of: &'static str,
+        of: crate::ir::RangeOf,
     ) -> Value {
         let pool = self.pool;
         let width = v.width(pool);
@@ -193,6 +195,9 @@ impl Executor<'_> {
                 cond
             }
         };
+        if of == crate::ir::RangeOf::Return {
+            return self.record_poison(state, v, cond, "return value outside its range attribute");
+        }
         let ranges = crate::exec::undefined::describe_ranges(width, ranges);
         self.undefined_where(state, cond, v, &format!("{of} outside its range {ranges}"))
     }

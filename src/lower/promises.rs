@@ -4,7 +4,7 @@
 //! value is poison; the engine weighs that as undefined behaviour (`exec/ub.rs`).
 
 use super::{print_value, FunctionLowerer};
-use crate::ir::{Flags, Inst};
+use crate::ir::{Flags, Inst, RangeOf};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
@@ -103,11 +103,11 @@ impl FunctionLowerer<'_> {
         opcode: LLVMOpcode,
     ) -> Option<Inst> {
         let (value, ranges, of) = match opcode {
-            LLVMOpcode::LLVMLoad => (inst, range_metadata(inst)?, "load"),
+            LLVMOpcode::LLVMLoad => (inst, range_metadata(inst)?, RangeOf::Load),
             LLVMOpcode::LLVMRet if LLVMGetNumOperands(inst) == 1 => (
                 LLVMGetOperand(inst, 0),
                 self.ret_range.clone()?,
-                "return value",
+                RangeOf::Return,
             ),
             _ => return None,
         };

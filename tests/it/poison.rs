@@ -266,7 +266,7 @@ fn r30_values_outside_their_ranges_are_undefined() {
     let b = build(xcheck::toolchain::CLANG, "r30_range_b.ll", dir, "-O0");
     for (f, what, code_ab, machine) in [
         ("ldb", "A: load outside its range [0, 2)", 1, 1),
-        ("rr", "A: return value outside its range [0, 10)", 3, 0),
+        ("rr", "A: return value outside its range attribute", 3, 0),
     ] {
         let (code, out, report) = check(dir, &a, &b, f, &[]);
         assert_eq!(code, code_ab, "{f}: {out}");
