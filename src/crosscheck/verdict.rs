@@ -1136,6 +1136,24 @@ fn defined_model(
     }
 }
 
+/// Each byte of the inputs `arrays` equal to its value in `model`: the other inputs fixed,
+/// for a question about values of undefined behaviour alone.
+fn pinned_to(
+    pool: &ExprPool,
+    arrays: &std::collections::BTreeSet<crate::expr::ArrayId>,
+    model: &Assignment,
+) -> Vec<ExprId> {
+    arrays
+        .iter()
+        .flat_map(|&a| {
+            (0..pool.array_info(a).size).map(move |k| {
+                let byte = pool.eval(pool.sym(a, k), model);
+                pool.eq(pool.sym(a, k), pool.constant(8, byte))
+            })
+        })
+        .collect()
+}
+
 /// The inputs that stand for values of undefined behaviour on `state`'s path: its
 /// undefined values, the fresh values of flags that failed on concrete operands, and those
 /// `poisoned` made.
@@ -1185,15 +1203,7 @@ fn side_changes(
         .into_iter()
         .filter(|a| !free.contains(a))
         .collect();
-    let pinned: Vec<ExprId> = inputs
-        .iter()
-        .flat_map(|&a| {
-            (0..pool.array_info(a).size).map(move |k| {
-                let byte = pool.eval(pool.sym(a, k), model);
-                pool.eq(pool.sym(a, k), pool.constant(8, byte))
-            })
-        })
-        .collect();
+    let pinned = pinned_to(pool, &inputs, model);
     !matches!(
         ex.solver.check(pool, &pinned, differ),
         Ok(crate::solver::SatResult::Unsat)
@@ -1273,15 +1283,7 @@ fn depends_on_undefined(
     for &e in outcome.iter().chain([&changes]) {
         inputs.extend(pool.arrays_in(e).into_iter().filter(|a| !free.contains(a)));
     }
-    let pinned: Vec<ExprId> = inputs
-        .iter()
-        .flat_map(|&a| {
-            (0..pool.array_info(a).size).map(move |k| {
-                let byte = pool.eval(pool.sym(a, k), model);
-                pool.eq(pool.sym(a, k), pool.constant(8, byte))
-            })
-        })
-        .collect();
+    let pinned = pinned_to(pool, &inputs, model);
     match ex.solver.check(pool, &pinned, changes) {
         Ok(crate::solver::SatResult::Sat(_)) => Ok(true),
         Ok(crate::solver::SatResult::Unsat) => Ok(false),
