@@ -1242,14 +1242,14 @@ fn own_poison<'f>(
         return flagged;
     }
     // A side that branched on its poison has it whatever its results.
-    let branched: Vec<*const crate::exec::FlaggedValue> = poisoned
+    let branched: Vec<&crate::exec::FlaggedValue> = poisoned
         .branch_events()
         .into_iter()
-        .map(|i| poisoned.flagged(i) as *const _)
+        .map(|i| poisoned.flagged(i))
         .collect();
     flagged
         .into_iter()
-        .filter(|f| changed.contains(&f.phase) || branched.contains(&(*f as *const _)))
+        .filter(|f| changed.contains(&f.phase) || branched.iter().any(|b| std::ptr::eq(*b, *f)))
         .collect()
 }
 

@@ -33,6 +33,13 @@ pub(super) fn link_absorbed(
     }
 }
 
+/// The `width`-bit value of the fresh input `array`: its bytes little-endian, as a test
+/// shows the value (`verdict.rs`).
+fn value_of(pool: &crate::expr::ExprPool, array: crate::expr::ArrayId, width: u32) -> ExprId {
+    let parts: Vec<ExprId> = (0..width.div_ceil(8)).map(|k| pool.sym(array, k)).collect();
+    pool.trunc(pool.concat_bytes(&parts), width)
+}
+
 impl Executor<'_> {
     /// Records on `state` where a poison-producing flag of `op` on `a` and `b` fails
     /// ([`FlaggedValue`]), unless the operands' ranges or the path rule it out, and gives
@@ -57,11 +64,8 @@ impl Executor<'_> {
                 match flag_fails(op, flags, width, x, y) {
                     Some(failing) => {
                         // The result's width: a cast's may differ from its operand's.
-                        let width = result.width(pool);
-                        let bytes = width.div_ceil(8);
-                        let array = pool.new_array("poison", bytes);
-                        let parts: Vec<ExprId> = (0..bytes).map(|k| pool.sym(array, k)).collect();
-                        let fresh = pool.trunc(pool.concat_bytes(&parts), width);
+                        let array = pool.new_array("poison", result.width(pool).div_ceil(8));
+                        let fresh = value_of(pool, array, result.width(pool));
                         (fresh, pool.true_(), failing, Some(array))
                     }
                     None => return result,
@@ -124,11 +128,8 @@ impl Executor<'_> {
         let (node, cond, fresh) = match (pool.as_const(cond), result) {
             (Some(0), _) => return result,
             (Some(_), _) => {
-                let width = result.width(pool);
-                let bytes = width.div_ceil(8);
-                let array = pool.new_array("poison", bytes);
-                let parts: Vec<ExprId> = (0..bytes).map(|k| pool.sym(array, k)).collect();
-                let fresh = pool.trunc(pool.concat_bytes(&parts), width);
+                let array = pool.new_array("poison", result.width(pool).div_ceil(8));
+                let fresh = value_of(pool, array, result.width(pool));
                 (fresh, pool.true_(), Some(array))
             }
             (None, Value::Con { .. }) => return result,
@@ -221,9 +222,7 @@ impl Executor<'_> {
         }
         let width = value.width(pool);
         let array = self.new_undefined(state, cond, width.div_ceil(8), what);
-        // Little-endian, as a test shows the value (`verdict.rs`).
-        let parts: Vec<ExprId> = (0..width.div_ceil(8)).map(|k| pool.sym(array, k)).collect();
-        let fresh = pool.trunc(pool.concat_bytes(&parts), width);
+        let fresh = value_of(pool, array, width);
         let result = match decided {
             Some(true) => fresh,
             _ => pool.ite(cond, fresh, value.expr(pool)),

@@ -105,29 +105,24 @@ pub fn conversion_bounds(fw: u32, w: u32, signed: bool) -> Option<(u128, u128)> 
         return None;
     }
     let top = if signed { w - 1 } else { w };
+    // The least value minus one is exact below the mantissa's width; above it, the float
+    // just below the least value stands for it.
+    macro_rules! bounds {
+        ($float:ty, $mantissa:expr) => {{
+            let hi = (2.0 as $float).powi(top as i32);
+            let lo = if !signed {
+                -1.0
+            } else if top < $mantissa {
+                -hi - 1.0
+            } else {
+                (-hi).next_down()
+            };
+            Some((u128::from(lo.to_bits()), u128::from(hi.to_bits())))
+        }};
+    }
     match fw {
-        64 => {
-            let hi = 2f64.powi(top as i32);
-            let lo = if !signed {
-                -1.0
-            } else if top < 53 {
-                -hi - 1.0
-            } else {
-                (-hi).next_down()
-            };
-            Some((u128::from(lo.to_bits()), u128::from(hi.to_bits())))
-        }
-        32 => {
-            let hi = 2f32.powi(top as i32);
-            let lo = if !signed {
-                -1.0
-            } else if top < 24 {
-                -hi - 1.0
-            } else {
-                (-hi).next_down()
-            };
-            Some((u128::from(lo.to_bits()), u128::from(hi.to_bits())))
-        }
+        64 => bounds!(f64, 53),
+        32 => bounds!(f32, 24),
         _ => None,
     }
 }
