@@ -45,6 +45,7 @@ mod boundary;
 mod cache;
 mod cex_cache;
 mod chain;
+mod congruence;
 mod crosscheck;
 mod enumerate;
 mod independence;

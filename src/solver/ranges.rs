@@ -28,10 +28,10 @@ use crate::expr::{mask, BinOp, ExprId, ExprPool, Node, UnOp, Width};
 use rustc_hash::FxHashMap;
 
 /// An unsigned interval `[lo, hi]` of values of one width.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Interval {
-    lo: u128,
-    hi: u128,
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Interval {
+    pub(super) lo: u128,
+    pub(super) hi: u128,
 }
 
 impl Interval {
@@ -46,7 +46,7 @@ impl Interval {
         Interval { lo: v, hi: v }
     }
 
-    fn meet(self, other: Self) -> Option<Self> {
+    pub(super) fn meet(self, other: Self) -> Option<Self> {
         let (lo, hi) = (self.lo.max(other.lo), self.hi.min(other.hi));
         (lo <= hi).then_some(Interval { lo, hi })
     }
@@ -59,7 +59,7 @@ impl Interval {
     }
 
     /// Bits needed for every value of the interval (at least 1).
-    fn bits(self) -> Width {
+    pub(super) fn bits(self) -> Width {
         (128 - self.hi.leading_zeros()).max(1)
     }
 
@@ -160,6 +160,16 @@ fn facts(pool: &ExprPool, c: ExprId, holds: bool) -> Vec<(ExprId, Interval)> {
     facts_within(pool, c, holds, DISJUNCTION_DEPTH)
 }
 
+/// Levels below an `ite`'s side recomputed with the bound its condition puts on a value.
+const ASSUMING_DEPTH: u32 = 6;
+
+/// Most intervals under a bound computed for one query.
+const ASSUMED_BUDGET: u32 = 1 << 16;
+
+/// Most multiples of a constant divisor a dividend may span for its division or remainder
+/// to become compare-and-subtract.
+const MULTIPLES_LIMIT: u128 = 8;
+
 /// Nested disjunctions looked into; conjunctions, however long, are walked with a stack.
 const DISJUNCTION_DEPTH: u32 = 8;
 
@@ -231,16 +241,23 @@ fn comparison_fact(pool: &ExprPool, c: ExprId, holds: bool) -> Option<(ExprId, I
 }
 
 /// One rewriting of one query: intervals and rewritten forms, memoised per node.
-struct Rewriter<'p> {
-    pool: &'p ExprPool,
+pub(super) struct Rewriter<'p> {
+    pub(super) pool: &'p ExprPool,
     bounds: &'p Bounds,
+    /// The moduli the query's reductions suggest, for equalities by congruence.
+    moduli: Vec<u128>,
     intervals: FxHashMap<ExprId, Interval>,
+    /// Intervals under a bound on one value: `(e, x, x's interval, depth)`.
+    assumed: FxHashMap<(ExprId, ExprId, Interval, u32), Interval>,
+    /// Intervals under a bound still to be computed for this query (each builds one entry
+    /// of `assumed`); past it, a node's own interval stands.
+    assumed_budget: u32,
     rewritten: FxHashMap<ExprId, ExprId>,
 }
 
 impl<'p> Rewriter<'p> {
     /// The interval of values `e` takes on every assignment that satisfies the constraints.
-    fn interval(&mut self, e: ExprId) -> Interval {
+    pub(super) fn interval(&mut self, e: ExprId) -> Interval {
         if let Some(&i) = self.intervals.get(&e) {
             return i;
         }
@@ -279,14 +296,16 @@ impl<'p> Rewriter<'p> {
             }
             Node::Ite { cond, then, els } => {
                 let (mut t, mut f) = (self.interval(then), self.interval(els));
-                // A side that is the value the condition compares takes the comparison's
-                // bound on that side: `umin(n, 16)` is `ite(n <u 16, n, 16)`, at most 16.
+                // Each side is bounded as if the value the condition compares had the
+                // comparison's bound on that side: `umin(n, 16)` is `ite(n <u 16, n, 16)`,
+                // at most 16, and the conditional subtraction `ite(x >=u c, x - c, x)` of
+                // a value `x <= 2c - 1` is below `c`.
                 if let Some((x, yes, no)) = self.unsigned_split(cond) {
-                    if then == x {
-                        t = t.meet(yes).unwrap_or(t);
+                    if yes.lo <= yes.hi {
+                        t = self.interval_assuming(then, x, yes, ASSUMING_DEPTH);
                     }
-                    if els == x {
-                        f = f.meet(no).unwrap_or(f);
+                    if no.lo <= no.hi {
+                        f = self.interval_assuming(els, x, no, ASSUMING_DEPTH);
                     }
                 }
                 t.hull(f)
@@ -307,9 +326,93 @@ impl<'p> Rewriter<'p> {
         i
     }
 
+    /// The interval of `e` on the assignments where `x` lies in `ix` (and the constraints
+    /// hold): `e`'s own interval, narrowed by recomputing the operators on the path from
+    /// `e` down to `x`, at most `depth` levels deep.
+    pub(super) fn interval_assuming(
+        &mut self,
+        e: ExprId,
+        x: ExprId,
+        ix: Interval,
+        depth: u32,
+    ) -> Interval {
+        let base = self.interval(e);
+        if e == x {
+            return base.meet(ix).unwrap_or(base);
+        }
+        if depth == 0 || self.assumed_budget == 0 {
+            return base;
+        }
+        if let Some(&i) = self.assumed.get(&(e, x, ix, depth)) {
+            return i;
+        }
+        self.assumed_budget -= 1;
+        let i = self.narrow_assuming(e, x, ix, depth, base);
+        self.assumed.insert((e, x, ix, depth), i);
+        i
+    }
+
+    fn narrow_assuming(
+        &mut self,
+        e: ExprId,
+        x: ExprId,
+        ix: Interval,
+        depth: u32,
+        base: Interval,
+    ) -> Interval {
+        let pool = self.pool;
+        let w = pool.width(e);
+        let narrowed = match pool.node(e) {
+            Node::ZExt { arg, .. } => self.interval_assuming(arg, x, ix, depth - 1),
+            Node::Extract { arg, lo: 0, width } => {
+                let i = self.interval_assuming(arg, x, ix, depth - 1);
+                if i.bits() <= width {
+                    i
+                } else {
+                    return base;
+                }
+            }
+            Node::Binary { op, lhs, rhs } if !op.is_comparison() => {
+                let a = self.interval_assuming(lhs, x, ix, depth - 1);
+                let b = self.interval_assuming(rhs, x, ix, depth - 1);
+                match binary_interval(op, w, a, b) {
+                    Some(i) => i,
+                    None => return base,
+                }
+            }
+            Node::Ite { cond, then, els } => {
+                // A condition on the same `x` narrows each side further; a side it
+                // leaves no value of `x` for is never taken.
+                // A chain of comparisons of the same `x` (`x / c` by compare-and-subtract)
+                // is followed to its end: its length does not count against `depth`.
+                let (yes, no, down) = match self.unsigned_split(cond) {
+                    Some((y, yes, no)) if y == x => (yes.meet(ix), no.meet(ix), depth),
+                    _ => (Some(ix), Some(ix), depth - 1),
+                };
+                let t = yes.map(|i| self.interval_assuming(then, x, i, down));
+                let f = no.map(|i| self.interval_assuming(els, x, i, down));
+                match (t, f) {
+                    (Some(t), Some(f)) => t.hull(f),
+                    (Some(one), None) | (None, Some(one)) => one,
+                    (None, None) => return base,
+                }
+            }
+            _ => return base,
+        };
+        // Both hold where `x` lies in `ix`; an empty meet means no such assignment.
+        base.meet(narrowed).unwrap_or(base)
+    }
+
+    /// Whether a divisor in `ib` is one constant `c > 0` and a dividend in `ia` spans at
+    /// most [`MULTIPLES_LIMIT`] multiples of it (`x / c` takes at most that many values
+    /// besides its least).
+    fn few_multiples(&self, ia: Interval, ib: Interval) -> bool {
+        ib.lo == ib.hi && ib.lo > 0 && ia.hi / ib.lo - ia.lo / ib.lo <= MULTIPLES_LIMIT
+    }
+
     /// For `cond` an unsigned comparison of a value `x` with a constant: `x` and the
     /// intervals `x` lies in when `cond` holds and when it does not.
-    fn unsigned_split(&self, cond: ExprId) -> Option<(ExprId, Interval, Interval)> {
+    pub(super) fn unsigned_split(&self, cond: ExprId) -> Option<(ExprId, Interval, Interval)> {
         let pool = self.pool;
         let Node::Binary { op, lhs, rhs } = pool.node(cond) else {
             return None;
@@ -400,9 +503,22 @@ impl<'p> Rewriter<'p> {
                     BinOp::Ule if ia.hi <= ib.lo => pool.true_(),
                     BinOp::Ule if ia.lo > ib.hi => pool.false_(),
                     BinOp::Eq if ia.meet(ib).is_none() => pool.false_(),
+                    BinOp::Eq
+                        if !self.moduli.is_empty() && {
+                            let moduli = std::mem::take(&mut self.moduli);
+                            let proved = self.congruent(a, b, &moduli);
+                            self.moduli = moduli;
+                            proved
+                        } =>
+                    {
+                        pool.true_()
+                    }
                     // x % y for y with at most one bit set: x & (y - 1) (x when y = 0).
                     BinOp::URem if self.bounds.one_bit.contains(&rhs) => {
                         pool.and(a, pool.add(b, pool.all_ones(w)))
+                    }
+                    BinOp::UDiv | BinOp::URem if self.few_multiples(ia, ib) => {
+                        by_subtraction(pool, op, a, ia, ib.lo)
                     }
                     BinOp::UDiv | BinOp::URem => {
                         let n = ia.bits().max(ib.bits());
@@ -432,6 +548,31 @@ impl<'p> Rewriter<'p> {
             }
         }
     }
+}
+
+/// `x / c` or `x % c` for a constant `c > 0` and `x` in `ix`, where `ix` spans at most
+/// [`MULTIPLES_LIMIT`] multiples of `c`: compare-and-subtract. The quotient is the number of
+/// multiples `k c` with `k c <= x` (counted from `lo / c`, which every `x` reaches), the
+/// remainder `x - q c`. A bit-blasted divider relates to nothing else in a query (zlib's
+/// `adler32` subtracts its modulus conditionally where a textbook loop takes `% 65521`);
+/// comparisons and subtractions relate to sums and to each other.
+fn by_subtraction(pool: &ExprPool, op: BinOp, x: ExprId, ix: Interval, c: u128) -> ExprId {
+    let w = pool.width(x);
+    let k = |v: u128| pool.constant(w, v);
+    let (first, last) = (ix.lo / c, ix.hi / c);
+    let mut out = match op {
+        BinOp::UDiv => k(first),
+        _ => pool.sub(x, k(first * c)),
+    };
+    for m in first + 1..=last {
+        let reached = pool.ule(k(m * c), x);
+        let value = match op {
+            BinOp::UDiv => k(m),
+            _ => pool.sub(x, k(m * c)),
+        };
+        out = pool.ite(reached, value, out);
+    }
+    out
 }
 
 /// The interval of `a op b` for operand intervals `a` and `b` of width `w`, when it is
@@ -513,7 +654,10 @@ pub fn rewrite_with_bounds(pool: &ExprPool, constraints: &[ExprId], e: ExprId) -
     Rewriter {
         pool,
         bounds: &bounds,
+        moduli: super::congruence::moduli(pool, e),
         intervals: FxHashMap::default(),
+        assumed: FxHashMap::default(),
+        assumed_budget: ASSUMED_BUDGET,
         rewritten: FxHashMap::default(),
     }
     .rewrite(e)
