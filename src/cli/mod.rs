@@ -748,17 +748,17 @@ pub(crate) fn tests_per_kind_of(all_tests: bool, tests_per_kind: Option<u32>) ->
 }
 
 /// `--shard K/N` (or `auto`, from the environment), if given.
-pub(crate) fn shard_of(args: &CheckArgs) -> Result<Option<crate::shard::Shard>, Exit> {
+pub(crate) fn shard_of(args: &CheckArgs) -> Result<Option<crate::exec::shard::Shard>, Exit> {
     let Some(text) = &args.shard else {
         return Ok(None);
     };
-    let mut shard = crate::shard::Shard::parse(text, &|name| std::env::var(name).ok())
+    let mut shard = crate::exec::shard::Shard::parse(text, &|name| std::env::var(name).ok())
         .map_err(|why| usage(format!("--shard {why}")))?;
     if let Some(n) = args.shard_frontier {
-        if n == 0 || n > crate::shard::MAX_FRONTIER_PER_SHARD {
+        if n == 0 || n > crate::exec::shard::MAX_FRONTIER_PER_SHARD {
             return Err(usage(format!(
                 "--shard-frontier {n}: must be from 1 to {}",
-                crate::shard::MAX_FRONTIER_PER_SHARD
+                crate::exec::shard::MAX_FRONTIER_PER_SHARD
             )));
         }
         shard.per_shard = n;

@@ -75,7 +75,7 @@ pub struct ExecConfig {
     pub replaying: bool,
     /// The part of the exploration tree this process explores (`--shard K/N`), which the
     /// crosscheck's exploration splits off with [`Executor::expand`]. Default is all of it.
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<crate::exec::shard::Shard>,
     /// Branch sides whose query the solver does not answer quickly are put aside and
     /// decided later (`--defer-after`). Default is none: every query gets the solver's
     /// full limit at once.

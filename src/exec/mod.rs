@@ -17,6 +17,7 @@ pub mod merge;
 mod posix;
 mod resolve;
 pub mod searcher;
+pub mod shard;
 mod special;
 pub mod state;
 mod step;

@@ -9,7 +9,6 @@
 
 pub mod console;
 pub mod files;
-pub mod gate;
 pub mod html;
 pub mod json;
 pub mod junit;
