@@ -8,7 +8,6 @@
 //! `cmd`.
 
 pub mod assume;
-pub mod cc;
 pub mod cli;
 pub mod cmd;
 pub mod config;
@@ -27,7 +26,6 @@ pub mod lower;
 pub mod native;
 pub mod progress;
 pub mod report;
-pub mod run;
 pub mod shards;
 pub mod solver;
 pub mod stop;

@@ -193,22 +193,6 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "run",
-        &[
-            "crosscheck",
-            "error",
-            "exec",
-            "expr",
-            "input",
-            "ir",
-            "ktest",
-            "load",
-            "report",
-            "solver",
-            "stop",
-        ],
-    ),
-    (
         "native",
         &[
             "crosscheck",
@@ -263,7 +247,6 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "report",
         ],
     ),
-    ("cc", &["error", "input", "load", "toolchain"]),
     // A whole suite of program checks, each a child process, with one table.
     (
         "suite",
@@ -296,22 +279,24 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
     (
         "cmd",
         &[
-            "cc",
             "cli",
             "config",
             "crosscheck",
             "env_options",
             "error",
+            "exec",
+            "expr",
             "gate",
+            "ir",
             "ktest",
             "load",
             "native",
             "report",
-            "run",
             "shards",
             "solver",
             "stop",
             "suite",
+            "toolchain",
         ],
     ),
     ("main", &["cmd", "error", "load", "stop"]),
