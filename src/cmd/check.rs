@@ -1,5 +1,5 @@
 //! A check of two bitcode files: a function pair (`--function`), two or three whole
-//! programs, or a gate's functions (`--all-functions`, `--config`: `gate.rs`); judged by
+//! programs, or a gate's functions (`--all-functions`, `--config`: `cmd/gate.rs`); judged by
 //! `--fail-on`, printed as a table or a `--json` line.
 
 use crate::cli::{

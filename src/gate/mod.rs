@@ -117,7 +117,7 @@ pub fn shard_jobs(
         .collect()
 }
 
-/// The manifest a shard of a gate run writes (`report::gate::MANIFEST`) into `out_dir`:
+/// The manifest a shard of a gate run writes (`report::MANIFEST`) into `out_dir`:
 /// `labels` are every check's of the run, in order (their digest tells runs apart);
 /// `places` give each result's place in the run, section by section.
 pub fn write_manifest(

@@ -7,7 +7,7 @@
 //! check computes them (`report::Summary::of_rows`); a shard that stopped early makes the merge
 //! incomplete, naming the shard. Shards of a gate run (`--all-functions`, `--config`) each
 //! checked whole functions: their directories are copied into OUT and their manifests
-//! (`shard.json`, [`GateManifest`]) joined into one gate table (`merge/gate.rs`).
+//! (`shard.json`, [`GateManifest`]) joined into one gate table (`shards/gate.rs`).
 
 mod gate;
 
