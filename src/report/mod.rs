@@ -17,10 +17,12 @@ pub mod replay;
 pub mod suite;
 pub mod summary;
 pub mod table;
+pub mod unknown;
 
 pub use files::write_reports;
 pub use replay::{Agreement, NativeReplay, Replay};
 pub use table::{render_markdown, render_table, render_table_limited, TERMINAL_ROWS};
+pub use unknown::UnknownReason;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
