@@ -347,11 +347,19 @@ pub(crate) struct RunArgs {
 #[derive(Parser, Debug)]
 #[command(
     name = "xcheck show",
-    about = "Print .ktest files as KLEE's ktest-tool does"
+    about = "Print .ktest files as KLEE's ktest-tool does, or with --ir the engine's IR of bitcode files"
 )]
 pub(crate) struct ShowArgs {
-    #[arg(required = true)]
+    /// The tests to print (with --ir: the bitcode files).
+    #[arg(required = true, value_name = "FILE")]
     pub(crate) tests: Vec<PathBuf>,
+    /// Print the engine's IR of each bitcode file instead, lowered as a function check loads
+    /// a side: every function the file defines (not the musl functions linked in).
+    #[arg(long)]
+    pub(crate) ir: bool,
+    /// With --ir: only the function of this name.
+    #[arg(long, requires = "ir", value_name = "NAME")]
+    pub(crate) function: Option<String>,
 }
 
 #[derive(Parser, Debug)]

@@ -8,6 +8,8 @@
 //! aggregate (the `{iN, i1}` of `*.with.overflow`, a small struct) is one bit-vector laid out
 //! as it would be in memory, so `extractvalue` is an extraction of bits.
 
+pub mod text;
+
 use std::fmt;
 
 /// Bits of a pointer.
