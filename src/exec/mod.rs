@@ -12,6 +12,8 @@ pub mod constraints;
 mod defer;
 pub mod executor;
 mod jump;
+#[cfg(test)]
+mod limit_tests;
 pub mod memory;
 pub mod merge;
 mod posix;
