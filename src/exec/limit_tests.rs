@@ -35,21 +35,7 @@ fn module(blocks: Vec<Block>) -> Module {
         value: 1 << k,
     }));
     Module {
-        functions: vec![Function {
-            name: "A.f".into(),
-            source_name: "f".into(),
-            side: Side::A,
-            params: Vec::new(),
-            ret_width: Some(32),
-            ret_is_pointer: false,
-            ret_is_float: false,
-            ret_float_fields: Vec::new(),
-            is_var_arg: false,
-            blocks,
-            num_regs: 64,
-            address: FUNCTION_BASE,
-            signature: "i32 (i32)".into(),
-        }],
+        functions: vec![Function::for_tests(blocks, 64)],
         constants,
         locs: vec!["f.c:1".into()],
         ..Module::default()

@@ -637,6 +637,29 @@ impl Function {
     }
 }
 
+#[cfg(test)]
+impl Function {
+    /// A function for unit tests: `A.f`, an `i32` result, no parameter records (the test
+    /// passes the arguments), its `blocks` using `num_regs` registers.
+    pub(crate) fn for_tests(blocks: Vec<Block>, num_regs: u32) -> Function {
+        Function {
+            name: "A.f".into(),
+            source_name: "f".into(),
+            side: Side::A,
+            params: Vec::new(),
+            ret_width: Some(32),
+            ret_is_pointer: false,
+            ret_is_float: false,
+            ret_float_fields: Vec::new(),
+            is_var_arg: false,
+            blocks,
+            num_regs,
+            address: FUNCTION_BASE,
+            signature: "i32 (i32)".into(),
+        }
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Global {
     pub name: String,

@@ -449,8 +449,6 @@ mod tests {
             locs: vec![String::new(), "abs.c:3:9".into()],
             functions: vec![Function {
                 name: "A.abs".into(),
-                source_name: "abs".into(),
-                side: Side::A,
                 params: vec![Param {
                     reg: RegId(0),
                     width: 32,
@@ -463,61 +461,56 @@ mod tests {
                     pass: ParamPass::Direct,
                     source_type: None,
                 }],
-                ret_width: Some(32),
-                ret_is_pointer: false,
-                ret_is_float: false,
-                ret_float_fields: Vec::new(),
-                is_var_arg: false,
-                blocks: vec![
-                    Block {
-                        phis: Vec::new(),
-                        insts: vec![Inst::ICmp {
-                            dst: RegId(1),
-                            pred: Predicate::Slt,
-                            lhs: Operand::Reg(RegId(0)),
-                            rhs: c(0),
-                        }],
-                        locs: vec![LocId(1)],
-                        term: Terminator::CondBr {
-                            cond: Operand::Reg(RegId(1)),
-                            then: BlockId(1),
-                            els: BlockId(2),
-                        },
-                        term_loc: LocId(0),
-                    },
-                    Block {
-                        phis: Vec::new(),
-                        insts: vec![Inst::Binary {
-                            dst: RegId(2),
-                            op: BinOp::Mul,
-                            lhs: Operand::Reg(RegId(0)),
-                            rhs: c(1),
-                            flags: Flags {
-                                nsw: true,
-                                ..Flags::NONE
+                ..Function::for_tests(
+                    vec![
+                        Block {
+                            phis: Vec::new(),
+                            insts: vec![Inst::ICmp {
+                                dst: RegId(1),
+                                pred: Predicate::Slt,
+                                lhs: Operand::Reg(RegId(0)),
+                                rhs: c(0),
+                            }],
+                            locs: vec![LocId(1)],
+                            term: Terminator::CondBr {
+                                cond: Operand::Reg(RegId(1)),
+                                then: BlockId(1),
+                                els: BlockId(2),
                             },
-                        }],
-                        locs: vec![LocId(0)],
-                        term: Terminator::Br(BlockId(2)),
-                        term_loc: LocId(0),
-                    },
-                    Block {
-                        phis: vec![Phi {
-                            dst: RegId(3),
-                            incoming: vec![
-                                (BlockId(0), Operand::Reg(RegId(0))),
-                                (BlockId(1), Operand::Reg(RegId(2))),
-                            ],
-                        }],
-                        insts: Vec::new(),
-                        locs: Vec::new(),
-                        term: Terminator::Ret(Some(Operand::Reg(RegId(3)))),
-                        term_loc: LocId(0),
-                    },
-                ],
-                num_regs: 4,
-                address: FUNCTION_BASE,
-                signature: String::new(),
+                            term_loc: LocId(0),
+                        },
+                        Block {
+                            phis: Vec::new(),
+                            insts: vec![Inst::Binary {
+                                dst: RegId(2),
+                                op: BinOp::Mul,
+                                lhs: Operand::Reg(RegId(0)),
+                                rhs: c(1),
+                                flags: Flags {
+                                    nsw: true,
+                                    ..Flags::NONE
+                                },
+                            }],
+                            locs: vec![LocId(0)],
+                            term: Terminator::Br(BlockId(2)),
+                            term_loc: LocId(0),
+                        },
+                        Block {
+                            phis: vec![Phi {
+                                dst: RegId(3),
+                                incoming: vec![
+                                    (BlockId(0), Operand::Reg(RegId(0))),
+                                    (BlockId(1), Operand::Reg(RegId(2))),
+                                ],
+                            }],
+                            insts: Vec::new(),
+                            locs: Vec::new(),
+                            term: Terminator::Ret(Some(Operand::Reg(RegId(3)))),
+                            term_loc: LocId(0),
+                        },
+                    ],
+                    4,
+                )
             }],
             ..Module::default()
         };
