@@ -137,7 +137,7 @@ impl Driver for HarnessDriver<'_> {
                 }
             }
             Exit::Silent => {}
-            Exit::Unknown(why) => self.summary.unknown.push(why),
+            Exit::Unknown(why) => self.summary.unknown.push(why.to_string()),
         }
         None
     }

@@ -1052,7 +1052,7 @@ impl ProgramDriver {
             }
             Exit::Failed(f) => SideOutcome::Failed(f),
             Exit::Silent => return Err(UnknownReason::SilentExit),
-            Exit::Unknown(why) => return Err(UnknownReason::Engine(why)),
+            Exit::Unknown(why) => return Err(UnknownReason::Engine(why.to_string())),
         };
         Ok(SideEnd {
             end,
@@ -1178,7 +1178,7 @@ impl Driver for ProgramDriver {
                     None
                 }
                 Exit::Unknown(why) => {
-                    self.unknown(&state, UnknownReason::Engine(why));
+                    self.unknown(&state, UnknownReason::Engine(why.to_string()));
                     None
                 }
             },

@@ -71,7 +71,7 @@ impl<'s> CrossDriver<'s> {
             Exit::Exited(status) => Ok(SideOutcome::Exited(status)),
             Exit::Failed(f) => Ok(SideOutcome::Failed(f)),
             Exit::Silent => Err(UnknownReason::SilentExit),
-            Exit::Unknown(why) => Err(UnknownReason::Engine(why)),
+            Exit::Unknown(why) => Err(UnknownReason::Engine(why.to_string())),
         }
     }
 

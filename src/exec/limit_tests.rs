@@ -114,11 +114,11 @@ fn explore(module: &Module, config: ExecConfig) -> (Ends, super::executor::ExecS
     (ends, ex.stats.clone(), live)
 }
 
-fn unknown_reasons(ends: &Ends) -> Vec<&str> {
+fn unknown_reasons(ends: &Ends) -> Vec<String> {
     ends.0
         .iter()
         .filter_map(|e| match e {
-            Exit::Unknown(why) => Some(why.as_str()),
+            Exit::Unknown(why) => Some(why.to_string()),
             _ => None,
         })
         .collect()
@@ -131,6 +131,10 @@ fn a_path_longer_than_the_instruction_limit_ends_unknown_saying_so() {
         ..ExecConfig::default()
     };
     let (ends, stats, live) = explore(&spin(), config);
+    let Exit::Unknown(why) = &ends.0[0] else {
+        panic!("{:?}", ends.0)
+    };
+    assert_eq!(*why, super::Undecided::PathTooLong { limit: 25_000 });
     assert_eq!(
         unknown_reasons(&ends),
         ["path longer than 25000 instructions"]

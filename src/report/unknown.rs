@@ -2,8 +2,8 @@
 //! each, and the text a report row's `detail` shows for them (its [`fmt::Display`]).
 //!
 //! The engine's own reasons (a limit, an unsupported construct, the solver giving up at a
-//! place: `exec::Exit::Unknown`) arrive as its words; every reason the checks add is typed
-//! here, so that the rows' text is written in one place.
+//! place: `exec::Undecided`, typed in the engine, which the report may not import) arrive
+//! as their text; every reason the checks add is typed here.
 
 use std::fmt;
 
@@ -12,8 +12,9 @@ use std::fmt;
 pub enum UnknownReason {
     /// A reason while `phase` ran: a row of a program check, or a side's own end.
     In(Phase, Box<UnknownReason>),
-    /// The engine ended the path undecided, in its words: a limit (`path longer than N
-    /// instructions`), an unsupported construct, the solver giving up at a place.
+    /// The engine ended the path undecided (`exec::Undecided`, as text): a limit (`path
+    /// longer than N instructions`), an unsupported construct, the solver giving up at a
+    /// place.
     Engine(String),
     /// The side called `klee_silent_exit`: the path has no end to compare.
     SilentExit,
