@@ -3,12 +3,12 @@
 //! The stages, in data-flow order: `load` (read and link bitcode) → `lower` (to the
 //! engine's `ir`) → `exec` (symbolic execution over `expr` values, with the `solver`
 //! chain) → `crosscheck` (per-path verdicts) → `ktest` and `report` (files people and
-//! tools read); `native` replays whole-program tests on native binaries. `cli` turns
-//! arguments into a configuration and `cmd` runs each command with it; `main.rs` only calls
-//! `cmd`.
+//! tools read); `native` replays tests on native binaries. Above the stages: `gate` (many
+//! function pairs under a policy), `suite` (a suite of utilities), `shards` (a sharded run's
+//! outputs joined). `cli` turns arguments into a configuration and `cmd` runs each command
+//! with it; `main.rs` only calls `cmd`.
 
 pub mod assume;
-pub mod cc;
 pub mod cli;
 pub mod cmd;
 pub mod config;
@@ -24,13 +24,10 @@ pub mod ir;
 pub mod ktest;
 pub mod load;
 pub mod lower;
-pub mod merge;
 pub mod native;
 pub mod progress;
-pub mod replay;
 pub mod report;
-pub mod run;
-pub mod shard;
+pub mod shards;
 pub mod solver;
 pub mod stop;
 pub mod suite;

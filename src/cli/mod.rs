@@ -347,11 +347,19 @@ pub(crate) struct RunArgs {
 #[derive(Parser, Debug)]
 #[command(
     name = "xcheck show",
-    about = "Print .ktest files as KLEE's ktest-tool does"
+    about = "Print .ktest files as KLEE's ktest-tool does, or with --ir the engine's IR of bitcode files"
 )]
 pub(crate) struct ShowArgs {
-    #[arg(required = true)]
+    /// The tests to print (with --ir: the bitcode files).
+    #[arg(required = true, value_name = "FILE")]
     pub(crate) tests: Vec<PathBuf>,
+    /// Print the engine's IR of each bitcode file instead, lowered as a function check loads
+    /// a side: every function the file defines (not the musl functions linked in).
+    #[arg(long)]
+    pub(crate) ir: bool,
+    /// With --ir: only the function of this name.
+    #[arg(long, requires = "ir", value_name = "NAME")]
+    pub(crate) function: Option<String>,
 }
 
 #[derive(Parser, Debug)]
@@ -748,17 +756,17 @@ pub(crate) fn tests_per_kind_of(all_tests: bool, tests_per_kind: Option<u32>) ->
 }
 
 /// `--shard K/N` (or `auto`, from the environment), if given.
-pub(crate) fn shard_of(args: &CheckArgs) -> Result<Option<crate::shard::Shard>, Exit> {
+pub(crate) fn shard_of(args: &CheckArgs) -> Result<Option<crate::exec::shard::Shard>, Exit> {
     let Some(text) = &args.shard else {
         return Ok(None);
     };
-    let mut shard = crate::shard::Shard::parse(text, &|name| std::env::var(name).ok())
+    let mut shard = crate::exec::shard::Shard::parse(text, &|name| std::env::var(name).ok())
         .map_err(|why| usage(format!("--shard {why}")))?;
     if let Some(n) = args.shard_frontier {
-        if n == 0 || n > crate::shard::MAX_FRONTIER_PER_SHARD {
+        if n == 0 || n > crate::exec::shard::MAX_FRONTIER_PER_SHARD {
             return Err(usage(format!(
                 "--shard-frontier {n}: must be from 1 to {}",
-                crate::shard::MAX_FRONTIER_PER_SHARD
+                crate::exec::shard::MAX_FRONTIER_PER_SHARD
             )));
         }
         shard.per_shard = n;

@@ -1,5 +1,5 @@
 //! A check of two bitcode files: a function pair (`--function`), two or three whole
-//! programs, or a gate's functions (`--all-functions`, `--config`: `gate.rs`); judged by
+//! programs, or a gate's functions (`--all-functions`, `--config`: `cmd/gate.rs`); judged by
 //! `--fail-on`, printed as a table or a `--json` line.
 
 use crate::cli::{
@@ -50,7 +50,7 @@ pub(super) fn run(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
     };
     let (fa, fb) = function_names(spec)?;
     let mut check = base_check(&args, a, b, &fa, &fb)?;
-    check.native = Some(crate::replay::native_functions());
+    check.native = Some(crate::native::replay::native_functions());
     check.out_dir = args.output_dir.clone();
     check.exec.jobs = jobs_of(&args.engine)?;
     check.exec.shard = shard_of(&args)?;
@@ -97,7 +97,7 @@ fn check_programs(
     }
     compare.ignore_spacing = args.ignore_spacing;
     check.compare = compare;
-    check.native = Some(crate::replay::native_runner(compare));
+    check.native = Some(crate::native::replay::native_runner(compare));
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
     check.solver = solver;

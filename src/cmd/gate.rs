@@ -41,7 +41,7 @@ pub(super) fn all_functions(
     let mut jobs = Vec::new();
     for f in &selected {
         let mut check = base_check(args, a, b, f, f)?;
-        check.native = Some(crate::replay::native_functions());
+        check.native = Some(crate::native::replay::native_functions());
         check.out_dir = gate::job_dir(&args.output_dir, None, f);
         jobs.push(gate::Job {
             check,
@@ -91,7 +91,7 @@ pub(super) fn config(
         base.ub = mode.parse().map_err(|m| usage(format!("--ub {m}")))?;
     }
     base.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
-    base.native = Some(crate::replay::native_functions());
+    base.native = Some(crate::native::replay::native_functions());
     let shard = shard_of(args)?;
     let (mut labels, mut places) = (Vec::new(), Vec::new());
     let mut sections = Vec::new();
@@ -142,9 +142,9 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
         }
     }
     let out = &args.output_dir;
-    let parts: Vec<crate::report::gate::GateSummaryPart<'_>> = sections
+    let parts: Vec<crate::gate::report::GateSummaryPart<'_>> = sections
         .iter()
-        .map(|s| crate::report::gate::GateSummaryPart {
+        .map(|s| crate::gate::report::GateSummaryPart {
             title: s.title.clone(),
             rows: s
                 .results
@@ -162,11 +162,11 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
             skipped: &s.skipped,
         })
         .collect();
-    crate::report::gate::write_gate_summary(out, &parts).map_err(|e| Error::Output {
+    crate::gate::report::write_gate_summary(out, &parts).map_err(|e| Error::Output {
         path: out.join("summary.md"),
         source: e,
     })?;
-    crate::report::gate::write_gate_html(out, &parts).map_err(|e| Error::Output {
+    crate::gate::report::write_gate_html(out, &parts).map_err(|e| Error::Output {
         path: out.join("report.html"),
         source: e,
     })?;

@@ -12,8 +12,8 @@ pub(super) fn run(args: MergeArgs) -> Result<i32, Exit> {
         None => None,
     };
     let per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
-    match crate::merge::merge(&args.dirs, &args.output_dir, per_kind)? {
-        crate::merge::Merged::Check(report) => {
+    match crate::shards::merge(&args.dirs, &args.output_dir, per_kind)? {
+        crate::shards::Merged::Check(report) => {
             let title = report.summary.title.clone();
             let (_, code) =
                 gate::judge(&report, &title, fail_on.as_deref(), args.junit.as_deref())?;
@@ -21,7 +21,7 @@ pub(super) fn run(args: MergeArgs) -> Result<i32, Exit> {
             print!("{}", console::written_to(&args.output_dir));
             Ok(code)
         }
-        crate::merge::Merged::Gate(merged) => {
+        crate::shards::Merged::Gate(merged) => {
             if fail_on.is_some() {
                 return Err(usage(
                     "--fail-on: a gate run's shards were judged by their own policy when they ran"

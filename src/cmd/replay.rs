@@ -18,7 +18,7 @@ pub(super) fn run(args: ReplayArgs) -> Result<i32, Exit> {
     let timeout = parse_duration("--timeout", &args.timeout)?;
     let mut compare = parse_compare(&args.compare)?;
     compare.ignore_spacing = args.ignore_spacing;
-    let tests = crate::replay::tests_of(&args.test)?;
+    let tests = crate::native::replay::tests_of(&args.test)?;
     if tests.is_empty() {
         // A run that found no divergence wrote no test: nothing to confirm.
         print!("{}", console::no_tests(&args.test));
@@ -127,10 +127,10 @@ fn native_pair(
     timeout: Duration,
 ) -> Result<i32, Exit> {
     use crate::crosscheck::program::quote;
-    use crate::replay::NativeOutcome;
+    use crate::native::replay::NativeOutcome;
     native_binaries_exist([a, b])?;
     // Which tests the report calls divergences (all of them when there is no report).
-    let expected = crate::replay::divergent_tests(&args.test);
+    let expected = crate::native::replay::divergent_tests(&args.test);
     let mut all_confirmed = true;
     for (i, t) in tests.iter().enumerate() {
         if args.stop.interrupted() {
@@ -138,8 +138,14 @@ fn native_pair(
         }
         let name = test_name(t);
         let divergent = expected.as_ref().is_none_or(|set| set.contains(&name));
-        let outcome =
-            crate::replay::native_replay_pair(t, (a, b), compare, timeout, &args.stop, divergent)?;
+        let outcome = crate::native::replay::native_replay_pair(
+            t,
+            (a, b),
+            compare,
+            timeout,
+            &args.stop,
+            divergent,
+        )?;
         all_confirmed &= outcome.as_engine_said();
         match &outcome {
             NativeOutcome::Impossible { why, .. } => {
@@ -183,7 +189,7 @@ fn native_three(
 ) -> Result<i32, Exit> {
     use crate::crosscheck::program::quote;
     native_binaries_exist(bins)?;
-    let expected = crate::replay::three_way_agreements(&args.test).unwrap_or_default();
+    let expected = crate::native::replay::three_way_agreements(&args.test).unwrap_or_default();
     let mut all_confirmed = true;
     for (i, t) in tests.iter().enumerate() {
         if args.stop.interrupted() {
@@ -191,7 +197,7 @@ fn native_three(
         }
         let name = test_name(t);
         let engine = expected.get(&name);
-        match crate::replay::native_replay_three(t, bins, compare, timeout, &args.stop)? {
+        match crate::native::replay::native_replay_three(t, bins, compare, timeout, &args.stop)? {
             Err(why) => {
                 all_confirmed = false;
                 print!("{}", console::native_impossible(t, &why));
@@ -252,7 +258,7 @@ fn native_function(
     let mut check = FunctionCheck::new(a, b, &fa, &fb);
     apply_params(&mut check, &args.params)?;
     let sig = crate::crosscheck::signature_of(&check)?;
-    let expected = crate::replay::divergent_tests(&args.test);
+    let expected = crate::native::replay::divergent_tests(&args.test);
     let divergent = |t: &Path| {
         let name = test_name(t);
         expected.as_ref().is_none_or(|set| set.contains(&name))

@@ -777,7 +777,7 @@ fn free_later(solver: Box<dyn crate::solver::Solver>) {
 fn split<D: RowDriver>(
     ex: &mut Executor<'_>,
     initial: crate::exec::State,
-    shard: crate::shard::Shard,
+    shard: crate::exec::shard::Shard,
     make_driver: &dyn Fn() -> D,
     driver: &mut record::Recording<'_, '_, D>,
 ) -> (Vec<crate::exec::State>, crate::report::ShardInfo) {
@@ -796,7 +796,7 @@ fn split<D: RowDriver>(
         count: shard.count,
         checks: false,
         frontier: if shard.count == 1 { 0 } else { frontier.len() },
-        digest: crate::shard::digest(frontier.iter().map(|s| s.path.as_slice())),
+        digest: crate::exec::shard::digest(frontier.iter().map(|s| s.path.as_slice())),
     };
     let mine = frontier
         .into_iter()
@@ -896,7 +896,7 @@ where
         .map(|(key, mut row)| {
             // A shard's rows carry their paths, for `xcheck merge` to order them.
             if shard_info.is_some() {
-                row.path = Some(crate::shard::path_text(&key));
+                row.path = Some(crate::exec::shard::path_text(&key));
             }
             row
         })

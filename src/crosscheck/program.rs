@@ -23,7 +23,8 @@ use crate::exec::{
 use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::ir::{BlockId, FuncId, Module, Side, FUNCTION_BASE, FUNCTION_STRIDE, PTR_WIDTH};
 use crate::ktest::{KTest, KTestObject};
-use crate::report::{InputValue, PathRow, PathVerdict, ThreeWay};
+use crate::report::unknown::{ModelGap, Phase, Question};
+use crate::report::{InputValue, PathRow, PathVerdict, ThreeWay, UnknownReason};
 use crate::solver::{build_chain, SolverConfig};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -596,17 +597,20 @@ impl ProgramDriver {
         block: Option<Value>,
     ) -> Option<State> {
         let Some(block) = block.and_then(|b| b.as_concrete()).filter(|&b| b != 0) else {
-            self.unknown(&state, "the POSIX model returned no argument block");
+            self.unknown(&state, UnknownReason::Model(ModelGap::NoArgumentBlock));
             return None;
         };
         let Some((object, contents)) = state.memory.find(block as u64) else {
-            self.unknown(&state, "the argument block is not in memory");
+            self.unknown(
+                &state,
+                UnknownReason::Model(ModelGap::ArgumentBlockNotInMemory),
+            );
             return None;
         };
         let offset = (block as u64 - object.address) as usize;
         let argc = contents.concrete_value(offset, 8);
         let Some(argc) = argc else {
-            self.unknown(&state, "argc is symbolic");
+            self.unknown(&state, UnknownReason::Model(ModelGap::SymbolicArgc));
             return None;
         };
         let argv = Value::concrete(PTR_WIDTH, block + 8);
@@ -632,7 +636,7 @@ impl ProgramDriver {
     }
 
     /// Ends `state`'s path as undecided, naming the phase it was in.
-    fn unknown(&mut self, state: &State, why: &str) {
+    fn unknown(&mut self, state: &State, why: UnknownReason) {
         self.rows.push(state, undecided(state, why));
     }
 
@@ -694,10 +698,8 @@ impl ProgramDriver {
             Ok(m) => m,
             Err(Unanswered::Later) => return None,
             Err(Unanswered::GaveUp(why)) => {
-                return Some(undecided(
-                    state,
-                    &format!("{why} asking whether the sides differ"),
-                ))
+                let question = Question::SidesDiffer;
+                return Some(undecided(state, UnknownReason::Asking { why, question }));
             }
         };
         // Counted once the path is decided (a path end that waits is compared again).
@@ -712,7 +714,7 @@ impl ProgramDriver {
             // row needs a test, so an input.
             let example = match self.failure_example(ex, state, example, fa && fb) {
                 Ok(m) => m,
-                Err(why) => return Some(undecided(state, &why)),
+                Err(why) => return Some(undecided(state, UnknownReason::Solver(why))),
             };
             let [result_a, result_b, detail] = match &example {
                 Some(m) => [
@@ -761,7 +763,7 @@ impl ProgramDriver {
             .map(|(w, _, _)| *w)
             .collect();
         let (verdict, inputs, detail) = if which.is_empty() {
-            let why = "outputs with symbolic bytes differ only in spacing for the input found: not decided under --ignore-spacing";
+            let why = UnknownReason::SpacingOnly { inputs: false };
             (PathVerdict::Unknown, Vec::new(), why.to_string())
         } else {
             let verdict = if fa != fb {
@@ -853,10 +855,11 @@ impl ProgramDriver {
             Ok(m) => m,
             Err(Unanswered::Later) => return None,
             Err(Unanswered::GaveUp(why)) => {
+                let question = Question::SidesDiffer;
                 return Some(vec![undecided(
                     state,
-                    &format!("{why} asking whether the sides differ"),
-                )])
+                    UnknownReason::Asking { why, question },
+                )]);
             }
         };
         ex.stats.strict_outputs += parts.iter().map(|p| strict_parts(p)).sum::<u64>();
@@ -866,7 +869,7 @@ impl ProgramDriver {
             // row needs a test, so an input.
             let example = match self.failure_example(ex, state, example, all_fail) {
                 Ok(m) => m,
-                Err(why) => return Some(vec![undecided(state, &why)]),
+                Err(why) => return Some(vec![undecided(state, UnknownReason::Solver(why))]),
             };
             let inputs = match (&example, all_fail) {
                 (Some(m), true) => inputs_of(state, m),
@@ -938,8 +941,8 @@ impl ProgramDriver {
             }
         }
         if found.is_empty() {
-            let why = "outputs with symbolic bytes differ only in spacing for the inputs found: not decided under --ignore-spacing";
-            return Some(vec![Decision::unknown("?".into(), "?".into(), why.into())]);
+            let why = UnknownReason::SpacingOnly { inputs: true };
+            return Some(vec![Decision::unknown("?".into(), "?".into(), why)]);
         }
         let objects = minimized_objects(ex, state);
         let hint = preferred_bytes(state);
@@ -1027,14 +1030,14 @@ impl ProgramDriver {
         // A way of disagreeing the solver could not settle leaves the path's other rows
         // standing and adds an undecided one, so the check cannot claim it saw them all.
         if let Some(why) = unsettled {
-            decisions.push(undecided(state, &why));
+            decisions.push(undecided(state, UnknownReason::Solver(why)));
         }
         Some(decisions)
     }
 
     /// How one side ended, with what it wrote; why the path is undecided if the engine
     /// gave up on it.
-    fn side_end(state: &mut State, exit: Exit) -> Result<SideEnd, String> {
+    fn side_end(state: &mut State, exit: Exit) -> Result<SideEnd, UnknownReason> {
         let end = match exit {
             Exit::Exited(status) | Exit::Returned(Some(status)) => SideOutcome::Exited(status),
             Exit::Returned(None) => SideOutcome::Exited(Value::concrete(32, 0)),
@@ -1042,15 +1045,14 @@ impl ProgramDriver {
             // could end, events it does not make): a gap of the model, which is never
             // agreement and never a difference.
             Exit::Failed(f) if f.kind.is_model_gap() => {
-                return Err(format!(
-                    "the POSIX model cannot go on: {} at {}",
-                    f.kind.describe(),
-                    f.place()
-                ))
+                return Err(UnknownReason::Model(ModelGap::CannotGoOn {
+                    what: f.kind.describe(),
+                    place: f.place(),
+                }))
             }
             Exit::Failed(f) => SideOutcome::Failed(f),
-            Exit::Silent => return Err("klee_silent_exit".into()),
-            Exit::Unknown(why) => return Err(why),
+            Exit::Silent => return Err(UnknownReason::SilentExit),
+            Exit::Unknown(why) => return Err(UnknownReason::Engine(why.to_string())),
         };
         Ok(SideEnd {
             end,
@@ -1128,15 +1130,19 @@ fn strict_parts(parts: &[Part]) -> u64 {
 }
 
 /// The row of a path the engine could not decide, naming the phase it was in.
-fn undecided(state: &State, why: &str) -> Decision {
-    let side = match state.phase {
-        0 => "environment",
-        1 => "A",
-        2 | 4 => "environment reset",
-        3 => "B",
-        _ => "C",
+fn undecided(state: &State, why: UnknownReason) -> Decision {
+    let phase = match state.phase {
+        0 => Phase::Environment,
+        1 => Phase::A,
+        2 | 4 => Phase::Reset,
+        3 => Phase::B,
+        _ => Phase::C,
     };
-    Decision::unknown("?".into(), "?".into(), format!("{side}: {why}"))
+    Decision::unknown(
+        "?".into(),
+        "?".into(),
+        UnknownReason::In(phase, Box::new(why)),
+    )
 }
 
 impl Driver for ProgramDriver {
@@ -1156,26 +1162,23 @@ impl Driver for ProgramDriver {
                         // The options were checked when parsed (env_options.rs): the model
                         // rejecting them is a gap of the model, not the user's error.
                         Termination::Reported { message, suffix } if suffix.starts_with("user") => {
-                            format!("the POSIX model rejected the environment: {message}")
+                            ModelGap::RejectedEnvironment(message.clone())
                         }
-                        other => {
-                            format!(
-                                "the POSIX model failed: {} at {}",
-                                other.describe(),
-                                f.place()
-                            )
-                        }
+                        other => ModelGap::Failed {
+                            what: other.describe(),
+                            place: f.place(),
+                        },
                     };
-                    self.unknown(&state, &why);
+                    self.unknown(&state, UnknownReason::Model(why));
                     None
                 }
                 Exit::Silent => None,
                 Exit::Exited(_) => {
-                    self.unknown(&state, "the POSIX model exited");
+                    self.unknown(&state, UnknownReason::Model(ModelGap::Exited));
                     None
                 }
                 Exit::Unknown(why) => {
-                    self.unknown(&state, &why);
+                    self.unknown(&state, UnknownReason::Engine(why.to_string()));
                     None
                 }
             },
@@ -1183,7 +1186,7 @@ impl Driver for ProgramDriver {
                 let end = match Self::side_end(&mut state, exit) {
                     Ok(end) => end,
                     Err(why) => {
-                        self.unknown(&state, &why);
+                        self.unknown(&state, why);
                         return None;
                     }
                 };
@@ -1197,7 +1200,7 @@ impl Driver for ProgramDriver {
                 let end = match Self::side_end(&mut state, exit) {
                     Ok(end) => end,
                     Err(why) => {
-                        self.unknown(&state, &why);
+                        self.unknown(&state, why);
                         return None;
                     }
                 };
@@ -1231,7 +1234,7 @@ impl Driver for ProgramDriver {
                         };
                         rows
                     }
-                    Err(why) => vec![undecided(&state, &why)],
+                    Err(why) => vec![undecided(&state, why)],
                 };
                 for row in rows {
                     self.rows.push(&state, row);

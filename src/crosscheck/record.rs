@@ -175,7 +175,7 @@ impl<'a> Recorder<'a> {
             .into_iter()
             .map(|(key, mut row)| {
                 if sharded {
-                    row.path = Some(crate::shard::path_text(&key));
+                    row.path = Some(crate::exec::shard::path_text(&key));
                 }
                 row
             })

@@ -4,7 +4,7 @@
 //! (`program.rs`) make decisions their own way and hand them over the same way.
 
 use crate::exec::State;
-use crate::report::{InputValue, PathRow, PathVerdict};
+use crate::report::{InputValue, PathRow, PathVerdict, UnknownReason};
 
 /// What a driver decided about one path: a report row before the collector numbers it.
 pub(crate) struct Decision {
@@ -23,14 +23,14 @@ pub(crate) struct Decision {
 }
 
 impl Decision {
-    /// A path the engine could not decide (`detail` says why), with no inputs.
-    pub(crate) fn unknown(result_a: String, result_b: String, detail: String) -> Self {
+    /// A path the engine could not decide (`why`, the row's detail), with no inputs.
+    pub(crate) fn unknown(result_a: String, result_b: String, why: UnknownReason) -> Self {
         Decision {
             verdict: PathVerdict::Unknown,
             inputs: Vec::new(),
             result_a,
             result_b,
-            detail,
+            detail: why.to_string(),
             class: None,
             three: None,
             undefined: None,

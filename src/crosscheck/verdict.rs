@@ -13,7 +13,8 @@ use super::setup::{at_offset, input_byte, make_buffer, Arguments, Signature, OFF
 use super::show::{display_buffer, display_int, display_unsigned};
 use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Unanswered, Value};
 use crate::expr::{mask, Assignment, ExprId, ExprPool};
-use crate::report::{InputValue, PathVerdict};
+use crate::report::unknown::{Phase, Question};
+use crate::report::{InputValue, PathVerdict, UnknownReason};
 use std::sync::Arc;
 
 pub struct CrossDriver<'s> {
@@ -49,7 +50,12 @@ impl<'s> CrossDriver<'s> {
     }
 
     /// What side A or B ended with, reading its buffers' final bytes.
-    fn outcome(&self, ex: &Executor<'_>, state: &State, exit: Exit) -> Result<SideOutcome, String> {
+    fn outcome(
+        &self,
+        ex: &Executor<'_>,
+        state: &State,
+        exit: Exit,
+    ) -> Result<SideOutcome, UnknownReason> {
         match exit {
             Exit::Returned(value) => {
                 let buffers = state
@@ -64,8 +70,8 @@ impl<'s> CrossDriver<'s> {
             }
             Exit::Exited(status) => Ok(SideOutcome::Exited(status)),
             Exit::Failed(f) => Ok(SideOutcome::Failed(f)),
-            Exit::Silent => Err("klee_silent_exit".into()),
-            Exit::Unknown(why) => Err(why),
+            Exit::Silent => Err(UnknownReason::SilentExit),
+            Exit::Unknown(why) => Err(UnknownReason::Engine(why.to_string())),
         }
     }
 
@@ -430,7 +436,11 @@ impl<'s> CrossDriver<'s> {
                         Err(Unanswered::Later) => return None,
                         Err(Unanswered::GaveUp(why)) => (
                             PathVerdict::Unknown,
-                            format!("{why} asking whether the results rest on poison"),
+                            UnknownReason::Asking {
+                                why,
+                                question: Question::RestOnPoison,
+                            }
+                            .to_string(),
                             None,
                             results,
                         ),
@@ -445,7 +455,11 @@ impl<'s> CrossDriver<'s> {
                     Err(Unanswered::Later) => return None,
                     Err(Unanswered::GaveUp(why)) => (
                         PathVerdict::Unknown,
-                        format!("{why} asking whether the results differ"),
+                        UnknownReason::Asking {
+                            why,
+                            question: Question::ResultsDiffer,
+                        }
+                        .to_string(),
                         None,
                         results,
                     ),
@@ -790,7 +804,11 @@ impl<'s> CrossDriver<'s> {
             Err(Unanswered::Later) => None,
             Err(Unanswered::GaveUp(why)) => Some((
                 PathVerdict::Unknown,
-                format!("{why} asking whether the path needs undefined behaviour ({detail})"),
+                UnknownReason::Asking {
+                    why,
+                    question: Question::NeedsUndefined(detail),
+                }
+                .to_string(),
                 None,
                 results,
             )),
@@ -827,7 +845,7 @@ impl Driver for CrossDriver<'_> {
         let outcome = match self.outcome(ex, &state, exit) {
             Ok(o) => o,
             Err(why) => {
-                let side = if state.phase == 0 { "A" } else { "B" };
+                let side = if state.phase == 0 { Phase::A } else { Phase::B };
                 let (a, b) = if state.phase == 0 {
                     ("?".to_string(), "not run".to_string())
                 } else {
@@ -839,7 +857,7 @@ impl Driver for CrossDriver<'_> {
                         "?".to_string(),
                     )
                 };
-                let row = Decision::unknown(a, b, format!("{side}: {why}"));
+                let row = Decision::unknown(a, b, UnknownReason::In(side, Box::new(why)));
                 self.rows.push(&state, row);
                 return None;
             }
@@ -960,10 +978,8 @@ impl UbFinding {
             let detail = format!("both sides have undefined behaviour: {what}");
             (PathVerdict::ErrorBoth, detail)
         } else {
-            let detail = format!(
-                "undefined behaviour: {what}; {outcome} only through the value it gives \
-                 (--ub machine gives x86-64's)"
-            );
+            let outcome = outcome.to_string();
+            let detail = UnknownReason::UndefinedValue { what, outcome }.to_string();
             (PathVerdict::Unknown, detail)
         }
     }

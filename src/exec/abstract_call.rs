@@ -15,6 +15,7 @@
 //! function, does not confirm it (`ExecConfig::replaying`).
 
 use crate::exec::executor::{Executor, Exit};
+use crate::exec::state::Undecided;
 use crate::exec::state::{AbstractedCall, State};
 use crate::exec::value::Value;
 use crate::expr::ExprId;
@@ -33,8 +34,7 @@ pub(crate) fn abstract_call(
     let name = ir::split_name(&function.name).1.to_string();
     if ex.config.replaying {
         let loc = ex.current_loc(&state);
-        let why =
-            format!("abstracted call of {name} at {loc}: a replay cannot run the real function");
+        let why = Undecided::AbstractedCallInReplay { name, loc };
         ex.finish(state, Exit::Unknown(why));
         return None;
     }

@@ -8,7 +8,7 @@ use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState, PARAMETER_GAP};
 use crate::exec::merge::{MergeMode, MergeStats, Merger, Resume};
 use crate::exec::searcher::{self, SearchKind, Searcher};
 pub use crate::exec::state::Exit;
-use crate::exec::state::{Failure, Frame, State, Stepped, Termination};
+use crate::exec::state::{Failure, Frame, State, Stepped, Termination, Undecided};
 use crate::exec::value::Value;
 use crate::exec::waiting::{DeferMode, Deferral, DeferralStats, Deferred, Misses, Unanswered};
 use crate::expr::{Assignment, ExprId, ExprPool};
@@ -75,7 +75,7 @@ pub struct ExecConfig {
     pub replaying: bool,
     /// The part of the exploration tree this process explores (`--shard K/N`), which the
     /// crosscheck's exploration splits off with [`Executor::expand`]. Default is all of it.
-    pub shard: Option<crate::shard::Shard>,
+    pub shard: Option<crate::exec::shard::Shard>,
     /// Branch sides whose query the solver does not answer quickly are put aside and
     /// decided later (`--defer-after`). Default is none: every query gets the solver's
     /// full limit at once.
@@ -668,10 +668,7 @@ impl<'a> Executor<'a> {
         for _ in 0..SLICE {
             if state.instructions >= self.config.max_instructions_per_path {
                 let limit = self.config.max_instructions_per_path;
-                self.finish(
-                    state,
-                    Exit::Unknown(format!("path longer than {limit} instructions")),
-                );
+                self.finish(state, Exit::Unknown(Undecided::PathTooLong { limit }));
                 return None;
             }
             if self.step_in_place(&mut state) == Stepped::Ran {
@@ -838,17 +835,25 @@ impl<'a> Executor<'a> {
     /// Ends `state` as unknown at the current location, recording the construct.
     pub fn unsupported(&mut self, state: State, what: &str) {
         let loc = self.current_loc(&state);
-        let text = format!("unsupported: {what} at {loc}");
+        let why = Undecided::Unsupported {
+            what: what.to_string(),
+            loc,
+        };
+        let text = why.to_string();
         if !self.unsupported.contains(&text) {
-            self.unsupported.push(text.clone());
+            self.unsupported.push(text);
         }
-        self.finish(state, Exit::Unknown(text));
+        self.finish(state, Exit::Unknown(why));
     }
 
     /// Ends `state` as unknown because the solver could not answer, naming where.
     pub fn gave_up(&mut self, state: State, why: &str) {
         let loc = self.current_loc(&state);
-        self.finish(state, Exit::Unknown(format!("{why} at {loc}")));
+        let why = Undecided::SolverGaveUp {
+            why: why.to_string(),
+            loc: Some(loc),
+        };
+        self.finish(state, Exit::Unknown(why));
     }
 
     pub fn current_loc(&self, state: &State) -> String {
@@ -1037,7 +1042,7 @@ impl<'a> Executor<'a> {
             }
             (None, None) => {
                 // The path condition itself is unsatisfiable: cannot happen for a live state.
-                self.finish(state, Exit::Unknown("infeasible path condition".into()));
+                self.finish(state, Exit::Unknown(Undecided::InfeasiblePath));
                 None
             }
         }

@@ -12,11 +12,14 @@ pub mod constraints;
 mod defer;
 pub mod executor;
 mod jump;
+#[cfg(test)]
+mod limit_tests;
 pub mod memory;
 pub mod merge;
 mod posix;
 mod resolve;
 pub mod searcher;
+pub mod shard;
 mod special;
 pub mod state;
 mod step;
@@ -33,7 +36,8 @@ pub use merge::MergeMode;
 pub use posix::syscall_name;
 pub use searcher::SearchKind;
 pub use state::{
-    path_hash, Failure, ForkLog, ForkSite, SideOutcome, State, Termination, OUTPUT_STREAMS,
+    path_hash, Failure, ForkLog, ForkSite, SideOutcome, State, Termination, Undecided,
+    OUTPUT_STREAMS,
 };
 pub use table::has_handler;
 pub use undefined::{FlaggedValue, UbMode, UndefinedValue};

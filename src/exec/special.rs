@@ -7,6 +7,7 @@
 
 use crate::exec::executor::{offset_plus, Executor, Exit, Offset, MAX_ALLOCATION};
 use crate::exec::memory::{ObjectKind, ObjectState};
+use crate::exec::state::Undecided;
 use crate::exec::state::{State, SymbolicInput, Termination};
 use crate::exec::value::Value;
 use crate::expr::{BinOp, ExprId};
@@ -250,17 +251,19 @@ impl<'a> Executor<'a> {
         if let Some(objects) = self.config.replay.clone() {
             // Replaying a test: the k-th object this path makes gets the test's k-th bytes.
             let Some(bytes) = objects.get(state.inputs.len()) else {
+                let name = name.to_string();
                 self.finish(
                     state,
-                    Exit::Unknown(format!("the test has no object for '{name}'")),
+                    Exit::Unknown(Undecided::ReplayMissingObject { name }),
                 );
                 return None;
             };
             if bytes.len() as u64 != size {
-                let why = format!(
-                    "the test's object for '{name}' has {} bytes, the program makes {size}",
-                    bytes.len()
-                );
+                let why = Undecided::ReplayObjectSize {
+                    name: name.to_string(),
+                    test: bytes.len(),
+                    program: size,
+                };
                 self.finish(state, Exit::Unknown(why));
                 return None;
             }
@@ -485,6 +488,7 @@ impl<'a> Executor<'a> {
                     return None;
                 }
                 Err(why) => {
+                    let why = Undecided::SolverGaveUp { why, loc: None };
                     self.finish(state, Exit::Unknown(why));
                     return None;
                 }

@@ -474,7 +474,63 @@ pub enum Exit {
     /// `klee_silent_exit`: the path ends without a test.
     Silent,
     /// The engine could not continue: an unsupported construct, a solver timeout, a limit.
-    Unknown(String),
+    Unknown(Undecided),
+}
+
+/// Why the engine ended a path undecided ([`Exit::Unknown`]). Its `Display` is the text a
+/// report's row and `xcheck run`'s summary show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Undecided {
+    /// The path ran `max_instructions_per_path` instructions without ending.
+    PathTooLong { limit: u64 },
+    /// A construct the engine does not model (`what`), at a location.
+    Unsupported { what: String, loc: String },
+    /// The solver gave up or failed (its words: `solver gave up (timeout)`, `solver error:
+    /// …`), at a location when the path was at one.
+    SolverGaveUp { why: String, loc: Option<String> },
+    /// The path condition of a live state was unsatisfiable (never expected).
+    InfeasiblePath,
+    /// A replayed test has no object for the one the program makes, named.
+    ReplayMissingObject { name: String },
+    /// A replayed test's object has `test` bytes where the program makes `program`.
+    ReplayObjectSize {
+        name: String,
+        test: usize,
+        program: u64,
+    },
+    /// A call of an abstracted function (`--abstract-calls`) during a replay, which cannot
+    /// run the real function.
+    AbstractedCallInReplay { name: String, loc: String },
+}
+
+impl std::fmt::Display for Undecided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Undecided::PathTooLong { limit } => write!(f, "path longer than {limit} instructions"),
+            Undecided::Unsupported { what, loc } => write!(f, "unsupported: {what} at {loc}"),
+            Undecided::SolverGaveUp {
+                why,
+                loc: Some(loc),
+            } => write!(f, "{why} at {loc}"),
+            Undecided::SolverGaveUp { why, loc: None } => f.write_str(why),
+            Undecided::InfeasiblePath => f.write_str("infeasible path condition"),
+            Undecided::ReplayMissingObject { name } => {
+                write!(f, "the test has no object for '{name}'")
+            }
+            Undecided::ReplayObjectSize {
+                name,
+                test,
+                program,
+            } => write!(
+                f,
+                "the test's object for '{name}' has {test} bytes, the program makes {program}"
+            ),
+            Undecided::AbstractedCallInReplay { name, loc } => write!(
+                f,
+                "abstracted call of {name} at {loc}: a replay cannot run the real function"
+            ),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

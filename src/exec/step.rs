@@ -1230,17 +1230,8 @@ mod tests {
     fn module(insts: Vec<Inst>, num_regs: u32) -> Module {
         let locs = vec![LocId(0); insts.len()];
         Module {
-            functions: vec![Function {
-                name: "A.f".into(),
-                source_name: "f".into(),
-                side: Side::A,
-                params: Vec::new(),
-                ret_width: Some(32),
-                ret_is_pointer: false,
-                ret_is_float: false,
-                ret_float_fields: Vec::new(),
-                is_var_arg: false,
-                blocks: vec![Block {
+            functions: vec![Function::for_tests(
+                vec![Block {
                     phis: Vec::new(),
                     insts,
                     locs,
@@ -1248,9 +1239,7 @@ mod tests {
                     term_loc: LocId(0),
                 }],
                 num_regs,
-                address: 0x1000,
-                signature: "i32 (i32)".into(),
-            }],
+            )],
             globals: Vec::new(),
             constants: vec![
                 Constant {

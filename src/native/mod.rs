@@ -6,6 +6,7 @@
 //! run on an executable built from the two bitcode files: `function.rs`.
 
 pub mod function;
+pub mod replay;
 
 use crate::env_options::{model_layout, pinned_stat, role, EnvError, EnvItem, EnvOptions, Role};
 use crate::ktest::KTest;

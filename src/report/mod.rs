@@ -9,7 +9,6 @@
 
 pub mod console;
 pub mod files;
-pub mod gate;
 pub mod html;
 pub mod json;
 pub mod junit;
@@ -18,10 +17,12 @@ pub mod replay;
 pub mod suite;
 pub mod summary;
 pub mod table;
+pub mod unknown;
 
 pub use files::write_reports;
 pub use replay::{Agreement, NativeReplay, Replay};
 pub use table::{render_markdown, render_table, render_table_limited, TERMINAL_ROWS};
+pub use unknown::UnknownReason;
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -26,6 +26,7 @@ mod ktest_fuzz;
 mod libm;
 mod limits;
 mod llvm19;
+mod lowering;
 mod musl_link;
 mod native_fn;
 mod oracles;

@@ -5,14 +5,16 @@
 //! with its own expression pool and solver), and their reports are gathered in a fixed
 //! order, so the output does not depend on which check finished first.
 
+pub mod report;
+
 use crate::config::{fails, FailOn};
 use crate::crosscheck::{check_loaded, pair_functions, FunctionCheck};
 use crate::error::{Error, Result};
 use crate::ir::Module;
-use crate::report::gate::{render_gate_table, GateRow};
 use crate::report::json::{JsonLine, Mode};
 use crate::report::{Overall, Report};
 use rayon::prelude::*;
+use report::{render_gate_table, GateRow};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -45,7 +47,7 @@ pub struct JobResult {
     pub failed: bool,
 }
 
-pub use crate::report::gate::Skipped;
+pub use report::Skipped;
 
 /// The functions two modules have in common, filtered by glob patterns, and those left out.
 pub fn select_functions(
@@ -106,7 +108,7 @@ pub fn select_functions(
 pub fn shard_jobs(
     jobs: Vec<Job>,
     offset: usize,
-    shard: Option<crate::shard::Shard>,
+    shard: Option<crate::exec::shard::Shard>,
 ) -> Vec<(usize, Job)> {
     jobs.into_iter()
         .enumerate()
@@ -115,24 +117,24 @@ pub fn shard_jobs(
         .collect()
 }
 
-/// The manifest a shard of a gate run writes (`report::gate::MANIFEST`) into `out_dir`:
+/// The manifest a shard of a gate run writes (`report::MANIFEST`) into `out_dir`:
 /// `labels` are every check's of the run, in order (their digest tells runs apart);
 /// `places` give each result's place in the run, section by section.
 pub fn write_manifest(
     out_dir: &Path,
-    shard: crate::shard::Shard,
+    shard: crate::exec::shard::Shard,
     labels: &[String],
     sections: &[Section],
     places: &[Vec<usize>],
 ) -> Result<()> {
-    use crate::report::gate::{GateEntry, GateManifest, GateSection, MANIFEST};
+    use crate::gate::report::{GateEntry, GateManifest, GateSection, MANIFEST};
     let manifest = GateManifest {
         shard: crate::report::ShardInfo {
             index: shard.index + 1,
             count: shard.count,
             checks: true,
             frontier: 0,
-            digest: crate::shard::digest(labels.iter().map(|l| l.as_bytes())),
+            digest: crate::exec::shard::digest(labels.iter().map(|l| l.as_bytes())),
         },
         sections: sections
             .iter()

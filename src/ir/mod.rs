@@ -8,6 +8,8 @@
 //! aggregate (the `{iN, i1}` of `*.with.overflow`, a small struct) is one bit-vector laid out
 //! as it would be in memory, so `extractvalue` is an extraction of bits.
 
+pub mod text;
+
 use std::fmt;
 
 /// Bits of a pointer.
@@ -632,6 +634,29 @@ pub struct Function {
 impl Function {
     pub fn is_declaration(&self) -> bool {
         self.blocks.is_empty()
+    }
+}
+
+#[cfg(test)]
+impl Function {
+    /// A function for unit tests: `A.f`, an `i32` result, no parameter records (the test
+    /// passes the arguments), its `blocks` using `num_regs` registers.
+    pub(crate) fn for_tests(blocks: Vec<Block>, num_regs: u32) -> Function {
+        Function {
+            name: "A.f".into(),
+            source_name: "f".into(),
+            side: Side::A,
+            params: Vec::new(),
+            ret_width: Some(32),
+            ret_is_pointer: false,
+            ret_is_float: false,
+            ret_float_fields: Vec::new(),
+            is_var_arg: false,
+            blocks,
+            num_regs,
+            address: FUNCTION_BASE,
+            signature: "i32 (i32)".into(),
+        }
     }
 }
 

@@ -7,16 +7,16 @@
 //! check computes them (`report::Summary::of_rows`); a shard that stopped early makes the merge
 //! incomplete, naming the shard. Shards of a gate run (`--all-functions`, `--config`) each
 //! checked whole functions: their directories are copied into OUT and their manifests
-//! (`shard.json`, [`GateManifest`]) joined into one gate table (`merge/gate.rs`).
+//! (`shard.json`, [`GateManifest`]) joined into one gate table (`shards/gate.rs`).
 
 mod gate;
 
 pub use gate::MergedGate;
 
 use crate::error::{Error, Result};
+use crate::exec::shard::parse_path;
 use crate::ktest::KTest;
 use crate::report::{PathRow, Report, ShardInfo, Summary};
-use crate::shard::parse_path;
 use std::path::{Path, PathBuf};
 
 /// What a merge produced.
@@ -46,7 +46,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, tests_per_kind: Option<usize>) -> Res
     }
     if dirs
         .iter()
-        .any(|d| d.join(crate::report::gate::MANIFEST).is_file())
+        .any(|d| d.join(crate::gate::report::MANIFEST).is_file())
     {
         return gate::merge_gate(dirs, out).map(Merged::Gate);
     }
@@ -110,7 +110,7 @@ pub(crate) fn read_report(path: &Path) -> Result<Report> {
 /// Checks that `shards` are shards 1 to N of one N, each once, all of the same kind.
 fn check_complete_set(shards: &[(&Path, ShardInfo)]) -> Result<()> {
     let count = shards[0].1.count;
-    if !(1..=crate::shard::MAX_SHARDS).contains(&count) {
+    if !(1..=crate::exec::shard::MAX_SHARDS).contains(&count) {
         return Err(Error::input(
             shards[0].0,
             format!("{count} shards: not a count xcheck writes"),

@@ -5,7 +5,7 @@
 
 use super::{check_complete_set, copy_test, read_report};
 use crate::error::{Error, Result};
-use crate::report::gate::{
+use crate::gate::report::{
     render_gate_table, write_gate_html, write_gate_summary, GateEntry, GateManifest, GateRow,
     GateSummaryPart, Skipped, MANIFEST,
 };

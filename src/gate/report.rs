@@ -1,5 +1,5 @@
 //! The gate's printers: a table with one row per checked function (laid out by
-//! [`table::align`](super::table)), the functions left out, and the totals.
+//! [`table::align`](crate::report::table)), the functions left out, and the totals.
 
 use crate::report::{format_ms, Report, ShardInfo};
 use serde::{Deserialize, Serialize};
@@ -100,7 +100,7 @@ pub fn render_gate_table(title: &str, rows: &[GateRow<'_>], skipped: &[Skipped])
         })
         .collect();
     let mut out = format!("{title}\n\n");
-    out.push_str(&super::table::align(&HEADERS, &[false; 8], &cells));
+    out.push_str(&crate::report::table::align(&HEADERS, &[false; 8], &cells));
     if !skipped.is_empty() {
         out.push_str("\nNot checked:\n");
         for s in skipped {
@@ -129,10 +129,10 @@ pub struct GateSummaryPart<'a> {
 /// module pair a table of the functions with a link to each one's own `summary.md`, the
 /// functions not checked, then the first kind of difference of each function that failed
 /// the gate with its example (inputs in full, both results). At most
-/// [`super::summary::SUMMARY_BYTES`]; what does not fit is counted.
+/// [`crate::report::summary::SUMMARY_BYTES`]; what does not fit is counted.
 pub fn render_gate_summary(parts: &[GateSummaryPart<'_>]) -> String {
-    use super::summary::{kind_block, Budget};
-    use super::table::{md_escape, one_line, plural};
+    use crate::report::summary::{kind_block, Budget};
+    use crate::report::table::{md_escape, one_line, plural};
     let all: Vec<&(GateRow<'_>, String)> = parts.iter().flat_map(|p| &p.rows).collect();
     let failed = all.iter().filter(|(r, _)| r.failed).count();
     let skipped: usize = parts.iter().map(|p| p.skipped.len()).sum();
@@ -220,7 +220,7 @@ pub fn render_gate_summary(parts: &[GateSummaryPart<'_>]) -> String {
                 }
                 None => format!(
                     "\n### {label}: {}\n",
-                    md_escape(&super::table::verdict_sentence(&rep.summary))
+                    md_escape(&crate::report::table::verdict_sentence(&rep.summary))
                 ),
             },
             Err(e) => format!(
@@ -256,8 +256,8 @@ pub fn write_gate_summary(
 /// (`class="check"`, `data-overall`) linking the function's own `report.html`, and the
 /// functions not checked. Every string escaped; no script.
 pub fn render_gate_html(parts: &[GateSummaryPart<'_>]) -> String {
-    use super::html::{href, overall_name, text, STYLE};
-    use super::table::{one_line, plural};
+    use crate::report::html::{href, overall_name, text, STYLE};
+    use crate::report::table::{one_line, plural};
     use std::fmt::Write as _;
     let all: Vec<&(GateRow<'_>, String)> = parts.iter().flat_map(|p| &p.rows).collect();
     let failed = all.iter().filter(|(r, _)| r.failed).count();
