@@ -92,42 +92,22 @@ impl ExprPool {
         }))
     }
 
-    /// A sum whose terms are every bit of one value `x` (`zext(x[i])` or `(x >> i) & 1`,
-    /// each `i` once): `popcount(x)`, as the tree of pairwise sums. Sorted, such a sum is a
-    /// chain of one addition per bit in an order unrelated to the bits, which the solver
-    /// cannot relate to another popcount (a 32-term loop against SWAR stayed undecided for
-    /// minutes); the tree is exact and is what SWAR computes.
+    /// A sum whose terms are every bit of one value `x`, each `i` once, whatever their
+    /// spelling (`zext(x[i])`, `(x >> i) & 1`, `x & 1`, `x >> 31`, `(x & 8) >> 3`, …: a term
+    /// whose other bits are known zero and whose bit 0 is bit `i` of `x`): `popcount(x)`,
+    /// as the tree of pairwise sums. Sorted, such a sum is a chain of one addition per bit
+    /// in an order unrelated to the bits, which the solver cannot relate to another popcount
+    /// (a 32-term loop against SWAR stayed undecided for minutes); the tree is exact and is
+    /// what SWAR computes.
     fn sum_of_all_bits(&self, w: Width, terms: &[ExprId]) -> Option<ExprId> {
         let bit = |t: ExprId| -> Option<(ExprId, u32)> {
-            match self.node(t) {
-                Node::ZExt { arg, .. } => match self.node(arg) {
-                    Node::Extract { arg: x, lo, .. } if self.width(arg) == 1 => Some((x, lo)),
-                    _ => None,
-                },
-                Node::Binary {
-                    op: BinOp::And,
-                    lhs,
-                    rhs,
-                } => {
-                    let (one, rest) = if self.as_const(lhs) == Some(1) {
-                        (lhs, rhs)
-                    } else {
-                        (rhs, lhs)
-                    };
-                    if self.as_const(one) != Some(1) {
-                        return None;
-                    }
-                    match self.node(rest) {
-                        Node::Binary {
-                            op: BinOp::LShr,
-                            lhs: x,
-                            rhs: k,
-                        } => Some((x, u32::try_from(self.as_const(k)?).ok()?)),
-                        _ => Some((rest, 0)),
-                    }
-                }
-                _ => None,
+            // Only bit 0 may be set.
+            let known = self.known_bits(t);
+            if known.mask & !known.value & mask(w, !1) != mask(w, !1) {
+                return None;
             }
+            let (x, i) = self.bit_source(t, 0);
+            (x != t).then_some((x, i))
         };
         let (x, _) = bit(*terms.first()?)?;
         let n = self.width(x);
@@ -143,6 +123,44 @@ impl ExprPool {
         }
         let count = self.popcount(x);
         Some(if n == w { count } else { self.zext(count, w) })
+    }
+
+    /// The value and bit that bit `j` of `e` copies, through shifts and extractions by
+    /// constants, masks that keep the bit, and extensions below their top: `(e, j)` itself
+    /// when no such operator is on top. A concatenation is a value of its own here (an
+    /// input word is the concatenation of its bytes, and its bits must stay its bits).
+    fn bit_source(&self, e: ExprId, j: u32) -> (ExprId, u32) {
+        let (mut e, mut j) = (e, j);
+        loop {
+            let next = match self.node(e) {
+                Node::ZExt { arg, .. } | Node::SExt { arg, .. } if j < self.width(arg) => {
+                    Some((arg, j))
+                }
+                Node::Extract { arg, lo, .. } => Some((arg, lo + j)),
+                Node::Binary { op, lhs, rhs } => {
+                    let k = self.as_const(rhs).and_then(|k| u32::try_from(k).ok());
+                    let w = self.width(e);
+                    match (op, k) {
+                        (BinOp::LShr, Some(k)) if j + k < w => Some((lhs, j + k)),
+                        (BinOp::Shl, Some(k)) if j >= k => Some((lhs, j - k)),
+                        (BinOp::And, _) => {
+                            // The mask keeps bit `j`: the other operand's bit.
+                            match (self.as_const(lhs), self.as_const(rhs)) {
+                                (Some(m), None) if m >> j & 1 == 1 => Some((rhs, j)),
+                                (None, Some(m)) if m >> j & 1 == 1 => Some((lhs, j)),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            match next {
+                Some(n) => (e, j) = n,
+                None => return (e, j),
+            }
+        }
     }
 
     /// The number of set bits of `x` (whose width is a power of two, at least 2) as the
@@ -581,6 +599,25 @@ mod tests {
         });
         assert_eq!(shifted, pool.popcount(x));
         assert_eq!(extracted, pool.popcount(x));
+        // The spellings -O2 leaves after unrolling, mixed in one sum: `x & 1` (no shift),
+        // `x >> 31` (no mask), `(x & 2^i) >> i`, `(x << (31 - i)) >> 31`.
+        let k = |v: u32| pool.constant(32, u128::from(v));
+        let mixed = (0..32u32).fold(pool.constant(32, 0), |acc, i| {
+            let b = match i % 4 {
+                _ if i == 0 => pool.and(x, one),
+                _ if i == 31 => pool.lshr(x, k(31)),
+                0 => pool.lshr(pool.and(x, k(1 << i)), k(i)),
+                1 => pool.lshr(pool.shl(x, k(31 - i)), k(31)),
+                _ => pool.and(pool.lshr(x, k(i)), one),
+            };
+            pool.add(b, acc)
+        });
+        assert_eq!(mixed, pool.popcount(x));
+        // A term with another bit possibly set is not a bit: `(x >> 30)` is two.
+        let wide = (0..31u32).fold(pool.lshr(x, k(30)), |acc, i| {
+            pool.add(acc, pool.and(pool.lshr(x, k(i)), one))
+        });
+        assert_ne!(wide, pool.popcount(x));
         // 31 of the 32 bits, or one bit twice, is not a popcount.
         let partial = (0..31).fold(pool.constant(32, 0), |acc, i| {
             pool.add(acc, pool.zext(pool.extract(x, i, 1), 32))
