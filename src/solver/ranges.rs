@@ -105,7 +105,9 @@ impl Bounds {
     }
 }
 
-/// The terms `y` for which `c` says `y & (y - 1) = 0` (in a conjunction that holds).
+/// The terms `y` that `c` (a conjunction that holds) says have at most one bit set, in the
+/// spellings of that test: `y & (y - 1) = 0`, `y & -y = y`, `popcount(y) = 1` or `<= 1`,
+/// `y = 1 << k`.
 fn one_bit_terms(pool: &ExprPool, c: ExprId) -> Vec<ExprId> {
     let mut out = Vec::new();
     let mut stack = vec![c];
@@ -116,28 +118,126 @@ fn one_bit_terms(pool: &ExprPool, c: ExprId) -> Vec<ExprId> {
         match op {
             BinOp::And if pool.width(c) == 1 => stack.extend([lhs, rhs]),
             BinOp::Eq => {
-                let other = match (pool.node(lhs), pool.node(rhs)) {
-                    (Node::Const { value: 0, .. }, _) => rhs,
-                    (_, Node::Const { value: 0, .. }) => lhs,
-                    _ => continue,
-                };
-                if let Node::Binary {
-                    op: BinOp::And,
-                    lhs: p,
-                    rhs: q,
-                } = pool.node(other)
-                {
-                    if is_minus_one_of(pool, q, p) {
-                        out.push(p);
-                    } else if is_minus_one_of(pool, p, q) {
-                        out.push(q);
-                    }
+                for (one, other) in [(lhs, rhs), (rhs, lhs)] {
+                    out.extend(one_bit_equal(pool, one, other));
+                }
+            }
+            // popcount(y) <= 1, popcount(y) < 2
+            BinOp::Ule | BinOp::Ult => {
+                let limit = if op == BinOp::Ule { 1 } else { 2 };
+                if pool.as_const(rhs) == Some(limit) {
+                    out.extend(popcount_input(pool, lhs));
                 }
             }
             _ => {}
         }
     }
+    out.sort_unstable();
+    out.dedup();
     out
+}
+
+/// The `y` that `one = other` says has at most one bit set, for `one` on the left of one of
+/// the spellings.
+fn one_bit_equal(pool: &ExprPool, one: ExprId, other: ExprId) -> Option<ExprId> {
+    let is_and = |e: ExprId| match pool.node(e) {
+        Node::Binary {
+            op: BinOp::And,
+            lhs,
+            rhs,
+        } => Some((lhs, rhs)),
+        _ => None,
+    };
+    let negation_of = |e: ExprId, y: ExprId| {
+        matches!(pool.node(e), Node::Unary { op: UnOp::Neg, arg } if arg == y)
+            || matches!(pool.node(e), Node::Binary { op: BinOp::Sub, lhs, rhs } if rhs == y && pool.as_const(lhs) == Some(0))
+    };
+    match pool.as_const(one) {
+        // y & (y - 1) = 0
+        Some(0) => {
+            let (p, q) = is_and(other)?;
+            if is_minus_one_of(pool, q, p) {
+                Some(p)
+            } else if is_minus_one_of(pool, p, q) {
+                Some(q)
+            } else {
+                None
+            }
+        }
+        // popcount(y) = 1
+        Some(1) => popcount_input(pool, other),
+        Some(_) => None,
+        None => {
+            // y & -y = y
+            if let Some((p, q)) = is_and(other) {
+                if (p == one && negation_of(q, one)) || (q == one && negation_of(p, one)) {
+                    return Some(one);
+                }
+            }
+            // y = 1 << k (0 for k past the width: still at most one bit)
+            match pool.node(other) {
+                Node::Binary {
+                    op: BinOp::Shl,
+                    lhs,
+                    ..
+                } if pool.as_const(lhs) == Some(1) => Some(one),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// The `y` of which `e` is the popcount tree ([`ExprPool::popcount`], also what a sum of
+/// every bit and a SWAR popcount become): found by walking down the tree's accumulator,
+/// and confirmed by building the tree of `y` (hash-consing gives the same id).
+fn popcount_input(pool: &ExprPool, e: ExprId) -> Option<ExprId> {
+    let w = pool.width(e);
+    let inner = |e: ExprId| match pool.node(e) {
+        Node::ZExt { arg, .. } => arg,
+        _ => e,
+    };
+    let e = inner(e);
+    let w = pool.width(e).min(w);
+    if !w.is_power_of_two() || w < 2 {
+        return None;
+    }
+    // Each level is `(acc & m) + ((acc >> s) & m)`: the masked operand that is no shift.
+    let mut acc = e;
+    for _ in 0..w.trailing_zeros() {
+        let Node::Binary {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+        } = pool.node(acc)
+        else {
+            return None;
+        };
+        acc = [lhs, rhs]
+            .into_iter()
+            .find_map(|half| match pool.node(half) {
+                Node::Binary {
+                    op: BinOp::And,
+                    lhs,
+                    rhs,
+                } => {
+                    let x = if pool.as_const(lhs).is_some() {
+                        rhs
+                    } else {
+                        lhs
+                    };
+                    (!matches!(
+                        pool.node(x),
+                        Node::Binary {
+                            op: BinOp::LShr,
+                            ..
+                        }
+                    ))
+                    .then_some(x)
+                }
+                _ => None,
+            })?;
+    }
+    (pool.width(acc) == pool.width(e) && pool.popcount(acc) == e).then_some(acc)
 }
 
 /// Whether `e` is `y - 1` (`y + all ones`, in either order).
@@ -789,6 +889,53 @@ mod tests {
         assert_eq!(rewrite(&pool, &[], pool.ult(k(20), at_most)), pool.false_());
         let q = pool.ult(k(10), umin);
         assert_eq!(rewrite(&pool, &[], q), q);
+    }
+
+    // The spellings of "at most one bit set" (KLEE's tutorial writes `(y & -y) == y`, others
+    // `__builtin_popcount(y) == 1` or `y == 1 << k`) all make the remainder a mask; each is
+    // checked against every 8-bit value to imply what the rewriting takes it to mean.
+    #[test]
+    fn every_spelling_of_one_bit_makes_the_remainder_a_mask() {
+        let pool = ExprPool::new();
+        let (ax, ay, ak) = (
+            pool.new_array("x", 1),
+            pool.new_array("y", 1),
+            pool.new_array("k", 1),
+        );
+        let (x, y, k) = (pool.sym(ax, 0), pool.sym(ay, 0), pool.sym(ak, 0));
+        let c = |v: u128| pool.constant(8, v);
+        let y_minus_one = pool.add(y, pool.all_ones(8));
+        let spellings = [
+            pool.eq(pool.and(y, y_minus_one), c(0)),
+            pool.eq(pool.and(y, pool.neg(y)), y),
+            pool.eq(y, pool.and(pool.sub(c(0), y), y)),
+            pool.eq(pool.popcount(y), c(1)),
+            pool.ule(pool.popcount(y), c(1)),
+            pool.ult(pool.popcount(y), c(2)),
+            pool.eq(y, pool.shl(c(1), k)),
+        ];
+        let differ = pool.ne(pool.urem(x, y), pool.and(x, y_minus_one));
+        for (i, &spelling) in spellings.iter().enumerate() {
+            let fact = pool.bool_and(spelling, pool.ne(y, c(0)));
+            assert_eq!(
+                rewrite(&pool, &[fact], differ),
+                pool.false_(),
+                "spelling {i}"
+            );
+            for yv in 0..=255u8 {
+                for kv in 0..=9u8 {
+                    let mut a = crate::expr::Assignment::new();
+                    a.set(ay, vec![yv]);
+                    a.set(ak, vec![kv]);
+                    if pool.eval_bool(spelling, &a) {
+                        assert!(yv.count_ones() <= 1, "spelling {i} holds for {yv}");
+                    }
+                }
+            }
+        }
+        // Two bits allowed is not one.
+        let two = pool.ule(pool.popcount(y), c(2));
+        assert_eq!(rewrite(&pool, &[two], differ), differ);
     }
 
     // `mod` against an optimized `mod` that masks powers of two: under `y & (y - 1) = 0`
