@@ -18,6 +18,9 @@ import tempfile
 import time
 import tomllib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_real  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # XCHECK_BIN compares another build (a before/after of a change) on the same machine.
 BIN = os.environ.get("XCHECK_BIN", os.path.join(ROOT, "target", "release", "xcheck"))
@@ -175,6 +178,9 @@ def main():
 
     # Whole programs (built with xcheck cc against the bundled musl).
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-musl.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
+    # Real library functions and bit tricks against naive references (scripts/bench_real.py).
+    bench_real.real_functions()
+
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-programs.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
     print("\n## Whole programs\n")
     print("The columns are those above; *args* is the environment (KLEE's options).\n")
