@@ -141,6 +141,14 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
             eprintln!("xcheck: error: {label}: {e}");
         }
     }
+    write_gate_outputs(args, &sections)
+}
+
+/// Writes the gate's `summary.md`, `report.html` and JUnit, and decides the exit code.
+pub(super) fn write_gate_outputs(
+    args: &CheckArgs,
+    sections: &[gate::Section],
+) -> Result<i32, Exit> {
     let out = &args.output_dir;
     let parts: Vec<crate::report::gate::GateSummaryPart<'_>> = sections
         .iter()
@@ -170,5 +178,5 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
         path: out.join("report.html"),
         source: e,
     })?;
-    Ok(gate::finish(&sections, args.junit.as_deref())?)
+    Ok(gate::finish(sections, args.junit.as_deref())?)
 }

@@ -256,6 +256,23 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "stop",
         ],
     ),
+    // Two builds of a library, function by function: the gate's jobs with an identical-IR
+    // fast path (llvm-dis's text) and a result cache.
+    (
+        "libgate",
+        &[
+            "config",
+            "crosscheck",
+            "error",
+            "gate",
+            "ir",
+            "ktest",
+            "report",
+            "shard",
+            "stop",
+            "toolchain",
+        ],
+    ),
     // Joining a sharded run's output directories.
     (
         "merge",
@@ -298,6 +315,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "env_options",
             "error",
             "exec",
+            "libgate",
             "load",
             "shard",
             "solver",
@@ -316,6 +334,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "error",
             "gate",
             "ktest",
+            "libgate",
             "load",
             "merge",
             "native",
