@@ -492,6 +492,7 @@ define dso_local i32 @f(i32 noundef %0) #0 !dbg !5 {
   %2 = call i32 @g(i32 %0), !dbg !8
   %3 = load i32, ptr @tab, align 4, !tbaa !9
   %4 = add i32 %2, %3
+  %5 = load i8, ptr @.str, align 1
   ret i32 %4
 }
 define internal i32 @g(i32 %0) {

@@ -81,13 +81,24 @@ impl Listings {
 
 /// Leaves out of `selected` what a library run does not check, each with the reason: what
 /// is not exported (`static`, internal linkage) in either build, and variadic functions
-/// (which `gate::select_functions` reports as a changed signature).
+/// (which `gate::select_functions` reports as a changed signature). Of the functions
+/// `skipped` names, keeps those the globs select that one build exports.
 pub fn drop_unsupported(
     module: &Module,
     listings: &Listings,
+    (include, exclude): (&[String], &[String]),
     selected: Vec<String>,
     skipped: &mut Vec<Skipped>,
 ) -> Vec<String> {
+    let exported = |l: &Listing, f: &str| l.defs.get(f).is_some_and(|d| d.exported);
+    let wanted = |f: &str| {
+        (include.is_empty() || include.iter().any(|g| crate::config::glob_match(g, f)))
+            && !exclude.iter().any(|g| crate::config::glob_match(g, f))
+    };
+    skipped.retain(|s| {
+        wanted(&s.function)
+            && (exported(&listings.a, &s.function) || exported(&listings.b, &s.function))
+    });
     let variadic = |f: &str| {
         module
             .function_on_side(crate::ir::Side::A, f)
@@ -102,7 +113,6 @@ pub fn drop_unsupported(
             s.reason = VARIADIC.into();
         }
     }
-    let exported = |l: &Listing, f: &str| l.defs.get(f).is_some_and(|d| d.exported);
     selected
         .into_iter()
         .filter(|f| {
