@@ -1,10 +1,11 @@
 //! `xcheck lib OLD NEW`: every exported function of two builds of a library, paired by name
 //! and signature and checked (`libgate`), with the gate's outputs.
 
-use crate::cli::{base_check, usage, CheckArgs, Exit};
+use crate::cli::{usage, CheckArgs, Exit};
 use crate::gate;
 use crate::libgate::{self, LibOptions};
 use crate::report::json::Mode;
+use std::path::Path;
 
 /// Runs the library check and returns its exit code (the gate's: 0, 1 when a function failed
 /// the `--fail-on` policy, 2 when a check could not run).
@@ -27,9 +28,21 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
         Some(list) => crate::cli::abstract_calls_of(list)?,
         None => Vec::new(),
     };
+    let started = std::time::Instant::now();
+    let listings = libgate::Listings::read(&a, &b)?;
+    // A rerun on unchanged builds: when every function is identical or cached, the
+    // listings pair them and the modules are never loaded.
+    if let Some((names, skipped)) =
+        libgate::pair_from_listings(&listings, (&args.include, &args.exclude))
+    {
+        let jobs = super::gate::function_jobs(&args, &a, &b, &names)?;
+        let settled = libgate::settle(&listings, jobs, &fail_on, &options);
+        if let Some(results) = libgate::all_done(settled).filter(|r| !r.is_empty()) {
+            return finish(&args, (&a, &b), results, skipped, started);
+        }
+    }
     let module = gate::load_pair(&a, &b, &abstract_calls)?;
     let (selected, mut skipped) = gate::select_functions(&module, &args.include, &args.exclude);
-    let listings = libgate::Listings::read(&a, &b)?;
     let selected = libgate::drop_unsupported(
         &module,
         &listings,
@@ -43,19 +56,19 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
             &args.exclude,
         )));
     }
-    let mut jobs = Vec::new();
-    for f in &selected {
-        let mut check = base_check(&args, &a, &b, f, f)?;
-        check.native = Some(crate::replay::native_functions());
-        check.out_dir = gate::job_dir(&args.output_dir, None, f);
-        jobs.push(gate::Job {
-            check,
-            accept: None,
-            note: None,
-        });
-    }
-    let started = std::time::Instant::now();
+    let jobs = super::gate::function_jobs(&args, &a, &b, &selected)?;
     let results = libgate::run(&module, &listings, jobs, &fail_on, &options)?;
+    finish(&args, (&a, &b), results, skipped, started)
+}
+
+/// Prints the table (or the `--json` lines) and writes the gate's outputs.
+fn finish(
+    args: &CheckArgs,
+    (a, b): (&Path, &Path),
+    results: Vec<(gate::JobResult, libgate::How)>,
+    skipped: Vec<gate::Skipped>,
+    started: std::time::Instant,
+) -> Result<i32, Exit> {
     let title = format!("{}  vs  {}", a.display(), b.display());
     if args.json {
         for (r, _) in &results {
@@ -73,5 +86,5 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
     for (label, e) in section.errors() {
         eprintln!("xcheck: error: {label}: {e}");
     }
-    super::gate::write_gate_outputs(&args, &[section])
+    super::gate::write_gate_outputs(args, &[section])
 }

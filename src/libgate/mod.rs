@@ -79,8 +79,8 @@ impl Listings {
     }
 }
 
-/// Leaves out of `selected` what a library run does not check, each with the reason: what
-/// is not exported (`static`, internal linkage) in either build, and variadic functions
+/// Leaves out of `selected` what a library run does not check: what neither build exports
+/// (`static`, internal linkage); with the reason, what only one build exports, and variadic functions
 /// (which `gate::select_functions` reports as a changed signature). Of the functions
 /// `skipped` names, keeps those the globs select that one build exports.
 pub fn drop_unsupported(
@@ -116,8 +116,15 @@ pub fn drop_unsupported(
     selected
         .into_iter()
         .filter(|f| {
-            let reason = if !exported(&listings.a, f) || !exported(&listings.b, f) {
-                "not exported (internal linkage) in one build or both"
+            let reason = match (exported(&listings.a, f), exported(&listings.b, f)) {
+                // Internal in both builds: not part of the library's interface.
+                (false, false) => return false,
+                (true, false) => "exported by A only: internal (static) in B",
+                (false, true) => "exported by B only: internal (static) in A",
+                (true, true) => "",
+            };
+            let reason = if !reason.is_empty() {
+                reason
             } else if variadic(f) {
                 VARIADIC
             } else {
@@ -132,8 +139,58 @@ pub fn drop_unsupported(
         .collect()
 }
 
+/// A job after the fast path and the cache: its result, or still to explore (with its key
+/// in the cache, if there is one).
+pub enum Settled {
+    Done(Box<JobResult>, How),
+    Todo(Box<Job>, Option<String>),
+}
+
+/// Settles what needs no exploring: identical functions are proved, cached results reused.
+pub fn settle(
+    listings: &Listings,
+    jobs: Vec<Job>,
+    fail_on: &[FailOn],
+    options: &LibOptions,
+) -> Vec<Settled> {
+    let (la, lb) = (&listings.a, &listings.b);
+    jobs.into_iter()
+        .map(|job| {
+            if options.identical && identical::identical(la, lb, &job.check.a_name) {
+                let report = identical_report(&job);
+                let (r, how) = finish(job, report, fail_on, How::IdenticalIr);
+                return Settled::Done(Box::new(r), how);
+            }
+            let Some(dir) = &options.cache else {
+                return Settled::Todo(Box::new(job), None);
+            };
+            let key = cache::key(la, lb, &job.check);
+            match cache::load(dir, &key) {
+                Some(mut report) => {
+                    report.summary.notes.push(REUSED_NOTE.into());
+                    let (r, how) = finish(job, report, fail_on, How::Cached);
+                    Settled::Done(Box::new(r), how)
+                }
+                None => Settled::Todo(Box::new(job), Some(key)),
+            }
+        })
+        .collect()
+}
+
+/// The results of settled jobs when none is left to explore.
+pub fn all_done(settled: Vec<Settled>) -> Option<Vec<(JobResult, How)>> {
+    settled
+        .into_iter()
+        .map(|s| match s {
+            Settled::Done(r, how) => Some((*r, how)),
+            Settled::Todo(..) => None,
+        })
+        .collect()
+}
+
 /// Runs the jobs of a library run: identical ones proved at once, cached ones reused, the
-/// rest explored in parallel. Results keep the jobs' order; each says how it was reached.
+/// rest explored in parallel (`options.jobs` at once) and stored in the cache. Results keep
+/// the jobs' order; each says how it was reached.
 pub fn run(
     module: &Module,
     listings: &Listings,
@@ -141,28 +198,14 @@ pub fn run(
     fail_on: &[FailOn],
     options: &LibOptions,
 ) -> crate::error::Result<Vec<(JobResult, How)>> {
-    let mut done: Vec<Option<(JobResult, How)>> = Vec::new();
+    let settled = settle(listings, jobs, fail_on, options);
     let mut todo = Vec::new();
     let mut keys = Vec::new();
-    for job in jobs {
-        let name = job.check.a_name.clone();
-        let (la, lb) = (&listings.a, &listings.b);
-        if options.identical && identical::identical(la, lb, &name) {
-            let report = identical_report(&job);
-            done.push(Some(finish(job, report, fail_on, How::IdenticalIr)));
-            continue;
+    for s in &settled {
+        if let Settled::Todo(job, key) = s {
+            keys.push(key.clone());
+            todo.push((**job).clone());
         }
-        if let Some(dir) = &options.cache {
-            let key = cache::key(la, lb, &job.check);
-            if let Some(mut report) = cache::load(dir, &key) {
-                report.summary.notes.push(REUSED_NOTE.into());
-                done.push(Some(finish(job, report, fail_on, How::Cached)));
-                continue;
-            }
-            keys.push((todo.len(), key));
-        }
-        done.push(None);
-        todo.push(job);
     }
     let explore = || crate::gate::run_jobs(module, todo, fail_on);
     let explored = if options.jobs > 0 {
@@ -175,8 +218,8 @@ pub fn run(
         explore()
     };
     if let Some(dir) = &options.cache {
-        for (i, key) in &keys {
-            if let Ok(report) = &explored[*i].outcome {
+        for (result, key) in explored.iter().zip(&keys) {
+            if let (Ok(report), Some(key)) = (&result.outcome, key) {
                 if cacheable(report) {
                     cache::store(dir, key, report)?;
                 }
@@ -184,10 +227,70 @@ pub fn run(
         }
     }
     let mut explored = explored.into_iter();
-    Ok(done
+    Ok(settled
         .into_iter()
-        .map(|d| d.unwrap_or_else(|| (explored.next().expect("one result a job"), How::Explored)))
+        .map(|s| match s {
+            Settled::Done(r, how) => (*r, how),
+            Settled::Todo(..) => (explored.next().expect("one result a job"), How::Explored),
+        })
         .collect())
+}
+
+/// The functions a run pairs, read from the listings alone (without loading the modules):
+/// every function both builds export that the globs select, sorted, and the exported
+/// functions only one build defines. `None` when pairing needs the loaded modules: a name
+/// one build exports and the other defines as internal, or a definition whose signature
+/// the listing cannot vouch for (variadic, or a type the checks do not support).
+pub fn pair_from_listings(
+    listings: &Listings,
+    (include, exclude): (&[String], &[String]),
+) -> Option<(Vec<String>, Vec<Skipped>)> {
+    let wanted = |f: &str| {
+        (include.is_empty() || include.iter().any(|g| crate::config::glob_match(g, f)))
+            && !exclude.iter().any(|g| crate::config::glob_match(g, f))
+    };
+    let function = |l: &'_ Listing, f: &str| {
+        l.defs
+            .get(f)
+            .filter(|d| d.kind == identical::Kind::Function)
+            .map(|d| d.exported)
+    };
+    let plain = |l: &Listing, f: &str| {
+        let head = l.defs[f].text.lines().next().unwrap_or("");
+        !["...", "half", "fp128", "bfloat", "<"]
+            .iter()
+            .any(|t| head.contains(t))
+    };
+    let mut names: Vec<&String> = listings
+        .a
+        .defs
+        .keys()
+        .chain(listings.b.defs.keys())
+        .collect();
+    names.sort();
+    names.dedup();
+    let (mut common, mut only_a, mut only_b) = (Vec::new(), Vec::new(), Vec::new());
+    for f in names.into_iter().filter(|f| wanted(f)) {
+        match (function(&listings.a, f), function(&listings.b, f)) {
+            (Some(true), Some(true)) if plain(&listings.a, f) && plain(&listings.b, f) => {
+                common.push(f.clone())
+            }
+            (Some(true), None) => only_a.push(f),
+            (None, Some(true)) => only_b.push(f),
+            (None | Some(false), None | Some(false)) => {}
+            _ => return None,
+        }
+    }
+    let skipped = only_a
+        .into_iter()
+        .map(|f| (f, "defined only in A"))
+        .chain(only_b.into_iter().map(|f| (f, "defined only in B")))
+        .map(|(f, reason)| Skipped {
+            function: f.clone(),
+            reason: reason.into(),
+        })
+        .collect();
+    Some((common, skipped))
 }
 
 /// Whether a result may be reused: an interrupted run's is not (it would stay inconclusive).

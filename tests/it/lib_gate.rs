@@ -126,3 +126,39 @@ fn a_rerun_with_the_cache_reuses_every_explored_result() {
     let third = stdout(&xcheck(dir.path(), &changed));
     assert_eq!(count(&third, "\"cached\""), 0, "{third}");
 }
+
+#[test]
+fn a_rerun_on_unchanged_builds_lists_the_same_functions_without_loading() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = versions(dir.path());
+    // Without the variadic and the retyped function, every function of the rerun is
+    // identical or cached: the listings pair them (the modules are not loaded).
+    let args = [
+        "lib",
+        &a,
+        &b,
+        "--cache",
+        "cache",
+        "--exclude",
+        "sum_n",
+        "--exclude",
+        "widened",
+    ];
+    let first = stdout(&xcheck(dir.path(), &args));
+    let second = stdout(&xcheck(dir.path(), &args));
+    assert!(first.contains("3 explored, 0 reused"), "{first}");
+    assert!(second.contains("0 explored, 3 reused"), "{second}");
+    let rows = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains("EQUIVALENT") || l.contains("defined only"))
+            .map(|l| l.replace("cached  ", "explored"))
+            .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    assert_eq!(rows(&first), rows(&second), "{first}\n{second}");
+    assert!(
+        second.contains("legacy_only: defined only in A"),
+        "{second}"
+    );
+    assert!(second.contains("brand_new: defined only in B"), "{second}");
+}
