@@ -3,14 +3,16 @@
 //! reasons, and a rerun with `--cache` reusing every explored result.
 
 use crate::common::*;
-use std::path::Path;
 
-fn versions(dir: &Path) -> (String, String) {
+/// A fresh directory with both versions' bitcode in it.
+fn versions() -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().unwrap();
     // -O0 keeps each version's IR as written (no canonicalisation makes the rewritten
     // functions alike), so that only the unchanged ones are identical.
-    let a = compile_fixture("lib_v1.c", dir, "-O0");
-    let b = compile_fixture("lib_v2.c", dir, "-O0");
-    (a.display().to_string(), b.display().to_string())
+    let a = compile_fixture("lib_v1.c", dir.path(), "-O0");
+    let b = compile_fixture("lib_v2.c", dir.path(), "-O0");
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    (dir, a, b)
 }
 
 /// The table's row of `function`.
@@ -22,8 +24,7 @@ fn row<'a>(out: &'a str, function: &str) -> &'a str {
 
 #[test]
 fn lib_pairs_functions_proves_identical_ir_and_lists_the_rest() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = versions(dir.path());
+    let (dir, a, b) = versions();
     let o = xcheck(
         dir.path(),
         &[
@@ -72,8 +73,7 @@ fn lib_pairs_functions_proves_identical_ir_and_lists_the_rest() {
 
 #[test]
 fn no_identical_explores_every_function() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = versions(dir.path());
+    let (dir, a, b) = versions();
     let o = xcheck(
         dir.path(),
         &["lib", &a, &b, "--no-identical", "--include", "unchanged"],
@@ -89,8 +89,7 @@ fn no_identical_explores_every_function() {
 
 #[test]
 fn a_rerun_with_the_cache_reuses_every_explored_result() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = versions(dir.path());
+    let (dir, a, b) = versions();
     let args = [
         "lib",
         &a,
@@ -129,8 +128,7 @@ fn a_rerun_with_the_cache_reuses_every_explored_result() {
 
 #[test]
 fn a_rerun_on_unchanged_builds_lists_the_same_functions_without_loading() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = versions(dir.path());
+    let (dir, a, b) = versions();
     // Without the variadic and the retyped function, every function of the rerun is
     // identical or cached: the listings pair them (the modules are not loaded).
     let args = [
