@@ -22,6 +22,7 @@ pub mod gate;
 pub mod input;
 pub mod ir;
 pub mod ktest;
+pub mod libgate;
 pub mod load;
 pub mod lower;
 pub mod native;

@@ -15,6 +15,9 @@
 //! xcheck replay DIR --native A B [--function f[=g]]   confirm tests natively
 //! ```
 
+mod lib_args;
+pub(crate) use lib_args::LIB_HELP;
+
 use crate::config::MAX_BUFFER_CAP;
 use crate::crosscheck::FunctionCheck;
 use crate::error::Error;
@@ -842,6 +845,11 @@ pub(crate) enum Command {
     Suite(SuiteArgs),
     Show(ShowArgs),
     Replay(Box<ReplayArgs>),
+    /// `xcheck lib OLD NEW`: a check's arguments (with `--all-functions`) and the library
+    /// run's own options.
+    Lib(Box<CheckArgs>, crate::libgate::LibOptions),
+    /// `xcheck lib --help`.
+    LibHelp,
     /// A check (of functions, programs, or a gate's), with the KLEE environment options
     /// taken out of the arguments in order.
     Check(Box<CheckArgs>, Vec<String>),
@@ -862,6 +870,12 @@ pub(crate) fn parse(args: Vec<OsString>, stop: &crate::stop::Stop) -> Result<Com
             return Ok(Command::CcHelp);
         }
         return Ok(Command::Cc(args[2..].to_vec()));
+    }
+    if sub == "lib" {
+        if matches!(&args[2..], [a] if a == "--help" || a == "-h") {
+            return Ok(Command::LibHelp);
+        }
+        return lib_args::parse_lib(&args, stop).map(|(a, o)| Command::Lib(Box::new(a), o));
     }
     match sub {
         "run" => RunArgs::try_parse_from(rest())

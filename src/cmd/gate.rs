@@ -38,17 +38,7 @@ pub(super) fn all_functions(
             &args.exclude,
         )));
     }
-    let mut jobs = Vec::new();
-    for f in &selected {
-        let mut check = base_check(args, a, b, f, f)?;
-        check.native = Some(crate::native::replay::native_functions());
-        check.out_dir = gate::job_dir(&args.output_dir, None, f);
-        jobs.push(gate::Job {
-            check,
-            accept: None,
-            note: None,
-        });
-    }
+    let jobs = function_jobs(args, a, b, &selected)?;
     let fail_on = fail_on.unwrap_or_else(|| crate::config::DEFAULT_FAIL_ON.to_vec());
     let shard = shard_of(args)?;
     let labels: Vec<String> = jobs.iter().map(gate::Job::label).collect();
@@ -65,6 +55,29 @@ pub(super) fn all_functions(
         gate::write_manifest(&args.output_dir, shard, &labels, &sections, &[places])?;
     }
     finish_gate(args, sections)
+}
+
+/// The jobs of `--all-functions` (and of `xcheck lib`): each function of `selected` with the
+/// command line's settings, native replay of the rows resting on undefined behaviour, and its
+/// own output directory.
+pub(super) fn function_jobs(
+    args: &CheckArgs,
+    a: &Path,
+    b: &Path,
+    selected: &[String],
+) -> Result<Vec<gate::Job>, Exit> {
+    let mut jobs = Vec::new();
+    for f in selected {
+        let mut check = base_check(args, a, b, f, f)?;
+        check.native = Some(crate::native::replay::native_functions());
+        check.out_dir = gate::job_dir(&args.output_dir, None, f);
+        jobs.push(gate::Job {
+            check,
+            accept: None,
+            note: None,
+        });
+    }
+    Ok(jobs)
 }
 
 /// `--config FILE`: the jobs of the file's pairs.
@@ -141,6 +154,14 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
             eprintln!("xcheck: error: {label}: {e}");
         }
     }
+    write_gate_outputs(args, &sections)
+}
+
+/// Writes the gate's `summary.md`, `report.html` and JUnit, and decides the exit code.
+pub(super) fn write_gate_outputs(
+    args: &CheckArgs,
+    sections: &[gate::Section],
+) -> Result<i32, Exit> {
     let out = &args.output_dir;
     let parts: Vec<crate::gate::report::GateSummaryPart<'_>> = sections
         .iter()
@@ -170,5 +191,5 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
         path: out.join("report.html"),
         source: e,
     })?;
-    Ok(gate::finish(&sections, args.junit.as_deref())?)
+    Ok(gate::finish(sections, args.junit.as_deref())?)
 }

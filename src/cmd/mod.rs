@@ -3,11 +3,12 @@
 //!
 //! `check` (a function pair, whole programs) and `gate` (`--all-functions`, `--config`) share
 //! the command line without a subcommand; the others are `xcheck run`, `query`, `merge`,
-//! `suite`, `show`, `replay` and `cc`.
+//! `suite`, `show`, `replay`, `lib` and `cc`.
 
 mod cc;
 mod check;
 mod gate;
+mod lib;
 mod merge;
 mod query;
 mod replay;
@@ -36,6 +37,11 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
         Command::Suite(args) => suite::run(args, &stop),
         Command::Show(args) => show::run(args),
         Command::Replay(args) => replay::run(*args),
+        Command::Lib(args, options) => lib::run(*args, options),
+        Command::LibHelp => {
+            print!("{}", crate::cli::LIB_HELP);
+            Ok(0)
+        }
         Command::Check(args, env) => check::run(*args, env),
     });
     match result {

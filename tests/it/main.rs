@@ -23,6 +23,7 @@ mod jump;
 mod klee_harness;
 mod ktest_format;
 mod ktest_fuzz;
+mod lib_gate;
 mod libm;
 mod limits;
 mod llvm19;

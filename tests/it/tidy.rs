@@ -234,6 +234,23 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "stop",
         ],
     ),
+    // Two builds of a library, function by function: the gate's jobs with an identical-IR
+    // fast path (llvm-dis's text) and a result cache.
+    (
+        "libgate",
+        &[
+            "config",
+            "crosscheck",
+            "error",
+            "gate",
+            "ir",
+            "ktest",
+            "report",
+            "exec",
+            "stop",
+            "toolchain",
+        ],
+    ),
     // Joining a sharded run's output directories (a gate run's through `gate`'s manifest).
     (
         "shards",
@@ -270,6 +287,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "env_options",
             "error",
             "exec",
+            "libgate",
             "load",
             "solver",
             "stop",
@@ -289,6 +307,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "gate",
             "ir",
             "ktest",
+            "libgate",
             "load",
             "native",
             "report",

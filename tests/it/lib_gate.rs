@@ -1,0 +1,162 @@
+//! `xcheck lib OLD NEW` on a small hand-made library in two versions (tests/fixtures/lib_v1.c,
+//! lib_v2.c): identical IR proved at once, the rest explored, the unpaired listed with their
+//! reasons, and a rerun with `--cache` reusing every explored result.
+
+use crate::common::*;
+
+/// A fresh directory with both versions' bitcode in it.
+fn versions() -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    // -O0 keeps each version's IR as written (no canonicalisation makes the rewritten
+    // functions alike), so that only the unchanged ones are identical.
+    let a = compile_fixture("lib_v1.c", dir.path(), "-O0");
+    let b = compile_fixture("lib_v2.c", dir.path(), "-O0");
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    (dir, a, b)
+}
+
+/// The table's row of `function`.
+fn row<'a>(out: &'a str, function: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.split_whitespace().next() == Some(function))
+        .unwrap_or_else(|| panic!("no row for {function}:\n{out}"))
+}
+
+#[test]
+fn lib_pairs_functions_proves_identical_ir_and_lists_the_rest() {
+    let (dir, a, b) = versions();
+    let o = xcheck(
+        dir.path(),
+        &[
+            "lib",
+            &a,
+            &b,
+            "--max-time",
+            "20",
+            "-j",
+            "2",
+            "--junit",
+            "junit.xml",
+        ],
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    for (function, verdict, how) in [
+        ("unchanged", "EQUIVALENT", "identical IR"),
+        ("low_bits", "EQUIVALENT", "explored"),
+        ("clamp", "NOT EQUIVALENT", "explored"),
+        // Its own IR is unchanged, but it calls the changed clamp.
+        ("clamp_plus", "NOT EQUIVALENT", "explored"),
+    ] {
+        let line = row(&out, function);
+        assert!(line.contains(verdict) && line.contains(how), "{line}");
+    }
+    // The first counterexample is in the row: an x of at least 100.
+    assert!(row(&out, "clamp").contains("x="), "{}", row(&out, "clamp"));
+    assert!(out.contains("legacy_only: defined only in A"), "{out}");
+    assert!(out.contains("brand_new: defined only in B"), "{out}");
+    assert!(out.contains("widened: signature changed"), "{out}");
+    assert!(out.contains("sum_n: variadic"), "{out}");
+    assert!(
+        out.contains("4 checked: 2 proved (1 by identical IR), 2 diverged"),
+        "{out}"
+    );
+    assert!(out.contains("Rule: proved by identical IR"), "{out}");
+    let xml = std::fs::read_to_string(dir.path().join("junit.xml")).unwrap();
+    assert!(xml.contains("tests=\"4\""), "{xml}");
+    let html = std::fs::read_to_string(dir.path().join("xcheck-out/report.html")).unwrap();
+    assert!(
+        html.contains("unchanged") && html.contains("widened"),
+        "{html}"
+    );
+}
+
+#[test]
+fn no_identical_explores_every_function() {
+    let (dir, a, b) = versions();
+    let o = xcheck(
+        dir.path(),
+        &["lib", &a, &b, "--no-identical", "--include", "unchanged"],
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    let line = row(&out, "unchanged");
+    assert!(
+        line.contains("EQUIVALENT") && line.contains("explored"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_rerun_with_the_cache_reuses_every_explored_result() {
+    let (dir, a, b) = versions();
+    let args = [
+        "lib",
+        &a,
+        &b,
+        "--cache",
+        "cache",
+        "--max-time",
+        "20",
+        "--json",
+    ];
+    let first = xcheck(dir.path(), &args);
+    let second = xcheck(dir.path(), &args);
+    let (one, two) = (stdout(&first), stdout(&second));
+    assert_eq!(first.status.code(), Some(1), "{one}{}", stderr(&first));
+    assert_eq!(second.status.code(), Some(1), "{two}{}", stderr(&second));
+    let count = |text: &str, note: &str| text.matches(note).count();
+    assert_eq!(count(&one, "\"cached\""), 0, "{one}");
+    assert_eq!(count(&two, "\"cached\""), 3, "{two}");
+    assert_eq!(count(&two, "\"identical IR\""), 1, "{two}");
+    // The same verdicts, line by line, but for the note.
+    let verdicts = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                format!("{} {}", v["function"], v["verdict"])
+            })
+            .collect()
+    };
+    assert_eq!(verdicts(&one), verdicts(&two));
+    // A changed option is another key: nothing reused.
+    let mut changed = args.to_vec();
+    changed.extend(["--buffer-size", "8"]);
+    let third = stdout(&xcheck(dir.path(), &changed));
+    assert_eq!(count(&third, "\"cached\""), 0, "{third}");
+}
+
+#[test]
+fn a_rerun_on_unchanged_builds_lists_the_same_functions_without_loading() {
+    let (dir, a, b) = versions();
+    // Without the variadic and the retyped function, every function of the rerun is
+    // identical or cached: the listings pair them (the modules are not loaded).
+    let args = [
+        "lib",
+        &a,
+        &b,
+        "--cache",
+        "cache",
+        "--exclude",
+        "sum_n",
+        "--exclude",
+        "widened",
+    ];
+    let first = stdout(&xcheck(dir.path(), &args));
+    let second = stdout(&xcheck(dir.path(), &args));
+    assert!(first.contains("3 explored, 0 reused"), "{first}");
+    assert!(second.contains("0 explored, 3 reused"), "{second}");
+    let rows = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains("EQUIVALENT") || l.contains("defined only"))
+            .map(|l| l.replace("cached  ", "explored"))
+            .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    assert_eq!(rows(&first), rows(&second), "{first}\n{second}");
+    assert!(
+        second.contains("legacy_only: defined only in A"),
+        "{second}"
+    );
+    assert!(second.contains("brand_new: defined only in B"), "{second}");
+}
