@@ -52,9 +52,6 @@ const SHIFT_SEARCH_DEPTH: u32 = 4;
 /// Levels a split is pushed down through operators.
 const SPLIT_DEPTH: u32 = 8;
 
-/// Most moduli tried for one query.
-const MODULI_LIMIT: usize = 8;
-
 /// A value modulo `p`: `Σ coefficient · term + constant`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Form {
@@ -373,47 +370,6 @@ impl Rewriter<'_> {
             _ => plain(self),
         }
     }
-}
-
-/// The moduli a query's reductions suggest: constant divisors of remainders, and the
-/// constant `c` of each conditional subtraction `ite(x >= c, x - c, _)`, smallest first.
-pub(super) fn moduli(pool: &crate::expr::ExprPool, root: ExprId) -> Vec<u128> {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![root];
-    let mut out = Vec::new();
-    while let Some(e) = stack.pop() {
-        if !seen.insert(e) {
-            continue;
-        }
-        let node = pool.node(e);
-        match node {
-            Node::Binary {
-                op: BinOp::URem,
-                rhs,
-                ..
-            } => out.extend(pool.as_const(rhs)),
-            // `x + (2^w - c)`, taken where `x >= c`: `x - c`.
-            Node::Ite { then, .. } => {
-                if let Node::Binary {
-                    op: BinOp::Add,
-                    lhs,
-                    rhs,
-                } = pool.node(then)
-                {
-                    let w = pool.width(then);
-                    let k = pool.as_const(lhs).or_else(|| pool.as_const(rhs));
-                    out.extend(k.filter(|&k| k != 0).map(|k| mask(w, k.wrapping_neg())));
-                }
-            }
-            _ => {}
-        }
-        stack.extend(super::children(&node));
-    }
-    out.retain(|&p| p > 1 && p <= u128::from(u64::MAX));
-    out.sort_unstable();
-    out.dedup();
-    out.truncate(MODULI_LIMIT);
-    out
 }
 
 #[cfg(test)]

@@ -263,6 +263,9 @@ fn facts(pool: &ExprPool, c: ExprId, holds: bool) -> Vec<(ExprId, Interval)> {
 /// Levels below an `ite`'s side recomputed with the bound its condition puts on a value.
 const ASSUMING_DEPTH: u32 = 6;
 
+/// Most moduli tried for one query's equalities by congruence (`congruence.rs`).
+const MODULI_LIMIT: usize = 8;
+
 /// Most intervals under a bound computed for one query.
 const ASSUMED_BUDGET: u32 = 1 << 16;
 
@@ -675,6 +678,47 @@ fn by_subtraction(pool: &ExprPool, op: BinOp, x: ExprId, ix: Interval, c: u128) 
     out
 }
 
+/// The moduli a query's reductions suggest: constant divisors of remainders, and the
+/// constant `c` of each conditional subtraction `ite(x >= c, x - c, _)`, smallest first.
+fn moduli(pool: &ExprPool, root: ExprId) -> Vec<u128> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![root];
+    let mut out = Vec::new();
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
+        }
+        let node = pool.node(e);
+        match node {
+            Node::Binary {
+                op: BinOp::URem,
+                rhs,
+                ..
+            } => out.extend(pool.as_const(rhs)),
+            // `x + (2^w - c)`, taken where `x >= c`: `x - c`.
+            Node::Ite { then, .. } => {
+                if let Node::Binary {
+                    op: BinOp::Add,
+                    lhs,
+                    rhs,
+                } = pool.node(then)
+                {
+                    let w = pool.width(then);
+                    let k = pool.as_const(lhs).or_else(|| pool.as_const(rhs));
+                    out.extend(k.filter(|&k| k != 0).map(|k| mask(w, k.wrapping_neg())));
+                }
+            }
+            _ => {}
+        }
+        stack.extend(super::children(&node));
+    }
+    out.retain(|&p| p > 1 && p <= u128::from(u64::MAX));
+    out.sort_unstable();
+    out.dedup();
+    out.truncate(MODULI_LIMIT);
+    out
+}
+
 /// The interval of `a op b` for operand intervals `a` and `b` of width `w`, when it is
 /// narrower than the full range.
 fn binary_interval(op: BinOp, w: Width, a: Interval, b: Interval) -> Option<Interval> {
@@ -754,7 +798,7 @@ pub fn rewrite_with_bounds(pool: &ExprPool, constraints: &[ExprId], e: ExprId) -
     Rewriter {
         pool,
         bounds: &bounds,
-        moduli: super::congruence::moduli(pool, e),
+        moduli: moduli(pool, e),
         intervals: FxHashMap::default(),
         assumed: FxHashMap::default(),
         assumed_budget: ASSUMED_BUDGET,
