@@ -27,7 +27,7 @@ use check::tests_capped;
 pub use check::{
     BufferOffset, FunctionCheck, BUFFER_ALIGN, DEFAULT_BUFFER_CAP, DEFAULT_TESTS_PER_KIND,
 };
-pub use setup::{Alias, ParamSpec, Signature, OFFSET_SUFFIX};
+pub use setup::{validate, Alias, ParamSpec, Signature, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
