@@ -317,7 +317,7 @@ pub fn render_gate_summary(parts: &[GateSummaryPart<'_>]) -> String {
         plural(all.len(), "check", "checks"),
         plural(skipped, "function", "functions")
     );
-    let footer = "\n---\n\nEach function's directory holds its tests, `report.md` (every path) and `summary.md` (every kind of difference).\n";
+    let footer = "\n---\n\nThe gate's page: [report.html](report.html), linking each function's. Each function's directory holds its tests, `report.html`, `report.md` (every path) and `summary.md` (every kind of difference).\n";
     let mut out = Budget::new(head, footer);
     for part in parts {
         out.push_or(
@@ -619,7 +619,7 @@ mod tests {
             rows,
             skipped: &skipped,
         }];
-        expect![[r#"
+        expect![[r##"
             # xcheck gate: 2 of 2 checks failed the gate
 
             1 function not checked.
@@ -654,8 +654,8 @@ mod tests {
 
             ---
 
-            Each function's directory holds its tests, `report.md` (every path) and `summary.md` (every kind of difference).
-        "#]]
+            The gate's page: [report.html](report.html), linking each function's. Each function's directory holds its tests, `report.html`, `report.md` (every path) and `summary.md` (every kind of difference).
+        "##]]
         .assert_eq(&render_gate_summary(&parts));
         let html = render_gate_html(&parts);
         assert!(

@@ -252,6 +252,11 @@ fn gate_prints_a_line_per_check_and_the_counterexample_of_each_failure() {
         !out.contains("::error"),
         "no annotations outside GitHub Actions: {out}"
     );
+    // The gate's summary.md links its page (issue 34).
+    let out_dir = dir.path().join("xcheck-out");
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("[report.html](report.html)"), "{summary}");
+    assert!(out_dir.join("report.html").is_file());
 }
 
 // Issue 34: INCONCLUSIVE reads "inconclusive" in the gate; `--fail-on unknown` decides its
