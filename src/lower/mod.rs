@@ -558,6 +558,8 @@ struct FunctionLowerer<'a> {
     l: &'a mut Lowerer,
     func: LLVMValueRef,
     fname: String,
+    /// Whose code the function is.
+    side: Side,
     regs: FxHashMap<LLVMValueRef, RegId>,
     blocks: FxHashMap<LLVMBasicBlockRef, BlockId>,
     num_regs: u32,
@@ -676,6 +678,7 @@ impl<'a> FunctionLowerer<'a> {
         FunctionLowerer {
             names,
             fname: fname.to_string(),
+            side,
             l,
             func,
             regs,
@@ -812,9 +815,37 @@ impl<'a> FunctionLowerer<'a> {
             let bytes = std::slice::from_raw_parts(file as *const u8, len as usize);
             let name = String::from_utf8_lossy(bytes);
             let short = name.rsplit('/').next().unwrap_or(&name).to_string();
-            format!("{short}:{}", LLVMGetDebugLocLine(inst))
+            let line = LLVMGetDebugLocLine(inst);
+            self.source_file(&short, &name, inst);
+            format!("{short}:{line}")
         };
         self.l.loc(text)
+    }
+
+    /// Records where the source file `name` (`short` in locations) of this function's side
+    /// is, joined to the debug location's directory when relative (`Module::source_files`).
+    unsafe fn source_file(&mut self, short: &str, name: &str, inst: LLVMValueRef) {
+        let known = |f: &SourceFile| f.side == self.side && f.name == short;
+        if self.l.out.source_files.iter().any(known) {
+            return;
+        }
+        let path = if name.starts_with('/') {
+            name.to_string()
+        } else {
+            let mut len = 0u32;
+            let dir = LLVMGetDebugLocDirectory(inst, &mut len);
+            if dir.is_null() || len == 0 {
+                name.to_string()
+            } else {
+                let dir = std::slice::from_raw_parts(dir as *const u8, len as usize);
+                format!("{}/{name}", String::from_utf8_lossy(dir))
+            }
+        };
+        self.l.out.source_files.push(SourceFile {
+            side: self.side,
+            name: short.to_string(),
+            path,
+        });
     }
 
     /// Records a parameter's source name from `llvm.dbg.declare`/`llvm.dbg.value`.
