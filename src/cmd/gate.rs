@@ -138,6 +138,10 @@ pub(super) fn config(
         }
         planned.push((i, pair, module, jobs, skipped));
     }
+    if let [problem] = &problems[..] {
+        // One problem, on one line as every error is.
+        return Err(Exit::Error(Error::Usage(problem.clone())));
+    }
     if !problems.is_empty() {
         return Err(Exit::Error(Error::Usage(format!(
             "{} in {} (nothing was checked):\n  {}",

@@ -1161,7 +1161,7 @@ fn line_coverage(
 
 /// The file and line of a debug location's text (`f.c:12`, `f.c:12:7`); `None` for a
 /// location without debug information (`(…)`).
-fn file_line(text: &str) -> Option<(&str, u32)> {
+pub fn file_line(text: &str) -> Option<(&str, u32)> {
     if text.ends_with(')') {
         return None;
     }

@@ -194,15 +194,8 @@ fn source_line(at: &str) -> Option<(String, u32)> {
         None => at.split_once(' ')?.1,
     };
     let loc = place.split(" (").next()?;
-    let mut parts: Vec<&str> = loc.split(':').collect();
-    let numeric = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
-    // A column after the line.
-    if parts.len() >= 3 && parts[parts.len() - 2..].iter().all(numeric) {
-        parts.pop();
-    }
-    let line = parts.pop().filter(numeric)?.parse().ok()?;
-    let file = parts.join(":");
-    (!file.is_empty()).then_some((file, line))
+    let (file, line) = crate::crosscheck::file_line(loc)?;
+    Some((file.to_string(), line))
 }
 
 /// A workflow command's message, escaped as GitHub reads it.

@@ -815,37 +815,17 @@ impl<'a> FunctionLowerer<'a> {
             let bytes = std::slice::from_raw_parts(file as *const u8, len as usize);
             let name = String::from_utf8_lossy(bytes);
             let short = name.rsplit('/').next().unwrap_or(&name).to_string();
-            let line = LLVMGetDebugLocLine(inst);
-            self.source_file(&short, &name, inst);
-            format!("{short}:{line}")
+            // Where the file is, for the report's sources (`Module::source_files`).
+            let side = self.side;
+            let files = &mut self.l.out.source_files;
+            if !files.iter().any(|f| f.side == side && f.name == short) {
+                let path = debug::source_path(&name, inst);
+                let name = short.clone();
+                files.push(SourceFile { side, name, path });
+            }
+            format!("{short}:{}", LLVMGetDebugLocLine(inst))
         };
         self.l.loc(text)
-    }
-
-    /// Records where the source file `name` (`short` in locations) of this function's side
-    /// is, joined to the debug location's directory when relative (`Module::source_files`).
-    unsafe fn source_file(&mut self, short: &str, name: &str, inst: LLVMValueRef) {
-        let known = |f: &SourceFile| f.side == self.side && f.name == short;
-        if self.l.out.source_files.iter().any(known) {
-            return;
-        }
-        let path = if name.starts_with('/') {
-            name.to_string()
-        } else {
-            let mut len = 0u32;
-            let dir = LLVMGetDebugLocDirectory(inst, &mut len);
-            if dir.is_null() || len == 0 {
-                name.to_string()
-            } else {
-                let dir = std::slice::from_raw_parts(dir as *const u8, len as usize);
-                format!("{}/{name}", String::from_utf8_lossy(dir))
-            }
-        };
-        self.l.out.source_files.push(SourceFile {
-            side: self.side,
-            name: short.to_string(),
-            path,
-        });
     }
 
     /// Records a parameter's source name from `llvm.dbg.declare`/`llvm.dbg.value`.
