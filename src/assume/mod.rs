@@ -329,6 +329,31 @@ impl fmt::Display for BinaryOp {
     }
 }
 
+/// `e` in C syntax; an operation below the top (`top` false) in parentheses.
+fn c_text(e: &AssumeExpr, top: bool) -> String {
+    let wrap = |s: String| if top { s } else { format!("({s})") };
+    match e {
+        AssumeExpr::Num(v) => v.to_string(),
+        AssumeExpr::Var(name) => name.clone(),
+        AssumeExpr::Index(name, index) => format!("{name}[{}]", c_text(index, true)),
+        AssumeExpr::Unary(op, inner) => match **inner {
+            // `-(-x)`, not `--x`.
+            AssumeExpr::Unary(..) => format!("{op}({})", c_text(inner, true)),
+            _ => format!("{op}{}", c_text(inner, false)),
+        },
+        AssumeExpr::Binary(op, l, r) => {
+            wrap(format!("{} {op} {}", c_text(l, false), c_text(r, false)))
+        }
+        AssumeExpr::Chain(first, rest) => {
+            let mut s = c_text(first, false);
+            for (op, e) in rest {
+                s = format!("{s} {op} {}", c_text(e, false));
+            }
+            wrap(s)
+        }
+    }
+}
+
 /// Prints the expression as an s-expression: `(== (+ a (* b 2)) 3)`, `(index s 4)`.
 impl fmt::Display for AssumeExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -354,6 +379,13 @@ impl fmt::Display for AssumeExpr {
 }
 
 impl AssumeExpr {
+    /// The expression in C syntax, as people write it in `--assume` and configs (`lo <= high`,
+    /// `s[4] == 0`, `(a + b) * 2 < n`): each nested operation in parentheses. For messages;
+    /// the s-expression form (`Display`) is the test format.
+    pub fn c_syntax(&self) -> String {
+        c_text(self, true)
+    }
+
     /// The parameter names the expression refers to, including indexed buffers, each once,
     /// in order of first appearance.
     pub fn vars(&self) -> Vec<&str> {
@@ -1398,6 +1430,25 @@ mod tests {
         for op in BinaryOp::ALL {
             let text = format!("x {} y", op.symbol());
             check(&text, &format!("({} x y)", op.symbol()));
+        }
+    }
+
+    // Issue 34: messages print preconditions as C, not as s-expressions.
+    #[test]
+    fn c_syntax_is_what_people_write() {
+        for (text, c) in [
+            ("lo <= high", "lo <= high"),
+            ("s[4] == 0 && n < 10", "(s[4] == 0) && (n < 10)"),
+            ("(a + b) * 2 < n", "((a + b) * 2) < n"),
+            ("- -x > 0", "-(-x) > 0"),
+        ] {
+            let e = parse_assume(text).unwrap();
+            assert_eq!(e.c_syntax(), c, "{text}: {e}");
+            // The C text reads back as the same expression.
+            assert_eq!(
+                parse_assume(&e.c_syntax()).unwrap().to_string(),
+                e.to_string()
+            );
         }
     }
 

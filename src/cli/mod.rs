@@ -41,6 +41,7 @@ const MAX_MEMORY_MIB: u64 = 16 << 20;
     about = "Prove two LLVM bitcode implementations equivalent, or show where they differ"
 )]
 #[command(after_help = check_help())]
+#[command(group(clap::ArgGroup::new("gate").args(["all_functions", "config"])))]
 pub(crate) struct CheckArgs {
     /// Bitcode of the reference implementation (side A).
     #[arg(required_unless_present = "config")]
@@ -57,11 +58,11 @@ pub(crate) struct CheckArgs {
     /// Check every function defined in both modules with the same name and signature.
     #[arg(long = "all-functions", conflicts_with = "config")]
     pub(crate) all_functions: bool,
-    /// With --all-functions: only functions matching this glob (repeatable).
-    #[arg(long, value_name = "GLOB", requires = "all_functions")]
+    /// With --all-functions or --config: only functions matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB", requires = "gate")]
     pub(crate) include: Vec<String>,
-    /// With --all-functions: leave out functions matching this glob (repeatable).
-    #[arg(long, value_name = "GLOB", requires = "all_functions")]
+    /// With --all-functions or --config: leave out functions matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB", requires = "gate")]
     pub(crate) exclude: Vec<String>,
     /// Pairs, functions, preconditions and limits from a TOML file.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["a", "b"])]

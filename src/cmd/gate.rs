@@ -44,7 +44,7 @@ pub(super) fn all_functions(
     let labels: Vec<String> = jobs.iter().map(gate::Job::label).collect();
     let (places, jobs): (Vec<usize>, Vec<gate::Job>) =
         gate::shard_jobs(jobs, 0, shard).into_iter().unzip();
-    let results = gate::run_jobs(&module, jobs, &fail_on);
+    let results = gate::run_jobs(&module, jobs, &fail_on, &live_lines(places.len()));
     let title = format!("{}  vs  {}", a.display(), b.display());
     let sections = vec![gate::Section {
         title,
@@ -106,29 +106,85 @@ pub(super) fn config(
     base.tests_per_kind = tests_per_kind_of(args.all_tests, args.tests_per_kind);
     base.native = Some(crate::native::replay::native_functions());
     let shard = shard_of(args)?;
-    let (mut labels, mut places) = (Vec::new(), Vec::new());
-    let mut sections = Vec::new();
+    // Every pair's modules, functions and preconditions are checked before any check runs,
+    // and every problem found is reported.
+    let mut planned = Vec::new();
+    let mut problems = Vec::new();
     for (i, pair) in cfg.pairs.iter().enumerate() {
+        let at = format!("{}:{}: pair {}", path.display(), pair.line, i + 1);
         let abstract_calls = pair.abstract_calls(&cfg.defaults, &base.exec.abstract_calls);
-        let module = gate::load_pair(&pair.a, &pair.b, abstract_calls)?;
+        let module = match gate::load_pair(&pair.a, &pair.b, abstract_calls) {
+            Ok(module) => module,
+            Err(e) => {
+                problems.push(format!("{at}: {e}"));
+                continue;
+            }
+        };
         let (jobs, skipped) = gate::config_jobs(&cfg, i, &module, &base);
-        if jobs.is_empty() {
-            eprintln!(
-                "xcheck: warning: {}: pair {} selects no function",
-                path.display(),
-                i + 1
-            );
-            return Err(Exit::Error(gate::nothing_to_check(
-                &pair.include,
-                &pair.exclude,
-            )));
+        // The command line's --include and --exclude narrow every pair's checks.
+        let jobs: Vec<gate::Job> = jobs
+            .into_iter()
+            .filter(|j| gate::selected_by(&j.check.a_name, &args.include, &args.exclude))
+            .collect();
+        for job in &jobs {
+            if let Err(e) = crate::crosscheck::validate(&module, &job.check) {
+                let line = pair
+                    .function(&job.check.a_name, &job.check.b_name)
+                    .map_or(pair.line, |f| f.line);
+                problems.push(format!(
+                    "{}:{line}: pair {}, function {}: {e}",
+                    path.display(),
+                    i + 1,
+                    job.label()
+                ));
+            }
         }
+        if jobs.is_empty() {
+            let filtered = !args.include.is_empty() || !args.exclude.is_empty();
+            if !filtered {
+                problems.push(format!(
+                    "{at}: {}",
+                    gate::nothing_to_check(&pair.include, &pair.exclude)
+                ));
+            }
+            continue;
+        }
+        planned.push((i, pair, module, jobs, skipped));
+    }
+    if let [problem] = &problems[..] {
+        // One problem, on one line as every error is.
+        return Err(Exit::Error(Error::Usage(problem.clone())));
+    }
+    if !problems.is_empty() {
+        return Err(Exit::Error(Error::Usage(format!(
+            "{} in {} (nothing was checked):\n  {}",
+            crate::report::table::plural(problems.len(), "problem", "problems"),
+            path.display(),
+            problems.join("\n  ")
+        ))));
+    }
+    if planned.is_empty() {
+        return Err(Exit::Error(gate::nothing_to_check(
+            &args.include,
+            &args.exclude,
+        )));
+    }
+    let total: usize = planned.iter().map(|p| p.3.len()).sum();
+    let (mut labels, mut places) = (Vec::new(), Vec::new());
+    let mut runs = Vec::new();
+    for (i, pair, module, jobs, skipped) in planned {
         let offset = labels.len();
         labels.extend(jobs.iter().map(gate::Job::label));
         let (mine, jobs): (Vec<usize>, Vec<gate::Job>) =
             gate::shard_jobs(jobs, offset, shard).into_iter().unzip();
         places.push(mine);
-        let results = gate::run_jobs(&module, jobs, &fail_on);
+        runs.push((i, pair, module, jobs, skipped));
+    }
+    let mine: usize = runs.iter().map(|r| r.3.len()).sum();
+    let live = live_lines(if shard.is_some() { mine } else { total });
+    let mut sections = Vec::new();
+    for (i, pair, module, jobs, skipped) in runs {
+        let results = gate::run_jobs(&module, jobs, &fail_on, &live);
         sections.push(gate::Section {
             title: format!(
                 "pair {}: {}  vs  {}",
@@ -144,6 +200,18 @@ pub(super) fn config(
         gate::write_manifest(&args.output_dir, shard, &labels, &sections, &places)?;
     }
     finish_gate(args, sections)
+}
+
+/// What prints a line on stderr as each check of a gate run of `total` checks ends.
+pub(super) fn live_lines(total: usize) -> impl Fn(&gate::JobResult) + Sync {
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    move |result| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        eprintln!(
+            "{}",
+            crate::gate::report::finished_line(n, total, &result.row())
+        );
+    }
 }
 
 /// Prints the gate's results, writes its `summary.md`, `report.html` and JUnit, and decides the exit code.
@@ -162,6 +230,20 @@ pub(super) fn write_gate_outputs(
     args: &CheckArgs,
     sections: &[gate::Section],
 ) -> Result<i32, Exit> {
+    // In GitHub Actions, one annotation per check that failed the gate (on stderr with
+    // --json, whose stdout is JSON lines).
+    if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+        for r in sections.iter().flat_map(|s| &s.results) {
+            let bitcode = &r.job.check.b_path;
+            if let Some(line) = crate::gate::report::github_annotation(&r.row(), bitcode) {
+                if args.json {
+                    eprintln!("{line}");
+                } else {
+                    println!("{line}");
+                }
+            }
+        }
+    }
     let out = &args.output_dir;
     let parts: Vec<crate::gate::report::GateSummaryPart<'_>> = sections
         .iter()

@@ -57,7 +57,8 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
         )));
     }
     let jobs = super::gate::function_jobs(&args, &a, &b, &selected)?;
-    let results = libgate::run(&module, &listings, jobs, &fail_on, &options)?;
+    let live = super::gate::live_lines(jobs.len());
+    let results = libgate::run(&module, &listings, jobs, &fail_on, &options, &live)?;
     finish(&args, (&a, &b), results, skipped, started)
 }
 

@@ -27,7 +27,7 @@ use check::tests_capped;
 pub use check::{
     BufferOffset, FunctionCheck, BUFFER_ALIGN, DEFAULT_BUFFER_CAP, DEFAULT_TESTS_PER_KIND,
 };
-pub use setup::{Alias, ParamSpec, Signature, OFFSET_SUFFIX};
+pub use setup::{validate, Alias, ParamSpec, Signature, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
@@ -104,6 +104,8 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     notes.extend(signature.globals.notes.iter().cloned());
     for side in [Side::A, Side::B] {
         notes.push(coverage_note(module, &explored.coverage, side));
+        let lines = line_coverage(module, &explored.coverage, side);
+        explored.line_coverage.extend(lines);
     }
     notes.extend(query_log_note(&solver_config));
     let mut replay_check = check.clone();
@@ -663,6 +665,7 @@ fn interim_summary(title: String, rows: &[PathRow], started: Instant) -> Summary
         shard: None,
         leftover: Default::default(),
         assumptions: Vec::new(),
+        line_coverage: Vec::new(),
     };
     let mut summary = explored.summary(title, rows, Vec::new(), started);
     summary.notes = vec![
@@ -713,6 +716,8 @@ pub(crate) struct Explored {
     pub leftover: crate::exec::Leftover,
     /// What the check's verdict rests on (`Summary::assumptions`), set by the check.
     pub assumptions: Vec<String>,
+    /// Each side's source lines run over all paths (`Summary::coverage`), set by the check.
+    pub line_coverage: Vec<crate::report::SideCoverage>,
 }
 
 /// What one exploration worker found, handed back when it ends; the first worker's absorbs
@@ -914,6 +919,7 @@ where
         coverage,
         live_at_end,
         assumptions: Vec::new(),
+        line_coverage: Vec::new(),
     }
 }
 
@@ -965,6 +971,7 @@ impl Explored {
             wall_time_ms: started.elapsed().as_millis() as u64,
             stop_reason: stats.stop_reason.clone(),
             assumptions: self.assumptions.clone(),
+            coverage: self.line_coverage.clone(),
             notes,
             counters: counters(stats, &self.solver_stats),
             shard: self.shard.clone(),
@@ -1110,6 +1117,64 @@ fn coverage_note(module: &Module, coverage: &[Vec<bool>], side: Side) -> String 
     )
 }
 
+/// `side`'s line coverage over all paths (`None` without debug information): the lines of
+/// the functions of its own code some path entered, as [`coverage_note`] counts them.
+fn line_coverage(
+    module: &Module,
+    coverage: &[Vec<bool>],
+    side: Side,
+) -> Option<crate::report::SideCoverage> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut files: BTreeMap<String, (BTreeSet<u32>, BTreeSet<u32>)> = BTreeMap::new();
+    for (f, covered) in module.functions.iter().zip(coverage) {
+        if f.side != side || !covered.iter().any(|&c| c) || module.library.contains(&f.name) {
+            continue;
+        }
+        for (block, &hit) in f.blocks.iter().zip(covered) {
+            for &loc in block.locs.iter().chain(std::iter::once(&block.term_loc)) {
+                let Some((file, line)) = file_line(module.loc(loc)) else {
+                    continue; // No debug location.
+                };
+                let entry = files.entry(file.to_string()).or_default();
+                entry.0.insert(line);
+                if hit {
+                    entry.1.insert(line);
+                }
+            }
+        }
+    }
+    (!files.is_empty()).then(|| crate::report::SideCoverage {
+        side: side.to_string(),
+        files: files
+            .into_iter()
+            .map(|(file, (lines, reached))| crate::report::FileCoverage {
+                path: (module.source_files.iter())
+                    .find(|f| f.side == side && f.name == file)
+                    .map(|f| f.path.clone()),
+                file,
+                lines: lines.into_iter().collect(),
+                reached: reached.into_iter().collect(),
+            })
+            .collect(),
+    })
+}
+
+/// The file and line of a debug location's text (`f.c:12`, `f.c:12:7`); `None` for a
+/// location without debug information (`(…)`).
+pub fn file_line(text: &str) -> Option<(&str, u32)> {
+    if text.ends_with(')') {
+        return None;
+    }
+    let numeric = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+    let (head, last) = text.rsplit_once(':')?;
+    let (file, line) = match head.rsplit_once(':') {
+        Some((file, line)) if numeric(line) && numeric(last) => (file, line),
+        _ => (head, last),
+    };
+    let line = line.parse().ok().filter(|_| numeric(line))?;
+    (!file.is_empty()).then_some((file, line))
+}
+
 /// How the functions of two linked modules pair up by name and signature.
 #[derive(Clone, Debug, Default)]
 pub struct FunctionPairing {
@@ -1180,6 +1245,15 @@ mod tests {
     }
 
     #[test]
+    fn debug_locations_give_file_and_line() {
+        assert_eq!(file_line("f.c:12"), Some(("f.c", 12)));
+        assert_eq!(file_line("abs.c:3:9"), Some(("abs.c", 3)));
+        assert_eq!(file_line("f()"), None);
+        assert_eq!(file_line(":3"), None);
+        assert_eq!(file_line("f.c:x"), None);
+    }
+
+    #[test]
     fn replay_ends_early_enough_to_write_the_report_again() {
         let stop = crate::stop::Stop::new();
         let limit = Instant::now() + std::time::Duration::from_secs(60);
@@ -1211,6 +1285,7 @@ mod tests {
             shard: None,
             leftover: Default::default(),
             assumptions: Vec::new(),
+            line_coverage: Vec::new(),
         };
         explored.summary("t".into(), rows, Vec::new(), Instant::now())
     }

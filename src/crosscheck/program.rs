@@ -418,6 +418,8 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     }
     for side in &Side::CHECKED[..entries.sides.len()] {
         notes.push(super::coverage_note(&module, &explored.coverage, *side));
+        let lines = super::line_coverage(&module, &explored.coverage, *side);
+        explored.line_coverage.extend(lines);
     }
     if check.c_path.is_some() && native.is_none() {
         notes.push("three-way: no native executables beside the bitcode (FILE for FILE.bc): differences are confirmed by concrete replay in the engine only".into());

@@ -372,6 +372,34 @@ pub fn parse_preconditions(texts: &[String]) -> Result<Vec<AssumeExpr>> {
         .collect()
 }
 
+/// What a function check can be checked for before it runs: both functions exist with one
+/// shape, and every precondition parses and names parameters of theirs (by name or as
+/// `argN`). A gate checks all its checks this way before it runs any.
+pub fn validate(module: &Module, check: &FunctionCheck) -> Result<()> {
+    let sig = signature(module, check)?;
+    for e in parse_preconditions(&check.assumes)? {
+        for name in e.vars() {
+            let by_position = name
+                .strip_prefix("arg")
+                .and_then(|n| n.parse::<usize>().ok())
+                .is_some_and(|n| n < sig.params.len());
+            if !by_position && !sig.params.iter().any(|p| p.name == name) {
+                let names: Vec<&str> = sig.params.iter().map(|p| p.name.as_str()).collect();
+                return Err(Error::Usage(format!(
+                    "--assume '{}': unknown parameter '{name}' (parameters: {})",
+                    shorten(&e.c_syntax()),
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// An expression as echoed in a message: at most 60 characters.
 pub fn shorten(text: &str) -> String {
     const KEEP: usize = 60;
@@ -647,7 +675,7 @@ pub fn initial_state(
         let mut conds: Vec<ExprId> = Vec::new();
         for e in preconditions {
             conds.push(precondition::lower(pool, e, &lookup).map_err(|m| {
-                Error::Usage(format!("--assume '{}': {m}", shorten(&e.to_string())))
+                Error::Usage(format!("--assume '{}': {m}", shorten(&e.c_syntax())))
             })?);
         }
         let all = pool.and_all(&conds);

@@ -1258,6 +1258,7 @@ mod tests {
             locs: vec!["f.c:1".into()],
             library: Default::default(),
             c_library: Vec::new(),
+            source_files: Vec::new(),
         }
     }
 

@@ -82,10 +82,7 @@ pub fn select_functions(
             .expect("paired functions exist");
         let func = module.function(id);
         let unsupported = func.params.iter().any(|p| p.width == 0) || func.ret_width == Some(0);
-        let included =
-            include.is_empty() || include.iter().any(|g| crate::config::glob_match(g, &f));
-        let excluded = exclude.iter().any(|g| crate::config::glob_match(g, &f));
-        if !included || excluded {
+        if !selected_by(&f, include, exclude) {
             continue;
         }
         if unsupported {
@@ -100,6 +97,13 @@ pub fn select_functions(
         }
     }
     (selected, skipped)
+}
+
+/// Whether the glob patterns pick the function `name`: it matches an `include` pattern
+/// (any name when there is none) and no `exclude` pattern.
+pub fn selected_by(name: &str, include: &[String], exclude: &[String]) -> bool {
+    (include.is_empty() || include.iter().any(|g| crate::config::glob_match(g, name)))
+        && !exclude.iter().any(|g| crate::config::glob_match(g, name))
 }
 
 /// The checks of a gate run that belong to `shard` (all of them without one): the i-th
@@ -175,8 +179,14 @@ pub fn write_manifest(
         .map_err(|e| Error::Output { path, source: e })
 }
 
-/// Runs `jobs` (all on `module`) in parallel; each writes to its own `out_dir`.
-pub fn run_jobs(module: &Module, jobs: Vec<Job>, fail_on: &[FailOn]) -> Vec<JobResult> {
+/// Runs `jobs` (all on `module`) in parallel; each writes to its own `out_dir`. `ended` is
+/// called with each result as its check ends (from the check's thread), for a live line.
+pub fn run_jobs(
+    module: &Module,
+    jobs: Vec<Job>,
+    fail_on: &[FailOn],
+    ended: &(dyn Fn(&JobResult) + Sync),
+) -> Vec<JobResult> {
     jobs.into_par_iter()
         .map(|job| {
             let outcome = check_loaded(module, &job.check, Instant::now())
@@ -186,11 +196,13 @@ pub fn run_jobs(module: &Module, jobs: Vec<Job>, fail_on: &[FailOn]) -> Vec<JobR
                 Ok(report) => fails(report, fail_on, job.accept),
                 Err(_) => true,
             };
-            JobResult {
+            let result = JobResult {
                 job,
                 outcome,
                 failed,
-            }
+            };
+            ended(&result);
+            result
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! The gate's printers: a table with one row per checked function (laid out by
 //! [`table::align`](crate::report::table)), the functions left out, and the totals.
 
-use crate::report::{format_ms, Report, ShardInfo};
+use crate::report::{format_ms, Overall, PathRow, PathVerdict, Report, ShardInfo};
 use serde::{Deserialize, Serialize};
 
 /// A function left out of a gate run, and why.
@@ -61,7 +61,159 @@ pub struct GateEntry {
     pub error: Option<String>,
 }
 
-/// The gate's table: one row per function, then the functions left out, then the totals.
+impl GateRow<'_> {
+    /// What the gate makes of the row: `FAIL`, `inconclusive` (an undecided check the policy
+    /// lets pass: `--fail-on unknown` fails it), `pass (accepted)` or `pass`.
+    pub fn gate_word(&self) -> &'static str {
+        match self.outcome {
+            _ if self.failed => "FAIL",
+            Ok(rep) if rep.summary.overall == Overall::Inconclusive => "inconclusive",
+            Ok(_) if self.accepted => "pass (accepted)",
+            _ => "pass",
+        }
+    }
+}
+
+/// The first counterexample of a check: the example of its first kind of difference, else
+/// its first row where the sides differ or one fails.
+pub fn first_counterexample(rep: &Report) -> Option<&PathRow> {
+    let example = rep
+        .summary
+        .classes
+        .first()
+        .and_then(|c| rep.rows.iter().find(|r| r.id == c.example));
+    example.or_else(|| {
+        rep.rows
+            .iter()
+            .find(|r| matches!(r.verdict, PathVerdict::Diverged | PathVerdict::ErrorOne))
+    })
+}
+
+/// A counterexample under its row of the gate's table: every input in full (scalars
+/// first), then what each side did.
+fn counterexample_lines(row: &PathRow) -> String {
+    use crate::report::table::{one_line, ordered_inputs};
+    let inputs: Vec<String> = ordered_inputs(row)
+        .iter()
+        .map(|i| format!("{} = {}", i.name, one_line(&i.display)))
+        .collect();
+    let inputs = if inputs.is_empty() {
+        "(no inputs)".to_string()
+    } else {
+        inputs.join(", ")
+    };
+    format!(
+        "    counterexample (path {}): {inputs}\n      A: {}\n      B: {}\n",
+        row.id,
+        one_line(&row.result_a),
+        one_line(&row.result_b)
+    )
+}
+
+/// The line printed when one check of a gate run ends, before the table (`done` of
+/// `total` checks have ended): `[2/11] parse_digit: NOT EQUIVALENT: FAIL (1.200 s)`.
+pub fn finished_line(done: usize, total: usize, row: &GateRow<'_>) -> String {
+    match row.outcome {
+        Ok(rep) => format!(
+            "[{done}/{total}] {}: {}: {} ({})",
+            row.label,
+            rep.summary.overall,
+            row.gate_word(),
+            format_ms(rep.summary.wall_time_ms)
+        ),
+        Err(e) => format!(
+            "[{done}/{total}] {}: ERROR: {}: {}",
+            row.label,
+            crate::report::table::one_line(e),
+            row.gate_word()
+        ),
+    }
+}
+
+/// The GitHub Actions workflow command for a row that failed the gate (`None` for one that
+/// did not): `::error file=F,line=N,title=xcheck: f::message`, at the source line where its
+/// first counterexample's sides part (from debug information; for a branch of the C library,
+/// the program's call), else at `bitcode` without a line. The message has the verdict, the
+/// inputs and both sides' results.
+pub fn github_annotation(row: &GateRow<'_>, bitcode: &std::path::Path) -> Option<String> {
+    use crate::report::table::{one_line, ordered_inputs};
+    if !row.failed {
+        return None;
+    }
+    let (place, message) = match row.outcome {
+        Ok(rep) => {
+            let cex = first_counterexample(rep);
+            let parting = cex.and_then(|c| c.parts_at.as_deref()).or_else(|| {
+                let class = rep.summary.classes.first()?;
+                class.partings.first().map(|p| p.at.as_str())
+            });
+            let mut message = format!("{} is {}", row.label, rep.summary.overall);
+            if let Some(c) = cex {
+                let inputs: Vec<String> = ordered_inputs(c)
+                    .iter()
+                    .map(|i| format!("{} = {}", i.name, one_line(&i.display)))
+                    .collect();
+                message.push_str(&format!(
+                    " for {}: A: {}; B: {}",
+                    if inputs.is_empty() {
+                        "no inputs".to_string()
+                    } else {
+                        inputs.join(", ")
+                    },
+                    one_line(&c.result_a),
+                    one_line(&c.result_b)
+                ));
+            }
+            if let Some(at) = parting {
+                message.push_str(&format!(" (the sides part at {at})"));
+            }
+            (parting.and_then(source_line), message)
+        }
+        Err(e) => (
+            None,
+            format!("{} could not be checked: {}", row.label, one_line(e)),
+        ),
+    };
+    let (file, line) = match place {
+        Some((file, line)) => (file, format!(",line={line}")),
+        None => (bitcode.display().to_string(), String::new()),
+    };
+    Some(format!(
+        "::error file={}{line},title={}::{}",
+        workflow_property(&file),
+        workflow_property(&format!("xcheck: {}", row.label)),
+        workflow_message(&message)
+    ))
+}
+
+/// The source file and line of a parting branch (`B f.c:12 (f)`, `B f.c:12:3 (f)`, or a
+/// library branch `…, called from main.c:40 (main)`: the call), if it has one.
+fn source_line(at: &str) -> Option<(String, u32)> {
+    let place = match at.split_once(", called from ") {
+        Some((_, call)) => call,
+        None => at.split_once(' ')?.1,
+    };
+    let loc = place.split(" (").next()?;
+    let (file, line) = crate::crosscheck::file_line(loc)?;
+    Some((file.to_string(), line))
+}
+
+/// A workflow command's message, escaped as GitHub reads it.
+fn workflow_message(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value, escaped as GitHub reads it.
+fn workflow_property(text: &str) -> String {
+    workflow_message(text)
+        .replace(':', "%3A")
+        .replace(',', "%2C")
+}
+
+/// The gate's table: one row per function, each `FAIL` row followed by its first
+/// counterexample, then the functions left out, then the totals.
 pub fn render_gate_table(title: &str, rows: &[GateRow<'_>], skipped: &[Skipped]) -> String {
     const HEADERS: [&str; 8] = [
         "function", "verdict", "paths", "proved", "diverged", "unknown", "time", "gate",
@@ -69,13 +221,7 @@ pub fn render_gate_table(title: &str, rows: &[GateRow<'_>], skipped: &[Skipped])
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
-            let gate = if r.failed {
-                "FAIL"
-            } else if r.accepted && r.outcome.is_ok() {
-                "pass (accepted)"
-            } else {
-                "pass"
-            };
+            let gate = r.gate_word();
             match r.outcome {
                 Ok(rep) => {
                     let s = &rep.summary;
@@ -100,7 +246,20 @@ pub fn render_gate_table(title: &str, rows: &[GateRow<'_>], skipped: &[Skipped])
         })
         .collect();
     let mut out = format!("{title}\n\n");
-    out.push_str(&crate::report::table::align(&HEADERS, &[false; 8], &cells));
+    let table = crate::report::table::align(&HEADERS, &[false; 8], &cells);
+    // The header and its rule, then one line per row.
+    for (i, line) in table.lines().enumerate() {
+        out.push_str(line);
+        out.push('\n');
+        let Some(row) = i.checked_sub(2).and_then(|k| rows.get(k)) else {
+            continue;
+        };
+        if let (true, Ok(rep)) = (row.failed, row.outcome) {
+            if let Some(cex) = first_counterexample(rep) {
+                out.push_str(&counterexample_lines(cex));
+            }
+        }
+    }
     if !skipped.is_empty() {
         out.push_str("\nNot checked:\n");
         for s in skipped {
@@ -108,8 +267,17 @@ pub fn render_gate_table(title: &str, rows: &[GateRow<'_>], skipped: &[Skipped])
         }
     }
     let failed = rows.iter().filter(|r| r.failed).count();
+    let inconclusive = rows
+        .iter()
+        .filter(|r| r.gate_word() == "inconclusive")
+        .count();
+    let inconclusive = if inconclusive > 0 {
+        format!(", {inconclusive} inconclusive (--fail-on unknown fails them)")
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
-        "\n{} checked, {} failed the gate, {} not checked\n",
+        "\n{} checked, {} failed the gate{inconclusive}, {} not checked\n",
         rows.len(),
         failed,
         skipped.len()
@@ -142,7 +310,7 @@ pub fn render_gate_summary(parts: &[GateSummaryPart<'_>]) -> String {
         plural(all.len(), "check", "checks"),
         plural(skipped, "function", "functions")
     );
-    let footer = "\n---\n\nEach function's directory holds its tests, `report.md` (every path) and `summary.md` (every kind of difference).\n";
+    let footer = "\n---\n\nThe gate's page: [report.html](report.html), linking each function's. Each function's directory holds its tests, `report.html`, `report.md` (every path) and `summary.md` (every kind of difference).\n";
     let mut out = Budget::new(head, footer);
     for part in parts {
         out.push_or(
@@ -153,7 +321,10 @@ pub fn render_gate_summary(parts: &[GateSummaryPart<'_>]) -> String {
             "",
         );
         for (k, (row, dir)) in part.rows.iter().enumerate() {
-            let gate = if row.failed { "**FAIL**" } else { "pass" };
+            let gate = match row.gate_word() {
+                "FAIL" => "**FAIL**",
+                word => word,
+            };
             let link = format!("[{}]({dir}/summary.md)", md_escape(&row.label));
             let line = match row.outcome {
                 Ok(rep) => {
@@ -283,10 +454,10 @@ pub fn render_gate_html(parts: &[GateSummaryPart<'_>]) -> String {
             text(&one_line(&part.title))
         );
         for (row, dir) in &part.rows {
-            let gate = if row.failed {
-                "<td class=\"diverged\">FAIL</td>"
-            } else {
-                "<td class=\"proved\">pass</td>"
+            let gate = match row.gate_word() {
+                "FAIL" => "<td class=\"diverged\">FAIL</td>".to_string(),
+                "inconclusive" => "<td class=\"unknown\">inconclusive</td>".to_string(),
+                word => format!("<td class=\"proved\">{word}</td>"),
             };
             let label = text(&row.label);
             match row.outcome {
@@ -374,6 +545,9 @@ mod tests {
             function     verdict                 paths  proved  diverged  unknown  time           gate
             -----------  ----------------------  -----  ------  --------  -------  -------------  ----
             parse_digit  NOT EQUIVALENT          5      1       2         1        1 min 1.500 s  FAIL
+                counterexample (path 2): n = 5, s = "ab\0"
+                  A: ret 7
+                  B: ret 8
             f=g          ERROR: no function 'g'  -      -       -         -        -              FAIL
 
             Not checked:
@@ -381,6 +555,24 @@ mod tests {
 
             2 checked, 2 failed the gate, 1 not checked
         "#]].assert_eq(&text);
+    }
+
+    #[test]
+    fn annotations_point_at_the_parting_line() {
+        for (at, want) in [
+            ("B f.c:12 (f)", Some(("f.c", 12))),
+            ("A src/f.c:12:7 (f)", Some(("src/f.c", 12))),
+            (
+                "B strcmp.c:5 (strcmp), called from echo.c:40 (main)",
+                Some(("echo.c", 40)),
+            ),
+            ("B f", None),
+            ("the environment", None),
+        ] {
+            let got = source_line(at);
+            assert_eq!(got.as_ref().map(|(f, l)| (f.as_str(), *l)), want, "{at}");
+        }
+        assert_eq!(workflow_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
     }
 
     // Issue 34: a gate's summary.md links each function's and shows what failed, with the
@@ -420,7 +612,7 @@ mod tests {
             rows,
             skipped: &skipped,
         }];
-        expect![[r#"
+        expect![[r##"
             # xcheck gate: 2 of 2 checks failed the gate
 
             1 function not checked.
@@ -455,8 +647,8 @@ mod tests {
 
             ---
 
-            Each function's directory holds its tests, `report.md` (every path) and `summary.md` (every kind of difference).
-        "#]]
+            The gate's page: [report.html](report.html), linking each function's. Each function's directory holds its tests, `report.html`, `report.md` (every path) and `summary.md` (every kind of difference).
+        "##]]
         .assert_eq(&render_gate_summary(&parts));
         let html = render_gate_html(&parts);
         assert!(

@@ -689,6 +689,19 @@ pub struct Module {
     /// information names a musl source file (whole programs carry their musl). Empty
     /// when unknown.
     pub c_library: Vec<bool>,
+    /// The source files debug locations name, per side: a location's text has the file's
+    /// name only (`f.c:12`); this is where the file is.
+    pub source_files: Vec<SourceFile>,
+}
+
+/// A source file of one side, as its debug information names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    pub side: Side,
+    /// The name locations use (`f.c`).
+    pub name: String,
+    /// The path debug information gives, joined to its directory when relative.
+    pub path: String,
 }
 
 /// What the loader linked from musl: the math functions a function check runs as musl's

@@ -190,24 +190,30 @@ pub fn all_done(settled: Vec<Settled>) -> Option<Vec<(JobResult, How)>> {
 
 /// Runs the jobs of a library run: identical ones proved at once, cached ones reused, the
 /// rest explored in parallel (`options.jobs` at once) and stored in the cache. Results keep
-/// the jobs' order; each says how it was reached.
+/// the jobs' order; each says how it was reached. `ended` is called with each explored
+/// result as its check ends, for a live line.
 pub fn run(
     module: &Module,
     listings: &Listings,
     jobs: Vec<Job>,
     fail_on: &[FailOn],
     options: &LibOptions,
+    ended: &(dyn Fn(&JobResult) + Sync),
 ) -> crate::error::Result<Vec<(JobResult, How)>> {
     let settled = settle(listings, jobs, fail_on, options);
     let mut todo = Vec::new();
     let mut keys = Vec::new();
     for s in &settled {
-        if let Settled::Todo(job, key) = s {
-            keys.push(key.clone());
-            todo.push((**job).clone());
+        match s {
+            Settled::Todo(job, key) => {
+                keys.push(key.clone());
+                todo.push((**job).clone());
+            }
+            // Proved by identical IR or reused: ended already.
+            Settled::Done(result, _) => ended(result),
         }
     }
-    let explore = || crate::gate::run_jobs(module, todo, fail_on);
+    let explore = || crate::gate::run_jobs(module, todo, fail_on, ended);
     let explored = if options.jobs > 0 {
         rayon::ThreadPoolBuilder::new()
             .num_threads(options.jobs)

@@ -1,10 +1,25 @@
 //! Reading debug information: parameters' source names and C types, from the
-//! `llvm.dbg.declare`/`llvm.dbg.value` variables of each function.
+//! `llvm.dbg.declare`/`llvm.dbg.value` variables of each function; where source files are.
 
 use super::print_value;
 use crate::ir::{Param, ParamPass, SourceType};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
+
+/// Where the source file `name` of debug location `inst` is: `name` joined to the
+/// location's directory when relative.
+pub(super) unsafe fn source_path(name: &str, inst: LLVMValueRef) -> String {
+    if name.starts_with('/') {
+        return name.to_string();
+    }
+    let mut len = 0u32;
+    let dir = LLVMGetDebugLocDirectory(inst, &mut len);
+    if dir.is_null() || len == 0 {
+        return name.to_string();
+    }
+    let dir = std::slice::from_raw_parts(dir as *const u8, len as usize);
+    format!("{}/{name}", String::from_utf8_lossy(dir))
+}
 
 /// Whether `func`'s debug information names a musl source file (a path component `musl`
 /// or `musl-VERSION`): the C library a whole program carries.

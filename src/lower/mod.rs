@@ -558,6 +558,8 @@ struct FunctionLowerer<'a> {
     l: &'a mut Lowerer,
     func: LLVMValueRef,
     fname: String,
+    /// Whose code the function is.
+    side: Side,
     regs: FxHashMap<LLVMValueRef, RegId>,
     blocks: FxHashMap<LLVMBasicBlockRef, BlockId>,
     num_regs: u32,
@@ -676,6 +678,7 @@ impl<'a> FunctionLowerer<'a> {
         FunctionLowerer {
             names,
             fname: fname.to_string(),
+            side,
             l,
             func,
             regs,
@@ -812,6 +815,14 @@ impl<'a> FunctionLowerer<'a> {
             let bytes = std::slice::from_raw_parts(file as *const u8, len as usize);
             let name = String::from_utf8_lossy(bytes);
             let short = name.rsplit('/').next().unwrap_or(&name).to_string();
+            // Where the file is, for the report's sources (`Module::source_files`).
+            let side = self.side;
+            let files = &mut self.l.out.source_files;
+            if !files.iter().any(|f| f.side == side && f.name == short) {
+                let path = debug::source_path(&name, inst);
+                let name = short.clone();
+                files.push(SourceFile { side, name, path });
+            }
             format!("{short}:{}", LLVMGetDebugLocLine(inst))
         };
         self.l.loc(text)

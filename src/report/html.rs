@@ -56,6 +56,8 @@ ins { background: #bfb; text-decoration: none; }
 .proved { color: #17602a; } .diverged, .error_one { color: #9b1c1c; font-weight: bold; }
 .error_both { color: #7a3e00; } .unknown { color: #7a5a00; }
 .rows td:first-child { text-align: right; }
+.sides { display: flex; gap: 1em; } .side { flex: 1; min-width: 0; overflow-x: auto; }
+.line.hit { background: #dfd; } .line.miss { background: #fdd; }
 ";
 
 /// Renders `report.html`.
@@ -80,12 +82,96 @@ pub fn render_html(report: &Report) -> String {
     out.push_str(&list("notes", "Notes", &s.notes));
     out.push_str(&kinds(report));
     out.push_str(&undecided(&report.rows));
+    out.push_str(&coverage(report));
     out.push_str(&rows_table(report));
     out.push_str(
         "<p>Also: <a href=\"report.md\">report.md</a>, <a href=\"report.json\">report.json</a>, \
          <a href=\"report.csv\">report.csv</a>, <a href=\"summary.md\">summary.md</a>.</p>\n\
          </body>\n</html>\n",
     );
+    out
+}
+
+/// Lines of context shown around a file's lines with code.
+const COVERAGE_CONTEXT: u32 = 2;
+
+/// Each side's coverage over all paths, side by side (`id="coverage"`, one
+/// `class="side"` per side with `data-side`, `data-lines` and `data-reached`): per file, its
+/// source from the first line with code to the last, each line with code marked run
+/// (`class="line hit"`) or not (`class="line miss"`); a file that cannot be read is listed
+/// by line numbers.
+fn coverage(report: &Report) -> String {
+    let sides = &report.summary.coverage;
+    if sides.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<section id=\"coverage\">\n<h2>Coverage over all paths</h2>\n<div class=\"sides\">\n",
+    );
+    for side in sides {
+        let lines: usize = side.files.iter().map(|f| f.lines.len()).sum();
+        let reached: usize = side.files.iter().map(|f| f.reached.len()).sum();
+        let _ = writeln!(
+            out,
+            "<div class=\"side\" data-side=\"{0}\" data-lines=\"{lines}\" data-reached=\"{reached}\">\n\
+             <h3>{0}: {reached} of {lines} lines run</h3>",
+            text(&side.side)
+        );
+        for file in &side.files {
+            out.push_str(&file_coverage(file));
+        }
+        out.push_str("</div>\n");
+    }
+    out.push_str("</div>\n</section>\n");
+    out
+}
+
+/// One file of a side's coverage: its source around the lines with code, marked.
+fn file_coverage(file: &super::FileCoverage) -> String {
+    let mut out = format!("<h4>{}</h4>\n", text(&file.file));
+    let (Some(&first), Some(&last)) = (file.lines.first(), file.lines.last()) else {
+        return out;
+    };
+    let path = file.path.as_deref().unwrap_or(&file.file);
+    let Ok(source) = std::fs::read_to_string(path) else {
+        let missed: Vec<String> = (file.lines.iter())
+            .filter(|l| file.reached.binary_search(l).is_err())
+            .map(u32::to_string)
+            .collect();
+        let run: Vec<String> = file.reached.iter().map(u32::to_string).collect();
+        let _ = writeln!(
+            out,
+            "<p>(source not found) run: lines {}; not run: {}</p>",
+            run.join(", "),
+            if missed.is_empty() {
+                "none".to_string()
+            } else {
+                format!("lines {}", missed.join(", "))
+            }
+        );
+        return out;
+    };
+    let from = first.saturating_sub(COVERAGE_CONTEXT).max(1);
+    let to = last + COVERAGE_CONTEXT;
+    out.push_str("<pre class=\"source\">");
+    for (n, line) in (1..).zip(source.lines()) {
+        if n < from || n > to {
+            continue;
+        }
+        let class = if file.reached.binary_search(&n).is_ok() {
+            "line hit"
+        } else if file.lines.binary_search(&n).is_ok() {
+            "line miss"
+        } else {
+            "line"
+        };
+        let _ = writeln!(
+            out,
+            "<span class=\"{class}\" data-line=\"{n}\">{n:>4}  {}</span>",
+            text(line)
+        );
+    }
+    out.push_str("</pre>\n");
     out
 }
 
@@ -443,6 +529,33 @@ mod tests {
     use super::*;
     use crate::report::tests::sample_report;
     use crate::report::Summary;
+
+    // Issue 34: coverage over all paths, per side; a source that cannot be read is listed
+    // by its line numbers.
+    #[test]
+    fn coverage_marks_lines_run_and_lists_unreadable_sources() {
+        let mut report = sample_report();
+        report.summary.coverage = vec![crate::report::SideCoverage {
+            side: "A".into(),
+            files: vec![crate::report::FileCoverage {
+                file: "gone.c".into(),
+                path: Some("/nonexistent/gone.c".into()),
+                lines: vec![3, 4, 7],
+                reached: vec![3, 7],
+            }],
+        }];
+        let html = render_html(&report);
+        assert!(
+            html.contains("data-side=\"A\" data-lines=\"3\" data-reached=\"2\""),
+            "{html}"
+        );
+        assert!(
+            html.contains("(source not found) run: lines 3, 7; not run: lines 4"),
+            "{html}"
+        );
+        report.summary.coverage.clear();
+        assert!(!render_html(&report).contains("id=\"coverage\""));
+    }
 
     #[test]
     fn text_is_escaped_and_control_characters_shown() {

@@ -249,6 +249,7 @@ mod tests {
             shard: None,
             classes: Vec::new(),
             odd_one_out: Vec::new(),
+            coverage: Vec::new(),
         }
     }
 

@@ -303,6 +303,33 @@ pub struct Summary {
     /// differs (`busybox differs from coreutils and toybox on 120 paths`); empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub odd_one_out: Vec<OddOneOut>,
+    /// Per side, the source lines of its code that some path ran, over all paths (from
+    /// debug information), for `report.html`; empty without it. Not in `report.json` (its
+    /// notes give the counts: `coverage A: 8/8 lines`), so a merged run's page has none.
+    #[serde(skip)]
+    pub coverage: Vec<SideCoverage>,
+}
+
+/// One side's line coverage over all paths: the source lines of the functions its paths
+/// entered, by file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SideCoverage {
+    /// `A`, `B` or `C`.
+    pub side: String,
+    pub files: Vec<FileCoverage>,
+}
+
+/// The lines of one source file that have code, and those some path ran.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FileCoverage {
+    /// The file as locations name it (`f.c`).
+    pub file: String,
+    /// Where the file is, as the debug information says (read to show the source).
+    pub path: Option<String>,
+    /// Lines with code, ascending.
+    pub lines: Vec<u32>,
+    /// Of those, the lines some path ran, ascending.
+    pub reached: Vec<u32>,
 }
 
 /// One kind of difference and the rows that show it.
@@ -597,6 +624,7 @@ impl Summary {
             shard: None,
             classes: divergence_classes(rows),
             odd_one_out: odd_one_out(&title, rows),
+            coverage: Vec::new(),
             title,
         }
     }
@@ -749,6 +777,7 @@ pub(crate) mod tests {
                 shard: None,
                 classes: divergence_classes(&rows),
                 odd_one_out: Vec::new(),
+                coverage: Vec::new(),
             },
             rows,
         }

@@ -223,7 +223,7 @@ fn unknown_reasons(rows: &[PathRow]) -> Vec<(String, usize)> {
 fn footer(report: &Report, dir: &str) -> String {
     let tests = report.rows.iter().filter(|r| r.ktest.is_some()).count();
     let mut out = String::from(
-        "\n---\n\nEvery path: [report.md](report.md) (also [report.json](report.json), [report.csv](report.csv)).",
+        "\n---\n\nThe page to read: [report.html](report.html) (each kind of difference with its inputs and both outputs in full). Every path: [report.md](report.md) (also [report.json](report.json), [report.csv](report.csv)).",
     );
     if tests > 0 {
         let _ = write!(
@@ -295,7 +295,7 @@ mod tests {
 
             ---
 
-            Every path: [report.md](report.md) (also [report.json](report.json), [report.csv](report.csv)). Tests: 2 `.ktest` files beside this file; `xcheck replay xcheck-out A.bc B.bc …` reruns them (`xcheck replay --help`). 1 test was not written (`--tests-per-kind`; `--all-tests` writes every one): the rows keep their inputs in report.json.
+            The page to read: [report.html](report.html) (each kind of difference with its inputs and both outputs in full). Every path: [report.md](report.md) (also [report.json](report.json), [report.csv](report.csv)). Tests: 2 `.ktest` files beside this file; `xcheck replay xcheck-out A.bc B.bc …` reruns them (`xcheck replay --help`). 1 test was not written (`--tests-per-kind`; `--all-tests` writes every one): the rows keep their inputs in report.json.
         "##]]
         .assert_eq(&render_summary(&sample_report(), "xcheck-out"));
     }

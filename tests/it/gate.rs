@@ -198,3 +198,233 @@ fn all_functions_checks_floating_point_functions() {
         "{out}"
     );
 }
+
+/// `xcheck` with `GITHUB_ACTIONS` set to `github` (or removed), whatever the test runs in.
+fn xcheck_in_ci(
+    dir: &std::path::Path,
+    args: &[&str],
+    github: Option<&str>,
+) -> std::process::Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_xcheck"));
+    cmd.current_dir(dir).args(args);
+    match github {
+        Some(v) => cmd.env("GITHUB_ACTIONS", v),
+        None => cmd.env_remove("GITHUB_ACTIONS"),
+    };
+    cmd.output().expect("the xcheck binary runs")
+}
+
+// Issue 34: a line per check as it ends, and each FAIL row with its first counterexample.
+#[test]
+fn gate_prints_a_line_per_check_and_the_counterexample_of_each_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = modules(dir.path());
+    let o = xcheck_in_ci(dir.path(), &[&a, &b, "--all-functions"], None);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    let live: Vec<&str> = err.lines().filter(|l| l.starts_with('[')).collect();
+    assert_eq!(live.len(), 3, "one line per check: {err}");
+    for (k, line) in live.iter().enumerate() {
+        assert!(line.starts_with(&format!("[{}/3] ", k + 1)), "{err}");
+    }
+    assert!(
+        live.iter()
+            .any(|l| l.contains("parse_digit: NOT EQUIVALENT: FAIL")),
+        "{err}"
+    );
+    // The counterexample follows the FAIL row, and only that row.
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("parse_digit"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        lines[at + 1]
+            .trim_start()
+            .starts_with("counterexample (path ")
+            && lines[at + 1].contains("c = "),
+        "{out}"
+    );
+    assert!(lines[at + 2].trim() == "A: returns -1", "{out}");
+    assert!(lines[at + 3].trim().starts_with("B: returns "), "{out}");
+    assert_eq!(out.matches("counterexample").count(), 1, "{out}");
+    assert!(
+        !out.contains("::error"),
+        "no annotations outside GitHub Actions: {out}"
+    );
+    // The gate's summary.md links its page (issue 34).
+    let out_dir = dir.path().join("xcheck-out");
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap();
+    assert!(summary.contains("[report.html](report.html)"), "{summary}");
+    assert!(out_dir.join("report.html").is_file());
+}
+
+// Issue 34: INCONCLUSIVE reads "inconclusive" in the gate; `--fail-on unknown` decides its
+// exit code in the gate and with --function alike (default: gate 0, --function 3).
+#[test]
+fn inconclusive_checks_read_inconclusive_and_fail_on_decides_their_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("gate_old.c", dir.path(), "-O0");
+    let b = compile_fixture("gate_new.c", dir.path(), "-O0");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    // add_sat has three paths at -O0: two leave it undecided.
+    let gate = [
+        a,
+        b,
+        "--all-functions",
+        "--include",
+        "add_sat",
+        "--max-paths",
+        "2",
+    ];
+    let o = xcheck(dir.path(), &gate);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    let row = out.lines().find(|l| l.starts_with("add_sat")).unwrap();
+    assert!(
+        row.contains("INCONCLUSIVE") && row.trim_end().ends_with("inconclusive"),
+        "{out}"
+    );
+    assert!(out.contains("1 inconclusive"), "{out}");
+    let o = xcheck(dir.path(), &[&gate[..], &["--fail-on", "unknown"]].concat());
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("FAIL"), "{}", stdout(&o));
+    let one = [
+        a,
+        b,
+        "--function",
+        "add_sat",
+        "--max-paths",
+        "2",
+        "--jobs",
+        "1",
+    ];
+    assert_eq!(xcheck(dir.path(), &one).status.code(), Some(3));
+    let o = xcheck(dir.path(), &[&one[..], &["--fail-on", "unknown"]].concat());
+    assert_eq!(o.status.code(), Some(1));
+    let o = xcheck(dir.path(), &[&one[..], &["--fail-on", "diverged"]].concat());
+    assert_eq!(o.status.code(), Some(0));
+}
+
+// Issue 34: a config is checked in full before any check runs; every problem is reported,
+// preconditions in C syntax.
+#[test]
+fn config_is_validated_in_full_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = modules(dir.path());
+    let config = format!(
+        r#"[[pair]]
+a = "{a}"
+b = "{b}"
+
+  [[pair.function]]
+  name = "add_sat"
+  assume = ["lo <= high"]
+
+  [[pair.function]]
+  name = "parse_digit"
+
+  [[pair.function]]
+  name = "no_such_function"
+
+[[pair]]
+a = "missing.bc"
+b = "{b}"
+all_functions = true
+"#
+    );
+    std::fs::write(dir.path().join("xcheck.toml"), config).unwrap();
+    let o = xcheck_in_ci(dir.path(), &["--config", "xcheck.toml", "-o", "out"], None);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{}{err}", stdout(&o));
+    assert!(err.contains("3 problems in xcheck.toml"), "{err}");
+    assert!(
+        err.contains("xcheck.toml:5: pair 1, function add_sat: --assume 'lo <= high': unknown parameter 'lo'"),
+        "{err}"
+    );
+    assert!(!err.contains("(<= lo high)"), "{err}");
+    assert!(
+        err.contains("xcheck.toml:12: pair 1, function no_such_function: ")
+            && err.contains("no function 'no_such_function'"),
+        "{err}"
+    );
+    assert!(err.contains("xcheck.toml:15: pair 2: missing.bc"), "{err}");
+    // Nothing ran: parse_digit, which is fine, was not checked.
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    assert!(
+        !err.lines().any(|l| l.starts_with('[')),
+        "no check ended: {err}"
+    );
+    assert!(!dir.path().join("out").exists());
+}
+
+// Issue 34: --include and --exclude narrow a config's checks, entries included.
+#[test]
+fn include_and_exclude_narrow_a_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = modules(dir.path());
+    let config = format!(
+        "[[pair]]\na = \"{a}\"\nb = \"{b}\"\nall_functions = true\n\n  [[pair.function]]\n  name = \"add_sat\"\n  assume = [\"a > 0\"]\n"
+    );
+    std::fs::write(dir.path().join("xcheck.toml"), config).unwrap();
+    let checked = |args: &[&str]| -> (Option<i32>, Vec<String>) {
+        let o = xcheck(dir.path(), &[&["--config", "xcheck.toml"], args].concat());
+        let out = stdout(&o);
+        let names = ["add_sat", "mix", "parse_digit"]
+            .into_iter()
+            .filter(|f| out.lines().any(|l| l.starts_with(f)))
+            .map(String::from)
+            .collect();
+        (o.status.code(), names)
+    };
+    assert_eq!(checked(&[]).1, ["add_sat", "mix", "parse_digit"]);
+    assert_eq!(
+        checked(&["--exclude", "parse_*"]),
+        (Some(0), vec!["add_sat".into(), "mix".into()])
+    );
+    assert_eq!(
+        checked(&["--include", "add_*"]),
+        (Some(0), vec!["add_sat".into()])
+    );
+    assert_eq!(
+        checked(&["--include", "*_*", "--exclude", "add*"]),
+        (Some(1), vec!["parse_digit".into()])
+    );
+    let o = xcheck(dir.path(), &["--config", "xcheck.toml", "--include", "zzz"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no function left to check"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+// Issue 34: in GitHub Actions, each failing check is an `::error` annotation at the source
+// line where its sides part.
+#[test]
+fn github_actions_get_an_annotation_per_failing_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("gate_old.c", dir.path(), "-O0");
+    let b = compile_fixture("gate_new.c", dir.path(), "-O0");
+    let args = [a.to_str().unwrap(), b.to_str().unwrap(), "--all-functions"];
+    let o = xcheck_in_ci(dir.path(), &args, Some("true"));
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    let notes: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(notes.len(), 1, "one failing check: {out}");
+    // parse_digit's sides part at the comparison with ':' on line 3 of gate_new.c.
+    assert!(
+        notes[0].starts_with("::error file=")
+            && notes[0].contains("gate_new.c,line=3,title=xcheck%3A parse_digit::parse_digit is NOT EQUIVALENT for c = "),
+        "{out}"
+    );
+    assert!(notes[0].contains("A: returns -1; B: returns "), "{out}");
+    // With --json the annotations go to stderr, stdout keeps JSON lines only.
+    let o = xcheck_in_ci(dir.path(), &[&args[..], &["--json"]].concat(), Some("true"));
+    assert!(stderr(&o).contains("::error file="), "{}", stderr(&o));
+    for line in stdout(&o).lines() {
+        serde_json::from_str::<serde_json::Value>(line).unwrap();
+    }
+    let o = xcheck_in_ci(dir.path(), &args, Some("false"));
+    assert!(!stdout(&o).contains("::error"), "{}", stdout(&o));
+}

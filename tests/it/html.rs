@@ -132,6 +132,38 @@ fn r34_report_html_renders_in_chromium() {
     let links = links_resolve(&dom, &out);
     assert!(links.iter().any(|l| l.ends_with(".ktest")), "{links:?}");
 
+    // Each side's coverage over all paths, side by side: the counts of report.json's notes
+    // (`coverage A: 8/8 lines …`), each line run marked in the sources (found through the
+    // debug information's directory).
+    let sides = tags_with(&dom, "class=\"side\"");
+    assert_eq!(sides.len(), 2, "{dom}");
+    let mut hits = 0;
+    for (tag, side) in sides.iter().zip(["A", "B"]) {
+        let prefix = format!("coverage {side}: ");
+        let note = s["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n.as_str()?.strip_prefix(&prefix))
+            .next()
+            .unwrap_or_else(|| panic!("no {prefix}note: {s}"));
+        let (reached, lines) = note.split(' ').next().unwrap().split_once('/').unwrap();
+        assert!(tag.contains(&format!("data-side=\"{side}\"")), "{tag}");
+        assert!(
+            tag.contains(&format!("data-lines=\"{lines}\"")),
+            "{tag} {note}"
+        );
+        assert!(
+            tag.contains(&format!("data-reached=\"{reached}\"")),
+            "{tag} {note}"
+        );
+        hits += reached.parse::<usize>().unwrap();
+    }
+    assert!(hits > 0);
+    assert_eq!(tags_with(&dom, "class=\"line hit\"").len(), hits, "{dom}");
+    // B's source line where the sides differ is shown, run.
+    assert!(dom.contains("out[i] = n == 3 ? '!' : '.';</span>"), "{dom}");
+
     // The program's markup is text: escaped in the DOM, no element made of it.
     assert!(
         dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;"),

@@ -24,6 +24,9 @@ pub(crate) fn check_summary(out: &Path) -> String {
     let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md written");
     assert!(summary.len() <= SUMMARY_CAP, "{} bytes", summary.len());
     assert!(summary.contains("[report.md](report.md)"), "{summary}");
+    // The page it links is there (issue 34).
+    assert!(summary.contains("[report.html](report.html)"), "{summary}");
+    assert!(out.join("report.html").is_file());
     let report = report_json(out);
     let verdict = match report["summary"]["overall"].as_str().unwrap() {
         "diverged" => "**NOT EQUIVALENT",
