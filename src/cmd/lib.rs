@@ -43,13 +43,7 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
     }
     let module = gate::load_pair(&a, &b, &abstract_calls)?;
     let (selected, mut skipped) = gate::select_functions(&module, &args.include, &args.exclude);
-    let selected = libgate::drop_unsupported(
-        &module,
-        &listings,
-        (&args.include, &args.exclude),
-        selected,
-        &mut skipped,
-    );
+    let selected = libgate::drop_unsupported(&module, &listings, selected, &mut skipped);
     if selected.is_empty() {
         return Err(Exit::Error(gate::nothing_to_check(
             &args.include,

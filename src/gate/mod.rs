@@ -57,22 +57,39 @@ pub fn select_functions(
 ) -> (Vec<String>, Vec<Skipped>) {
     let pairing = pair_functions(module);
     let mut skipped = Vec::new();
-    for f in &pairing.only_a {
+    let wanted = |f: &String| selected_by(f, include, exclude);
+    for f in pairing.only_a.iter().filter(|f| wanted(f)) {
         skipped.push(Skipped {
             function: f.clone(),
             reason: "defined only in A".into(),
         });
     }
-    for f in &pairing.only_b {
+    for f in pairing.only_b.iter().filter(|f| wanted(f)) {
         skipped.push(Skipped {
             function: f.clone(),
             reason: "defined only in B".into(),
         });
     }
-    for (f, a, b) in &pairing.changed {
+    let variadic = |f: &str| {
+        [crate::ir::Side::A, crate::ir::Side::B]
+            .into_iter()
+            .all(|side| {
+                module
+                    .function_on_side(side, f)
+                    .is_some_and(|id| module.function(id).is_var_arg)
+            })
+    };
+    for (f, a, b) in pairing.changed.iter().filter(|(f, ..)| wanted(f)) {
+        // Pairing refuses variadic functions; with the same fixed parameters that is the
+        // reason, not a change.
+        let reason = if a == b && variadic(f) {
+            VARIADIC.to_string()
+        } else {
+            format!("signature changed: {a} → {b}")
+        };
         skipped.push(Skipped {
             function: f.clone(),
-            reason: format!("signature changed: {a} → {b}"),
+            reason,
         });
     }
     let mut selected = Vec::new();
@@ -98,6 +115,9 @@ pub fn select_functions(
     }
     (selected, skipped)
 }
+
+/// Why a variadic function is not checked.
+pub const VARIADIC: &str = "variadic: the arguments after the fixed ones are not modelled";
 
 /// Whether the glob patterns pick the function `name`: it matches an `include` pattern
 /// (any name when there is none) and no `exclude` pattern.

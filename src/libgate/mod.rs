@@ -80,25 +80,17 @@ impl Listings {
 }
 
 /// Leaves out of `selected` what a library run does not check: what neither build exports
-/// (`static`, internal linkage); with the reason, what only one build exports, and variadic functions
-/// (which `gate::select_functions` reports as a changed signature). Of the functions
-/// `skipped` names, keeps those the globs select that one build exports.
+/// (`static`, internal linkage); with the reason, what only one build exports, and variadic
+/// functions. Of the functions `skipped` names (`gate::select_functions` has applied the
+/// globs), keeps those one build exports.
 pub fn drop_unsupported(
     module: &Module,
     listings: &Listings,
-    (include, exclude): (&[String], &[String]),
     selected: Vec<String>,
     skipped: &mut Vec<Skipped>,
 ) -> Vec<String> {
     let exported = |l: &Listing, f: &str| l.defs.get(f).is_some_and(|d| d.exported);
-    let wanted = |f: &str| {
-        (include.is_empty() || include.iter().any(|g| crate::config::glob_match(g, f)))
-            && !exclude.iter().any(|g| crate::config::glob_match(g, f))
-    };
-    skipped.retain(|s| {
-        wanted(&s.function)
-            && (exported(&listings.a, &s.function) || exported(&listings.b, &s.function))
-    });
+    skipped.retain(|s| exported(&listings.a, &s.function) || exported(&listings.b, &s.function));
     let variadic = |f: &str| {
         module
             .function_on_side(crate::ir::Side::A, f)
@@ -107,12 +99,7 @@ pub fn drop_unsupported(
                 .function_on_side(crate::ir::Side::B, f)
                 .is_some_and(|id| module.function(id).is_var_arg)
     };
-    const VARIADIC: &str = "variadic: the arguments after the fixed ones are not modelled";
-    for s in skipped.iter_mut() {
-        if s.reason.starts_with("signature changed") && variadic(&s.function) {
-            s.reason = VARIADIC.into();
-        }
-    }
+    const VARIADIC: &str = crate::gate::VARIADIC;
     selected
         .into_iter()
         .filter(|f| {

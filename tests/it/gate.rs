@@ -428,3 +428,55 @@ fn github_actions_get_an_annotation_per_failing_check() {
     let o = xcheck_in_ci(dir.path(), &args, Some("false"));
     assert!(!stdout(&o).contains("::error"), "{}", stdout(&o));
 }
+
+/// Compiles C source text to bitcode in `dir`.
+fn bitcode_of(dir: &std::path::Path, name: &str, source: &str) -> String {
+    let c = dir.join(format!("{name}.c"));
+    std::fs::write(&c, source).unwrap();
+    let bc = dir.join(format!("{name}.bc"));
+    let status = std::process::Command::new(xcheck::toolchain::CLANG)
+        .args(["-c", "-emit-llvm", "-g", "-O1"])
+        .arg(&c)
+        .arg("-o")
+        .arg(&bc)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    bc.display().to_string()
+}
+
+// The functions not checked obey --include/--exclude as the checked ones do, and a variadic
+// function with the same fixed parameters on both sides is named variadic, not changed.
+#[test]
+fn functions_not_checked_follow_the_globs_and_name_variadics() {
+    let dir = tempfile::tempdir().unwrap();
+    let common = "#include <stdarg.h>\n\
+        int keep(int x) { return x + 1; }\n\
+        int sum(int n, ...) { va_list ap; va_start(ap, n); int s = 0;\n\
+          for (int i = 0; i < n; i++) s += va_arg(ap, int); va_end(ap); return s; }\n";
+    let a = bitcode_of(
+        dir.path(),
+        "a",
+        &format!("{common}int only_a(int x) {{ return x; }}\n"),
+    );
+    let b = bitcode_of(
+        dir.path(),
+        "b",
+        &format!("{common}int only_b(int x) {{ return x; }}\n"),
+    );
+    let o = xcheck(dir.path(), &[&a, &b, "--all-functions"]);
+    let out = stdout(&o);
+    assert!(out.contains("sum: variadic"), "{out}");
+    assert!(!out.contains("sum: signature changed"), "{out}");
+    assert!(out.contains("only_a: defined only in A"), "{out}");
+    let o = xcheck(
+        dir.path(),
+        &[&a, &b, "--all-functions", "--include", "keep"],
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.lines().any(|l| l.starts_with("keep")), "{out}");
+    for other in ["sum", "only_a", "only_b"] {
+        assert!(!out.contains(other), "{other} listed: {out}");
+    }
+}
