@@ -70,19 +70,10 @@ pub fn select_functions(
             reason: "defined only in B".into(),
         });
     }
-    let variadic = |f: &str| {
-        [crate::ir::Side::A, crate::ir::Side::B]
-            .into_iter()
-            .all(|side| {
-                module
-                    .function_on_side(side, f)
-                    .is_some_and(|id| module.function(id).is_var_arg)
-            })
-    };
     for (f, a, b) in pairing.changed.iter().filter(|(f, ..)| wanted(f)) {
         // Pairing refuses variadic functions; with the same fixed parameters that is the
         // reason, not a change.
-        let reason = if a == b && variadic(f) {
+        let reason = if a == b && is_variadic(module, f) {
             VARIADIC.to_string()
         } else {
             format!("signature changed: {a} → {b}")
@@ -114,6 +105,17 @@ pub fn select_functions(
         }
     }
     (selected, skipped)
+}
+
+/// Whether `f` is variadic on both sides of `module`.
+pub fn is_variadic(module: &Module, f: &str) -> bool {
+    [crate::ir::Side::A, crate::ir::Side::B]
+        .into_iter()
+        .all(|side| {
+            module
+                .function_on_side(side, f)
+                .is_some_and(|id| module.function(id).is_var_arg)
+        })
 }
 
 /// Why a variadic function is not checked.

@@ -91,15 +91,6 @@ pub fn drop_unsupported(
 ) -> Vec<String> {
     let exported = |l: &Listing, f: &str| l.defs.get(f).is_some_and(|d| d.exported);
     skipped.retain(|s| exported(&listings.a, &s.function) || exported(&listings.b, &s.function));
-    let variadic = |f: &str| {
-        module
-            .function_on_side(crate::ir::Side::A, f)
-            .is_some_and(|id| module.function(id).is_var_arg)
-            && module
-                .function_on_side(crate::ir::Side::B, f)
-                .is_some_and(|id| module.function(id).is_var_arg)
-    };
-    const VARIADIC: &str = crate::gate::VARIADIC;
     selected
         .into_iter()
         .filter(|f| {
@@ -112,8 +103,8 @@ pub fn drop_unsupported(
             };
             let reason = if !reason.is_empty() {
                 reason
-            } else if variadic(f) {
-                VARIADIC
+            } else if crate::gate::is_variadic(module, f) {
+                crate::gate::VARIADIC
             } else {
                 return true;
             };

@@ -191,13 +191,12 @@ fn one_bit_equal(pool: &ExprPool, one: ExprId, other: ExprId) -> Option<ExprId> 
 /// every bit and a SWAR popcount become): found by walking down the tree's accumulator,
 /// and confirmed by building the tree of `y` (hash-consing gives the same id).
 fn popcount_input(pool: &ExprPool, e: ExprId) -> Option<ExprId> {
-    let w = pool.width(e);
-    let inner = |e: ExprId| match pool.node(e) {
+    // `ctpop` of a narrower value, zero-extended to the result's width.
+    let e = match pool.node(e) {
         Node::ZExt { arg, .. } => arg,
         _ => e,
     };
-    let e = inner(e);
-    let w = pool.width(e).min(w);
+    let w = pool.width(e);
     if !w.is_power_of_two() || w < 2 {
         return None;
     }
@@ -347,8 +346,11 @@ fn comparison_fact(pool: &ExprPool, c: ExprId, holds: bool) -> Option<(ExprId, I
 pub(super) struct Rewriter<'p> {
     pub(super) pool: &'p ExprPool,
     bounds: &'p Bounds,
-    /// The moduli the query's reductions suggest, for equalities by congruence.
-    moduli: Vec<u128>,
+    /// The query being rewritten.
+    root: ExprId,
+    /// The moduli its reductions suggest, for equalities by congruence: found when the
+    /// first equality needs them.
+    moduli: Option<Vec<u128>>,
     intervals: FxHashMap<ExprId, Interval>,
     /// Intervals under a bound on one value: `(e, x, x's interval, depth)`.
     assumed: FxHashMap<(ExprId, ExprId, Interval, u32), Interval>,
@@ -506,6 +508,18 @@ impl<'p> Rewriter<'p> {
         base.meet(narrowed).unwrap_or(base)
     }
 
+    /// Whether `a = b` under the constraints by congruence modulo one of the moduli the
+    /// query suggests (`congruence.rs`).
+    fn equal_by_congruence(&mut self, a: ExprId, b: ExprId) -> bool {
+        let moduli = match self.moduli.take() {
+            Some(m) => m,
+            None => moduli(self.pool, self.root),
+        };
+        let proved = !moduli.is_empty() && self.congruent(a, b, &moduli);
+        self.moduli = Some(moduli);
+        proved
+    }
+
     /// Whether a divisor in `ib` is one constant `c > 0` and a dividend in `ia` spans at
     /// most [`MULTIPLES_LIMIT`] multiples of it (`x / c` takes at most that many values
     /// besides its least).
@@ -606,16 +620,7 @@ impl<'p> Rewriter<'p> {
                     BinOp::Ule if ia.hi <= ib.lo => pool.true_(),
                     BinOp::Ule if ia.lo > ib.hi => pool.false_(),
                     BinOp::Eq if ia.meet(ib).is_none() => pool.false_(),
-                    BinOp::Eq
-                        if !self.moduli.is_empty() && {
-                            let moduli = std::mem::take(&mut self.moduli);
-                            let proved = self.congruent(a, b, &moduli);
-                            self.moduli = moduli;
-                            proved
-                        } =>
-                    {
-                        pool.true_()
-                    }
+                    BinOp::Eq if self.equal_by_congruence(a, b) => pool.true_(),
                     // x % y for y with at most one bit set: x & (y - 1) (x when y = 0).
                     BinOp::URem if self.bounds.one_bit.contains(&rhs) => {
                         pool.and(a, pool.add(b, pool.all_ones(w)))
@@ -798,7 +803,8 @@ pub fn rewrite_with_bounds(pool: &ExprPool, constraints: &[ExprId], e: ExprId) -
     Rewriter {
         pool,
         bounds: &bounds,
-        moduli: moduli(pool, e),
+        root: e,
+        moduli: None,
         intervals: FxHashMap::default(),
         assumed: FxHashMap::default(),
         assumed_budget: ASSUMED_BUDGET,
