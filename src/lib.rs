@@ -19,6 +19,7 @@ pub mod error;
 pub mod exec;
 pub mod expr;
 pub mod gate;
+pub mod induction;
 pub mod input;
 pub mod ir;
 pub mod ktest;

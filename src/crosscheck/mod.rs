@@ -11,6 +11,7 @@ mod check;
 pub mod classes;
 pub mod float;
 pub mod globals;
+mod inductive;
 mod minimize;
 mod parting;
 mod pointers;
@@ -32,7 +33,7 @@ pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};
 use crate::exec::{ExecConfig, Executor, WorkPool};
-use crate::expr::ExprPool;
+use crate::expr::{ExprId, ExprPool};
 use crate::ir::{Module, Side};
 use crate::ktest::KTest;
 use crate::report::{Overall, PathRow, PathVerdict, Report, Summary};
@@ -75,6 +76,20 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let mut ex = Executor::new(module, &pool, solver, exec);
     let (initial, args) =
         setup::initial_state(&mut ex, &signature, setup::Inputs::Symbolic, &preconditions)?;
+    let induction = {
+        let trying = Instant::now();
+        let params: Vec<ExprId> = args.values.iter().map(|v| v.expr(&pool)).collect();
+        let pre = initial.constraints.as_slice().to_vec();
+        let sides = (signature.a, signature.b);
+        let found = inductive::attempt(&ex, check, sides, (&params, &pre), &solver_config);
+        // The attempt's time is the check's; a proof leaves exploration a short look.
+        let max = &mut ex.config.max_time;
+        *max = max.map(|m| m.saturating_sub(trying.elapsed()));
+        if found.as_ref().is_some_and(|f| f.proof.is_some()) {
+            *max = Some(max.map_or(inductive::AFTER_PROOF, |m| m.min(inductive::AFTER_PROOF)));
+        }
+        found
+    };
     let title = format!(
         "{}:{}  vs  {}:{}",
         check.a_path.display(),
@@ -94,6 +109,13 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     );
     explored.assumptions = assumptions::of_function(check, &signature);
     let mut notes = explored.unsupported.clone();
+    if let Some(found) = induction {
+        let finished = explored.stats.stop_reason.is_none() && explored.live_at_end == 0;
+        if found.proof.is_some() || !finished {
+            notes.extend(found.notes);
+        }
+        explored.proof = found.proof;
+    }
     notes.extend(library_notes(
         module,
         &signature,
@@ -666,6 +688,7 @@ fn interim_summary(title: String, rows: &[PathRow], started: Instant) -> Summary
         leftover: Default::default(),
         assumptions: Vec::new(),
         line_coverage: Vec::new(),
+        proof: None,
     };
     let mut summary = explored.summary(title, rows, Vec::new(), started);
     summary.notes = vec![
@@ -718,6 +741,8 @@ pub(crate) struct Explored {
     pub assumptions: Vec<String>,
     /// Each side's source lines run over all paths (`Summary::coverage`), set by the check.
     pub line_coverage: Vec<crate::report::SideCoverage>,
+    /// A proof for every input the check found besides exploration (`Summary::proof`).
+    pub proof: Option<String>,
 }
 
 /// What one exploration worker found, handed back when it ends; the first worker's absorbs
@@ -920,6 +945,7 @@ where
         live_at_end,
         assumptions: Vec::new(),
         line_coverage: Vec::new(),
+        proof: None,
     }
 }
 
@@ -951,6 +977,9 @@ impl Explored {
             notes.push(info.note());
         }
         let mut of_rows = Summary::of_rows(title, rows, complete);
+        if let Some(proof) = &self.proof {
+            of_rows.with_proof(proof, &mut notes);
+        }
         if rows.is_empty() && complete {
             if self.shard.is_some() {
                 // A shard's part of the tree may hold no path (every path ended before the
@@ -1286,6 +1315,7 @@ mod tests {
             leftover: Default::default(),
             assumptions: Vec::new(),
             line_coverage: Vec::new(),
+            proof: None,
         };
         explored.summary("t".into(), rows, Vec::new(), Instant::now())
     }

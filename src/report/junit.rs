@@ -243,6 +243,7 @@ mod tests {
             solver_time_ms: 0,
             wall_time_ms,
             stop_reason: None,
+            proof: None,
             assumptions: Vec::new(),
             notes: Vec::new(),
             counters: Vec::new(),

@@ -288,6 +288,11 @@ pub struct Summary {
     /// given. Every check states them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assumptions: Vec<String>,
+    /// A proof for every input besides exploration, in words: `proved for all inputs (by
+    /// induction over the loop at a.c:5 / b.c:7)`. Absent when the verdict rests on
+    /// exploration alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
     /// Unsupported constructs with their locations, options used, and other remarks.
     pub notes: Vec<String>,
     /// Engine counters (queries answered or avoided by each layer, merges…), by name.
@@ -619,6 +624,7 @@ impl Summary {
             wall_time_ms: 0,
             stop_reason: None,
             assumptions: Vec::new(),
+            proof: None,
             notes: Vec::new(),
             counters: Vec::new(),
             shard: None,
@@ -627,6 +633,28 @@ impl Summary {
             coverage: Vec::new(),
             title,
         }
+    }
+}
+
+impl Summary {
+    /// Takes a proof for every input (`proof`) found besides exploration: the run is
+    /// EQUIVALENT unless a row contradicts the proof (a difference, or failures on both
+    /// sides, which the proof rules out); then the proof is not used and `notes` say why.
+    pub fn with_proof(&mut self, proof: &str, notes: &mut Vec<String>) {
+        if self.diverged + self.errors_one > 0 {
+            notes.push(format!(
+                "a confirmed difference contradicts the proof ({proof}): an xcheck bug, please report it"
+            ));
+            return;
+        }
+        if self.unconfirmed + self.errors_both > 0 {
+            notes.push(format!(
+                "the proof ({proof}) is not used: some rows fail on both sides or differ without confirmation, which it rules out"
+            ));
+            return;
+        }
+        self.proof = Some(proof.to_string());
+        self.overall = Overall::Equivalent;
     }
 }
 
@@ -768,6 +796,7 @@ pub(crate) mod tests {
                 solver_time_ms: 250,
                 wall_time_ms: 61_500,
                 stop_reason: Some("max-time 60s reached".to_string()),
+                proof: None,
                 counters: Vec::new(),
                 assumptions: vec!["'p' points to a buffer of 16 bytes".to_string()],
                 notes: vec![

@@ -430,7 +430,10 @@ pub fn render_markdown(report: &Report) -> String {
 pub(crate) fn verdict_sentence(s: &Summary) -> String {
     use super::Overall;
     match s.overall {
-        Overall::Equivalent => format!("{}: the implementations agree on every path", s.overall),
+        Overall::Equivalent => match &s.proof {
+            Some(proof) => format!("{}: {proof}", s.overall),
+            None => format!("{}: the implementations agree on every path", s.overall),
+        },
         Overall::Diverged => {
             let n = s.diverged + s.errors_one;
             if n == 0 {

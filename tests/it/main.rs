@@ -18,6 +18,7 @@ mod float;
 mod float80;
 mod gate;
 mod html;
+mod induction;
 mod intrinsics;
 mod jump;
 mod klee_harness;

@@ -171,6 +171,8 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "counters", "error", "expr", "input", "ir", "progress", "solver", "stop",
         ],
     ),
+    // Proofs for every trip count, by induction over the two loops.
+    ("induction", &["exec", "expr", "ir", "solver", "stop"]),
     // Files people and tools read; the report is a model of its own.
     ("ktest", &["error", "input"]),
     ("report", &["ktest", "progress"]),
@@ -183,6 +185,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "error",
             "exec",
             "expr",
+            "induction",
             "input",
             "ir",
             "ktest",

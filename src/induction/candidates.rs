@@ -1,0 +1,611 @@
+//! Candidate invariants of one phase of the product, guessed from the states the phase was
+//! seen in (concrete runs of both sides): the affine equalities every seen state satisfies
+//! (the affine hull, by exact rational elimination over small states) and the orderings
+//! between two values, or a value and a constant, that every seen state satisfies. The
+//! proof keeps those that are inductive (Houdini's fixed point); a guess is never trusted.
+
+use crate::expr::{mask, to_signed, ExprId, ExprPool};
+use crate::ir::Predicate;
+
+/// One candidate over a phase's variables (indices into its variable list).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Cand {
+    /// The phase is never reached.
+    False,
+    /// `Σ coefficient · var + constant ≡ 0` modulo `2^width`.
+    Affine {
+        terms: Vec<(usize, i128)>,
+        constant: i128,
+        width: u32,
+    },
+    /// `pred(var, rhs)`.
+    Cmp { pred: Predicate, a: usize, b: Rhs },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Rhs {
+    Var(usize),
+    Const(u128),
+}
+
+impl Cand {
+    /// Whether the candidate holds of the values `vals` (of widths `widths`).
+    pub fn holds(&self, vals: &[u128], widths: &[u32]) -> bool {
+        match self {
+            Cand::False => false,
+            Cand::Affine {
+                terms,
+                constant,
+                width,
+            } => {
+                let w = *width;
+                let mut sum = *constant as u128;
+                for &(v, c) in terms {
+                    sum =
+                        sum.wrapping_add((c as u128).wrapping_mul(mask(w.min(widths[v]), vals[v])));
+                }
+                mask(w, sum) == 0
+            }
+            Cand::Cmp { pred, a, b } => {
+                let y = match b {
+                    Rhs::Var(v) => vals[*v],
+                    Rhs::Const(c) => *c,
+                };
+                pred.eval(widths[*a], vals[*a], y)
+            }
+        }
+    }
+
+    /// An ordering (`i ≤ n`), not an equality.
+    pub fn is_ordering(&self) -> bool {
+        matches!(self, Cand::Cmp { .. })
+    }
+
+    /// A variable the candidate defines, `pivot = Σ others` (its coefficient ±1, its width
+    /// the equality's), with the definition over the expressions `vals`.
+    pub fn definition(
+        &self,
+        pool: &ExprPool,
+        vals: &[ExprId],
+        widths: &[u32],
+    ) -> Option<(usize, ExprId)> {
+        let Cand::Affine {
+            terms,
+            constant,
+            width,
+        } = self
+        else {
+            return None;
+        };
+        let p = terms.iter().position(|t| t.1.abs() == 1)?;
+        let (v, c) = terms[p];
+        if widths[v] != *width {
+            return None;
+        }
+        let w = *width;
+        let sign = -c;
+        let mut sum = pool.constant(w, mask(w, (sign * constant) as u128));
+        for (i, &(u, k)) in terms.iter().enumerate() {
+            if i != p {
+                let term = pool.mul(
+                    pool.constant(w, mask(w, (sign * k) as u128)),
+                    fit(pool, vals[u], w),
+                );
+                sum = pool.add(sum, term);
+            }
+        }
+        Some((v, sum))
+    }
+
+    /// The candidate as a condition on the expressions `vals`.
+    pub fn build(&self, pool: &ExprPool, vals: &[ExprId]) -> ExprId {
+        match self {
+            Cand::False => pool.false_(),
+            Cand::Affine {
+                terms,
+                constant,
+                width,
+            } => {
+                let w = *width;
+                // As `pivot = Σ others` when a coefficient is ±1.
+                let pivot = terms.iter().position(|t| t.1.abs() == 1);
+                let sign = pivot.map_or(1, |p| -terms[p].1);
+                let mut sum = pool.constant(w, mask(w, (sign * constant) as u128));
+                for (i, &(v, c)) in terms.iter().enumerate() {
+                    if Some(i) != pivot {
+                        let term = pool.mul(
+                            pool.constant(w, mask(w, (sign * c) as u128)),
+                            fit(pool, vals[v], w),
+                        );
+                        sum = pool.add(sum, term);
+                    }
+                }
+                match pivot {
+                    Some(p) => pool.eq(fit(pool, vals[terms[p].0], w), sum),
+                    None => pool.eq(sum, pool.zero(w)),
+                }
+            }
+            Cand::Cmp { pred, a, b } => {
+                let x = vals[*a];
+                let y = match b {
+                    Rhs::Var(v) => vals[*v],
+                    Rhs::Const(c) => pool.constant(pool.width(x), *c),
+                };
+                super::segment::compare(pool, *pred, x, y)
+            }
+        }
+    }
+
+    /// The candidate in words, with the variables' `names`.
+    pub fn describe(&self, names: &[String], widths: &[u32]) -> String {
+        match self {
+            Cand::False => "unreachable".into(),
+            Cand::Affine {
+                terms, constant, ..
+            } => {
+                // Σ positive terms = Σ negative terms − constant.
+                let term = |v: usize, c: i128| match c.abs() {
+                    1 => names[v].clone(),
+                    k => format!("{k}·{}", names[v]),
+                };
+                let lhs: Vec<String> = terms
+                    .iter()
+                    .filter(|t| t.1 > 0)
+                    .map(|&(v, c)| term(v, c))
+                    .collect();
+                let rhs: Vec<String> = terms
+                    .iter()
+                    .filter(|t| t.1 < 0)
+                    .map(|&(v, c)| term(v, c))
+                    .collect();
+                let mut right = rhs.join(" + ");
+                match (right.is_empty(), *constant) {
+                    (true, k) => right = (-k).to_string(),
+                    (false, 0) => {}
+                    (false, k) if k > 0 => right += &format!(" - {k}"),
+                    (false, k) => right += &format!(" + {}", -k),
+                }
+                let left = if lhs.is_empty() {
+                    "0".to_string()
+                } else {
+                    lhs.join(" + ")
+                };
+                format!("{left} = {right}")
+            }
+            Cand::Cmp { pred, a, b } => {
+                let op = match pred {
+                    Predicate::Eq => "=",
+                    Predicate::Ne => "≠",
+                    Predicate::Slt | Predicate::Ult => "<",
+                    Predicate::Sle | Predicate::Ule => "≤",
+                    Predicate::Sgt | Predicate::Ugt => ">",
+                    Predicate::Sge | Predicate::Uge => "≥",
+                };
+                let unsigned = matches!(
+                    pred,
+                    Predicate::Ult | Predicate::Ule | Predicate::Ugt | Predicate::Uge
+                );
+                let rhs = match b {
+                    Rhs::Var(v) => names[*v].clone(),
+                    Rhs::Const(c) if unsigned => c.to_string(),
+                    Rhs::Const(c) => to_signed(widths[*a], *c).to_string(),
+                };
+                format!(
+                    "{} {op}{} {rhs}",
+                    names[*a],
+                    if unsigned { "u" } else { "" }
+                )
+            }
+        }
+    }
+}
+
+/// `e` at `w` bits: truncated, or extended with zeros (a flag).
+fn fit(pool: &ExprPool, e: ExprId, w: u32) -> ExprId {
+    match pool.width(e) {
+        x if x > w => pool.trunc(e, w),
+        x if x < w => pool.zext(e, w),
+        _ => e,
+    }
+}
+
+/// The largest magnitude of a value the affine hull is computed from.
+const SMALL: i128 = 1 << 24;
+
+/// The candidates every state of `samples` satisfies: affine equalities (from the small
+/// states) and orderings, with `constants` the constants the sides compare with.
+pub(super) fn guess(
+    samples: &[Vec<u128>],
+    widths: &[u32],
+    constants: &[u128],
+    order: &[usize],
+) -> Vec<Cand> {
+    if samples.is_empty() {
+        return vec![Cand::False];
+    }
+    let mut out = affine_hull(samples, widths, order);
+    let n = widths.len();
+    let all = |c: &Cand| samples.iter().all(|s| c.holds(s, widths));
+    let preds = [
+        Predicate::Slt,
+        Predicate::Sle,
+        Predicate::Ult,
+        Predicate::Ule,
+    ];
+    for a in 0..n {
+        if widths[a] == 1 {
+            continue;
+        }
+        for b in 0..n {
+            if a == b || widths[b] != widths[a] {
+                continue;
+            }
+            // Values equal in every state: the affine equalities say so.
+            if samples.iter().all(|s| s[a] == s[b]) {
+                continue;
+            }
+            for pred in preds {
+                let c = Cand::Cmp {
+                    pred,
+                    a,
+                    b: Rhs::Var(b),
+                };
+                if all(&c) && !implied_equal(&out, a, b) {
+                    out.push(c);
+                }
+            }
+        }
+        if samples.iter().all(|s| s[a] == samples[0][a]) {
+            continue;
+        }
+        let top = mask(widths[a], u128::MAX);
+        for &k in constants.iter().chain(&[0]) {
+            let k = mask(widths[a], k);
+            let more = [
+                Predicate::Sgt,
+                Predicate::Sge,
+                Predicate::Ugt,
+                Predicate::Uge,
+            ];
+            for &pred in preds.iter().chain(&more) {
+                // Always true: nothing to learn.
+                let trivial = matches!((pred, k), (Predicate::Uge, 0) | (Predicate::Ule, _) if k == top)
+                    || (pred == Predicate::Uge && k == 0);
+                let c = Cand::Cmp {
+                    pred,
+                    a,
+                    b: Rhs::Const(k),
+                };
+                if !trivial && all(&c) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// Whether an affine candidate says `a = b` (orderings between them then add nothing).
+fn implied_equal(cands: &[Cand], a: usize, b: usize) -> bool {
+    cands.iter().any(|c| match c {
+        Cand::Affine {
+            terms, constant, ..
+        } => {
+            *constant == 0
+                && terms.len() == 2
+                && terms.iter().any(|t| t.0 == a)
+                && terms.iter().any(|t| t.0 == b)
+                && terms[0].1 == -terms[1].1
+        }
+        _ => false,
+    })
+}
+
+/// A value as the integer the affine hull is computed over: signed, a flag as 0 or 1.
+fn as_int(v: u128, width: u32) -> i128 {
+    if width == 1 {
+        v as i128
+    } else {
+        to_signed(width, v)
+    }
+}
+
+/// The affine equalities of the small states among `samples`: the reduced row echelon
+/// form of the states' null space, one equality per free column, each scaled to integers.
+///
+/// The columns are the variables in `order`: each equality defines the first of its
+/// variables in that order by the later ones (the values a loop changes by those it does
+/// not, and by the parameters).
+fn affine_hull(samples: &[Vec<u128>], widths: &[u32], order: &[usize]) -> Vec<Cand> {
+    let n = widths.len();
+    let rows: Vec<Vec<i128>> = samples
+        .iter()
+        .map(|s| {
+            order
+                .iter()
+                .map(|&v| as_int(s[v], widths[v]))
+                .chain([1])
+                .collect::<Vec<i128>>()
+        })
+        .filter(|r| r.iter().all(|x| x.abs() < SMALL))
+        .collect();
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    let rows = rows
+        .into_iter()
+        .map(|r| r.into_iter().map(|x| Frac { num: x, den: 1 }).collect())
+        .collect();
+    let Some((rref, pivots)) = echelon(rows, n + 1) else {
+        return Vec::new();
+    };
+    // The null space: one vector per free column f (x_f = 1, x_pivot = -rref[i][f]).
+    let mut null = Vec::new();
+    for f in 0..=n {
+        if pivots.contains(&f) {
+            continue;
+        }
+        let mut vector: Vec<Frac> = vec![Frac::ZERO; n + 1];
+        vector[f] = Frac::ONE;
+        for (i, &p) in pivots.iter().enumerate() {
+            vector[p] = rref[i][f].neg();
+        }
+        null.push(vector);
+    }
+    if null.is_empty() {
+        return Vec::new();
+    }
+    // In reduced echelon form, each equality defines its first variable by later ones
+    // that no other equality defines.
+    let Some((relations, _)) = echelon(null, n + 1) else {
+        return Vec::new();
+    };
+    let ints: Vec<Vec<i128>> = relations.iter().filter_map(|v| to_integers(v)).collect();
+    let mut out = Vec::new();
+    for (pivot, ints) in unit_pivots(ints, n) {
+        // The pivot first: the variable the equality defines.
+        let mut terms: Vec<(usize, i128)> = ints[..n]
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c != 0)
+            .map(|(i, &c)| (order[i], c))
+            .collect();
+        if let Some(p) = pivot {
+            let at = terms.iter().position(|t| t.0 == order[p]).unwrap_or(0);
+            let t = terms.remove(at);
+            terms.insert(0, t);
+        }
+        if terms.is_empty() {
+            continue;
+        }
+        let width = terms
+            .iter()
+            .map(|&(v, _)| widths[v])
+            .filter(|&w| w > 1)
+            .min()
+            .unwrap_or(1);
+        let cand = Cand::Affine {
+            terms,
+            constant: ints[n],
+            width,
+        };
+        if samples.iter().all(|s| cand.holds(s, widths)) {
+            out.push(cand);
+        }
+    }
+    out
+}
+
+/// Integer elimination on unit coefficients: each equality in turn defines one variable
+/// (the first in column order with a coefficient of ±1 in an equality not yet used) and
+/// that variable is eliminated from the others, so that definitions are exact over the
+/// integers (`x = 5·i + c`, not `5·i = x - c`). Gives each equality with the column it
+/// defines, if any. The constant column (`cols`) is never a pivot.
+fn unit_pivots(mut rows: Vec<Vec<i128>>, cols: usize) -> Vec<(Option<usize>, Vec<i128>)> {
+    let mut pivot: Vec<Option<usize>> = vec![None; rows.len()];
+    loop {
+        let choice = (0..cols).find_map(|c| {
+            (0..rows.len())
+                .find(|&r| pivot[r].is_none() && rows[r][c].abs() == 1)
+                .map(|r| (r, c))
+        });
+        let Some((r, c)) = choice else {
+            break;
+        };
+        pivot[r] = Some(c);
+        let unit = rows[r][c];
+        for o in 0..rows.len() {
+            let k = rows[o][c];
+            if o == r || k == 0 {
+                continue;
+            }
+            // other -= k · unit · row (unit = ±1, so other[c] becomes 0).
+            let next: Option<Vec<i128>> = rows[o]
+                .iter()
+                .zip(&rows[r])
+                .map(|(&x, &y)| x.checked_sub(k.checked_mul(unit)?.checked_mul(y)?))
+                .collect();
+            let Some(mut next) = next else {
+                continue;
+            };
+            let g = next
+                .iter()
+                .fold(0u128, |g, x| gcd(g, x.unsigned_abs()))
+                .max(1) as i128;
+            next.iter_mut().for_each(|x| *x /= g);
+            rows[o] = next;
+        }
+    }
+    pivot
+        .into_iter()
+        .zip(rows)
+        .filter(|(_, r)| r.iter().any(|&x| x != 0))
+        .collect()
+}
+
+/// An exact fraction with a positive denominator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Frac {
+    num: i128,
+    den: i128,
+}
+
+impl Frac {
+    const ZERO: Frac = Frac { num: 0, den: 1 };
+    const ONE: Frac = Frac { num: 1, den: 1 };
+
+    fn new(num: i128, den: i128) -> Option<Frac> {
+        if den == 0 {
+            return None;
+        }
+        let g = gcd(num.unsigned_abs(), den.unsigned_abs()).max(1) as i128;
+        let s = if den < 0 { -1 } else { 1 };
+        Some(Frac {
+            num: s * num / g,
+            den: s * den / g,
+        })
+    }
+    fn neg(self) -> Frac {
+        Frac {
+            num: -self.num,
+            den: self.den,
+        }
+    }
+    fn sub(self, o: Frac) -> Option<Frac> {
+        let num = self
+            .num
+            .checked_mul(o.den)?
+            .checked_sub(o.num.checked_mul(self.den)?)?;
+        Frac::new(num, self.den.checked_mul(o.den)?)
+    }
+    fn mul(self, o: Frac) -> Option<Frac> {
+        Frac::new(self.num.checked_mul(o.num)?, self.den.checked_mul(o.den)?)
+    }
+    fn div(self, o: Frac) -> Option<Frac> {
+        Frac::new(self.num.checked_mul(o.den)?, self.den.checked_mul(o.num)?)
+    }
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The reduced row echelon form of `rows` (each `cols` long) and its pivot columns; `None`
+/// when a number outgrows 128 bits.
+fn echelon(rows: Vec<Vec<Frac>>, cols: usize) -> Option<(Vec<Vec<Frac>>, Vec<usize>)> {
+    let mut m = rows;
+    let mut pivots = Vec::new();
+    let mut row = 0;
+    for col in 0..cols {
+        let Some(p) = (row..m.len()).find(|&r| m[r][col].num != 0) else {
+            continue;
+        };
+        m.swap(row, p);
+        let lead = m[row][col];
+        for x in m[row].iter_mut() {
+            *x = x.div(lead)?;
+        }
+        let lead_row = m[row].clone();
+        for (r, other) in m.iter_mut().enumerate() {
+            if r != row && other[col].num != 0 {
+                let factor = other[col];
+                for (x, &y) in other.iter_mut().zip(&lead_row).take(cols) {
+                    *x = x.sub(factor.mul(y)?)?;
+                }
+            }
+        }
+        pivots.push(col);
+        row += 1;
+        if row == m.len() {
+            break;
+        }
+    }
+    m.truncate(row);
+    Some((m, pivots))
+}
+
+/// `v` scaled by the least common multiple of its denominators, divided by the gcd of its
+/// numerators.
+fn to_integers(v: &[Frac]) -> Option<Vec<i128>> {
+    let mut l: i128 = 1;
+    for x in v {
+        let g = gcd(l.unsigned_abs(), x.den.unsigned_abs()) as i128;
+        l = (l / g).checked_mul(x.den)?;
+    }
+    let ints: Vec<i128> = v
+        .iter()
+        .map(|x| x.num.checked_mul(l / x.den))
+        .collect::<Option<_>>()?;
+    let g = ints
+        .iter()
+        .fold(0u128, |g, x| gcd(g, x.unsigned_abs()))
+        .max(1) as i128;
+    // The first nonzero coefficient positive.
+    let sign = ints.iter().find(|x| **x != 0).map_or(1, |x| x.signum());
+    Some(ints.iter().map(|x| sign * x / g).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_affine_hull_of_a_strength_reduced_loop_has_its_relations() {
+        // Variables: iA, jA, xA, iB, xB, c. j = 5i + c, iA = iB, xA = xB.
+        let widths = vec![32; 6];
+        let mut samples = Vec::new();
+        for c in [-3i128, 0, 7] {
+            let (mut i, mut x) = (0i128, 0i128);
+            for _ in 0..6 {
+                let j = 5 * i + c;
+                let m = |v: i128| mask(32, v as u128);
+                samples.push(vec![m(i), m(j), m(x), m(i), m(x), m(c)]);
+                x += j;
+                i += 1;
+            }
+        }
+        let cands = affine_hull(&samples, &widths, &[0, 1, 2, 3, 4, 5]);
+        let holds = |terms: &[(usize, i128)]| {
+            cands.iter().any(|c| match c {
+                Cand::Affine { terms: t, .. } => t.as_slice() == terms,
+                _ => false,
+            })
+        };
+        assert!(holds(&[(0, 1), (3, -1)]), "iA = iB in {cands:?}");
+        assert!(holds(&[(2, 1), (4, -1)]), "xA = xB in {cands:?}");
+        assert!(
+            holds(&[(1, 1), (3, -5), (5, -1)]),
+            "jA = 5·iB + c in {cands:?}"
+        );
+        // And every guess holds of every state, wrapped values included.
+        for c in &cands {
+            for s in &samples {
+                assert!(c.holds(s, &widths));
+            }
+        }
+    }
+
+    #[test]
+    fn guesses_drop_what_one_state_contradicts() {
+        let widths = vec![8, 8];
+        let samples = vec![vec![1, 1], vec![2, 2], vec![3, 3]];
+        let cands = guess(&samples, &widths, &[], &[0, 1]);
+        assert!(cands
+            .iter()
+            .all(|c| samples.iter().all(|s| c.holds(s, &widths))));
+        assert!(cands
+            .iter()
+            .any(|c| matches!(c, Cand::Affine { terms, .. } if terms.len() == 2)));
+        let more = vec![vec![1, 1], vec![2, 2], vec![3, 4]];
+        let cands = guess(&more, &widths, &[], &[0, 1]);
+        assert!(!cands
+            .iter()
+            .any(|c| matches!(c, Cand::Affine { terms, .. } if terms.len() == 2)));
+        assert_eq!(guess(&[], &widths, &[], &[0, 1]), vec![Cand::False]);
+    }
+}
