@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 const MOST: Duration = Duration::from_secs(10);
 const SHARE: u32 = 3;
 /// How long exploration looks for a contradiction once the proof holds.
-pub(super) const AFTER_PROOF: Duration = Duration::from_millis(500);
+pub(super) const AFTER_PROOF: Duration = Duration::from_millis(250);
 /// The longest one of the attempt's queries takes.
 const QUERY_LIMIT: Duration = Duration::from_secs(5);
 
@@ -67,11 +67,25 @@ pub(super) fn attempt(
             )],
         },
         Attempt::NotProved(why) if why == induction::NO_LOOP => return None,
-        Attempt::NotProved(why) => Induction {
-            proof: None,
-            notes: vec![format!(
+        Attempt::NotProved(why) => {
+            let mut notes = vec![format!(
                 "induction over the loops: not proved ({why}); the verdict rests on exploration"
-            )],
-        },
+            )];
+            // What wrapping arithmetic would give: said, never concluded from.
+            if cfg.poison_is_ub && why.starts_with(induction::UNDEFINED) {
+                let wrapping = induction::Config {
+                    poison_is_ub: false,
+                    ..cfg
+                };
+                let again = induction::prove(ex.module, (a, b), args, pre, ex.pool, chain.as_mut(), &wrapping);
+                if let Attempt::Proved(p) = again {
+                    notes.push(format!(
+                        "with overflow wrapping (--ub machine), induction over {} proves the pair for all inputs",
+                        p.loops
+                    ));
+                }
+            }
+            Induction { proof: None, notes }
+        }
     })
 }

@@ -61,6 +61,9 @@ pub struct Proof {
     pub queries: u32,
 }
 
+/// How the reason of an attempt that could not rule out undefined behaviour begins.
+pub const UNDEFINED: &str = "undefined behaviour (or a trap) is not ruled out";
+
 /// Why an attempt on a pair without loops proves nothing: exploration decides it.
 pub const NO_LOOP: &str = "neither side has a loop";
 
@@ -529,10 +532,7 @@ impl<'a> Prover<'a> {
         for &from in &origins {
             let (premise, moves, bad) = self.from(from)?;
             if self.ask(solver, &premise, bad)?.is_some() {
-                return Err(format!(
-                    "undefined behaviour (or a trap) is not ruled out {}",
-                    self.where_from(from)
-                ));
+                return Err(format!("{UNDEFINED} {}", self.where_from(from)));
             }
             for t in moves {
                 let mut premise = premise.clone();

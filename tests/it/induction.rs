@@ -53,6 +53,11 @@ fn r33_differences_past_the_bound_and_nontermination_are_never_proved() {
             assert!(!out.contains(FOR_ALL), "{clang} {f}: {out}");
             assert!(out.contains(why), "{clang} {f}: {out}");
         }
+        let (_, out, _) = check(dir, a, b, "strength_int", &["--max-time", "3"]);
+        assert!(
+            out.contains("with overflow wrapping (--ub machine), induction over the loop"),
+            "{clang} strength_int: {out}"
+        );
         let machine = ["--max-time", "20", "--ub", "machine"];
         let (code, out, _) = check(dir, a, b, "strength_int", &machine);
         assert_eq!(code, 0, "{clang} strength_int --ub machine: {out}");
