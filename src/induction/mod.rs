@@ -85,14 +85,34 @@ pub fn prove(
     cfg: &Config,
 ) -> Attempt {
     solver.set_time_limit(Some(cfg.query_limit));
-    let result =
-        Prover::new(module, (a, b), params, pre, pool, cfg).and_then(|mut p| p.run(solver));
-    solver.set_time_limit(None);
-    match result {
-        Ok(proof) => Attempt::Proved(proof),
-        Err(why) => Attempt::NotProved(why),
+    // Lockstep first, then two iterations of one side to one of the other (a loop unrolled
+    // by hand); the first attempt's reason is the one reported.
+    let mut first = None;
+    let mut outcome = None;
+    for ratio in [[1, 1], [2, 1], [1, 2]] {
+        let result = Prover::new(module, (a, b), params, pre, pool, cfg, ratio)
+            .map_err(|why| (why, true))
+            .and_then(|mut p| p.run(solver).map_err(|why| (why, false)));
+        match result {
+            Ok(proof) => {
+                outcome = Some(Attempt::Proved(proof));
+                break;
+            }
+            Err((why, structural)) => {
+                let out_of_time = why == OUT_OF_TIME;
+                first.get_or_insert(why);
+                if structural || out_of_time {
+                    break;
+                }
+            }
+        }
     }
+    solver.set_time_limit(None);
+    outcome.unwrap_or_else(|| Attempt::NotProved(first.unwrap_or_default()))
 }
+
+/// The reason of an attempt that ran out of its time.
+const OUT_OF_TIME: &str = "out of time";
 
 /// A phase of the product: which sides are at their headers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,6 +201,8 @@ struct Prover<'a> {
     moves: Vec<(Vec<Transition>, ExprId)>,
     constants: Vec<u128>,
     queries: u32,
+    /// Iterations of each side's loop per step of the product.
+    ratio: [usize; 2],
 }
 
 impl<'a> Prover<'a> {
@@ -191,6 +213,7 @@ impl<'a> Prover<'a> {
         pre: &[ExprId],
         pool: &'a ExprPool,
         cfg: &'a Config,
+        ratio: [usize; 2],
     ) -> Result<Self, String> {
         let (fa, fb) = (module.function(a), module.function(b));
         for f in [fa, fb] {
@@ -278,6 +301,7 @@ impl<'a> Prover<'a> {
             moves: Vec::new(),
             constants,
             queries: 0,
+            ratio,
         };
         p.build()?;
         Ok(p)
@@ -415,10 +439,7 @@ impl<'a> Prover<'a> {
                 let n = self.keys[side].len();
                 let own = &state[at..at + n];
                 at += n;
-                let paths = self.sides[side]
-                    .at_header(pool, &self.params, &self.keys[side], own)
-                    .map_err(|e| format!("{}: {e}", side_name(side)))?;
-                let step = merge(pool, &paths);
+                let step = self.step_of(side, own)?;
                 bad = pool.bool_or(bad, step.bad);
                 side_ends[side] = ends(&step);
             } else {
@@ -438,6 +459,37 @@ impl<'a> Prover<'a> {
             }
         }
         Ok((out, bad))
+    }
+
+    /// A looping side's step from its header in the state `own`: `ratio` iterations, or
+    /// fewer when it returns first.
+    fn step_of(&self, side: usize, own: &[ExprId]) -> Result<Step, String> {
+        let pool = self.pool;
+        let mut at: Option<(ExprId, Vec<ExprId>)> = Some((pool.true_(), own.to_vec()));
+        let mut returns: Vec<Path> = Vec::new();
+        let mut bad = pool.false_();
+        for _ in 0..self.ratio[side] {
+            let Some((g, state)) = at.take() else {
+                break;
+            };
+            let paths = self.sides[side]
+                .at_header(pool, &self.params, &self.keys[side], &state)
+                .map_err(|e| format!("{}: {e}", side_name(side)))?;
+            let step = merge(pool, &paths);
+            bad = pool.bool_or(bad, pool.bool_and(g, step.bad));
+            if let Some((gr, r)) = step.ret {
+                returns.push(Path {
+                    guard: pool.bool_and(g, gr),
+                    bad: pool.false_(),
+                    end: End::Return(r),
+                });
+            }
+            at = step.header.map(|(gh, next)| (pool.bool_and(g, gh), next));
+        }
+        let mut step = merge(pool, &returns);
+        step.header = at;
+        step.bad = bad;
+        Ok(step)
     }
 
     /// Phase `p`'s state for a query: its variables, those the invariant defines (`x =
@@ -596,7 +648,12 @@ impl<'a> Prover<'a> {
                 None => "no loop".into(),
             }
         };
-        format!("the loop at {} / {}", at(0), at(1))
+        let pace = match self.ratio {
+            [2, 1] => ", two iterations of A to one of B",
+            [1, 2] => ", one iteration of A to two of B",
+            _ => "",
+        };
+        format!("the loop at {} / {}{pace}", at(0), at(1))
     }
 
     fn invariant(&self, p: usize, vals: &[ExprId]) -> ExprId {
@@ -627,7 +684,7 @@ impl<'a> Prover<'a> {
         query: ExprId,
     ) -> Result<Option<Assignment>, String> {
         if self.cfg.stop.should_stop() || self.cfg.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err("out of time".into());
+            return Err(OUT_OF_TIME.into());
         }
         self.queries += 1;
         match solver.check(self.pool, premise, query) {

@@ -19,12 +19,13 @@ fn each_o0(mut body: impl FnMut(&std::path::Path, &std::path::Path, &std::path::
 }
 
 // See: #33. The regression-verification pair (strength reduction), a count up against a
-// count down, and a branch in the body against a select: EQUIVALENT for every input,
-// where exploration alone ends at its time limit.
+// count down, a branch in the body against a select, and a loop unrolled by two (two
+// iterations of A to one of B): EQUIVALENT for every input, where exploration alone ends
+// at its time limit.
 #[test]
 fn r33_loop_pairs_are_proved_for_every_trip_count() {
     each_o0(|dir, a, b, clang| {
-        for f in ["strength", "countdown", "branchy"] {
+        for f in ["strength", "countdown", "branchy", "unrolled"] {
             let (code, out, report) = check(dir, a, b, f, &["--max-time", "20"]);
             assert_eq!(code, 0, "{clang} {f}: {out}");
             assert!(out.contains(FOR_ALL), "{clang} {f}: {out}");
@@ -53,6 +54,10 @@ fn r33_differences_past_the_bound_and_nontermination_are_never_proved() {
             assert!(!out.contains(FOR_ALL), "{clang} {f}: {out}");
             assert!(out.contains(why), "{clang} {f}: {out}");
         }
+        // Forgetting the odd iteration: a confirmed difference, never a proof.
+        let (code, out, _) = check(dir, a, b, "unrolled_bad", &["--max-time", "3"]);
+        assert_eq!(code, 1, "{clang} unrolled_bad: {out}");
+        assert!(!out.contains(FOR_ALL), "{clang} unrolled_bad: {out}");
         let (_, out, _) = check(dir, a, b, "strength_int", &["--max-time", "3"]);
         assert!(
             out.contains("with overflow wrapping (--ub machine), induction over the loop"),
@@ -72,7 +77,7 @@ fn r33_differences_past_the_bound_and_nontermination_are_never_proved() {
 #[test]
 fn r33_each_loop_against_itself_is_equivalent() {
     each_o0(|dir, a, _, clang| {
-        for f in ["strength", "countdown", "branchy", "near", "nonterm"] {
+        for f in ["strength", "countdown", "branchy", "near", "nonterm", "unrolled"] {
             let (code, out, _) = check(dir, a, a, f, &["--max-time", "20"]);
             assert_eq!(code, 0, "{clang} {f} against itself: {out}");
         }
