@@ -11,8 +11,9 @@ use super::pointers::{self, Span};
 use super::rows::{Decision, RowDriver, Rows};
 use super::setup::{at_offset, input_byte, make_buffer, Arguments, Signature, OFFSET_SUFFIX};
 use super::show::{display_buffer, display_int, display_unsigned};
-use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Unanswered, Value};
+use crate::exec::{Driver, Executor, Exit, Flush, SideOutcome, State, Unanswered, Value};
 use crate::expr::{mask, Assignment, ExprId, ExprPool};
+use crate::ir::PTR_WIDTH;
 use crate::report::unknown::{Phase, Question};
 use crate::report::{InputValue, PathVerdict, UnknownReason};
 use std::sync::Arc;
@@ -392,7 +393,11 @@ impl<'s> CrossDriver<'s> {
         self.named.clear();
         self.undefined = None;
         let shown = self.shown();
-        let results = (describe(ex, state, a, shown), describe(ex, state, b, shown));
+        let (out_a, out_b) = (&state.first_outputs[0], &state.outputs[0]);
+        let results = (
+            describe(ex, state, a, shown, out_a),
+            describe(ex, state, b, shown, out_b),
+        );
         let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
             (Failed(fa), Failed(fb)) if fa.kind.same_kind(&fb.kind) => {
                 let detail = format!(
@@ -626,8 +631,8 @@ impl<'s> CrossDriver<'s> {
         let labels: Vec<String> = self.memory_outputs().into_iter().map(|(l, _)| l).collect();
         let shown = self.shown();
         (
-            concrete_outcome(ex, state, a, model, &labels, shown),
-            concrete_outcome(ex, state, b, model, &labels, shown),
+            concrete_outcome(ex, state, a, model, &labels, shown, &state.first_outputs[0]),
+            concrete_outcome(ex, state, b, model, &labels, shown, &state.outputs[0]),
         )
     }
 
@@ -714,6 +719,7 @@ impl<'s> CrossDriver<'s> {
             }
             _ => return None,
         }
+        terms.extend(stdout_differs(ex, state).map(|t| ("stdout".to_string(), t)));
         Some(terms)
     }
 
@@ -840,6 +846,36 @@ impl Driver for CrossDriver<'_> {
     }
 
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
+        let exit = match std::mem::take(&mut state.flush) {
+            // The side's stdout was flushed: its own end is taken up again, unless the
+            // flush could not run (a gap of the model), which ends the side unknown.
+            Flush::Running(ended) => {
+                state.flush = Flush::Done;
+                match exit {
+                    Exit::Returned(_) => *ended,
+                    other => other,
+                }
+            }
+            Flush::Done => {
+                state.flush = Flush::Done;
+                exit
+            }
+            Flush::Before => {
+                let flush = self.sig.stdout[usize::from(state.phase.min(1))];
+                match flush {
+                    // A side that returned or called `exit` writes out what its stdout
+                    // holds, as the native program would; a crash loses it.
+                    Some(flush) if matches!(exit, Exit::Returned(_) | Exit::Exited(_)) => {
+                        state.flush = Flush::Running(Box::new(exit));
+                        let pointer = |a: u64| Value::concrete(PTR_WIDTH, u128::from(a));
+                        let args = [pointer(flush.file), pointer(0), pointer(0)];
+                        ex.push_call(&mut state, flush.write, &args, None);
+                        return Some(state);
+                    }
+                    _ => exit,
+                }
+            }
+        };
         // Kept in case the decision waits (the state is then handed back as it was).
         let kept = exit.clone();
         let outcome = match self.outcome(ex, &state, exit) {
@@ -853,7 +889,9 @@ impl Driver for CrossDriver<'_> {
                         state
                             .first
                             .as_ref()
-                            .map_or("?".into(), |o| describe(ex, &state, o, self.shown())),
+                            .map_or("?".into(), |o| {
+                                describe(ex, &state, o, self.shown(), &state.first_outputs[0])
+                            }),
                         "?".to_string(),
                     )
                 };
@@ -864,6 +902,8 @@ impl Driver for CrossDriver<'_> {
         };
         if state.phase == 0 {
             state.first = Some(outcome);
+            state.flush = Flush::Before;
+            state.first_outputs = std::mem::take(&mut state.outputs);
             return Some(self.start_b(ex, state));
         }
         let a = state.first.as_ref().expect("side A ended before B started");
@@ -1397,17 +1437,43 @@ enum Shown<'f> {
 }
 
 /// A result as text, with symbolic parts shown as `<symbolic>`.
-fn describe(ex: &Executor<'_>, state: &State, o: &SideOutcome, shown: Shown<'_>) -> String {
+/// `out` is what the side wrote to stdout, shown after a return or an exit.
+fn describe(
+    ex: &Executor<'_>,
+    state: &State,
+    o: &SideOutcome,
+    shown: Shown<'_>,
+    out: &[Value],
+) -> String {
     let value = |v: &Value| match v {
         Value::Con { width, bits } => display_value(ex, state, *width, *bits, shown),
         Value::Sym(_) => "<symbolic>".to_string(),
     };
-    match o {
+    let text = match o {
         SideOutcome::Returned { value: Some(v), .. } => format!("returns {}", value(v)),
         SideOutcome::Returned { value: None, .. } => "returns".to_string(),
         SideOutcome::Exited(v) => format!("exit({})", value(v)),
-        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.place()),
+        SideOutcome::Failed(f) => return format!("{} at {}", f.kind.describe(), f.place()),
+    };
+    let bytes: Option<Vec<u8>> = out
+        .iter()
+        .map(|v| v.as_concrete().map(|b| b as u8))
+        .collect();
+    match bytes {
+        _ if out.is_empty() => text,
+        Some(bytes) => format!("{text}, stdout {}", super::classes::quote(&bytes)),
+        None => format!("{text}, stdout <symbolic, {} bytes>", out.len()),
     }
+}
+
+/// Whether the sides' stdout differ (A's kept in `first_outputs` while B runs); `None`
+/// when neither wrote any.
+fn stdout_differs(ex: &Executor<'_>, state: &State) -> Option<ExprId> {
+    let (a, b) = (&state.first_outputs[0], &state.outputs[0]);
+    if a.is_empty() && b.is_empty() {
+        return None;
+    }
+    Some(ex.pool.bool_not(super::program::same_bytes(ex, a, b)))
 }
 
 /// A result with every symbolic part evaluated in `model`.
@@ -1418,6 +1484,7 @@ fn concrete_outcome(
     model: &Assignment,
     labels: &[String],
     shown: Shown<'_>,
+    out: &[Value],
 ) -> String {
     let value = |v: &Value, shown: Shown<'_>| match v {
         Value::Con { width, bits } => display_value(ex, state, *width, *bits, shown),
@@ -1425,7 +1492,7 @@ fn concrete_outcome(
             display_value(ex, state, ex.pool.width(*e), ex.pool.eval(*e, model), shown)
         }
     };
-    match o {
+    let text = match o {
         SideOutcome::Returned { value: v, buffers } => {
             let mut text = match v {
                 Some(v) => format!("returns {}", value(v, shown)),
@@ -1439,8 +1506,13 @@ fn concrete_outcome(
             text
         }
         SideOutcome::Exited(v) => format!("exit({})", value(v, Shown::Int)),
-        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.place()),
+        SideOutcome::Failed(f) => return format!("{} at {}", f.kind.describe(), f.place()),
+    };
+    if out.is_empty() {
+        return text;
     }
+    let bytes: Vec<u8> = out.iter().map(|x| concrete_byte(ex, *x, model)).collect();
+    format!("{text}, stdout {}", super::classes::quote(&bytes))
 }
 
 /// A returned value: a float as [`display_float`] shows it, a pointer by what it points
