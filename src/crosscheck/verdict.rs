@@ -886,12 +886,9 @@ impl Driver for CrossDriver<'_> {
                     ("?".to_string(), "not run".to_string())
                 } else {
                     (
-                        state
-                            .first
-                            .as_ref()
-                            .map_or("?".into(), |o| {
-                                describe(ex, &state, o, self.shown(), &state.first_outputs[0])
-                            }),
+                        state.first.as_ref().map_or("?".into(), |o| {
+                            describe(ex, &state, o, self.shown(), &state.first_outputs[0])
+                        }),
                         "?".to_string(),
                     )
                 };

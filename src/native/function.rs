@@ -75,7 +75,8 @@ pub enum FnEnd {
         stdout: Vec<u8>,
     },
     /// It called `exit` with this status (the driver never exits otherwise).
-    Exited(i32),
+    /// (What it wrote to stdout before, which `exit` flushed, compared too.)
+    Exited(i32, Vec<u8>),
     /// A signal killed it.
     Signal(i32),
     TimedOut,
@@ -611,7 +612,7 @@ impl FunctionBuild {
             }
             match self.parse(&run.stdout) {
                 Some(end) if status == 0 => Ok(end),
-                _ => Ok(FnEnd::Exited(status)),
+                _ => Ok(FnEnd::Exited(status, run.stdout.clone())),
             }
         };
         let (a, b) = (side("a")?, side("b")?);
@@ -801,7 +802,11 @@ impl FunctionBuild {
                 }
                 s
             }
-            FnEnd::Exited(status) => format!("exit {status}"),
+            FnEnd::Exited(status, stdout) if stdout.is_empty() => format!("exit {status}"),
+            FnEnd::Exited(status, stdout) => format!(
+                "exit {status}, stdout {}",
+                crate::crosscheck::program::quote(stdout)
+            ),
             FnEnd::Signal(sig) => format!(
                 "killed by signal {sig} ({})",
                 crate::exec::state::signal_name(*sig)
