@@ -12,6 +12,7 @@ pub mod classes;
 pub mod float;
 pub mod globals;
 mod minimize;
+mod outcome;
 mod parting;
 mod pointers;
 mod poison;
