@@ -20,6 +20,7 @@ import tomllib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_real  # noqa: E402
+import bench_equiv_pairs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # XCHECK_BIN compares another build (a before/after of a change) on the same machine.
@@ -180,6 +181,8 @@ def main():
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-musl.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
     # Real library functions and bit tricks against naive references (scripts/bench_real.py).
     bench_real.real_functions()
+    # The equivalence pairs of issue 33 (scripts/bench_equiv_pairs.py): share decided, wrong, by induction.
+    bench_equiv_pairs.equiv_pairs()
 
     subprocess.run(["bash", os.path.join(ROOT, "scripts", "build-programs.sh")], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
     print("\n## Whole programs\n")

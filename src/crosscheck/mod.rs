@@ -13,6 +13,7 @@ pub mod float;
 pub mod globals;
 mod inductive;
 mod minimize;
+mod outcome;
 mod parting;
 mod pointers;
 mod poison;

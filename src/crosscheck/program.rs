@@ -1320,7 +1320,7 @@ fn fixed_text(ex: &mut Executor<'_>, state: &State, bytes: &[Value]) -> Option<V
 }
 
 /// Two outputs are equal: the same length and the same bytes.
-fn same_bytes(ex: &Executor<'_>, a: &[Value], b: &[Value]) -> ExprId {
+pub(super) fn same_bytes(ex: &Executor<'_>, a: &[Value], b: &[Value]) -> ExprId {
     let pool = ex.pool;
     if a.len() != b.len() {
         return pool.false_();

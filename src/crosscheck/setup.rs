@@ -163,6 +163,35 @@ pub struct Signature {
     pub type_text: String,
     /// When two floating-point return values count as equal.
     pub fp_equality: FpEquality,
+    /// How each side's stdout is flushed when the side ends (A, B), for sides that link
+    /// musl's stdout.
+    pub stdout: [Option<StdoutFlush>; 2],
+}
+
+/// What flushes one side's stdout at its end: musl's `__stdout_write(&__stdout_FILE, 0, 0)`,
+/// the side's own copies (`load/libm.rs` links them with `printf`, `puts`…), which writes
+/// out the bytes the FILE holds as `fflush(stdout)` would (musl buffers stdout fully when
+/// it is no terminal: `exec/posix.rs`'s `ioctl` says it is none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StdoutFlush {
+    pub write: FuncId,
+    /// The address of the side's `__stdout_FILE`.
+    pub file: u64,
+}
+
+/// The flush of `side`'s stdout, when the side links musl's stdout.
+fn stdout_flush(module: &Module, side: Side) -> Option<StdoutFlush> {
+    let write = module
+        .function_on_side(side, "__stdout_write")
+        .filter(|&f| !module.function(f).is_declaration())?;
+    let file = module
+        .globals
+        .iter()
+        .find(|g| g.side == side && g.source_name == "__stdout_FILE" && !g.is_external)?;
+    Some(StdoutFlush {
+        write,
+        file: file.address,
+    })
 }
 
 /// Finds both entry points and checks that their types agree.
@@ -310,6 +339,7 @@ pub fn signature(module: &Module, check: &FunctionCheck) -> Result<Signature> {
         fp_equality: check.fp_equality,
         globals: super::globals::plan(module, a, b, check.globals),
         type_text: fa.signature.clone(),
+        stdout: [Side::A, Side::B].map(|side| stdout_flush(module, side)),
     })
 }
 

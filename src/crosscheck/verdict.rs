@@ -7,12 +7,14 @@
 //! - The engine gave up on either side: `Unknown`, with the reason.
 
 use super::float::display_float;
+use super::outcome::{concrete_byte, concrete_outcome, describe, Shown};
 use super::pointers::{self, Span};
 use super::rows::{Decision, RowDriver, Rows};
 use super::setup::{at_offset, input_byte, make_buffer, Arguments, Signature, OFFSET_SUFFIX};
 use super::show::{display_buffer, display_int, display_unsigned};
-use crate::exec::{Driver, Executor, Exit, SideOutcome, State, Unanswered, Value};
+use crate::exec::{Driver, Executor, Exit, Flush, SideOutcome, State, Unanswered, Value};
 use crate::expr::{mask, Assignment, ExprId, ExprPool};
+use crate::ir::PTR_WIDTH;
 use crate::report::unknown::{Phase, Question};
 use crate::report::{InputValue, PathVerdict, UnknownReason};
 use std::sync::Arc;
@@ -392,7 +394,11 @@ impl<'s> CrossDriver<'s> {
         self.named.clear();
         self.undefined = None;
         let shown = self.shown();
-        let results = (describe(ex, state, a, shown), describe(ex, state, b, shown));
+        let (out_a, out_b) = (&state.first_outputs[0], &state.outputs[0]);
+        let results = (
+            describe(ex, state, a, shown, out_a),
+            describe(ex, state, b, shown, out_b),
+        );
         let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
             (Failed(fa), Failed(fb)) if fa.kind.same_kind(&fb.kind) => {
                 let detail = format!(
@@ -626,8 +632,8 @@ impl<'s> CrossDriver<'s> {
         let labels: Vec<String> = self.memory_outputs().into_iter().map(|(l, _)| l).collect();
         let shown = self.shown();
         (
-            concrete_outcome(ex, state, a, model, &labels, shown),
-            concrete_outcome(ex, state, b, model, &labels, shown),
+            concrete_outcome(ex, state, a, model, &labels, shown, &state.first_outputs[0]),
+            concrete_outcome(ex, state, b, model, &labels, shown, &state.outputs[0]),
         )
     }
 
@@ -714,6 +720,7 @@ impl<'s> CrossDriver<'s> {
             }
             _ => return None,
         }
+        terms.extend(stdout_differs(ex, state).map(|t| ("stdout".to_string(), t)));
         Some(terms)
     }
 
@@ -840,6 +847,36 @@ impl Driver for CrossDriver<'_> {
     }
 
     fn on_exit(&mut self, ex: &mut Executor<'_>, mut state: State, exit: Exit) -> Option<State> {
+        let exit = match std::mem::take(&mut state.flush) {
+            // The side's stdout was flushed: its own end is taken up again, unless the
+            // flush could not run (a gap of the model), which ends the side unknown.
+            Flush::Running(ended) => {
+                state.flush = Flush::Done;
+                match exit {
+                    Exit::Returned(_) => *ended,
+                    other => other,
+                }
+            }
+            Flush::Done => {
+                state.flush = Flush::Done;
+                exit
+            }
+            Flush::Before => {
+                let flush = self.sig.stdout[usize::from(state.phase.min(1))];
+                match flush {
+                    // A side that returned or called `exit` writes out what its stdout
+                    // holds, as the native program would; a crash loses it.
+                    Some(flush) if matches!(exit, Exit::Returned(_) | Exit::Exited(_)) => {
+                        state.flush = Flush::Running(Box::new(exit));
+                        let pointer = |a: u64| Value::concrete(PTR_WIDTH, u128::from(a));
+                        let args = [pointer(flush.file), pointer(0), pointer(0)];
+                        ex.push_call(&mut state, flush.write, &args, None);
+                        return Some(state);
+                    }
+                    _ => exit,
+                }
+            }
+        };
         // Kept in case the decision waits (the state is then handed back as it was).
         let kept = exit.clone();
         let outcome = match self.outcome(ex, &state, exit) {
@@ -850,10 +887,9 @@ impl Driver for CrossDriver<'_> {
                     ("?".to_string(), "not run".to_string())
                 } else {
                     (
-                        state
-                            .first
-                            .as_ref()
-                            .map_or("?".into(), |o| describe(ex, &state, o, self.shown())),
+                        state.first.as_ref().map_or("?".into(), |o| {
+                            describe(ex, &state, o, self.shown(), &state.first_outputs[0])
+                        }),
                         "?".to_string(),
                     )
                 };
@@ -864,6 +900,8 @@ impl Driver for CrossDriver<'_> {
         };
         if state.phase == 0 {
             state.first = Some(outcome);
+            state.flush = Flush::Before;
+            state.first_outputs = std::mem::take(&mut state.outputs);
             return Some(self.start_b(ex, state));
         }
         let a = state.first.as_ref().expect("side A ended before B started");
@@ -1334,13 +1372,6 @@ fn concrete_value(ex: &Executor<'_>, v: Value, model: &Assignment) -> u64 {
     }
 }
 
-fn concrete_byte(ex: &Executor<'_>, v: Value, model: &Assignment) -> u8 {
-    match v {
-        Value::Con { bits, .. } => bits as u8,
-        Value::Sym(e) => ex.pool.eval(e, model) as u8,
-    }
-}
-
 /// Concrete values tried for the float parameters before the solver is asked whether the
 /// results may differ: a difference of floating-point code usually shows on most inputs,
 /// while the solver's search through bit-blasted multipliers may take seconds. A model
@@ -1384,93 +1415,12 @@ fn sample_difference(
     None
 }
 
-/// How a return value is shown.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Shown<'f> {
-    Int,
-    Float,
-    /// By what it points to (`pointers::describe_pointer`).
-    Pointer,
-    /// An aggregate with these `float`/`double` fields (lowest bit, width): each shown as a
-    /// float, then the other bits when any is set.
-    Fields(&'f [(u32, u32)]),
-}
-
-/// A result as text, with symbolic parts shown as `<symbolic>`.
-fn describe(ex: &Executor<'_>, state: &State, o: &SideOutcome, shown: Shown<'_>) -> String {
-    let value = |v: &Value| match v {
-        Value::Con { width, bits } => display_value(ex, state, *width, *bits, shown),
-        Value::Sym(_) => "<symbolic>".to_string(),
-    };
-    match o {
-        SideOutcome::Returned { value: Some(v), .. } => format!("returns {}", value(v)),
-        SideOutcome::Returned { value: None, .. } => "returns".to_string(),
-        SideOutcome::Exited(v) => format!("exit({})", value(v)),
-        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.place()),
+/// Whether the sides' stdout differ (A's kept in `first_outputs` while B runs); `None`
+/// when neither wrote any.
+fn stdout_differs(ex: &Executor<'_>, state: &State) -> Option<ExprId> {
+    let (a, b) = (&state.first_outputs[0], &state.outputs[0]);
+    if a.is_empty() && b.is_empty() {
+        return None;
     }
-}
-
-/// A result with every symbolic part evaluated in `model`.
-fn concrete_outcome(
-    ex: &Executor<'_>,
-    state: &State,
-    o: &SideOutcome,
-    model: &Assignment,
-    labels: &[String],
-    shown: Shown<'_>,
-) -> String {
-    let value = |v: &Value, shown: Shown<'_>| match v {
-        Value::Con { width, bits } => display_value(ex, state, *width, *bits, shown),
-        Value::Sym(e) => {
-            display_value(ex, state, ex.pool.width(*e), ex.pool.eval(*e, model), shown)
-        }
-    };
-    match o {
-        SideOutcome::Returned { value: v, buffers } => {
-            let mut text = match v {
-                Some(v) => format!("returns {}", value(v, shown)),
-                None => "returns".to_string(),
-            };
-            for (b, label) in buffers.iter().zip(labels) {
-                let bytes: Vec<u8> = b.iter().map(|x| concrete_byte(ex, *x, model)).collect();
-                let shown = pointers::display_memory(ex.module, state, ex.pool, b, &bytes);
-                text.push_str(&format!(", {label} {shown}"));
-            }
-            text
-        }
-        SideOutcome::Exited(v) => format!("exit({})", value(v, Shown::Int)),
-        SideOutcome::Failed(f) => format!("{} at {}", f.kind.describe(), f.place()),
-    }
-}
-
-/// A returned value: a float as [`display_float`] shows it, a pointer by what it points
-/// to, else as [`display_int`].
-fn display_value(
-    ex: &Executor<'_>,
-    state: &State,
-    width: u32,
-    bits: u128,
-    shown: Shown<'_>,
-) -> String {
-    match shown {
-        Shown::Fields(fields) => {
-            let mut rest = mask(width, bits);
-            let shown: Vec<String> = fields
-                .iter()
-                .map(|&(lo, w)| {
-                    rest &= !(mask(w, u128::MAX) << lo);
-                    display_float(w, mask(w, bits >> lo))
-                })
-                .collect();
-            let mut text = format!("{{{}}}", shown.join(", "));
-            if rest != 0 {
-                text.push_str(&format!(" (other bits 0x{rest:x})"));
-            }
-            text
-        }
-        Shown::Float => display_float(width, bits),
-        Shown::Pointer => pointers::describe_pointer(ex.module, state, bits as u64),
-        Shown::Int => pointers::display_words(ex.module, state, width, bits)
-            .unwrap_or_else(|| display_int(width, bits)),
-    }
+    Some(ex.pool.bool_not(super::program::same_bytes(ex, a, b)))
 }

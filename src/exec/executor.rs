@@ -286,6 +286,7 @@ impl<'a> Executor<'a> {
             model: Some(Arc::new(Assignment::new())),
             unchecked: None,
             deferred_exit: None,
+            flush: Default::default(),
             inputs: Vec::new(),
             preferences: Arc::default(),
             instructions: 0,

@@ -19,7 +19,7 @@
 
 use crate::exec::constraints::{ConstraintSet, ConstraintStats};
 use crate::exec::memory::ObjectState;
-use crate::exec::state::{MergeMarker, State};
+use crate::exec::state::{Flush, MergeMarker, State};
 use crate::exec::value::Value;
 use crate::expr::{ExprId, ExprPool};
 use crate::ir::{BlockId, FuncId, Function, Inst, Intrinsic, Operand, RegId, Terminator};
@@ -578,6 +578,8 @@ fn merge_states(
             && s.first == first.first
             && s.outputs == first.outputs
             && s.first_outputs == first.first_outputs
+            && matches!(s.flush, Flush::Before)
+            && matches!(first.flush, Flush::Before)
             && s.second == first.second
             && s.memory.len() == first.memory.len()
             && s.memory

@@ -36,7 +36,7 @@ pub use merge::MergeMode;
 pub use posix::syscall_name;
 pub use searcher::SearchKind;
 pub use state::{
-    path_hash, Failure, ForkLog, ForkSite, SideOutcome, State, Termination, Undecided,
+    path_hash, Failure, Flush, ForkLog, ForkSite, SideOutcome, State, Termination, Undecided,
     OUTPUT_STREAMS,
 };
 pub use table::has_handler;

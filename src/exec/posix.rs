@@ -124,6 +124,109 @@ pub(crate) fn output(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Op
     Some(append_output(ex, state, key, offset, stream, n))
 }
 
+/// `__xc_syscall(n, …)` where no POSIX model defines it: a function check, whose sides
+/// link musl's stdio (`load/libm.rs`). Only what writing to stdout needs is there:
+/// `write` and `writev` to descriptor 1 append to the running side's stdout (compared at
+/// its end like a return value), and `ioctl` fails with `ENOTTY` (stdout is no terminal,
+/// as in native replay, where it is a pipe: musl buffers it fully). Any other system
+/// call, or a write to another descriptor, stops the path as unsupported.
+pub(crate) fn syscall(ex: &mut Executor<'_>, state: State, call: &Call<'_>) -> Option<State> {
+    const WRITE: u64 = 1;
+    const IOCTL: u64 = 16;
+    const WRITEV: u64 = 20;
+    const ENOTTY: i64 = 25;
+    let (state, n) = ex.concrete_arg(state, call, 0, "system call number")?;
+    let (mut state, total) = match n {
+        IOCTL => (state, -ENOTTY),
+        WRITE | WRITEV => {
+            let (state, fd) = ex.concrete_arg(state, call, 1, "file descriptor")?;
+            if fd != 1 {
+                let what = format!(
+                    "a write to file descriptor {fd} in a function check (only stdout is compared)"
+                );
+                ex.unsupported(state, &what);
+                return None;
+            }
+            let arg = |i: usize| call.args.get(i).copied();
+            let (state, pieces) = match n {
+                WRITE => {
+                    let size = arg(3).unwrap_or(Value::concrete(PTR_WIDTH, 0));
+                    let (state, len) = ex.split_on_value(state, size)?;
+                    let buf = arg(2).unwrap_or(Value::concrete(PTR_WIDTH, 0));
+                    (state, vec![(buf, len as u64)])
+                }
+                _ => write_vector(ex, state, call)?,
+            };
+            let mut state = state;
+            let mut total = 0u64;
+            for (buf, len) in pieces {
+                state = append_concrete(ex, state, buf, len)?;
+                total += len;
+            }
+            (state, total as i64)
+        }
+        _ => {
+            let name = syscall_name(n as i64).unwrap_or("?");
+            let what = format!("system call {n} ({name}) in a function check");
+            ex.unsupported(state, &what);
+            return None;
+        }
+    };
+    ex.set_result(&mut state, call, Value::concrete(64, total as u64 as u128));
+    Some(state)
+}
+
+/// The pieces `writev(fd, iov, count)` writes: each iovec's base and length, every length
+/// taken one feasible value at a time before anything is written (a state split off reruns
+/// the whole call).
+fn write_vector(
+    ex: &mut Executor<'_>,
+    state: State,
+    call: &Call<'_>,
+) -> Option<(State, Vec<(Value, u64)>)> {
+    let (state, iov) = ex.concrete_arg(state, call, 2, "iovec array")?;
+    let (mut state, count) = ex.concrete_arg(state, call, 3, "iovec count")?;
+    if count > 1024 {
+        ex.unsupported(state, "writev of more than 1024 iovecs");
+        return None;
+    }
+    let mut pieces = Vec::new();
+    for k in 0..count {
+        let at = Value::concrete(PTR_WIDTH, u128::from(iov + 16 * k));
+        let mut resolved = ex.resolve(state, at, 16);
+        let (s, key, offset) = resolved.pop()?;
+        if !resolved.is_empty() {
+            ex.unsupported(s, "an iovec array at an address that is not one object");
+            return None;
+        }
+        let base = ex.read(&s, key, offset, 8);
+        let len = ex.read(&s, key, offset_plus(ex, offset, 8), 8);
+        let (s, len) = ex.split_on_value(s, len)?;
+        state = s;
+        pieces.push((base, len as u64));
+    }
+    Some((state, pieces))
+}
+
+/// Appends `len` bytes at `buf` to stdout: the buffer must be one object (a write from a
+/// symbolic address that may be several stops the path as unsupported).
+fn append_concrete(ex: &mut Executor<'_>, state: State, buf: Value, len: u64) -> Option<State> {
+    if len == 0 {
+        return Some(state);
+    }
+    if len > 1 << 24 {
+        ex.unsupported(state, "a single write of more than 16 MiB");
+        return None;
+    }
+    let mut resolved = ex.resolve(state, buf, len);
+    let (state, key, offset) = resolved.pop()?;
+    if !resolved.is_empty() {
+        ex.unsupported(state, "a write from a symbolic address of several objects");
+        return None;
+    }
+    Some(append_output(ex, state, key, offset, 0, len))
+}
+
 fn append_output(
     ex: &Executor<'_>,
     mut state: State,

@@ -462,6 +462,20 @@ pub struct MergeMarker {
     pub path_len: usize,
 }
 
+/// Where a function check is in flushing the stdout of the running side (its musl's
+/// buffered bytes) once the side has ended.
+#[derive(Clone, Debug, Default)]
+pub enum Flush {
+    /// The side runs (or ended without stdout to flush).
+    #[default]
+    Before,
+    /// The flush runs; how the side ended, taken up again when the flush returns.
+    Running(Box<Exit>),
+    /// The side's stdout is flushed: its end is being decided (again, if the decision
+    /// waited).
+    Done,
+}
+
 /// How a path (or one side of it) ended.
 #[derive(Clone, Debug)]
 pub enum Exit {
@@ -553,6 +567,9 @@ pub struct State {
     /// question (`Executor::check_or_defer`): the exit it was deciding, handed to it again
     /// when the state's turn comes. The state is as the driver received it.
     pub deferred_exit: Option<Box<Exit>>,
+    /// Where a function check is in flushing the running side's stdout at its end
+    /// (`crosscheck/verdict.rs`).
+    pub flush: Flush,
     pub inputs: Vec<SymbolicInput>,
     /// Values the tests of this path should give the inputs when the path allows them
     /// (`klee_prefer_cex`: width-1 conditions, tried in order when a test is made).

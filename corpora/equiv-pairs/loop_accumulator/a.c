@@ -1,0 +1,11 @@
+#include <stdint.h>
+
+/* Sum of 2(i + k) for i < n. */
+uint32_t evens(uint32_t n, uint32_t k)
+{
+    uint32_t acc = 0;
+
+    for (uint32_t i = 0; i < n; i++)
+        acc += 2 * (i + k);
+    return acc;
+}

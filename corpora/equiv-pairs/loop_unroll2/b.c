@@ -1,0 +1,16 @@
+#include <stdint.h>
+
+/* The same fold, two trips per iteration, then the odd one out. */
+uint32_t mix(uint32_t n, uint32_t k)
+{
+    uint32_t h = 0;
+    uint32_t i = 0;
+
+    for (; i + 1 < n; i += 2) {
+        h += (i ^ k) * 3 + 1;
+        h += ((i + 1) ^ k) * 3 + 1;
+    }
+    if (i < n)
+        h += (i ^ k) * 3 + 1;
+    return h;
+}

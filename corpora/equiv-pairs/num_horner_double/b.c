@@ -1,0 +1,7 @@
+/* 7x^5 - 3x^4 + 2x^2 + 11x - 5 term by term, in double. */
+double poly(double x)
+{
+    double x2 = x * x, x4 = x2 * x2, x5 = x4 * x;
+
+    return 7 * x5 - 3 * x4 + 2 * x2 + 11 * x - 5;
+}

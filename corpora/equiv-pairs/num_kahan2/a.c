@@ -1,0 +1,5 @@
+/* a + b. */
+double sum2(double a, double b)
+{
+    return a + b;
+}
