@@ -58,6 +58,10 @@ pub struct FunctionCheck {
     /// undefined behaviour (the front end's: `crosscheck` does not import `native/`).
     /// Default is `None`: such rows stay unknown.
     pub native: Option<super::NativeFunctions>,
+    /// Whether calls both sides share and the entries' recursive calls are first tried as
+    /// uninterpreted functions (`summaries.rs`; `--no-summaries` turns it off). Default is
+    /// true.
+    pub summaries: bool,
 }
 
 /// The cap on a check's tests per kind: none for a shard (`--shard`), which writes every
@@ -92,6 +96,7 @@ impl FunctionCheck {
             out_dir: PathBuf::from("xcheck-out"),
             tests_per_kind: Some(DEFAULT_TESTS_PER_KIND),
             native: None,
+            summaries: true,
         }
     }
 }

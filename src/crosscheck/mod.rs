@@ -21,6 +21,7 @@ mod record;
 mod rows;
 mod setup;
 mod show;
+mod summaries;
 mod verdict;
 
 use check::tests_capped;
@@ -69,8 +70,39 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let preconditions = setup::parse_preconditions(&check.assumes)?;
     prepare_out_dir(&check.out_dir)?;
 
-    let (exec, solver_config) = check_configs(&exploring(check.exec.clone()), &check.solver);
+    let (mut exec, solver_config) = check_configs(&exploring(check.exec.clone()), &check.solver);
     let stop = exec.stop.clone();
+    let plan = if check.summaries {
+        summaries::plan(module, signature.a, signature.b)
+    } else {
+        Default::default()
+    };
+    let mut by_summary = None;
+    let mut summary_notes = Vec::new();
+    if !plan.is_empty() {
+        let began = Instant::now();
+        let sum_pool = ExprPool::new();
+        let run = summaries::run(
+            module,
+            &sum_pool,
+            &signature,
+            &preconditions,
+            (&exec, &solver_config),
+            &plan,
+            check.compare_buffers,
+        )?;
+        match run {
+            Ok((explored, used)) => by_summary = Some((explored, used)),
+            Err(why) => {
+                summary_notes.push(format!(
+                    "{}: the run with them did not prove every path ({why}), so the check \
+                     explored without them",
+                    summaries::note(&plan)
+                ));
+                exec.max_time = exec.max_time.map(|m| m.saturating_sub(began.elapsed()));
+            }
+        }
+    }
     let solver = build_chain(&solver_config);
     let mut ex = Executor::new(module, &pool, solver, exec);
     let (initial, args) =
@@ -85,15 +117,27 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let make_test = |row: &PathRow| setup::ktest_of(check, &signature, &row.inputs);
     let interim = |rows: &[PathRow]| interim_summary(title.clone(), rows, started);
     let recorder = record::Recorder::new(&check.out_dir, &make_test, &interim, tests_capped(check));
-    let mut explored = explore(
-        ex,
-        initial,
-        &solver_config,
-        || verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone()),
-        Some(&recorder),
-    );
+    let mut used = None;
+    let mut explored = match by_summary {
+        Some((explored, summaries)) => {
+            used = Some(summaries);
+            explored
+        }
+        None => explore(
+            ex,
+            initial,
+            &solver_config,
+            || verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone()),
+            Some(&recorder),
+        ),
+    };
     explored.assumptions = assumptions::of_function(check, &signature);
     let mut notes = explored.unsupported.clone();
+    if let Some(used) = &used {
+        explored.assumptions.extend(summaries::assumptions(used));
+        notes.push(summaries::note(used));
+    }
+    notes.extend(summary_notes);
     notes.extend(library_notes(
         module,
         &signature,

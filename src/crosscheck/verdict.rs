@@ -33,6 +33,9 @@ pub struct CrossDriver<'s> {
     /// The one side's undefined behaviour the row being decided rests on
     /// (`PathRow::undefined`).
     undefined: Option<String>,
+    /// In a run by summaries (`summaries.rs`), its stop token: the first row that is not
+    /// proved ends that run, whose only use is a proof.
+    summarizing: Option<crate::stop::Stop>,
 }
 
 impl<'s> CrossDriver<'s> {
@@ -46,7 +49,16 @@ impl<'s> CrossDriver<'s> {
             module_spans: std::sync::OnceLock::new(),
             named: Default::default(),
             undefined: None,
+            summarizing: None,
         }
+    }
+
+    /// The driver of a run by summaries, which `stop` ends on its first row not proved
+    /// (its counterexamples are not minimized: they are never reported).
+    pub(crate) fn summarizing(mut self, stop: crate::stop::Stop) -> Self {
+        self.summarizing = Some(stop);
+        self.minimize_left = std::time::Duration::ZERO;
+        self
     }
 
     /// What side A or B ended with, reading its buffers' final bytes.
@@ -393,6 +405,9 @@ impl<'s> CrossDriver<'s> {
         self.undefined = None;
         let shown = self.shown();
         let results = (describe(ex, state, a, shown), describe(ex, state, b, shown));
+        if let Some(decided) = summarized_ends(ex, state, a, b, &results) {
+            return Some(decided);
+        }
         let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
             (Failed(fa), Failed(fb)) if fa.kind.same_kind(&fb.kind) => {
                 let detail = format!(
@@ -858,7 +873,7 @@ impl Driver for CrossDriver<'_> {
                     )
                 };
                 let row = Decision::unknown(a, b, UnknownReason::In(side, Box::new(why)));
-                self.rows.push(&state, row);
+                self.push(&state, row);
                 return None;
             }
         };
@@ -871,8 +886,20 @@ impl Driver for CrossDriver<'_> {
             state.deferred_exit = Some(Box::new(kept));
             return Some(state);
         };
-        self.rows.push(&state, row);
+        self.push(&state, row);
         None
+    }
+}
+
+impl CrossDriver<'_> {
+    /// Keeps a path's row; in a run by summaries, a row not proved ends the run.
+    fn push(&mut self, state: &State, row: Decision) {
+        if row.verdict != PathVerdict::Proved {
+            if let Some(stop) = &self.summarizing {
+                stop.set_deadline(std::time::Instant::now());
+            }
+        }
+        self.rows.push(state, row);
     }
 }
 
@@ -883,6 +910,64 @@ impl RowDriver for CrossDriver<'_> {
 
     fn into_rows(self) -> Rows {
         self.rows
+    }
+}
+
+/// The row of a path on which a side ended in a summarized call that does not return
+/// (`exec/summary.rs`), `None` when neither did: agreement when both did and the path
+/// implies that the two are one application (equal arguments); undecided otherwise, for
+/// such an end stands for whatever the real callee does there.
+fn summarized_ends(
+    ex: &mut Executor<'_>,
+    state: &State,
+    a: &SideOutcome,
+    b: &SideOutcome,
+    results: &(String, String),
+) -> Option<Decision> {
+    let call = |o: &SideOutcome| match o {
+        SideOutcome::Failed(f) => match &f.kind {
+            crate::exec::Termination::Summarized { name, call } => Some((name.clone(), *call)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let (ca, cb) = (call(a), call(b));
+    let unknown = |why: String| {
+        Decision::unknown(
+            results.0.clone(),
+            results.1.clone(),
+            UnknownReason::Engine(why),
+        )
+    };
+    match (ca, cb) {
+        (None, None) => None,
+        (Some((name, x)), Some((_, y))) => {
+            let pool = ex.pool;
+            let (xs, ys) = (&state.abstracted[x].args, &state.abstracted[y].args);
+            let differ: Vec<ExprId> = xs.iter().zip(ys).map(|(&p, &q)| pool.ne(p, q)).collect();
+            let differ = pool.or_all(&differ);
+            Some(match ex.check(state, differ) {
+                Ok(None) => Decision {
+                    verdict: PathVerdict::Proved,
+                    inputs: Vec::new(),
+                    result_a: results.0.clone(),
+                    result_b: results.1.clone(),
+                    detail: format!(
+                        "both sides' summarized call of {name} does not return: the same call"
+                    ),
+                    class: None,
+                    three: None,
+                    undefined: None,
+                },
+                Ok(Some(_)) => unknown(format!(
+                    "both sides' summarized calls of {name} do not return, on arguments that may differ"
+                )),
+                Err(why) => unknown(why),
+            })
+        }
+        (Some((name, _)), None) | (None, Some((name, _))) => Some(unknown(format!(
+            "a summarized call of {name} does not return on one side only"
+        ))),
     }
 }
 

@@ -37,6 +37,7 @@ mod reports;
 mod shard;
 mod solver_queries;
 mod suite;
+mod summaries;
 mod symalloc;
 mod three_way;
 mod tidy;
