@@ -766,7 +766,7 @@ impl<'m> Identity<'m> {
                 continue;
             }
             let Some(c) = self.module.constants.get(n as usize) else {
-                out.push_str("?");
+                out.push('?');
                 continue;
             };
             let address = c.value as u64;
