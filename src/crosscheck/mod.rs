@@ -26,7 +26,8 @@ mod verdict;
 
 use check::tests_capped;
 pub use check::{
-    BufferOffset, FunctionCheck, BUFFER_ALIGN, DEFAULT_BUFFER_CAP, DEFAULT_TESTS_PER_KIND,
+    BufferOffset, FunctionCheck, ProvedPair, ProvedPairs, BUFFER_ALIGN, DEFAULT_BUFFER_CAP,
+    DEFAULT_TESTS_PER_KIND,
 };
 pub use setup::{validate, Alias, ParamSpec, Signature, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
@@ -73,7 +74,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let (mut exec, solver_config) = check_configs(&exploring(check.exec.clone()), &check.solver);
     let stop = exec.stop.clone();
     let plan = if check.summaries {
-        summaries::plan(module, signature.a, signature.b)
+        summaries::plan(module, signature.a, signature.b, &check.proved.list())
     } else {
         Default::default()
     };
@@ -89,7 +90,9 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
             &preconditions,
             (&exec, &solver_config),
             &plan,
-            check.compare_buffers,
+            &|stop, args| {
+                verdict::CrossDriver::new(&signature, check.compare_buffers, args).summarizing(stop)
+            },
         )?;
         match run {
             Ok((explored, used)) => by_summary = Some((explored, used)),

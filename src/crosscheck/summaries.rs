@@ -24,14 +24,17 @@
 //!   equivalent on every input on which both terminate: partial equivalence, by induction
 //!   on the depth of the calls.
 
+use super::rows::{Decision, RowDriver};
 use super::setup::{self, Signature};
-use super::verdict::CrossDriver;
 use super::Explored;
 use crate::error::Result;
 use crate::exec::{ExecConfig, Executor, Grounds, MergeMode, Summaries, Summary};
+use crate::exec::{SideOutcome, State};
+use crate::expr::ExprId;
 use crate::expr::ExprPool;
 use crate::ir::{Callee, FuncId, Function, Inst, Intrinsic, Module, Operand, Side, Terminator};
 use crate::report::PathVerdict;
+use crate::report::UnknownReason;
 use crate::solver::{build_chain, SolverConfig};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
@@ -41,14 +44,14 @@ use std::sync::Arc;
 /// `None` otherwise (the run stops at its first row not proved: a difference there may rest
 /// on results the real callee never gives, so the check explores again without summaries,
 /// where a difference is found and confirmed as always).
-pub(crate) fn run(
+pub(crate) fn run<D: RowDriver>(
     module: &Module,
     pool: &ExprPool,
     signature: &Signature,
     preconditions: &[crate::assume::AssumeExpr],
     (exec, solver): (&ExecConfig, &SolverConfig),
     plan: &Summaries,
-    compare_buffers: bool,
+    make_driver: &(dyn Fn(crate::stop::Stop, setup::Arguments) -> D + Sync),
 ) -> Result<std::result::Result<(Explored, Summaries), String>> {
     if exec.shard.is_some() {
         // The shards of a run split one exploration tree, which summaries would change.
@@ -84,7 +87,7 @@ pub(crate) fn run(
             ex,
             initial,
             &solver,
-            || CrossDriver::new(signature, compare_buffers, args.clone()).summarizing(stop.clone()),
+            || make_driver(stop.clone(), args.clone()),
             None,
         );
         let proved = explored.stats.stop_reason.is_none()
@@ -112,9 +115,72 @@ pub(crate) fn run(
     Ok(Err(why))
 }
 
+/// The row of a path on which a side ended in a summarized call that does not return
+/// (`exec/summary.rs`), `None` when neither did: agreement when both did and the path
+/// implies that the two are one application (equal arguments); undecided otherwise, for
+/// such an end stands for whatever the real callee does there.
+pub(crate) fn summarized_ends(
+    ex: &mut Executor<'_>,
+    state: &State,
+    a: &SideOutcome,
+    b: &SideOutcome,
+    results: &(String, String),
+) -> Option<Decision> {
+    let call = |o: &SideOutcome| match o {
+        SideOutcome::Failed(f) => match &f.kind {
+            crate::exec::Termination::Summarized { name, call } => Some((name.clone(), *call)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let (ca, cb) = (call(a), call(b));
+    let unknown = |why: String| {
+        Decision::unknown(
+            results.0.clone(),
+            results.1.clone(),
+            UnknownReason::Engine(why),
+        )
+    };
+    match (ca, cb) {
+        (None, None) => None,
+        (Some((name, x)), Some((_, y))) => {
+            let pool = ex.pool;
+            let (xs, ys) = (&state.abstracted[x].args, &state.abstracted[y].args);
+            let differ: Vec<ExprId> = xs.iter().zip(ys).map(|(&p, &q)| pool.ne(p, q)).collect();
+            let differ = pool.or_all(&differ);
+            Some(match ex.check(state, differ) {
+                Ok(None) => Decision {
+                    verdict: PathVerdict::Proved,
+                    inputs: Vec::new(),
+                    result_a: results.0.clone(),
+                    result_b: results.1.clone(),
+                    detail: format!(
+                        "both sides' summarized call of {name} does not return: the same call"
+                    ),
+                    class: None,
+                    three: None,
+                    undefined: None,
+                },
+                Ok(Some(_)) => unknown(format!(
+                    "both sides' summarized calls of {name} do not return, on arguments that may differ"
+                )),
+                Err(why) => unknown(why),
+            })
+        }
+        (Some((name, _)), None) | (None, Some((name, _))) => Some(unknown(format!(
+            "a summarized call of {name} does not return on one side only"
+        ))),
+    }
+}
+
 /// The summaries of the check of `a` against `b`: none when nothing they reach is
 /// summarizable on either ground.
-pub(crate) fn plan(module: &Module, a: FuncId, b: FuncId) -> Summaries {
+pub(crate) fn plan(
+    module: &Module,
+    a: FuncId,
+    b: FuncId,
+    proved: &[super::ProvedPair],
+) -> Summaries {
     let (reached, _) = super::globals::reachable(module, &[a, b]);
     let pure = summarizable(module, &reached);
     let places = Places::new(module);
@@ -137,6 +203,7 @@ pub(crate) fn plan(module: &Module, a: FuncId, b: FuncId) -> Summaries {
         false
     };
     let mut list = Vec::new();
+    let mut inherited = Vec::new();
     let recursive_a = pure.contains(&a) && calls_itself(module, a);
     let recursive_b = pure.contains(&b) && calls_itself(module, b);
     let (fa, fb) = (module.function(a), module.function(b));
@@ -176,7 +243,43 @@ pub(crate) fn plan(module: &Module, a: FuncId, b: FuncId) -> Summaries {
             });
         }
     }
-    Summaries { list, unroll: 0 }
+    for pair in proved {
+        let (Some(f), Some(g)) = (
+            module.function_on_side(Side::A, &pair.a),
+            module.function_on_side(Side::B, &pair.b),
+        ) else {
+            continue;
+        };
+        let known = list
+            .iter()
+            .any(|s| s.functions.contains(&f) || s.functions.contains(&g));
+        let used = reached.contains(&f) || reached.contains(&g);
+        if known || !used || f == a || g == b || !pure.contains(&f) || !pure.contains(&g) {
+            continue;
+        }
+        let (ff, fg) = (module.function(f), module.function(g));
+        let same_type = ff.ret_width == fg.ret_width
+            && ff.params.len() == fg.params.len()
+            && ff
+                .params
+                .iter()
+                .zip(&fg.params)
+                .all(|(p, q)| p.width == q.width);
+        if same_type {
+            list.push(Summary {
+                name: ff.source_name.clone(),
+                grounds: Grounds::Proved,
+                functions: vec![f, g],
+                may_fail: fails(&[f, g]),
+            });
+            inherited.extend(pair.assumptions.iter().cloned());
+        }
+    }
+    Summaries {
+        list,
+        unroll: 0,
+        inherited,
+    }
 }
 
 /// The report's lines about a run's summaries: what was summarized and why (a note), and
@@ -187,6 +290,7 @@ pub(crate) fn note(summaries: &Summaries) -> String {
         .iter()
         .map(|s| match s.grounds {
             Grounds::Identical => format!("{} (identical on both sides)", s.name),
+            Grounds::Proved => format!("{} (proved equivalent in this run)", s.name),
             Grounds::Recursive if summaries.unroll > 0 => format!(
                 "{}'s recursive calls below the first {} level(s) (recursive)",
                 s.name, summaries.unroll
@@ -216,6 +320,20 @@ pub(crate) fn assumptions(summaries: &Summaries) -> Vec<String> {
              hypothesis)",
             recursive.join(", ")
         ));
+    }
+    let proved = names(Grounds::Proved);
+    if !proved.is_empty() {
+        out.push(format!(
+            "calls of {} summarized (proved equivalent for all inputs earlier in this run, \
+             reading only their scalar arguments): one uninterpreted function of both sides; \
+             what happens inside them is not looked for again",
+            proved.join(", ")
+        ));
+    }
+    for a in &summaries.inherited {
+        if !out.contains(a) {
+            out.push(a.clone());
+        }
     }
     let identical = names(Grounds::Identical);
     if !identical.is_empty() {

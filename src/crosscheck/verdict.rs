@@ -405,7 +405,7 @@ impl<'s> CrossDriver<'s> {
         self.undefined = None;
         let shown = self.shown();
         let results = (describe(ex, state, a, shown), describe(ex, state, b, shown));
-        if let Some(decided) = summarized_ends(ex, state, a, b, &results) {
+        if let Some(decided) = super::summaries::summarized_ends(ex, state, a, b, &results) {
             return Some(decided);
         }
         let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
@@ -910,64 +910,6 @@ impl RowDriver for CrossDriver<'_> {
 
     fn into_rows(self) -> Rows {
         self.rows
-    }
-}
-
-/// The row of a path on which a side ended in a summarized call that does not return
-/// (`exec/summary.rs`), `None` when neither did: agreement when both did and the path
-/// implies that the two are one application (equal arguments); undecided otherwise, for
-/// such an end stands for whatever the real callee does there.
-fn summarized_ends(
-    ex: &mut Executor<'_>,
-    state: &State,
-    a: &SideOutcome,
-    b: &SideOutcome,
-    results: &(String, String),
-) -> Option<Decision> {
-    let call = |o: &SideOutcome| match o {
-        SideOutcome::Failed(f) => match &f.kind {
-            crate::exec::Termination::Summarized { name, call } => Some((name.clone(), *call)),
-            _ => None,
-        },
-        _ => None,
-    };
-    let (ca, cb) = (call(a), call(b));
-    let unknown = |why: String| {
-        Decision::unknown(
-            results.0.clone(),
-            results.1.clone(),
-            UnknownReason::Engine(why),
-        )
-    };
-    match (ca, cb) {
-        (None, None) => None,
-        (Some((name, x)), Some((_, y))) => {
-            let pool = ex.pool;
-            let (xs, ys) = (&state.abstracted[x].args, &state.abstracted[y].args);
-            let differ: Vec<ExprId> = xs.iter().zip(ys).map(|(&p, &q)| pool.ne(p, q)).collect();
-            let differ = pool.or_all(&differ);
-            Some(match ex.check(state, differ) {
-                Ok(None) => Decision {
-                    verdict: PathVerdict::Proved,
-                    inputs: Vec::new(),
-                    result_a: results.0.clone(),
-                    result_b: results.1.clone(),
-                    detail: format!(
-                        "both sides' summarized call of {name} does not return: the same call"
-                    ),
-                    class: None,
-                    three: None,
-                    undefined: None,
-                },
-                Ok(Some(_)) => unknown(format!(
-                    "both sides' summarized calls of {name} do not return, on arguments that may differ"
-                )),
-                Err(why) => unknown(why),
-            })
-        }
-        (Some((name, _)), None) | (None, Some((name, _))) => Some(unknown(format!(
-            "a summarized call of {name} does not return on one side only"
-        ))),
     }
 }
 

@@ -640,6 +640,8 @@ pub enum Grounds {
     Identical,
     /// The entry functions' calls of themselves: the induction hypothesis.
     Recursive,
+    /// A pair a check of the same run proved equivalent for all inputs.
+    Proved,
 }
 
 impl std::fmt::Display for Grounds {
@@ -647,6 +649,7 @@ impl std::fmt::Display for Grounds {
         f.write_str(match self {
             Grounds::Identical => "identical",
             Grounds::Recursive => "recursive",
+            Grounds::Proved => "proved equivalent in this run",
         })
     }
 }
@@ -676,6 +679,9 @@ pub struct Summaries {
     /// function, so any level is sound; a level unrolled lets a pair whose base cases
     /// differ (one side returns at `n == 2` where the other recurses) line up.
     pub unroll: u32,
+    /// What the proofs of the pairs summarized on grounds [`Grounds::Proved`] assumed of
+    /// their own summaries, which a proof resting on them assumes too.
+    pub inherited: Vec<String>,
 }
 
 impl Summaries {

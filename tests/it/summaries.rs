@@ -180,3 +180,34 @@ fn a_file_against_itself_is_equivalent() {
         assert_eq!(code, 0, "{function}: {notes:?}");
     }
 }
+
+#[test]
+fn a_gate_reuses_the_pairs_it_proved() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = pair(dir.path(), xcheck::toolchain::CLANG, "-O0");
+    let out = dir.path().join("gate");
+    let out_text = out.display().to_string();
+    let args = [
+        &a[..],
+        &b,
+        "--all-functions",
+        "--include",
+        "dbl*",
+        "-o",
+        &out_text,
+    ];
+    let o = xcheck(dir.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", crate::common::stdout(&o));
+    let text = std::fs::read_to_string(out.join("dbl_user/report.json")).unwrap();
+    let report: Value = serde_json::from_str(&text).unwrap();
+    let notes = report["summary"]["notes"].to_string();
+    assert!(
+        notes.contains("calls summarized: dbl (proved equivalent in this run)"),
+        "{notes}"
+    );
+    let assumed = report["summary"]["assumptions"].to_string();
+    assert!(
+        assumed.contains("calls of dbl summarized (proved equivalent"),
+        "{assumed}"
+    );
+}
