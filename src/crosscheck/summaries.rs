@@ -206,15 +206,9 @@ pub(crate) fn plan(
     let mut inherited = Vec::new();
     let recursive_a = pure.contains(&a) && calls_itself(module, a);
     let recursive_b = pure.contains(&b) && calls_itself(module, b);
-    let (fa, fb) = (module.function(a), module.function(b));
-    let same_type = fa.ret_width == fb.ret_width
-        && fa.params.len() == fb.params.len()
-        && fa
-            .params
-            .iter()
-            .zip(&fb.params)
-            .all(|(p, q)| p.width == q.width);
-    if (recursive_a || recursive_b) && pure.contains(&a) && pure.contains(&b) && same_type {
+    let fa = module.function(a);
+    let entries = pure.contains(&a) && pure.contains(&b) && same_type(module, a, b);
+    if (recursive_a || recursive_b) && entries {
         list.push(Summary {
             name: fa.source_name.clone(),
             grounds: Grounds::Recursive,
@@ -257,17 +251,9 @@ pub(crate) fn plan(
         if known || !used || f == a || g == b || !pure.contains(&f) || !pure.contains(&g) {
             continue;
         }
-        let (ff, fg) = (module.function(f), module.function(g));
-        let same_type = ff.ret_width == fg.ret_width
-            && ff.params.len() == fg.params.len()
-            && ff
-                .params
-                .iter()
-                .zip(&fg.params)
-                .all(|(p, q)| p.width == q.width);
-        if same_type {
+        if same_type(module, f, g) {
             list.push(Summary {
-                name: ff.source_name.clone(),
+                name: module.function(f).source_name.clone(),
                 grounds: Grounds::Proved,
                 functions: vec![f, g],
                 may_fail: fails(&[f, g]),
@@ -346,6 +332,18 @@ pub(crate) fn assumptions(summaries: &Summaries) -> Vec<String> {
         ));
     }
     out
+}
+
+/// Whether `f` and `g` take parameters and give results of the same widths.
+fn same_type(module: &Module, f: FuncId, g: FuncId) -> bool {
+    let (ff, fg) = (module.function(f), module.function(g));
+    ff.ret_width == fg.ret_width
+        && ff.params.len() == fg.params.len()
+        && ff
+            .params
+            .iter()
+            .zip(&fg.params)
+            .all(|(p, q)| p.width == q.width)
 }
 
 /// Whether `f` can reach a call of itself.

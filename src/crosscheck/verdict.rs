@@ -61,6 +61,14 @@ impl<'s> CrossDriver<'s> {
         self
     }
 
+    /// Keeps a path's row; in a run by summaries, a row not proved ends the run.
+    fn push(&mut self, state: &State, row: Decision) {
+        if let (Some(stop), false) = (&self.summarizing, row.verdict == PathVerdict::Proved) {
+            stop.set_deadline(std::time::Instant::now());
+        }
+        self.rows.push(state, row);
+    }
+
     /// What side A or B ended with, reading its buffers' final bytes.
     fn outcome(
         &self,
@@ -888,18 +896,6 @@ impl Driver for CrossDriver<'_> {
         };
         self.push(&state, row);
         None
-    }
-}
-
-impl CrossDriver<'_> {
-    /// Keeps a path's row; in a run by summaries, a row not proved ends the run.
-    fn push(&mut self, state: &State, row: Decision) {
-        if row.verdict != PathVerdict::Proved {
-            if let Some(stop) = &self.summarizing {
-                stop.set_deadline(std::time::Instant::now());
-            }
-        }
-        self.rows.push(state, row);
     }
 }
 

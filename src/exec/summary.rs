@@ -79,20 +79,8 @@ fn apply(
             pool.concat_bytes(&bytes)
         }
     };
-    let mut congruence = Vec::new();
-    for earlier in state.abstracted.iter().filter(|c| same_shape(c)) {
-        if pool.width(earlier.result) != pool.width(outcome) {
-            continue;
-        }
-        let equal_args: Vec<ExprId> = earlier
-            .args
-            .iter()
-            .zip(&args)
-            .map(|(&x, &y)| pool.eq(x, y))
-            .collect();
-        let equal_args = pool.and_all(&equal_args);
-        congruence.push(pool.implies(equal_args, pool.eq(earlier.result, outcome)));
-    }
+    let earlier = state.abstracted.iter().filter(|c| same_shape(c));
+    let congruence = crate::exec::abstract_call::congruence(pool, earlier, &args, outcome);
     state.abstracted.push(AbstractedCall {
         name,
         args,
