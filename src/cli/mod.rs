@@ -222,6 +222,12 @@ pub(crate) struct ParamArgs {
     /// musl's code of them.
     #[arg(long = "abstract-calls", value_name = "LIST")]
     pub(crate) abstract_calls: Option<String>,
+    /// Function checks: never summarize calls. By default a callee both sides define
+    /// identically, and the entries' recursive calls, are first tried as one uninterpreted
+    /// function of both sides (a proof then assumes both sides terminate); a run by
+    /// summaries that does not prove every path is followed by one without.
+    #[arg(long = "no-summaries")]
+    pub(crate) no_summaries: bool,
     /// How mutable globals start in function checks: `symbolic` (the same symbolic bytes on
     /// both sides, the default: a function may be called in any state) or `initial` (their
     /// initializers). Globals both sides define are compared at the end either way.
@@ -714,6 +720,7 @@ pub(crate) fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(
     });
     check.assumes = p.assume.clone();
     check.compare_buffers = p.compare_buffers;
+    check.summaries = !p.no_summaries;
     if let Some(list) = &p.abstract_calls {
         check.exec.abstract_calls = abstract_calls_of(list)?;
     }

@@ -58,6 +58,61 @@ pub struct FunctionCheck {
     /// undefined behaviour (the front end's: `crosscheck` does not import `native/`).
     /// Default is `None`: such rows stay unknown.
     pub native: Option<super::NativeFunctions>,
+    /// Whether calls both sides share and the entries' recursive calls are first tried as
+    /// uninterpreted functions (`summaries.rs`; `--no-summaries` turns it off). Default is
+    /// true.
+    pub summaries: bool,
+    /// Pairs proved equivalent for all inputs earlier in the same run (a gate's), whose
+    /// calls this check may summarize. Default is none.
+    pub proved: ProvedPairs,
+}
+
+/// Function pairs proved equivalent for all inputs earlier in one run, shared by its
+/// checks (`gate::run_jobs` adds them as they are proved).
+#[derive(Clone, Debug, Default)]
+pub struct ProvedPairs(pub std::sync::Arc<std::sync::Mutex<Vec<ProvedPair>>>);
+
+/// One pair of [`ProvedPairs`]: A's and B's function names, and what the proof assumed
+/// (summaries of its own) that a proof resting on it assumes too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProvedPair {
+    pub a: String,
+    pub b: String,
+    pub assumptions: Vec<String>,
+}
+
+impl ProvedPairs {
+    /// The pairs proved so far.
+    pub fn list(&self) -> Vec<ProvedPair> {
+        self.0.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    /// Records `check`'s pair when `report` proves it for every input its callers may give:
+    /// equivalent, with no precondition and results compared bit for bit (whether its
+    /// parameters are scalars, which a summary needs, the plan sees from the IR).
+    pub fn record(&self, check: &FunctionCheck, report: &crate::report::Report) {
+        let for_all = report.summary.overall == crate::report::Overall::Equivalent
+            && check.assumes.is_empty()
+            && check.fp_equality == super::FpEquality::default()
+            && check.summaries;
+        if !for_all {
+            return;
+        }
+        let assumptions = report
+            .summary
+            .assumptions
+            .iter()
+            .filter(|a| a.contains("summarized"))
+            .cloned()
+            .collect();
+        if let Ok(mut list) = self.0.lock() {
+            list.push(ProvedPair {
+                a: check.a_name.clone(),
+                b: check.b_name.clone(),
+                assumptions,
+            });
+        }
+    }
 }
 
 /// The cap on a check's tests per kind: none for a shard (`--shard`), which writes every
@@ -92,6 +147,8 @@ impl FunctionCheck {
             out_dir: PathBuf::from("xcheck-out"),
             tests_per_kind: Some(DEFAULT_TESTS_PER_KIND),
             native: None,
+            summaries: true,
+            proved: ProvedPairs::default(),
         }
     }
 }

@@ -23,11 +23,13 @@ mod record;
 mod rows;
 mod setup;
 mod show;
+mod summaries;
 mod verdict;
 
 use check::tests_capped;
 pub use check::{
-    BufferOffset, FunctionCheck, BUFFER_ALIGN, DEFAULT_BUFFER_CAP, DEFAULT_TESTS_PER_KIND,
+    BufferOffset, FunctionCheck, ProvedPair, ProvedPairs, BUFFER_ALIGN, DEFAULT_BUFFER_CAP,
+    DEFAULT_TESTS_PER_KIND,
 };
 pub use setup::{validate, Alias, ParamSpec, Signature, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
@@ -71,13 +73,49 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let preconditions = setup::parse_preconditions(&check.assumes)?;
     prepare_out_dir(&check.out_dir)?;
 
-    let (exec, solver_config) = check_configs(&exploring(check.exec.clone()), &check.solver);
+    let (mut exec, solver_config) = check_configs(&exploring(check.exec.clone()), &check.solver);
     let stop = exec.stop.clone();
+    let plan = if check.summaries {
+        summaries::plan(module, signature.a, signature.b, &check.proved.list())
+    } else {
+        Default::default()
+    };
+    let mut by_summary = None;
+    let mut summary_notes = Vec::new();
+    if !plan.is_empty() {
+        let began = Instant::now();
+        let sum_pool = ExprPool::new();
+        let run = summaries::run(
+            module,
+            &sum_pool,
+            &signature,
+            &preconditions,
+            (&exec, &solver_config),
+            &plan,
+            &|stop, args| {
+                verdict::CrossDriver::new(&signature, check.compare_buffers, args).summarizing(stop)
+            },
+        )?;
+        match run {
+            Ok((explored, used)) => by_summary = Some((explored, used)),
+            Err(why) => {
+                summary_notes.push(format!(
+                    "{}: the run with them did not prove every path ({why}), so the check \
+                     explored without them",
+                    summaries::note(&plan)
+                ));
+                exec.max_time = exec.max_time.map(|m| m.saturating_sub(began.elapsed()));
+            }
+        }
+    }
     let solver = build_chain(&solver_config);
     let mut ex = Executor::new(module, &pool, solver, exec);
     let (initial, args) =
         setup::initial_state(&mut ex, &signature, setup::Inputs::Symbolic, &preconditions)?;
-    let induction = {
+    // A check the summaries decided needs no induction.
+    let induction = if by_summary.is_some() {
+        None
+    } else {
         let trying = Instant::now();
         let params: Vec<ExprId> = args.values.iter().map(|v| v.expr(&pool)).collect();
         let pre = initial.constraints.as_slice().to_vec();
@@ -101,15 +139,27 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let make_test = |row: &PathRow| setup::ktest_of(check, &signature, &row.inputs);
     let interim = |rows: &[PathRow]| interim_summary(title.clone(), rows, started);
     let recorder = record::Recorder::new(&check.out_dir, &make_test, &interim, tests_capped(check));
-    let mut explored = explore(
-        ex,
-        initial,
-        &solver_config,
-        || verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone()),
-        Some(&recorder),
-    );
+    let mut used = None;
+    let mut explored = match by_summary {
+        Some((explored, summaries)) => {
+            used = Some(summaries);
+            explored
+        }
+        None => explore(
+            ex,
+            initial,
+            &solver_config,
+            || verdict::CrossDriver::new(&signature, check.compare_buffers, args.clone()),
+            Some(&recorder),
+        ),
+    };
     explored.assumptions = assumptions::of_function(check, &signature);
     let mut notes = explored.unsupported.clone();
+    if let Some(used) = &used {
+        explored.assumptions.extend(summaries::assumptions(used));
+        notes.push(summaries::note(used));
+    }
+    notes.extend(summary_notes);
     if let Some(found) = induction {
         let finished = explored.stats.stop_reason.is_none() && explored.live_at_end == 0;
         if found.proof.is_some() || !finished {

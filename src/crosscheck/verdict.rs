@@ -35,6 +35,9 @@ pub struct CrossDriver<'s> {
     /// The one side's undefined behaviour the row being decided rests on
     /// (`PathRow::undefined`).
     undefined: Option<String>,
+    /// In a run by summaries (`summaries.rs`), its stop token: the first row that is not
+    /// proved ends that run, whose only use is a proof.
+    summarizing: Option<crate::stop::Stop>,
 }
 
 impl<'s> CrossDriver<'s> {
@@ -48,7 +51,24 @@ impl<'s> CrossDriver<'s> {
             module_spans: std::sync::OnceLock::new(),
             named: Default::default(),
             undefined: None,
+            summarizing: None,
         }
+    }
+
+    /// The driver of a run by summaries, which `stop` ends on its first row not proved
+    /// (its counterexamples are not minimized: they are never reported).
+    pub(crate) fn summarizing(mut self, stop: crate::stop::Stop) -> Self {
+        self.summarizing = Some(stop);
+        self.minimize_left = std::time::Duration::ZERO;
+        self
+    }
+
+    /// Keeps a path's row; in a run by summaries, a row not proved ends the run.
+    fn push(&mut self, state: &State, row: Decision) {
+        if let (Some(stop), false) = (&self.summarizing, row.verdict == PathVerdict::Proved) {
+            stop.set_deadline(std::time::Instant::now());
+        }
+        self.rows.push(state, row);
     }
 
     /// What side A or B ended with, reading its buffers' final bytes.
@@ -399,6 +419,9 @@ impl<'s> CrossDriver<'s> {
             describe(ex, state, a, shown, out_a),
             describe(ex, state, b, shown, out_b),
         );
+        if let Some(decided) = super::summaries::summarized_ends(ex, state, a, b, &results) {
+            return Some(decided);
+        }
         let (verdict, detail, model, (result_a, result_b)) = match (a, b) {
             (Failed(fa), Failed(fb)) if fa.kind.same_kind(&fb.kind) => {
                 let detail = format!(
@@ -894,7 +917,7 @@ impl Driver for CrossDriver<'_> {
                     )
                 };
                 let row = Decision::unknown(a, b, UnknownReason::In(side, Box::new(why)));
-                self.rows.push(&state, row);
+                self.push(&state, row);
                 return None;
             }
         };
@@ -909,7 +932,7 @@ impl Driver for CrossDriver<'_> {
             state.deferred_exit = Some(Box::new(kept));
             return Some(state);
         };
-        self.rows.push(&state, row);
+        self.push(&state, row);
         None
     }
 }

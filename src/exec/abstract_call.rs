@@ -63,17 +63,8 @@ pub(crate) fn abstract_call(
             let array = pool.new_array(&format!("{name}.result"), width / 8);
             let bytes: Vec<ExprId> = (0..width / 8).map(|i| pool.sym(array, i)).collect();
             let result = pool.concat_bytes(&bytes);
-            let mut congruence = Vec::new();
-            for earlier in state.abstracted.iter().filter(|c| same_shape(c)) {
-                let equal_args: Vec<ExprId> = earlier
-                    .args
-                    .iter()
-                    .zip(&args)
-                    .map(|(&x, &y)| pool.eq(x, y))
-                    .collect();
-                let equal_args = pool.and_all(&equal_args);
-                congruence.push(pool.implies(equal_args, pool.eq(earlier.result, result)));
-            }
+            let earlier = state.abstracted.iter().filter(|c| same_shape(c));
+            let congruence = congruence(pool, earlier, &args, result);
             state.abstracted.push(AbstractedCall { name, args, result });
             for c in congruence {
                 state = ex.assume(state, c)?;
@@ -85,4 +76,27 @@ pub(crate) fn abstract_call(
         ex.set(&mut state, dst, Value::from_expr(pool, result));
     }
     Some(state)
+}
+
+/// Ackermann's constraints of a new application (`args`, `result`) against the `earlier`
+/// ones of the same function: "equal arguments ⇒ equal results" for each (results of
+/// another width are left out: they are not of the same function).
+pub(crate) fn congruence<'c>(
+    pool: &crate::expr::ExprPool,
+    earlier: impl Iterator<Item = &'c AbstractedCall>,
+    args: &[ExprId],
+    result: ExprId,
+) -> Vec<ExprId> {
+    earlier
+        .filter(|c| pool.width(c.result) == pool.width(result))
+        .map(|c| {
+            let equal: Vec<ExprId> = c
+                .args
+                .iter()
+                .zip(args)
+                .map(|(&x, &y)| pool.eq(x, y))
+                .collect();
+            pool.implies(pool.and_all(&equal), pool.eq(c.result, result))
+        })
+        .collect()
 }

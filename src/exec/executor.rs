@@ -70,6 +70,9 @@ pub struct ExecConfig {
     /// Functions whose calls are uninterpreted (`--abstract-calls`): a call of a function
     /// without a body under one of these names goes to `abstract_call.rs`. Default is none.
     pub abstract_calls: Vec<String>,
+    /// Functions whose calls are one uninterpreted function shared by both sides
+    /// (`summary.rs`), when this run proves by summaries. Default is none.
+    pub summaries: Option<Arc<crate::exec::Summaries>>,
     /// Whether this run replays a test with concrete inputs: an abstracted call then ends
     /// the path as unknown (the replay cannot run the real function). Default is false.
     pub replaying: bool,
@@ -106,6 +109,7 @@ impl Default for ExecConfig {
             replay: None,
             stop: Stop::default(),
             abstract_calls: Vec::new(),
+            summaries: None,
             replaying: false,
             shard: None,
             defer: None,

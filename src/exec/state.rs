@@ -40,6 +40,11 @@ pub enum Termination {
     BadCall,
     /// The program was killed by this signal (`abort` raises SIGABRT).
     Signal(i32),
+    /// A summarized call (`exec/summary.rs`) that does not return: it fails or never ends,
+    /// as the real callee may on these arguments. `call` is the application's index in
+    /// `State::abstracted`. Never an outcome of the program by itself: the verdict takes
+    /// two such ends of one application for agreement, anything else as undecided.
+    Summarized { name: String, call: usize },
 }
 
 impl Termination {
@@ -58,6 +63,9 @@ impl Termination {
             Termination::BadFree => "invalid free".into(),
             Termination::BadCall => "call through a non-function pointer".into(),
             Termination::Signal(sig) => format!("killed by signal {sig} ({})", signal_name(*sig)),
+            Termination::Summarized { name, .. } => {
+                format!("the summarized call of {name} does not return")
+            }
         }
     }
 
@@ -75,6 +83,7 @@ impl Termination {
             Termination::BadFree => "free",
             Termination::Signal(6) => "abort",
             Termination::Signal(_) => "signal",
+            Termination::Summarized { .. } => "summary",
         }
     }
 
@@ -637,6 +646,90 @@ pub struct AbstractedCall {
     pub name: String,
     pub args: Vec<crate::expr::ExprId>,
     pub result: crate::expr::ExprId,
+}
+
+// The summaries of a run by summaries (`summary.rs` runs their calls).
+
+/// Why a function's calls are summarized.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grounds {
+    /// Both sides define it with the same instructions, up to the names of what it uses.
+    Identical,
+    /// The entry functions' calls of themselves: the induction hypothesis.
+    Recursive,
+    /// A pair a check of the same run proved equivalent for all inputs.
+    Proved,
+}
+
+impl std::fmt::Display for Grounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Grounds::Identical => "identical",
+            Grounds::Recursive => "recursive",
+            Grounds::Proved => "proved equivalent in this run",
+        })
+    }
+}
+
+/// One uninterpreted function standing for a callee of both sides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The callee's name (side A's source name).
+    pub name: String,
+    pub grounds: Grounds,
+    /// The functions whose calls it stands for (one per side, or only one side's).
+    pub functions: Vec<crate::ir::FuncId>,
+    /// Whether a call may fail (a division, an access the rules cannot show in bounds,
+    /// `unreachable`…), here or in what it calls: then an application's outcome says
+    /// whether it returns. A call that cannot fail returns unless it never ends, which the
+    /// proof's assumption that both sides terminate leaves out.
+    pub may_fail: bool,
+}
+
+/// The summaries of one run: which functions' calls are uninterpreted, and by which
+/// summary. Default is none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summaries {
+    pub list: Vec<Summary>,
+    /// How many levels of recursive calls run their bodies before the deeper ones are
+    /// summarized (0: every recursive call is summarized). A body that runs is the real
+    /// function, so any level is sound; a level unrolled lets a pair whose base cases
+    /// differ (one side returns at `n == 2` where the other recurses) line up.
+    pub unroll: u32,
+    /// What the proofs of the pairs summarized on grounds [`Grounds::Proved`] assumed of
+    /// their own summaries, which a proof resting on them assumes too.
+    pub inherited: Vec<String>,
+}
+
+impl Summaries {
+    /// The summary standing for calls of `func`, with its index.
+    pub fn of(&self, func: crate::ir::FuncId) -> Option<(usize, &Summary)> {
+        self.list
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.functions.contains(&func))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The summary a call of `target` from `state` goes to, if it is summarized there: a
+    /// recursive call only below the levels [`Summaries::unroll`] runs.
+    pub(crate) fn at_call(&self, state: &State, target: crate::ir::FuncId) -> Option<usize> {
+        let (index, summary) = self.of(target)?;
+        if summary.grounds == Grounds::Recursive {
+            let running = state
+                .stack
+                .iter()
+                .filter(|frame| summary.functions.contains(&frame.func))
+                .count();
+            if running <= self.unroll as usize {
+                return None;
+            }
+        }
+        Some(index)
+    }
 }
 
 /// What the interpreter did with a state it borrowed for one instruction

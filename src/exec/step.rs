@@ -1034,12 +1034,15 @@ impl<'a> Executor<'a> {
 
     fn exec_return(&mut self, mut state: State, v: Option<Value>) -> Option<State> {
         let frame = state.stack.pop().expect("a running state has a frame");
-        for address in frame.allocas {
+        for &address in &frame.allocas {
             state.memory.remove(address);
         }
         if state.stack.is_empty() {
             self.finish(state, Exit::Returned(v));
             return None;
+        }
+        if self.config.summaries.is_some() {
+            state = crate::exec::summary::unrolled_return(self, state, &frame, v)?;
         }
         if let (Some(dst), Some(v)) = (frame.ret_dst, v) {
             self.set(&mut state, dst, v);
@@ -1087,6 +1090,14 @@ impl<'a> Executor<'a> {
         let f = self.module.function(target);
         if f.is_declaration() {
             return self.call_special(state, target, dst, &values);
+        }
+        if !self.config.replaying {
+            let summarized = self.config.summaries.as_ref();
+            if let Some(index) = summarized.and_then(|s| s.at_call(&state, target)) {
+                return crate::exec::summary::summary_call(
+                    self, state, target, index, dst, &values,
+                );
+            }
         }
         if state.stack.len() >= 10_000 {
             self.unsupported(state, "call stack deeper than 10000 frames");

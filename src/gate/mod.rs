@@ -203,30 +203,91 @@ pub fn write_manifest(
 
 /// Runs `jobs` (all on `module`) in parallel; each writes to its own `out_dir`. `ended` is
 /// called with each result as its check ends (from the check's thread), for a live line.
+///
+/// A pair proved equivalent for all inputs may be summarized by the checks of its callers
+/// (`FunctionCheck::proved`): jobs run in waves, a job after those whose A function it
+/// reaches (a cycle's jobs together, in the last wave), and each proved pair is shared with
+/// the later waves. Results keep the jobs' order.
 pub fn run_jobs(
     module: &Module,
     jobs: Vec<Job>,
     fail_on: &[FailOn],
     ended: &(dyn Fn(&JobResult) + Sync),
 ) -> Vec<JobResult> {
-    jobs.into_par_iter()
-        .map(|job| {
-            let outcome = check_loaded(module, &job.check, Instant::now())
-                .map(|o| o.report)
-                .map_err(|e| e.to_string());
-            let failed = match &outcome {
-                Ok(report) => fails(report, fail_on, job.accept),
-                Err(_) => true,
+    let proved = crate::crosscheck::ProvedPairs::default();
+    let waves = waves(module, &jobs);
+    let mut indexed: Vec<(usize, Job)> = jobs.into_iter().enumerate().collect();
+    let mut results: Vec<(usize, JobResult)> = Vec::new();
+    for wave in waves {
+        let (now, later): (Vec<_>, Vec<_>) =
+            indexed.into_iter().partition(|(i, _)| wave.contains(i));
+        indexed = later;
+        let done: Vec<(usize, JobResult)> = now
+            .into_par_iter()
+            .map(|(i, mut job)| {
+                job.check.proved = proved.clone();
+                let outcome = check_loaded(module, &job.check, Instant::now())
+                    .map(|o| o.report)
+                    .map_err(|e| e.to_string());
+                let failed = match &outcome {
+                    Ok(report) => {
+                        proved.record(&job.check, report);
+                        fails(report, fail_on, job.accept)
+                    }
+                    Err(_) => true,
+                };
+                let result = JobResult {
+                    job,
+                    outcome,
+                    failed,
+                };
+                ended(&result);
+                (i, result)
+            })
+            .collect();
+        results.extend(done);
+    }
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The waves `run_jobs` runs `jobs` in, as sets of job indices: a job waits for the jobs
+/// whose A function its own A function reaches (one wave, when no job calls another's).
+fn waves(module: &Module, jobs: &[Job]) -> Vec<std::collections::BTreeSet<usize>> {
+    use std::collections::BTreeSet;
+    let entry = |j: &Job| module.function_on_side(crate::ir::Side::A, &j.check.a_name);
+    let needs: Vec<BTreeSet<usize>> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, job)| {
+            let Some(f) = entry(job).filter(|_| job.check.summaries) else {
+                return BTreeSet::new();
             };
-            let result = JobResult {
-                job,
-                outcome,
-                failed,
-            };
-            ended(&result);
-            result
+            let (reached, _) = crate::crosscheck::globals::reachable(module, &[f]);
+            jobs.iter()
+                .enumerate()
+                .filter(|&(k, other)| {
+                    k != i && entry(other).is_some_and(|g| g != f && reached.contains(&g))
+                })
+                .map(|(k, _)| k)
+                .collect()
         })
-        .collect()
+        .collect();
+    let mut done: BTreeSet<usize> = BTreeSet::new();
+    let mut waves = Vec::new();
+    while done.len() < jobs.len() {
+        let wave: BTreeSet<usize> = (0..jobs.len())
+            .filter(|i| !done.contains(i) && needs[*i].iter().all(|k| done.contains(k)))
+            .collect();
+        let wave = if wave.is_empty() {
+            (0..jobs.len()).filter(|i| !done.contains(i)).collect()
+        } else {
+            wave
+        };
+        done.extend(wave.iter().copied());
+        waves.push(wave);
+    }
+    waves
 }
 
 /// A directory name for a job's results.

@@ -40,6 +40,7 @@ mod shard;
 mod solver_queries;
 mod stdout_fn;
 mod suite;
+mod summaries;
 mod symalloc;
 mod three_way;
 mod tidy;
