@@ -631,6 +631,9 @@ pub(crate) fn engine_config(
         validate: true,
         backend: match &e.solver {
             Some(name) => name.parse().map_err(|m| usage(format!("--solver: {m}")))?,
+            // The portfolio races the solvers instead of comparing them: the default
+            // cross-check is of Bitwuzla by Z3.
+            None if e.cross_check_solver => crate::solver::Backend::Bitwuzla,
             None => Default::default(),
         },
         cross_check: e.cross_check_solver.then(|| output_dir.to_path_buf()),

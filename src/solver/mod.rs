@@ -26,9 +26,10 @@
 //!    question the backend answers and turns a sat/unsat disagreement into an error.
 //! 8. With `--log-queries FILE`, [`LoggingSolver`] writes every query that reaches the backend
 //!    as SMT-LIB, with its answer and time, for `xcheck query FILE` to replay ([`querylog`]).
-//! 9. The backend: [`BitwuzlaSolver`] (the default) or [`Z3Solver`] (`--solver z3`) translates
-//!    expressions to SMT terms and solves them; [`PortfolioSolver`] (`--solver portfolio`)
-//!    races the two on queries that run past [`RACE_DELAY`].
+//! 9. The backend: [`PortfolioSolver`] (the default) asks Bitwuzla and races Z3 against it on
+//!    queries that run past [`RACE_DELAY`] (learned per query shape); [`BitwuzlaSolver`]
+//!    (`--solver bitwuzla`) or [`Z3Solver`] (`--solver z3`) alone translate expressions to SMT
+//!    terms and solve them.
 //!
 //! Every layer but the backend is a [`Layer`]: it says how it answers and which counters it
 //! adds, and passes the hint, the time limit and the counters of the solver it wraps on by
@@ -67,7 +68,7 @@ pub use crosscheck::{CrossCheckingSolver, CROSS_CHECK_TIMEOUT};
 pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
 pub use layer::Layer;
-pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, RACE_DELAY};
+pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, MIN_RACE_LIMIT, RACE_DELAY};
 pub use querylog::{LoggingSolver, QueryLog};
 pub use ranges::{rewrite_with_bounds, RangeSolver};
 pub use stats::SolverStats;
@@ -231,19 +232,20 @@ pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {
     /// [`BitwuzlaSolver`].
-    #[default]
     Bitwuzla,
     /// [`Z3Solver`].
     Z3,
-    /// [`PortfolioSolver`]: Bitwuzla, and Z3 raced against it on queries that run past
-    /// [`RACE_DELAY`].
+    /// [`PortfolioSolver`] (the default): Bitwuzla alone for [`RACE_DELAY`], then Z3 raced
+    /// against it, with the time Bitwuzla has alone learned per query shape.
+    #[default]
     Portfolio,
 }
 
 /// The help text of the option that chooses the backend (the front end does not name them).
-pub const BACKEND_HELP: &str = "SMT solver: bitwuzla (default), z3, or portfolio (bitwuzla, \
-     and z3 raced against it on a query bitwuzla has not answered within a few milliseconds). \
-     With --cross-check-solver (not with portfolio), the other one checks it.";
+pub const BACKEND_HELP: &str = "SMT solver: portfolio (default: bitwuzla, and z3 raced \
+     against it on a query bitwuzla has not answered within a few milliseconds, learned per \
+     query shape), bitwuzla or z3. With --cross-check-solver, bitwuzla (or the one named, not \
+     portfolio) is checked by the other.";
 
 /// Why `--cross-check-solver` refuses the portfolio (the front end does not name backends).
 pub const PORTFOLIO_CROSS_CHECK: &str = "not with --solver portfolio, which races the two \
@@ -312,7 +314,7 @@ pub struct SolverConfig {
     pub boundary: bool,
     /// Check every model by concrete evaluation. On by default, in release builds too.
     pub validate: bool,
-    /// The SMT solver at the bottom of the chain.
+    /// The SMT solver at the bottom of the chain. Default is [`Backend::Portfolio`].
     pub backend: Backend,
     /// Compare every answer of the backend with the other backend's; a disagreement is an
     /// error, and its query is written as SMT-LIB into this directory.
@@ -333,7 +335,7 @@ impl Default for SolverConfig {
             enumerate: true,
             boundary: true,
             validate: true,
-            backend: Backend::Bitwuzla,
+            backend: Backend::default(),
             cross_check: None,
             log: None,
         }
