@@ -20,6 +20,8 @@
 //! 5. [`RangeSolver`] rewrites the query with the bounds its constraints put on its terms:
 //!    signed division of non-negative values becomes unsigned, division of small values
 //!    narrow, comparisons that the bounds decide constant.
+//!    Above it, [`SweepingSolver`] asks a query that is not decided within a first try again
+//!    with the sub-terms its constraints prove equal merged (SAT sweeping).
 //! 6. [`EnumeratingSolver`] decides a query over at most two input bytes by evaluating it on
 //!    every input, when that is cheap (dividers are hard for CDCL even in 8 bits).
 //! 7. With `--cross-check-solver`, [`CrossCheckingSolver`] asks the other backend every
@@ -56,6 +58,7 @@ mod portfolio;
 pub mod querylog;
 mod ranges;
 mod stats;
+pub mod sweep;
 mod validate;
 mod z3;
 
@@ -72,6 +75,7 @@ pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, MIN_RACE_LIMIT, RA
 pub use querylog::{LoggingSolver, QueryLog};
 pub use ranges::{rewrite_with_bounds, RangeSolver};
 pub use stats::SolverStats;
+pub use sweep::SweepingSolver;
 pub use validate::ValidatingSolver;
 pub use z3::{smtlib, SmtlibPrinter, Z3Interrupt, Z3Solver, INTERRUPTED};
 
@@ -243,7 +247,7 @@ pub enum Backend {
 
 /// The help text of the option that chooses the backend (the front end does not name them).
 pub const BACKEND_HELP: &str = "SMT solver: portfolio (default: bitwuzla, and z3 raced \
-     against it on a query bitwuzla has not answered within a few milliseconds, learned per \
+     against it on a query bitwuzla has not answered within 50 ms, learned per \
      query shape), bitwuzla or z3. With --cross-check-solver, bitwuzla (or the one named, not \
      portfolio) is checked by the other.";
 
@@ -257,6 +261,17 @@ impl Backend {
 
     /// Every choice of `--solver`.
     pub const CHOICES: [Backend; 3] = [Backend::Bitwuzla, Backend::Z3, Backend::Portfolio];
+
+    /// The backend when the command line names none: the portfolio, or, with a cross-check
+    /// (which the portfolio does not have: it races the two solvers instead of comparing
+    /// them), Bitwuzla checked by Z3.
+    pub fn unnamed(cross_check: bool) -> Backend {
+        if cross_check {
+            Backend::Bitwuzla
+        } else {
+            Backend::default()
+        }
+    }
 
     /// The backend's name on the command line and in messages.
     pub fn name(self) -> &'static str {
@@ -307,6 +322,9 @@ pub struct SolverConfig {
     pub independence: bool,
     /// Rewrite queries with the value ranges their constraints imply.
     pub ranges: bool,
+    /// Sweep the queries not decided within [`sweep::FIRST_TRY`]: sub-terms proved equal
+    /// merged before they are asked again (`sweep.rs`). Default is on.
+    pub sweep: bool,
     /// Decide queries over at most two input bytes by trying every input.
     pub enumerate: bool,
     /// Answer a query from the caller's model with an input moved to a boundary of its
@@ -332,6 +350,7 @@ impl Default for SolverConfig {
             cex_cache: true,
             independence: true,
             ranges: true,
+            sweep: true,
             enumerate: true,
             boundary: true,
             validate: true,
@@ -741,6 +760,10 @@ mod tests {
             validated_models: 12,
             ranges_rewritten: 13,
             ranges_unsat: 14,
+            sweep_queries: 1,
+            sweep_merged: 2,
+            sweep_local_queries: 3,
+            sweep_decided: 1,
             enumerated: 15,
             enumeration_over_budget: 26,
             boundary_models: 27,
@@ -773,6 +796,7 @@ mod tests {
         assert_eq!(sum.backend_time, Duration::from_millis(20));
         assert_eq!(sum.ranges_rewritten, 26);
         assert_eq!(sum.ranges_unsat, 28);
+        assert_eq!((sum.sweep_merged, sum.sweep_local_queries), (4, 6));
         assert_eq!(sum.enumerated, 30);
         assert_eq!(sum.boundary_models, 54);
         assert_eq!(sum.enumeration_over_budget, 52);

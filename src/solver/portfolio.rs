@@ -46,9 +46,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The first backend's solo time on a query of a shape no race has taught anything about.
-/// Most of the corpus's backend checks take well under a millisecond; a few milliseconds keep
-/// them to one backend, while a query that runs for seconds loses nothing measurable by them.
-pub const RACE_DELAY: Duration = Duration::from_millis(5);
+/// Most backend checks take well under a millisecond, and many floating-point ones tens of
+/// milliseconds; a race costs Z3's start (its context at the first race, the translation)
+/// and, when Bitwuzla wins, the wait for Z3 to stop: tens of milliseconds on a loaded
+/// machine, measured on the corpus's `fp_neg_zero`, whose one 20 ms query raced at 5 ms took
+/// 50–90 ms. The queries Z3 wins take Bitwuzla far longer than this (KLEE's `modOpt` urem
+/// query: 0.5 s).
+pub const RACE_DELAY: Duration = Duration::from_millis(50);
 
 /// The longest solo time, however many races of its shape the first backend won: what a
 /// query that only the second backend answers costs at most, once, before its shape is raced
@@ -57,11 +61,11 @@ pub const MAX_RACE_DELAY: Duration = Duration::from_secs(1);
 
 /// The shortest check limit worth a race: a check limited to this or less is the first
 /// backend's alone. Starting the second backend (a thread, Z3's context at the first race)
-/// and stopping it cost milliseconds to tens of them, which only a long query repays; the
-/// short limits are those of searches that expect timeouts (counterexample minimization asks
-/// with a quarter of a second) and of branch queries' first tries (`--defer-after`, 1 s), whose
-/// retry with the full limit is raced.
-pub const MIN_RACE_LIMIT: Duration = Duration::from_secs(1);
+/// and stopping it cost milliseconds to tens of them, which a search that expects timeouts
+/// does not repay (counterexample minimization asks with a quarter of a second: raced, the
+/// corpus's `day_of_year` took twice as long). A branch query's first try (`--defer-after`,
+/// 1 s) and a swept query's (`sweep.rs`, 1 s) are raced.
+pub const MIN_RACE_LIMIT: Duration = Duration::from_millis(500);
 
 /// How often the portfolio repeats the cancel of a backend that has not yet stopped: a cancel
 /// that arrives while Z3 sets up its check can be lost, so it is sent again until it lands.
