@@ -314,7 +314,7 @@ pub(crate) struct EngineArgs {
     /// Turn off range rewriting (queries simplified with the bounds their constraints imply).
     #[arg(long = "no-ranges")]
     pub(crate) no_ranges: bool,
-    /// Turn off sweeping (a query not decided within a second asked again with the sub-terms its constraints prove equal merged).
+    /// Turn off sweeping (a query not decided within 5 s asked again with the sub-terms its constraints prove equal merged).
     #[arg(long = "no-sweep")]
     pub(crate) no_sweep: bool,
     /// Turn off enumeration (queries over at most 16 input bytes decided by trying the inputs their constraints leave, when that is cheap).
