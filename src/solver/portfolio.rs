@@ -59,13 +59,15 @@ pub const RACE_DELAY: Duration = Duration::from_millis(50);
 /// at once.
 pub const MAX_RACE_DELAY: Duration = Duration::from_secs(1);
 
-/// The shortest check limit worth a race: a check limited to this or less is the first
-/// backend's alone. Starting the second backend (a thread, Z3's context at the first race)
-/// and stopping it cost milliseconds to tens of them, which a search that expects timeouts
-/// does not repay (counterexample minimization asks with a quarter of a second: raced, the
-/// corpus's `day_of_year` took twice as long). A branch query's first try (`--defer-after`,
-/// 1 s) and a swept query's (`sweep.rs`, 1 s) are raced.
-pub const MIN_RACE_LIMIT: Duration = Duration::from_millis(500);
+/// The longest check limit not worth a race: a check limited to this or less is the first
+/// backend's alone. A race restarts the first backend (its solo time's work is lost) and the
+/// second takes CPU from it; on a loaded two-core machine that pushed branch queries Bitwuzla
+/// answers in just under their first try (`--defer-after`, 1 s) past it, and the deferrals
+/// that followed left zlib's `adler32` (`len <= 16`, -O2) inconclusive at 20 s in two runs
+/// of three (0.9 s with Bitwuzla alone). Searches that expect timeouts (counterexample
+/// minimization asks with a quarter of a second) gain nothing either. The retry of a
+/// deferred query and a path's final query have the full limit, and are raced.
+pub const MIN_RACE_LIMIT: Duration = Duration::from_secs(1);
 
 /// How often the portfolio repeats the cancel of a backend that has not yet stopped: a cancel
 /// that arrives while Z3 sets up its check can be lost, so it is sent again until it lands.
