@@ -46,13 +46,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The first backend's solo time on a query of a shape no race has taught anything about.
-/// Most backend checks take well under a millisecond, and many floating-point ones tens of
-/// milliseconds; a race costs Z3's start (its context at the first race, the translation)
-/// and, when Bitwuzla wins, the wait for Z3 to stop: tens of milliseconds on a loaded
-/// machine, measured on the corpus's `fp_neg_zero`, whose one 20 ms query raced at 5 ms took
-/// 50–90 ms. The queries Z3 wins take Bitwuzla far longer than this (KLEE's `modOpt` urem
-/// query: 0.5 s).
-pub const RACE_DELAY: Duration = Duration::from_millis(50);
+/// Most backend checks take well under a millisecond, and floating-point ones up to a few
+/// hundred; a race costs Z3's start (its context at the first race, the translation), the
+/// first backend's restart and, when Bitwuzla wins, the wait for Z3 to stop: on a loaded
+/// machine the corpus's `fp_neg_zero` (-O2, `--fp-equal ieee`), whose one query Bitwuzla
+/// answers in about 100 ms, took 0.2–1 s instead of 0.1–0.18 s when raced at 50 ms. The
+/// queries Z3 wins take Bitwuzla far longer than this (KLEE's `modOpt` urem query: 0.5–0.9 s).
+pub const RACE_DELAY: Duration = Duration::from_millis(250);
 
 /// The longest solo time, however many races of its shape the first backend won: what a
 /// query that only the second backend answers costs at most, once, before its shape is raced
