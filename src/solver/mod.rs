@@ -28,10 +28,9 @@
 //!    question the backend answers and turns a sat/unsat disagreement into an error.
 //! 8. With `--log-queries FILE`, [`LoggingSolver`] writes every query that reaches the backend
 //!    as SMT-LIB, with its answer and time, for `xcheck query FILE` to replay ([`querylog`]).
-//! 9. The backend: [`PortfolioSolver`] (the default) asks Bitwuzla and races Z3 against it on
-//!    queries that run past [`RACE_DELAY`] (learned per query shape); [`BitwuzlaSolver`]
-//!    (`--solver bitwuzla`) or [`Z3Solver`] (`--solver z3`) alone translate expressions to SMT
-//!    terms and solve them.
+//! 9. The backend: [`BitwuzlaSolver`] (the default) or [`Z3Solver`] (`--solver z3`) translates
+//!    expressions to SMT terms and solves them; [`PortfolioSolver`] (`--solver portfolio`)
+//!    races the two on queries that run past a delay learned per query shape.
 //!
 //! Every layer but the backend is a [`Layer`]: it says how it answers and which counters it
 //! adds, and passes the hint, the time limit and the counters of the solver it wraps on by
@@ -235,21 +234,20 @@ pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The SMT solver at the bottom of a chain.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {
-    /// [`BitwuzlaSolver`].
+    /// [`BitwuzlaSolver`] (the default).
+    #[default]
     Bitwuzla,
     /// [`Z3Solver`].
     Z3,
-    /// [`PortfolioSolver`] (the default): Bitwuzla alone for [`RACE_DELAY`], then Z3 raced
-    /// against it, with the time Bitwuzla has alone learned per query shape.
-    #[default]
+    /// [`PortfolioSolver`]: Bitwuzla, and Z3 raced against it once Bitwuzla has not answered
+    /// within the query shape's learned delay ([`RACE_DELAY`] at first).
     Portfolio,
 }
 
 /// The help text of the option that chooses the backend (the front end does not name them).
-pub const BACKEND_HELP: &str = "SMT solver: portfolio (default: bitwuzla, and z3 raced \
-     against it on a query bitwuzla has not answered within 250 ms, learned per \
-     query shape), bitwuzla or z3. With --cross-check-solver, bitwuzla (or the one named, not \
-     portfolio) is checked by the other.";
+pub const BACKEND_HELP: &str = "SMT solver: bitwuzla (default), z3, or portfolio (bitwuzla, \
+     and z3 raced against it on a query bitwuzla has not answered within 250 ms, learned per \
+     query shape). With --cross-check-solver (not with portfolio), the other one checks it.";
 
 /// Why `--cross-check-solver` refuses the portfolio (the front end does not name backends).
 pub const PORTFOLIO_CROSS_CHECK: &str = "not with --solver portfolio, which races the two \
@@ -332,7 +330,7 @@ pub struct SolverConfig {
     pub boundary: bool,
     /// Check every model by concrete evaluation. On by default, in release builds too.
     pub validate: bool,
-    /// The SMT solver at the bottom of the chain. Default is [`Backend::Portfolio`].
+    /// The SMT solver at the bottom of the chain. Default is [`Backend::Bitwuzla`].
     pub backend: Backend,
     /// Compare every answer of the backend with the other backend's; a disagreement is an
     /// error, and its query is written as SMT-LIB into this directory.

@@ -1,6 +1,7 @@
-//! The portfolio backend (the default; `--solver portfolio`): Bitwuzla, and Z3 raced against
-//! it on the queries Bitwuzla does not answer at once, with what the races taught kept per
-//! query shape.
+//! The portfolio backend (`--solver portfolio`): Bitwuzla, and Z3 raced against it on the
+//! queries Bitwuzla does not answer at once, with what the races taught kept per query shape.
+//! Not the default: on a loaded two-core machine its races cost Bitwuzla CPU (zlib's
+//! `crc32`, `len <= 4`, -O2: inconclusive at 20 s, equivalent in 11 s with Bitwuzla alone).
 //!
 //! A check first goes to the first backend alone, on the calling thread, for [`SOLO`] (20 ms):
 //! most checks end there, at the cost of one check and no thread. A check that runs out of it
