@@ -204,7 +204,7 @@ impl SweepingSolver {
                 .collect();
             offset += bytes;
             let mut var = pool.concat_bytes(&syms);
-            if width % 8 != 0 {
+            if !width.is_multiple_of(8) {
                 var = pool.extract(var, 0, width);
             }
             let known = pool.known_bits(t);
