@@ -320,6 +320,9 @@ pub(crate) struct EngineArgs {
     /// Turn off range rewriting (queries simplified with the bounds their constraints imply).
     #[arg(long = "no-ranges")]
     pub(crate) no_ranges: bool,
+    /// Turn off sweeping (a query not decided within 5 s asked again with the sub-terms its constraints prove equal merged).
+    #[arg(long = "no-sweep")]
+    pub(crate) no_sweep: bool,
     /// Turn off enumeration (queries over at most 16 input bytes decided by trying the inputs their constraints leave, when that is cheap).
     #[arg(long = "no-enumerate")]
     pub(crate) no_enumerate: bool,
@@ -631,13 +634,14 @@ pub(crate) fn engine_config(
         cache: !e.no_cache,
         independence: !e.no_independence,
         ranges: !e.no_ranges,
+        sweep: !e.no_sweep,
         enumerate: !e.no_enumerate,
         boundary: !e.no_boundary_models,
         cex_cache: !e.no_cex_cache,
         validate: true,
         backend: match &e.solver {
             Some(name) => name.parse().map_err(|m| usage(format!("--solver: {m}")))?,
-            None => Default::default(),
+            None => crate::solver::Backend::unnamed(e.cross_check_solver),
         },
         cross_check: e.cross_check_solver.then(|| output_dir.to_path_buf()),
         log: match &e.log_queries {

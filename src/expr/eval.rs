@@ -179,8 +179,6 @@ impl ExprPool {
     /// The values of several expressions under one assignment, sharing the work on
     /// common subexpressions.
     pub fn eval_all(&self, es: &[ExprId], assignment: &Assignment) -> Vec<u128> {
-        let width = |id: ExprId| self.width(id);
-
         // Collect every node reachable from `es`.
         let mut seen: FxHashSet<ExprId> = FxHashSet::default();
         let mut order = Vec::new();
@@ -192,13 +190,23 @@ impl ExprPool {
             }
         }
 
+        order.sort_unstable();
+        let values = self.eval_order(&order, assignment);
+        es.iter()
+            .map(|id| values.get(id).copied().unwrap_or(0))
+            .collect()
+    }
+
+    /// The value of every node of `order` under `assignment`: `order` holds every node its
+    /// nodes reach, in increasing id order (array nodes get no value of their own).
+    pub fn eval_order(&self, order: &[ExprId], assignment: &Assignment) -> FxHashMap<ExprId, u128> {
+        let width = |id: ExprId| self.width(id);
         // Children have smaller ids than their parents, so increasing id order evaluates
         // every child before its parents. Array nodes get no value of their own: reads walk
         // their store chains instead.
-        order.sort_unstable();
         let mut values: FxHashMap<ExprId, u128> = FxHashMap::default();
         values.reserve(order.len());
-        for &id in &order {
+        for &id in order {
             let value = |child: ExprId| values.get(&child).copied().unwrap_or(0);
             let v = match self.node(id) {
                 Node::Const { value, .. } => value,
@@ -261,9 +269,7 @@ impl ExprPool {
             };
             values.insert(id, v);
         }
-        es.iter()
-            .map(|id| values.get(id).copied().unwrap_or(0))
-            .collect()
+        values
     }
 
     /// The symbolic input arrays that `e` mentions, sorted and without duplicates.

@@ -1,5 +1,5 @@
 //! Assembles the solver chain: Validate → Cache → CexCache → Independence → (CrossCheck) →
-//! Ranges → Enumerate → Boundary → (QueryLog) → backend (Bitwuzla, Z3 or the portfolio of
+//! Sweep → Ranges → Enumerate → Boundary → (QueryLog) → backend (Bitwuzla, Z3 or the portfolio of
 //! both), outermost first.
 //!
 //! The order follows KLEE's `Validating(Caching(CexCaching(Independent(core))))`: the exact
@@ -10,7 +10,7 @@ use super::layer::{wraps_inner, Layer};
 use super::{
     Backend, BitwuzlaSolver, BoundarySolver, CachingSolver, CexCachingSolver, CrossCheckingSolver,
     EnumeratingSolver, IndependenceSolver, LoggingSolver, PortfolioSolver, RangeSolver, SatResult,
-    Solver, SolverConfig, SolverError, SolverStats, ValidatingSolver, Z3Solver,
+    Solver, SolverConfig, SolverError, SolverStats, SweepingSolver, ValidatingSolver, Z3Solver,
     CROSS_CHECK_TIMEOUT,
 };
 use crate::expr::{ExprId, ExprPool};
@@ -58,6 +58,11 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
     if cfg.ranges {
         solver = Box::new(RangeSolver::new(solver));
     }
+    if cfg.sweep {
+        // Above range rewriting, so that its local queries and the swept query are rewritten
+        // too; below the cross-check, which checks its answers.
+        solver = Box::new(SweepingSolver::new(solver, cfg.timeout));
+    }
     if let Some(dir) = &cfg.cross_check {
         // Above range rewriting, enumeration and boundary models, so that their answers are
         // checked too: they answer without the backend, by reasoning of this project's own.
@@ -75,6 +80,11 @@ pub fn build_chain(cfg: &SolverConfig) -> Box<dyn Solver> {
         };
         let checked = if cfg.boundary {
             format!("{checked}, or boundary models")
+        } else {
+            checked
+        };
+        let checked = if cfg.sweep {
+            format!("{checked}, after sweeping")
         } else {
             checked
         };

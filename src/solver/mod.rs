@@ -20,6 +20,8 @@
 //! 5. [`RangeSolver`] rewrites the query with the bounds its constraints put on its terms:
 //!    signed division of non-negative values becomes unsigned, division of small values
 //!    narrow, comparisons that the bounds decide constant.
+//!    Above it, [`SweepingSolver`] asks a query that is not decided within a first try again
+//!    with the sub-terms its constraints prove equal merged (SAT sweeping).
 //! 6. [`EnumeratingSolver`] decides a query over at most two input bytes by evaluating it on
 //!    every input, when that is cheap (dividers are hard for CDCL even in 8 bits).
 //! 7. With `--cross-check-solver`, [`CrossCheckingSolver`] asks the other backend every
@@ -28,7 +30,7 @@
 //!    as SMT-LIB, with its answer and time, for `xcheck query FILE` to replay ([`querylog`]).
 //! 9. The backend: [`BitwuzlaSolver`] (the default) or [`Z3Solver`] (`--solver z3`) translates
 //!    expressions to SMT terms and solves them; [`PortfolioSolver`] (`--solver portfolio`)
-//!    races the two on queries that run past [`RACE_DELAY`].
+//!    races the two on queries that run past a delay learned per query shape.
 //!
 //! Every layer but the backend is a [`Layer`]: it says how it answers and which counters it
 //! adds, and passes the hint, the time limit and the counters of the solver it wraps on by
@@ -55,6 +57,7 @@ mod portfolio;
 pub mod querylog;
 mod ranges;
 mod stats;
+pub mod sweep;
 mod validate;
 mod z3;
 
@@ -67,10 +70,11 @@ pub use crosscheck::{CrossCheckingSolver, CROSS_CHECK_TIMEOUT};
 pub use enumerate::EnumeratingSolver;
 pub use independence::IndependenceSolver;
 pub use layer::Layer;
-pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, RACE_DELAY};
+pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, MIN_RACE_LIMIT, RACE_DELAY};
 pub use querylog::{LoggingSolver, QueryLog};
 pub use ranges::{rewrite_with_bounds, RangeSolver};
 pub use stats::SolverStats;
+pub use sweep::SweepingSolver;
 pub use validate::ValidatingSolver;
 pub use z3::{smtlib, SmtlibPrinter, Z3Interrupt, Z3Solver, INTERRUPTED};
 
@@ -230,20 +234,20 @@ pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The SMT solver at the bottom of a chain.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {
-    /// [`BitwuzlaSolver`].
+    /// [`BitwuzlaSolver`] (the default).
     #[default]
     Bitwuzla,
     /// [`Z3Solver`].
     Z3,
-    /// [`PortfolioSolver`]: Bitwuzla, and Z3 raced against it on queries that run past
-    /// [`RACE_DELAY`].
+    /// [`PortfolioSolver`]: Bitwuzla, and Z3 raced against it once Bitwuzla has not answered
+    /// within the query shape's learned delay ([`RACE_DELAY`] at first).
     Portfolio,
 }
 
 /// The help text of the option that chooses the backend (the front end does not name them).
 pub const BACKEND_HELP: &str = "SMT solver: bitwuzla (default), z3, or portfolio (bitwuzla, \
-     and z3 raced against it on a query bitwuzla has not answered within a few milliseconds). \
-     With --cross-check-solver (not with portfolio), the other one checks it.";
+     and z3 raced against it on a query bitwuzla has not answered within 250 ms, learned per \
+     query shape). With --cross-check-solver (not with portfolio), the other one checks it.";
 
 /// Why `--cross-check-solver` refuses the portfolio (the front end does not name backends).
 pub const PORTFOLIO_CROSS_CHECK: &str = "not with --solver portfolio, which races the two \
@@ -255,6 +259,17 @@ impl Backend {
 
     /// Every choice of `--solver`.
     pub const CHOICES: [Backend; 3] = [Backend::Bitwuzla, Backend::Z3, Backend::Portfolio];
+
+    /// The backend when the command line names none: the portfolio, or, with a cross-check
+    /// (which the portfolio does not have: it races the two solvers instead of comparing
+    /// them), Bitwuzla checked by Z3.
+    pub fn unnamed(cross_check: bool) -> Backend {
+        if cross_check {
+            Backend::Bitwuzla
+        } else {
+            Backend::default()
+        }
+    }
 
     /// The backend's name on the command line and in messages.
     pub fn name(self) -> &'static str {
@@ -305,6 +320,9 @@ pub struct SolverConfig {
     pub independence: bool,
     /// Rewrite queries with the value ranges their constraints imply.
     pub ranges: bool,
+    /// Sweep the queries not decided within [`sweep::FIRST_TRY`]: sub-terms proved equal
+    /// merged before they are asked again (`sweep.rs`). Default is on.
+    pub sweep: bool,
     /// Decide queries over at most two input bytes by trying every input.
     pub enumerate: bool,
     /// Answer a query from the caller's model with an input moved to a boundary of its
@@ -312,7 +330,7 @@ pub struct SolverConfig {
     pub boundary: bool,
     /// Check every model by concrete evaluation. On by default, in release builds too.
     pub validate: bool,
-    /// The SMT solver at the bottom of the chain.
+    /// The SMT solver at the bottom of the chain. Default is [`Backend::Bitwuzla`].
     pub backend: Backend,
     /// Compare every answer of the backend with the other backend's; a disagreement is an
     /// error, and its query is written as SMT-LIB into this directory.
@@ -330,10 +348,11 @@ impl Default for SolverConfig {
             cex_cache: true,
             independence: true,
             ranges: true,
+            sweep: true,
             enumerate: true,
             boundary: true,
             validate: true,
-            backend: Backend::Bitwuzla,
+            backend: Backend::default(),
             cross_check: None,
             log: None,
         }
@@ -739,6 +758,10 @@ mod tests {
             validated_models: 12,
             ranges_rewritten: 13,
             ranges_unsat: 14,
+            sweep_queries: 1,
+            sweep_merged: 2,
+            sweep_local_queries: 3,
+            sweep_decided: 1,
             enumerated: 15,
             enumeration_over_budget: 26,
             boundary_models: 27,
@@ -771,6 +794,7 @@ mod tests {
         assert_eq!(sum.backend_time, Duration::from_millis(20));
         assert_eq!(sum.ranges_rewritten, 26);
         assert_eq!(sum.ranges_unsat, 28);
+        assert_eq!((sum.sweep_merged, sum.sweep_local_queries), (4, 6));
         assert_eq!(sum.enumerated, 30);
         assert_eq!(sum.boundary_models, 54);
         assert_eq!(sum.enumeration_over_budget, 52);

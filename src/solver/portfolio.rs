@@ -1,22 +1,36 @@
 //! The portfolio backend (`--solver portfolio`): Bitwuzla, and Z3 raced against it on the
-//! queries Bitwuzla does not answer at once.
+//! queries Bitwuzla does not answer at once, with what the races taught kept per query shape.
+//! Not the default: on a loaded two-core machine its races cost Bitwuzla CPU (zlib's
+//! `crc32`, `len <= 4`, -O2: inconclusive at 20 s, equivalent in 11 s with Bitwuzla alone).
 //!
-//! Each check goes to the first backend on the calling thread. A scoped thread waits
-//! [`RACE_DELAY`] for its answer; when none came (or it was not definite), that thread asks
-//! the second backend the same question. The wait doubles (up to [`MAX_RACE_DELAY`]) after
-//! each race the first backend wins, and returns to [`RACE_DELAY`] when the second wins: a
-//! run whose queries only the first backend answers stops paying for races it loses (the
-//! corpus's popcount has 65 queries of about 100 ms, all answered by Bitwuzla first). The first definite answer (sat or unsat) wins and the
-//! other backend's check is cancelled through its [`Cancel`] handle, which ends that one check
-//! only: the next race starts with both rearmed. The run's interrupt and deadline stay global:
-//! they reach each backend through its own [`Stop`] token, as they reach a single backend, and
-//! the portfolio cancels a backend still running once the token says to stop.
+//! A check first goes to the first backend alone, on the calling thread, for [`SOLO`] (20 ms):
+//! most checks end there, at the cost of one check and no thread. A check that runs out of it
+//! is asked of the first backend again (at most [`SOLO`] of work lost) with a scoped racer
+//! thread beside it, which starts the second backend once the first has had its shape's
+//! *delay* ([`RACE_DELAY`], 250 ms, at first) without answering; both are limited to what is
+//! left of the check's time limit. A non-definite answer other than a timeout within the solo
+//! time goes to the second backend alone. A check whose limit is at most [`MIN_RACE_LIMIT`]
+//! is the first backend's alone.
+//!
+//! The first definite answer (sat or unsat) of a race wins and the other backend's check is
+//! cancelled through its [`Cancel`] handle, which ends that one check only: the next race
+//! starts with both rearmed. The run's interrupt and deadline stay global: they reach each
+//! backend through its own [`Stop`] token, as they reach a single backend, and the portfolio
+//! cancels a backend still running once the token says to stop.
+//!
+//! **Learned per query shape.** A query's *shape* is the set of its operators (each binary
+//! operator, unary operators, `ite`, extractions and extensions, arrays, floating point, widths
+//! beyond 64 bits). A race the first backend wins doubles its shape's delay (up to
+//! [`MAX_RACE_DELAY`]): a shape that only the first backend answers stops paying for races.
+//! A race the second wins makes its shape's delay zero: the next query of that shape is
+//! raced at once (as the urem queries of KLEE's `mod`/`modOpt` tutorial, which Z3 answers
+//! and Bitwuzla is slow on). Shapes are computed only once a race has happened, memoized by
+//! expression.
 //!
 //! The second backend runs at the lowest scheduling priority (nice 19, for its thread only):
 //! it uses the CPU nothing else wants, so that on a busy machine a race does not slow the
-//! first backend (measured on the corpus's popcount and floating-point checks, where Bitwuzla
-//! answers every query: racing Z3 at normal priority on a loaded 2-core machine doubled
-//! Bitwuzla's time).
+//! first backend. It is made at the first race: a run without one never creates it (Z3's
+//! stop-watching thread included).
 //!
 //! Both backends lower the same expressions from the same pool ([`ExprPool`] is shared by
 //! threads) and keep their own incremental instances between checks. Both answer with the same
@@ -24,28 +38,50 @@
 //! neither answer is definite, the first backend's answer (unknown or error) is returned.
 
 use super::{
-    Backend, BitwuzlaSolver, Cancel, SatResult, Solver, SolverError, SolverStats, Z3Solver,
+    Backend, BitwuzlaSolver, Cancel, SatResult, Solver, SolverError, SolverStats, Z3Solver, TIMEOUT,
 };
-use crate::expr::{ExprId, ExprPool};
+use crate::expr::{Assignment, ExprId, ExprPool, Node};
 use crate::stop::Stop;
+use rustc_hash::FxHashMap;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long the first backend has alone before the second is started on the same query.
-/// Most of the corpus's backend checks take well under a millisecond, and a thread that
-/// starts Z3 costs more than they do; a few milliseconds keep those checks to one backend,
-/// while a query that runs for seconds loses nothing measurable by the wait.
-pub const RACE_DELAY: Duration = Duration::from_millis(5);
+/// The first backend's solo time on a query of a shape no race has taught anything about.
+/// Most backend checks take well under a millisecond, and floating-point ones up to a few
+/// hundred; a race costs Z3's start (its context at the first race, the translation), the
+/// first backend's restart and, when Bitwuzla wins, the wait for Z3 to stop: on a loaded
+/// machine the corpus's `fp_neg_zero` (-O2, `--fp-equal ieee`), whose one query Bitwuzla
+/// answers in about 100 ms, took 0.2–1 s instead of 0.1–0.18 s when raced at 50 ms. The
+/// queries Z3 wins take Bitwuzla far longer than this (KLEE's `modOpt` urem query: 0.5–0.9 s).
+pub const RACE_DELAY: Duration = Duration::from_millis(250);
 
-/// The longest wait before the second backend is started, however many races the first won:
-/// what a query that only the second backend answers costs at most, once, before the wait is
-/// short again.
+/// The longest solo time, however many races of its shape the first backend won: what a
+/// query that only the second backend answers costs at most, once, before its shape is raced
+/// at once.
 pub const MAX_RACE_DELAY: Duration = Duration::from_secs(1);
+
+/// How long the first backend has alone, without a thread, before it is asked again with a
+/// racer waiting beside it: most checks end within it, at the cost of one check; a longer one
+/// loses at most this much work to the restart.
+pub const SOLO: Duration = Duration::from_millis(20);
+
+/// The longest check limit not worth a race: a check limited to this or less is the first
+/// backend's alone. A race restarts the first backend (its solo time's work is lost) and the
+/// second takes CPU from it; on a loaded two-core machine that pushed branch queries Bitwuzla
+/// answers in just under their first try (`--defer-after`, 1 s) past it, and the deferrals
+/// that followed left zlib's `adler32` (`len <= 16`, -O2) inconclusive at 20 s in two runs
+/// of three (0.9 s with Bitwuzla alone). Searches that expect timeouts (counterexample
+/// minimization asks with a quarter of a second) gain nothing either. The retry of a
+/// deferred query and a path's final query have the full limit, and are raced.
+pub const MIN_RACE_LIMIT: Duration = Duration::from_secs(1);
 
 /// How often the portfolio repeats the cancel of a backend that has not yet stopped: a cancel
 /// that arrives while Z3 sets up its check can be lost, so it is sent again until it lands.
 const CANCEL_REPEAT: Duration = Duration::from_millis(5);
+
+/// The most expressions whose shape the portfolio remembers before it starts again.
+const SHAPE_MEMO_LIMIT: usize = 1 << 20;
 
 /// One backend of a portfolio: the solver, the handle that cancels its checks, and the
 /// backend it stands for in the counters.
@@ -65,13 +101,32 @@ impl Entrant {
     }
 }
 
+/// Makes the second entrant at the first race.
+type MakeEntrant = Box<dyn FnOnce() -> Entrant + Send>;
+
+/// The second entrant, made when first needed.
+enum Second {
+    Later(Option<MakeEntrant>),
+    Made(Entrant),
+}
+
 /// Races two backends (see the module documentation).
 pub struct PortfolioSolver {
     first: Entrant,
-    second: Entrant,
-    /// The wait of the next check, between `base_delay` and [`MAX_RACE_DELAY`].
-    delay: Duration,
+    second: Second,
+    /// The solo time of a shape not seen in a race, and the least a race won by the first
+    /// backend leaves.
     base_delay: Duration,
+    /// The solo time learned per shape ([`shape_bits`]).
+    shapes: FxHashMap<u64, Duration>,
+    /// The shape of each expression seen since races began, and the pool it belongs to.
+    shape_memo: FxHashMap<ExprId, u64>,
+    memo_pool: u64,
+    /// The backends' own limit, and the shorter one set for the coming checks.
+    timeout: Option<Duration>,
+    limit: Option<Duration>,
+    /// The hint, kept for a second backend made later.
+    hint: Option<Arc<Assignment>>,
     stop: Stop,
     stats: SolverStats,
 }
@@ -84,6 +139,10 @@ struct Run {
 
 fn definite(result: &Result<SatResult, SolverError>) -> bool {
     matches!(result, Ok(SatResult::Sat(_) | SatResult::Unsat))
+}
+
+fn timed_out(result: &Result<SatResult, SolverError>) -> bool {
+    matches!(result, Ok(SatResult::Unknown(why)) if why == TIMEOUT)
 }
 
 /// Claims the race for `me` unless another entrant already won; returns whether `me` won.
@@ -109,42 +168,125 @@ fn lower_priority() {
     }
 }
 
+/// The operator bit of one node (see the module documentation), 0 for leaves.
+fn node_bit(pool: &ExprPool, id: ExprId, node: Node) -> u64 {
+    let wide = if pool.width(id) > 64 { 1 << 50 } else { 0 };
+    let bit = match node {
+        Node::Const { .. } | Node::Sym { .. } | Node::ArrayConst { .. } => return wide,
+        Node::Binary { op, .. } => op as u32,
+        Node::Unary { .. } => 32,
+        Node::Ite { .. } => 33,
+        Node::Extract { .. } | Node::Concat { .. } => 34,
+        Node::ZExt { .. } | Node::SExt { .. } => 35,
+        Node::ArrayRead { .. } | Node::ArrayStore { .. } => 36,
+        Node::FpBinary { .. } | Node::FpUnary { .. } | Node::FpFma { .. } => 37,
+        Node::FpCmp { .. } => 38,
+        Node::FpConvert { .. } | Node::FpToSInt { .. } | Node::IntToFp { .. } => 39,
+    };
+    wide | 1 << bit
+}
+
 impl PortfolioSolver {
     /// Bitwuzla first and Z3 second, each check limited to `timeout` and stopped by `stop`.
     pub fn new(timeout: Option<Duration>, stop: &Stop) -> Self {
         let bitwuzla = BitwuzlaSolver::new(timeout).with_stop(stop.clone());
-        let z3 = Z3Solver::new(timeout).with_stop(stop.clone());
         let first = Entrant {
             backend: Backend::Bitwuzla,
             cancel: bitwuzla.canceller(),
             solver: Box::new(bitwuzla),
         };
-        let second = Entrant {
-            backend: Backend::Z3,
-            cancel: z3.canceller(),
-            solver: Box::new(z3),
-        };
-        Self::with_entrants(first, second, stop)
+        let z3_stop = stop.clone();
+        let make_z3: MakeEntrant = Box::new(move || {
+            let z3 = Z3Solver::new(timeout).with_stop(z3_stop);
+            Entrant {
+                backend: Backend::Z3,
+                cancel: z3.canceller(),
+                solver: Box::new(z3),
+            }
+        });
+        let mut portfolio = Self::build(first, Second::Later(Some(make_z3)), stop);
+        portfolio.timeout = timeout;
+        portfolio
     }
 
     /// A portfolio of any two solvers; `stop` is the run's token, which the entrants must
     /// also obey themselves.
     pub fn with_entrants(first: Entrant, second: Entrant, stop: &Stop) -> Self {
+        Self::build(first, Second::Made(second), stop)
+    }
+
+    fn build(first: Entrant, second: Second, stop: &Stop) -> Self {
         Self {
             first,
             second,
-            delay: RACE_DELAY,
             base_delay: RACE_DELAY,
+            shapes: FxHashMap::default(),
+            shape_memo: FxHashMap::default(),
+            memo_pool: 0,
+            timeout: None,
+            limit: None,
+            hint: None,
             stop: stop.clone(),
             stats: SolverStats::default(),
         }
     }
 
-    /// The same portfolio, starting the second backend `delay` after the first (and at most
-    /// [`MAX_RACE_DELAY`] after it once the first has won races; a zero delay stays zero).
+    /// The same portfolio, giving the first backend `delay` alone on a query of a shape no
+    /// race has taught anything about (a zero delay races every query at once).
     pub fn with_delay(mut self, delay: Duration) -> Self {
-        (self.delay, self.base_delay) = (delay, delay);
+        self.base_delay = delay;
         self
+    }
+
+    /// The second entrant, made now if it was not yet.
+    fn second(&mut self) -> &mut Entrant {
+        if let Second::Later(make) = &mut self.second {
+            let make = make.take().expect("a second entrant is made once");
+            let mut entrant = make();
+            entrant.solver.set_hint(self.hint.clone());
+            entrant.solver.set_time_limit(self.limit);
+            self.second = Second::Made(entrant);
+        }
+        match &mut self.second {
+            Second::Made(entrant) => entrant,
+            Second::Later(_) => unreachable!("made above"),
+        }
+    }
+
+    /// The shape of `constraints ∧ query`: the union of its operators' bits.
+    fn shape(&mut self, pool: &ExprPool, constraints: &[ExprId], query: ExprId) -> u64 {
+        if self.memo_pool != pool.id() || self.shape_memo.len() > SHAPE_MEMO_LIMIT {
+            self.shape_memo.clear();
+            self.memo_pool = pool.id();
+        }
+        let memo = &mut self.shape_memo;
+        let mut shape = 0;
+        for &root in constraints.iter().chain([&query]) {
+            // Post-order: a node's shape is its bit and its children's shapes.
+            let mut stack = vec![(root, false)];
+            while let Some((id, expanded)) = stack.pop() {
+                if memo.contains_key(&id) {
+                    continue;
+                }
+                let node = pool.node(id);
+                if !expanded {
+                    stack.push((id, true));
+                    stack.extend(node.children().map(|c| (c, false)));
+                    continue;
+                }
+                let bits = node
+                    .children()
+                    .fold(node_bit(pool, id, node), |bits, c| bits | memo[&c]);
+                memo.insert(id, bits);
+            }
+            shape |= memo[&root];
+        }
+        shape
+    }
+
+    /// The limit of the check as a whole: the shorter one set for it, or the backends' own.
+    fn budget(&self) -> Option<Duration> {
+        self.limit.or(self.timeout)
     }
 }
 
@@ -155,20 +297,168 @@ impl Solver for PortfolioSolver {
         constraints: &[ExprId],
         query: ExprId,
     ) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        let mut shape = None;
+        let mut delay = self.base_delay;
+        if !self.shapes.is_empty() {
+            let s = self.shape(pool, constraints, query);
+            shape = Some(s);
+            delay = self.shapes.get(&s).copied().unwrap_or(self.base_delay);
+        }
+        let solo = delay.min(SOLO);
+        let budget = self.budget();
+        if budget.is_some_and(|b| b <= MIN_RACE_LIMIT) {
+            return self.alone(pool, constraints, query);
+        }
+        let one = self.first.slot();
+        if !solo.is_zero() {
+            let short = budget.map_or(solo, |b| b.min(solo));
+            self.first.cancel.rearm();
+            self.first.solver.set_time_limit(Some(short));
+            let result = self.first.solver.check(pool, constraints, query);
+            self.first.solver.set_time_limit(self.limit);
+            let took = start.elapsed();
+            self.stats.backend_time += took;
+            self.stats.portfolio_time[one] += took;
+            if definite(&result) {
+                self.stats.portfolio_answers[one] += 1;
+                return result;
+            }
+            if self.stop.should_stop() || budget.is_some_and(|b| b <= short) {
+                return result;
+            }
+            if !timed_out(&result) {
+                // The first backend gave up on its own: the second is asked alone.
+                let second = self.second();
+                let two = second.slot();
+                second.cancel.rearm();
+                let asked = Instant::now();
+                let other = second.solver.check(pool, constraints, query);
+                let took = asked.elapsed();
+                self.stats.backend_time += took;
+                self.stats.portfolio_time[two] += took;
+                self.stats.portfolio_races += 1;
+                if definite(&other) {
+                    self.stats.portfolio_answers[two] += 1;
+                    return other;
+                }
+                return result;
+            }
+        }
+        let remaining = budget.map(|b| b.saturating_sub(start.elapsed()));
+        let wait = delay.saturating_sub(solo);
+        let (winner, raced, result) = self.race(pool, constraints, query, remaining, wait);
+        let shape = match shape {
+            Some(s) => s,
+            None => self.shape(pool, constraints, query),
+        };
+        match (winner, raced) {
+            (Some(0), true) => {
+                let longer = (delay * 2)
+                    .max(self.base_delay)
+                    .min(MAX_RACE_DELAY.max(self.base_delay));
+                self.shapes.insert(shape, longer);
+            }
+            (Some(0), false) => {
+                self.shapes.entry(shape).or_insert(delay);
+            }
+            (Some(_), _) => {
+                self.shapes.insert(shape, Duration::ZERO);
+            }
+            (None, _) => {
+                self.shapes.entry(shape).or_insert(delay);
+            }
+        }
+        result
+    }
+
+    fn stats(&self) -> SolverStats {
+        let mut stats = self.first.solver.stats();
+        if let Second::Made(second) = &self.second {
+            stats.add(&second.solver.stats());
+        }
+        // The backends' times overlap in a race: the chain waited for the portfolio's own
+        // (translation included), and each backend's is in `portfolio_time`.
+        stats.backend_time = Duration::ZERO;
+        stats.add(&self.stats);
+        stats
+    }
+
+    fn set_hint(&mut self, hint: Option<Arc<Assignment>>) {
+        self.first.solver.set_hint(hint.clone());
+        if let Second::Made(second) = &mut self.second {
+            second.solver.set_hint(hint.clone());
+        }
+        self.hint = hint;
+    }
+
+    fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.first.solver.set_time_limit(limit);
+        if let Second::Made(second) = &mut self.second {
+            second.solver.set_time_limit(limit);
+        }
+        self.limit = limit;
+    }
+}
+
+impl PortfolioSolver {
+    /// The first backend's answer, without a race.
+    fn alone(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+    ) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        self.first.cancel.rearm();
+        let result = self.first.solver.check(pool, constraints, query);
+        let took = start.elapsed();
+        let one = self.first.slot();
+        self.stats.backend_time += took;
+        self.stats.portfolio_time[one] += took;
+        if definite(&result) {
+            self.stats.portfolio_answers[one] += 1;
+        }
+        result
+    }
+
+    /// Asks the first backend again, and the second `wait` later unless the first has
+    /// answered, each limited to `remaining` (when given): returns the winner (0: the
+    /// first), whether the second was started, and the answer.
+    fn race(
+        &mut self,
+        pool: &ExprPool,
+        constraints: &[ExprId],
+        query: ExprId,
+        remaining: Option<Duration>,
+        wait: Duration,
+    ) -> (Option<usize>, bool, Result<SatResult, SolverError>) {
         let race = Instant::now();
-        let (first, second) = (&mut self.first.solver, &mut self.second.solver);
-        let (cancel_first, cancel_second) = (&*self.first.cancel, &*self.second.cancel);
+        let limit = match (remaining, self.limit) {
+            (Some(r), Some(l)) => Some(r.min(l)),
+            (r, l) => r.or(l),
+        };
+        self.second();
+        let Second::Made(second_entrant) = &mut self.second else {
+            unreachable!("made above");
+        };
+        let (one, two) = (self.first.slot(), second_entrant.slot());
+        let (first, second) = (&mut self.first.solver, &mut second_entrant.solver);
+        first.set_time_limit(limit);
+        second.set_time_limit(limit);
+        let (cancel_first, cancel_second) = (&*self.first.cancel, &*second_entrant.cancel);
         cancel_first.rearm();
         cancel_second.rearm();
-        let (delay, stop) = (self.delay, &self.stop);
+        let stop = &self.stop;
         let winner = &Mutex::new(None);
         let (finished, first_done) = mpsc::channel::<bool>();
         let (first_run, second_run) = std::thread::scope(|scope| {
             let (done, second_done) = mpsc::channel::<()>();
+            let racing = &mut *second;
             let racer = scope.spawn(move || {
                 // Dropped when this closure returns, which tells the first entrant's thread.
                 let _done = done;
-                match first_done.recv_timeout(delay) {
+                match first_done.recv_timeout(wait) {
                     Ok(true) | Err(RecvTimeoutError::Disconnected) => return None,
                     Ok(false) | Err(RecvTimeoutError::Timeout) => {}
                 }
@@ -178,7 +468,7 @@ impl Solver for PortfolioSolver {
                 }
                 lower_priority();
                 let start = Instant::now();
-                let result = second.check(pool, constraints, query);
+                let result = racing.check(pool, constraints, query);
                 let took = start.elapsed();
                 if definite(&result) && claim(winner, 1) {
                     cancel_first.cancel();
@@ -207,19 +497,15 @@ impl Solver for PortfolioSolver {
             };
             (Run { result, took }, second_run)
         });
+        first.set_time_limit(self.limit);
+        second.set_time_limit(self.limit);
         let winner = *winner.lock().unwrap_or_else(|p| p.into_inner());
-        let (one, two) = (self.first.slot(), self.second.slot());
         let stats = &mut self.stats;
         stats.backend_time += race.elapsed();
         stats.portfolio_time[one] += first_run.took;
         if let Some(run) = &second_run {
             stats.portfolio_races += 1;
             stats.portfolio_time[two] += run.took;
-            self.delay = match winner {
-                Some(0) => (self.delay * 2).min(MAX_RACE_DELAY.max(self.base_delay)),
-                Some(_) => self.base_delay,
-                None => self.delay,
-            };
         }
         let lost = match winner {
             Some(0) => second_run.as_ref().map(|r| &r.result),
@@ -229,7 +515,8 @@ impl Solver for PortfolioSolver {
         if lost.is_some_and(|r| !definite(r)) {
             stats.portfolio_cancelled += 1;
         }
-        match (winner, second_run) {
+        let raced = second_run.is_some();
+        let result = match (winner, second_run) {
             (Some(1), Some(run)) => {
                 stats.portfolio_answers[two] += 1;
                 run.result
@@ -239,27 +526,8 @@ impl Solver for PortfolioSolver {
                 first_run.result
             }
             (None, _) => first_run.result,
-        }
-    }
-
-    fn stats(&self) -> SolverStats {
-        let mut stats = self.first.solver.stats();
-        stats.add(&self.second.solver.stats());
-        // The backends' times overlap in a race: the chain waited for the portfolio's own
-        // (translation included), and each backend's is in `portfolio_time`.
-        stats.backend_time = Duration::ZERO;
-        stats.add(&self.stats);
-        stats
-    }
-
-    fn set_hint(&mut self, hint: Option<Arc<crate::expr::Assignment>>) {
-        self.first.solver.set_hint(hint.clone());
-        self.second.solver.set_hint(hint);
-    }
-
-    fn set_time_limit(&mut self, limit: Option<Duration>) {
-        self.first.solver.set_time_limit(limit);
-        self.second.solver.set_time_limit(limit);
+        };
+        (winner, raced, result)
     }
 }
 
@@ -300,14 +568,16 @@ mod tests {
     /// What a [`Fake`] does in one check: answer after a time, or wait for a cancel.
     type Step = Option<(Duration, SatResult)>;
 
-    /// A backend that answers as scripted, one step per check, polling its cancel flag and
-    /// the run's stop token every millisecond as a real backend's callback would; a step
-    /// without an answer waits (at most a minute) to be cancelled or stopped. It records how
-    /// each check ended.
+    /// A backend that answers as scripted, one step per check, polling its cancel flag, the
+    /// run's stop token and its time limit every millisecond as a real backend's callback
+    /// would; a step without an answer waits (at most a minute) to be cancelled or stopped.
+    /// A check cut short by the time limit keeps its step for the next (the portfolio asks
+    /// again after the first backend's solo time). It records how each check ended.
     struct Fake {
         script: VecDeque<Step>,
         cancel: Arc<CancelFlag>,
         stop: Stop,
+        limit: Option<Duration>,
         ended: Arc<Mutex<Vec<String>>>,
     }
 
@@ -323,6 +593,7 @@ mod tests {
                 script: script.into(),
                 cancel: cancel.clone(),
                 stop: stop.clone(),
+                limit: None,
                 ended: ended.clone(),
             };
             let entrant = Entrant {
@@ -344,6 +615,10 @@ mod tests {
             let step = self.script.pop_front().flatten();
             let start = Instant::now();
             let (how, result) = loop {
+                if self.limit.is_some_and(|l| start.elapsed() >= l) {
+                    self.script.push_front(step.clone());
+                    break ("timed out", SatResult::Unknown(TIMEOUT.into()));
+                }
                 if self.cancel.is_cancelled() {
                     break ("cancelled", SatResult::Unknown(CANCELLED.into()));
                 }
@@ -369,7 +644,9 @@ mod tests {
         }
         fn set_hint(&mut self, _hint: Option<std::sync::Arc<crate::expr::Assignment>>) {}
 
-        fn set_time_limit(&mut self, _limit: Option<std::time::Duration>) {}
+        fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+            self.limit = limit;
+        }
     }
 
     fn bitwuzla(stop: &Stop) -> Entrant {
@@ -489,9 +766,10 @@ mod tests {
                 pool.eq(pool.add(w, pool.constant(32, 5)), pool.constant(32, 12)),
             )
         };
-        // The fake never answers the first query, and answers the second (unsat) at once.
+        // The fake never answers the first query, and answers the next two (unsat) at once.
         let contradiction = pool.eq(pool.sym(x, 0), pool.constant(8, 8));
-        let script = vec![None, Some((Duration::ZERO, SatResult::Unsat))];
+        let at_once = Some((Duration::ZERO, SatResult::Unsat));
+        let script = vec![None, at_once.clone(), at_once];
         let (slow, ended) = Fake::entrant(Backend::Bitwuzla, script, &stop);
         let mut portfolio = PortfolioSolver::with_entrants(slow, z3(&stop), &stop);
         let start = Instant::now();
@@ -501,18 +779,32 @@ mod tests {
         let took = start.elapsed();
         assert_eq!(model.get(x), Some(&[7, 0, 0, 0][..]));
         assert!(took < Duration::from_secs(2), "{took:?}");
-        assert_eq!(*ended.lock().unwrap(), ["cancelled"]);
+        // Alone for its solo time, then asked again in the race and cancelled.
+        assert_eq!(*ended.lock().unwrap(), ["timed out", "cancelled"]);
         let stats = portfolio.stats();
         assert_eq!(stats.portfolio_answers, [0, 1]);
         assert_eq!((stats.portfolio_races, stats.portfolio_cancelled), (1, 1));
-        // The cancel was for that check only: the next is answered by the first backend,
-        // within the delay, so the second is not even started.
+        // The cancel was for that check only. The second backend won the shape (equalities
+        // of sums of bytes), so the next query of that shape is raced at once: the racer
+        // starts the second backend unless the first (answering at once) was quicker.
         let answer = portfolio.check(&pool, &[contradiction], query).unwrap();
         assert_eq!(answer, SatResult::Unsat);
-        assert_eq!(*ended.lock().unwrap(), ["cancelled", "answered"]);
+        assert_eq!(
+            *ended.lock().unwrap(),
+            ["timed out", "cancelled", "answered"]
+        );
         let stats = portfolio.stats();
-        assert_eq!(stats.portfolio_answers, [1, 1]);
-        assert_eq!(stats.portfolio_races, 1);
+        assert_eq!(stats.portfolio_answers.iter().sum::<u64>(), 2, "{stats:?}");
+        let races = stats.portfolio_races;
+        assert!((1..=2).contains(&races), "{stats:?}");
+        // A query of another shape (an unsigned comparison only) has the first backend alone
+        // first: answered at once, no race.
+        let other = pool.ult(pool.sym(x, 1), pool.constant(8, 3));
+        assert_eq!(
+            portfolio.check(&pool, &[], other).unwrap(),
+            SatResult::Unsat
+        );
+        assert_eq!(portfolio.stats().portfolio_races, races);
     }
 
     /// Races `real` (started first or second) on the hard factoring query against a fake
@@ -549,7 +841,9 @@ mod tests {
         let stats = portfolio.stats();
         assert_eq!(stats.portfolio_answers[1 - real_slot], 1, "{stats:?}");
         assert_eq!(stats.portfolio_cancelled, 1, "{stats:?}");
-        assert_eq!(stats.backend_unknown, 1, "{stats:?}");
+        // Started first, the real backend ran out of its solo time before the race.
+        let unknown = if real_first { 2 } else { 1 };
+        assert_eq!(stats.backend_unknown, unknown, "{stats:?}");
         assert!(stats.portfolio_time[real_slot] < Duration::from_millis(1500));
 
         let SatResult::Sat(model) = portfolio.check(&pool, &[], easy).unwrap() else {
@@ -661,8 +955,9 @@ mod tests {
             assert_eq!(portfolio.check(&pool, &[], q).unwrap(), SatResult::Unsat);
             races.push(portfolio.stats().portfolio_races);
         }
-        // Started after 20, 40 and 80 ms; then the 160 ms wait outlasts the first's 120 ms,
-        // until a query it does not answer: the second wins it, and the wait is 20 ms again.
+        // Raced after a delay of 20, 40 and 80 ms; then the 160 ms delay outlasts the first's
+        // 120 ms, until a query it does not answer: the second wins it, so the next query of
+        // the shape is raced at once; the first wins that race, and the delay is 20 ms again.
         assert_eq!(races, [1, 2, 3, 3, 3, 4, 5]);
         assert_eq!(portfolio.stats().portfolio_answers, [6, 1]);
     }

@@ -42,6 +42,14 @@ counters! {
         ranges_rewritten: u64 = "ranges: queries rewritten",
         /// Of those, queries the rewriting decided (`Unsat`) without the backend.
         ranges_unsat: u64 = "ranges: decided unsat",
+        /// Queries swept after their first try (`sweep.rs`).
+        sweep_queries: u64 = "sweeping: queries swept",
+        /// Terms the sweeps merged with a representative proved equal.
+        sweep_merged: u64 = "sweeping: terms merged",
+        /// Local queries the sweeps asked.
+        sweep_local_queries: u64 = "sweeping: local queries",
+        /// Swept queries answered sat or unsat after the sweep.
+        sweep_decided: u64 = "sweeping: swept queries decided",
         /// Queries over at most two input bytes decided by trying every input.
         enumerated: u64 = "enumerated",
         /// Enumerations that used their budget without an answer (the query went on).
