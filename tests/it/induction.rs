@@ -76,7 +76,14 @@ fn r33_differences_past_the_bound_and_nontermination_are_never_proved() {
 #[test]
 fn r33_each_loop_against_itself_is_equivalent() {
     each_o0(|dir, a, _, clang| {
-        for f in ["strength", "countdown", "branchy", "near", "nonterm", "unrolled"] {
+        for f in [
+            "strength",
+            "countdown",
+            "branchy",
+            "near",
+            "nonterm",
+            "unrolled",
+        ] {
             let (code, out, _) = check(dir, a, a, f, &["--max-time", "20"]);
             assert_eq!(code, 0, "{clang} {f} against itself: {out}");
         }
