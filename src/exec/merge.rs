@@ -388,32 +388,6 @@ fn reachable(f: &Function, from: usize) -> Vec<bool> {
     seen
 }
 
-/// The register an instruction defines, if any.
-fn defined(inst: &Inst) -> Option<RegId> {
-    match inst {
-        Inst::InRange { reg, .. } => Some(*reg),
-        Inst::Binary { dst, .. }
-        | Inst::Poison { dst, .. }
-        | Inst::ICmp { dst, .. }
-        | Inst::Cast { dst, .. }
-        | Inst::Copy { dst, .. }
-        | Inst::Select { dst, .. }
-        | Inst::Alloca { dst, .. }
-        | Inst::Load { dst, .. }
-        | Inst::Gep { dst, .. }
-        | Inst::ExtractValue { dst, .. }
-        | Inst::InsertValue { dst, .. }
-        | Inst::Vector { dst, .. }
-        | Inst::ExtractElement { dst, .. }
-        | Inst::InsertElement { dst, .. }
-        | Inst::Shuffle { dst, .. }
-        | Inst::Reduce { dst, .. }
-        | Inst::Float { dst, .. } => Some(*dst),
-        Inst::Call { dst, .. } | Inst::Intrinsic { dst, .. } => *dst,
-        Inst::Store { .. } | Inst::Unsupported { .. } => None,
-    }
-}
-
 /// Whether what the blocks of `region` write reaches a decision in the blocks reachable from
 /// `join` (see [`mergeable_joins`]): registers are followed through every instruction that
 /// reads them, memory by the address operand a store names and a load reads again (another
@@ -458,7 +432,7 @@ fn decides_later(f: &Function, region: &[usize], join: usize) -> bool {
                         }
                     }
                     _ => {
-                        if let Some(dst) = defined(inst) {
+                        if let Some(dst) = inst.defined() {
                             if inst.operands().iter().any(|o| is_in(&regs, o)) {
                                 changed |= regs.insert(dst);
                             }

@@ -591,19 +591,7 @@ impl<'a> Executor<'a> {
             return Value::bool(pred.eval(width, x, y));
         }
         let pool = self.pool;
-        let (x, y) = (a.expr(pool), b.expr(pool));
-        let e = match pred {
-            Predicate::Eq => pool.eq(x, y),
-            Predicate::Ne => pool.ne(x, y),
-            Predicate::Ugt => pool.ugt(x, y),
-            Predicate::Uge => pool.uge(x, y),
-            Predicate::Ult => pool.ult(x, y),
-            Predicate::Ule => pool.ule(x, y),
-            Predicate::Sgt => pool.sgt(x, y),
-            Predicate::Sge => pool.sge(x, y),
-            Predicate::Slt => pool.slt(x, y),
-            Predicate::Sle => pool.sle(x, y),
-        };
+        let e = pred.build(pool, a.expr(pool), b.expr(pool));
         self.value(e)
     }
 

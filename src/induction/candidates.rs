@@ -131,7 +131,7 @@ impl Cand {
                     Rhs::Var(v) => vals[*v],
                     Rhs::Const(c) => pool.constant(pool.width(x), *c),
                 };
-                super::segment::compare(pool, *pred, x, y)
+                pred.build(pool, x, y)
             }
         }
     }

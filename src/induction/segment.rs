@@ -14,7 +14,7 @@
 use super::cfg::{successors, Loop};
 use crate::exec::undefined::{cast_flag_operands, flag_conditions, is_shift};
 use crate::expr::{BinOp, ExprId, ExprPool};
-use crate::ir::{BlockId, Function, Inst, Intrinsic, Module, Operand, Predicate, RegId};
+use crate::ir::{BlockId, Function, Inst, Intrinsic, Module, Operand, RegId};
 use crate::ir::{CastKind, Terminator};
 use std::collections::BTreeMap;
 
@@ -135,8 +135,9 @@ impl<'m> Side<'m> {
                 continue;
             }
             for inst in &block.insts {
-                if let Some(dst) = defined(inst) {
-                    if used.contains(&dst) && !self.slots.contains_key(&dst) {
+                if let Some(dst) = inst.defined() {
+                    let new = !keys.contains(&Key::Reg(dst));
+                    if new && used.contains(&dst) && !self.slots.contains_key(&dst) {
                         keys.push(Key::Reg(dst));
                     }
                 }
@@ -409,7 +410,7 @@ impl<'m> Side<'m> {
                     self.operand(pool, env, *lhs)?,
                     self.operand(pool, env, *rhs)?,
                 );
-                (*dst, compare(pool, *pred, a, b))
+                (*dst, pred.build(pool, a, b))
             }
             Inst::Cast {
                 dst,
@@ -547,21 +548,6 @@ impl<'m> Side<'m> {
     }
 }
 
-pub(super) fn compare(pool: &ExprPool, pred: Predicate, x: ExprId, y: ExprId) -> ExprId {
-    match pred {
-        Predicate::Eq => pool.eq(x, y),
-        Predicate::Ne => pool.ne(x, y),
-        Predicate::Ugt => pool.ugt(x, y),
-        Predicate::Uge => pool.uge(x, y),
-        Predicate::Ult => pool.ult(x, y),
-        Predicate::Ule => pool.ule(x, y),
-        Predicate::Sgt => pool.sgt(x, y),
-        Predicate::Sge => pool.sge(x, y),
-        Predicate::Slt => pool.slt(x, y),
-        Predicate::Sle => pool.sle(x, y),
-    }
-}
-
 fn inst_name(inst: &Inst) -> &'static str {
     match inst {
         Inst::Call { .. } => "a call",
@@ -578,30 +564,6 @@ fn inst_name(inst: &Inst) -> &'static str {
         Inst::InRange { .. } => "a range LLVM promises",
         Inst::Load { .. } | Inst::Store { .. } => "memory",
         _ => "an instruction",
-    }
-}
-
-fn defined(inst: &Inst) -> Option<RegId> {
-    match inst {
-        Inst::Binary { dst, .. }
-        | Inst::ICmp { dst, .. }
-        | Inst::Cast { dst, .. }
-        | Inst::Copy { dst, .. }
-        | Inst::Select { dst, .. }
-        | Inst::Alloca { dst, .. }
-        | Inst::Load { dst, .. }
-        | Inst::Gep { dst, .. }
-        | Inst::ExtractValue { dst, .. }
-        | Inst::InsertValue { dst, .. }
-        | Inst::Vector { dst, .. }
-        | Inst::ExtractElement { dst, .. }
-        | Inst::InsertElement { dst, .. }
-        | Inst::Shuffle { dst, .. }
-        | Inst::Reduce { dst, .. }
-        | Inst::Float { dst, .. }
-        | Inst::Poison { dst, .. } => Some(*dst),
-        Inst::Call { dst, .. } | Inst::Intrinsic { dst, .. } => *dst,
-        Inst::Store { .. } | Inst::InRange { .. } | Inst::Unsupported { .. } => None,
     }
 }
 

@@ -128,6 +128,27 @@ pub enum Predicate {
 }
 
 impl Predicate {
+    /// The comparison of two expressions (width 1).
+    pub fn build(
+        self,
+        pool: &crate::expr::ExprPool,
+        x: crate::expr::ExprId,
+        y: crate::expr::ExprId,
+    ) -> crate::expr::ExprId {
+        match self {
+            Predicate::Eq => pool.eq(x, y),
+            Predicate::Ne => pool.ne(x, y),
+            Predicate::Ugt => pool.ugt(x, y),
+            Predicate::Uge => pool.uge(x, y),
+            Predicate::Ult => pool.ult(x, y),
+            Predicate::Ule => pool.ule(x, y),
+            Predicate::Sgt => pool.sgt(x, y),
+            Predicate::Sge => pool.sge(x, y),
+            Predicate::Slt => pool.slt(x, y),
+            Predicate::Sle => pool.sle(x, y),
+        }
+    }
+
     /// The comparison on concrete `width`-bit operands (constant folding and the
     /// interpreter).
     pub fn eval(self, width: u32, a: u128, b: u128) -> bool {
@@ -452,6 +473,32 @@ pub enum Inst {
 }
 
 impl Inst {
+    /// The register the instruction defines, if any (an `InRange` redefines its own).
+    pub fn defined(&self) -> Option<RegId> {
+        match self {
+            Inst::InRange { reg, .. } => Some(*reg),
+            Inst::Binary { dst, .. }
+            | Inst::Poison { dst, .. }
+            | Inst::ICmp { dst, .. }
+            | Inst::Cast { dst, .. }
+            | Inst::Copy { dst, .. }
+            | Inst::Select { dst, .. }
+            | Inst::Alloca { dst, .. }
+            | Inst::Load { dst, .. }
+            | Inst::Gep { dst, .. }
+            | Inst::ExtractValue { dst, .. }
+            | Inst::InsertValue { dst, .. }
+            | Inst::Vector { dst, .. }
+            | Inst::ExtractElement { dst, .. }
+            | Inst::InsertElement { dst, .. }
+            | Inst::Shuffle { dst, .. }
+            | Inst::Reduce { dst, .. }
+            | Inst::Float { dst, .. } => Some(*dst),
+            Inst::Call { dst, .. } | Inst::Intrinsic { dst, .. } => *dst,
+            Inst::Store { .. } | Inst::Unsupported { .. } => None,
+        }
+    }
+
     /// Every operand the instruction reads, in no particular order.
     pub fn operands(&self) -> Vec<Operand> {
         match self {
