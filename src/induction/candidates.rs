@@ -77,24 +77,11 @@ impl Cand {
         else {
             return None;
         };
-        let p = terms.iter().position(|t| t.1.abs() == 1)?;
-        let (v, c) = terms[p];
-        if widths[v] != *width {
+        let (Some(p), sum) = pivot_sum(pool, terms, *constant, *width, vals) else {
             return None;
-        }
-        let w = *width;
-        let sign = -c;
-        let mut sum = pool.constant(w, mask(w, (sign * constant) as u128));
-        for (i, &(u, k)) in terms.iter().enumerate() {
-            if i != p {
-                let term = pool.mul(
-                    pool.constant(w, mask(w, (sign * k) as u128)),
-                    fit(pool, vals[u], w),
-                );
-                sum = pool.add(sum, term);
-            }
-        }
-        Some((v, sum))
+        };
+        let v = terms[p].0;
+        (widths[v] == *width).then_some((v, sum))
     }
 
     /// The candidate as a condition on the expressions `vals`.
@@ -107,22 +94,9 @@ impl Cand {
                 width,
             } => {
                 let w = *width;
-                // As `pivot = Σ others` when a coefficient is ±1.
-                let pivot = terms.iter().position(|t| t.1.abs() == 1);
-                let sign = pivot.map_or(1, |p| -terms[p].1);
-                let mut sum = pool.constant(w, mask(w, (sign * constant) as u128));
-                for (i, &(v, c)) in terms.iter().enumerate() {
-                    if Some(i) != pivot {
-                        let term = pool.mul(
-                            pool.constant(w, mask(w, (sign * c) as u128)),
-                            fit(pool, vals[v], w),
-                        );
-                        sum = pool.add(sum, term);
-                    }
-                }
-                match pivot {
-                    Some(p) => pool.eq(fit(pool, vals[terms[p].0], w), sum),
-                    None => pool.eq(sum, pool.zero(w)),
+                match pivot_sum(pool, terms, *constant, w, vals) {
+                    (Some(p), sum) => pool.eq(fit(pool, vals[terms[p].0], w), sum),
+                    (None, sum) => pool.eq(sum, pool.zero(w)),
                 }
             }
             Cand::Cmp { pred, a, b } => {
@@ -198,6 +172,28 @@ impl Cand {
             }
         }
     }
+}
+
+/// An affine equality `Σ c·v + constant ≡ 0 (mod 2^w)` as `pivot = sum` when a coefficient
+/// is ±1 (the first such term: a definition the solvers substitute away), else `sum = 0`
+/// with every term in the sum.
+fn pivot_sum(
+    pool: &ExprPool,
+    terms: &[(usize, i128)],
+    constant: i128,
+    w: u32,
+    vals: &[ExprId],
+) -> (Option<usize>, ExprId) {
+    let pivot = terms.iter().position(|t| t.1.abs() == 1);
+    let sign = pivot.map_or(1, |p| -terms[p].1);
+    let mut sum = pool.constant(w, mask(w, (sign * constant) as u128));
+    for (i, &(v, c)) in terms.iter().enumerate() {
+        if Some(i) != pivot {
+            let k = pool.constant(w, mask(w, (sign * c) as u128));
+            sum = pool.add(sum, pool.mul(k, fit(pool, vals[v], w)));
+        }
+    }
+    (pivot, sum)
 }
 
 /// `e` at `w` bits: truncated, or extended with zeros (a flag).
