@@ -135,10 +135,42 @@ impl Op {
 /// A constraint (or the query) to hold: its result, the operations it needs (its cone, in
 /// evaluation order) with their weighted cost, and the inputs it reads (a bit per input).
 struct Filter {
+    /// The constraint itself: the key of its domain in a [`DomainCache`].
+    expr: ExprId,
     root: usize,
     cone: Vec<u32>,
     cost: u64,
     reads: u64,
+}
+
+/// The values of its one input byte on which a constraint holds, as 256 bits.
+type ByteSet = [u64; 4];
+
+/// Highest weighted cost of a constraint over one byte whose domain is computed over all 256
+/// values and kept: cheaper ones (a path's "this byte is a digit", "n > 3") are asked again
+/// by every later query of the path and its descendants, which then intersect bit sets
+/// instead of evaluating them again. Dearer ones (usually the query) are evaluated only on
+/// the values the others leave.
+const CACHED_FILTER_COST: u64 = 256;
+/// Most domains a [`DomainCache`] keeps before it starts again.
+const CACHE_ENTRIES: usize = 1 << 16;
+
+/// Domains of single-byte constraints already computed, per expression of one pool.
+#[derive(Default)]
+struct DomainCache {
+    pool: u64,
+    sets: FxHashMap<ExprId, ByteSet>,
+}
+
+impl DomainCache {
+    /// The cache for expressions of `pool`: emptied when the pool (or the size) changes.
+    fn for_pool(&mut self, pool: &ExprPool) -> &mut FxHashMap<ExprId, ByteSet> {
+        if self.pool != pool.id() || self.sets.len() >= CACHE_ENTRIES {
+            self.pool = pool.id();
+            self.sets.clear();
+        }
+        &mut self.sets
+    }
 }
 
 /// The formula as a program: `ops` in evaluation order (operands first), and the filters,
@@ -346,12 +378,17 @@ impl Program {
                     .fold(0, |m, a| m | reads[a]),
             };
         }
+        // Which filter last marked each operation: one array for every cone, so a cone costs
+        // its own size, not the program's.
+        let mut marked = vec![usize::MAX; ops.len()];
         let mut filters: Vec<Filter> = roots
             .iter()
-            .map(|r| {
-                let cone = Self::cone(&ops, slot[r]);
+            .enumerate()
+            .map(|(f, r)| {
+                let cone = Self::cone(&ops, slot[r], f, &mut marked);
                 let cost = cone.iter().map(|&k| u64::from(weights[k as usize])).sum();
                 Filter {
+                    expr: *r,
                     root: slot[r],
                     cone,
                     cost,
@@ -413,12 +450,12 @@ impl Program {
     }
 
     /// The operations `root` needs, itself included, in evaluation order.
-    fn cone(ops: &[Op], root: usize) -> Vec<u32> {
-        let mut seen = vec![false; root + 1];
+    /// `marked` records, per operation, the last `mark` that took it.
+    fn cone(ops: &[Op], root: usize, mark: usize, marked: &mut [usize]) -> Vec<u32> {
         let mut stack = vec![root];
         let mut cone = Vec::new();
         while let Some(k) = stack.pop() {
-            if std::mem::replace(&mut seen[k], true) {
+            if std::mem::replace(&mut marked[k], mark) == mark {
                 continue;
             }
             cone.push(k as u32);
@@ -511,12 +548,13 @@ impl Program {
     /// takes at most `budget` weighted operations.
     ///
     /// First the filters that read no input, then each input's values that pass the filters
-    /// reading that input alone (its domain), each value stopping at the first filter it
-    /// fails. If the domains leave few enough combinations for the other filters to run on
+    /// reading that input alone (its domain: the cached domains of cheap filters intersected,
+    /// the other cheap ones computed over every value and cached, the dear ones run on the
+    /// values left). If the domains leave few enough combinations for the other filters to run on
     /// each within the budget, a depth-first search fixes the inputs in order, each over its
     /// domain, and runs each filter once the inputs it reads are fixed; otherwise the search
     /// does not start.
-    fn search(&self, budget: u64) -> Search {
+    fn search(&self, budget: u64, cache: &mut FxHashMap<ExprId, ByteSet>) -> Search {
         let n = self.inputs.len();
         let mut values = vec![0u128; self.ops.len()];
         let mut bytes = vec![0u8; n];
@@ -529,19 +567,45 @@ impl Program {
         let mut domains: Vec<Vec<u8>> = Vec::with_capacity(n);
         for i in 0..n {
             let own: Vec<&Filter> = self.filters.iter().filter(|f| f.reads == 1 << i).collect();
-            let mut domain = Vec::new();
-            for v in 0..=255u8 {
-                bytes[i] = v;
-                if own
-                    .iter()
-                    .all(|f| self.holds(f, &mut values, &bytes, &mut steps))
-                {
-                    domain.push(v);
-                }
-                if steps > budget {
-                    return Search::OverBudget;
+            // Known domains first, as one intersection; then the cheap filters' domains over
+            // every value, kept; then the dear ones on the values left.
+            let mut set: ByteSet = [u64::MAX; 4];
+            let mut rest = Vec::new();
+            for filter in own {
+                if let Some(known) = cache.get(&filter.expr) {
+                    for (word, k) in set.iter_mut().zip(known) {
+                        *word &= k;
+                    }
+                } else {
+                    rest.push(filter);
                 }
             }
+            for filter in rest {
+                let everywhere = filter.cost <= CACHED_FILTER_COST;
+                let mut holds: ByteSet = [0; 4];
+                for v in 0..=255u8 {
+                    let live = set[usize::from(v >> 6)] >> (v & 63) & 1 == 1;
+                    if !live && !everywhere {
+                        continue;
+                    }
+                    bytes[i] = v;
+                    if self.holds(filter, &mut values, &bytes, &mut steps) {
+                        holds[usize::from(v >> 6)] |= 1 << (v & 63);
+                    }
+                    if steps > budget {
+                        return Search::OverBudget;
+                    }
+                }
+                if everywhere {
+                    cache.insert(filter.expr, holds);
+                }
+                for (word, k) in set.iter_mut().zip(holds) {
+                    *word &= k;
+                }
+            }
+            let domain: Vec<u8> = (0..=255u8)
+                .filter(|&v| set[usize::from(v >> 6)] >> (v & 63) & 1 == 1)
+                .collect();
             if domain.is_empty() {
                 return Search::None;
             }
@@ -701,6 +765,7 @@ pub struct EnumeratingSolver {
     inner: Box<dyn Solver>,
     decided: u64,
     over_budget: u64,
+    domains: DomainCache,
 }
 
 impl EnumeratingSolver {
@@ -709,6 +774,7 @@ impl EnumeratingSolver {
             inner,
             decided: 0,
             over_budget: 0,
+            domains: DomainCache::default(),
         }
     }
 }
@@ -727,7 +793,7 @@ impl Layer for EnumeratingSolver {
         let Some(program) = Program::compile(pool, &roots) else {
             return self.inner.check(pool, constraints, query);
         };
-        let answer = match program.search(program.budget()) {
+        let answer = match program.search(program.budget(), self.domains.for_pool(pool)) {
             Search::OverBudget => {
                 self.over_budget += 1;
                 return self.inner.check(pool, constraints, query);
@@ -847,7 +913,7 @@ mod tests {
             })
             .collect();
         assert!(!expected.is_empty());
-        match program.search(MAX_STEPS) {
+        match program.search(MAX_STEPS, &mut FxHashMap::default()) {
             Search::Found(bytes) => assert_eq!(bytes[0], expected[0]),
             _ => panic!("not found"),
         }
@@ -947,6 +1013,9 @@ mod tests {
             (seed >> 33) % n
         };
         let (mut sat, mut unsat) = (0, 0);
+        // One solver for every round: the rounds share constraints (the same byte ranges
+        // come back), so later rounds take their domains from the cache.
+        let mut solver = EnumeratingSolver::new(Box::new(BitwuzlaSolver::new(None)));
         for round in 0..80 {
             let n = 3 + (round % 2);
             let (constraints, query, los) = random_formula(&pool, x, n, &mut next);
@@ -964,10 +1033,13 @@ mod tests {
                     break;
                 }
             }
-            let mut solver = EnumeratingSolver::new(Box::new(BitwuzlaSolver::new(None)));
             let answer = solver.check(&pool, &constraints, query).unwrap();
             let label = format!("round {round}: {}", pool.to_sexp(query));
-            assert_eq!(solver.stats().enumerated, 1, "passed on, {label}");
+            assert_eq!(
+                solver.stats().enumerated,
+                u64::from(round) + 1,
+                "passed on, {label}"
+            );
             assert_eq!(answer.is_sat(), expected.is_some(), "{label}");
             if let SatResult::Sat(model) = answer {
                 for &root in &roots {
