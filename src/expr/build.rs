@@ -14,9 +14,19 @@
 //! well-sorted operands (the parser checks sorts itself before it calls them).
 
 use super::eval::{fold_binary, fold_unary, ones, sign_extend};
+use super::poly::{has_product, Normaliser};
 use super::{
     mask, ArrayId, BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH, MAX_WIDTH,
 };
+
+/// Most operations deep [`ExprPool::extract`] takes low bits through (see `narrowed`).
+/// Expressions are built bottom-up, so each extract meets operands already in narrow form;
+/// the depth only has to reach through the promotions of one C expression.
+const NARROW_DEPTH: u32 = 3;
+
+/// How deep within sums [`ExprPool::eq`] looks for a product of two values before it
+/// compares the polynomial normal forms of its sides.
+const PRODUCT_DEPTH: u32 = 6;
 
 /// `n` if `value` is `2^n` with `n > 0`.
 fn log2_exact(value: u128) -> Option<u32> {
@@ -418,6 +428,13 @@ impl ExprPool {
         if a == b {
             return Some(self.true_());
         }
+        // Products the linear rules leave alone: one polynomial normal form, or a constant
+        // apart (Horner's rule against the expanded polynomial).
+        if w > 1 && (has_product(self, a, PRODUCT_DEPTH) || has_product(self, b, PRODUCT_DEPTH)) {
+            if let Some(same) = Normaliser::new(self).compare(a, b) {
+                return Some(self.bool_const(same));
+            }
+        }
         let c = ca?;
         if w == 1 {
             return Some(if c == 1 { b } else { self.not(b) });
@@ -735,7 +752,68 @@ impl ExprPool {
             }
             Node::ZExt { arg, .. } => self.extract_extension(arg, false, lo, width),
             Node::SExt { arg, .. } => self.extract_extension(arg, true, lo, width),
+            Node::Binary { .. } | Node::Unary { .. } => self
+                .narrowed(a, lo, width, NARROW_DEPTH)
+                .unwrap_or_else(|| {
+                    self.intern(Node::Extract { arg: a, lo, width }, Sort::Bv(width))
+                }),
             _ => self.intern(Node::Extract { arg: a, lo, width }, Sort::Bv(width)),
+        }
+    }
+
+    /// Bits `lo .. lo + width` of `a` computed at their own width, when that costs no new
+    /// wide operation: the low bits of a sum, difference, product, negation or left shift
+    /// depend only on the operands' low bits, and any bits of a bitwise operation only on
+    /// the operands' same bits. So C's promotions (`(uint8_t)(n - 1)` is the low byte of a
+    /// 32-bit difference of a zero extension) come back to the narrow arithmetic they stand
+    /// for, and a chain of them stays one operation deep instead of nesting. `None` when an
+    /// operand has no such narrow form (the operation is then kept wide), or deeper than
+    /// `depth` operations (which bounds the work on shared subterms).
+    fn narrowed(&self, a: ExprId, lo: u32, width: Width, depth: u32) -> Option<ExprId> {
+        let aw = self.width(a);
+        if lo == 0 && width == aw {
+            return Some(a);
+        }
+        match self.node(a) {
+            Node::Const { .. }
+            | Node::Extract { .. }
+            | Node::Concat { .. }
+            | Node::ZExt { .. }
+            | Node::SExt { .. } => Some(self.extract(a, lo, width)),
+            Node::Unary { op, arg } if depth > 0 && (lo == 0 || op == UnOp::Not) => {
+                let arg = self.narrowed(arg, lo, width, depth - 1)?;
+                Some(self.unary(op, arg))
+            }
+            Node::Binary { op, lhs, rhs } if depth > 0 => match op {
+                BinOp::And | BinOp::Or | BinOp::Xor => {
+                    let l = self.narrowed(lhs, lo, width, depth - 1)?;
+                    let r = self.narrowed(rhs, lo, width, depth - 1)?;
+                    Some(self.binary(op, l, r))
+                }
+                BinOp::Add | BinOp::Sub | BinOp::Mul if lo == 0 => {
+                    let l = self.narrowed(lhs, 0, width, depth - 1)?;
+                    let r = self.narrowed(rhs, 0, width, depth - 1)?;
+                    Some(self.binary(op, l, r))
+                }
+                BinOp::Shl if lo == 0 => {
+                    let shift = self.as_const(rhs)?;
+                    if shift >= u128::from(width) {
+                        return Some(self.zero(width));
+                    }
+                    let l = self.narrowed(lhs, 0, width, depth - 1)?;
+                    Some(self.shl(l, self.constant(width, shift)))
+                }
+                BinOp::LShr => {
+                    let shift = self.as_const(rhs)?;
+                    let from = u128::from(lo) + shift;
+                    if from + u128::from(width) > u128::from(aw) {
+                        return None;
+                    }
+                    Some(self.extract(lhs, from as u32, width))
+                }
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -819,6 +897,13 @@ impl ExprPool {
         }
         if let Some(merged) = self.merge_adjacent(nh, nl) {
             return merged;
+        }
+        // The bits above the low ones of a value whose low bits `extract` narrowed (the
+        // bytes of a stored product, loaded back): the value's low bits again.
+        if let Node::Extract { arg, lo: at, .. } = nh {
+            if at == lw && !matches!(nl, Node::Extract { .. }) && self.extract(arg, 0, lw) == lo {
+                return self.extract(arg, 0, w);
+            }
         }
         if let Node::Concat { hi: lh, lo: ll } = nl {
             let merged = match (nh, self.node(lh)) {
@@ -1267,6 +1352,46 @@ mod tests {
         check(
             "(ite (eq x[0] x[1]) (eq x[2] x[3]) 0:w1)",
             "(and (eq x[0] x[1]) (eq x[2] x[3]))",
+        );
+    }
+
+    #[test]
+    fn low_bits_of_arithmetic_are_narrow() {
+        // `(uint8_t)(n - 1)` twice over: C's promotions come back to one byte operation.
+        check(
+            "(extract 0 8 (add 4294967295:w32 (zext 32 x[0])))",
+            "(add 255:w8 x[0])",
+        );
+        check(
+            "(extract 0 8 (add 4294967295:w32 (zext 32 (extract 0 8 (add 4294967295:w32 (zext 32 x[0]))))))",
+            "(add 254:w8 x[0])",
+        );
+        check(
+            "(extract 0 8 (mul (zext 32 x[0]) (zext 32 x[1])))",
+            "(mul x[0] x[1])",
+        );
+        check(
+            "(extract 0 8 (shl (zext 32 x[0]) 3:w32))",
+            "(shl x[0] 3:w8)",
+        );
+        check("(extract 0 8 (shl (zext 32 x[0]) 9:w32))", "0:w8");
+        check(
+            "(extract 4 8 (lshr (zext 32 x[0]) 2:w32))",
+            "(zext 8 (extract 6 2 x[0]))",
+        );
+        check(
+            "(extract 8 8 (xor (zext 32 x[0]) (sext 32 x[1])))",
+            "(sext 8 (extract 7 1 x[1]))",
+        );
+        // High bits of a sum depend on the carry: kept wide.
+        check(
+            "(extract 8 8 (add (zext 32 x[0]) (zext 32 x[1])))",
+            "(extract 8 8 (add (zext 32 x[0]) (zext 32 x[1])))",
+        );
+        // An operand with no narrow form keeps the operation wide.
+        check(
+            &format!("(extract 0 8 (add (lshr {X32} (zext 32 x[4])) 1:w32))"),
+            &format!("(extract 0 8 (add 1:w32 (lshr {X32} (zext 32 x[4]))))"),
         );
     }
 

@@ -32,6 +32,7 @@ mod f79;
 mod float;
 mod known;
 pub mod pieces;
+pub mod poly;
 mod rewrite;
 mod sexp;
 mod store;
