@@ -7,14 +7,56 @@
 use crate::expr::{mask, to_signed, ExprId, ExprPool};
 use crate::ir::Predicate;
 
+/// A term of an equality: a variable, or the product of two (indices into the phase's
+/// variable list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Mono(pub usize, pub Option<usize>);
+
+impl Mono {
+    /// The variable, when the term is one.
+    pub fn var(self) -> Option<usize> {
+        self.1.is_none().then_some(self.0)
+    }
+
+    /// The term's value modulo `2^w`, of the values `vals` (of widths `widths`).
+    fn value(self, vals: &[u128], widths: &[u32], w: u32) -> u128 {
+        let x = |v: usize| mask(w.min(widths[v]), vals[v]);
+        match self.1 {
+            None => x(self.0),
+            Some(b) => mask(w, x(self.0).wrapping_mul(x(b))),
+        }
+    }
+
+    /// The term at `w` bits over the expressions `vals`.
+    fn expr(self, pool: &ExprPool, vals: &[ExprId], w: u32) -> ExprId {
+        let x = fit(pool, vals[self.0], w);
+        match self.1 {
+            None => x,
+            Some(b) => pool.mul(x, fit(pool, vals[b], w)),
+        }
+    }
+
+    fn name(self, names: &[String]) -> String {
+        match self.1 {
+            None => names[self.0].clone(),
+            Some(b) => format!("{}·{}", names[self.0], names[b]),
+        }
+    }
+
+    /// The widths of its variables.
+    fn widths(self, widths: &[u32]) -> impl Iterator<Item = u32> + '_ {
+        std::iter::once(widths[self.0]).chain(self.1.map(|b| widths[b]))
+    }
+}
+
 /// One candidate over a phase's variables (indices into its variable list).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Cand {
     /// The phase is never reached.
     False,
-    /// `Σ coefficient · var + constant ≡ 0` modulo `2^width`.
+    /// `Σ coefficient · term + constant ≡ 0` modulo `2^width`.
     Affine {
-        terms: Vec<(usize, i128)>,
+        terms: Vec<(Mono, i128)>,
         constant: i128,
         width: u32,
     },
@@ -40,9 +82,8 @@ impl Cand {
             } => {
                 let w = *width;
                 let mut sum = *constant as u128;
-                for &(v, c) in terms {
-                    sum =
-                        sum.wrapping_add((c as u128).wrapping_mul(mask(w.min(widths[v]), vals[v])));
+                for &(m, c) in terms {
+                    sum = sum.wrapping_add((c as u128).wrapping_mul(m.value(vals, widths, w)));
                 }
                 mask(w, sum) == 0
             }
@@ -80,7 +121,7 @@ impl Cand {
         let (Some(p), sum) = pivot_sum(pool, terms, *constant, *width, vals) else {
             return None;
         };
-        let v = terms[p].0;
+        let v = terms[p].0.var()?;
         (widths[v] == *width).then_some((v, sum))
     }
 
@@ -95,7 +136,7 @@ impl Cand {
             } => {
                 let w = *width;
                 match pivot_sum(pool, terms, *constant, w, vals) {
-                    (Some(p), sum) => pool.eq(fit(pool, vals[terms[p].0], w), sum),
+                    (Some(p), sum) => pool.eq(terms[p].0.expr(pool, vals, w), sum),
                     (None, sum) => pool.eq(sum, pool.zero(w)),
                 }
             }
@@ -118,19 +159,19 @@ impl Cand {
                 terms, constant, ..
             } => {
                 // Σ positive terms = Σ negative terms − constant.
-                let term = |v: usize, c: i128| match c.abs() {
-                    1 => names[v].clone(),
-                    k => format!("{k}·{}", names[v]),
+                let term = |m: Mono, c: i128| match c.abs() {
+                    1 => m.name(names),
+                    k => format!("{k}·{}", m.name(names)),
                 };
                 let lhs: Vec<String> = terms
                     .iter()
                     .filter(|t| t.1 > 0)
-                    .map(|&(v, c)| term(v, c))
+                    .map(|&(m, c)| term(m, c))
                     .collect();
                 let rhs: Vec<String> = terms
                     .iter()
                     .filter(|t| t.1 < 0)
-                    .map(|&(v, c)| term(v, c))
+                    .map(|&(m, c)| term(m, c))
                     .collect();
                 let mut right = rhs.join(" + ");
                 match (right.is_empty(), *constant) {
@@ -174,23 +215,25 @@ impl Cand {
     }
 }
 
-/// An affine equality `Σ c·v + constant ≡ 0 (mod 2^w)` as `pivot = sum` when a coefficient
-/// is ±1 (the first such term: a definition the solvers substitute away), else `sum = 0`
-/// with every term in the sum.
+/// An equality `Σ c·t + constant ≡ 0 (mod 2^w)` as `pivot = sum` when a variable's
+/// coefficient is ±1 (the first such term: a definition the solvers substitute away), else
+/// `sum = 0` with every term in the sum.
 fn pivot_sum(
     pool: &ExprPool,
-    terms: &[(usize, i128)],
+    terms: &[(Mono, i128)],
     constant: i128,
     w: u32,
     vals: &[ExprId],
 ) -> (Option<usize>, ExprId) {
-    let pivot = terms.iter().position(|t| t.1.abs() == 1);
+    let pivot = terms
+        .iter()
+        .position(|t| t.1.abs() == 1 && t.0.var().is_some());
     let sign = pivot.map_or(1, |p| -terms[p].1);
     let mut sum = pool.constant(w, mask(w, (sign * constant) as u128));
-    for (i, &(v, c)) in terms.iter().enumerate() {
+    for (i, &(m, c)) in terms.iter().enumerate() {
         if Some(i) != pivot {
             let k = pool.constant(w, mask(w, (sign * c) as u128));
-            sum = pool.add(sum, pool.mul(k, fit(pool, vals[v], w)));
+            sum = pool.add(sum, pool.mul(k, m.expr(pool, vals, w)));
         }
     }
     (pivot, sum)
@@ -209,17 +252,23 @@ fn fit(pool: &ExprPool, e: ExprId, w: u32) -> ExprId {
 const SMALL: i128 = 1 << 24;
 
 /// The candidates every state of `samples` satisfies: affine equalities (from the small
-/// states) and orderings, with `constants` the constants the sides compare with.
+/// states; with `quadratic`, also those with products of two values) and orderings, with
+/// `constants` the constants the sides compare with.
 pub(super) fn guess(
     samples: &[Vec<u128>],
     widths: &[u32],
     constants: &[u128],
     order: &[usize],
+    quadratic: bool,
 ) -> Vec<Cand> {
     if samples.is_empty() {
         return vec![Cand::False];
     }
     let mut out = affine_hull(samples, widths, order);
+    if quadratic {
+        let products = quadratic_hull(samples, widths, order, &out);
+        out.extend(products);
+    }
     let n = widths.len();
     let all = |c: &Cand| samples.iter().all(|s| c.holds(s, widths));
     let preds = [
@@ -290,8 +339,8 @@ fn implied_equal(cands: &[Cand], a: usize, b: usize) -> bool {
         } => {
             *constant == 0
                 && terms.len() == 2
-                && terms.iter().any(|t| t.0 == a)
-                && terms.iter().any(|t| t.0 == b)
+                && terms.iter().any(|t| t.0 == Mono(a, None))
+                && terms.iter().any(|t| t.0 == Mono(b, None))
                 && terms[0].1 == -terms[1].1
         }
         _ => false,
@@ -314,28 +363,162 @@ fn as_int(v: u128, width: u32) -> i128 {
 /// variables in that order by the later ones (the values a loop changes by those it does
 /// not, and by the parameters).
 fn affine_hull(samples: &[Vec<u128>], widths: &[u32], order: &[usize]) -> Vec<Cand> {
-    let n = widths.len();
+    let columns: Vec<Mono> = order.iter().map(|&v| Mono(v, None)).collect();
+    hull(samples, widths, &columns, order.len(), SMALL)
+}
+
+/// Most variables whose pairwise products [`quadratic_hull`] adds as columns.
+const MAX_PRODUCT_VARS: usize = 8;
+/// The largest magnitude of a factor of a product column.
+const SMALL_FACTOR: i128 = 1 << 12;
+
+/// The equalities with products of two variables (`r = a·n - a·b`, `2·s = i·i - i`) that
+/// every small state satisfies, beyond the affine ones: the hull over the variables and the
+/// products of those no affine equality defines (the others are sums of them).
+fn quadratic_hull(
+    samples: &[Vec<u128>],
+    widths: &[u32],
+    order: &[usize],
+    affine: &[Cand],
+) -> Vec<Cand> {
+    let defined: Vec<usize> = affine
+        .iter()
+        .filter_map(|c| match c {
+            Cand::Affine { terms, .. } => terms.first().and_then(|t| t.0.var()),
+            _ => None,
+        })
+        .collect();
+    let free: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|v| !defined.contains(v) && widths[*v] > 1)
+        .filter(|&v| samples.iter().any(|s| s[v] != samples[0][v]))
+        .collect();
+    if free.is_empty() || free.len() > MAX_PRODUCT_VARS {
+        return Vec::new();
+    }
+    let mut columns: Vec<Mono> = order.iter().map(|&v| Mono(v, None)).collect();
+    for (i, &a) in free.iter().enumerate() {
+        for &b in &free[i..] {
+            columns.push(Mono(a, Some(b)));
+        }
+    }
+    hull(samples, widths, &columns, order.len(), SMALL_FACTOR)
+        .into_iter()
+        .filter(|c| matches!(c, Cand::Affine { terms, .. } if terms.iter().any(|t| t.0.var().is_none())))
+        .collect()
+}
+
+/// The affine equalities over `columns` (the first `vars` of them variables, which alone
+/// may be pivots) of the states among `samples` whose variables are below `bound` in
+/// magnitude.
+fn hull(
+    samples: &[Vec<u128>],
+    widths: &[u32],
+    columns: &[Mono],
+    vars: usize,
+    bound: i128,
+) -> Vec<Cand> {
+    let n = columns.len();
+    let int = |s: &[u128], v: usize| as_int(s[v], widths[v]);
     let rows: Vec<Vec<i128>> = samples
         .iter()
+        .filter(|s| {
+            let small = |v: usize| int(s, v).abs() < bound;
+            columns.iter().all(|m| small(m.0) && m.1.is_none_or(small))
+        })
         .map(|s| {
-            order
+            columns
                 .iter()
-                .map(|&v| as_int(s[v], widths[v]))
+                .map(|m| match m.1 {
+                    None => int(s, m.0),
+                    Some(b) => int(s, m.0) * int(s, b),
+                })
                 .chain([1])
                 .collect::<Vec<i128>>()
         })
-        .filter(|r| r.iter().all(|x| x.abs() < SMALL))
         .collect();
+    let mut rows = rows;
+    rows.sort_by_key(|r| (r.iter().map(|x| x.unsigned_abs()).max(), r.clone()));
+    rows.dedup();
     if rows.is_empty() {
         return Vec::new();
     }
-    let rows = rows
-        .into_iter()
-        .map(|r| r.into_iter().map(|x| Frac { num: x, den: 1 }).collect())
-        .collect();
-    let Some((rref, pivots)) = echelon(rows, n + 1) else {
+    // The hull of a few of the smallest states, grown by the states it contradicts until
+    // it contradicts none: exact elimination over every state outgrows 128 bits long
+    // before it is needed.
+    let mut chosen: Vec<usize> = (0..rows.len().min(2 * (n + 1))).collect();
+    let mut ints = None;
+    for _ in 0..HULL_ROUNDS {
+        let Some(relations) = relations(chosen.iter().map(|&r| &rows[r]), n) else {
+            return Vec::new();
+        };
+        let violated = |row: &Vec<i128>| {
+            relations.iter().any(|rel| {
+                rel.iter()
+                    .zip(row)
+                    .try_fold(0i128, |sum, (&c, &x)| sum.checked_add(c.checked_mul(x)?))
+                    != Some(0)
+            })
+        };
+        let more: Vec<usize> = (0..rows.len())
+            .filter(|r| !chosen.contains(r) && violated(&rows[*r]))
+            .take(n + 1)
+            .collect();
+        if more.is_empty() {
+            ints = Some(relations);
+            break;
+        }
+        chosen.extend(more);
+    }
+    let Some(ints) = ints else {
         return Vec::new();
     };
+    let mut out = Vec::new();
+    for (pivot, ints) in unit_pivots(ints, vars) {
+        // The pivot first: the variable the equality defines.
+        let mut terms: Vec<(Mono, i128)> = ints[..n]
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c != 0)
+            .map(|(i, &c)| (columns[i], c))
+            .collect();
+        if let Some(p) = pivot {
+            let at = terms.iter().position(|t| t.0 == columns[p]).unwrap_or(0);
+            let t = terms.remove(at);
+            terms.insert(0, t);
+        }
+        if terms.is_empty() {
+            continue;
+        }
+        let width = terms
+            .iter()
+            .flat_map(|&(m, _)| m.widths(widths))
+            .filter(|&w| w > 1)
+            .min()
+            .unwrap_or(1);
+        let cand = Cand::Affine {
+            terms,
+            constant: ints[n],
+            width,
+        };
+        if samples.iter().all(|s| cand.holds(s, widths)) {
+            out.push(cand);
+        }
+    }
+    out
+}
+
+/// Rounds of growing the states a hull is computed from.
+const HULL_ROUNDS: usize = 12;
+
+/// The affine relations of `rows` (each `n` values and a 1): a basis of their null space in
+/// reduced echelon form, scaled to integers; `None` when a number outgrows 128 bits.
+fn relations<'r>(rows: impl Iterator<Item = &'r Vec<i128>>, n: usize) -> Option<Vec<Vec<i128>>> {
+    let rows = rows
+        .map(|r| r.iter().map(|&x| Frac { num: x, den: 1 }).collect())
+        .collect();
+    let (rref, pivots) = echelon(rows, n + 1)?;
     // The null space: one vector per free column f (x_f = 1, x_pivot = -rref[i][f]).
     let mut null = Vec::new();
     for f in 0..=n {
@@ -350,47 +533,12 @@ fn affine_hull(samples: &[Vec<u128>], widths: &[u32], order: &[usize]) -> Vec<Ca
         null.push(vector);
     }
     if null.is_empty() {
-        return Vec::new();
+        return Some(Vec::new());
     }
     // In reduced echelon form, each equality defines its first variable by later ones
     // that no other equality defines.
-    let Some((relations, _)) = echelon(null, n + 1) else {
-        return Vec::new();
-    };
-    let ints: Vec<Vec<i128>> = relations.iter().filter_map(|v| to_integers(v)).collect();
-    let mut out = Vec::new();
-    for (pivot, ints) in unit_pivots(ints, n) {
-        // The pivot first: the variable the equality defines.
-        let mut terms: Vec<(usize, i128)> = ints[..n]
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c != 0)
-            .map(|(i, &c)| (order[i], c))
-            .collect();
-        if let Some(p) = pivot {
-            let at = terms.iter().position(|t| t.0 == order[p]).unwrap_or(0);
-            let t = terms.remove(at);
-            terms.insert(0, t);
-        }
-        if terms.is_empty() {
-            continue;
-        }
-        let width = terms
-            .iter()
-            .map(|&(v, _)| widths[v])
-            .filter(|&w| w > 1)
-            .min()
-            .unwrap_or(1);
-        let cand = Cand::Affine {
-            terms,
-            constant: ints[n],
-            width,
-        };
-        if samples.iter().all(|s| cand.holds(s, widths)) {
-            out.push(cand);
-        }
-    }
-    out
+    let (relations, _) = echelon(null, n + 1)?;
+    Some(relations.iter().filter_map(|v| to_integers(v)).collect())
 }
 
 /// Integer elimination on unit coefficients: each equality in turn defines one variable
@@ -567,8 +715,9 @@ mod tests {
         }
         let cands = affine_hull(&samples, &widths, &[0, 1, 2, 3, 4, 5]);
         let holds = |terms: &[(usize, i128)]| {
+            let terms: Vec<(Mono, i128)> = terms.iter().map(|&(v, c)| (Mono(v, None), c)).collect();
             cands.iter().any(|c| match c {
-                Cand::Affine { terms: t, .. } => t.as_slice() == terms,
+                Cand::Affine { terms: t, .. } => *t == terms,
                 _ => false,
             })
         };
@@ -587,10 +736,55 @@ mod tests {
     }
 
     #[test]
+    fn products_of_variables_are_found_when_no_affine_equality_holds() {
+        // Variables: a, n (parameters), r, b (a loop adding a while b counts down from n),
+        // and the product the other side returned: r + a·b = a·n, result = a·n.
+        let widths = vec![32; 5];
+        let mut samples = Vec::new();
+        for (a, n) in [
+            (3u128, 5u128),
+            (0, 4),
+            (7, 2),
+            (2, 9),
+            (11, 3),
+            (5, 6),
+            (1, 1),
+        ] {
+            let (mut r, mut b) = (0, n);
+            loop {
+                samples.push(vec![a, n, r, b, a * n]);
+                if b == 0 {
+                    break;
+                }
+                r += a;
+                b -= 1;
+            }
+        }
+        // Wrapped states too: large values take no part in the hull, but must satisfy it.
+        samples.push(vec![1 << 31, 2, 0, 2, 0]);
+        let cands = guess(&samples, &widths, &[], &[2, 3, 4, 0, 1], true);
+        let names: Vec<String> = ["a", "n", "r", "b", "result"].map(String::from).to_vec();
+        let text: Vec<String> = cands.iter().map(|c| c.describe(&names, &widths)).collect();
+        assert!(text.contains(&"r + b·a = a·n".to_string()), "{text:?}");
+        assert!(text.contains(&"result = a·n".to_string()), "{text:?}");
+        for c in &cands {
+            assert!(samples.iter().all(|s| c.holds(s, &widths)), "{c:?}");
+        }
+        // The definition it gives is r's, by the product terms.
+        let pool = ExprPool::new();
+        let vals: Vec<ExprId> = (0..5)
+            .map(|i| pool.zext(pool.sym(pool.new_array(&names[i], 1), 0), 32))
+            .collect();
+        assert!(cands.iter().any(|c| c
+            .definition(&pool, &vals, &widths)
+            .is_some_and(|(v, _)| v == 2)));
+    }
+
+    #[test]
     fn guesses_drop_what_one_state_contradicts() {
         let widths = vec![8, 8];
         let samples = vec![vec![1, 1], vec![2, 2], vec![3, 3]];
-        let cands = guess(&samples, &widths, &[], &[0, 1]);
+        let cands = guess(&samples, &widths, &[], &[0, 1], false);
         assert!(cands
             .iter()
             .all(|c| samples.iter().all(|s| c.holds(s, &widths))));
@@ -598,10 +792,10 @@ mod tests {
             .iter()
             .any(|c| matches!(c, Cand::Affine { terms, .. } if terms.len() == 2)));
         let more = vec![vec![1, 1], vec![2, 2], vec![3, 4]];
-        let cands = guess(&more, &widths, &[], &[0, 1]);
+        let cands = guess(&more, &widths, &[], &[0, 1], false);
         assert!(!cands
             .iter()
             .any(|c| matches!(c, Cand::Affine { terms, .. } if terms.len() == 2)));
-        assert_eq!(guess(&[], &widths, &[], &[0, 1]), vec![Cand::False]);
+        assert_eq!(guess(&[], &widths, &[], &[0, 1], false), vec![Cand::False]);
     }
 }

@@ -1,90 +1,14 @@
-//! Linear forms modulo `2^w`: an expression as a constant plus a sum of atoms (the
-//! subexpressions that are not sums, differences, negations, or products and left shifts
-//! by constants) times coefficients. Two expressions with one form are equal for every
-//! value of the atoms, so an equality the invariant's definitions make an identity
-//! (`5·(i + 1) = 5·i + 5`) is decided here instead of by bit-blasting two multipliers.
+//! Identities of the invariant's definitions: an equality whose sides have one polynomial
+//! normal form modulo `2^w` (`expr::poly`) holds for every value of its atoms, so an
+//! equality the definitions make an identity (`5·(i + 1) = 5·i + 5`, `r + a·(b - 1) =
+//! (r - a) + a·b`) is decided here instead of by bit-blasting multipliers.
 
-use crate::expr::{mask, BinOp, ExprId, ExprPool, Node, UnOp};
-use std::collections::BTreeMap;
+use crate::expr::poly::Normaliser;
+use crate::expr::{BinOp, ExprId, ExprPool, Node};
 
-/// `constant + Σ coefficient · atom`, every number modulo `2^width`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Form {
-    width: u32,
-    constant: u128,
-    terms: BTreeMap<ExprId, u128>,
-}
-
-impl Form {
-    fn atom(width: u32, e: ExprId) -> Form {
-        Form {
-            width,
-            constant: 0,
-            terms: BTreeMap::from([(e, 1)]),
-        }
-    }
-
-    fn scaled(mut self, k: u128) -> Form {
-        let w = self.width;
-        self.constant = mask(w, self.constant.wrapping_mul(k));
-        for c in self.terms.values_mut() {
-            *c = mask(w, c.wrapping_mul(k));
-        }
-        self.terms.retain(|_, c| *c != 0);
-        self
-    }
-
-    fn plus(mut self, other: Form) -> Form {
-        let w = self.width;
-        self.constant = mask(w, self.constant.wrapping_add(other.constant));
-        for (e, c) in other.terms {
-            let t = self.terms.entry(e).or_insert(0);
-            *t = mask(w, t.wrapping_add(c));
-        }
-        self.terms.retain(|_, c| *c != 0);
-        self
-    }
-}
-
-/// The linear form of `e`, with at most `budget` nodes visited.
-fn form(pool: &ExprPool, e: ExprId, budget: &mut usize) -> Option<Form> {
-    *budget = budget.checked_sub(1)?;
-    let w = pool.width(e);
-    if let Some(c) = pool.as_const(e) {
-        return Some(Form {
-            width: w,
-            constant: c,
-            terms: BTreeMap::new(),
-        });
-    }
-    let ones = mask(w, u128::MAX);
-    Some(match pool.node(e) {
-        Node::Binary { op, lhs, rhs } => match op {
-            BinOp::Add => form(pool, lhs, budget)?.plus(form(pool, rhs, budget)?),
-            BinOp::Sub => form(pool, lhs, budget)?.plus(form(pool, rhs, budget)?.scaled(ones)),
-            BinOp::Mul => match (pool.as_const(lhs), pool.as_const(rhs)) {
-                (Some(k), _) => form(pool, rhs, budget)?.scaled(k),
-                (_, Some(k)) => form(pool, lhs, budget)?.scaled(k),
-                _ => Form::atom(w, e),
-            },
-            BinOp::Shl => match pool.as_const(rhs) {
-                Some(k) if k < u128::from(w) => form(pool, lhs, budget)?.scaled(1u128 << k),
-                _ => Form::atom(w, e),
-            },
-            _ => Form::atom(w, e),
-        },
-        Node::Unary { op: UnOp::Neg, arg } => form(pool, arg, budget)?.scaled(ones),
-        _ => Form::atom(w, e),
-    })
-}
-
-/// Whether `a = b` holds for every value of their atoms (both have the same linear form).
+/// Whether `a = b` holds for every value of their atoms (one polynomial normal form).
 pub(super) fn identical(pool: &ExprPool, a: ExprId, b: ExprId) -> bool {
-    let mut budget = 10_000;
-    match (form(pool, a, &mut budget), form(pool, b, &mut budget)) {
-        (Some(x), Some(y)) => x == y,
-        _ => false,
-    }
+    Normaliser::new(pool).identical(a, b)
 }
 
 /// Whether the condition `c` is an equality that holds for every value of its atoms.

@@ -89,8 +89,25 @@ pub fn prove(
     // by hand); the first attempt's reason is the one reported.
     let mut first = None;
     let mut outcome = None;
-    for ratio in [[1, 1], [2, 1], [1, 2]] {
+    // Affine invariants first; products of two values only where those did not prove it
+    // (they are true of more loops, and dearer to check).
+    let shapes = [false, true]
+        .into_iter()
+        .flat_map(|q| [[1, 1], [2, 1], [1, 2]].map(|r| (r, q)));
+    for (ratio, quadratic) in shapes {
+        // Stronger invariants do not remove undefined behaviour the affine ones allow.
+        if quadratic
+            && first
+                .as_deref()
+                .is_some_and(|w: &str| w.starts_with(UNDEFINED))
+        {
+            break;
+        }
         let result = Prover::new(module, (a, b), params, pre, pool, cfg, ratio)
+            .map(|mut p| {
+                p.quadratic = quadratic;
+                p
+            })
             .map_err(|why| (why, true))
             .and_then(|mut p| p.run(solver).map_err(|why| (why, false)));
         match result {
@@ -203,6 +220,10 @@ struct Prover<'a> {
     queries: u32,
     /// Iterations of each side's loop per step of the product.
     ratio: [usize; 2],
+    /// The measures that show each lone phase returns (`b decreases`), for the proof's text.
+    measures: Vec<String>,
+    /// Whether candidates include equalities with products of two values.
+    quadratic: bool,
 }
 
 impl<'a> Prover<'a> {
@@ -302,6 +323,8 @@ impl<'a> Prover<'a> {
             constants,
             queries: 0,
             ratio,
+            measures: Vec::new(),
+            quadratic: false,
         };
         p.build()?;
         Ok(p)
@@ -586,6 +609,16 @@ impl<'a> Prover<'a> {
             if self.ask(solver, &premise, bad)?.is_some() {
                 return Err(format!("{UNDEFINED} {}", self.where_from(from)));
             }
+            // A side looping alone must return: a measure that every iteration decreases.
+            let ranked = match from {
+                Some(q) if self.phases[q].kind != PhaseKind::Both => {
+                    self.ranking(solver, q, &premise, &moves)?
+                }
+                _ => None,
+            };
+            if let Some(measure) = &ranked {
+                self.measures.push(measure.clone());
+            }
             for t in moves {
                 let mut premise = premise.clone();
                 premise.push(t.guard);
@@ -598,7 +631,9 @@ impl<'a> Prover<'a> {
                         "the results may differ once both sides return",
                     ),
                     Target::Phase(q, _)
-                        if Some(q) == from && self.phases[q].kind != PhaseKind::Both =>
+                        if Some(q) == from
+                            && self.phases[q].kind != PhaseKind::Both
+                            && ranked.is_none() =>
                     {
                         (self.pool.true_(), "the side still looping may not return")
                     }
@@ -622,9 +657,82 @@ impl<'a> Prover<'a> {
                 .iter()
                 .filter(|c| !c.is_ordering())
                 .map(|c| c.describe(&phase.names, &phase.widths))
+                .chain(self.measures.iter().map(|m| format!("{m} decreases")))
                 .collect(),
             queries: self.queries,
         })
+    }
+
+    /// A measure of lone phase `q` that every iteration from it decreases (unsigned), so
+    /// the side looping alone returns: one of its variables (a counter down), or the
+    /// distance up to a bound an ordering of the invariant names (`n - i` under `i < n`).
+    /// Its description, or `None` when no candidate decreases on every iteration.
+    fn ranking(
+        &mut self,
+        solver: &mut dyn Solver,
+        q: usize,
+        premise: &[ExprId],
+        moves: &[Transition],
+    ) -> Result<Option<String>, String> {
+        let state = self.defined_state(q);
+        let phase = &self.phases[q];
+        let own: Vec<(ExprId, &Vec<ExprId>)> = moves
+            .iter()
+            .filter_map(|t| match &t.to {
+                Target::Phase(to, vals) if *to == q => Some((t.guard, vals)),
+                _ => None,
+            })
+            .collect();
+        if own.is_empty() {
+            return Ok(Some("no iteration".into()));
+        }
+        // (description, measure of a state's values)
+        type Measure = (String, Box<dyn Fn(&ExprPool, &[ExprId]) -> ExprId>);
+        let mut measures: Vec<Measure> = Vec::new();
+        for k in self.params.len()..phase.vars.len() {
+            measures.push((phase.names[k].clone(), Box::new(move |_, v| v[k])));
+        }
+        for c in &phase.cands {
+            let Cand::Cmp { pred, a, b } = c else {
+                continue;
+            };
+            let (lo, hi) = match pred {
+                crate::ir::Predicate::Ult | crate::ir::Predicate::Ule => (*a, *b),
+                crate::ir::Predicate::Ugt | crate::ir::Predicate::Uge => match b {
+                    candidates::Rhs::Var(b) => (*b, candidates::Rhs::Var(*a)),
+                    candidates::Rhs::Const(_) => continue,
+                },
+                _ => continue,
+            };
+            let (lo_name, w) = (phase.names[lo].clone(), phase.widths[lo]);
+            match hi {
+                candidates::Rhs::Var(h) if phase.widths[h] == w => measures.push((
+                    format!("{} - {lo_name}", phase.names[h]),
+                    Box::new(move |pool, v| pool.sub(v[h], v[lo])),
+                )),
+                candidates::Rhs::Const(c) => measures.push((
+                    format!("{c} - {lo_name}"),
+                    Box::new(move |pool, v| pool.sub(pool.constant(w, c), v[lo])),
+                )),
+                _ => {}
+            }
+        }
+        'measures: for (name, m) in &measures {
+            let before = m(self.pool, &state);
+            for (guard, vals) in &own {
+                let mut premise = premise.to_vec();
+                premise.push(*guard);
+                let decreases = self.pool.ult(m(self.pool, vals), before);
+                if self
+                    .ask(solver, &premise, self.pool.bool_not(decreases))?
+                    .is_some()
+                {
+                    continue 'measures;
+                }
+            }
+            return Ok(Some(name.clone()));
+        }
+        Ok(None)
     }
 
     fn where_from(&self, from: Option<usize>) -> &'static str {
@@ -667,8 +775,13 @@ impl<'a> Prover<'a> {
 
     fn guess(&mut self, p: usize) {
         let phase = &self.phases[p];
-        let mut cands =
-            candidates::guess(&phase.samples, &phase.widths, &self.constants, &phase.order);
+        let mut cands = candidates::guess(
+            &phase.samples,
+            &phase.widths,
+            &self.constants,
+            &phase.order,
+            self.quadratic,
+        );
         // Weakening only: a candidate dropped stays dropped.
         if !phase.cands.is_empty() && phase.cands != [Cand::False] {
             cands.retain(|c| phase.cands.contains(c) || matches!(c, Cand::Affine { .. }));
