@@ -457,3 +457,45 @@ fn llvm19_assembly_constructs_are_checked_exactly() {
         "{report}"
     );
 }
+
+/// The bitcode files of this file's constructs, built into `dir` (for the lowering's round
+/// trip and snapshots, `lowering.rs`): the C cases at -O2 (`opt`) and their references and
+/// wrong variants at -O0, the assembly (`asm`) and its reference and wrong variant.
+pub(crate) fn fixtures(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+    let join = |pick: fn(&Case) -> &'static str| {
+        let mut text = PRELUDE.to_string();
+        for case in CASES {
+            text.push_str(pick(case));
+            text.push('\n');
+        }
+        text
+    };
+    let plain = ["-O0", "-Xclang", "-disable-O0-optnone"];
+    let ll = dir.join("asm.ll");
+    std::fs::write(&ll, ASSEMBLY).unwrap();
+    let asm = dir.join("asm.bc");
+    let status = Command::new("llvm-as-19")
+        .arg(&ll)
+        .arg("-o")
+        .arg(&asm)
+        .status()
+        .expect("llvm-as-19 runs");
+    assert!(status.success(), "llvm-as-19 failed");
+    vec![
+        (
+            "opt",
+            clang19(dir, "opt", &join(|c| c.optimized), &["-O2"]).0,
+        ),
+        ("ref", clang19(dir, "ref", &join(|c| c.reference), &plain).0),
+        ("wrong", clang19(dir, "wrong", &join(|c| c.wrong), &plain).0),
+        ("asm", asm),
+        (
+            "asm_ref",
+            clang19(dir, "asm_ref", ASSEMBLY_REFERENCE, &plain).0,
+        ),
+        (
+            "asm_wrong",
+            clang19(dir, "asm_wrong", ASSEMBLY_WRONG, &plain).0,
+        ),
+    ]
+}
