@@ -142,7 +142,7 @@ fn definite(result: &Result<SatResult, SolverError>) -> bool {
 }
 
 fn timed_out(result: &Result<SatResult, SolverError>) -> bool {
-    matches!(result, Ok(SatResult::Unknown(why)) if why == TIMEOUT)
+    matches!(result, Ok(SatResult::Unknown(why)) if *why == TIMEOUT)
 }
 
 /// Claims the race for `me` unless another entrant already won; returns whether `me` won.
@@ -623,7 +623,7 @@ mod tests {
                     break ("cancelled", SatResult::Unknown(CANCELLED.into()));
                 }
                 if let Some(why) = self.stop.reason() {
-                    break ("stopped", SatResult::Unknown(why.to_string()));
+                    break ("stopped", SatResult::Unknown(why.into()));
                 }
                 match &step {
                     Some((after, answer)) if start.elapsed() >= *after => {
