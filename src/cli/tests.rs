@@ -160,15 +160,11 @@ fn function_names_need_both_sides() {
 /// its range; options after `--` that are xcheck's are refused, the programs' are kept.
 #[test]
 fn clap_errors_and_misplaced_options_are_one_line() {
-    let m = message(check(&["--jbos", "2"]).err().expect("refused"));
+    let m = message(check(&["--jbos", "2"]).expect_err("refused"));
     assert!(m.contains("did you mean '--jobs'?"), "{m}");
-    let m = message(check(&["--tests-per-kind", "0"]).err().expect("refused"));
+    let m = message(check(&["--tests-per-kind", "0"]).expect_err("refused"));
     assert!(m.contains("--tests-per-kind"), "{m}");
-    let m = message(
-        check(&["--", "-c", "--max-time", "90"])
-            .err()
-            .expect("refused"),
-    );
+    let m = message(check(&["--", "-c", "--max-time", "90"]).expect_err("refused"));
     assert!(
         m.contains("'--max-time'") && m.contains("before '--'"),
         "{m}"

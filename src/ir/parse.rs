@@ -222,8 +222,8 @@ impl Parser {
                 term: Terminator::Unreachable,
                 term_loc: LocId(0),
             };
-            for j in start..end {
-                let line = &lines[j][2..];
+            for (j, full) in lines.iter().enumerate().take(end).skip(start) {
+                let line = &full[2..];
                 let mut c = Cur::new(line);
                 let result = if j + 1 == end {
                     self.terminator(&mut c).and_then(|t| {

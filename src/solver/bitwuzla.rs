@@ -126,7 +126,7 @@ impl Solver for BitwuzlaSolver {
             return Ok(SatResult::Unknown(why.into()));
         }
         if self.cancel.is_cancelled() {
-            return Ok(SatResult::Unknown(CANCELLED.into()));
+            return Ok(SatResult::Unknown(CANCELLED));
         }
         let halt = Halt {
             stop: self.stop.clone(),
@@ -920,7 +920,7 @@ mod tests {
         let mut solver = BitwuzlaSolver::new(Some(Duration::from_millis(200)));
         let start = Instant::now();
         let result = solve(&mut solver, &pool, &[], q);
-        assert_eq!(result, SatResult::Unknown(TIMEOUT.into()));
+        assert_eq!(result, SatResult::Unknown(TIMEOUT));
         assert!(
             start.elapsed() < Duration::from_secs(3),
             "{:?}",

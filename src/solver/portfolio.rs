@@ -617,10 +617,10 @@ mod tests {
             let (how, result) = loop {
                 if self.limit.is_some_and(|l| start.elapsed() >= l) {
                     self.script.push_front(step.clone());
-                    break ("timed out", SatResult::Unknown(TIMEOUT.into()));
+                    break ("timed out", SatResult::Unknown(TIMEOUT));
                 }
                 if self.cancel.is_cancelled() {
-                    break ("cancelled", SatResult::Unknown(CANCELLED.into()));
+                    break ("cancelled", SatResult::Unknown(CANCELLED));
                 }
                 if let Some(why) = self.stop.reason() {
                     break ("stopped", SatResult::Unknown(why.into()));

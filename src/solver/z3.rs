@@ -233,7 +233,7 @@ impl Solver for Z3Solver {
     ) -> Result<SatResult, SolverError> {
         if let Some(why) = lock(&self.interrupt.shared).halted() {
             self.stats.backend_unknown += 1;
-            return Ok(SatResult::Unknown(why.into()));
+            return Ok(SatResult::Unknown(why));
         }
         if let Some(why) = self.stop.reason() {
             self.stats.backend_unknown += 1;
@@ -462,7 +462,7 @@ impl Context {
         {
             let mut state = lock(&interrupt.shared);
             if let Some(why) = state.halted() {
-                return Ok(SatResult::Unknown(why.into()));
+                return Ok(SatResult::Unknown(why));
             }
             state.running = Some(RawContext(ctx));
         }
@@ -489,7 +489,7 @@ impl Context {
                 Ok(SatResult::Sat(assignment_from_bytes(pool, bytes)))
             }
             z::Z3_L_FALSE => Ok(SatResult::Unsat),
-            _ if halted.is_some() => Ok(SatResult::Unknown(halted.unwrap_or(INTERRUPTED).into())),
+            _ if halted.is_some() => Ok(SatResult::Unknown(halted.unwrap_or(INTERRUPTED))),
             _ => {
                 // SAFETY: `solver` is live; the reason is copied at once.
                 let reason = unsafe {
