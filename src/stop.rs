@@ -48,6 +48,44 @@ impl std::fmt::Display for StopReason {
     }
 }
 
+/// Why an exploration stopped before its end (`ExecStats::stop_reason`): the report's text
+/// of it is its [`Display`](std::fmt::Display).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// The user interrupted the run.
+    Interrupted,
+    /// `--max-time` ran out; `reserve` is the time exploration stopped before it to leave
+    /// for confirming what it found (zero: none).
+    MaxTime { max: Duration, reserve: Duration },
+    /// A deadline without `--max-time` (a gate's or a caller's budget) ran out.
+    TimeBudget,
+    /// `--max-paths` paths ended.
+    MaxPaths(u64),
+    /// The report was written while the check still ran (or the run was killed).
+    StillRunning,
+}
+
+impl std::fmt::Display for Halt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Halt::Interrupted => f.write_str("interrupted"),
+            Halt::MaxTime { max, reserve } if reserve.is_zero() => {
+                write!(f, "max-time {}s reached", max.as_secs_f64())
+            }
+            Halt::MaxTime { max, reserve } => write!(
+                f,
+                "max-time {}s reached (exploration stopped {}s before it, to confirm what it \
+                 found)",
+                (max + reserve).as_secs_f64(),
+                reserve.as_secs_f64()
+            ),
+            Halt::TimeBudget => f.write_str("time budget spent"),
+            Halt::MaxPaths(max) => write!(f, "max-paths {max} reached"),
+            Halt::StillRunning => f.write_str("the check was still running"),
+        }
+    }
+}
+
 impl Stop {
     /// A token that is not interrupted and has no deadline.
     pub fn new() -> Self {

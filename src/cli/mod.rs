@@ -925,3 +925,6 @@ pub(crate) fn parse(args: Vec<OsString>, stop: &crate::stop::Stop) -> Result<Com
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

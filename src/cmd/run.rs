@@ -206,7 +206,7 @@ fn run_harness(
     }
     let mut summary = driver.summary;
     summary.instructions = ex.stats.instructions;
-    summary.stop_reason = ex.stats.stop_reason.clone();
+    summary.stop_reason = ex.stats.stop_reason.map(|h| h.to_string());
     summary.complete = summary.stop_reason.is_none() && ex.live_at_end == 0;
     summary.unknown.extend(ex.unsupported.iter().cloned());
     summary.unknown.dedup();

@@ -728,7 +728,7 @@ fn interim_summary(title: String, rows: &[PathRow], started: Instant) -> Summary
     let explored = Explored {
         rows: Vec::new(),
         stats: crate::exec::ExecStats {
-            stop_reason: Some("the check was still running".into()),
+            stop_reason: Some(crate::stop::Halt::StillRunning),
             ..Default::default()
         },
         solver_stats: Default::default(),
@@ -1049,7 +1049,7 @@ impl Explored {
             queries: self.solver_stats.queries,
             solver_time_ms: self.solver_stats.backend_time.as_millis() as u64,
             wall_time_ms: started.elapsed().as_millis() as u64,
-            stop_reason: stats.stop_reason.clone(),
+            stop_reason: stats.stop_reason.map(|h| h.to_string()),
             assumptions: self.assumptions.clone(),
             coverage: self.line_coverage.clone(),
             notes,

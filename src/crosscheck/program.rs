@@ -701,7 +701,13 @@ impl ProgramDriver {
             Err(Unanswered::Later) => return None,
             Err(Unanswered::GaveUp(why)) => {
                 let question = Question::SidesDiffer;
-                return Some(undecided(state, UnknownReason::Asking { why, question }));
+                return Some(undecided(
+                    state,
+                    UnknownReason::Asking {
+                        why: why.to_string(),
+                        question,
+                    },
+                ));
             }
         };
         // Counted once the path is decided (a path end that waits is compared again).
@@ -811,7 +817,7 @@ impl ProgramDriver {
         let pool = ex.pool;
         let example = match example {
             Some(m) if all_fail => Arc::new(complete_model(ex, state, &m)),
-            None if all_fail => match ex.check(state, pool.true_())? {
+            None if all_fail => match ex.check(state, pool.true_()).map_err(|e| e.to_string())? {
                 Some(m) => Arc::new(complete_model(ex, state, &m)),
                 None => return Ok(None),
             },
@@ -860,7 +866,10 @@ impl ProgramDriver {
                 let question = Question::SidesDiffer;
                 return Some(vec![undecided(
                     state,
-                    UnknownReason::Asking { why, question },
+                    UnknownReason::Asking {
+                        why: why.to_string(),
+                        question,
+                    },
                 )]);
             }
         };
@@ -1032,7 +1041,7 @@ impl ProgramDriver {
         // A way of disagreeing the solver could not settle leaves the path's other rows
         // standing and adds an undecided one, so the check cannot claim it saw them all.
         if let Some(why) = unsettled {
-            decisions.push(undecided(state, UnknownReason::Solver(why)));
+            decisions.push(undecided(state, UnknownReason::Solver(why.to_string())));
         }
         Some(decisions)
     }

@@ -164,7 +164,7 @@ pub(crate) fn summarized_ends(
                 Ok(Some(_)) => unknown(format!(
                     "both sides' summarized calls of {name} do not return, on arguments that may differ"
                 )),
-                Err(why) => unknown(why),
+                Err(why) => unknown(why.to_string()),
             })
         }
         (Some((name, _)), None) | (None, Some((name, _))) => Some(unknown(format!(

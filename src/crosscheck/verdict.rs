@@ -12,7 +12,9 @@ use super::pointers::{self, Span};
 use super::rows::{Decision, RowDriver, Rows};
 use super::setup::{at_offset, input_byte, make_buffer, Arguments, Signature, OFFSET_SUFFIX};
 use super::show::{display_buffer, display_int, display_unsigned};
-use crate::exec::{Driver, Executor, Exit, Flush, SideOutcome, State, Unanswered, Value};
+use crate::exec::{
+    Driver, Executor, Exit, Flush, SideOutcome, SolverFailure, State, Unanswered, Value,
+};
 use crate::expr::{mask, Assignment, ExprId, ExprPool};
 use crate::ir::PTR_WIDTH;
 use crate::report::unknown::{Phase, Question};
@@ -466,7 +468,7 @@ impl<'s> CrossDriver<'s> {
                         Err(Unanswered::GaveUp(why)) => (
                             PathVerdict::Unknown,
                             UnknownReason::Asking {
-                                why,
+                                why: why.to_string(),
                                 question: Question::RestOnPoison,
                             }
                             .to_string(),
@@ -485,7 +487,7 @@ impl<'s> CrossDriver<'s> {
                     Err(Unanswered::GaveUp(why)) => (
                         PathVerdict::Unknown,
                         UnknownReason::Asking {
-                            why,
+                            why: why.to_string(),
                             question: Question::ResultsDiffer,
                         }
                         .to_string(),
@@ -835,7 +837,7 @@ impl<'s> CrossDriver<'s> {
             Err(Unanswered::GaveUp(why)) => Some((
                 PathVerdict::Unknown,
                 UnknownReason::Asking {
-                    why,
+                    why: why.to_string(),
                     question: Question::NeedsUndefined(detail),
                 }
                 .to_string(),
@@ -1365,9 +1367,9 @@ fn depends_on_undefined(
         Ok(crate::solver::SatResult::Sat(_)) => Ok(true),
         Ok(crate::solver::SatResult::Unsat) => Ok(false),
         Ok(crate::solver::SatResult::Unknown(why)) => {
-            Err(Unanswered::GaveUp(format!("solver gave up ({why})")))
+            Err(Unanswered::GaveUp(SolverFailure::GaveUp(why)))
         }
-        Err(e) => Err(Unanswered::GaveUp(format!("solver error: {e}"))),
+        Err(e) => Err(Unanswered::GaveUp(SolverFailure::Failed(e))),
     }
 }
 

@@ -21,7 +21,7 @@
 //! Whatever still waits when exploration stops ends as unknown, with where it waited.
 
 use crate::exec::executor::{Driver, Executor};
-use crate::exec::state::State;
+use crate::exec::state::{SolverFailure, State};
 use crate::exec::waiting::{DeferMode, Deferred, Unanswered};
 use crate::expr::{Assignment, ExprId};
 use crate::ir::LocId;
@@ -136,11 +136,11 @@ impl Executor<'_> {
                 self.stats.deferral.infeasible += 1;
                 return None;
             }
-            Ok(SatResult::Unknown(why)) => format!("solver gave up ({why})"),
-            Err(e) => format!("solver error: {e}"),
+            Ok(SatResult::Unknown(why)) => SolverFailure::GaveUp(why),
+            Err(e) => SolverFailure::Failed(e),
         };
         self.stats.deferral.unknown += 1;
-        self.gave_up(state, &why);
+        self.gave_up(state, why);
         None
     }
 
@@ -156,7 +156,7 @@ impl Executor<'_> {
                 continue;
             }
             let why = self.not_retried("a branch query ");
-            self.gave_up(state, &why);
+            self.gave_up(state, why);
         }
         drop(self.settle(driver));
         self.defer_mode = DeferMode::Off;
@@ -224,12 +224,8 @@ impl Executor<'_> {
 
     /// Why a waiting question ends unknown at the end of exploration: `what` (a branch
     /// query, or nothing for a path's last question) went unanswered in its first try.
-    fn not_retried(&self, what: &str) -> String {
+    fn not_retried(&self, what: &'static str) -> SolverFailure {
         let first_try = self.config.defer.map_or(Duration::ZERO, |d| d.first_try);
-        format!(
-            "solver gave up ({what}unanswered in its first try, --defer-after {}s, not \
-             retried before exploration stopped)",
-            first_try.as_secs_f64()
-        )
+        SolverFailure::NotRetried { what, first_try }
     }
 }

@@ -8,14 +8,14 @@ use crate::exec::memory::{MemoryObject, ObjectKind, ObjectState, PARAMETER_GAP};
 use crate::exec::merge::{MergeMode, MergeStats, Merger, Resume};
 use crate::exec::searcher::{self, SearchKind, Searcher};
 pub use crate::exec::state::Exit;
-use crate::exec::state::{Failure, Frame, State, Stepped, Termination, Undecided};
+use crate::exec::state::{Failure, Frame, SolverFailure, State, Stepped, Termination, Undecided};
 use crate::exec::value::Value;
 use crate::exec::waiting::{DeferMode, Deferral, DeferralStats, Deferred, Misses, Unanswered};
 use crate::expr::{Assignment, ExprId, ExprPool};
 use crate::ir::{BlockId, FuncId, Module, Side, GLOBAL_BASE};
 use crate::progress::{Progress, Published, Snapshot, Tally};
 use crate::solver::{SatResult, Solver};
-use crate::stop::{Stop, StopReason};
+use crate::stop::{Halt, Stop, StopReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -149,7 +149,7 @@ crate::counters::counters! {
         /// (`__xc_note_pinned`), by its `XC_PINNED_*` code.
         pinned_reads: std::collections::BTreeMap<i64, u64>,
         /// Why exploration stopped early, if it did (the first worker's reason that has one).
-        stop_reason: Option<String> [first],
+        stop_reason: Option<Halt> [first],
         elapsed: Duration [not_added],
     }
 }
@@ -638,20 +638,16 @@ impl<'a> Executor<'a> {
         }
     }
 
-    pub(super) fn limit_reached(&self) -> Option<String> {
+    pub(super) fn limit_reached(&self) -> Option<Halt> {
         match self.config.stop.reason() {
-            Some(StopReason::Interrupted) => return Some("interrupted".into()),
+            Some(StopReason::Interrupted) => return Some(Halt::Interrupted),
             Some(StopReason::Deadline) => {
                 return Some(match self.config.max_time {
-                    Some(max) if self.config.confirm_reserve.is_zero() => {
-                        format!("max-time {}s reached", max.as_secs_f64())
-                    }
-                    Some(max) => format!(
-                        "max-time {}s reached (exploration stopped {}s before it, to confirm what it found)",
-                        (max + self.config.confirm_reserve).as_secs_f64(),
-                        self.config.confirm_reserve.as_secs_f64()
-                    ),
-                    None => "time budget spent".into(),
+                    Some(max) => Halt::MaxTime {
+                        max,
+                        reserve: self.config.confirm_reserve,
+                    },
+                    None => Halt::TimeBudget,
                 })
             }
             None => {}
@@ -662,7 +658,7 @@ impl<'a> Executor<'a> {
                 .as_ref()
                 .map_or(self.stats.paths, |all| all.load(Ordering::Relaxed));
             if ended >= max {
-                return Some(format!("max-paths {max} reached"));
+                return Some(Halt::MaxPaths(max));
             }
         }
         None
@@ -852,10 +848,10 @@ impl<'a> Executor<'a> {
     }
 
     /// Ends `state` as unknown because the solver could not answer, naming where.
-    pub fn gave_up(&mut self, state: State, why: &str) {
+    pub fn gave_up(&mut self, state: State, why: SolverFailure) {
         let loc = self.current_loc(&state);
         let why = Undecided::SolverGaveUp {
-            why: why.to_string(),
+            why,
             loc: Some(loc),
         };
         self.finish(state, Exit::Unknown(why));
@@ -870,7 +866,7 @@ impl<'a> Executor<'a> {
 
     /// Which of `cond` and `¬cond` are satisfiable with `state`'s path condition.
     /// `Err` carries the reason when the solver could not tell.
-    pub fn feasible(&mut self, state: &State, cond: ExprId) -> Result<Feasible, String> {
+    pub fn feasible(&mut self, state: &State, cond: ExprId) -> Result<Feasible, SolverFailure> {
         let pool = self.pool;
         let cond = state.constraints.simplify(pool, cond);
         if let Some(c) =
@@ -882,7 +878,7 @@ impl<'a> Executor<'a> {
                 Some(m) => m.clone(),
                 None => self
                     .check(state, pool.true_())?
-                    .ok_or("infeasible path condition")?,
+                    .ok_or(SolverFailure::InfeasiblePath)?,
             };
             return Ok(if c {
                 Feasible {
@@ -944,7 +940,7 @@ impl<'a> Executor<'a> {
         &mut self,
         state: &State,
         query: ExprId,
-    ) -> Result<Option<Arc<Assignment>>, String> {
+    ) -> Result<Option<Arc<Assignment>>, SolverFailure> {
         self.check_unless_model(state, query, true)
     }
 
@@ -955,7 +951,7 @@ impl<'a> Executor<'a> {
         state: &State,
         query: ExprId,
         try_model: bool,
-    ) -> Result<Option<Arc<Assignment>>, String> {
+    ) -> Result<Option<Arc<Assignment>>, SolverFailure> {
         let query = state.constraints.simplify(self.pool, query);
         match self.pool.as_const(query) {
             Some(0) => {
@@ -983,8 +979,8 @@ impl<'a> Executor<'a> {
         match answer {
             Ok(SatResult::Sat(model)) => Ok(Some(Arc::new(model))),
             Ok(SatResult::Unsat) => Ok(None),
-            Ok(SatResult::Unknown(why)) => Err(format!("solver gave up ({why})")),
-            Err(e) => Err(format!("solver error: {e}")),
+            Ok(SatResult::Unknown(why)) => Err(SolverFailure::GaveUp(why)),
+            Err(e) => Err(SolverFailure::Failed(e)),
         }
     }
 
@@ -998,7 +994,7 @@ impl<'a> Executor<'a> {
         let f = match self.feasible(&state, cond) {
             Ok(f) => f,
             Err(why) => {
-                self.gave_up(state, &why);
+                self.gave_up(state, why);
                 return None;
             }
         };
@@ -1013,7 +1009,7 @@ impl<'a> Executor<'a> {
             other.model = None;
             let other = match unanswered {
                 Unanswered::GaveUp(why) => {
-                    self.gave_up(other, &why);
+                    self.gave_up(other, why);
                     None
                 }
                 Unanswered::Later => {
@@ -1103,7 +1099,7 @@ impl<'a> Executor<'a> {
                 None
             }
             Err(why) => {
-                self.gave_up(state, &why);
+                self.gave_up(state, why);
                 None
             }
         }

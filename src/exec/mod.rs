@@ -37,8 +37,8 @@ pub use merge::MergeMode;
 pub use posix::syscall_name;
 pub use searcher::SearchKind;
 pub use state::{
-    path_hash, Failure, Flush, ForkLog, ForkSite, Grounds, SideOutcome, State, Summaries, Summary,
-    Termination, Undecided, OUTPUT_STREAMS,
+    path_hash, Failure, Flush, ForkLog, ForkSite, Grounds, SideOutcome, SolverFailure, State,
+    Summaries, Summary, Termination, Undecided, OUTPUT_STREAMS,
 };
 pub use table::has_handler;
 pub use undefined::{FlaggedValue, UbMode, UndefinedValue};

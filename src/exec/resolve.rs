@@ -135,7 +135,7 @@ impl Executor<'_> {
                     Ok(Some(m)) => m,
                     Ok(None) => return results,
                     Err(why) => {
-                        self.gave_up(rest, &why);
+                        self.gave_up(rest, why);
                         return results;
                     }
                 },

@@ -508,9 +508,11 @@ pub enum Undecided {
     PathTooLong { limit: u64 },
     /// A construct the engine does not model (`what`), at a location.
     Unsupported { what: String, loc: String },
-    /// The solver gave up or failed (its words: `solver gave up (timeout)`, `solver error:
-    /// …`), at a location when the path was at one.
-    SolverGaveUp { why: String, loc: Option<String> },
+    /// The solver gave up or failed, at a location when the path was at one.
+    SolverGaveUp {
+        why: SolverFailure,
+        loc: Option<String>,
+    },
     /// The path condition of a live state was unsatisfiable (never expected).
     InfeasiblePath,
     /// A replayed test has no object for the one the program makes, named.
@@ -526,6 +528,41 @@ pub enum Undecided {
     AbstractedCallInReplay { name: String, loc: String },
 }
 
+/// Why the solver left a question of the engine unanswered. Its `Display` is the text
+/// reports show (`solver gave up (timeout)`, `solver error: …`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolverFailure {
+    /// The solver answered unknown.
+    GaveUp(crate::solver::GiveUp),
+    /// The solver failed.
+    Failed(crate::solver::SolverError),
+    /// A waiting question (`what`: a branch query, or empty for a path's last question) was
+    /// unanswered in its first try of `first_try` (`--defer-after`) and not retried before
+    /// exploration stopped.
+    NotRetried {
+        what: &'static str,
+        first_try: std::time::Duration,
+    },
+    /// The path condition of a live state was unsatisfiable (never expected).
+    InfeasiblePath,
+}
+
+impl std::fmt::Display for SolverFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolverFailure::GaveUp(why) => write!(f, "solver gave up ({why})"),
+            SolverFailure::Failed(e) => write!(f, "solver error: {e}"),
+            SolverFailure::NotRetried { what, first_try } => write!(
+                f,
+                "solver gave up ({what}unanswered in its first try, --defer-after {}s, not \
+                 retried before exploration stopped)",
+                first_try.as_secs_f64()
+            ),
+            SolverFailure::InfeasiblePath => f.write_str("infeasible path condition"),
+        }
+    }
+}
+
 impl std::fmt::Display for Undecided {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -535,7 +572,7 @@ impl std::fmt::Display for Undecided {
                 why,
                 loc: Some(loc),
             } => write!(f, "{why} at {loc}"),
-            Undecided::SolverGaveUp { why, loc: None } => f.write_str(why),
+            Undecided::SolverGaveUp { why, loc: None } => write!(f, "{why}"),
             Undecided::InfeasiblePath => f.write_str("infeasible path condition"),
             Undecided::ReplayMissingObject { name } => {
                 write!(f, "the test has no object for '{name}'")

@@ -52,7 +52,7 @@ pub enum Unanswered {
     /// The first try went unanswered: the caller hands the state back to wait.
     Later,
     /// The solver gave up (the reason), or the query was abandoned at the run's end.
-    GaveUp(String),
+    GaveUp(super::state::SolverFailure),
 }
 
 /// What queries that may wait do now.

@@ -8,6 +8,7 @@
 //! aggregate (the `{iN, i1}` of `*.with.overflow`, a small struct) is one bit-vector laid out
 //! as it would be in memory, so `extractvalue` is an extraction of bits.
 
+pub mod parse;
 pub mod text;
 
 use std::fmt;

@@ -6,7 +6,7 @@
 //! when it has one. Registers are `%N`, blocks `bbN`; a constant is `iW V` (V signed when its
 //! sign bit is set), or `@name` / `@name+offset` when it is the address of a function or a
 //! global, which the loader fixed. Operators are named as the IR names them (`Debug`).
-//! The form is for reading and diffing; nothing parses it back.
+//! `parse.rs` reads the form back.
 
 use super::{
     Callee, Flags, FuncId, GepIndex, Inst, Module, Operand, Param, ParamPass, Phi, Terminator,
@@ -23,6 +23,25 @@ impl Module {
     /// The function `func` as text (its [`fmt::Display`]).
     pub fn function_text(&self, func: FuncId) -> FunctionText<'_> {
         FunctionText { module: self, func }
+    }
+}
+
+impl Module {
+    /// The function or global whose address a pointer-wide constant is, and the offset
+    /// into it: how the text names the constant (`@name`, `@name+offset`).
+    pub fn symbol(&self, k: super::Constant) -> Option<(&str, u64)> {
+        if k.width != super::PTR_WIDTH || k.value > u64::MAX as u128 {
+            return None;
+        }
+        let address = k.value as u64;
+        if let Some(func) = self.function_at(address) {
+            return Some((&self.function(func).name, 0));
+        }
+        let global = self.globals.iter().find(|g| {
+            g.size > 0 && address >= g.address && address - g.address < g.size
+                || g.size == 0 && address == g.address
+        })?;
+        Some((&global.name, address - global.address))
     }
 }
 
@@ -122,21 +141,11 @@ impl FunctionText<'_> {
             Operand::Reg(r) => return format!("%{}", r.0),
             Operand::Const(c) => self.module.constant(c),
         };
-        if k.width == super::PTR_WIDTH && k.value <= u64::MAX as u128 {
-            let address = k.value as u64;
-            if let Some(func) = self.module.function_at(address) {
-                return format!("@{}", self.module.function(func).name);
-            }
-            let global = self.module.globals.iter().find(|g| {
-                g.size > 0 && address >= g.address && address - g.address < g.size
-                    || g.size == 0 && address == g.address
-            });
-            if let Some(g) = global {
-                return match address - g.address {
-                    0 => format!("@{}", g.name),
-                    off => format!("@{}+{off}", g.name),
-                };
-            }
+        if let Some((name, off)) = self.module.symbol(k) {
+            return match off {
+                0 => format!("@{name}"),
+                off => format!("@{name}+{off}"),
+            };
         }
         let sign = k.width > 1 && k.width <= 128 && k.value >> (k.width - 1) & 1 == 1;
         if sign && k.width < 128 {
@@ -424,6 +433,92 @@ impl FunctionText<'_> {
             Terminator::Unreachable => "unreachable".into(),
             Terminator::Unsupported { what } => format!("unsupported {what:?}"),
         }
+    }
+}
+
+/// The construct an instruction is, for the lowering snapshots' coverage: its kind with the
+/// operator and the flags that change its meaning (`add nsw`, `icmp slt`, `intrinsic
+/// AddOverflow { signed: true }`, `load ptr`), without operands, widths or constants.
+pub fn construct(inst: &Inst) -> String {
+    match inst {
+        Inst::Binary { op, flags: fl, .. } => format!("{}{}", lower(op), flags(fl)),
+        Inst::ICmp { pred, .. } => format!("icmp {}", lower(pred)),
+        Inst::Cast {
+            kind, flags: fl, ..
+        } => format!("{}{}", lower(kind), flags(fl)),
+        Inst::Copy { .. } => "copy".into(),
+        Inst::Select { .. } => "select".into(),
+        Inst::Alloca { .. } => "alloca".into(),
+        Inst::Load { pointer: true, .. } => "load ptr".into(),
+        Inst::Load { .. } => "load".into(),
+        Inst::Store { .. } => "store".into(),
+        Inst::Gep { indices, .. } if indices.is_empty() => "gep".into(),
+        Inst::Gep { .. } => "gep indexed".into(),
+        Inst::ExtractValue { .. } => "extractvalue".into(),
+        Inst::InsertValue { .. } => "insertvalue".into(),
+        Inst::Call {
+            callee: Callee::Direct(_),
+            ..
+        } => "call".into(),
+        Inst::Call { .. } => "call indirect".into(),
+        Inst::Intrinsic { kind, .. } => format!("intrinsic {}", intrinsic_kind(kind)),
+        Inst::Vector { op, .. } => format!(
+            "vector {}",
+            match op {
+                super::VectorOp::Cast(kind, _) => format!("Cast({kind:?})"),
+                super::VectorOp::Float(op, _) => format!("Float({op:?})"),
+                super::VectorOp::Intrinsic(kind) => format!("Intrinsic({})", intrinsic_kind(kind)),
+                other => format!("{other:?}"),
+            }
+        ),
+        Inst::ExtractElement { .. } => "extractelement".into(),
+        Inst::InsertElement { .. } => "insertelement".into(),
+        Inst::Shuffle { .. } => "shuffle".into(),
+        Inst::Reduce { op, .. } => format!("reduce {op:?}"),
+        Inst::Float { op, flags: fl, .. } => format!("float {op:?}{}", flags(fl)),
+        Inst::Poison { poison, frozen, .. } => {
+            let what = if *poison { "poison" } else { "undef" };
+            format!("{what}{}", if *frozen { " frozen" } else { "" })
+        }
+        Inst::InRange { of, .. } => format!("inrange ({of})"),
+        Inst::Unsupported { .. } => "unsupported".into(),
+    }
+}
+
+/// An intrinsic's construct: its `Debug` form without the mask of `FpClass`.
+fn intrinsic_kind(kind: &super::Intrinsic) -> String {
+    match kind {
+        super::Intrinsic::FpClass { .. } => "FpClass".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The construct a terminator is (`br`, `br cond`, `switch`, `ret`, `ret void`…).
+pub fn terminator_construct(term: &Terminator) -> &'static str {
+    match term {
+        Terminator::Br(_) => "br",
+        Terminator::CondBr { .. } => "br cond",
+        Terminator::Switch { .. } => "switch",
+        Terminator::Ret(Some(_)) => "ret",
+        Terminator::Ret(None) => "ret void",
+        Terminator::Unreachable => "unreachable",
+        Terminator::Unsupported { .. } => "unsupported terminator",
+    }
+}
+
+impl super::Function {
+    /// Every construct of the function's body ([`construct`], [`terminator_construct`],
+    /// `phi`), each once.
+    pub fn constructs(&self) -> std::collections::BTreeSet<String> {
+        let mut out = std::collections::BTreeSet::new();
+        for block in &self.blocks {
+            if !block.phis.is_empty() {
+                out.insert("phi".to_string());
+            }
+            out.extend(block.insts.iter().map(construct));
+            out.insert(terminator_construct(&block.term).to_string());
+        }
+        out
     }
 }
 

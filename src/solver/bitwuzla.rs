@@ -53,7 +53,7 @@ pub const DEFAULT_RESET_INTERVAL: u64 = 500;
 pub const DEFAULT_MEMO_LIMIT: usize = 200_000;
 
 /// The reason given by `SatResult::Unknown` when a check runs out of time.
-pub const TIMEOUT: &str = "timeout";
+pub const TIMEOUT: super::GiveUp = super::GiveUp::Timeout;
 
 /// A [`Solver`] backed by one incremental Bitwuzla instance (see the module documentation).
 pub struct BitwuzlaSolver {
@@ -123,10 +123,10 @@ impl Solver for BitwuzlaSolver {
         let timeout = self.timeout;
         if let Some(why) = self.stop.reason() {
             // Not even started: the run is over (the path becomes unknown, never a guess).
-            return Ok(SatResult::Unknown(why.to_string()));
+            return Ok(SatResult::Unknown(why.into()));
         }
         if self.cancel.is_cancelled() {
-            return Ok(SatResult::Unknown(CANCELLED.into()));
+            return Ok(SatResult::Unknown(CANCELLED));
         }
         let halt = Halt {
             stop: self.stop.clone(),
@@ -170,10 +170,10 @@ impl Solver for BitwuzlaSolver {
             }
             Answer::Unsat => SatResult::Unsat,
             Answer::Unknown => SatResult::Unknown(match (self.stop.reason(), timeout.or(limit)) {
-                (Some(why), _) => why.to_string(),
-                (None, _) if self.cancel.is_cancelled() => CANCELLED.to_string(),
-                (None, Some(_)) => TIMEOUT.to_string(),
-                (None, None) => "the backend answered unknown".to_string(),
+                (Some(why), _) => why.into(),
+                (None, _) if self.cancel.is_cancelled() => CANCELLED,
+                (None, Some(_)) => TIMEOUT,
+                (None, None) => super::GiveUp::Backend,
             }),
         };
 
@@ -920,7 +920,7 @@ mod tests {
         let mut solver = BitwuzlaSolver::new(Some(Duration::from_millis(200)));
         let start = Instant::now();
         let result = solve(&mut solver, &pool, &[], q);
-        assert_eq!(result, SatResult::Unknown(TIMEOUT.into()));
+        assert_eq!(result, SatResult::Unknown(TIMEOUT));
         assert!(
             start.elapsed() < Duration::from_secs(3),
             "{:?}",
@@ -1184,7 +1184,7 @@ mod tests {
         let mut solver = BitwuzlaSolver::new(Some(Duration::from_millis(50)));
         let start = Instant::now();
         let result = solve(&mut solver, &pool, &constraints, product);
-        assert_eq!(result, SatResult::Unknown(TIMEOUT.to_string()));
+        assert_eq!(result, SatResult::Unknown(TIMEOUT));
         assert!(start.elapsed() < Duration::from_secs(20));
         assert_eq!(solver.stats().backend_unknown, 1);
         // The solver stays usable after a timeout.

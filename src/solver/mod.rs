@@ -50,6 +50,7 @@ mod chain;
 mod congruence;
 mod crosscheck;
 mod enumerate;
+mod give_up;
 mod independence;
 mod layer;
 mod lowering;
@@ -68,6 +69,7 @@ pub use cex_cache::{CexCachingSolver, DEFAULT_CEX_CAPACITY};
 pub use chain::{build_chain, new_backend, ChainSolver};
 pub use crosscheck::{CrossCheckingSolver, CROSS_CHECK_TIMEOUT};
 pub use enumerate::EnumeratingSolver;
+pub use give_up::GiveUp;
 pub use independence::IndependenceSolver;
 pub use layer::Layer;
 pub use portfolio::{Entrant, PortfolioSolver, MAX_RACE_DELAY, MIN_RACE_LIMIT, RACE_DELAY};
@@ -92,8 +94,8 @@ pub enum SatResult {
     Sat(Assignment),
     /// Unsatisfiable.
     Unsat,
-    /// The backend gave up; the string says why (for example `timeout`).
-    Unknown(String),
+    /// The backend gave up, for the reason given.
+    Unknown(GiveUp),
 }
 
 impl SatResult {
@@ -158,7 +160,7 @@ pub enum SolverError {
     InvalidModel(String),
     /// A convenience method needed a definite answer and the backend answered `Unknown`.
     #[error("solver could not decide a query: {0}")]
-    Unknown(String),
+    Unknown(GiveUp),
     /// The backend and the cross-checking solver gave opposite answers (sat and unsat).
     #[error("{0}")]
     Disagreement(String),
@@ -193,7 +195,7 @@ pub trait Solver: Send {
 
 /// The reason of the `SatResult::Unknown` a backend answers when its check was cancelled
 /// through its [`Cancel`] handle.
-pub const CANCELLED: &str = "cancelled";
+pub const CANCELLED: GiveUp = GiveUp::Cancelled;
 
 /// Ends one backend's running check early, or its next check if none runs, without stopping
 /// the run: the check answers `Unknown(`[`CANCELLED`]`)`. Unlike the run's interrupt, the
@@ -366,8 +368,8 @@ pub enum Truth {
     Yes,
     /// Some input satisfies the constraints and falsifies the query; here is one.
     No(Assignment),
-    /// The backend could not decide; the string says why.
-    Unknown(String),
+    /// The backend could not decide, for the reason given.
+    Unknown(GiveUp),
 }
 
 /// The answer of [`SolverExt::may_be_true`].
@@ -377,8 +379,8 @@ pub enum Possibility {
     Yes(Assignment),
     /// No input satisfies both the constraints and the query.
     No,
-    /// The backend could not decide; the string says why.
-    Unknown(String),
+    /// The backend could not decide, for the reason given.
+    Unknown(GiveUp),
 }
 
 /// Questions derived from [`Solver::check`]. Implemented for every solver, including

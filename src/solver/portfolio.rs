@@ -142,7 +142,7 @@ fn definite(result: &Result<SatResult, SolverError>) -> bool {
 }
 
 fn timed_out(result: &Result<SatResult, SolverError>) -> bool {
-    matches!(result, Ok(SatResult::Unknown(why)) if why == TIMEOUT)
+    matches!(result, Ok(SatResult::Unknown(why)) if *why == TIMEOUT)
 }
 
 /// Claims the race for `me` unless another entrant already won; returns whether `me` won.
@@ -617,13 +617,13 @@ mod tests {
             let (how, result) = loop {
                 if self.limit.is_some_and(|l| start.elapsed() >= l) {
                     self.script.push_front(step.clone());
-                    break ("timed out", SatResult::Unknown(TIMEOUT.into()));
+                    break ("timed out", SatResult::Unknown(TIMEOUT));
                 }
                 if self.cancel.is_cancelled() {
-                    break ("cancelled", SatResult::Unknown(CANCELLED.into()));
+                    break ("cancelled", SatResult::Unknown(CANCELLED));
                 }
                 if let Some(why) = self.stop.reason() {
-                    break ("stopped", SatResult::Unknown(why.to_string()));
+                    break ("stopped", SatResult::Unknown(why.into()));
                 }
                 match &step {
                     Some((after, answer)) if start.elapsed() >= *after => {

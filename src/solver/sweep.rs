@@ -454,7 +454,7 @@ impl Layer for SweepingSolver {
                 return self.inner.check(pool, constraints, query);
             }
             let first = self.ask(pool, constraints, query, Some(first_try))?;
-            if !matches!(&first, SatResult::Unknown(why) if why == TIMEOUT) {
+            if !matches!(&first, SatResult::Unknown(why) if *why == TIMEOUT) {
                 return Ok(first);
             }
         }

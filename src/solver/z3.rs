@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 use z3_sys as z;
 
 /// The reason given by `SatResult::Unknown` when a check was stopped by [`Z3Interrupt`].
-pub const INTERRUPTED: &str = "interrupted";
+pub const INTERRUPTED: super::GiveUp = super::GiveUp::Stopped(crate::stop::StopReason::Interrupted);
 
 /// A [`Solver`] backed by Z3 (see the module documentation).
 pub struct Z3Solver {
@@ -141,7 +141,7 @@ impl Z3Interrupt {
 
 impl InterruptState {
     /// Why checks must not run now, if so: the interrupt first, then a cancel.
-    fn halted(&self) -> Option<&'static str> {
+    fn halted(&self) -> Option<super::GiveUp> {
         (self.stopped || self.cancelled).then_some(if self.stopped {
             INTERRUPTED
         } else {
@@ -233,11 +233,11 @@ impl Solver for Z3Solver {
     ) -> Result<SatResult, SolverError> {
         if let Some(why) = lock(&self.interrupt.shared).halted() {
             self.stats.backend_unknown += 1;
-            return Ok(SatResult::Unknown(why.into()));
+            return Ok(SatResult::Unknown(why));
         }
         if let Some(why) = self.stop.reason() {
             self.stats.backend_unknown += 1;
-            return Ok(SatResult::Unknown(why.to_string()));
+            return Ok(SatResult::Unknown(why.into()));
         }
         // The query's own limit, a shorter one set for it, or the time left if sooner.
         let left = self
@@ -462,7 +462,7 @@ impl Context {
         {
             let mut state = lock(&interrupt.shared);
             if let Some(why) = state.halted() {
-                return Ok(SatResult::Unknown(why.into()));
+                return Ok(SatResult::Unknown(why));
             }
             state.running = Some(RawContext(ctx));
         }
@@ -489,7 +489,7 @@ impl Context {
                 Ok(SatResult::Sat(assignment_from_bytes(pool, bytes)))
             }
             z::Z3_L_FALSE => Ok(SatResult::Unsat),
-            _ if halted.is_some() => Ok(SatResult::Unknown(halted.unwrap_or(INTERRUPTED).into())),
+            _ if halted.is_some() => Ok(SatResult::Unknown(halted.unwrap_or(INTERRUPTED))),
             _ => {
                 // SAFETY: `solver` is live; the reason is copied at once.
                 let reason = unsafe {
@@ -503,9 +503,9 @@ impl Context {
                 let timed_out = timeout.is_some()
                     && (reason.contains("timeout") || reason.contains("canceled"));
                 Ok(SatResult::Unknown(if timed_out {
-                    TIMEOUT.to_string()
+                    TIMEOUT
                 } else {
-                    format!("Z3 answered unknown ({reason})")
+                    super::GiveUp::Z3(reason)
                 }))
             }
         }
@@ -1174,7 +1174,7 @@ mod tests {
         let mut solver = Z3Solver::new(Some(Duration::from_millis(100)));
         let start = Instant::now();
         let result = solver.check(&pool, &constraints, product).unwrap();
-        assert_eq!(result, SatResult::Unknown(TIMEOUT.to_string()));
+        assert_eq!(result, SatResult::Unknown(TIMEOUT));
         assert!(start.elapsed() < Duration::from_secs(20));
         let easy = pool.eq(pool.sym(pool.new_array("e", 1), 0), pool.constant(8, 1));
         assert!(solver.check(&pool, &[], easy).unwrap().is_sat());
@@ -1193,7 +1193,7 @@ mod tests {
         let start = Instant::now();
         let result = solver.check(&pool, &constraints, product).unwrap();
         stopper.join().unwrap();
-        assert_eq!(result, SatResult::Unknown(INTERRUPTED.to_string()));
+        assert_eq!(result, SatResult::Unknown(INTERRUPTED));
         assert!(
             start.elapsed() < Duration::from_secs(10),
             "{:?}",
@@ -1202,7 +1202,7 @@ mod tests {
         let easy = pool.eq(pool.sym(pool.new_array("e", 1), 0), pool.constant(8, 1));
         assert_eq!(
             solver.check(&pool, &[], easy).unwrap(),
-            SatResult::Unknown(INTERRUPTED.to_string())
+            SatResult::Unknown(INTERRUPTED)
         );
     }
 
@@ -1221,7 +1221,7 @@ mod tests {
             });
             solver.check(&pool, &constraints, product).unwrap()
         });
-        assert_eq!(result, SatResult::Unknown(INTERRUPTED.to_string()));
+        assert_eq!(result, SatResult::Unknown(INTERRUPTED));
         assert!(
             start.elapsed() < Duration::from_secs(5),
             "{:?}",

@@ -291,19 +291,11 @@ fn assert_verdicts(dir: &Path, a: &Path, reference: &Path, wrong: &Path, functio
 #[test]
 fn constructs_clang19_emits_at_o2_are_checked_exactly() {
     let dir = tempfile::tempdir().unwrap();
-    let join = |pick: fn(&Case) -> &'static str| {
-        let mut text = PRELUDE.to_string();
-        for case in CASES {
-            text.push_str(pick(case));
-            text.push('\n');
-        }
-        text
-    };
     // Plain -O2: the vectorizers run, as they do for users.
-    let (a, ll) = clang19(dir.path(), "opt", &join(|c| c.optimized), &["-O2"]);
+    let (a, ll) = clang19(dir.path(), "opt", &joined(|c| c.optimized), &["-O2"]);
     let plain = ["-O0", "-Xclang", "-disable-O0-optnone"];
-    let (reference, _) = clang19(dir.path(), "ref", &join(|c| c.reference), &plain);
-    let (wrong, _) = clang19(dir.path(), "wrong", &join(|c| c.wrong), &plain);
+    let (reference, _) = clang19(dir.path(), "ref", &joined(|c| c.reference), &plain);
+    let (wrong, _) = clang19(dir.path(), "wrong", &joined(|c| c.wrong), &plain);
     for case in CASES {
         assert!(
             body(&ll, case.function).contains(case.construct),
@@ -428,16 +420,7 @@ const ASSEMBLY_WRONG: &str = "#include <math.h>\n\
 #[test]
 fn llvm19_assembly_constructs_are_checked_exactly() {
     let dir = tempfile::tempdir().unwrap();
-    let ll = dir.path().join("asm.ll");
-    std::fs::write(&ll, ASSEMBLY).unwrap();
-    let a = dir.path().join("asm.bc");
-    let status = Command::new("llvm-as-19")
-        .arg(&ll)
-        .arg("-o")
-        .arg(&a)
-        .status()
-        .expect("llvm-as-19 runs");
-    assert!(status.success(), "llvm-as-19 failed");
+    let a = assemble(dir.path());
     let plain = ["-O0", "-Xclang", "-disable-O0-optnone"];
     let (reference, _) = clang19(dir.path(), "ref", ASSEMBLY_REFERENCE, &plain);
     let (wrong, _) = clang19(dir.path(), "wrong", ASSEMBLY_WRONG, &plain);
@@ -456,4 +439,60 @@ fn llvm19_assembly_constructs_are_checked_exactly() {
             && report.contains("at fsum_reassoc()"),
         "{report}"
     );
+}
+
+/// The bitcode files of this file's constructs, built into `dir` (for the lowering's round
+/// trip and snapshots, `lowering.rs`): the C cases at -O2 (`opt`) and their references and
+/// wrong variants at -O0, the assembly (`asm`) and its reference and wrong variant.
+pub(crate) fn fixtures(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+    let plain = ["-O0", "-Xclang", "-disable-O0-optnone"];
+    let asm = assemble(dir);
+    vec![
+        (
+            "opt",
+            clang19(dir, "opt", &joined(|c| c.optimized), &["-O2"]).0,
+        ),
+        (
+            "ref",
+            clang19(dir, "ref", &joined(|c| c.reference), &plain).0,
+        ),
+        (
+            "wrong",
+            clang19(dir, "wrong", &joined(|c| c.wrong), &plain).0,
+        ),
+        ("asm", asm),
+        (
+            "asm_ref",
+            clang19(dir, "asm_ref", ASSEMBLY_REFERENCE, &plain).0,
+        ),
+        (
+            "asm_wrong",
+            clang19(dir, "asm_wrong", ASSEMBLY_WRONG, &plain).0,
+        ),
+    ]
+}
+
+/// The C cases' `pick`ed sources after the prelude, one file.
+fn joined(pick: fn(&Case) -> &'static str) -> String {
+    let mut text = PRELUDE.to_string();
+    for case in CASES {
+        text.push_str(pick(case));
+        text.push('\n');
+    }
+    text
+}
+
+/// [`ASSEMBLY`] assembled to `dir/asm.bc`.
+fn assemble(dir: &Path) -> PathBuf {
+    let ll = dir.join("asm.ll");
+    std::fs::write(&ll, ASSEMBLY).unwrap();
+    let bc = dir.join("asm.bc");
+    let status = Command::new("llvm-as-19")
+        .arg(&ll)
+        .arg("-o")
+        .arg(&bc)
+        .status()
+        .expect("llvm-as-19 runs");
+    assert!(status.success(), "llvm-as-19 failed");
+    bc
 }

@@ -142,6 +142,28 @@ fn no_stubs_in_the_engine() {
     }
 }
 
+/// Why a solver gave up is a `solver::GiveUp` variant, not words made up on the spot: outside
+/// tests no `Unknown(…)` answer is built from a string literal or a `format!`, and
+/// `GiveUp::Other` (a reason read back from text) is built only by `solver/give_up.rs`.
+#[test]
+fn give_up_reasons_are_typed() {
+    let mut wrong = Vec::new();
+    for (path, text) in all_sources() {
+        let code = without_tests(&code_only(&text));
+        for (at, _) in code.match_indices("Unknown(") {
+            let rest = code[at + "Unknown(".len()..].trim_start();
+            if rest.starts_with('.') || rest.starts_with("format!") {
+                let line = code[..at].lines().count();
+                wrong.push(format!("{path}:{line}: an Unknown reason made of text"));
+            }
+        }
+        if path != "src/solver/give_up.rs" && code.contains("GiveUp::Other(") {
+            wrong.push(format!("{path}: builds GiveUp::Other"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The crate's top-level modules (a file `src/x.rs` or a directory `src/x/`) and the modules
 /// each may import. A module not listed here fails `imports_follow_the_stage_table`, so a new
 /// module is placed in the table when it is added. The table itself must be acyclic.
