@@ -181,6 +181,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
         explored.line_coverage.extend(lines);
     }
     notes.extend(query_log_note(&solver_config));
+    notes.extend(explored.solver_stats.answered_note());
     let mut replay_check = check.clone();
     (replay_check.exec, replay_check.solver) = replay_configs(
         &check.exec,

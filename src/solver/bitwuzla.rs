@@ -179,6 +179,9 @@ impl Solver for BitwuzlaSolver {
 
         self.stats.backend_queries += 1;
         self.stats.backend_time += elapsed;
+        if !matches!(answer, SatResult::Unknown(_)) {
+            self.stats.backend_answers[0] += 1;
+        }
         match answer {
             SatResult::Sat(_) => self.stats.backend_sat += 1,
             SatResult::Unsat => self.stats.backend_unsat += 1,

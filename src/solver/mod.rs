@@ -60,6 +60,7 @@ mod ranges;
 mod stats;
 pub mod sweep;
 mod validate;
+mod xorlinear;
 mod z3;
 
 pub use self::bitwuzla::{BitwuzlaSolver, DEFAULT_MEMO_LIMIT, DEFAULT_RESET_INTERVAL, TIMEOUT};
@@ -760,6 +761,7 @@ mod tests {
             validated_models: 12,
             ranges_rewritten: 13,
             ranges_unsat: 14,
+            xor_linear_unsat: 5,
             sweep_queries: 1,
             sweep_merged: 2,
             sweep_local_queries: 3,
@@ -771,6 +773,7 @@ mod tests {
             crosscheck_disagreements: 17,
             crosscheck_unknown: 18,
             crosscheck_time: Duration::from_millis(19),
+            backend_answers: [28, 29],
             portfolio_answers: [20, 21],
             portfolio_time: [Duration::from_millis(22), Duration::from_millis(23)],
             portfolio_races: 24,

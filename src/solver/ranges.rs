@@ -22,6 +22,7 @@
 //! provides itself would be circular, which is why only the query is rewritten.)
 
 use super::layer::{wraps_inner, Layer};
+use super::xorlinear::XorForms;
 use super::{SatResult, Solver, SolverError, SolverStats};
 use crate::expr::pieces::{comparison_pieces, complement};
 use crate::expr::{mask, BinOp, ExprId, ExprPool, Node, UnOp, Width};
@@ -818,6 +819,9 @@ pub struct RangeSolver {
     inner: Box<dyn Solver>,
     rewritten: u64,
     decided: u64,
+    /// The XOR-linear forms of the terms seen (`xorlinear.rs`), kept across queries.
+    xor: XorForms,
+    xor_decided: u64,
 }
 
 impl RangeSolver {
@@ -826,6 +830,8 @@ impl RangeSolver {
             inner,
             rewritten: 0,
             decided: 0,
+            xor: XorForms::new(),
+            xor_decided: 0,
         }
     }
 }
@@ -840,12 +846,15 @@ impl Layer for RangeSolver {
         query: ExprId,
     ) -> Result<SatResult, SolverError> {
         let new = rewrite_with_bounds(pool, constraints, query);
-        if new == query {
-            return self.inner.check(pool, constraints, query);
+        if new != query {
+            self.rewritten += 1;
+            if pool.as_const(new) == Some(0) {
+                self.decided += 1;
+                return Ok(SatResult::Unsat);
+            }
         }
-        self.rewritten += 1;
-        if pool.as_const(new) == Some(0) {
-            self.decided += 1;
+        if self.xor.always_false(pool, constraints, new) == Some(true) {
+            self.xor_decided += 1;
             return Ok(SatResult::Unsat);
         }
         self.inner.check(pool, constraints, new)
@@ -854,6 +863,7 @@ impl Layer for RangeSolver {
     fn add_stats(&self, stats: &mut SolverStats) {
         stats.ranges_rewritten += self.rewritten;
         stats.ranges_unsat += self.decided;
+        stats.xor_linear_unsat += self.xor_decided;
     }
 }
 

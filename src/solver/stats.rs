@@ -42,6 +42,8 @@ counters! {
         ranges_rewritten: u64 = "ranges: queries rewritten",
         /// Of those, queries the rewriting decided (`Unsat`) without the backend.
         ranges_unsat: u64 = "ranges: decided unsat",
+        /// Queries the range layer found false in XOR-linear form (`xorlinear.rs`).
+        xor_linear_unsat: u64 = "xor-linear: decided unsat",
         /// Queries swept after their first try (`sweep.rs`).
         sweep_queries: u64 = "sweeping: queries swept",
         /// Terms the sweeps merged with a representative proved equal.
@@ -61,6 +63,9 @@ counters! {
         backend_queries: u64 = "backend queries",
         /// Time the backend spent in satisfiability checks (not in translation).
         backend_time: Duration = "backend time ms",
+        /// Definite answers (sat or unsat) of each backend, indexed as [`Backend::ALL`],
+        /// whichever backend or portfolio is used (a cross-checking solver's included).
+        backend_answers: [u64; 2],
         /// The backend's answers.
         backend_sat: u64,
         backend_unsat: u64,
@@ -99,13 +104,18 @@ impl SolverStats {
         self.crosscheck_queries + self.crosscheck_unknown > 0
     }
 
-    /// The portfolio's counters for a report, named after the backends; empty when no
-    /// portfolio answered (the front end does not name the backends).
+    /// The counters named after the backends (the front end does not name them): each
+    /// backend's definite answers, and with `--solver portfolio` the portfolio's counters.
     pub fn portfolio_counters(&self) -> Vec<(String, u64)> {
+        let mut rows: Vec<(String, u64)> = Backend::ALL
+            .into_iter()
+            .zip(self.backend_answers)
+            .filter(|&(_, n)| n > 0)
+            .map(|(backend, n)| (format!("{} answers", backend.name()), n))
+            .collect();
         if self.portfolio_answers.iter().sum::<u64>() + self.portfolio_races == 0 {
-            return Vec::new();
+            return rows;
         }
-        let mut rows = Vec::new();
         for (i, backend) in Backend::ALL.into_iter().enumerate() {
             let name = backend.name();
             rows.push((
@@ -121,5 +131,43 @@ impl SolverStats {
             self.portfolio_cancelled,
         ));
         rows
+    }
+}
+
+impl SolverStats {
+    /// A report's note of who answered the queries: each solver's definite answers, and those
+    /// the layers gave without one. `None` when no query was asked.
+    pub fn answered_note(&self) -> Option<String> {
+        if self.queries == 0 {
+            return None;
+        }
+        let mut by: Vec<String> = Backend::ALL
+            .into_iter()
+            .zip(self.backend_answers)
+            .filter(|&(_, n)| n > 0)
+            .map(|(backend, n)| format!("{} {n}", backend.name()))
+            .collect();
+        if by.is_empty() {
+            by.push("none".into());
+        }
+        let cex =
+            self.cex_unsat_subset_hits + self.cex_sat_superset_hits + self.cex_model_reuse_hits;
+        let layers = [
+            ("cache", self.cache_hits + cex),
+            ("ranges", self.ranges_unsat),
+            ("xor-linear", self.xor_linear_unsat),
+            ("enumeration", self.enumerated),
+            ("boundary models", self.boundary_models),
+        ];
+        let without: Vec<String> = layers
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(name, n)| format!("{name} {n}"))
+            .collect();
+        let mut note = format!("queries answered by solver: {}", by.join(", "));
+        if !without.is_empty() {
+            note.push_str(&format!("; without one: {}", without.join(", ")));
+        }
+        Some(note)
     }
 }
