@@ -434,7 +434,15 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     );
     let confirm = super::Confirm {
         stop: replay_check.exec.stop.clone(),
-        replay: &|ktest| Ok(engine_replay(&module, &entries, &replay_check, ktest)),
+        replay: &|ktest, route| {
+            Ok(engine_replay(
+                &module,
+                &entries,
+                &replay_check,
+                ktest,
+                route,
+            ))
+        },
         abstracted: false,
         native: native.as_ref(),
         undefined: None,
@@ -469,6 +477,7 @@ fn engine_replay(
     entries: &Entries,
     check: &ProgramCheck,
     ktest: &KTest,
+    route: bool,
 ) -> Option<super::rows::Replayed> {
     let pool = crate::expr::ExprPool::new();
     let config = ExecConfig {
@@ -484,7 +493,13 @@ fn engine_replay(
     let initial = initial_state(&mut ex, entries, check);
     let mut driver = ProgramDriver::new(entries.clone(), check.compare);
     ex.run(initial, &mut driver);
-    driver.rows.replayed_verdict()
+    let sides = &Side::CHECKED[..entries.sides.len()];
+    driver.rows.replayed_verdict().map(|mut r| {
+        if route {
+            r.route = super::side_lines(module, &ex.coverage, sides);
+        }
+        r
+    })
 }
 
 /// Replays every test of `dir` (or one test) in the engine and returns, per test, its

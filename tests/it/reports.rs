@@ -167,3 +167,40 @@ pub(crate) fn check_gate_summary(out: &Path) -> String {
     }
     summary
 }
+
+// Issue 34: in GitHub Actions a single check that fails is an `::error` annotation too, at
+// the source line where its sides part (route_b.c:9, the comparison with 1000), the file
+// named relative to the checked-out repository (`GITHUB_WORKSPACE`) as its route found it;
+// none outside GitHub Actions or when the check passes.
+#[test]
+fn r34_a_function_check_is_annotated_in_github_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("route_a.c", dir.path(), "-O0");
+    let b = compile_fixture("route_b.c", dir.path(), "-O0");
+    let run = |github: &str, extra: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_xcheck"));
+        cmd.current_dir(dir.path())
+            .args([a.to_str().unwrap(), b.to_str().unwrap()])
+            .args(["--function", "classify"])
+            .args(extra)
+            .env("GITHUB_ACTIONS", github)
+            .env("GITHUB_WORKSPACE", crate::common::repo());
+        cmd.output().expect("the xcheck binary runs")
+    };
+    let o = run("true", &[]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    let notes: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    assert!(
+        notes[0].starts_with(
+            "::error file=tests/fixtures/route_b.c,line=9,title=xcheck%3A classify::classify is NOT EQUIVALENT for x = 1000: A: returns 1; B: returns 2"
+        ),
+        "{out}"
+    );
+    assert!(!stdout(&run("false", &[])).contains("::error"));
+    // A passing check has none.
+    let o = run("true", &["--assume", "x != 1000"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(!stdout(&o).contains("::"), "{}", stdout(&o));
+}
