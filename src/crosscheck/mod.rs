@@ -1102,7 +1102,7 @@ pub(crate) fn engine_replay(
     ex.run(initial, &mut driver);
     Ok(driver.rows.replayed_verdict().map(|mut r| {
         if route {
-            r.route = side_lines(module, &ex.coverage, &[Side::A, Side::B]);
+            r.route = own_lines(module, &ex.coverage, &[Side::A, Side::B]);
         }
         r
     }))
@@ -1269,6 +1269,22 @@ pub(crate) fn side_lines(
     (sides.iter())
         .filter_map(|&side| line_coverage(module, coverage, side))
         .collect()
+}
+
+/// [`side_lines`] of the program's own code: a whole program's C library (its musl, which
+/// would bury a route's lines under `printf`'s) left out.
+pub(crate) fn own_lines(
+    module: &Module,
+    coverage: &[Vec<bool>],
+    sides: &[Side],
+) -> Vec<crate::report::SideCoverage> {
+    let own: Vec<Vec<bool>> = (coverage.iter().enumerate())
+        .map(|(i, blocks)| {
+            let c_library = module.c_library.get(i).copied().unwrap_or(false);
+            blocks.iter().map(|&hit| hit && !c_library).collect()
+        })
+        .collect();
+    side_lines(module, &own, sides)
 }
 
 /// The source line of a route where the sides part, from the row's `parts_at`

@@ -496,7 +496,7 @@ fn engine_replay(
     let sides = &Side::CHECKED[..entries.sides.len()];
     driver.rows.replayed_verdict().map(|mut r| {
         if route {
-            r.route = super::side_lines(module, &ex.coverage, sides);
+            r.route = super::own_lines(module, &ex.coverage, sides);
         }
         r
     })

@@ -446,8 +446,9 @@ pub fn write_gate_summary(
 
 /// `report.html` of a gate run: how many checks failed the gate (`id="verdict"`, with
 /// `data-failed` and `data-checks`), then per module pair a table of the functions, each row
-/// (`class="check"`, `data-overall`) linking the function's own `report.html`, and the
-/// functions not checked. Every string escaped; no script.
+/// (`class="check"`, `data-overall`) linking the function's own `report.html`, a failed one
+/// followed by its first counterexample (`class="counterexample"`), and the functions not
+/// checked. Every string escaped; no script.
 pub fn render_gate_html(parts: &[GateSummaryPart<'_>]) -> String {
     use crate::report::html::{href, overall_name, text, STYLE};
     use crate::report::table::{one_line, plural};
@@ -497,6 +498,20 @@ pub fn render_gate_html(parts: &[GateSummaryPart<'_>]) -> String {
                         s.unknown,
                         format_ms(s.wall_time_ms)
                     );
+                    // What differs, under the row of a check that failed: its first
+                    // counterexample, as the terminal shows it.
+                    if let Some(c) = first_counterexample(rep).filter(|_| row.failed) {
+                        let _ = writeln!(
+                            out,
+                            "<tr class=\"counterexample\"><td></td><td colspan=\"6\"><pre>{}</pre></td></tr>",
+                            text(
+                                &(counterexample_lines(c).lines())
+                                    .map(|l| l.strip_prefix("    ").unwrap_or(l))
+                                    .collect::<Vec<_>>()
+                                    .join("\n")
+                            )
+                        );
+                    }
                 }
                 Err(e) => {
                     let _ = writeln!(

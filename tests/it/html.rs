@@ -215,6 +215,19 @@ fn r34_gate_report_html_links_every_function() {
         links_resolve(&own, &out.join(function));
     }
     assert!(dom.contains("legacy_only: defined only in A"), "{dom}");
+    // What differs is on the first screen: the failed check's counterexample under its row.
+    let cex = tags_with(&dom, "class=\"counterexample\"");
+    assert_eq!(cex.len(), 1, "{dom}");
+    assert!(
+        dom.contains("counterexample (path 1): c = 58\n  A: returns -1\n  B: returns 10"),
+        "{dom}"
+    );
+    let bottom = first_screen_bottom(
+        &out.join("report.html"),
+        ".counterexample",
+        &dir.path().join("profile"),
+    );
+    assert!(bottom <= 800.0, "the counterexample ends at {bottom} px");
 }
 
 /// Where the bottom of the first element `selector` matches is when `page` is shown in a
