@@ -12,7 +12,7 @@
 //! of it, and makes a row for each way it found.
 
 pub use super::classes::{quote, words_of};
-use super::rows::{Decision, RowDriver, Rows};
+use super::rows::{Decision, Replayed, RowDriver, Rows};
 use super::{explore, Outcome};
 use crate::env_options::{role, EnvOptions, Role};
 use crate::error::{Error, Result};
@@ -434,15 +434,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     );
     let confirm = super::Confirm {
         stop: replay_check.exec.stop.clone(),
-        replay: &|ktest, route| {
-            Ok(engine_replay(
-                &module,
-                &entries,
-                &replay_check,
-                ktest,
-                route,
-            ))
-        },
+        replay: &|t, route| Ok(engine_replay(&module, &entries, &replay_check, t, route)),
         abstracted: false,
         native: native.as_ref(),
         undefined: None,
@@ -478,7 +470,7 @@ fn engine_replay(
     check: &ProgramCheck,
     ktest: &KTest,
     route: bool,
-) -> Option<super::rows::Replayed> {
+) -> Option<Replayed> {
     let pool = crate::expr::ExprPool::new();
     let config = ExecConfig {
         search: crate::exec::SearchKind::Dfs,
@@ -494,11 +486,10 @@ fn engine_replay(
     let mut driver = ProgramDriver::new(entries.clone(), check.compare);
     ex.run(initial, &mut driver);
     let sides = &Side::CHECKED[..entries.sides.len()];
-    driver.rows.replayed_verdict().map(|mut r| {
-        if route {
-            r.route = super::own_lines(module, &ex.coverage, sides);
-        }
-        r
+    let lines = route.then(|| super::own_lines(module, &ex.coverage, sides));
+    (driver.rows.replayed_verdict()).map(|r| Replayed {
+        route: lines.unwrap_or_default(),
+        ..r
     })
 }
 
