@@ -130,6 +130,25 @@ fn finish_check(
     let (Some(a), Some(b)) = (&args.a, &args.b) else {
         return Err(usage("give two bitcode files, or --config FILE".into()));
     };
+    // In GitHub Actions, an annotation at the source line where the sides part when the
+    // check fails (on stderr with --json, whose stdout is the JSON line).
+    if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
+        let row = gate::report::GateRow {
+            label: function
+                .clone()
+                .unwrap_or_else(|| report.summary.title.clone()),
+            outcome: Ok(report),
+            failed: failed.unwrap_or(code != 0),
+            accepted: false,
+        };
+        if let Some(line) = gate::report::github_annotation(&row, b) {
+            if args.json {
+                eprintln!("{line}");
+            } else {
+                println!("{line}");
+            }
+        }
+    }
     if args.json {
         let line = JsonLine::check(
             mode,

@@ -191,13 +191,7 @@ pub fn check_loaded(module: &Module, check: &FunctionCheck, started: Instant) ->
     let built_native = std::sync::OnceLock::new();
     let confirm = Confirm {
         stop: replay_check.exec.stop.clone(),
-        replay: &|ktest| {
-            let verdict = engine_replay(module, &replay_check, &signature, ktest)?;
-            Ok(verdict.map(|verdict| rows::Replayed {
-                verdict,
-                agreement: None,
-            }))
-        },
+        replay: &|ktest, route| engine_replay(module, &replay_check, &signature, ktest, route),
         abstracted: !check.exec.abstract_calls.is_empty(),
         native: None,
         undefined: Some(&|ktest| {
@@ -307,8 +301,9 @@ fn library_notes(module: &Module, signature: &Signature, abstract_calls: &[Strin
 pub(crate) struct Confirm<'r> {
     /// The replays' stop token (from [`replay_configs`]).
     pub stop: crate::stop::Stop,
-    /// The verdict of a test's single path when replayed, if decided.
-    pub replay: &'r (dyn Fn(&KTest) -> Result<Option<rows::Replayed>> + Sync),
+    /// The verdict of a test's single path when replayed, if decided; with the lines each
+    /// side ran when the second argument asks for them (`report::Route`).
+    pub replay: &'r (dyn Fn(&KTest, bool) -> Result<Option<rows::Replayed>> + Sync),
     /// Whether the check abstracts calls, which a replay cannot run.
     pub abstracted: bool,
     /// Runs a test on native executables, for a row concrete replay confirmed.
@@ -448,7 +443,7 @@ pub(crate) fn conclude(
             let verdict = if confirm.stop.should_stop() {
                 None
             } else {
-                (confirm.replay)(ktest)?
+                (confirm.replay)(ktest, examples.contains(&rows[*i].id))?
             };
             let row = &rows[*i];
             let (native, unbuilt) = match (confirm.native, confirm.undefined, &verdict) {
@@ -484,8 +479,21 @@ pub(crate) fn conclude(
     };
     let mut not_replayed = Vec::new();
     let mut unbuilt = None;
-    for (i, verdict, native, why) in replayed {
+    let mut routes = Vec::new();
+    for (i, mut verdict, native, why) in replayed {
         let row = &mut report.rows[i];
+        if let Some(v) = verdict.as_mut().filter(|v| !v.route.is_empty()) {
+            let sides = std::mem::take(&mut v.route);
+            let parting = row
+                .parts_at
+                .as_deref()
+                .and_then(|at| route_mark(at, &sides));
+            routes.push(crate::report::Route {
+                row: row.id,
+                sides,
+                parting,
+            });
+        }
         if verdict.is_none() && confirm.stop.should_stop() {
             not_replayed.push(row.ktest.clone().unwrap_or_default());
         } else {
@@ -513,6 +521,11 @@ pub(crate) fn conclude(
     notes.extend(not_replayed_note(stop, &not_replayed));
     notes.extend(report.unwritten_note(recorder.tests_per_kind()));
     report.summary = explored.summary(title.into(), &report.rows, notes, started);
+    let shown: std::collections::HashSet<usize> =
+        report.summary.classes.iter().map(|c| c.example).collect();
+    routes.retain(|r| shown.contains(&r.row));
+    routes.sort_by_key(|r| r.row);
+    report.summary.routes = routes;
     record::write_reports(recorder.dir(), &report)?;
     // The states exploration left are freed now, on a thread of their own.
     drop(std::mem::take(&mut explored.leftover));
@@ -1062,13 +1075,15 @@ impl Explored {
 }
 
 /// Runs both sides concretely on the inputs of `ktest` and returns the verdict of that
-/// single path (`None` if the replay itself could not finish).
-pub fn engine_replay(
+/// single path (`None` if the replay itself could not finish), with the lines each side ran
+/// when `route` asks for them.
+pub(crate) fn engine_replay(
     module: &Module,
     check: &FunctionCheck,
     signature: &Signature,
     ktest: &KTest,
-) -> Result<Option<PathVerdict>> {
+    route: bool,
+) -> Result<Option<rows::Replayed>> {
     let pool = ExprPool::new();
     let solver = build_chain(&check.solver);
     let mut ex = Executor::new(
@@ -1086,7 +1101,12 @@ pub fn engine_replay(
         setup::initial_state(&mut ex, signature, setup::Inputs::Concrete(ktest), &[])?;
     let mut driver = verdict::CrossDriver::new(signature, check.compare_buffers, args);
     ex.run(initial, &mut driver);
-    Ok(driver.rows.replayed_verdict().map(|r| r.verdict))
+    Ok(driver.rows.replayed_verdict().map(|mut r| {
+        if route {
+            r.route = own_lines(module, &ex.coverage, &[Side::A, Side::B]);
+        }
+        r
+    }))
 }
 
 /// The values of undefined behaviour a test recorded, in order (`setup::UNDEFINED_OBJECT`).
@@ -1238,6 +1258,66 @@ fn line_coverage(
             })
             .collect(),
     })
+}
+
+/// Each of `sides`' line coverage by `coverage` (blocks reached per function): over all
+/// paths, or on one replayed test (a `report::Route`).
+pub(crate) fn side_lines(
+    module: &Module,
+    coverage: &[Vec<bool>],
+    sides: &[Side],
+) -> Vec<crate::report::SideCoverage> {
+    (sides.iter())
+        .filter_map(|&side| line_coverage(module, coverage, side))
+        .collect()
+}
+
+/// [`side_lines`] of the program's own code: a whole program's C library (its musl, which
+/// would bury a route's lines under `printf`'s) left out.
+pub(crate) fn own_lines(
+    module: &Module,
+    coverage: &[Vec<bool>],
+    sides: &[Side],
+) -> Vec<crate::report::SideCoverage> {
+    let own: Vec<Vec<bool>> = (coverage.iter().enumerate())
+        .map(|(i, blocks)| {
+            let c_library = module.c_library.get(i).copied().unwrap_or(false);
+            blocks.iter().map(|&hit| hit && !c_library).collect()
+        })
+        .collect();
+    side_lines(module, &own, sides)
+}
+
+/// The source line of a route where the sides part, from the row's `parts_at`
+/// (`B wc.c:123 (wc_main)`, or a library's or the model's branch `…, called from
+/// echo.c:40 (main)`): the first of the branch's place and its caller's that is a line with
+/// code of the side that took it (of any side for the model's), as the route shows them.
+fn route_mark(
+    parts_at: &str,
+    sides: &[crate::report::SideCoverage],
+) -> Option<crate::report::RouteMark> {
+    let (who, rest) = parts_at.split_once(' ')?;
+    let place = rest.split(' ').next();
+    let caller = rest
+        .split_once(", called from ")
+        .and_then(|(_, c)| c.split(' ').next());
+    for loc in [place, caller].into_iter().flatten() {
+        let Some((file, line)) = file_line(loc) else {
+            continue;
+        };
+        let found = sides.iter().find(|s| {
+            (s.side == who || !matches!(who, "A" | "B" | "C"))
+                && (s.files.iter()).any(|f| f.file == file && f.lines.binary_search(&line).is_ok())
+        });
+        if let Some(side) = found {
+            return Some(crate::report::RouteMark {
+                side: side.side.clone(),
+                file: file.to_string(),
+                line,
+            });
+        }
+    }
+    None
 }
 
 /// The file and line of a debug location's text (`f.c:12`, `f.c:12:7`); `None` for a

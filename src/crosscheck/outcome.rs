@@ -64,7 +64,7 @@ pub(super) fn concrete_outcome(
     state: &State,
     o: &SideOutcome,
     model: &Assignment,
-    labels: &[String],
+    labels: &[(String, Option<crate::assume::CType>)],
     shown: Shown<'_>,
     out: &[Value],
 ) -> String {
@@ -80,9 +80,14 @@ pub(super) fn concrete_outcome(
                 Some(v) => format!("returns {}", value(v, shown)),
                 None => "returns".to_string(),
             };
-            for (b, label) in buffers.iter().zip(labels) {
+            for (b, (label, elements)) in buffers.iter().zip(labels) {
                 let bytes: Vec<u8> = b.iter().map(|x| concrete_byte(ex, *x, model)).collect();
-                let shown = pointers::display_memory(ex.module, state, ex.pool, b, &bytes);
+                // By the elements' type, else bytes with the pointers among them named.
+                let shown = elements
+                    .and_then(|ty| super::show::display_elements(&bytes, ty))
+                    .unwrap_or_else(|| {
+                        pointers::display_memory(ex.module, state, ex.pool, b, &bytes)
+                    });
                 text.push_str(&format!(", {label} {shown}"));
             }
             text

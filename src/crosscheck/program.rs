@@ -12,7 +12,7 @@
 //! of it, and makes a row for each way it found.
 
 pub use super::classes::{quote, words_of};
-use super::rows::{Decision, RowDriver, Rows};
+use super::rows::{Decision, Replayed, RowDriver, Rows};
 use super::{explore, Outcome};
 use crate::env_options::{role, EnvOptions, Role};
 use crate::error::{Error, Result};
@@ -434,7 +434,7 @@ pub fn check_programs(check: &ProgramCheck) -> Result<Outcome> {
     );
     let confirm = super::Confirm {
         stop: replay_check.exec.stop.clone(),
-        replay: &|ktest| Ok(engine_replay(&module, &entries, &replay_check, ktest)),
+        replay: &|t, route| Ok(engine_replay(&module, &entries, &replay_check, t, route)),
         abstracted: false,
         native: native.as_ref(),
         undefined: None,
@@ -469,7 +469,8 @@ fn engine_replay(
     entries: &Entries,
     check: &ProgramCheck,
     ktest: &KTest,
-) -> Option<super::rows::Replayed> {
+    route: bool,
+) -> Option<Replayed> {
     let pool = crate::expr::ExprPool::new();
     let config = ExecConfig {
         search: crate::exec::SearchKind::Dfs,
@@ -484,7 +485,12 @@ fn engine_replay(
     let initial = initial_state(&mut ex, entries, check);
     let mut driver = ProgramDriver::new(entries.clone(), check.compare);
     ex.run(initial, &mut driver);
-    driver.rows.replayed_verdict()
+    let sides = &Side::CHECKED[..entries.sides.len()];
+    let lines = route.then(|| super::own_lines(module, &ex.coverage, sides));
+    (driver.rows.replayed_verdict()).map(|r| Replayed {
+        route: lines.unwrap_or_default(),
+        ..r
+    })
 }
 
 /// Replays every test of `dir` (or one test) in the engine and returns, per test, its

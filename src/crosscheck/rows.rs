@@ -44,6 +44,8 @@ impl Decision {
 pub(crate) struct Replayed {
     pub verdict: PathVerdict,
     pub agreement: Option<crate::report::Agreement>,
+    /// The lines each side ran in the replay, when asked for (`report::Route`).
+    pub route: Vec<crate::report::SideCoverage>,
 }
 
 impl Replayed {
@@ -126,6 +128,7 @@ impl Rows {
                 Some(Replayed {
                     verdict: row.verdict.clone(),
                     agreement: row.three.as_ref().map(|t| t.agreement),
+                    route: Vec::new(),
                 })
             }
             _ => None,

@@ -116,6 +116,24 @@ impl ParamSpec {
     }
 }
 
+impl ParamSpec {
+    /// A buffer's bytes as its elements' type shows them (`long *`: longs, from debug
+    /// information), else as a string.
+    pub fn display_buffer(&self, bytes: &[u8]) -> String {
+        self.typed_elements()
+            .and_then(|ty| super::show::display_elements(bytes, ty))
+            .unwrap_or_else(|| super::show::display_buffer(bytes))
+    }
+
+    /// The type of a buffer's elements when debug information gives it.
+    pub fn typed_elements(&self) -> Option<CType> {
+        match self.element_type() {
+            (ty, false) => Some(ty),
+            (_, true) => None,
+        }
+    }
+}
+
 const UCHAR: CType = CType::Int {
     bits: 8,
     signed: false,

@@ -133,7 +133,7 @@ impl<'s> CrossDriver<'s> {
                 let offset = self.args.offsets[i].map(|o| concrete_value(ex, o, model));
                 let start = offset.map_or(0, |o| o as usize).min(concrete.len());
                 let display = match p.buffer {
-                    Some(_) => display_buffer(&concrete[start..]),
+                    Some(_) => p.display_buffer(&concrete[start..]),
                     None => {
                         let bits = concrete
                             .iter()
@@ -654,7 +654,16 @@ impl<'s> CrossDriver<'s> {
         b: &SideOutcome,
         model: &Assignment,
     ) -> (String, String) {
-        let labels: Vec<String> = self.memory_outputs().into_iter().map(|(l, _)| l).collect();
+        // Each output's label and the type of its elements (debug information's).
+        let elements = (self.sig.params.iter())
+            .filter(|p| p.buffer.is_some())
+            .map(|p| p.typed_elements())
+            .chain(std::iter::repeat(None));
+        let labels: Vec<(String, Option<crate::assume::CType>)> = (self.memory_outputs())
+            .into_iter()
+            .map(|(l, _)| l)
+            .zip(elements)
+            .collect();
         let shown = self.shown();
         (
             concrete_outcome(ex, state, a, model, &labels, shown, &state.first_outputs[0]),

@@ -167,7 +167,11 @@ pub fn github_annotation(row: &GateRow<'_>, bitcode: &std::path::Path) -> Option
             if let Some(at) = parting {
                 message.push_str(&format!(" (the sides part at {at})"));
             }
-            (parting.and_then(source_line), message)
+            // The file's path from the example's route (debug information's), else the
+            // name the parting's location gives.
+            let routed = (cex.and_then(|c| rep.parting_source(c.id)))
+                .map(|(path, line)| (workspace_relative(&path), line));
+            (routed.or_else(|| parting.and_then(source_line)), message)
         }
         Err(e) => (
             None,
@@ -184,6 +188,24 @@ pub fn github_annotation(row: &GateRow<'_>, bitcode: &std::path::Path) -> Option
         workflow_property(&format!("xcheck: {}", row.label)),
         workflow_message(&message)
     ))
+}
+
+/// `path` relative to the repository GitHub checked out (`GITHUB_WORKSPACE`), else to the
+/// current directory, when it lies under it: annotations name files relative to the
+/// repository's root.
+fn workspace_relative(path: &str) -> String {
+    let roots = [
+        std::env::var("GITHUB_WORKSPACE")
+            .ok()
+            .map(std::path::PathBuf::from),
+        std::env::current_dir().ok(),
+    ];
+    for root in roots.into_iter().flatten() {
+        if let Ok(rest) = std::path::Path::new(path).strip_prefix(&root) {
+            return rest.display().to_string();
+        }
+    }
+    path.to_string()
 }
 
 /// The source file and line of a parting branch (`B f.c:12 (f)`, `B f.c:12:3 (f)`, or a
@@ -424,8 +446,9 @@ pub fn write_gate_summary(
 
 /// `report.html` of a gate run: how many checks failed the gate (`id="verdict"`, with
 /// `data-failed` and `data-checks`), then per module pair a table of the functions, each row
-/// (`class="check"`, `data-overall`) linking the function's own `report.html`, and the
-/// functions not checked. Every string escaped; no script.
+/// (`class="check"`, `data-overall`) linking the function's own `report.html`, a failed one
+/// followed by its first counterexample (`class="counterexample"`), and the functions not
+/// checked. Every string escaped; no script.
 pub fn render_gate_html(parts: &[GateSummaryPart<'_>]) -> String {
     use crate::report::html::{href, overall_name, text, STYLE};
     use crate::report::table::{one_line, plural};
@@ -475,6 +498,20 @@ pub fn render_gate_html(parts: &[GateSummaryPart<'_>]) -> String {
                         s.unknown,
                         format_ms(s.wall_time_ms)
                     );
+                    // What differs, under the row of a check that failed: its first
+                    // counterexample, as the terminal shows it.
+                    if let Some(c) = first_counterexample(rep).filter(|_| row.failed) {
+                        let _ = writeln!(
+                            out,
+                            "<tr class=\"counterexample\"><td></td><td colspan=\"6\"><pre>{}</pre></td></tr>",
+                            text(
+                                &(counterexample_lines(c).lines())
+                                    .map(|l| l.strip_prefix("    ").unwrap_or(l))
+                                    .collect::<Vec<_>>()
+                                    .join("\n")
+                            )
+                        );
+                    }
                 }
                 Err(e) => {
                     let _ = writeln!(

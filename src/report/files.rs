@@ -84,8 +84,7 @@ pub fn render_csv(report: &Report) -> io::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_HEADER)?;
     for row in &report.rows {
-        let inputs: Vec<String> = row
-            .inputs
+        let inputs: Vec<String> = super::table::ordered_inputs(row)
             .iter()
             .map(|i| format!("{}={}", i.name, i.display))
             .collect();

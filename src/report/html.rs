@@ -1,10 +1,12 @@
 //! `report.html`: one self-contained page of a check's report, to open from disk.
 //!
-//! In order: the title and the verdict (coloured by verdict), the counts and the work, what
-//! the verdict assumes and the notes, each kind of difference with its example in full (every
-//! input, A's and B's results side by side with the characters that differ marked, the test
-//! linked, where the sides part), the undecided rows with their reasons, and a table of the
-//! rows (at most [`HTML_ROWS`]; report.json has them all). The style is inline and there is no
+//! In order: the title and the verdict (coloured by verdict), the counts and the work, each
+//! kind of difference with its example in full (every input, A's and B's results side by
+//! side with the characters that differ marked, the test linked, where the sides part, and
+//! the two sources side by side with the lines each side ran on that input and the line
+//! where they part), the undecided rows with their reasons, what the verdict assumes and the
+//! notes, each side's coverage over all paths, and a table of the rows (at most
+//! [`HTML_ROWS`]; report.json has them all). What differs is on the first screen. The style is inline and there is no
 //! script; links are relative (the tests and the other reports beside the page). Every
 //! string is escaped, control characters shown as `\u{…}`: rows hold programs' outputs.
 //!
@@ -58,6 +60,9 @@ ins { background: #bfb; text-decoration: none; }
 .rows td:first-child { text-align: right; }
 .sides { display: flex; gap: 1em; } .side { flex: 1; min-width: 0; overflow-x: auto; }
 .line.hit { background: #dfd; } .line.miss { background: #fdd; }
+.line.ran { background: #dfd; } .line.skip { color: #999; } .gap { color: #999; }
+.line.part { background: #fc6; font-weight: bold; outline: 1px solid #c80; }
+details.route > summary { cursor: pointer; margin: .5em 0; }
 ";
 
 /// Renders `report.html`.
@@ -78,10 +83,12 @@ pub fn render_html(report: &Report) -> String {
         overall = overall_name(s.overall)
     );
     out.push_str(&totals(report));
-    out.push_str(&list("assumed", "Assumed", &s.assumptions));
-    out.push_str(&list("notes", "Notes", &s.notes));
+    // What differs first (the first screen shows the first kind's example), then what the
+    // verdict assumes.
     out.push_str(&kinds(report));
     out.push_str(&undecided(&report.rows));
+    out.push_str(&list("assumed", "Assumed", &s.assumptions));
+    out.push_str(&list("notes", "Notes", &s.notes));
     out.push_str(&coverage(report));
     out.push_str(&rows_table(report));
     out.push_str(
@@ -224,9 +231,15 @@ fn kinds(report: &Report) -> String {
         plural(classes.len(), "kind", "kinds")
     );
     let deadline = Instant::now() + PAGE_DIFF_TIME;
+    let mut sources = Sources::default();
     for (k, c) in classes.iter().enumerate() {
         let example = report.rows.iter().find(|r| r.id == c.example);
         out.push_str(&kind(k + 1, c, example, deadline));
+        let route = (report.summary.routes.iter()).find(|r| r.row == c.example);
+        if let (Some(route), true) = (route, k < HTML_ROUTES) {
+            out.push_str(&route_view(k + 1, route, &mut sources));
+        }
+        out.push_str("</div>\n");
     }
     out.push_str("</section>\n");
     out
@@ -249,7 +262,12 @@ fn kind(
         plural(c.rows, "row", "rows"),
         c.confirmed
     );
-    if !c.partings.is_empty() {
+    // The kind's partings, unless they are the example's one.
+    let only_example = matches!(
+        (c.partings.as_slice(), example.and_then(|r| r.parts_at.as_ref())),
+        ([p], Some(at)) if &p.at == at
+    );
+    if !c.partings.is_empty() && !only_example {
         let _ = writeln!(
             out,
             "<p>Leaves agreement at {}.</p>",
@@ -257,7 +275,6 @@ fn kind(
         );
     }
     let Some(row) = example else {
-        out.push_str("</div>\n");
         return out;
     };
     let _ = write!(out, "<p>Example: path {}", row.id);
@@ -267,10 +284,10 @@ fn kind(
     if let Some(mark) = confirmation(row) {
         let _ = write!(out, " ({mark})");
     }
-    out.push_str("</p>\n");
     if let Some(at) = &row.parts_at {
-        let _ = writeln!(out, "<p>The sides part at {}.</p>", text(at));
+        let _ = write!(out, "; the sides part at {}", text(at));
     }
+    out.push_str(".</p>\n");
     out.push_str(&inputs_table(row));
     let (a, b) = marked_diff(&row.result_a, &row.result_b, deadline);
     out.push_str("<div class=\"sides\">\n");
@@ -284,7 +301,147 @@ fn kind(
             text(&t.result_c)
         );
     }
-    out.push_str("</div>\n</div>\n");
+    out.push_str("</div>\n");
+    out
+}
+
+/// The most kinds whose example's route the page shows (report.html stays a page to open).
+pub const HTML_ROUTES: usize = 20;
+
+/// The most source lines a route shows per side.
+const ROUTE_LINES: usize = 400;
+
+/// Lines of context shown around the lines a route ran.
+const ROUTE_CONTEXT: u32 = 1;
+
+/// Source files read for the page, each once (`None`: it cannot be read).
+#[derive(Default)]
+struct Sources(std::collections::HashMap<String, Option<Vec<String>>>);
+
+impl Sources {
+    /// The lines of the file at `path`.
+    fn lines(&mut self, path: &str) -> Option<&[String]> {
+        self.0
+            .entry(path.to_string())
+            .or_insert_with(|| {
+                let text = std::fs::read_to_string(path).ok()?;
+                Some(text.lines().map(str::to_string).collect())
+            })
+            .as_deref()
+    }
+}
+
+/// The route of kind `number`'s example (`class="route"`): the two sources side by side
+/// (one `class="side"` per side with `data-side` and `data-ran`, its lines run on the
+/// input), each line run marked (`class="line ran"`), lines with code it did not run
+/// (`class="line skip"`) shown around them, the rest elided; the line where the sides part
+/// marked `class="… part"` with `id="part-N"`. The file with that line comes first.
+fn route_view(number: usize, route: &super::Route, sources: &mut Sources) -> String {
+    let mut out = String::from(
+        "<details class=\"route\" open>\n<summary>The lines each side ran on this input",
+    );
+    if let Some(p) = &route.parting {
+        let _ = write!(
+            out,
+            ", and where they part: <a href=\"#part-{number}\">{} {}:{}</a>",
+            text(&p.side),
+            text(&p.file),
+            p.line
+        );
+    }
+    out.push_str("</summary>\n<div class=\"sides\">\n");
+    for side in &route.sides {
+        let ran: usize = side.files.iter().map(|f| f.reached.len()).sum();
+        let _ = writeln!(
+            out,
+            "<div class=\"side\" data-side=\"{0}\" data-ran=\"{ran}\">\n<h4>{0}: {1} run</h4>",
+            text(&side.side),
+            plural(ran, "line", "lines")
+        );
+        let mark = (route.parting.as_ref()).filter(|p| p.side == side.side);
+        let mut files: Vec<&super::FileCoverage> = side
+            .files
+            .iter()
+            .filter(|f| !f.reached.is_empty())
+            .collect();
+        files.sort_by_key(|f| !mark.is_some_and(|m| m.file == f.file));
+        let mut budget = ROUTE_LINES;
+        for file in files {
+            let part = mark.filter(|m| m.file == file.file).map(|m| m.line);
+            out.push_str(&route_file(number, file, part, sources, &mut budget));
+        }
+        out.push_str("</div>\n");
+    }
+    out.push_str("</div>\n</details>\n");
+    out
+}
+
+/// One file of a side's route: the lines run with [`ROUTE_CONTEXT`] around them and the
+/// line `part`, at most `budget` lines (what is shown is taken off it).
+fn route_file(
+    number: usize,
+    file: &super::FileCoverage,
+    part: Option<u32>,
+    sources: &mut Sources,
+    budget: &mut usize,
+) -> String {
+    let mut out = format!("<h5>{}</h5>\n", text(&file.file));
+    let path = file.path.as_deref().unwrap_or(&file.file);
+    let Some(source) = sources.lines(path) else {
+        let run: Vec<String> = file.reached.iter().map(u32::to_string).collect();
+        let _ = writeln!(
+            out,
+            "<p>(source not found) run: lines {}</p>",
+            run.join(", ")
+        );
+        if let Some(line) = part {
+            let _ = writeln!(
+                out,
+                "<p class=\"line part\" id=\"part-{number}\" data-line=\"{line}\">the sides part at line {line}</p>"
+            );
+        }
+        return out;
+    };
+    let near =
+        |n: u32| part == Some(n) || (file.reached.iter()).any(|&r| r.abs_diff(n) <= ROUTE_CONTEXT);
+    out.push_str("<pre class=\"source\">");
+    let mut gap = false;
+    for (n, line) in (1..).zip(source) {
+        if !near(n) {
+            gap = true;
+            continue;
+        }
+        if *budget == 0 {
+            out.push_str("<span class=\"gap\">     … (the rest not shown)</span>\n");
+            break;
+        }
+        *budget -= 1;
+        if gap {
+            out.push_str("<span class=\"gap\">     ⋯</span>\n");
+            gap = false;
+        }
+        let mut class = if file.reached.binary_search(&n).is_ok() {
+            "line ran"
+        } else if file.lines.binary_search(&n).is_ok() {
+            "line skip"
+        } else {
+            "line"
+        }
+        .to_string();
+        let mut id = String::new();
+        let mut note = "";
+        if part == Some(n) {
+            class.push_str(" part");
+            id = format!(" id=\"part-{number}\"");
+            note = "   ◀ the sides part here";
+        }
+        let _ = writeln!(
+            out,
+            "<span class=\"{class}\"{id} data-line=\"{n}\">{n:>4}  {}{note}</span>",
+            text(line)
+        );
+    }
+    out.push_str("</pre>\n");
     out
 }
 

@@ -251,6 +251,7 @@ mod tests {
             classes: Vec::new(),
             odd_one_out: Vec::new(),
             coverage: Vec::new(),
+            routes: Vec::new(),
         }
     }
 

@@ -313,6 +313,33 @@ pub struct Summary {
     /// notes give the counts: `coverage A: 8/8 lines`), so a merged run's page has none.
     #[serde(skip)]
     pub coverage: Vec<SideCoverage>,
+    /// Per kind of difference's example whose concrete replay recorded it, the lines each
+    /// side ran on that input and where the sides part, for `report.html`. Not in
+    /// `report.json` (a merged run's page has none).
+    #[serde(skip)]
+    pub routes: Vec<Route>,
+}
+
+/// The route of one test: the source lines each side ran on its input (its confirming
+/// concrete replay's coverage: `FileCoverage::reached`, of the lines of the functions it
+/// entered) and the branch where the sides part (`PathRow::parts_at`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// The row (`PathRow::id`) whose test was replayed.
+    pub row: usize,
+    /// Per side, the lines its replay ran.
+    pub sides: Vec<SideCoverage>,
+    /// The source line of the branch where the sides part, when it is in a side's code.
+    pub parting: Option<RouteMark>,
+}
+
+/// A source line of one side's code (`side`: `A`, `B` or `C`): the branch where the sides
+/// part, or the program's call of the C library's or the model's function that took it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteMark {
+    pub side: String,
+    pub file: String,
+    pub line: u32,
 }
 
 /// One side's line coverage over all paths: the source lines of the functions its paths
@@ -363,6 +390,21 @@ pub const PARTINGS_KEPT: usize = 3;
 pub struct Parting {
     pub at: String,
     pub rows: usize,
+}
+
+impl Report {
+    /// Where row `id`'s sides part, as its route found it: the source file's path as debug
+    /// information gives it (absolute, or as the compiler was given it), and the line.
+    pub fn parting_source(&self, id: usize) -> Option<(String, u32)> {
+        let route = self.summary.routes.iter().find(|r| r.row == id)?;
+        let mark = route.parting.as_ref()?;
+        let side = route.sides.iter().find(|s| s.side == mark.side)?;
+        let file = side.files.iter().find(|f| f.file == mark.file)?;
+        Some((
+            file.path.clone().unwrap_or_else(|| file.file.clone()),
+            mark.line,
+        ))
+    }
 }
 
 impl PathRow {
@@ -631,6 +673,7 @@ impl Summary {
             classes: divergence_classes(rows),
             odd_one_out: odd_one_out(&title, rows),
             coverage: Vec::new(),
+            routes: Vec::new(),
             title,
         }
     }
@@ -807,6 +850,7 @@ pub(crate) mod tests {
                 classes: divergence_classes(&rows),
                 odd_one_out: Vec::new(),
                 coverage: Vec::new(),
+                routes: Vec::new(),
             },
             rows,
         }

@@ -1,6 +1,7 @@
 //! `report.html` (issue 34) as a browser renders it: a real check's page loaded in headless
-//! Chromium, its links, its counts against `report.json`, and a program's markup shown as
-//! text.
+//! Chromium, its links, its counts against `report.json`, a program's markup shown as text,
+//! the lines each side ran on a kind's example with the line where they part, and what
+//! differs within the first screen.
 
 use crate::common::{compile_fixture, stderr, stdout, xcheck};
 use std::path::Path;
@@ -52,7 +53,8 @@ fn tags_with<'a>(dom: &'a str, marker: &str) -> Vec<&'a str> {
         .collect()
 }
 
-/// The DOM's links (`href`), each checked to be a relative path to a file in `dir`.
+/// The DOM's links (`href`), each checked to be a relative path to a file in `dir`, or a
+/// fragment (`#part-1`) naming an element of the page.
 pub(crate) fn links_resolve(dom: &str, dir: &Path) -> Vec<String> {
     let links: Vec<String> = tags_with(dom, "href=\"")
         .iter()
@@ -63,6 +65,13 @@ pub(crate) fn links_resolve(dom: &str, dir: &Path) -> Vec<String> {
         })
         .collect();
     for link in &links {
+        if let Some(id) = link.strip_prefix('#') {
+            assert!(
+                dom.contains(&format!(" id=\"{id}\"")),
+                "{link} names no element"
+            );
+            continue;
+        }
         assert!(!link.contains(':') && !link.starts_with('/'), "{link}");
         assert!(
             dir.join(link).is_file(),
@@ -135,7 +144,11 @@ fn r34_report_html_renders_in_chromium() {
     // Each side's coverage over all paths, side by side: the counts of report.json's notes
     // (`coverage A: 8/8 lines …`), each line run marked in the sources (found through the
     // debug information's directory).
-    let sides = tags_with(&dom, "class=\"side\"");
+    let coverage = dom
+        .split("id=\"coverage\"")
+        .nth(1)
+        .expect("a coverage section");
+    let sides = tags_with(coverage, "class=\"side\"");
     assert_eq!(sides.len(), 2, "{dom}");
     let mut hits = 0;
     for (tag, side) in sides.iter().zip(["A", "B"]) {
@@ -202,4 +215,139 @@ fn r34_gate_report_html_links_every_function() {
         links_resolve(&own, &out.join(function));
     }
     assert!(dom.contains("legacy_only: defined only in A"), "{dom}");
+    // What differs is on the first screen: the failed check's counterexample under its row.
+    let cex = tags_with(&dom, "class=\"counterexample\"");
+    assert_eq!(cex.len(), 1, "{dom}");
+    assert!(
+        dom.contains("counterexample (path 1): c = 58\n  A: returns -1\n  B: returns 10"),
+        "{dom}"
+    );
+    let bottom = first_screen_bottom(
+        &out.join("report.html"),
+        ".counterexample",
+        &dir.path().join("profile"),
+    );
+    assert!(bottom <= 800.0, "the counterexample ends at {bottom} px");
+}
+
+/// Where the bottom of the first element `selector` matches is when `page` is shown in a
+/// 1280×800 window (a laptop's first screen), in pixels from the top: headless Chromium
+/// loads the page into a frame of a probe page beside it whose script measures it.
+fn first_screen_bottom(page: &Path, selector: &str, profile: &Path) -> f64 {
+    let probe = page.with_file_name("first-screen-probe.html");
+    let name = page.file_name().unwrap().to_str().unwrap();
+    std::fs::write(
+        &probe,
+        format!(
+            "<!DOCTYPE html><html><body style=\"margin:0\">\
+             <iframe id=\"f\" src=\"{name}\" style=\"width:1280px;height:800px;border:0\"></iframe>\
+             <pre id=\"result\">pending</pre><script>\
+             document.getElementById('f').addEventListener('load', function () {{\
+               var e = this.contentDocument.querySelector('{selector}');\
+               document.getElementById('result').textContent =\
+                 e ? 'bottom=' + e.getBoundingClientRect().bottom : 'missing';\
+             }});</script></body></html>"
+        ),
+    )
+    .unwrap();
+    let url = format!("file://{}", probe.display());
+    let o = Command::new("timeout")
+        .args([
+            "120",
+            "chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args([
+            "--allow-file-access-from-files",
+            "--virtual-time-budget=5000",
+        ])
+        .args(["--dump-dom", &url])
+        .output()
+        .expect("timeout runs chromium");
+    assert!(o.status.success(), "chromium: {}", stderr(&o));
+    std::fs::remove_file(&probe).unwrap();
+    let dom = stdout(&o);
+    let result = dom
+        .split("<pre id=\"result\">")
+        .nth(1)
+        .and_then(|r| r.split('<').next())
+        .unwrap_or_default()
+        .to_string();
+    result
+        .strip_prefix("bottom=")
+        .and_then(|b| b.parse().ok())
+        .unwrap_or_else(|| panic!("{selector} in {}: {result}", page.display()))
+}
+
+// A pair whose sides part at a known line (route_b.c:9, where B counts 1000 as large):
+// the kind's example shows each side's source with the lines it ran on that input (A's
+// `return -1` and `return 2` not run, though other paths run them), B's line 9 marked as
+// where the sides part and linked from the summary; the inputs and both results are on the
+// first screen.
+#[test]
+fn r34_route_marks_the_lines_run_and_the_parting_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("route_a.c", dir.path(), "-O0");
+    let b = compile_fixture("route_b.c", dir.path(), "-O0");
+    let o = xcheck(
+        dir.path(),
+        &[
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            "classify",
+            "-o",
+            "out",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let out = dir.path().join("out");
+    let page = out.join("report.html");
+    let profile = dir.path().join("profile");
+    let dom = rendered_dom(&page, &profile);
+    let route = dom
+        .split("<details class=\"route\"")
+        .nth(1)
+        .and_then(|r| r.split("</details>").next())
+        .unwrap_or_else(|| panic!("no route: {dom}"));
+    let sides: Vec<&str> = route.split("class=\"side\"").skip(1).collect();
+    assert_eq!(sides.len(), 2, "{route}");
+    let ran = |side: &str| -> Vec<u32> {
+        tags_with(side, "class=\"line ran")
+            .iter()
+            .map(|t| {
+                let from = t.find("data-line=\"").unwrap() + 11;
+                t[from..from + t[from..].find('"').unwrap()]
+                    .parse()
+                    .unwrap()
+            })
+            .collect()
+    };
+    // x = 1000: A tests x < 0 and x > 1000 and returns 1; B tests negative and x >= 1000
+    // and returns 2.
+    assert!(sides[0].contains("data-side=\"A\""), "{route}");
+    assert_eq!(ran(sides[0]), [4, 6, 8, 9], "{route}");
+    assert!(sides[1].contains("data-side=\"B\""), "{route}");
+    assert_eq!(ran(sides[1]), [5, 6, 9, 10, 12], "{route}");
+    let part = tags_with(route, " part\"");
+    assert_eq!(part.len(), 1, "{route}");
+    assert!(part[0].contains("data-line=\"9\""), "{}", part[0]);
+    assert!(part[0].contains("id=\"part-1\""), "{}", part[0]);
+    assert!(
+        sides[1].contains(part[0]),
+        "the parting line is B's: {route}"
+    );
+    assert!(
+        route.contains("where they part: <a href=\"#part-1\">B route_b.c:9</a>"),
+        "{route}"
+    );
+    // Every path's coverage marks A's line 5 run; the route does not.
+    assert!(dom.contains("class=\"line hit\" data-line=\"5\""), "{dom}");
+    links_resolve(&dom, &out);
+
+    let bottom = first_screen_bottom(&page, "#kind-1 .sides", &profile);
+    assert!(bottom <= 800.0, "the results end at {bottom} px");
 }

@@ -167,3 +167,116 @@ pub(crate) fn check_gate_summary(out: &Path) -> String {
     }
     summary
 }
+
+// Issue 34: in GitHub Actions a single check that fails is an `::error` annotation too, at
+// the source line where its sides part (route_b.c:9, the comparison with 1000), the file
+// named relative to the checked-out repository (`GITHUB_WORKSPACE`) as its route found it;
+// none outside GitHub Actions or when the check passes.
+#[test]
+fn r34_a_function_check_is_annotated_in_github_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("route_a.c", dir.path(), "-O0");
+    let b = compile_fixture("route_b.c", dir.path(), "-O0");
+    let run = |github: &str, extra: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_xcheck"));
+        cmd.current_dir(dir.path())
+            .args([a.to_str().unwrap(), b.to_str().unwrap()])
+            .args(["--function", "classify"])
+            .args(extra)
+            .env("GITHUB_ACTIONS", github)
+            .env("GITHUB_WORKSPACE", crate::common::repo());
+        cmd.output().expect("the xcheck binary runs")
+    };
+    let o = run("true", &[]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    let notes: Vec<&str> = out.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    assert!(
+        notes[0].starts_with(
+            "::error file=tests/fixtures/route_b.c,line=9,title=xcheck%3A classify::classify is NOT EQUIVALENT for x = 1000: A: returns 1; B: returns 2"
+        ),
+        "{out}"
+    );
+    assert!(!stdout(&run("false", &[])).contains("::error"));
+    // A passing check has none.
+    let o = run("true", &["--assume", "x != 1000"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(!stdout(&o).contains("::"), "{}", stdout(&o));
+}
+
+// Issue 34: a `long *` buffer is shown as longs and a `short *` one as shorts (their
+// elements' types from debug information), in the inputs and the results of every format;
+// report.json keeps the raw bytes beside the typed text.
+#[test]
+fn r34_buffers_are_shown_by_their_elements_type_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = compile_fixture("typed_a.c", dir.path(), "-O1");
+    let b = compile_fixture("typed_b.c", dir.path(), "-O1");
+    let o = xcheck(
+        dir.path(),
+        &[
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--function",
+            "negate",
+            "--buffer-size",
+            "v=16",
+            "--buffer-size",
+            "w=4",
+            "-o",
+            "out",
+        ],
+    );
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}{}", stderr(&o));
+    let out = dir.path().join("out");
+    let report = report_json(&out);
+    let example = report["summary"]["classes"][0]["example"].as_u64().unwrap();
+    let row = row(&report, example);
+    let input = |name: &str| {
+        let inputs = row["inputs"].as_array().unwrap();
+        inputs.iter().find(|i| i["name"] == name).unwrap().clone()
+    };
+    let (v, w) = (input("v"), input("w"));
+    // The raw bytes, and the typed text: v[1] is 7 on the example.
+    let bytes: Vec<u8> = (v["bytes"].as_array().unwrap().iter())
+        .map(|b| b.as_u64().unwrap() as u8)
+        .collect();
+    assert_eq!(bytes.len(), 16);
+    let first = i64::from_le_bytes(bytes[..8].try_into().unwrap());
+    let v_text = format!("{{{first}, 7}}");
+    assert_eq!(v["display"], v_text.as_str(), "{row}");
+    let w_text = w["display"].as_str().unwrap().to_string();
+    let shorts: Vec<&str> = (w_text.strip_prefix('{').and_then(|t| t.strip_suffix('}')))
+        .unwrap_or_else(|| panic!("{w_text}"))
+        .split(", ")
+        .collect();
+    assert_eq!(shorts.len(), 2, "{w_text}");
+    for s in shorts {
+        s.parse::<i16>().unwrap_or_else(|_| panic!("{w_text}"));
+    }
+    // The results: A's v[1] is -7, B's 0.
+    let a_v = format!("buffer 'v' {{{}, -7}}", first.wrapping_neg());
+    let b_v = format!("buffer 'v' {{{}, 0}}", first.wrapping_neg());
+    assert!(row["result_a"].as_str().unwrap().contains(&a_v), "{row}");
+    assert!(row["result_b"].as_str().unwrap().contains(&b_v), "{row}");
+    let csv = std::fs::read_to_string(out.join("report.csv")).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    for (format, shown) in [
+        ("text", &text),
+        ("csv", &csv),
+        ("md", &md),
+        ("summary.md", &summary),
+        ("html", &html),
+    ] {
+        for want in [&v_text, &w_text, &a_v, &b_v] {
+            assert!(
+                shown.contains(want.as_str()),
+                "{format} lacks {want}: {shown}"
+            );
+        }
+    }
+}
