@@ -43,49 +43,10 @@ for tool in "$CLANG" "$LLVM_AR" "$LLVM_LINK" apt-get apt-cache dpkg-source make;
     command -v "$tool" >/dev/null 2>&1 || die "$tool not found; run scripts/install.sh"
 done
 
-# apt_for RELEASE ARGS...: runs apt-get with the private configuration of RELEASE.
-apt_opts() {
-    local dir="$out/apt/$1"
-    echo "-o Dir::Etc::SourceList=$dir/sources.list -o Dir::Etc::SourceParts=$dir/parts" \
-        "-o Dir::State::Lists=$dir/lists -o Dir::Cache=$dir/cache -o Debug::NoLocking=1"
-}
-apt_setup() {
-    local release="$1" dir="$out/apt/$1"
-    [ -d "$dir/lists" ] && ls "$dir/lists/"*Sources* >/dev/null 2>&1 && return 0
-    mkdir -p "$dir/parts" "$dir/lists/partial" "$dir/cache/archives/partial"
-    local keyring=/usr/share/keyrings/debian-archive-keyring.gpg opts=""
-    [ -f "$keyring" ] && opts="[signed-by=$keyring] "
-    echo "deb-src ${opts}http://deb.debian.org/debian $release main" >"$dir/sources.list"
-    say "apt-get update ($release main, sources only)"
-    # shellcheck disable=SC2046
-    apt-get $(apt_opts "$release") update -q >&2
-}
-
-# fetch RELEASE PACKAGE UPSTREAM: unpacks PACKAGE of RELEASE under src/RELEASE/ and prints
-# its directory; dies unless the upstream version is UPSTREAM.
-fetch() {
-    local release="$1" pkg="$2" upstream="$3" parent="$out/src/$1" dir
-    dir="$(find "$parent" -maxdepth 1 -type d -name "$pkg-*$upstream*" 2>/dev/null | head -1)"
-    if [ -z "$dir" ]; then
-        apt_setup "$release"
-        local version versions
-        # shellcheck disable=SC2046
-        versions="$(apt-cache $(apt_opts "$release") showsrc "$pkg" | awk '/^Version:/ { print $2 }' | sort -rV)"
-        mkdir -p "$parent"
-        # Newest first: the archive's index can name a version whose files are not (yet, or
-        # any more) in the pool, as trixie's zlib 1.3.1-1+deb13u1 was.
-        for version in $versions; do
-            case "$version" in *"$upstream"*) ;; *) continue ;; esac
-            say "apt-get source $pkg=$version ($release)"
-            # shellcheck disable=SC2046
-            (cd "$parent" && apt-get $(apt_opts "$release") source -q "$pkg=$version" >&2) && break
-            say "apt-get source $pkg=$version failed; trying an older $upstream"
-        done
-        dir="$(find "$parent" -maxdepth 1 -type d -name "$pkg-*$upstream*" | head -1)"
-        [ -n "$dir" ] || die "apt-get source $pkg did not unpack under $parent"
-    fi
-    echo "$dir"
-}
+APT_ROOT="$out/apt" SRC_ROOT="$out/src"
+# shellcheck source=lib/apt-release.sh
+source "$repo/scripts/lib/apt-release.sh"
+fetch() { fetch_release "$@" || exit 1; }
 
 # --- musl ------------------------------------------------------------------------------
 build_musl() {

@@ -8,7 +8,9 @@
 //!    reaches (`identical.rs` states the rule), it is proved without exploring;
 //! 2. else, with `--cache DIR`, a result stored for the same normalised IR of both sides
 //!    (everything each reaches) and the same options is reused;
-//! 3. else it is explored, in parallel with the others, and its result stored.
+//! 3. else it is explored, in parallel with the others, its differences run natively on
+//!    both builds (`native.rs`: only a natively confirmed difference counts), and its result
+//!    stored.
 //!
 //! The results are the gate's `JobResult`s, so the gate's table, `summary.md`,
 //! `report.html`, JUnit and `--json` writers serve them unchanged; how each was reached
@@ -16,6 +18,7 @@
 
 mod cache;
 pub mod identical;
+pub mod native;
 
 use crate::config::FailOn;
 use crate::gate::{Job, JobResult, Skipped};
@@ -201,6 +204,10 @@ pub fn run(
     } else {
         explore()
     };
+    let mut explored = explored;
+    for result in &mut explored {
+        native::confirm(module, result, fail_on);
+    }
     if let Some(dir) = &options.cache {
         for (result, key) in explored.iter().zip(&keys) {
             if let (Ok(report), Some(key)) = (&result.outcome, key) {
@@ -307,7 +314,12 @@ fn identical_report(job: &Job) -> Report {
 /// The first counterexample of a report, one line: the inputs of its first difference and
 /// both results, and whether native replay reproduced it.
 pub fn first_counterexample(report: &Report) -> Option<String> {
-    let row = report.rows.iter().find(|r| r.verdict.is_difference())?;
+    let row = report.rows.iter().find(|r| r.verdict.is_difference()).or_else(|| {
+        report
+            .rows
+            .iter()
+            .find(|r| r.detail.contains(native::NOT_NATIVELY))
+    })?;
     let inputs: Vec<String> = row
         .inputs
         .iter()
@@ -334,12 +346,13 @@ pub fn first_counterexample(report: &Report) -> Option<String> {
 /// The library run's table: each function with its verdict, how it was reached and its
 /// first counterexample; the functions not checked with their reasons; the counts.
 pub fn render_table(title: &str, results: &[(JobResult, How)], skipped: &[Skipped]) -> String {
-    const HEADERS: [&str; 6] = [
+    const HEADERS: [&str; 7] = [
         "function",
         "verdict",
         "how",
         "paths",
         "time",
+        "native",
         "first counterexample",
     ];
     let cells: Vec<Vec<String>> = results
@@ -351,6 +364,7 @@ pub fn render_table(title: &str, results: &[(JobResult, How)], skipped: &[Skippe
                 how.label().to_string(),
                 rep.summary.paths.to_string(),
                 crate::report::format_ms(rep.summary.wall_time_ms),
+                native::cell(rep),
                 first_counterexample(rep).unwrap_or_default(),
             ],
             Err(e) => vec![
@@ -359,12 +373,13 @@ pub fn render_table(title: &str, results: &[(JobResult, How)], skipped: &[Skippe
                 how.label().into(),
                 "-".into(),
                 "-".into(),
+                String::new(),
                 clip(e),
             ],
         })
         .collect();
     let mut out = format!("{title}\n\n");
-    out.push_str(&crate::report::table::align(&HEADERS, &[false; 6], &cells));
+    out.push_str(&crate::report::table::align(&HEADERS, &[false; 7], &cells));
     if !skipped.is_empty() {
         out.push_str("\nNot checked:\n");
         for s in skipped {
