@@ -21,8 +21,10 @@
 #                        utils-versions/work/RELEASE/; sources through the private apt
 #                        configurations of scripts/build-versions.sh (versions/apt/RELEASE,
 #                        unpacked under versions/src/RELEASE/; the system's apt sources are
-#                        not touched). toybox is left out (Debian 12 and 13 ship the same
-#                        0.8.9 source). Check them with
+#                        not touched). busybox's applets are built into one busybox
+#                        per release (a multi-call binary: argv[0], from the file name,
+#                        chooses the applet). toybox is left out (Debian 12 and 13 ship
+#                        the same 0.8.9 source). Check them with
 #                        `xcheck suite DIR/utils-versions --against busybox135 --sides busybox137`.
 #   --suite klee-paper   the utilities the KLEE paper crosschecked (BusyBox against GNU
 #                        coreutils): tee comm cksum split tr [ test tail unexpand sum head
@@ -274,18 +276,31 @@ source_of() {
     fi
 }
 
+# build_busybox APPLET...: one busybox with these applets (the default build: one a
+# build; --versions: every applet asked for in one build per release, since a build from
+# scratch takes minutes on a loaded machine), installed as $bb_name-APPLET for each. A
+# multi-call busybox runs the applet argv[0] names, and a check takes argv[0] from the
+# file names (`tee` for busybox135-tee.bc against busybox137-tee.bc).
 build_busybox() {
-    local applet="$1" name="$bb_name-$1" symbol
-    symbol="$(busybox_symbol "$applet")"
-    if up_to_date "$name" "busybox-$applet"; then
-        say "$name is up to date"
-        return 0
-    fi
+    local applets=() applet symbol
+    for applet in "$@"; do
+        if up_to_date "$bb_name-$applet" "busybox-$applet"; then
+            say "$bb_name-$applet is up to date"
+        else
+            applets+=("$applet")
+        fi
+    done
+    [ ${#applets[@]} -gt 0 ] || return 0
     local start=$SECONDS src
     src="$(source_of busybox "$bb_version" applets/applets.c)"
     [ -f "$src/applets/applets.c" ] || die "no busybox $bb_version source"
-    grep -rqsE "^(//config:)?config $symbol\$" "$src" --include=Config.src --include=*.c \
-        || { say "busybox $bb_version has no applet $applet (no config $symbol)"; return 1; }
+    for applet in "${applets[@]}"; do
+        symbol="$(busybox_symbol "$applet")"
+        grep -rqsE "^(//config:)?config $symbol\$" "$src" --include=Config.src --include=*.c \
+            || { say "busybox $bb_version has no applet $applet (no config $symbol)"; return 1; }
+    done
+    local name="$bb_name-${applets[0]}"
+    [ ${#applets[@]} -eq 1 ] || name="$bb_name-set"
     local work="$work_parent/$name" log="$work_parent/$name.log"
     # Always from scratch: Kbuild's dependency tracking of .config through fixdep is
     # reliable, but a changed script may mean changed flags, and it takes only ~40 s.
@@ -293,26 +308,34 @@ build_busybox() {
     mkdir -p "$work"
     local mk=(make -C "$src" O="$work" HOSTCC="$CLANG" CC="$cc"
               AR="$LLVM_AR" NM="$LLVM_NM" STRIP="$LLVM_STRIP" SKIP_STRIP=y)
-    say "configuring busybox ($applet only)"
+    say "configuring busybox $bb_version (${applets[*]})"
     run_logged "$log" "${mk[@]}" allnoconfig
     apply_config_fragment "$work/.config" "$extra/busybox-base.config"
-    sed -i -E "/^(# )?CONFIG_$symbol[= ]/d" "$work/.config"
-    echo "CONFIG_$symbol=y" >>"$work/.config"
-    if [ -f "$extra/busybox-$applet.config" ]; then
-        apply_config_fragment "$work/.config" "$extra/busybox-$applet.config"
-    fi
+    for applet in "${applets[@]}"; do
+        symbol="$(busybox_symbol "$applet")"
+        sed -i -E "/^(# )?CONFIG_$symbol[= ]/d" "$work/.config"
+        echo "CONFIG_$symbol=y" >>"$work/.config"
+        if [ -f "$extra/busybox-$applet.config" ]; then
+            apply_config_fragment "$work/.config" "$extra/busybox-$applet.config"
+        fi
+    done
     # (`yes` dies of SIGPIPE, which pipefail would count as a failure.)
     (yes "" || true) | run_logged "$log" "${mk[@]}" oldconfig
-    # The applet must have survived oldconfig (a wrong name or an unmet dependency would
+    # Each applet must have survived oldconfig (a wrong name or an unmet dependency would
     # silently drop it).
-    grep -q "^CONFIG_$symbol=y" "$work/.config" || die "oldconfig dropped CONFIG_$symbol"
+    for applet in "${applets[@]}"; do
+        symbol="$(busybox_symbol "$applet")"
+        grep -q "^CONFIG_$symbol=y" "$work/.config" || die "oldconfig dropped CONFIG_$symbol"
+    done
     say "busybox .config: $(grep -E '^CONFIG_[A-Z0-9_]+=y' "$work/.config" | sed 's/=y$//; s/^CONFIG_//' | tr '\n' ' ')"
-    say "building busybox with -j$jobs (log: ${log#"$repo"/})"
+    say "building busybox $bb_version with -j$jobs (log: ${log#"$repo"/})"
     run_logged "$log" "${mk[@]}" -j"$jobs" busybox
     [ -f "$work/busybox_unstripped.bc" ] || die "no bitcode: $work/busybox_unstripped.bc"
     # The unstripped binary keeps its symbols, which helps when replaying.
-    install_outputs "$name" "$work/busybox_unstripped" "$work/busybox_unstripped.bc"
-    summarize "$name" $((SECONDS - start))
+    for applet in "${applets[@]}"; do
+        install_outputs "$bb_name-$applet" "$work/busybox_unstripped" "$work/busybox_unstripped.bc"
+        summarize "$bb_name-$applet" $((SECONDS - start))
+    done
 }
 
 # --- coreutils 9.1: src/wc ----------------------------------------------------------------
@@ -429,8 +452,23 @@ releases=(system)
 failed=()
 for rel in "${releases[@]}"; do
     [ "$rel" = system ] || set_release "$rel"
+    # --versions: busybox's applets in one build per release.
+    together=()
+    if [ "$rel" != system ]; then
+        for item in "${wanted[@]}"; do
+            case "$item" in busybox:*) together+=("${item#busybox:}") ;; esac
+        done
+    fi
+    if [ ${#together[@]} -gt 0 ]; then
+        set +e
+        ( set -e; build_busybox "${together[@]}" )
+        rc=$?
+        set -e
+        [ $rc -eq 0 ] || failed+=("$rel:busybox:${together[*]}")
+    fi
     for item in "${wanted[@]}"; do
         impl="${item%%:*}" util="${item#*:}"
+        [ ${#together[@]} -eq 0 ] || [ "$impl" != busybox ] || continue
         # A subshell per utility, outside any condition so that `set -e` holds inside it:
         # one failed build does not stop the others.
         set +e

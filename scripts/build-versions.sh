@@ -7,7 +7,12 @@
 #   src/<release>/<package>-<version>/   the unpacked Debian source packages
 #   musl-<version>/libc.bc       the library's functions linked into one bitcode module
 #   musl-<version>/libc.a        the same objects as an archive of bitcode
+#   musl-<version>/printf.bc     libc.bc's objects, src/stdio, the thread pointer of
+#                                harness/musl and scripts/versions/musl-printf.c: the
+#                                printf family through wrappers of a fixed shape (xc_*)
 #   zlib-<version>/libz.bc, libz.a   likewise (libz.a is native code, for linking a program)
+#   zlib-<version>/wrapped.bc    libz.bc and scripts/versions/zlib-inflate.c: inflate on
+#                                bounded inputs through wrappers (xc_inflate, xc_inflate_raw)
 #   apt/<release>/               a private apt configuration with one deb-src line for
 #                                <release> main; the system's sources are never changed
 #
@@ -35,6 +40,9 @@ xcheck="${XCHECK:-$repo/target/release/xcheck}"
 # shellcheck source=lib/llvm.sh
 source "$repo/scripts/lib/llvm.sh"
 MUSL_DIRS="${MUSL_DIRS:-ctype errno internal locale multibyte prng stdlib string}"
+# What printf.bc adds to them.
+PRINTF_DIRS="${PRINTF_DIRS:-stdio}"
+wrappers="$repo/scripts/versions"
 
 say() { echo "build-versions: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -52,8 +60,9 @@ fetch() { fetch_release "$@" || exit 1; }
 build_musl() {
     local release="$1" version="$2" src dest gen obj
     dest="$out/musl-$version"
-    if [ -f "$dest/libc.bc" ] && [ "$dest/libc.bc" -nt "$script" ]; then
-        say "${dest#"$repo"/}/libc.bc is up to date"
+    if [ -f "$dest/libc.bc" ] && [ "$dest/libc.bc" -nt "$script" ] \
+        && [ -f "$dest/printf.bc" ] && [ "$dest/printf.bc" -nt "$wrappers/musl-printf.c" ]; then
+        say "${dest#"$repo"/}/libc.bc and printf.bc are up to date"
         return 0
     fi
     src="$(fetch "$release" musl "$version")"
@@ -71,12 +80,15 @@ build_musl() {
         -I"$gen/obj/include" -I"$src/include"
         -w -Qunused-arguments -Werror=implicit-function-declaration
         -fdebug-prefix-map="$src"=musl-"$version")
-    local todo=() d f
+    local todo=() extra=() d f
     for d in $MUSL_DIRS; do
         for f in "$src/src/$d"/*.c; do todo+=("$f"); done
     done
-    say "musl $version: compiling ${#todo[@]} files of src/{${MUSL_DIRS// /,}} on $(nproc) cores"
-    printf '%s\0' "${todo[@]}" | XC_CFLAGS="$(printf '%s\n' "${cflags[@]}")" XC_OBJ="$obj" \
+    for d in $PRINTF_DIRS; do
+        for f in "$src/src/$d"/*.c; do extra+=("$f"); done
+    done
+    say "musl $version: compiling ${#todo[@]} files of src/{${MUSL_DIRS// /,}} and ${#extra[@]} of src/{${PRINTF_DIRS// /,}} on $(nproc) cores"
+    printf '%s\0' "${todo[@]}" "${extra[@]}" | XC_CFLAGS="$(printf '%s\n' "${cflags[@]}")" XC_OBJ="$obj" \
         XC_SRC="$src" CLANG="$CLANG" xargs -0 -n 16 -P "$(nproc)" bash -c '
         mapfile -t flags <<<"$XC_CFLAGS"
         for f in "$@"; do
@@ -96,14 +108,30 @@ build_musl() {
     "$LLVM_LINK" "${objects[@]}" -o "$dest/libc.bc.tmp"
     mv "$dest/libc.bc.tmp" "$dest/libc.bc"
     say "built ${dest#"$repo"/}/libc.bc from ${#objects[@]} objects"
+    # printf.bc: the wrappers, the stdio objects, and the thread pointer (musl's locks and
+    # errno read the thread; harness/musl/thread_pointer.c gives it one, as a function
+    # check links it), so that the native driver of a function check links too.
+    local more=()
+    for f in "${extra[@]}"; do
+        local rel="${f#"$src"/}"
+        [ -f "$obj/${rel//\//_}.o" ] && more+=("$obj/${rel//\//_}.o")
+    done
+    for f in "$overlay/thread_pointer.c" "$wrappers/musl-printf.c"; do
+        "$CLANG" "${cflags[@]}" "$f" -o "$obj/xc_$(basename "$f" .c).o"
+        more+=("$obj/xc_$(basename "$f" .c).o")
+    done
+    "$LLVM_LINK" "${objects[@]}" "${more[@]}" -o "$dest/printf.bc.tmp"
+    mv "$dest/printf.bc.tmp" "$dest/printf.bc"
+    say "built ${dest#"$repo"/}/printf.bc from $((${#objects[@]} + ${#more[@]})) objects"
 }
 
 # --- zlib ------------------------------------------------------------------------------
 build_zlib() {
     local release="$1" version="$2" src dest
     dest="$out/zlib-$version"
-    if [ -f "$dest/libz.bc" ] && [ "$dest/libz.bc" -nt "$script" ]; then
-        say "${dest#"$repo"/}/libz.bc is up to date"
+    if [ -f "$dest/libz.bc" ] && [ "$dest/libz.bc" -nt "$script" ] \
+        && [ -f "$dest/wrapped.bc" ] && [ "$dest/wrapped.bc" -nt "$wrappers/zlib-inflate.c" ]; then
+        say "${dest#"$repo"/}/libz.bc and wrapped.bc are up to date"
         return 0
     fi
     [ -x "$xcheck" ] || die "$xcheck not found; build it (cargo build --release) or set XCHECK"
@@ -123,7 +151,10 @@ build_zlib() {
     "$LLVM_AR" rcs "$dest/libz.a" "${natives[@]}"
     "$LLVM_LINK" "${objects[@]}" -o "$dest/libz.bc.tmp"
     mv "$dest/libz.bc.tmp" "$dest/libz.bc"
-    say "built ${dest#"$repo"/}/libz.bc"
+    "$xcheck" cc -c -O1 -g -w -I"$src" "$wrappers/zlib-inflate.c" -o "$dest/obj/xc_inflate.o"
+    "$LLVM_LINK" "${objects[@]}" "$dest/obj/xc_inflate.o" -o "$dest/wrapped.bc.tmp"
+    mv "$dest/wrapped.bc.tmp" "$dest/wrapped.bc"
+    say "built ${dest#"$repo"/}/libz.bc and wrapped.bc"
 }
 
 start=$SECONDS

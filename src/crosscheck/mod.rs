@@ -31,6 +31,7 @@ pub use check::{
     BufferOffset, FunctionCheck, ProvedPair, ProvedPairs, BUFFER_ALIGN, DEFAULT_BUFFER_CAP,
     DEFAULT_TESTS_PER_KIND,
 };
+pub(crate) use record::write_reports;
 pub use setup::{signature, validate, Alias, ParamSpec, Signature, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
 

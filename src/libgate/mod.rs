@@ -16,6 +16,7 @@
 //! `report.html`, JUnit and `--json` writers serve them unchanged; how each was reached
 //! ([`How`]) is in the job's note and in the report's notes.
 
+pub mod aliases;
 mod cache;
 pub mod identical;
 pub mod native;
@@ -314,12 +315,16 @@ fn identical_report(job: &Job) -> Report {
 /// The first counterexample of a report, one line: the inputs of its first difference and
 /// both results, and whether native replay reproduced it.
 pub fn first_counterexample(report: &Report) -> Option<String> {
-    let row = report.rows.iter().find(|r| r.verdict.is_difference()).or_else(|| {
-        report
-            .rows
-            .iter()
-            .find(|r| r.detail.contains(native::NOT_NATIVELY))
-    })?;
+    let row = report
+        .rows
+        .iter()
+        .find(|r| r.verdict.is_difference())
+        .or_else(|| {
+            report
+                .rows
+                .iter()
+                .find(|r| r.detail.contains(native::NOT_NATIVELY))
+        })?;
     let inputs: Vec<String> = row
         .inputs
         .iter()
@@ -355,13 +360,24 @@ pub fn render_table(title: &str, results: &[(JobResult, How)], skipped: &[Skippe
         "native",
         "first counterexample",
     ];
+    let is_alias = |r: &JobResult| {
+        r.job
+            .note
+            .as_deref()
+            .is_some_and(|n| n.starts_with(aliases::NOTE))
+    };
+    // An alias's row says whose result it shows, and how that was reached.
+    let how_cell = |r: &JobResult, how: How| match &r.job.note {
+        Some(n) if is_alias(r) => format!("{n} ({})", how.label()),
+        _ => how.label().to_string(),
+    };
     let cells: Vec<Vec<String>> = results
         .iter()
         .map(|(r, how)| match &r.outcome {
             Ok(rep) => vec![
                 r.job.label(),
                 rep.summary.overall.to_string(),
-                how.label().to_string(),
+                how_cell(r, *how),
                 rep.summary.paths.to_string(),
                 crate::report::format_ms(rep.summary.wall_time_ms),
                 native::cell(rep),
@@ -370,7 +386,7 @@ pub fn render_table(title: &str, results: &[(JobResult, How)], skipped: &[Skippe
             Err(e) => vec![
                 r.job.label(),
                 "ERROR".into(),
-                how.label().into(),
+                how_cell(r, *how),
                 "-".into(),
                 "-".into(),
                 String::new(),
@@ -386,21 +402,29 @@ pub fn render_table(title: &str, results: &[(JobResult, How)], skipped: &[Skippe
             out.push_str(&format!("  {}: {}\n", s.function, s.reason));
         }
     }
+    // The counts are of functions; aliases are counted apart.
+    let functions: Vec<&(JobResult, How)> = results.iter().filter(|(r, _)| !is_alias(r)).collect();
     let count = |o: Overall| {
-        results
+        functions
             .iter()
             .filter(|(r, _)| r.outcome.as_ref().is_ok_and(|rep| rep.summary.overall == o))
             .count()
     };
-    let how = |h: How| results.iter().filter(|(_, x)| *x == h).count();
+    let how = |h: How| functions.iter().filter(|(_, x)| *x == h).count();
+    let alias_rows = results.len() - functions.len();
+    let aliases_part = if alias_rows > 0 {
+        format!("; {alias_rows} aliases shown with their targets' results")
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
-        "\n{} checked: {} proved ({} by identical IR), {} diverged, {} inconclusive, {} errors; {} explored, {} reused from the cache; {} not checked\n",
-        results.len(),
+        "\n{} checked: {} proved ({} by identical IR), {} diverged, {} inconclusive, {} errors; {} explored, {} reused from the cache{aliases_part}; {} not checked\n",
+        functions.len(),
         count(Overall::Equivalent),
         how(How::IdenticalIr),
         count(Overall::Diverged),
         count(Overall::Inconclusive),
-        results.iter().filter(|(r, _)| r.outcome.is_err()).count(),
+        functions.iter().filter(|(r, _)| r.outcome.is_err()).count(),
         how(How::Explored),
         how(How::Cached),
         skipped.len()

@@ -109,16 +109,20 @@ pub fn confirm(module: &Module, result: &mut JobResult, fail_on: &[FailOn]) -> N
     if let Native::NotRun(why) = &native {
         for &i in &rows {
             let row = &mut report.rows[i];
-            row.detail = format!(
-                "{} ({NOT_NATIVELY}: {why})",
-                row.detail
-            );
+            row.detail = format!("{} ({NOT_NATIVELY}: {why})", row.detail);
             row.verdict = PathVerdict::Unknown;
         }
     }
     recount(report);
     report.summary.notes.extend(note(&native));
     result.failed = crate::config::fails(report, fail_on, result.job.accept);
+    // The check's own reports (report.json, summary.md…) say what native replay showed.
+    if let Err(e) = crate::crosscheck::write_reports(&check.out_dir, report) {
+        report
+            .summary
+            .notes
+            .push(format!("xcheck lib: the reports were not rewritten: {e}"));
+    }
     native
 }
 
@@ -155,9 +159,11 @@ fn run_rows(
     let (mut reproduced, mut ran) = (0, 0);
     let mut first_error = None;
     for (i, path) in tests {
-        let outcome = KTest::read(&path)
-            .map_err(|e| e.to_string())
-            .and_then(|t| build.run(&path, &t, TIMEOUT, &stop).map_err(|e| e.to_string()));
+        let outcome = KTest::read(&path).map_err(|e| e.to_string()).and_then(|t| {
+            build
+                .run(&path, &t, TIMEOUT, &stop)
+                .map_err(|e| e.to_string())
+        });
         match outcome {
             Ok(run) if !timed_out(&run) => {
                 ran += 1;

@@ -230,7 +230,12 @@ pub fn build(
                 // A section per function and object: the link keeps only what the driver
                 // reaches, so a whole library's other functions may call what is not
                 // there (musl's internals, under glibc).
-                .args(["-c", "-Wno-override-module", "-ffunction-sections", "-fdata-sections"])
+                .args([
+                    "-c",
+                    "-Wno-override-module",
+                    "-ffunction-sections",
+                    "-fdata-sections",
+                ])
                 .arg(bc)
                 .arg("-o")
                 .arg(&object),
