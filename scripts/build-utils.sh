@@ -11,8 +11,21 @@
 # UTIL: one command per build). A utility whose behaviour depends on its name (busybox's
 # and coreutils' `[`) is built under that name: `xcheck` takes argv[0] from the file name.
 #
-# Usage: scripts/build-utils.sh [--suite klee-paper] [IMPL:UTIL ...]
+# Usage: scripts/build-utils.sh [--versions] [--suite klee-paper] [IMPL:UTIL ...]
 #        scripts/build-utils.sh busybox|coreutils|all      (their `wc`, as before)
+#   --versions           release against release (issue 35): each busybox and coreutils
+#                        utility asked for is built twice, from Debian 12 (bookworm: busybox
+#                        1.35.0, coreutils 9.1) and Debian 13 (trixie: busybox 1.37.0,
+#                        coreutils 9.7), as utils-versions/busybox135-UTIL, busybox137-UTIL,
+#                        coreutils91-UTIL, coreutils97-UTIL (and .bc), build trees under
+#                        utils-versions/work/RELEASE/; sources through the private apt
+#                        configurations of scripts/build-versions.sh (versions/apt/RELEASE,
+#                        unpacked under versions/src/RELEASE/; the system's apt sources are
+#                        not touched). busybox's applets are built into one busybox
+#                        per release (a multi-call binary: argv[0], from the file name,
+#                        chooses the applet). toybox is left out (Debian 12 and 13 ship
+#                        the same 0.8.9 source). Check them with
+#                        `xcheck suite DIR/utils-versions --against busybox135 --sides busybox137`.
 #   --suite klee-paper   the utilities the KLEE paper crosschecked (BusyBox against GNU
 #                        coreutils): tee comm cksum split tr [ test tail unexpand sum head
 #                        cut seq basename echo cat wc, from each of the three projects that
@@ -47,6 +60,10 @@ build="${XCHECK_BUILD_DIR:-$repo/build}"
 src_parent="$build/src"
 out="$build/utils"
 work_parent="$out/work"
+# What is built, per release (set_release): busybox's and coreutils' versions and the
+# IMPL part of the outputs' names. "system": the default build (bookworm, system apt).
+release=system
+bb_version=1.35.0 cu_version=9.1 bb_name=busybox cu_name=coreutils
 xcheck="${XCHECK_BIN:-$repo/target/release/xcheck}"
 libc="$build/musl/lib/libc.a"
 jobs=2
@@ -67,9 +84,11 @@ for u in tee comm cksum split tr '[' test tail unexpand sum head cut seq basenam
     esac
 done
 wanted=()
+versions=0
 [ $# -gt 0 ] || set -- all
 while [ $# -gt 0 ]; do
     case "$1" in
+        --versions) versions=1; shift ;;
         -h | --help) sed -n '2,/^set -euo/p' "$script" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         --suite)
             [ "${2:-}" = klee-paper ] || die "--suite: unknown suite '${2:-}' (known: klee-paper)"
@@ -87,6 +106,23 @@ done
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo=sudo
+
+if [ "$versions" = 1 ]; then
+    out="$build/utils-versions"
+    work_parent="$out/work"
+    APT_ROOT="$build/versions/apt" SRC_ROOT="$build/versions/src"
+    # shellcheck source=lib/apt-release.sh
+    source "$repo/scripts/lib/apt-release.sh"
+    kept=()
+    for item in "${wanted[@]}"; do
+        case "$item" in
+            toybox:*) ;;  # the same 0.8.9 in both releases
+            *) kept+=("$item") ;;
+        esac
+    done
+    [ ${#kept[@]} -gt 0 ] || die "--versions builds busybox and coreutils utilities only"
+    wanted=("${kept[@]}")
+fi
 
 if [ "${XCHECK_UTILS_CLEAN:-0}" = 1 ]; then
     rm -rf "$work_parent"
@@ -125,10 +161,12 @@ newer_than_all() {
     done
 }
 
-# up_to_date NAME: both outputs of NAME (IMPL-UTIL) exist and are newer than every input.
+# up_to_date NAME [CONFIG]: both outputs of NAME (IMPL-UTIL) exist and are newer than
+# every input, the configuration fragments CONFIG-base.config and CONFIG.config among them
+# (CONFIG is NAME when not given: busybox-UTIL).
 up_to_date() {
-    local inputs=("$script" "$repo/scripts/lib/llvm.sh" "$libc") f
-    for f in "$extra/$1.config" "$extra/${1%%-*}-base.config"; do
+    local inputs=("$script" "$repo/scripts/lib/llvm.sh" "$libc") f config="${2:-$1}"
+    for f in "$extra/$config.config" "$extra/${config%%-*}-base.config"; do
         [ -f "$f" ] && inputs+=("$f")
     done
     newer_than_all "$out/$1" "${inputs[@]}" && newer_than_all "$out/$1.bc" "${inputs[@]}"
@@ -225,18 +263,44 @@ busybox_symbol() {
     esac
 }
 
-build_busybox() {
-    local applet="$1" name="busybox-$1" symbol
-    symbol="$(busybox_symbol "$applet")"
-    if up_to_date "$name"; then
-        say "$name is up to date"
-        return 0
+# source_of PACKAGE VERSION MARKER: prints the unpacked source of PACKAGE VERSION of this
+# release, fetched if needed.
+source_of() {
+    if [ "$release" = system ]; then
+        local debian="$2"
+        [ "$1" = busybox ] && debian="1:$2"
+        fetch_source "$1" "$debian" "$1-$2" "$3"
+        echo "$src_parent/$1-$2"
+    else
+        fetch_release "$release" "$1" "$2"
     fi
-    local start=$SECONDS
-    local src="$src_parent/busybox-1.35.0"
-    fetch_source busybox 1:1.35.0 busybox-1.35.0 applets/applets.c
-    grep -rqsE "^(//config:)?config $symbol\$" "$src" --include=Config.src --include=*.c \
-        || { say "busybox 1.35.0 has no applet $applet (no config $symbol)"; return 1; }
+}
+
+# build_busybox APPLET...: one busybox with these applets (the default build: one a
+# build; --versions: every applet asked for in one build per release, since a build from
+# scratch takes minutes on a loaded machine), installed as $bb_name-APPLET for each. A
+# multi-call busybox runs the applet argv[0] names, and a check takes argv[0] from the
+# file names (`tee` for busybox135-tee.bc against busybox137-tee.bc).
+build_busybox() {
+    local applets=() applet symbol
+    for applet in "$@"; do
+        if up_to_date "$bb_name-$applet" "busybox-$applet"; then
+            say "$bb_name-$applet is up to date"
+        else
+            applets+=("$applet")
+        fi
+    done
+    [ ${#applets[@]} -gt 0 ] || return 0
+    local start=$SECONDS src
+    src="$(source_of busybox "$bb_version" applets/applets.c)"
+    [ -f "$src/applets/applets.c" ] || die "no busybox $bb_version source"
+    for applet in "${applets[@]}"; do
+        symbol="$(busybox_symbol "$applet")"
+        grep -rqsE "^(//config:)?config $symbol\$" "$src" --include=Config.src --include=*.c \
+            || { say "busybox $bb_version has no applet $applet (no config $symbol)"; return 1; }
+    done
+    local name="$bb_name-${applets[0]}"
+    [ ${#applets[@]} -eq 1 ] || name="$bb_name-set"
     local work="$work_parent/$name" log="$work_parent/$name.log"
     # Always from scratch: Kbuild's dependency tracking of .config through fixdep is
     # reliable, but a changed script may mean changed flags, and it takes only ~40 s.
@@ -244,41 +308,49 @@ build_busybox() {
     mkdir -p "$work"
     local mk=(make -C "$src" O="$work" HOSTCC="$CLANG" CC="$cc"
               AR="$LLVM_AR" NM="$LLVM_NM" STRIP="$LLVM_STRIP" SKIP_STRIP=y)
-    say "configuring busybox ($applet only)"
+    say "configuring busybox $bb_version (${applets[*]})"
     run_logged "$log" "${mk[@]}" allnoconfig
     apply_config_fragment "$work/.config" "$extra/busybox-base.config"
-    sed -i -E "/^(# )?CONFIG_$symbol[= ]/d" "$work/.config"
-    echo "CONFIG_$symbol=y" >>"$work/.config"
-    if [ -f "$extra/$name.config" ]; then
-        apply_config_fragment "$work/.config" "$extra/$name.config"
-    fi
+    for applet in "${applets[@]}"; do
+        symbol="$(busybox_symbol "$applet")"
+        sed -i -E "/^(# )?CONFIG_$symbol[= ]/d" "$work/.config"
+        echo "CONFIG_$symbol=y" >>"$work/.config"
+        if [ -f "$extra/busybox-$applet.config" ]; then
+            apply_config_fragment "$work/.config" "$extra/busybox-$applet.config"
+        fi
+    done
     # (`yes` dies of SIGPIPE, which pipefail would count as a failure.)
     (yes "" || true) | run_logged "$log" "${mk[@]}" oldconfig
-    # The applet must have survived oldconfig (a wrong name or an unmet dependency would
+    # Each applet must have survived oldconfig (a wrong name or an unmet dependency would
     # silently drop it).
-    grep -q "^CONFIG_$symbol=y" "$work/.config" || die "oldconfig dropped CONFIG_$symbol"
+    for applet in "${applets[@]}"; do
+        symbol="$(busybox_symbol "$applet")"
+        grep -q "^CONFIG_$symbol=y" "$work/.config" || die "oldconfig dropped CONFIG_$symbol"
+    done
     say "busybox .config: $(grep -E '^CONFIG_[A-Z0-9_]+=y' "$work/.config" | sed 's/=y$//; s/^CONFIG_//' | tr '\n' ' ')"
-    say "building busybox with -j$jobs (log: ${log#"$repo"/})"
+    say "building busybox $bb_version with -j$jobs (log: ${log#"$repo"/})"
     run_logged "$log" "${mk[@]}" -j"$jobs" busybox
     [ -f "$work/busybox_unstripped.bc" ] || die "no bitcode: $work/busybox_unstripped.bc"
     # The unstripped binary keeps its symbols, which helps when replaying.
-    install_outputs "$name" "$work/busybox_unstripped" "$work/busybox_unstripped.bc"
-    summarize "$name" $((SECONDS - start))
+    for applet in "${applets[@]}"; do
+        install_outputs "$bb_name-$applet" "$work/busybox_unstripped" "$work/busybox_unstripped.bc"
+        summarize "$bb_name-$applet" $((SECONDS - start))
+    done
 }
 
 # --- coreutils 9.1: src/wc ----------------------------------------------------------------
 build_coreutils() {
-    local prog="$1" name="coreutils-$1"
-    if up_to_date "$name"; then
+    local prog="$1" name="$cu_name-$1"
+    if up_to_date "$name" "coreutils-$prog"; then
         say "$name is up to date"
         return 0
     fi
-    local start=$SECONDS
-    local src="$src_parent/coreutils-9.1"
-    fetch_source coreutils 9.1 coreutils-9.1 src/wc.c
+    local start=$SECONDS src
+    src="$(source_of coreutils "$cu_version" src/wc.c)"
+    [ -f "$src/src/wc.c" ] || die "no coreutils $cu_version source"
     local c_file="$prog.c"
     [ "$prog" = '[' ] && c_file=lbracket.c
-    [ -f "$src/src/$c_file" ] || { say "coreutils 9.1 has no program $prog (no src/$c_file)"; return 1; }
+    [ -f "$src/src/$c_file" ] || { say "coreutils $cu_version has no program $prog (no src/$c_file)"; return 1; }
     local work="$work_parent/coreutils" log="$work_parent/coreutils.log"
     local configure_args=(CC="$cc" AR="$LLVM_AR" RANLIB="$LLVM_RANLIB" NM="$LLVM_NM"
         --disable-nls --without-selinux --without-openssl --without-libgmp
@@ -291,15 +363,17 @@ build_coreutils() {
         say "configuring coreutils (every link test builds native and bitcode: a few minutes; log: ${log#"$repo"/})"
         # coreutils' configure refuses to run as root (it checks mknod on a fifo).
         (cd "$work" && FORCE_UNSAFE_CONFIGURE=1 run_logged "$log" "$src/configure" "${configure_args[@]}")
-        # wc (AVX2 line counting) and cksum (pclmul CRC) choose x86 fast paths at run
-        # time through cpuid inline assembly; configure has no switch for them. Undefine
-        # them in config.h and drop their libraries (built with -mavx2/-mpclmul) from
-        # the Makefile. The Makefile's am__append lines leave them in noinst_LIBRARIES,
-        # which only `make all` builds.
-        sed -i -E 's|^#define (USE_AVX2_WC_LINECOUNT\|USE_PCLMUL_CRC32) .*|/* #undef \1 */|' "$work/lib/config.h"
-        sed -i -E 's/^(wc_avx2_ldadd|cksum_pclmul_ldadd) = .*/\1 =/' "$work/Makefile"
-        if grep -qE '^#define (USE_AVX2_WC_LINECOUNT|USE_PCLMUL_CRC32) ' "$work/lib/config.h" \
-           || grep -qE '^(wc_avx2_ldadd|cksum_pclmul_ldadd) = .' "$work/Makefile"; then
+        # wc (AVX2/AVX-512 line counting) and cksum (pclmul, AVX2, AVX-512, vmull CRC:
+        # 9.1 has pclmul, 9.7 all four) choose fast paths at run time through cpuid
+        # inline assembly; configure has no switch for them. Undefine them in config.h
+        # and drop their libraries (built with -mavx2/-mpclmul…) from the Makefile. The
+        # Makefile's am__append lines leave them in noinst_LIBRARIES, which only `make
+        # all` builds.
+        local fast='(USE_(AVX2|AVX512|PCLMUL|VMULL)_[A-Z0-9_]+)' libs='((wc|cksum)_(avx2|avx512|pclmul|vmull)_ldadd)'
+        sed -i -E "s|^#define $fast .*|/* #undef \\1 */|" "$work/lib/config.h"
+        sed -i -E "s/^$libs = .*/\\1 =/" "$work/Makefile"
+        if grep -qE "^#define $fast " "$work/lib/config.h" \
+           || grep -qE "^$libs = ." "$work/Makefile"; then
             die "could not switch off the AVX2/pclmul fast paths"
         fi
         echo "${configure_args[*]}" >"$stamp"
@@ -363,16 +437,46 @@ build_toybox() {
     summarize "$name" $((SECONDS - start))
 }
 
+# set_release RELEASE: what --versions builds of RELEASE, and where.
+set_release() {
+    release="$1"
+    case "$1" in
+        bookworm) bb_version=1.35.0 cu_version=9.1 bb_name=busybox135 cu_name=coreutils91 ;;
+        trixie) bb_version=1.37.0 cu_version=9.7 bb_name=busybox137 cu_name=coreutils97 ;;
+    esac
+    work_parent="$out/work/$1"
+}
+
+releases=(system)
+[ "$versions" = 0 ] || releases=(bookworm trixie)
 failed=()
-for item in "${wanted[@]}"; do
-    impl="${item%%:*}" util="${item#*:}"
-    # A subshell per utility, outside any condition so that `set -e` holds inside it: one
-    # failed build does not stop the others.
-    set +e
-    ( set -e; "build_$impl" "$util" )
-    rc=$?
-    set -e
-    [ $rc -eq 0 ] || failed+=("$item")
+for rel in "${releases[@]}"; do
+    [ "$rel" = system ] || set_release "$rel"
+    # --versions: busybox's applets in one build per release.
+    together=()
+    if [ "$rel" != system ]; then
+        for item in "${wanted[@]}"; do
+            case "$item" in busybox:*) together+=("${item#busybox:}") ;; esac
+        done
+    fi
+    if [ ${#together[@]} -gt 0 ]; then
+        set +e
+        ( set -e; build_busybox "${together[@]}" )
+        rc=$?
+        set -e
+        [ $rc -eq 0 ] || failed+=("$rel:busybox:${together[*]}")
+    fi
+    for item in "${wanted[@]}"; do
+        impl="${item%%:*}" util="${item#*:}"
+        [ ${#together[@]} -eq 0 ] || [ "$impl" != busybox ] || continue
+        # A subshell per utility, outside any condition so that `set -e` holds inside it:
+        # one failed build does not stop the others.
+        set +e
+        ( set -e; "build_$impl" "$util" )
+        rc=$?
+        set -e
+        [ $rc -eq 0 ] || failed+=("$rel:$item")
+    done
 done
 if [ ${#failed[@]} -gt 0 ]; then
     die "not built: ${failed[*]}"

@@ -7,7 +7,12 @@
 #   src/<release>/<package>-<version>/   the unpacked Debian source packages
 #   musl-<version>/libc.bc       the library's functions linked into one bitcode module
 #   musl-<version>/libc.a        the same objects as an archive of bitcode
+#   musl-<version>/printf.bc     libc.bc's objects, src/stdio, the thread pointer of
+#                                harness/musl and scripts/versions/musl-printf.c: the
+#                                printf family through wrappers of a fixed shape (xc_*)
 #   zlib-<version>/libz.bc, libz.a   likewise (libz.a is native code, for linking a program)
+#   zlib-<version>/wrapped.bc    libz.bc and scripts/versions/zlib-inflate.c: inflate on
+#                                bounded inputs through wrappers (xc_inflate, xc_inflate_raw)
 #   apt/<release>/               a private apt configuration with one deb-src line for
 #                                <release> main; the system's sources are never changed
 #
@@ -35,6 +40,9 @@ xcheck="${XCHECK:-$repo/target/release/xcheck}"
 # shellcheck source=lib/llvm.sh
 source "$repo/scripts/lib/llvm.sh"
 MUSL_DIRS="${MUSL_DIRS:-ctype errno internal locale multibyte prng stdlib string}"
+# What printf.bc adds to them.
+PRINTF_DIRS="${PRINTF_DIRS:-stdio}"
+wrappers="$repo/scripts/versions"
 
 say() { echo "build-versions: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -43,56 +51,18 @@ for tool in "$CLANG" "$LLVM_AR" "$LLVM_LINK" apt-get apt-cache dpkg-source make;
     command -v "$tool" >/dev/null 2>&1 || die "$tool not found; run scripts/install.sh"
 done
 
-# apt_for RELEASE ARGS...: runs apt-get with the private configuration of RELEASE.
-apt_opts() {
-    local dir="$out/apt/$1"
-    echo "-o Dir::Etc::SourceList=$dir/sources.list -o Dir::Etc::SourceParts=$dir/parts" \
-        "-o Dir::State::Lists=$dir/lists -o Dir::Cache=$dir/cache -o Debug::NoLocking=1"
-}
-apt_setup() {
-    local release="$1" dir="$out/apt/$1"
-    [ -d "$dir/lists" ] && ls "$dir/lists/"*Sources* >/dev/null 2>&1 && return 0
-    mkdir -p "$dir/parts" "$dir/lists/partial" "$dir/cache/archives/partial"
-    local keyring=/usr/share/keyrings/debian-archive-keyring.gpg opts=""
-    [ -f "$keyring" ] && opts="[signed-by=$keyring] "
-    echo "deb-src ${opts}http://deb.debian.org/debian $release main" >"$dir/sources.list"
-    say "apt-get update ($release main, sources only)"
-    # shellcheck disable=SC2046
-    apt-get $(apt_opts "$release") update -q >&2
-}
-
-# fetch RELEASE PACKAGE UPSTREAM: unpacks PACKAGE of RELEASE under src/RELEASE/ and prints
-# its directory; dies unless the upstream version is UPSTREAM.
-fetch() {
-    local release="$1" pkg="$2" upstream="$3" parent="$out/src/$1" dir
-    dir="$(find "$parent" -maxdepth 1 -type d -name "$pkg-*$upstream*" 2>/dev/null | head -1)"
-    if [ -z "$dir" ]; then
-        apt_setup "$release"
-        local version versions
-        # shellcheck disable=SC2046
-        versions="$(apt-cache $(apt_opts "$release") showsrc "$pkg" | awk '/^Version:/ { print $2 }' | sort -rV)"
-        mkdir -p "$parent"
-        # Newest first: the archive's index can name a version whose files are not (yet, or
-        # any more) in the pool, as trixie's zlib 1.3.1-1+deb13u1 was.
-        for version in $versions; do
-            case "$version" in *"$upstream"*) ;; *) continue ;; esac
-            say "apt-get source $pkg=$version ($release)"
-            # shellcheck disable=SC2046
-            (cd "$parent" && apt-get $(apt_opts "$release") source -q "$pkg=$version" >&2) && break
-            say "apt-get source $pkg=$version failed; trying an older $upstream"
-        done
-        dir="$(find "$parent" -maxdepth 1 -type d -name "$pkg-*$upstream*" | head -1)"
-        [ -n "$dir" ] || die "apt-get source $pkg did not unpack under $parent"
-    fi
-    echo "$dir"
-}
+APT_ROOT="$out/apt" SRC_ROOT="$out/src"
+# shellcheck source=lib/apt-release.sh
+source "$repo/scripts/lib/apt-release.sh"
+fetch() { fetch_release "$@" || exit 1; }
 
 # --- musl ------------------------------------------------------------------------------
 build_musl() {
     local release="$1" version="$2" src dest gen obj
     dest="$out/musl-$version"
-    if [ -f "$dest/libc.bc" ] && [ "$dest/libc.bc" -nt "$script" ]; then
-        say "${dest#"$repo"/}/libc.bc is up to date"
+    if [ -f "$dest/libc.bc" ] && [ "$dest/libc.bc" -nt "$script" ] \
+        && [ -f "$dest/printf.bc" ] && [ "$dest/printf.bc" -nt "$wrappers/musl-printf.c" ]; then
+        say "${dest#"$repo"/}/libc.bc and printf.bc are up to date"
         return 0
     fi
     src="$(fetch "$release" musl "$version")"
@@ -110,12 +80,15 @@ build_musl() {
         -I"$gen/obj/include" -I"$src/include"
         -w -Qunused-arguments -Werror=implicit-function-declaration
         -fdebug-prefix-map="$src"=musl-"$version")
-    local todo=() d f
+    local todo=() extra=() d f
     for d in $MUSL_DIRS; do
         for f in "$src/src/$d"/*.c; do todo+=("$f"); done
     done
-    say "musl $version: compiling ${#todo[@]} files of src/{${MUSL_DIRS// /,}} on $(nproc) cores"
-    printf '%s\0' "${todo[@]}" | XC_CFLAGS="$(printf '%s\n' "${cflags[@]}")" XC_OBJ="$obj" \
+    for d in $PRINTF_DIRS; do
+        for f in "$src/src/$d"/*.c; do extra+=("$f"); done
+    done
+    say "musl $version: compiling ${#todo[@]} files of src/{${MUSL_DIRS// /,}} and ${#extra[@]} of src/{${PRINTF_DIRS// /,}} on $(nproc) cores"
+    printf '%s\0' "${todo[@]}" "${extra[@]}" | XC_CFLAGS="$(printf '%s\n' "${cflags[@]}")" XC_OBJ="$obj" \
         XC_SRC="$src" CLANG="$CLANG" xargs -0 -n 16 -P "$(nproc)" bash -c '
         mapfile -t flags <<<"$XC_CFLAGS"
         for f in "$@"; do
@@ -135,14 +108,30 @@ build_musl() {
     "$LLVM_LINK" "${objects[@]}" -o "$dest/libc.bc.tmp"
     mv "$dest/libc.bc.tmp" "$dest/libc.bc"
     say "built ${dest#"$repo"/}/libc.bc from ${#objects[@]} objects"
+    # printf.bc: the wrappers, the stdio objects, and the thread pointer (musl's locks and
+    # errno read the thread; harness/musl/thread_pointer.c gives it one, as a function
+    # check links it), so that the native driver of a function check links too.
+    local more=()
+    for f in "${extra[@]}"; do
+        local rel="${f#"$src"/}"
+        [ -f "$obj/${rel//\//_}.o" ] && more+=("$obj/${rel//\//_}.o")
+    done
+    for f in "$overlay/thread_pointer.c" "$wrappers/musl-printf.c"; do
+        "$CLANG" "${cflags[@]}" "$f" -o "$obj/xc_$(basename "$f" .c).o"
+        more+=("$obj/xc_$(basename "$f" .c).o")
+    done
+    "$LLVM_LINK" "${objects[@]}" "${more[@]}" -o "$dest/printf.bc.tmp"
+    mv "$dest/printf.bc.tmp" "$dest/printf.bc"
+    say "built ${dest#"$repo"/}/printf.bc from $((${#objects[@]} + ${#more[@]})) objects"
 }
 
 # --- zlib ------------------------------------------------------------------------------
 build_zlib() {
     local release="$1" version="$2" src dest
     dest="$out/zlib-$version"
-    if [ -f "$dest/libz.bc" ] && [ "$dest/libz.bc" -nt "$script" ]; then
-        say "${dest#"$repo"/}/libz.bc is up to date"
+    if [ -f "$dest/libz.bc" ] && [ "$dest/libz.bc" -nt "$script" ] \
+        && [ -f "$dest/wrapped.bc" ] && [ "$dest/wrapped.bc" -nt "$wrappers/zlib-inflate.c" ]; then
+        say "${dest#"$repo"/}/libz.bc and wrapped.bc are up to date"
         return 0
     fi
     [ -x "$xcheck" ] || die "$xcheck not found; build it (cargo build --release) or set XCHECK"
@@ -162,7 +151,10 @@ build_zlib() {
     "$LLVM_AR" rcs "$dest/libz.a" "${natives[@]}"
     "$LLVM_LINK" "${objects[@]}" -o "$dest/libz.bc.tmp"
     mv "$dest/libz.bc.tmp" "$dest/libz.bc"
-    say "built ${dest#"$repo"/}/libz.bc"
+    "$xcheck" cc -c -O1 -g -w -I"$src" "$wrappers/zlib-inflate.c" -o "$dest/obj/xc_inflate.o"
+    "$LLVM_LINK" "${objects[@]}" "$dest/obj/xc_inflate.o" -o "$dest/wrapped.bc.tmp"
+    mv "$dest/wrapped.bc.tmp" "$dest/wrapped.bc"
+    say "built ${dest#"$repo"/}/libz.bc and wrapped.bc"
 }
 
 start=$SECONDS

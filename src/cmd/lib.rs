@@ -30,20 +30,31 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
     };
     let started = std::time::Instant::now();
     let listings = libgate::Listings::read(&a, &b)?;
+    // Aliases the globs select are reported under their own names with their targets'
+    // results: the targets are checked whether the globs select them or not.
+    let wanted = |f: &str| gate::selected_by(f, &args.include, &args.exclude);
+    let (aliases, alias_skipped) = libgate::aliases::find(&listings, &wanted);
+    let mut include = args.include.clone();
+    if !include.is_empty() {
+        include.extend(aliases.iter().map(|a| a.target.clone()));
+    }
     // A rerun on unchanged builds: when every function is identical or cached, the
     // listings pair them and the modules are never loaded.
-    if let Some((names, skipped)) =
-        libgate::pair_from_listings(&listings, (&args.include, &args.exclude))
+    if let Some((names, mut skipped)) =
+        libgate::pair_from_listings(&listings, (&include, &args.exclude))
     {
         let jobs = super::gate::function_jobs(&args, &a, &b, &names)?;
         let settled = libgate::settle(&listings, jobs, &fail_on, &options);
-        if let Some(results) = libgate::all_done(settled).filter(|r| !r.is_empty()) {
+        if let Some(mut results) = libgate::all_done(settled).filter(|r| !r.is_empty()) {
+            skipped.extend(alias_skipped);
+            libgate::aliases::results(&mut results, &aliases, &mut skipped);
             return finish(&args, (&a, &b), results, skipped, started);
         }
     }
     let module = gate::load_pair(&a, &b, &abstract_calls)?;
-    let (selected, mut skipped) = gate::select_functions(&module, &args.include, &args.exclude);
+    let (selected, mut skipped) = gate::select_functions(&module, &include, &args.exclude);
     let selected = libgate::drop_unsupported(&module, &listings, selected, &mut skipped);
+    skipped.extend(alias_skipped);
     if selected.is_empty() {
         return Err(Exit::Error(gate::nothing_to_check(
             &args.include,
@@ -52,7 +63,8 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
     }
     let jobs = super::gate::function_jobs(&args, &a, &b, &selected)?;
     let live = super::gate::live_lines(jobs.len());
-    let results = libgate::run(&module, &listings, jobs, &fail_on, &options, &live)?;
+    let mut results = libgate::run(&module, &listings, jobs, &fail_on, &options, &live)?;
+    libgate::aliases::results(&mut results, &aliases, &mut skipped);
     finish(&args, (&a, &b), results, skipped, started)
 }
 

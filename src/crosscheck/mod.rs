@@ -31,7 +31,8 @@ pub use check::{
     BufferOffset, FunctionCheck, ProvedPair, ProvedPairs, BUFFER_ALIGN, DEFAULT_BUFFER_CAP,
     DEFAULT_TESTS_PER_KIND,
 };
-pub use setup::{validate, Alias, ParamSpec, Signature, OFFSET_SUFFIX};
+pub(crate) use record::write_reports;
+pub use setup::{signature, validate, Alias, ParamSpec, Signature, OFFSET_SUFFIX};
 pub use show::{display_buffer, display_int, display_unsigned};
 
 use crate::error::{Error, Result};

@@ -8,14 +8,18 @@
 //!    reaches (`identical.rs` states the rule), it is proved without exploring;
 //! 2. else, with `--cache DIR`, a result stored for the same normalised IR of both sides
 //!    (everything each reaches) and the same options is reused;
-//! 3. else it is explored, in parallel with the others, and its result stored.
+//! 3. else it is explored, in parallel with the others, its differences run natively on
+//!    both builds (`native.rs`: only a natively confirmed difference counts), and its result
+//!    stored.
 //!
 //! The results are the gate's `JobResult`s, so the gate's table, `summary.md`,
 //! `report.html`, JUnit and `--json` writers serve them unchanged; how each was reached
 //! ([`How`]) is in the job's note and in the report's notes.
 
+pub mod aliases;
 mod cache;
 pub mod identical;
+pub mod native;
 
 use crate::config::FailOn;
 use crate::gate::{Job, JobResult, Skipped};
@@ -201,6 +205,10 @@ pub fn run(
     } else {
         explore()
     };
+    let mut explored = explored;
+    for result in &mut explored {
+        native::confirm(module, result, fail_on);
+    }
     if let Some(dir) = &options.cache {
         for (result, key) in explored.iter().zip(&keys) {
             if let (Ok(report), Some(key)) = (&result.outcome, key) {
@@ -307,7 +315,16 @@ fn identical_report(job: &Job) -> Report {
 /// The first counterexample of a report, one line: the inputs of its first difference and
 /// both results, and whether native replay reproduced it.
 pub fn first_counterexample(report: &Report) -> Option<String> {
-    let row = report.rows.iter().find(|r| r.verdict.is_difference())?;
+    let row = report
+        .rows
+        .iter()
+        .find(|r| r.verdict.is_difference())
+        .or_else(|| {
+            report
+                .rows
+                .iter()
+                .find(|r| r.detail.contains(native::NOT_NATIVELY))
+        })?;
     let inputs: Vec<String> = row
         .inputs
         .iter()
@@ -334,58 +351,80 @@ pub fn first_counterexample(report: &Report) -> Option<String> {
 /// The library run's table: each function with its verdict, how it was reached and its
 /// first counterexample; the functions not checked with their reasons; the counts.
 pub fn render_table(title: &str, results: &[(JobResult, How)], skipped: &[Skipped]) -> String {
-    const HEADERS: [&str; 6] = [
+    const HEADERS: [&str; 7] = [
         "function",
         "verdict",
         "how",
         "paths",
         "time",
+        "native",
         "first counterexample",
     ];
+    let is_alias = |r: &JobResult| {
+        r.job
+            .note
+            .as_deref()
+            .is_some_and(|n| n.starts_with(aliases::NOTE))
+    };
+    // An alias's row says whose result it shows, and how that was reached.
+    let how_cell = |r: &JobResult, how: How| match &r.job.note {
+        Some(n) if is_alias(r) => format!("{n} ({})", how.label()),
+        _ => how.label().to_string(),
+    };
     let cells: Vec<Vec<String>> = results
         .iter()
         .map(|(r, how)| match &r.outcome {
             Ok(rep) => vec![
                 r.job.label(),
                 rep.summary.overall.to_string(),
-                how.label().to_string(),
+                how_cell(r, *how),
                 rep.summary.paths.to_string(),
                 crate::report::format_ms(rep.summary.wall_time_ms),
+                native::cell(rep),
                 first_counterexample(rep).unwrap_or_default(),
             ],
             Err(e) => vec![
                 r.job.label(),
                 "ERROR".into(),
-                how.label().into(),
+                how_cell(r, *how),
                 "-".into(),
                 "-".into(),
+                String::new(),
                 clip(e),
             ],
         })
         .collect();
     let mut out = format!("{title}\n\n");
-    out.push_str(&crate::report::table::align(&HEADERS, &[false; 6], &cells));
+    out.push_str(&crate::report::table::align(&HEADERS, &[false; 7], &cells));
     if !skipped.is_empty() {
         out.push_str("\nNot checked:\n");
         for s in skipped {
             out.push_str(&format!("  {}: {}\n", s.function, s.reason));
         }
     }
+    // The counts are of functions; aliases are counted apart.
+    let functions: Vec<&(JobResult, How)> = results.iter().filter(|(r, _)| !is_alias(r)).collect();
     let count = |o: Overall| {
-        results
+        functions
             .iter()
             .filter(|(r, _)| r.outcome.as_ref().is_ok_and(|rep| rep.summary.overall == o))
             .count()
     };
-    let how = |h: How| results.iter().filter(|(_, x)| *x == h).count();
+    let how = |h: How| functions.iter().filter(|(_, x)| *x == h).count();
+    let alias_rows = results.len() - functions.len();
+    let aliases_part = if alias_rows > 0 {
+        format!("; {alias_rows} aliases shown with their targets' results")
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
-        "\n{} checked: {} proved ({} by identical IR), {} diverged, {} inconclusive, {} errors; {} explored, {} reused from the cache; {} not checked\n",
-        results.len(),
+        "\n{} checked: {} proved ({} by identical IR), {} diverged, {} inconclusive, {} errors; {} explored, {} reused from the cache{aliases_part}; {} not checked\n",
+        functions.len(),
         count(Overall::Equivalent),
         how(How::IdenticalIr),
         count(Overall::Diverged),
         count(Overall::Inconclusive),
-        results.iter().filter(|(r, _)| r.outcome.is_err()).count(),
+        functions.iter().filter(|(r, _)| r.outcome.is_err()).count(),
         how(How::Explored),
         how(How::Cached),
         skipped.len()

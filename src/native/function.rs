@@ -227,7 +227,15 @@ pub fn build(
         let object = dir.path().join(format!("{tag}.o"));
         run_tool(
             Command::new(CLANG)
-                .args(["-c", "-Wno-override-module"])
+                // A section per function and object: the link keeps only what the driver
+                // reaches, so a whole library's other functions may call what is not
+                // there (musl's internals, under glibc).
+                .args([
+                    "-c",
+                    "-Wno-override-module",
+                    "-ffunction-sections",
+                    "-fdata-sections",
+                ])
                 .arg(bc)
                 .arg("-o")
                 .arg(&object),
@@ -244,7 +252,7 @@ pub fn build(
     let exe = dir.path().join("driver");
     run_tool(
         Command::new(CLANG)
-            .args(["-O1", "-w", "-no-pie"])
+            .args(["-O1", "-w", "-no-pie", "-Wl,--gc-sections"])
             .arg(&driver)
             .args(&objects)
             .args(["-lm", "-o"])

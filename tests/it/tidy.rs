@@ -260,7 +260,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
         ],
     ),
     // Two builds of a library, function by function: the gate's jobs with an identical-IR
-    // fast path (llvm-dis's text) and a result cache.
+    // fast path (llvm-dis's text), a result cache and native confirmation of differences.
     (
         "libgate",
         &[
@@ -270,6 +270,7 @@ const ALLOWED_IMPORTS: &[(&str, &[&str])] = &[
             "gate",
             "ir",
             "ktest",
+            "native",
             "report",
             "exec",
             "stop",
