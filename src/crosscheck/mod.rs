@@ -19,6 +19,7 @@ mod pointers;
 mod poison;
 mod precondition;
 pub mod program;
+mod program_inputs;
 mod record;
 mod rows;
 mod setup;

@@ -764,7 +764,8 @@ impl ExprPool {
     /// Bits `lo .. lo + width` of `a` computed at their own width, when that costs no new
     /// wide operation: the low bits of a sum, difference, product, negation or left shift
     /// depend only on the operands' low bits, and any bits of a bitwise operation only on
-    /// the operands' same bits. So C's promotions (`(uint8_t)(n - 1)` is the low byte of a
+    /// the operands' same bits (right shifts are kept: they are how a bit is followed to
+    /// its word). So C's promotions (`(uint8_t)(n - 1)` is the low byte of a
     /// 32-bit difference of a zero extension) come back to the narrow arithmetic they stand
     /// for, and a chain of them stays one operation deep instead of nesting. `None` when an
     /// operand has no such narrow form (the operation is then kept wide), or deeper than
@@ -775,11 +776,11 @@ impl ExprPool {
             return Some(a);
         }
         match self.node(a) {
-            Node::Const { .. }
-            | Node::Extract { .. }
-            | Node::Concat { .. }
-            | Node::ZExt { .. }
-            | Node::SExt { .. } => Some(self.extract(a, lo, width)),
+            // Not a concatenation: an input word is the concatenation of its bytes, and
+            // rewrites that follow a bit to its word (`rewrite.rs`) must still find the word.
+            Node::Const { .. } | Node::Extract { .. } | Node::ZExt { .. } | Node::SExt { .. } => {
+                Some(self.extract(a, lo, width))
+            }
             Node::Unary { op, arg } if depth > 0 && (lo == 0 || op == UnOp::Not) => {
                 let arg = self.narrowed(arg, lo, width, depth - 1)?;
                 Some(self.unary(op, arg))
@@ -802,14 +803,6 @@ impl ExprPool {
                     }
                     let l = self.narrowed(lhs, 0, width, depth - 1)?;
                     Some(self.shl(l, self.constant(width, shift)))
-                }
-                BinOp::LShr => {
-                    let shift = self.as_const(rhs)?;
-                    let from = u128::from(lo) + shift;
-                    if from + u128::from(width) > u128::from(aw) {
-                        return None;
-                    }
-                    Some(self.extract(lhs, from as u32, width))
                 }
                 _ => None,
             },

@@ -97,6 +97,11 @@ impl Cand {
         }
     }
 
+    /// An equality with a product of two values.
+    pub fn has_product(&self) -> bool {
+        matches!(self, Cand::Affine { terms, .. } if terms.iter().any(|t| t.0.var().is_none()))
+    }
+
     /// An ordering (`i ≤ n`), not an equality.
     pub fn is_ordering(&self) -> bool {
         matches!(self, Cand::Cmp { .. })
@@ -405,7 +410,7 @@ fn quadratic_hull(
     }
     hull(samples, widths, &columns, order.len(), SMALL_FACTOR)
         .into_iter()
-        .filter(|c| matches!(c, Cand::Affine { terms, .. } if terms.iter().any(|t| t.0.var().is_none())))
+        .filter(Cand::has_product)
         .collect()
 }
 

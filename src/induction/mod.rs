@@ -775,16 +775,25 @@ impl<'a> Prover<'a> {
 
     fn guess(&mut self, p: usize) {
         let phase = &self.phases[p];
+        let first = phase.cands.is_empty() || phase.cands == [Cand::False];
+        // Products are guessed once, from the first samples; a weakening keeps those every
+        // state still satisfies (computing their hull again would cost more than the proof).
         let mut cands = candidates::guess(
             &phase.samples,
             &phase.widths,
             &self.constants,
             &phase.order,
-            self.quadratic,
+            self.quadratic && first,
         );
-        // Weakening only: a candidate dropped stays dropped.
-        if !phase.cands.is_empty() && phase.cands != [Cand::False] {
+        if !first {
+            // Weakening only: a candidate dropped stays dropped.
             cands.retain(|c| phase.cands.contains(c) || matches!(c, Cand::Affine { .. }));
+            let kept = phase.cands.iter().filter(|c| {
+                c.has_product()
+                    && !cands.contains(c)
+                    && phase.samples.iter().all(|s| c.holds(s, &phase.widths))
+            });
+            cands.extend(kept.cloned().collect::<Vec<_>>());
         }
         self.phases[p].cands = cands;
     }
