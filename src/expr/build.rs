@@ -1368,9 +1368,10 @@ mod tests {
             "(shl x[0] 3:w8)",
         );
         check("(extract 0 8 (shl (zext 32 x[0]) 9:w32))", "0:w8");
+        // Right shifts stay: a bit is followed through them to its word.
         check(
             "(extract 4 8 (lshr (zext 32 x[0]) 2:w32))",
-            "(zext 8 (extract 6 2 x[0]))",
+            "(extract 4 8 (lshr (zext 32 x[0]) 2:w32))",
         );
         check(
             "(extract 8 8 (xor (zext 32 x[0]) (sext 32 x[1])))",

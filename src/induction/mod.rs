@@ -809,6 +809,11 @@ impl<'a> Prover<'a> {
             return Err(OUT_OF_TIME.into());
         }
         self.queries += 1;
+        // No query outlives the attempt's deadline.
+        let left = self.cfg.deadline.map_or(self.cfg.query_limit, |d| {
+            d.saturating_duration_since(Instant::now())
+        });
+        solver.set_time_limit(Some(left.min(self.cfg.query_limit)));
         match solver.check(self.pool, premise, query) {
             Ok(SatResult::Unsat) => Ok(None),
             Ok(SatResult::Sat(model)) => Ok(Some(model)),
