@@ -53,7 +53,7 @@ pub fn display_buffer(bytes: &[u8]) -> String {
 pub fn display_elements(bytes: &[u8], elem: CType) -> Option<String> {
     let width = elem.bits();
     let size = (width / 8) as usize;
-    if width % 8 != 0 || !(2..=16).contains(&size) {
+    if !width.is_multiple_of(8) || !(2..=16).contains(&size) {
         return None;
     }
     let whole = bytes.len() / size * size;

@@ -364,7 +364,7 @@ fn route_view(number: usize, route: &super::Route, sources: &mut Sources) -> Str
             .iter()
             .filter(|f| !f.reached.is_empty())
             .collect();
-        files.sort_by_key(|f| !mark.is_some_and(|m| m.file == f.file));
+        files.sort_by_key(|f| mark.is_none_or(|m| m.file != f.file));
         let mut budget = ROUTE_LINES;
         for file in files {
             let part = mark.filter(|m| m.file == file.file).map(|m| m.line);
