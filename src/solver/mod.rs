@@ -618,6 +618,32 @@ pub(crate) fn abbreviate(text: String, max: usize) -> String {
     }
 }
 
+/// SplitMix64: the deterministic generator of the sweep's samples and of the layers'
+/// randomized tests.
+pub(crate) struct SplitMix(pub u64);
+
+impl SplitMix {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A value below `n` (not 0).
+    #[cfg(test)]
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// 128 random bits.
+    #[cfg(test)]
+    pub fn wide(&mut self) -> u128 {
+        (u128::from(self.next()) << 64) | u128::from(self.next())
+    }
+}
+
 /// Helpers shared by the unit tests of the layers.
 #[cfg(test)]
 pub(crate) mod testing {

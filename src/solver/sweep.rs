@@ -373,15 +373,8 @@ impl SweepingSolver {
         }
         samples.push(filled(&mut || 0));
         samples.push(filled(&mut || 0xff));
-        let mut state = 0x9e37_79b9_7f4a_7c15u64 ^ u64::from(query.index() as u32);
-        let mut next = move || {
-            // SplitMix64.
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mut rng = super::SplitMix(0x9e37_79b9_7f4a_7c15u64 ^ u64::from(query.index() as u32));
+        let mut next = move || rng.next();
         while samples.len() < SAMPLES {
             // Some samples small (bytes below 4), as inputs that pass bounds often are.
             let small = samples.len() % 4 == 0;
@@ -492,22 +485,7 @@ mod tests {
     use super::*;
     use crate::solver::{build_chain, SolverConfig};
 
-    /// SplitMix64, for the random expressions.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use crate::solver::SplitMix as Rng;
 
     /// A random 16-bit term over the leaves.
     fn term(pool: &ExprPool, rng: &mut Rng, leaves: &[ExprId], depth: u32) -> ExprId {

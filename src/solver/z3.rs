@@ -1292,26 +1292,7 @@ mod tests {
         }
     }
 
-    /// A small deterministic generator (SplitMix64).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-
-        fn wide(&mut self) -> u128 {
-            (u128::from(self.next()) << 64) | u128::from(self.next())
-        }
-    }
+    use crate::solver::SplitMix as Rng;
 
     /// The operator classes the generator covers; each must be produced by the property test.
     const CLASSES: [&str; 10] = [
