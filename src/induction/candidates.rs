@@ -102,6 +102,18 @@ impl Cand {
         matches!(self, Cand::Affine { terms, .. } if terms.iter().any(|t| t.0.var().is_none()))
     }
 
+    /// Whether the equality defines a variable of its own width (`s = t + 3·i·n`): the
+    /// candidates a query substitutes away instead of reasoning about.
+    pub fn defines_at_width(&self, widths: &[u32]) -> bool {
+        let Cand::Affine { terms, width, .. } = self else {
+            return false;
+        };
+        let pivot = terms.iter().find(|t| t.1.abs() == 1 && t.0.var().is_some());
+        pivot
+            .and_then(|t| t.0.var())
+            .is_some_and(|v| widths[v] == *width)
+    }
+
     /// An ordering (`i ≤ n`), not an equality.
     pub fn is_ordering(&self) -> bool {
         matches!(self, Cand::Cmp { .. })
@@ -160,6 +172,21 @@ impl Cand {
     pub fn describe(&self, names: &[String], widths: &[u32]) -> String {
         match self {
             Cand::False => "unreachable".into(),
+            Cand::Affine {
+                terms,
+                constant,
+                width,
+            } if terms.len() == 1
+                && terms[0].0.var().is_some()
+                && terms[0].1.count_ones() == 1
+                && terms[0].1 > 1 =>
+            {
+                // A congruence: 2^(w-k)·v ≡ -constant, that is v ≡ c (mod 2^k).
+                let shift = terms[0].1.trailing_zeros();
+                let k = width.saturating_sub(shift);
+                let c = mask(*width, (-*constant) as u128) >> shift;
+                format!("{} ≡ {c} (mod {})", terms[0].0.name(names), 1u128 << k)
+            }
             Cand::Affine {
                 terms, constant, ..
             } => {
@@ -264,16 +291,21 @@ pub(super) fn guess(
     widths: &[u32],
     constants: &[u128],
     order: &[usize],
-    quadratic: bool,
+    products: Products,
 ) -> Vec<Cand> {
     if samples.is_empty() {
         return vec![Cand::False];
     }
     let mut out = affine_hull(samples, widths, order);
-    if quadratic {
-        let products = quadratic_hull(samples, widths, order, &out);
-        out.extend(products);
+    if products != Products::None {
+        let found = quadratic_hull(samples, widths, order, &out);
+        out.extend(
+            found
+                .into_iter()
+                .filter(|c| products == Products::All || c.defines_at_width(widths)),
+        );
     }
+    out.extend(congruences(samples, widths));
     let n = widths.len();
     let all = |c: &Cand| samples.iter().all(|s| c.holds(s, widths));
     let preds = [
@@ -332,7 +364,56 @@ pub(super) fn guess(
             }
         }
     }
+    // An ordering of a value that products define becomes a polynomial inequality once
+    // the definition is substituted: dear to refute, and seldom what a proof needs.
+    let by_products: Vec<usize> = out
+        .iter()
+        .filter(|c| c.has_product() && c.defines_at_width(widths))
+        .filter_map(|c| match c {
+            Cand::Affine { terms, .. } => terms
+                .iter()
+                .find(|t| t.1.abs() == 1 && t.0.var().is_some())
+                .and_then(|t| t.0.var()),
+            _ => None,
+        })
+        .collect();
+    out.retain(|c| match c {
+        Cand::Cmp { a, b, .. } => {
+            !by_products.contains(a) && !matches!(b, Rhs::Var(v) if by_products.contains(v))
+        }
+        _ => true,
+    });
     out.dedup();
+    out
+}
+
+/// Most low bits a congruence candidate fixes.
+const MAX_CONGRUENCE_BITS: u32 = 8;
+
+/// The congruences every state satisfies: a value that varies but whose low `k` bits do
+/// not (a counter stepping by 2 stays even), as `2^(w-k) · v ≡ 2^(w-k) · c (mod 2^w)`.
+fn congruences(samples: &[Vec<u128>], widths: &[u32]) -> Vec<Cand> {
+    let mut out = Vec::new();
+    for (v, &w) in widths.iter().enumerate() {
+        if !(2..=64).contains(&w) {
+            continue;
+        }
+        let first = samples[0][v];
+        let differs = samples.iter().fold(0u128, |d, s| d | (s[v] ^ first));
+        let k = (differs.trailing_zeros())
+            .min(MAX_CONGRUENCE_BITS)
+            .min(w - 1);
+        if differs == 0 || k == 0 {
+            continue;
+        }
+        let scale = 1i128 << (w - k);
+        let low = (first & ((1 << k) - 1)) as i128;
+        out.push(Cand::Affine {
+            terms: vec![(Mono(v, None), scale)],
+            constant: mask(w, (-(low * scale)) as u128) as i128,
+            width: w,
+        });
+    }
     out
 }
 
@@ -372,6 +453,16 @@ fn affine_hull(samples: &[Vec<u128>], widths: &[u32], order: &[usize]) -> Vec<Ca
     hull(samples, widths, &columns, order.len(), SMALL)
 }
 
+/// Which equalities with products of two values are candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Products {
+    None,
+    /// Those that define a value (`s = t + 3·i·n`), which queries substitute away.
+    Defining,
+    /// Every one (`2·s = i·i - i` too), which the solver must reason about.
+    All,
+}
+
 /// Most variables whose pairwise products [`quadratic_hull`] adds as columns.
 const MAX_PRODUCT_VARS: usize = 8;
 /// The largest magnitude of a factor of a product column.
@@ -408,9 +499,15 @@ fn quadratic_hull(
             columns.push(Mono(a, Some(b)));
         }
     }
+    // An equality of products alone (`a·i + b·i = c·i`) is another one times a value: true
+    // when that one is, and dear to check. Only those that relate a value to products.
+    let relates_a_value = |c: &Cand| match c {
+        Cand::Affine { terms, .. } => terms.iter().any(|t| t.0.var().is_some()),
+        _ => false,
+    };
     hull(samples, widths, &columns, order.len(), SMALL_FACTOR)
         .into_iter()
-        .filter(Cand::has_product)
+        .filter(|c| c.has_product() && relates_a_value(c))
         .collect()
 }
 
@@ -496,19 +593,28 @@ fn hull(
         if terms.is_empty() {
             continue;
         }
-        let width = terms
-            .iter()
-            .flat_map(|&(m, _)| m.widths(widths))
-            .filter(|&w| w > 1)
-            .min()
-            .unwrap_or(1);
-        let cand = Cand::Affine {
-            terms,
-            constant: ints[n],
-            width,
-        };
-        if samples.iter().all(|s| cand.holds(s, widths)) {
-            out.push(cand);
+        let term_widths = || terms.iter().flat_map(|&(m, _)| m.widths(widths));
+        let narrow = term_widths().filter(|&w| w > 1).min().unwrap_or(1);
+        let wide = term_widths().max().unwrap_or(1);
+        // Values of mixed widths (a 32-bit counter in a 64-bit sum): the equality at the
+        // widest, the narrower values zero-extended, says more (`s = 3·i·i` on all 64
+        // bits); at the narrowest it holds more often. Both are candidates when both fit
+        // the states (products only at the widest: truncated, they define nothing useful):
+        // the proof keeps the strongest that is inductive.
+        let mut widths_tried = vec![wide];
+        let product = terms.iter().any(|t| t.0.var().is_none());
+        if narrow < wide && !product {
+            widths_tried.push(narrow);
+        }
+        for width in widths_tried {
+            let cand = Cand::Affine {
+                terms: terms.clone(),
+                constant: ints[n],
+                width,
+            };
+            if samples.iter().all(|s| cand.holds(s, widths)) {
+                out.push(cand);
+            }
         }
     }
     out
@@ -767,7 +873,7 @@ mod tests {
         }
         // Wrapped states too: large values take no part in the hull, but must satisfy it.
         samples.push(vec![1 << 31, 2, 0, 2, 0]);
-        let cands = guess(&samples, &widths, &[], &[2, 3, 4, 0, 1], true);
+        let cands = guess(&samples, &widths, &[], &[2, 3, 4, 0, 1], Products::All);
         let names: Vec<String> = ["a", "n", "r", "b", "result"].map(String::from).to_vec();
         let text: Vec<String> = cands.iter().map(|c| c.describe(&names, &widths)).collect();
         assert!(text.contains(&"r + b·a = a·n".to_string()), "{text:?}");
@@ -789,7 +895,7 @@ mod tests {
     fn guesses_drop_what_one_state_contradicts() {
         let widths = vec![8, 8];
         let samples = vec![vec![1, 1], vec![2, 2], vec![3, 3]];
-        let cands = guess(&samples, &widths, &[], &[0, 1], false);
+        let cands = guess(&samples, &widths, &[], &[0, 1], Products::None);
         assert!(cands
             .iter()
             .all(|c| samples.iter().all(|s| c.holds(s, &widths))));
@@ -797,10 +903,13 @@ mod tests {
             .iter()
             .any(|c| matches!(c, Cand::Affine { terms, .. } if terms.len() == 2)));
         let more = vec![vec![1, 1], vec![2, 2], vec![3, 4]];
-        let cands = guess(&more, &widths, &[], &[0, 1], false);
+        let cands = guess(&more, &widths, &[], &[0, 1], Products::None);
         assert!(!cands
             .iter()
             .any(|c| matches!(c, Cand::Affine { terms, .. } if terms.len() == 2)));
-        assert_eq!(guess(&[], &widths, &[], &[0, 1], false), vec![Cand::False]);
+        assert_eq!(
+            guess(&[], &widths, &[], &[0, 1], Products::None),
+            vec![Cand::False]
+        );
     }
 }

@@ -26,6 +26,23 @@ pub(super) fn valid_equality(pool: &ExprPool, c: ExprId) -> bool {
     }
 }
 
+/// Whether the equalities `a` and `b` have one difference of their sides (`x = y` and
+/// `x + k = y + k`): where `a` holds, so does `b`.
+pub(super) fn same_difference(pool: &ExprPool, a: ExprId, b: ExprId) -> bool {
+    let diff = |c: ExprId| match pool.node(c) {
+        Node::Binary {
+            op: BinOp::Eq,
+            lhs,
+            rhs,
+        } if pool.width(lhs) > 1 => Some(pool.sub(lhs, rhs)),
+        _ => None,
+    };
+    match (diff(a), diff(b)) {
+        (Some(x), Some(y)) => pool.width(x) == pool.width(y) && identical(pool, x, y),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,13 +20,14 @@
 mod candidates;
 mod cfg;
 mod linear;
+mod nowrap;
 mod segment;
 
 use crate::expr::{ArrayId, Assignment, ExprId, ExprPool};
 use crate::ir::{FuncId, Module, Operand};
 use crate::solver::{SatResult, Solver};
 use crate::stop::Stop;
-use candidates::Cand;
+use candidates::{Cand, Products};
 use segment::{End, Key, Path, Side};
 use std::time::{Duration, Instant};
 
@@ -91,12 +92,13 @@ pub fn prove(
     let mut outcome = None;
     // Affine invariants first; products of two values only where those did not prove it
     // (they are true of more loops, and dearer to check).
-    let shapes = [false, true]
+    // Those that define a value first: they cost the queries nothing.
+    let shapes = [Products::None, Products::Defining, Products::All]
         .into_iter()
         .flat_map(|q| [[1, 1], [2, 1], [1, 2]].map(|r| (r, q)));
-    for (ratio, quadratic) in shapes {
+    for (ratio, products) in shapes {
         // Stronger invariants do not remove undefined behaviour the affine ones allow.
-        if quadratic
+        if products != Products::None
             && first
                 .as_deref()
                 .is_some_and(|w: &str| w.starts_with(UNDEFINED))
@@ -105,7 +107,7 @@ pub fn prove(
         }
         let result = Prover::new(module, (a, b), params, pre, pool, cfg, ratio)
             .map(|mut p| {
-                p.quadratic = quadratic;
+                p.products = products;
                 p
             })
             .map_err(|why| (why, true))
@@ -127,6 +129,9 @@ pub fn prove(
     solver.set_time_limit(None);
     outcome.unwrap_or_else(|| Attempt::NotProved(first.unwrap_or_default()))
 }
+
+/// How the reason of an attempt whose query the solver could not answer begins.
+const GAVE_UP: &str = "the solver gave up";
 
 /// The reason of an attempt that ran out of its time.
 const OUT_OF_TIME: &str = "out of time";
@@ -222,8 +227,8 @@ struct Prover<'a> {
     ratio: [usize; 2],
     /// The measures that show each lone phase returns (`b decreases`), for the proof's text.
     measures: Vec<String>,
-    /// Whether candidates include equalities with products of two values.
-    quadratic: bool,
+    /// Which equalities with products of two values are candidates.
+    products: Products,
 }
 
 impl<'a> Prover<'a> {
@@ -324,7 +329,7 @@ impl<'a> Prover<'a> {
             queries: 0,
             ratio,
             measures: Vec::new(),
-            quadratic: false,
+            products: Products::None,
         };
         p.build()?;
         Ok(p)
@@ -520,10 +525,16 @@ impl<'a> Prover<'a> {
     /// Sound: every state the invariant allows is one of these, as the invariant holds of
     /// it and each definition reads only the variables themselves.
     fn defined_state(&self, p: usize) -> Vec<ExprId> {
+        self.state_defined_by(p, true)
+    }
+
+    /// Phase `p`'s state with the definitions substituted, those by products only with
+    /// `products`.
+    fn state_defined_by(&self, p: usize, products: bool) -> Vec<ExprId> {
         let phase = &self.phases[p];
         let mut state = phase.vars.clone();
         let mut done = vec![false; state.len()];
-        for c in &phase.cands {
+        for c in phase.cands.iter().filter(|c| products || !c.has_product()) {
             if let Some((v, e)) = c.definition(self.pool, &phase.vars, &phase.widths) {
                 if v >= self.params.len() && !std::mem::replace(&mut done[v], true) {
                     state[v] = e;
@@ -571,24 +582,77 @@ impl<'a> Prover<'a> {
             let mut weakened = false;
             for &from in &origins {
                 let (premise, moves, _) = self.from(from)?;
+                let light = self.light_premise(from);
+                let current = from.map(|p| self.defined_state(p));
                 for t in moves {
                     let Target::Phase(to, vals) = &t.to else {
                         continue;
                     };
-                    // Equalities the definitions make identities need no solver.
-                    let parts: Vec<ExprId> = self.phases[*to]
+                    let mut premise = premise.clone();
+                    premise.push(t.guard);
+                    let mut light = light.clone();
+                    light.push(t.guard);
+                    // Equalities the definitions make identities need no solver, also
+                    // once the guard keeps the counters' steps from wrapping.
+                    let mut parts = Vec::new();
+                    let built: Vec<ExprId> = self.phases[*to]
                         .cands
                         .iter()
                         .map(|c| c.build(self.pool, vals))
-                        .filter(|&c| !linear::valid_equality(self.pool, c))
                         .collect();
-                    let goal = self.pool.and_all(&parts);
+                    for (k, c) in built.into_iter().enumerate() {
+                        if linear::valid_equality(self.pool, c) {
+                            continue;
+                        }
+                        let widened = self.widen(solver, &light, c)?;
+                        if linear::valid_equality(self.pool, widened) {
+                            continue;
+                        }
+                        // An equality the step does not change holds after it: its two
+                        // sides' difference is the same polynomial before and after.
+                        if let (Some(state), true) = (&current, from == Some(*to)) {
+                            let before = self.phases[*to].cands[k].build(self.pool, state);
+                            let before = self.widen(solver, &light, before)?;
+                            if linear::same_difference(self.pool, before, widened) {
+                                continue;
+                            }
+                        }
+                        if !parts.iter().any(|p: &(usize, ExprId)| p.1 == widened) {
+                            parts.push((k, widened));
+                        }
+                    }
+                    let goal = self
+                        .pool
+                        .and_all(&parts.iter().map(|p| p.1).collect::<Vec<_>>());
                     if self.pool.as_const(goal) == Some(1) {
                         continue;
                     }
-                    let mut premise = premise.clone();
-                    premise.push(t.guard);
-                    let answer = self.ask(solver, &premise, self.pool.bool_not(goal))?;
+                    // The invariant's products make a query dear; most steps are shown
+                    // without them, and a model that satisfies them anyway is a real
+                    // counterexample.
+                    let light_limit = self.cfg.query_limit / 4;
+                    let without =
+                        self.ask_within(solver, &light, self.pool.bool_not(goal), light_limit);
+                    let answer = match without {
+                        Ok(None) => continue,
+                        Ok(Some(m)) if premise.iter().all(|&c| self.pool.eval_bool(c, &m)) => {
+                            Ok(Some(m))
+                        }
+                        Err(why) if !why.starts_with(GAVE_UP) => return Err(why),
+                        _ => self.ask(solver, &premise, self.pool.bool_not(goal)),
+                    };
+                    let answer = match answer {
+                        // Products the solver cannot decide together: each alone, and
+                        // those it cannot show are dropped (Houdini keeps what it shows).
+                        Err(why) if why.starts_with(GAVE_UP) => {
+                            if !self.drop_unshown(solver, *to, &premise, &parts)? {
+                                return Err(why);
+                            }
+                            weakened = true;
+                            break;
+                        }
+                        other => other?,
+                    };
                     if let Some(model) = answer {
                         let seen: Vec<u128> =
                             vals.iter().map(|&v| self.pool.eval(v, &model)).collect();
@@ -783,7 +847,7 @@ impl<'a> Prover<'a> {
             &phase.widths,
             &self.constants,
             &phase.order,
-            self.quadratic && first,
+            if first { self.products } else { Products::None },
         );
         if !first {
             // Weakening only: a candidate dropped stays dropped.
@@ -798,12 +862,96 @@ impl<'a> Prover<'a> {
         self.phases[p].cands = cands;
     }
 
+    /// The premise of a query from `from` without the invariant's products: the
+    /// preconditions and the phase's other candidates (what shows a counter's step does not
+    /// wrap, at a fraction of the cost).
+    fn light_premise(&self, from: Option<usize>) -> Vec<ExprId> {
+        let mut premise = self.pre.clone();
+        if let Some(p) = from {
+            let state = self.state_defined_by(p, false);
+            let phase = &self.phases[p];
+            premise.extend(
+                phase
+                    .cands
+                    .iter()
+                    .filter(|c| !c.has_product())
+                    .map(|c| c.build(self.pool, &state)),
+            );
+        }
+        premise
+    }
+
+    /// After the solver gave up on a step's candidates together: each candidate with a
+    /// product in `parts` (index into phase `to`'s candidates, condition) asked alone, and
+    /// dropped unless shown; a counterexample becomes a sample. Whether any was dropped.
+    fn drop_unshown(
+        &mut self,
+        solver: &mut dyn Solver,
+        to: usize,
+        premise: &[ExprId],
+        parts: &[(usize, ExprId)],
+    ) -> Result<bool, String> {
+        let mut dropped = Vec::new();
+        for &(k, part) in parts {
+            if !self.phases[to].cands[k].has_product() {
+                continue;
+            }
+            match self.ask(solver, premise, self.pool.bool_not(part)) {
+                Ok(None) => {}
+                Ok(Some(_)) => dropped.push(k),
+                Err(why) if why.starts_with(GAVE_UP) => dropped.push(k),
+                Err(why) => return Err(why),
+            }
+        }
+        let cands = &mut self.phases[to].cands;
+        let mut k = 0;
+        cands.retain(|_| {
+            k += 1;
+            !dropped.contains(&(k - 1))
+        });
+        Ok(!dropped.is_empty())
+    }
+
+    /// The condition `c` with the extensions of sums `premise` keeps from wrapping
+    /// split (`zext(i + 1)` as `zext(i) + 1` under `i < n`), each split shown by a query.
+    fn widen(
+        &mut self,
+        solver: &mut dyn Solver,
+        premise: &[ExprId],
+        c: ExprId,
+    ) -> Result<ExprId, String> {
+        if !nowrap::has_extended_sum(self.pool, c) {
+            return Ok(c);
+        }
+        // A split the solver cannot show in time is not made.
+        nowrap::widen(
+            self.pool,
+            c,
+            &mut |wrapped| match self.ask(solver, premise, wrapped) {
+                Ok(model) => Ok(model.is_some()),
+                Err(why) if why.starts_with(GAVE_UP) => Ok(true),
+                Err(why) => Err(why),
+            },
+        )
+    }
+
     /// A model of `premise ∧ query`, if any.
     fn ask(
         &mut self,
         solver: &mut dyn Solver,
         premise: &[ExprId],
         query: ExprId,
+    ) -> Result<Option<Assignment>, String> {
+        self.ask_within(solver, premise, query, self.cfg.query_limit)
+    }
+
+    /// A model of `premise ∧ query`, if any, asked with the limit `limit`.
+    fn ask_within(
+        &mut self,
+        solver: &mut dyn Solver,
+        premise: &[ExprId],
+        query: ExprId,
+        limit: Duration,
     ) -> Result<Option<Assignment>, String> {
         if self.cfg.stop.should_stop() || self.cfg.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(OUT_OF_TIME.into());
@@ -813,11 +961,12 @@ impl<'a> Prover<'a> {
         let left = self.cfg.deadline.map_or(self.cfg.query_limit, |d| {
             d.saturating_duration_since(Instant::now())
         });
-        solver.set_time_limit(Some(left.min(self.cfg.query_limit)));
-        match solver.check(self.pool, premise, query) {
+        solver.set_time_limit(Some(left.min(limit)));
+        let r = solver.check(self.pool, premise, query);
+        match r {
             Ok(SatResult::Unsat) => Ok(None),
             Ok(SatResult::Sat(model)) => Ok(Some(model)),
-            Ok(SatResult::Unknown(why)) => Err(format!("the solver gave up ({why})")),
+            Ok(SatResult::Unknown(why)) => Err(format!("{GAVE_UP} ({why})")),
             Err(e) => Err(format!("the solver failed ({e})")),
         }
     }
