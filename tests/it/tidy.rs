@@ -164,6 +164,36 @@ fn give_up_reasons_are_typed() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// One module-root style: a module with files of its own is a directory with `mod.rs` (never
+/// `foo.rs` beside `foo/`), any other module a single file.
+#[test]
+fn module_roots_are_dir_mod_rs() {
+    fn dirs(dir: &Path, wrong: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if !path.is_dir() {
+                continue;
+            }
+            if !path.join("mod.rs").is_file() {
+                wrong.push(format!(
+                    "{}: a module directory without mod.rs",
+                    path.display()
+                ));
+            }
+            if path.with_extension("rs").exists() {
+                wrong.push(format!("{}.rs beside its directory", path.display()));
+            }
+            dirs(&path, wrong);
+        }
+    }
+    let mut wrong = Vec::new();
+    dirs(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut wrong,
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The files whose types are a file format (serde), and which format. The report model, the
 /// engine and the checks have none: `report.json`'s shape is `report/schema.rs`'s, converted
 /// from and to the model, so changing an internal type cannot change a file by accident.
