@@ -3,7 +3,7 @@
 //! as `xcheck OLD NEW --all-functions OPTIONS` would read them, and three of its own:
 //! `--cache DIR`, `--no-identical` and `-j N` (functions checked at once, each one thread).
 
-use super::{clap_exit, usage, CheckArgs, Exit};
+use super::{clap_exit, usage, CheckArgs, Quit};
 use crate::libgate::LibOptions;
 use clap::Parser;
 use std::ffi::OsString;
@@ -36,7 +36,7 @@ Example:
 pub(crate) fn parse_lib(
     args: &[OsString],
     stop: &crate::stop::Stop,
-) -> Result<(CheckArgs, LibOptions), Exit> {
+) -> Result<(CheckArgs, LibOptions), Quit> {
     let mut options = LibOptions {
         identical: true,
         ..LibOptions::default()
@@ -45,7 +45,7 @@ pub(crate) fn parse_lib(
     let mut it = args.iter().skip(2);
     while let Some(arg) = it.next() {
         let s = arg.to_str().unwrap_or("");
-        let mut value = |name: &str| -> Result<OsString, Exit> {
+        let mut value = |name: &str| -> Result<OsString, Quit> {
             it.next()
                 .cloned()
                 .ok_or_else(|| usage(format!("{name} needs a value")))
@@ -74,7 +74,7 @@ pub(crate) fn parse_lib(
     Ok((check, options))
 }
 
-fn jobs(v: &str) -> Result<usize, Exit> {
+fn jobs(v: &str) -> Result<usize, Quit> {
     match v.parse::<usize>() {
         Ok(n) if (1..=256).contains(&n) => Ok(n),
         _ => Err(usage(format!(

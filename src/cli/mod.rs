@@ -164,7 +164,7 @@ pub(crate) fn split_env(args: Vec<OsString>) -> (Vec<OsString>, Vec<String>) {
 /// the default time limit and passed `--max-time 90` to the programs), so a usage error
 /// naming them. `--help` and `--version` stay the programs' (crosschecking their help text
 /// is a real use), and so does every option xcheck does not define.
-pub(crate) fn misplaced_options(env: &[String]) -> Result<(), Exit> {
+pub(crate) fn misplaced_options(env: &[String]) -> Result<(), Quit> {
     use clap::CommandFactory;
     let command = CheckArgs::command();
     let ours: Vec<&str> = command
@@ -505,24 +505,27 @@ pub(crate) struct QueryArgs {
     pub(crate) timeout: String,
 }
 
-pub(crate) enum Exit {
+/// How a command quits without running to its verdict: clap printed help, a version or a
+/// usage error itself and exits with `Code`, or an `Error` (one line, exit 2). Not the
+/// engine's `exec::Exit`, how a program's path ends.
+pub(crate) enum Quit {
     /// clap printed help, a version or a usage error itself.
     Code(i32),
     Error(Error),
 }
 
-impl From<Error> for Exit {
+impl From<Error> for Quit {
     fn from(e: Error) -> Self {
-        Exit::Error(e)
+        Quit::Error(e)
     }
 }
 
 /// `--help` and `--version` print as clap prints them; a usage error is one line, as every
 /// other error (clap's own text spreads it over several, with a usage block).
-pub(crate) fn clap_exit(e: clap::Error) -> Exit {
+pub(crate) fn clap_exit(e: clap::Error) -> Quit {
     if !e.use_stderr() {
         let _ = e.print();
-        return Exit::Code(0);
+        return Quit::Code(0);
     }
     usage(format!(
         "{}{} (see --help)",
@@ -560,8 +563,8 @@ pub(crate) fn clap_message(rendered: &str) -> String {
     text.strip_prefix("error: ").unwrap_or(&text).to_string()
 }
 
-pub(crate) fn usage(msg: String) -> Exit {
-    Exit::Error(Error::Usage(msg))
+pub(crate) fn usage(msg: String) -> Quit {
+    Quit::Error(Error::Usage(msg))
 }
 
 /// Half of the machine's memory (from `/proc/meminfo`): exploration that keeps hundreds of
@@ -585,19 +588,19 @@ pub(crate) fn default_memory_cap() -> Option<u64> {
 const DEFAULT_DEFER_AFTER: Duration = Duration::from_secs(1);
 
 /// Parses a positive duration ([`crate::config::parse_duration`]).
-pub(crate) fn parse_duration(option: &str, text: &str) -> Result<Duration, Exit> {
+pub(crate) fn parse_duration(option: &str, text: &str) -> Result<Duration, Quit> {
     crate::config::parse_duration(text).map_err(|why| usage(format!("{option} {why}")))
 }
 
 /// Parses a time limit, where `0` and `none` are no limit ([`crate::config::parse_limit`]).
-pub(crate) fn parse_limit(option: &str, text: &str) -> Result<Option<Duration>, Exit> {
+pub(crate) fn parse_limit(option: &str, text: &str) -> Result<Option<Duration>, Quit> {
     crate::config::parse_limit(text).map_err(|why| usage(format!("{option} {why}")))
 }
 
 pub(crate) fn engine_config(
     e: &EngineArgs,
     output_dir: &Path,
-) -> Result<(ExecConfig, SolverConfig), Exit> {
+) -> Result<(ExecConfig, SolverConfig), Quit> {
     let search: SearchKind = e
         .search
         .parse()
@@ -679,7 +682,7 @@ pub(crate) fn engine_config(
     Ok((exec, solver))
 }
 
-pub(crate) fn function_names(spec: &str) -> Result<(String, String), Exit> {
+pub(crate) fn function_names(spec: &str) -> Result<(String, String), Quit> {
     let (a, b) = match spec.split_once('=') {
         Some((a, b)) => (a.trim(), b.trim()),
         None => (spec.trim(), spec.trim()),
@@ -690,7 +693,7 @@ pub(crate) fn function_names(spec: &str) -> Result<(String, String), Exit> {
     Ok((a.to_string(), b.to_string()))
 }
 
-pub(crate) fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Exit> {
+pub(crate) fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(), Quit> {
     for s in &p.buffer_size {
         let (name, n) = match s.split_once('=') {
             Some((name, n)) => (Some(name.trim()), n.trim()),
@@ -746,14 +749,14 @@ pub(crate) fn apply_params(check: &mut FunctionCheck, p: &ParamArgs) -> Result<(
 }
 
 /// The names of `--abstract-calls`.
-pub(crate) fn abstract_calls_of(list: &str) -> Result<Vec<String>, Exit> {
+pub(crate) fn abstract_calls_of(list: &str) -> Result<Vec<String>, Quit> {
     crate::config::parse_abstract_calls(list).map_err(|m| usage(format!("--abstract-calls: {m}")))
 }
 
 /// `--globals`, if given.
 pub(crate) fn globals_of(
     p: &ParamArgs,
-) -> Result<Option<crate::crosscheck::globals::GlobalsMode>, Exit> {
+) -> Result<Option<crate::crosscheck::globals::GlobalsMode>, Quit> {
     p.globals
         .as_deref()
         .map(|g| g.parse().map_err(|m| usage(format!("--globals {m}"))))
@@ -771,7 +774,7 @@ pub(crate) fn tests_per_kind_of(all_tests: bool, tests_per_kind: Option<u32>) ->
 }
 
 /// `--shard K/N` (or `auto`, from the environment), if given.
-pub(crate) fn shard_of(args: &CheckArgs) -> Result<Option<crate::exec::shard::Shard>, Exit> {
+pub(crate) fn shard_of(args: &CheckArgs) -> Result<Option<crate::exec::shard::Shard>, Quit> {
     let Some(text) = &args.shard else {
         return Ok(None);
     };
@@ -790,7 +793,7 @@ pub(crate) fn shard_of(args: &CheckArgs) -> Result<Option<crate::exec::shard::Sh
 }
 
 /// `-j N`, or every core.
-pub(crate) fn jobs_of(e: &EngineArgs) -> Result<usize, Exit> {
+pub(crate) fn jobs_of(e: &EngineArgs) -> Result<usize, Quit> {
     match e.jobs {
         Some(0) => Err(usage("--jobs must be at least 1".into())),
         Some(n) if n > MAX_JOBS => Err(usage(format!(
@@ -808,7 +811,7 @@ pub(crate) fn base_check(
     b: &Path,
     fa: &str,
     fb: &str,
-) -> Result<FunctionCheck, Exit> {
+) -> Result<FunctionCheck, Quit> {
     let mut check = FunctionCheck::new(a, b, fa, fb);
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     check.exec = exec;
@@ -818,7 +821,7 @@ pub(crate) fn base_check(
     Ok(check)
 }
 
-pub(crate) fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Exit> {
+pub(crate) fn parse_compare(list: &str) -> Result<crate::crosscheck::program::Compare, Quit> {
     let mut c = crate::crosscheck::program::Compare {
         stdout: false,
         stderr: false,
@@ -869,7 +872,7 @@ pub(crate) enum Command {
 
 /// Parses the command line `args` (program name first); `stop` goes into the arguments of
 /// the commands that explore or replay.
-pub(crate) fn parse(args: Vec<OsString>, stop: &crate::stop::Stop) -> Result<Command, Exit> {
+pub(crate) fn parse(args: Vec<OsString>, stop: &crate::stop::Stop) -> Result<Command, Quit> {
     let sub = args.get(1).and_then(|a| a.to_str()).unwrap_or("");
     let rest = || {
         std::iter::once(OsString::from(format!("xcheck {sub}"))).chain(args.iter().skip(2).cloned())

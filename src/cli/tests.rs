@@ -5,19 +5,19 @@ use super::*;
 use crate::stop::Stop;
 
 /// The message of a refused command line (a usage error is one line).
-fn message(e: Exit) -> String {
+fn message(e: Quit) -> String {
     match e {
-        Exit::Error(Error::Usage(m)) => {
+        Quit::Error(Error::Usage(m)) => {
             assert!(!m.contains('\n'), "a usage error on several lines: {m}");
             m
         }
-        Exit::Error(other) => format!("not a usage error: {other}"),
-        Exit::Code(n) => format!("clap printed and exits {n}"),
+        Quit::Error(other) => format!("not a usage error: {other}"),
+        Quit::Code(n) => format!("clap printed and exits {n}"),
     }
 }
 
 /// Parses `xcheck a.bc b.bc WORDS…` as a check.
-fn check(words: &[&str]) -> Result<(CheckArgs, Vec<String>), Exit> {
+fn check(words: &[&str]) -> Result<(CheckArgs, Vec<String>), Quit> {
     let args = ["xcheck", "a.bc", "b.bc"]
         .iter()
         .chain(words)
@@ -31,7 +31,7 @@ fn check(words: &[&str]) -> Result<(CheckArgs, Vec<String>), Exit> {
 
 /// A function check of `f` built from `xcheck a.bc b.bc WORDS…`: every validation a check's
 /// command line goes through (engine, parameters, shard, jobs).
-fn validated(words: &[&str]) -> Result<(), Exit> {
+fn validated(words: &[&str]) -> Result<(), Quit> {
     let (args, _) = check(words)?;
     base_check(&args, Path::new("a.bc"), Path::new("b.bc"), "f", "f")?;
     shard_of(&args)?;

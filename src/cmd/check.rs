@@ -4,7 +4,7 @@
 
 use crate::cli::{
     base_check, engine_config, function_names, jobs_of, parse_compare, shard_of, tests_per_kind_of,
-    usage, CheckArgs, Exit,
+    usage, CheckArgs, Quit,
 };
 use crate::config::{parse_fail_on, FailOn};
 use crate::crosscheck::check_functions;
@@ -17,7 +17,7 @@ use crate::report::{console, render_table, render_table_limited, TERMINAL_ROWS};
 use std::path::Path;
 
 /// Runs the check the arguments describe and returns its exit code.
-pub(super) fn run(args: CheckArgs, env: Vec<String>) -> Result<i32, Exit> {
+pub(super) fn run(args: CheckArgs, env: Vec<String>) -> Result<i32, Quit> {
     let fail_on = match &args.fail_on {
         Some(list) => Some(parse_fail_on(list).map_err(|m| usage(format!("--fail-on: {m}")))?),
         None => None,
@@ -70,7 +70,7 @@ fn check_programs(
     b: &Path,
     env: Vec<String>,
     fail_on: Option<Vec<FailOn>>,
-) -> Result<i32, Exit> {
+) -> Result<i32, Quit> {
     if !args.params.assume.is_empty()
         || !args.params.buffer_size.is_empty()
         || args.params.buffer_cap.is_some()
@@ -121,7 +121,7 @@ fn finish_check(
     function: Option<String>,
     report: &crate::report::Report,
     fail_on: Option<&[FailOn]>,
-) -> Result<i32, Exit> {
+) -> Result<i32, Quit> {
     let (mode, label) = match &function {
         Some(f) => (Mode::Function, f.as_str()),
         None => (Mode::Program, "main"),

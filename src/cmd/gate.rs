@@ -3,7 +3,7 @@
 
 use crate::cli::{
     abstract_calls_of, base_check, engine_config, globals_of, shard_of, tests_per_kind_of, usage,
-    CheckArgs, Exit,
+    CheckArgs, Quit,
 };
 use crate::config::FailOn;
 use crate::crosscheck::FunctionCheck;
@@ -17,7 +17,7 @@ pub(super) fn all_functions(
     a: &Path,
     b: &Path,
     fail_on: Option<Vec<FailOn>>,
-) -> Result<i32, Exit> {
+) -> Result<i32, Quit> {
     if !args.params.assume.is_empty() {
         return Err(usage("--assume names parameters of one function: use it with --function, or per function in --config".into()));
     }
@@ -33,7 +33,7 @@ pub(super) fn all_functions(
             a.display(),
             b.display()
         );
-        return Err(Exit::Error(gate::nothing_to_check(
+        return Err(Quit::Error(gate::nothing_to_check(
             &args.include,
             &args.exclude,
         )));
@@ -65,7 +65,7 @@ pub(super) fn function_jobs(
     a: &Path,
     b: &Path,
     selected: &[String],
-) -> Result<Vec<gate::Job>, Exit> {
+) -> Result<Vec<gate::Job>, Quit> {
     let mut jobs = Vec::new();
     for f in selected {
         let mut check = base_check(args, a, b, f, f)?;
@@ -85,7 +85,7 @@ pub(super) fn config(
     args: &CheckArgs,
     path: &Path,
     fail_on: Option<Vec<FailOn>>,
-) -> Result<i32, Exit> {
+) -> Result<i32, Quit> {
     let cfg = crate::config::load_config(path).map_err(|e| Error::Usage(e.to_string()))?;
     let fail_on = fail_on.unwrap_or_else(|| cfg.fail_on());
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
@@ -153,10 +153,10 @@ pub(super) fn config(
     }
     if let [problem] = &problems[..] {
         // One problem, on one line as every error is.
-        return Err(Exit::Error(Error::Usage(problem.clone())));
+        return Err(Quit::Error(Error::Usage(problem.clone())));
     }
     if !problems.is_empty() {
-        return Err(Exit::Error(Error::Usage(format!(
+        return Err(Quit::Error(Error::Usage(format!(
             "{} in {} (nothing was checked):\n  {}",
             crate::report::table::plural(problems.len(), "problem", "problems"),
             path.display(),
@@ -164,7 +164,7 @@ pub(super) fn config(
         ))));
     }
     if planned.is_empty() {
-        return Err(Exit::Error(gate::nothing_to_check(
+        return Err(Quit::Error(gate::nothing_to_check(
             &args.include,
             &args.exclude,
         )));
@@ -215,7 +215,7 @@ pub(super) fn live_lines(total: usize) -> impl Fn(&gate::JobResult) + Sync {
 }
 
 /// Prints the gate's results, writes its `summary.md`, `report.html` and JUnit, and decides the exit code.
-fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Exit> {
+fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Quit> {
     for (i, section) in sections.iter().enumerate() {
         print!("{}", section.render(i + 1, args.json));
         for (label, e) in section.errors() {
@@ -229,7 +229,7 @@ fn finish_gate(args: &CheckArgs, sections: Vec<gate::Section>) -> Result<i32, Ex
 pub(super) fn write_gate_outputs(
     args: &CheckArgs,
     sections: &[gate::Section],
-) -> Result<i32, Exit> {
+) -> Result<i32, Quit> {
     // In GitHub Actions, one annotation per check that failed the gate (on stderr with
     // --json, whose stdout is JSON lines).
     if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {

@@ -1,7 +1,7 @@
 //! `xcheck lib OLD NEW`: every exported function of two builds of a library, paired by name
 //! and signature and checked (`libgate`), with the gate's outputs.
 
-use crate::cli::{usage, CheckArgs, Exit};
+use crate::cli::{usage, CheckArgs, Quit};
 use crate::gate;
 use crate::libgate::{self, LibOptions};
 use crate::report::json::Mode;
@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Runs the library check and returns its exit code (the gate's: 0, 1 when a function failed
 /// the `--fail-on` policy, 2 when a check could not run).
-pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
+pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Quit> {
     let (Some(a), Some(b)) = (args.a.clone(), args.b.clone()) else {
         return Err(usage("xcheck lib needs two builds: OLD NEW".into()));
     };
@@ -56,7 +56,7 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
     let selected = libgate::drop_unsupported(&module, &listings, selected, &mut skipped);
     skipped.extend(alias_skipped);
     if selected.is_empty() {
-        return Err(Exit::Error(gate::nothing_to_check(
+        return Err(Quit::Error(gate::nothing_to_check(
             &args.include,
             &args.exclude,
         )));
@@ -75,7 +75,7 @@ fn finish(
     results: Vec<(gate::JobResult, libgate::How)>,
     skipped: Vec<gate::Skipped>,
     started: std::time::Instant,
-) -> Result<i32, Exit> {
+) -> Result<i32, Quit> {
     let title = format!("{}  vs  {}", a.display(), b.display());
     if args.json {
         for (r, _) in &results {

@@ -1,12 +1,12 @@
 //! `xcheck merge DIR… -o OUT`: one report from a sharded run's directories.
 
-use crate::cli::{tests_per_kind_of, usage, Exit, MergeArgs};
+use crate::cli::{tests_per_kind_of, usage, MergeArgs, Quit};
 use crate::config::parse_fail_on;
 use crate::gate;
 use crate::report::{console, render_table_limited, TERMINAL_ROWS};
 
 /// Merges the directories into one and returns the exit code.
-pub(super) fn run(args: MergeArgs) -> Result<i32, Exit> {
+pub(super) fn run(args: MergeArgs) -> Result<i32, Quit> {
     let fail_on = match &args.fail_on {
         Some(list) => Some(parse_fail_on(list).map_err(|m| usage(format!("--fail-on: {m}")))?),
         None => None,

@@ -16,7 +16,7 @@ mod run;
 mod show;
 mod suite;
 
-use crate::cli::{parse, Command, Exit};
+use crate::cli::{parse, Command, Quit};
 use crate::error::EXIT_ERROR;
 use std::ffi::OsString;
 
@@ -46,8 +46,8 @@ pub fn main_with_stop(args: Vec<OsString>, stop: crate::stop::Stop) -> i32 {
     });
     match result {
         Ok(code) => code,
-        Err(Exit::Code(code)) => code,
-        Err(Exit::Error(e)) => {
+        Err(Quit::Code(code)) => code,
+        Err(Quit::Error(e)) => {
             eprintln!("xcheck: error: {e}");
             EXIT_ERROR
         }

@@ -1,9 +1,9 @@
 //! `xcheck query LOG`: replays a query log (`--log-queries`) on the solvers.
 
-use crate::cli::{parse_limit, usage, Exit, QueryArgs};
+use crate::cli::{parse_limit, usage, QueryArgs, Quit};
 
 /// Replays the log and returns 1 when an answer differs from the logged one.
-pub(super) fn run(args: QueryArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
+pub(super) fn run(args: QueryArgs, stop: &crate::stop::Stop) -> Result<i32, Quit> {
     use crate::solver::querylog;
     let backends =
         querylog::backends_of(&args.solver).map_err(|m| usage(format!("--solver: {m}")))?;

@@ -3,7 +3,7 @@
 //! programs, two or three of them, or a generated driver around the two functions).
 
 use crate::cli::{
-    apply_params, function_names, parse_compare, parse_duration, usage, Exit, ReplayArgs,
+    apply_params, function_names, parse_compare, parse_duration, usage, Quit, ReplayArgs,
 };
 use crate::crosscheck::program::ProgramCheck;
 use crate::crosscheck::{engine_replay_file, FunctionCheck};
@@ -13,7 +13,7 @@ use crate::report::console;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub(super) fn run(args: ReplayArgs) -> Result<i32, Exit> {
+pub(super) fn run(args: ReplayArgs) -> Result<i32, Quit> {
     // Options are checked before anything is read.
     let timeout = parse_duration("--timeout", &args.timeout)?;
     let mut compare = parse_compare(&args.compare)?;
@@ -105,10 +105,10 @@ fn test_name(test: &Path) -> String {
 }
 
 /// Every binary a native replay names must exist.
-fn native_binaries_exist<P: AsRef<Path>>(bins: impl IntoIterator<Item = P>) -> Result<(), Exit> {
+fn native_binaries_exist<P: AsRef<Path>>(bins: impl IntoIterator<Item = P>) -> Result<(), Quit> {
     for bin in bins {
         if !bin.as_ref().is_file() {
-            return Err(Exit::Error(Error::input(
+            return Err(Quit::Error(Error::input(
                 bin.as_ref(),
                 "no such native binary",
             )));
@@ -125,7 +125,7 @@ fn native_pair(
     tests: &[PathBuf],
     compare: crate::crosscheck::program::Compare,
     timeout: Duration,
-) -> Result<i32, Exit> {
+) -> Result<i32, Quit> {
     use crate::crosscheck::program::quote;
     use crate::native::replay::NativeOutcome;
     native_binaries_exist([a, b])?;
@@ -186,7 +186,7 @@ fn native_three(
     tests: &[PathBuf],
     compare: crate::crosscheck::program::Compare,
     timeout: Duration,
-) -> Result<i32, Exit> {
+) -> Result<i32, Quit> {
     use crate::crosscheck::program::quote;
     native_binaries_exist(bins)?;
     let expected = crate::native::replay::three_way_agreements(&args.test).unwrap_or_default();
@@ -252,7 +252,7 @@ fn native_function(
     function: &str,
     tests: &[PathBuf],
     timeout: Duration,
-) -> Result<i32, Exit> {
+) -> Result<i32, Quit> {
     use crate::native::function;
     let (fa, fb) = function_names(function)?;
     let mut check = FunctionCheck::new(a, b, &fa, &fb);

@@ -14,7 +14,7 @@ use crate::solver::{build_chain, SolverConfig};
 use std::path::{Path, PathBuf};
 
 /// Explores the harness and returns its exit code.
-pub(super) fn run(args: RunArgs) -> std::result::Result<i32, crate::cli::Exit> {
+pub(super) fn run(args: RunArgs) -> std::result::Result<i32, crate::cli::Quit> {
     let (exec, solver) = engine_config(&args.engine, &args.output_dir)?;
     let s = run_harness(&args.program, exec, &solver, &args.output_dir)?;
     let result = s.result();

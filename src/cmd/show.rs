@@ -1,13 +1,13 @@
 //! `xcheck show TEST.ktest…`: prints tests as ktest-tool does; `xcheck show --ir FILE.bc…`
 //! prints the engine's IR of bitcode files (`ir::text`).
 
-use crate::cli::{Exit, ShowArgs};
+use crate::cli::{Quit, ShowArgs};
 use crate::error::Error;
 use crate::ir::Side;
 use crate::ktest::KTest;
 
 /// Prints every test, or every file's IR.
-pub(super) fn run(args: ShowArgs) -> Result<i32, Exit> {
+pub(super) fn run(args: ShowArgs) -> Result<i32, Quit> {
     for (i, path) in args.tests.iter().enumerate() {
         if i > 0 {
             println!();
@@ -24,7 +24,7 @@ pub(super) fn run(args: ShowArgs) -> Result<i32, Exit> {
 
 /// The IR of the functions the bitcode file at `path` defines (only `function`, if given),
 /// lowered as side A of a function check, one after another.
-fn ir_text(path: &std::path::Path, function: Option<&str>) -> Result<String, Exit> {
+fn ir_text(path: &std::path::Path, function: Option<&str>) -> Result<String, Quit> {
     let module = crate::load::load(path, None, &[])?;
     let ids: Vec<crate::ir::FuncId> = match function {
         Some(name) => {

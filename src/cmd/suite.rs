@@ -1,6 +1,6 @@
 //! `xcheck suite DIR`: crosschecks every utility of a suite, each check a child process.
 
-use crate::cli::{default_memory_cap, parse_compare, usage, Exit, SuiteArgs};
+use crate::cli::{default_memory_cap, parse_compare, usage, Quit, SuiteArgs};
 use crate::report::console;
 use std::ffi::OsString;
 
@@ -8,7 +8,7 @@ use std::ffi::OsString;
 const MAX_SUITE_JOBS: usize = 64;
 
 /// Runs the suite's checks and returns its exit code.
-pub(super) fn run(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Exit> {
+pub(super) fn run(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Quit> {
     let mut compare = parse_compare(&args.compare)?;
     compare.ignore_spacing = args.ignore_spacing;
     let known = match &args.mismatches {

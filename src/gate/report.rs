@@ -31,6 +31,7 @@ pub const MANIFEST: &str = "shard.json";
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GateManifest {
     /// Which shard (`checks` is true; `digest` is that of every check's label in order).
+    #[serde(with = "crate::report::schema::shard_info")]
     pub shard: ShardInfo,
     /// The module pairs, in order, each with the checks this shard ran.
     pub sections: Vec<GateSection>,

@@ -9,6 +9,9 @@
 //! as it would be in memory, so `extractvalue` is an extraction of bits.
 
 pub mod parse;
+mod parse_ops;
+mod parse_same;
+mod parse_words;
 pub mod text;
 
 use std::fmt;

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 #[derive(Serialize, Deserialize)]
 struct Entry {
     key: String,
-    report: Report,
+    report: crate::report::schema::Report,
 }
 
 /// The key of `check` on the two listings.
@@ -49,7 +49,7 @@ fn file_of(dir: &Path, key: &str) -> PathBuf {
 pub fn load(dir: &Path, key: &str) -> Option<Report> {
     let text = std::fs::read_to_string(file_of(dir, key)).ok()?;
     let entry: Entry = serde_json::from_str(&text).ok()?;
-    (entry.key == key).then_some(entry.report)
+    (entry.key == key).then(|| entry.report.into())
 }
 
 /// Stores `report` under `key`.
@@ -57,7 +57,7 @@ pub fn store(dir: &Path, key: &str, report: &Report) -> Result<()> {
     let path = file_of(dir, key);
     let entry = Entry {
         key: key.to_string(),
-        report: report.clone(),
+        report: report.into(),
     };
     let text = serde_json::to_string(&entry).map_err(|e| Error::Output {
         path: path.clone(),

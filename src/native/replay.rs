@@ -292,7 +292,7 @@ pub fn three_way_agreements(test: &Path) -> Option<std::collections::HashMap<Str
     };
     let limit = crate::input::MAX_REPORT_BYTES;
     let text = crate::input::read_text_limited(&dir.join("report.json"), limit, "reports").ok()?;
-    let report: crate::report::Report = serde_json::from_str(&text).ok()?;
+    let report = crate::report::schema::parse(&text).ok()?;
     Some(
         report
             .rows

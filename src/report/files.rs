@@ -4,7 +4,7 @@
 //! Each file is written to a temporary file in the same directory and then renamed, so a
 //! crash never leaves a half-written report. The CSV has one row per path after a header row,
 //! with the inputs joined as `name=display;name=display`. The JSON is the serialized report,
-//! pretty-printed.
+//! pretty-printed (`report/schema.rs`).
 
 use super::html::render_html;
 use super::summary::render_summary;
@@ -88,10 +88,7 @@ pub fn render_csv(report: &Report) -> io::Result<String> {
             .iter()
             .map(|i| format!("{}={}", i.name, i.display))
             .collect();
-        let verdict = serde_json::to_value(&row.verdict)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_else(|| format!("{:?}", row.verdict));
+        let verdict = super::schema::verdict_name(&row.verdict);
         let confirmed = row
             .confirmed
             .as_bool()
@@ -109,7 +106,7 @@ pub fn render_csv(report: &Report) -> io::Result<String> {
             .unwrap_or_default();
         w.write_record([
             row.id.to_string().as_str(),
-            &verdict,
+            verdict,
             &row.merged_paths.to_string(),
             &inputs.join(";"),
             &row.result_a,
@@ -136,12 +133,8 @@ pub const PRETTY_JSON_ROWS: usize = 2000;
 /// Renders the whole report as JSON ending in a newline: pretty-printed up to
 /// [`PRETTY_JSON_ROWS`] rows, compact beyond.
 pub fn render_json(report: &Report) -> io::Result<String> {
-    let mut text = if report.rows.len() <= PRETTY_JSON_ROWS {
-        serde_json::to_string_pretty(report)
-    } else {
-        serde_json::to_string(report)
-    }
-    .map_err(io::Error::other)?;
+    let mut text = super::schema::render(report, report.rows.len() <= PRETTY_JSON_ROWS)
+        .map_err(io::Error::other)?;
     text.push('\n');
     Ok(text)
 }

@@ -582,10 +582,7 @@ fn rows_table(report: &Report) -> String {
     }
     out.push_str("<th>detail</th><th>test</th></tr>\n");
     for row in rows.iter().take(HTML_ROWS) {
-        let verdict = serde_json::to_value(&row.verdict)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let verdict = super::schema::verdict_name(&row.verdict);
         let inputs: Vec<String> = ordered_inputs(row)
             .iter()
             .map(|i| format!("{} = {}", text(&i.name), text(&i.display)))

@@ -3,6 +3,7 @@
 //! gate run (`--all-functions`, `--config`) and `xcheck run`. The schema is documented in
 //! `docs/json.md`; [`SCHEMA_VERSION`] changes when a field is removed or changes meaning.
 
+use crate::report::schema;
 use crate::report::{Overall, Report, Summary};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -75,7 +76,7 @@ pub struct JsonLine<'a> {
     /// Where the check's tests and reports are.
     pub out_dir: String,
     /// The report's summary, as in `report.json` (null for `run` and errors).
-    pub summary: Option<&'a Summary>,
+    pub summary: Option<schema::Summary>,
     /// What `xcheck run` found (null for the other modes).
     pub run: Option<&'a RunResult>,
 }
@@ -116,7 +117,7 @@ impl<'a> JsonLine<'a> {
             error: outcome.err(),
             note,
             out_dir: out_dir.display().to_string(),
-            summary,
+            summary: summary.map(schema::Summary::from),
             run: None,
         }
     }

@@ -4,8 +4,9 @@
 //! explored path (or group of merged paths). [`table::render_table`] prints it for a
 //! terminal, [`table::render_markdown`] for a document, [`summary::render_summary`] in a
 //! few kilobytes for a CI step summary, [`html::render_html`] as one page to open from disk,
-//! and [`files::write_reports`] saves Markdown, CSV, JSON, summary and HTML copies. Only these types are serialized; the JSON field names are
-//! the Rust field names, and enum values are snake case (`error_one`, `inconclusive`).
+//! and [`files::write_reports`] saves Markdown, CSV, JSON, summary and HTML copies. The
+//! model has no serde traits: `report.json`'s shape is [`schema`]'s, converted from and to
+//! these types.
 
 pub mod console;
 pub mod files;
@@ -14,6 +15,7 @@ pub mod json;
 pub mod junit;
 pub mod progress;
 pub mod replay;
+pub mod schema;
 pub mod suite;
 pub mod summary;
 pub mod table;
@@ -24,12 +26,10 @@ pub use replay::{Agreement, NativeReplay, Replay};
 pub use table::{render_markdown, render_table, render_table_limited, TERMINAL_ROWS};
 pub use unknown::UnknownReason;
 
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What is known about one path after both implementations ran along it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PathVerdict {
     /// Both sides agree for every input that takes this path.
     Proved,
@@ -91,8 +91,7 @@ impl fmt::Display for PathVerdict {
 }
 
 /// The verdict on the whole run.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Overall {
     /// Every path was explored and none differs.
     Equivalent,
@@ -124,7 +123,7 @@ impl fmt::Display for Overall {
 }
 
 /// One concrete input of a counterexample.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct InputValue {
     /// The parameter or object name.
     pub name: String,
@@ -135,7 +134,7 @@ pub struct InputValue {
 }
 
 /// One explored path, or one group of merged paths.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct PathRow {
     /// The path's number, from 1.
     pub id: usize,
@@ -160,37 +159,30 @@ pub struct PathRow {
     /// executables beside its bitcode replays its differences and failures on them): a
     /// difference they do not show, or a failure of both sides they do not have, is reported
     /// and not counted.
-    #[serde(default, skip_serializing_if = "NativeReplay::is_not_run")]
     pub native: NativeReplay,
     /// The path's branch decisions (`0110…`, `shard::path_text`): written by sharded runs
     /// only, for `xcheck merge` to put the shards' rows in the order one run gives them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// For a program difference, the kind of difference (`stdout: spacing only; exit status
     /// 0 vs 1`): rows of one behaviour share it. Function checks' rows go by their detail.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub class: Option<String>,
     /// For a difference, the deepest branch of its path whose other direction leads to a
     /// path where the sides agree (`B wc.c:123 (wc_main)`: whose code, where, in which
     /// function; `crosscheck/parting.rs`); absent when no agreeing path is beside it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parts_at: Option<String>,
     /// For a three-way program check, what side C did and which sides agree; absent for
     /// two sides.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub three: Option<ThreeWay>,
     /// For a row whose outcome differs only through one side's undefined behaviour, what
     /// it was and where (`A: signed overflow in add (nsw) at f.c:3`): the row is unknown
     /// unless native executables of the pair, run on its test, differ, which makes it a
     /// difference (`PathRow::differs_natively`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undefined: Option<String>,
 }
 
 /// A row's third side (`xcheck a.bc b.bc c.bc`): what C did and which sides agree. In
 /// JSON it also names the odd one out (`odd`), which follows from the agreement.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(into = "ThreeWayRecord", from = "ThreeWayRecord")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreeWay {
     /// What implementation C did for the row's inputs.
     pub result_c: String,
@@ -205,37 +197,8 @@ impl ThreeWay {
     }
 }
 
-/// [`ThreeWay`] as `report.json` writes it.
-#[derive(Serialize, Deserialize)]
-struct ThreeWayRecord {
-    result_c: String,
-    agreement: Agreement,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    odd: Option<String>,
-}
-
-impl From<ThreeWay> for ThreeWayRecord {
-    fn from(t: ThreeWay) -> Self {
-        let odd = t.odd().map(String::from);
-        ThreeWayRecord {
-            result_c: t.result_c,
-            agreement: t.agreement,
-            odd,
-        }
-    }
-}
-
-impl From<ThreeWayRecord> for ThreeWay {
-    fn from(t: ThreeWayRecord) -> Self {
-        ThreeWay {
-            result_c: t.result_c,
-            agreement: t.agreement,
-        }
-    }
-}
-
 /// How often one side of a three-way check was the odd one out.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OddOneOut {
     /// `A`, `B` or `C`.
     pub side: String,
@@ -246,7 +209,7 @@ pub struct OddOneOut {
 }
 
 /// Totals and settings of the whole run.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Summary {
     /// What was compared, for example `ref.bc:mod  vs  opt.bc:modOpt`.
     pub title: String,
@@ -286,37 +249,30 @@ pub struct Summary {
     /// What the verdict rests on that the inputs do not show: buffer sizes and alignment,
     /// non-aliasing, how undefined behaviour is treated, the environment a program was
     /// given. Every check states them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assumptions: Vec<String>,
     /// A proof for every input besides exploration, in words: `proved for all inputs (by
     /// induction over the loop at a.c:5 / b.c:7)`. Absent when the verdict rests on
     /// exploration alone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof: Option<String>,
     /// Unsupported constructs with their locations, options used, and other remarks.
     pub notes: Vec<String>,
     /// Engine counters (queries answered or avoided by each layer, merges…), by name.
     pub counters: Vec<(String, u64)>,
     /// Which shard of a sharded run this is (`--shard K/N`); absent otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<ShardInfo>,
     /// The differences grouped by kind (`PathRow::class`, else the row's detail), the
     /// largest group first.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<DivergenceClass>,
     /// For a three-way program check, per side, the confirmed differences where it alone
     /// differs (`busybox differs from coreutils and toybox on 120 paths`); empty otherwise.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub odd_one_out: Vec<OddOneOut>,
     /// Per side, the source lines of its code that some path ran, over all paths (from
     /// debug information), for `report.html`; empty without it. Not in `report.json` (its
     /// notes give the counts: `coverage A: 8/8 lines`), so a merged run's page has none.
-    #[serde(skip)]
     pub coverage: Vec<SideCoverage>,
     /// Per kind of difference's example whose concrete replay recorded it, the lines each
     /// side ran on that input and where the sides part, for `report.html`. Not in
     /// `report.json` (a merged run's page has none).
-    #[serde(skip)]
     pub routes: Vec<Route>,
 }
 
@@ -344,7 +300,7 @@ pub struct RouteMark {
 
 /// One side's line coverage over all paths: the source lines of the functions its paths
 /// entered, by file.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SideCoverage {
     /// `A`, `B` or `C`.
     pub side: String,
@@ -352,7 +308,7 @@ pub struct SideCoverage {
 }
 
 /// The lines of one source file that have code, and those some path ran.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileCoverage {
     /// The file as locations name it (`f.c`).
     pub file: String,
@@ -365,7 +321,7 @@ pub struct FileCoverage {
 }
 
 /// One kind of difference and the rows that show it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DivergenceClass {
     /// What differs, for example `stdout: spacing only`.
     pub class: String,
@@ -378,7 +334,6 @@ pub struct DivergenceClass {
     pub example: usize,
     /// The branches where the kind's rows leave agreement (`PathRow::parts_at`), the most
     /// common first, at most [`PARTINGS_KEPT`].
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub partings: Vec<Parting>,
 }
 
@@ -386,7 +341,7 @@ pub struct DivergenceClass {
 pub const PARTINGS_KEPT: usize = 3;
 
 /// A branch where rows of a kind leave agreement, and how many rows leave it there.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parting {
     pub at: String,
     pub rows: usize,
@@ -550,7 +505,7 @@ pub fn tests_to_write(rows: &[PathRow], per_kind: Option<usize>) -> Vec<bool> {
 }
 
 /// What a shard's report says about its part of the run, for `xcheck merge`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShardInfo {
     /// This shard's number, from 1.
     pub index: u32,
@@ -567,7 +522,7 @@ pub struct ShardInfo {
 }
 
 /// A whole run: the summary and every row.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Report {
     /// Totals and settings.
     pub summary: Summary,
@@ -925,14 +880,6 @@ pub(crate) mod tests {
             table::verdict_sentence(&none),
             "INCONCLUSIVE: no difference found, but no path was compared"
         );
-    }
-
-    #[test]
-    fn serialized_names_are_snake_case() {
-        let v = serde_json::to_string(&[PathVerdict::ErrorBoth, PathVerdict::ErrorOne]).unwrap();
-        assert_eq!(v, r#"["error_both","error_one"]"#);
-        let o = serde_json::to_string(&Overall::Inconclusive).unwrap();
-        assert_eq!(o, r#""inconclusive""#);
     }
 
     #[test]

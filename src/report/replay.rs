@@ -1,17 +1,15 @@
 //! What the replays said of a row, and which of three sides agree: typed where the report
-//! model keeps them, written as before (`true`/`false`/absent, `all agree`…), so that
-//! `report.json` and the other files are unchanged.
+//! model keeps them; the files write them as `true`/`false`/absent and `all agree`…
+//! (`report/schema.rs`).
 //!
 //! Two replays are named apart: [`Replay`] is the engine's concrete replay of a test in a
 //! fresh engine; [`NativeReplay`] is the run of the native executables on it.
 
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What the engine's concrete replay of a row's test said (`PathRow::confirmed`; in JSON
 /// `true`, `false` or `null`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "Option<bool>", into = "Option<bool>")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Replay {
     /// Not replayed (a proved or unknown row, or the run was stopped first).
     #[default]
@@ -66,8 +64,7 @@ impl From<Replay> for Option<bool> {
 
 /// What the native executables did on a row's test (`PathRow::native`; in JSON `true` or
 /// `false`, absent when they did not run it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "Option<bool>", into = "Option<bool>")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum NativeReplay {
     /// No executables ran the test (none beside the bitcode, or the engine's replay did not
     /// confirm the row).
@@ -95,7 +92,7 @@ impl NativeReplay {
         self == NativeReplay::NotReproduced
     }
 
-    /// Whether the executables did not run the test (serde leaves the field out then).
+    /// Whether the executables did not run the test (`report.json` leaves the field out then).
     pub fn is_not_run(&self) -> bool {
         *self == NativeReplay::NotRun
     }
@@ -123,20 +120,15 @@ impl From<NativeReplay> for Option<bool> {
 }
 
 /// Which of three sides agree (`ThreeWay::agreement`), from whether each pair is equal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Agreement {
-    #[serde(rename = "all agree")]
     AllAgree,
     /// A differs; B and C agree.
-    #[serde(rename = "A differs")]
     ADiffers,
     /// B differs; A and C agree.
-    #[serde(rename = "B differs")]
     BDiffers,
     /// C differs; A and B agree.
-    #[serde(rename = "C differs")]
     CDiffers,
-    #[serde(rename = "all differ")]
     AllDiffer,
 }
 
@@ -185,26 +177,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn replays_are_written_as_the_booleans_they_were() {
-        for (replay, json) in [
-            (Replay::NotRun, "null"),
-            (Replay::Confirmed, "true"),
-            (Replay::NotConfirmed, "false"),
+    fn replays_are_the_booleans_they_were() {
+        for (replay, answer) in [
+            (Replay::NotRun, None),
+            (Replay::Confirmed, Some(true)),
+            (Replay::NotConfirmed, Some(false)),
         ] {
-            assert_eq!(serde_json::to_string(&replay).unwrap(), json);
-            assert_eq!(serde_json::from_str::<Replay>(json).unwrap(), replay);
+            assert_eq!(replay.as_bool(), answer);
+            assert_eq!(Replay::from(answer), replay);
         }
-        for (native, json) in [
-            (NativeReplay::Reproduced, "true"),
-            (NativeReplay::NotReproduced, "false"),
+        for (native, answer) in [
+            (NativeReplay::NotRun, None),
+            (NativeReplay::Reproduced, Some(true)),
+            (NativeReplay::NotReproduced, Some(false)),
         ] {
-            assert_eq!(serde_json::to_string(&native).unwrap(), json);
-            assert_eq!(serde_json::from_str::<NativeReplay>(json).unwrap(), native);
+            assert_eq!(native.as_bool(), answer);
+            assert_eq!(NativeReplay::from(answer), native);
         }
     }
 
     #[test]
-    fn agreements_are_written_as_their_words() {
+    fn agreements_and_their_words() {
         let all = [
             (true, true, true),
             (true, false, false),
@@ -216,9 +209,6 @@ mod tests {
         let words: Vec<String> = all
             .map(|(ab, ac, bc)| {
                 let a = Agreement::of(ab, ac, bc);
-                let json = serde_json::to_string(&a).unwrap();
-                assert_eq!(json, format!("\"{a}\""));
-                assert_eq!(serde_json::from_str::<Agreement>(&json).unwrap(), a);
                 format!("{a} {:?}", a.odd())
             })
             .collect();

@@ -91,6 +91,7 @@ pub struct SuiteRow {
     /// The check's output directory (its report and tests).
     pub output_dir: String,
     /// The check's verdict, when it ran to a report.
+    #[serde(with = "super::schema::overall_opt")]
     pub overall: Option<Overall>,
     pub paths: usize,
     pub proved: usize,

@@ -103,7 +103,7 @@ fn read_shard(dir: &Path) -> Result<(Report, ShardInfo)> {
 pub(crate) fn read_report(path: &Path) -> Result<Report> {
     let text = crate::input::read_text_limited(path, crate::input::MAX_REPORT_BYTES, "report")
         .map_err(|e| Error::input(path, e.to_string()))?;
-    serde_json::from_str(&text)
+    crate::report::schema::parse(&text)
         .map_err(|e| Error::input(path, format!("not a report xcheck wrote ({e})")))
 }
 

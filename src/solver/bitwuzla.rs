@@ -36,7 +36,7 @@ use super::{
     Solver, SolverError, SolverStats, CANCELLED,
 };
 use crate::expr::fp_format;
-use crate::expr::{BinOp, ExprId, ExprPool, Sort, UnOp, Width, INDEX_WIDTH};
+use crate::expr::{BinOp, ExprId, ExprPool, UnOp, Width, INDEX_WIDTH};
 use crate::stop::Stop;
 use bitwuzla_sys as bz;
 use bz::{BitwuzlaKind, BitwuzlaSort, BitwuzlaTerm};
@@ -137,13 +137,7 @@ impl Solver for BitwuzlaSolver {
         let limit = self.limit.filter(|l| timeout.is_none_or(|t| *l < t));
         let mut assumptions = Vec::with_capacity(constraints.len() + 1);
         for &root in constraints.iter().chain(std::iter::once(&query)) {
-            if pool.sort(root) != Sort::Bv(1) {
-                return Err(SolverError::Backend(format!(
-                    "expression {} is not a width-1 condition (sort {:?})",
-                    root.index(),
-                    pool.sort(root)
-                )));
-            }
+            super::lowering::check_condition(pool, root)?;
             instance.lower(pool, root)?;
             assumptions.push(instance.bool_of(root)?);
         }
@@ -177,20 +171,12 @@ impl Solver for BitwuzlaSolver {
             }),
         };
 
-        self.stats.backend_queries += 1;
-        self.stats.backend_time += elapsed;
-        if !matches!(answer, SatResult::Unknown(_)) {
-            self.stats.backend_answers[0] += 1;
-        }
-        match answer {
-            SatResult::Sat(_) => self.stats.backend_sat += 1,
-            SatResult::Unsat => self.stats.backend_unsat += 1,
-            SatResult::Unknown(_) => {
-                self.stats.backend_unknown += 1;
-                // A check stopped by its time limit (or cancelled) leaves the SAT solver in a
-                // state we do not want to build on; start the next query from a fresh instance.
-                self.reset();
-            }
+        self.stats
+            .count_backend_check(super::Backend::Bitwuzla, &answer, elapsed);
+        if let SatResult::Unknown(_) = answer {
+            // A check stopped by its time limit (or cancelled) leaves the SAT solver in a
+            // state we do not want to build on; start the next query from a fresh instance.
+            self.reset();
         }
         Ok(answer)
     }

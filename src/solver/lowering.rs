@@ -558,6 +558,17 @@ fn propagates_nan(pool: &ExprPool, cond: ExprId, then: ExprId) -> bool {
     then == y || matches!(pool.node(then), Node::Binary { op: BinOp::Or, rhs, .. } if rhs == y)
 }
 
+/// Checks that `root`, a constraint or query handed to a backend, is a width-1 condition.
+pub(super) fn check_condition(pool: &ExprPool, root: ExprId) -> Result<(), SolverError> {
+    match pool.sort(root) {
+        Sort::Bv(1) => Ok(()),
+        sort => Err(SolverError::Backend(format!(
+            "expression {} is not a width-1 condition (sort {sort:?})",
+            root.index()
+        ))),
+    }
+}
+
 /// Checks that the operands of `node` have the sorts its operator needs, so that a malformed
 /// expression is an error here and never reaches a backend.
 pub(super) fn check_sorts(pool: &ExprPool, id: ExprId, node: Node) -> Result<(), SolverError> {

@@ -98,6 +98,28 @@ counters! {
 }
 
 impl SolverStats {
+    /// Counts one satisfiability check of `backend` that took `took` and gave `answer`: the
+    /// one place a backend's answer is counted, so both count alike.
+    pub(super) fn count_backend_check(
+        &mut self,
+        backend: Backend,
+        answer: &super::SatResult,
+        took: Duration,
+    ) {
+        use super::SatResult::{Sat, Unknown, Unsat};
+        self.backend_queries += 1;
+        self.backend_time += took;
+        match answer {
+            Sat(_) => self.backend_sat += 1,
+            Unsat => self.backend_unsat += 1,
+            Unknown(_) => self.backend_unknown += 1,
+        }
+        if !matches!(answer, Unknown(_)) {
+            let at = Backend::ALL.iter().position(|&b| b == backend);
+            self.backend_answers[at.unwrap_or(0)] += 1;
+        }
+    }
+
     /// Whether a cross-checking solver compared or tried to compare answers: only then does a
     /// report show its counters, so that other reports keep theirs.
     fn cross_checked(&self) -> bool {

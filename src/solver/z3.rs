@@ -36,7 +36,7 @@ use super::{
     TIMEOUT,
 };
 use crate::expr::fp_format;
-use crate::expr::{BinOp, ExprId, ExprPool, Node, Sort, UnOp, Width, INDEX_WIDTH};
+use crate::expr::{BinOp, ExprId, ExprPool, Node, UnOp, Width, INDEX_WIDTH};
 use crate::stop::Stop;
 use rustc_hash::FxHashMap;
 use std::ffi::{CStr, CString};
@@ -251,13 +251,7 @@ impl Solver for Z3Solver {
         let mut arrays = false;
         let mut floats = false;
         for &root in constraints.iter().chain(std::iter::once(&query)) {
-            if pool.sort(root) != Sort::Bv(1) {
-                return Err(SolverError::Backend(format!(
-                    "expression {} is not a width-1 condition (sort {:?})",
-                    root.index(),
-                    pool.sort(root)
-                )));
-            }
+            super::lowering::check_condition(pool, root)?;
             context.lower(pool, root)?;
             assertions.push(context.bool_of(root)?);
             arrays |= context.with_arrays.contains(&root);
@@ -274,16 +268,8 @@ impl Solver for Z3Solver {
         let answer = context.check(pool, &assertions, roots, logic, timeout, &interrupt);
         let elapsed = start.elapsed();
         let answer = answer?;
-        self.stats.backend_queries += 1;
-        self.stats.backend_time += elapsed;
-        if !matches!(answer, SatResult::Unknown(_)) {
-            self.stats.backend_answers[1] += 1;
-        }
-        match answer {
-            SatResult::Sat(_) => self.stats.backend_sat += 1,
-            SatResult::Unsat => self.stats.backend_unsat += 1,
-            SatResult::Unknown(_) => self.stats.backend_unknown += 1,
-        }
+        self.stats
+            .count_backend_check(super::Backend::Z3, &answer, elapsed);
         Ok(answer)
     }
 
@@ -945,12 +931,7 @@ impl Context {
         let mut assumptions = Vec::with_capacity(constraints.len());
         let mut arrays = false;
         for &root in constraints.iter().chain(std::iter::once(&query)) {
-            if pool.sort(root) != Sort::Bv(1) {
-                return Err(SolverError::Backend(format!(
-                    "expression {} is not a width-1 condition",
-                    root.index()
-                )));
-            }
+            super::lowering::check_condition(pool, root)?;
             self.lower(pool, root)?;
             assumptions.push(self.bool_of(root)?);
             arrays |= self.with_arrays.contains(&root) || self.with_floats.contains(&root);

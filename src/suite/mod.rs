@@ -270,7 +270,7 @@ impl Suite {
         row.time_ms = started.elapsed().as_millis() as u64;
         let report = std::fs::read(out.join("report.json"))
             .ok()
-            .and_then(|bytes| serde_json::from_slice::<Report>(&bytes).ok());
+            .and_then(|bytes| crate::report::schema::parse_bytes(&bytes).ok());
         let checked = match (row.exit_code, &report) {
             (Some(0 | 1 | 3), Some(report)) => Some(report),
             _ => None,

@@ -164,6 +164,69 @@ fn give_up_reasons_are_typed() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// One module-root style: a module with files of its own is a directory with `mod.rs` (never
+/// `foo.rs` beside `foo/`), any other module a single file.
+#[test]
+fn module_roots_are_dir_mod_rs() {
+    fn dirs(dir: &Path, wrong: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if !path.is_dir() {
+                continue;
+            }
+            if !path.join("mod.rs").is_file() {
+                wrong.push(format!(
+                    "{}: a module directory without mod.rs",
+                    path.display()
+                ));
+            }
+            if path.with_extension("rs").exists() {
+                wrong.push(format!("{}.rs beside its directory", path.display()));
+            }
+            dirs(&path, wrong);
+        }
+    }
+    let mut wrong = Vec::new();
+    dirs(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut wrong,
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The files whose types are a file format (serde), and which format. The report model, the
+/// engine and the checks have none: `report.json`'s shape is `report/schema.rs`'s, converted
+/// from and to the model, so changing an internal type cannot change a file by accident.
+const SERDE_ALLOWED: &[(&str, &str)] = &[
+    ("src/report/schema.rs", "report.json, written and read back"),
+    (
+        "src/report/json.rs",
+        "--json lines (their summary is the schema's)",
+    ),
+    ("src/report/suite.rs", "suite.json"),
+    ("src/gate/report.rs", "a gate shard's shard.json"),
+    ("src/libgate/cache.rs", "xcheck lib --cache entries"),
+    ("src/config/", "xcheck.toml"),
+    ("src/suite/known.rs", "a suite's known mismatches (TOML)"),
+];
+
+#[test]
+fn serialized_types_only_in_their_formats_homes() {
+    let mut wrong = Vec::new();
+    for (path, text) in all_sources() {
+        let code = without_tests(&code_only(&text));
+        let serde = ["serde::", "Serialize", "Deserialize", "#[serde("]
+            .iter()
+            .any(|s| code.contains(s));
+        if serde && !SERDE_ALLOWED.iter().any(|(p, _)| path.starts_with(p)) {
+            wrong.push(format!(
+                "{path}: serde outside SERDE_ALLOWED (report.json's types are report/schema.rs's)"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The crate's top-level modules (a file `src/x.rs` or a directory `src/x/`) and the modules
 /// each may import. A module not listed here fails `imports_follow_the_stage_table`, so a new
 /// module is placed in the table when it is added. The table itself must be acyclic.
