@@ -268,6 +268,12 @@ impl Posted<'_> {
     /// Ends the check: the first backend answered `definite` (and, if so, claims the win
     /// unless the racer already did); returns the winner and the racer's run.
     fn finish(&mut self, definite: bool) -> (Option<usize>, Option<Run>) {
+        self.end(definite, false)
+    }
+
+    /// [`Posted::finish`], cancelling the second backend whatever the first answered when
+    /// `abandon` (the first backend panicked).
+    fn end(&mut self, definite: bool, abandon: bool) -> (Option<usize>, Option<Run>) {
         self.done = true;
         let racer = self.racer;
         let mut shared = racer.lock();
@@ -276,7 +282,7 @@ impl Posted<'_> {
             shared.winner = Some(0);
         }
         while shared.running {
-            if shared.winner == Some(0) || racer.stop.should_stop() {
+            if abandon || shared.winner == Some(0) || racer.stop.should_stop() {
                 if let Some(cancel) = &shared.cancel_second {
                     cancel.cancel();
                 }
@@ -290,7 +296,7 @@ impl Posted<'_> {
 impl Drop for Posted<'_> {
     fn drop(&mut self) {
         if !self.done {
-            self.finish(false);
+            self.end(false, true);
         }
     }
 }
@@ -1121,6 +1127,58 @@ mod tests {
         // either way it ended, once.
         let ended = ended.lock().unwrap().clone();
         assert!(ended == ["stopped"] || ended == ["cancelled"], "{ended:?}");
+    }
+
+    /// A backend that panics after `after`, as a bug in a backend would.
+    struct Panicking(Duration);
+
+    impl Solver for Panicking {
+        fn check(
+            &mut self,
+            _: &ExprPool,
+            _: &[ExprId],
+            _: ExprId,
+        ) -> Result<SatResult, SolverError> {
+            std::thread::sleep(self.0);
+            panic!("the first backend failed");
+        }
+        fn stats(&self) -> SolverStats {
+            SolverStats::default()
+        }
+        fn set_hint(&mut self, _hint: Option<Arc<Assignment>>) {}
+        fn set_time_limit(&mut self, _limit: Option<Duration>) {}
+    }
+
+    /// The first backend panics while the racer runs the second on the same check: the
+    /// panic reaches the caller only once the second's check was cancelled and has ended (the
+    /// racer read the caller's pool and constraints until then), and the portfolio is then
+    /// dropped cleanly (its racer thread joined).
+    #[test]
+    fn a_panic_in_the_first_backend_ends_the_race_before_it_unwinds() {
+        let pool = ExprPool::new();
+        let stop = Stop::new();
+        let (hard, _) = factoring(&pool);
+        let first = Entrant {
+            backend: Backend::Bitwuzla,
+            solver: Box::new(Panicking(Duration::from_millis(200))),
+            cancel: Arc::new(CancelFlag::default()),
+        };
+        let (second, ended) = Fake::entrant(Backend::Z3, vec![None], &stop);
+        let mut portfolio =
+            PortfolioSolver::with_entrants(first, second, &stop).with_delay(Duration::ZERO);
+        let start = Instant::now();
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            portfolio.check(&pool, &[], hard)
+        }));
+        assert!(caught.is_err());
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        // The racer's check had ended (cancelled) before the panic left `check`.
+        assert_eq!(*ended.lock().unwrap(), ["cancelled"]);
+        drop(portfolio);
     }
 
     #[test]
