@@ -5,10 +5,11 @@ source packages and bit tricks against naive references (scripts/real/functions.
 only this section: `python3 scripts/bench_real.py`. Sources are unpacked under
 build/bench-src (zlib by `apt-get source`; musl is the tree scripts/build-musl.sh unpacks).
 
-`python3 scripts/bench_real.py --compare OLD_BIN NEW_BIN [--repeat N] [--only TEXT]` runs
+`python3 scripts/bench_real.py --compare OLD_BIN NEW_BIN [--repeat N] [--only A|B]` runs
 every row under both binaries alternately (so that the machine's load hits both alike), N
 times each (default 3; once for a row that reached the time limit under both), and prints
-verdicts and the smallest wall time of each, and the ratio."""
+verdicts and the smallest wall time of each, and the ratio; `--only` keeps the pairs whose
+names contain one of the |-separated texts."""
 import glob
 import json
 import os
@@ -103,7 +104,7 @@ def compare(old, new, repeat, only):
     limit = float(MAX_TIME) * 1000 * 0.75
     with tempfile.TemporaryDirectory() as tmp:
         for pair in table["pair"]:
-            if only and only not in pair["name"]:
+            if only and not any(o in pair["name"] for o in only.split("|")):
                 continue
             for cc in COMPILERS:
                 for opt in OPTS:
