@@ -805,6 +805,7 @@ mod tests {
             portfolio_time: [Duration::from_millis(22), Duration::from_millis(23)],
             portfolio_races: 24,
             portfolio_cancelled: 25,
+            portfolio_busy: 26,
         };
         let mut sum = one;
         sum.add(&one);
@@ -841,6 +842,7 @@ mod tests {
         assert_eq!(sum.portfolio_time, time);
         assert_eq!(sum.portfolio_races, 48);
         assert_eq!(sum.portfolio_cancelled, 50);
+        assert_eq!(sum.portfolio_busy, 52);
     }
 
     #[test]

@@ -33,8 +33,10 @@
 //! happened, memoized by expression.
 //!
 //! The racer thread runs at the lowest scheduling priority (nice 19): the second backend uses
-//! the CPU nothing else wants, so that on a busy machine a race slows the first backend as
-//! little as the scheduler allows.
+//! the CPU nothing else wants. **A race needs an idle core**: when the machine's load average
+//! leaves none ([`idle_core`]), a check due for a race is left to the first backend (counted
+//! as `portfolio: races left out (no idle core)`), since the second could only take CPU from
+//! it, and a cancelled Z3 that got none kept the check waiting for seconds.
 //!
 //! Both backends lower the same expressions from the same pool ([`ExprPool`] is shared by
 //! threads) and keep their own incremental instances between checks. Both answer with the same
@@ -68,6 +70,23 @@ pub const MAX_RACE_DELAY: Duration = Duration::from_secs(1);
 /// most this much later than its delay, and an idle racer wakes this often (a lock and a
 /// comparison each time).
 pub const POLL: Duration = Duration::from_millis(20);
+
+/// Whether a core is idle for the second backend: the machine's 1-minute load average (which
+/// counts the first backend's thread) plus the racer's thread fits in the cores this process
+/// may use (Linux's `/proc/loadavg`; where it cannot be read, a core is assumed idle). On a
+/// busy machine a race cannot run beside the first backend, only take CPU from it: the racer
+/// runs at nice 19 within the process's scheduling group, so it gets almost nothing while the
+/// first runs, and Z3, cancelled in a phase that seldom looks at its cancel flag, then kept
+/// the check waiting: KLEE's `mod`/`modOpt` urem query (`--no-ranges`) took 3.2–6.8 s
+/// against 2.3–2.8 s with Bitwuzla alone at load 7, Z3 stopping up to 3.4 s after Bitwuzla's
+/// answer.
+fn idle_core() -> bool {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse::<f64>().ok());
+    load.is_none_or(|load| load + 1.0 <= cores)
+}
 
 /// The longest check limit not worth a race: a check limited to this or less is the first
 /// backend's alone. The second backend takes CPU from the first; on a loaded two-core machine
@@ -145,6 +164,8 @@ struct Shared {
     /// Counts posted checks: the racer runs each at most once.
     posted: u64,
     raced: u64,
+    /// The last posted check left to the first backend for want of an idle core.
+    busy: u64,
     /// The second entrant while the racer does not run it (taken out during its check);
     /// `None` after a panic in it, which ends the races.
     second: Option<Second>,
@@ -166,6 +187,8 @@ struct Racer {
     stop: Stop,
     /// Cancels the first backend (the racer's win).
     cancel_first: Arc<dyn Cancel>,
+    /// Whether a race waits for an idle core ([`idle_core`]).
+    when_idle: bool,
 }
 
 impl Racer {
@@ -198,6 +221,10 @@ impl Racer {
             }
             shared.raced = shared.posted;
             if shared.winner.is_some() || self.stop.should_stop() {
+                continue;
+            }
+            if self.when_idle && !idle_core() {
+                shared.busy = shared.posted;
                 continue;
             }
             let job = shared.job.as_ref().expect("checked above");
@@ -271,6 +298,13 @@ impl Posted<'_> {
         self.end(definite, false)
     }
 
+    /// Whether the racer left this check to the first backend for want of an idle core
+    /// (asked after [`Posted::finish`]).
+    fn left_out(&self) -> bool {
+        let shared = self.racer.lock();
+        shared.busy == shared.posted
+    }
+
     /// [`Posted::finish`], cancelling the second backend whatever the first answered when
     /// `abandon` (the first backend panicked).
     fn end(&mut self, definite: bool, abandon: bool) -> (Option<usize>, Option<Run>) {
@@ -308,6 +342,8 @@ pub struct PortfolioSolver {
     second: Option<Second>,
     second_slot: usize,
     racer: Option<(Arc<Racer>, std::thread::JoinHandle<()>)>,
+    /// Whether a race waits for an idle core ([`idle_core`]; [`PortfolioSolver::new`]'s do).
+    when_idle: bool,
     /// The delay of a shape not seen in a race, and the least a race won by the first
     /// backend leaves.
     base_delay: Duration,
@@ -383,6 +419,7 @@ impl PortfolioSolver {
         let slot = Backend::ALL.iter().position(|&b| b == Backend::Z3);
         let mut portfolio = Self::build(first, Second::Later(make_z3), slot.unwrap_or(1), stop);
         portfolio.timeout = timeout;
+        portfolio.when_idle = true;
         portfolio
     }
 
@@ -399,6 +436,7 @@ impl PortfolioSolver {
             second: Some(second),
             second_slot,
             racer: None,
+            when_idle: false,
             base_delay: RACE_DELAY,
             shapes: FxHashMap::default(),
             shape_memo: FxHashMap::default(),
@@ -432,6 +470,7 @@ impl PortfolioSolver {
                     job: None,
                     posted: 0,
                     raced: 0,
+                    busy: 0,
                     second: Some(second),
                     running: false,
                     cancel_second,
@@ -443,6 +482,7 @@ impl PortfolioSolver {
                 changed: Condvar::new(),
                 stop: self.stop.clone(),
                 cancel_first: self.first.cancel.clone(),
+                when_idle: self.when_idle,
             });
             let serving = racer.clone();
             let thread = std::thread::Builder::new()
@@ -549,6 +589,9 @@ impl Solver for PortfolioSolver {
         let result = self.first.solver.check(pool, constraints, query);
         let took = start.elapsed();
         let (winner, run) = posted.finish(definite(&result));
+        if posted.left_out() {
+            self.stats.portfolio_busy += 1;
+        }
         drop(posted);
         let (one, two) = (self.first.slot(), self.second_slot);
         let stats = &mut self.stats;
