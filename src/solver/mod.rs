@@ -250,7 +250,7 @@ pub enum Backend {
 /// The help text of the option that chooses the backend (the front end does not name them).
 pub const BACKEND_HELP: &str = "SMT solver: portfolio (default: bitwuzla, and z3 \
      raced against it on a query bitwuzla has not answered within 250 ms, learned per query \
-     shape), bitwuzla or z3. With --cross-check-solver, bitwuzla (unless named) and the other \
+     shape, when a core is idle), bitwuzla or z3. With --cross-check-solver, bitwuzla (unless named) and the other \
      one checks it.";
 
 /// Why `--cross-check-solver` refuses the portfolio (the front end does not name backends).
