@@ -237,20 +237,21 @@ pub const DEFAULT_QUERY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The SMT solver at the bottom of a chain.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {
-    /// [`BitwuzlaSolver`] (the default).
-    #[default]
+    /// [`BitwuzlaSolver`].
     Bitwuzla,
     /// [`Z3Solver`].
     Z3,
-    /// [`PortfolioSolver`]: Bitwuzla, and Z3 raced against it once Bitwuzla has not answered
-    /// within the query shape's learned delay ([`RACE_DELAY`] at first).
+    /// [`PortfolioSolver`] (the default): Bitwuzla, and Z3 raced against it once Bitwuzla
+    /// has not answered within the query shape's learned delay ([`RACE_DELAY`] at first).
+    #[default]
     Portfolio,
 }
 
 /// The help text of the option that chooses the backend (the front end does not name them).
-pub const BACKEND_HELP: &str = "SMT solver: bitwuzla (default), z3, or portfolio (bitwuzla, \
-     and z3 raced against it on a query bitwuzla has not answered within 250 ms, learned per \
-     query shape). With --cross-check-solver (not with portfolio), the other one checks it.";
+pub const BACKEND_HELP: &str = "SMT solver: portfolio (default: bitwuzla, and z3 \
+     raced against it on a query bitwuzla has not answered within 250 ms, learned per query \
+     shape, when a core is idle), bitwuzla or z3. With --cross-check-solver, bitwuzla (unless named) and the other \
+     one checks it.";
 
 /// Why `--cross-check-solver` refuses the portfolio (the front end does not name backends).
 pub const PORTFOLIO_CROSS_CHECK: &str = "not with --solver portfolio, which races the two \
@@ -333,7 +334,7 @@ pub struct SolverConfig {
     pub boundary: bool,
     /// Check every model by concrete evaluation. On by default, in release builds too.
     pub validate: bool,
-    /// The SMT solver at the bottom of the chain. Default is [`Backend::Bitwuzla`].
+    /// The SMT solver at the bottom of the chain. Default is [`Backend::Portfolio`].
     pub backend: Backend,
     /// Compare every answer of the backend with the other backend's; a disagreement is an
     /// error, and its query is written as SMT-LIB into this directory.
@@ -804,6 +805,7 @@ mod tests {
             portfolio_time: [Duration::from_millis(22), Duration::from_millis(23)],
             portfolio_races: 24,
             portfolio_cancelled: 25,
+            portfolio_busy: 26,
         };
         let mut sum = one;
         sum.add(&one);
@@ -840,6 +842,7 @@ mod tests {
         assert_eq!(sum.portfolio_time, time);
         assert_eq!(sum.portfolio_races, 48);
         assert_eq!(sum.portfolio_cancelled, 50);
+        assert_eq!(sum.portfolio_busy, 52);
     }
 
     #[test]

@@ -1,36 +1,42 @@
-//! The portfolio backend (`--solver portfolio`): Bitwuzla, and Z3 raced against it on the
-//! queries Bitwuzla does not answer at once, with what the races taught kept per query shape.
-//! Not the default: on a loaded two-core machine its races cost Bitwuzla CPU (zlib's
-//! `crc32`, `len <= 4`, -O2: inconclusive at 20 s, equivalent in 11 s with Bitwuzla alone).
+//! The portfolio backend (the default, `--solver portfolio`): Bitwuzla, and Z3 raced against
+//! it on the queries Bitwuzla does not answer at once, with what the races taught kept per
+//! query shape.
 //!
-//! A check first goes to the first backend alone, on the calling thread, for [`SOLO`] (20 ms):
-//! most checks end there, at the cost of one check and no thread. A check that runs out of it
-//! is asked of the first backend again (at most [`SOLO`] of work lost) with a scoped racer
-//! thread beside it, which starts the second backend once the first has had its shape's
-//! *delay* ([`RACE_DELAY`], 250 ms, at first) without answering; both are limited to what is
-//! left of the check's time limit. A non-definite answer other than a timeout within the solo
-//! time goes to the second backend alone. A check whose limit is at most [`MIN_RACE_LIMIT`]
-//! is the first backend's alone.
+//! **One check of the first backend, a racer that waits.** A check is the first backend's,
+//! on the calling thread, with the check's whole limit: it is never restarted. Beside it, a
+//! *racer thread*, started with the portfolio's first check that may be raced and kept until
+//! the portfolio is dropped, owns the second backend (made at the first race: a run without
+//! one never creates Z3) and its incremental instance. The calling thread posts each check to
+//! the racer without waking it (a mutex, no system call); the racer looks at the posted check
+//! every [`POLL`] (20 ms) and, once it has run for its shape's *delay* ([`RACE_DELAY`],
+//! 250 ms, at first) without an answer, asks the second backend the same question with the
+//! time left. A check that ends within its delay costs two uncontended locks: no thread is
+//! started, nothing is translated twice, and the first backend's work is never thrown away.
+//! A non-definite answer other than a timeout goes to the second backend alone. A check whose
+//! limit is at most [`MIN_RACE_LIMIT`] is the first backend's alone.
 //!
 //! The first definite answer (sat or unsat) of a race wins and the other backend's check is
 //! cancelled through its [`Cancel`] handle, which ends that one check only: the next race
 //! starts with both rearmed. The run's interrupt and deadline stay global: they reach each
 //! backend through its own [`Stop`] token, as they reach a single backend, and the portfolio
-//! cancels a backend still running once the token says to stop.
+//! cancels a backend still running once the token says to stop. A check returns only once
+//! the racer no longer runs it: the racer reads the caller's pool and constraints through
+//! pointers that are valid exactly that long (a guard keeps this when the first backend
+//! panics).
 //!
 //! **Learned per query shape.** A query's *shape* is the set of its operators (each binary
 //! operator, unary operators, `ite`, extractions and extensions, arrays, floating point, widths
 //! beyond 64 bits). A race the first backend wins doubles its shape's delay (up to
 //! [`MAX_RACE_DELAY`]): a shape that only the first backend answers stops paying for races.
 //! A race the second wins makes its shape's delay zero: the next query of that shape is
-//! raced at once (as the urem queries of KLEE's `mod`/`modOpt` tutorial, which Z3 answers
-//! and Bitwuzla is slow on). Shapes are computed only once a race has happened, memoized by
-//! expression.
+//! raced at once (the racer is woken for it). Shapes are computed only once a race has
+//! happened, memoized by expression.
 //!
-//! The second backend runs at the lowest scheduling priority (nice 19, for its thread only):
-//! it uses the CPU nothing else wants, so that on a busy machine a race does not slow the
-//! first backend. It is made at the first race: a run without one never creates it (Z3's
-//! stop-watching thread included).
+//! The racer thread runs at the lowest scheduling priority (nice 19): the second backend uses
+//! the CPU nothing else wants. **A race needs an idle core**: when the machine's load average
+//! leaves none ([`idle_core`]), a check due for a race is left to the first backend (counted
+//! as `portfolio: races left out (no idle core)`), since the second could only take CPU from
+//! it, and a cancelled Z3 that got none kept the check waiting for seconds.
 //!
 //! Both backends lower the same expressions from the same pool ([`ExprPool`] is shared by
 //! threads) and keep their own incremental instances between checks. Both answer with the same
@@ -43,37 +49,53 @@ use super::{
 use crate::expr::{Assignment, ExprId, ExprPool, Node};
 use crate::stop::Stop;
 use rustc_hash::FxHashMap;
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// The first backend's solo time on a query of a shape no race has taught anything about.
+/// The first backend's time alone on a query of a shape no race has taught anything about.
 /// Most backend checks take well under a millisecond, and floating-point ones up to a few
-/// hundred; a race costs Z3's start (its context at the first race, the translation), the
-/// first backend's restart and, when Bitwuzla wins, the wait for Z3 to stop: on a loaded
+/// hundred; a race costs the second backend's translation and a share of the CPU: on a loaded
 /// machine the corpus's `fp_neg_zero` (-O2, `--fp-equal ieee`), whose one query Bitwuzla
 /// answers in about 100 ms, took 0.2–1 s instead of 0.1–0.18 s when raced at 50 ms. The
-/// queries Z3 wins take Bitwuzla far longer than this (KLEE's `modOpt` urem query: 0.5–0.9 s).
+/// queries Z3 wins take Bitwuzla far longer than this (KLEE's `modOpt` urem query without
+/// the range layer: 0.5–0.9 s).
 pub const RACE_DELAY: Duration = Duration::from_millis(250);
 
-/// The longest solo time, however many races of its shape the first backend won: what a
-/// query that only the second backend answers costs at most, once, before its shape is raced
-/// at once.
+/// The longest delay, however many races of its shape the first backend won: what a query
+/// that only the second backend answers costs at most, once, before its shape is raced at
+/// once.
 pub const MAX_RACE_DELAY: Duration = Duration::from_secs(1);
 
-/// How long the first backend has alone, without a thread, before it is asked again with a
-/// racer waiting beside it: most checks end within it, at the cost of one check; a longer one
-/// loses at most this much work to the restart.
-pub const SOLO: Duration = Duration::from_millis(20);
+/// How often the racer looks for a posted check when it was not woken: a check is raced at
+/// most this much later than its delay, and an idle racer wakes this often (a lock and a
+/// comparison each time).
+pub const POLL: Duration = Duration::from_millis(20);
+
+/// Whether a core is idle for the second backend: the machine's 1-minute load average (which
+/// counts the first backend's thread) plus the racer's thread fits in the cores this process
+/// may use (Linux's `/proc/loadavg`; where it cannot be read, a core is assumed idle). On a
+/// busy machine a race cannot run beside the first backend, only take CPU from it: the racer
+/// runs at nice 19 within the process's scheduling group, so it gets almost nothing while the
+/// first runs, and Z3, cancelled in a phase that seldom looks at its cancel flag, then kept
+/// the check waiting: KLEE's `mod`/`modOpt` urem query (`--no-ranges`) took 3.2–6.8 s
+/// against 2.3–2.8 s with Bitwuzla alone at load 7, Z3 stopping up to 3.4 s after Bitwuzla's
+/// answer.
+fn idle_core() -> bool {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse::<f64>().ok());
+    load.is_none_or(|load| load + 1.0 <= cores)
+}
 
 /// The longest check limit not worth a race: a check limited to this or less is the first
-/// backend's alone. A race restarts the first backend (its solo time's work is lost) and the
-/// second takes CPU from it; on a loaded two-core machine that pushed branch queries Bitwuzla
-/// answers in just under their first try (`--defer-after`, 1 s) past it, and the deferrals
-/// that followed left zlib's `adler32` (`len <= 16`, -O2) inconclusive at 20 s in two runs
-/// of three (0.9 s with Bitwuzla alone). Searches that expect timeouts (counterexample
-/// minimization asks with a quarter of a second) gain nothing either. The retry of a
-/// deferred query and a path's final query have the full limit, and are raced.
+/// backend's alone. The second backend takes CPU from the first; on a loaded two-core machine
+/// that pushed branch queries Bitwuzla answers in just under their first try
+/// (`--defer-after`, 1 s) past it, and the deferrals that followed left zlib's `adler32`
+/// (`len <= 16`, -O2) inconclusive at 20 s in two runs of three (0.9 s with Bitwuzla
+/// alone). Searches that expect timeouts (counterexample minimization asks with a quarter of
+/// a second) gain nothing either. The retry of a deferred query and a path's final query have
+/// the full limit, and are raced.
 pub const MIN_RACE_LIMIT: Duration = Duration::from_secs(1);
 
 /// How often the portfolio repeats the cancel of a backend that has not yet stopped: a cancel
@@ -106,18 +128,226 @@ type MakeEntrant = Box<dyn FnOnce() -> Entrant + Send>;
 
 /// The second entrant, made when first needed.
 enum Second {
-    Later(Option<MakeEntrant>),
+    Later(MakeEntrant),
     Made(Entrant),
+}
+
+/// What one entrant did in a race: its answer, or the panic that ended it.
+struct Run {
+    result: std::thread::Result<Result<SatResult, SolverError>>,
+    took: Duration,
+}
+
+/// A check posted to the racer: the question the first backend is asked (pointers into the
+/// caller's frame: see [`Racer`]), when it was asked, and when the second may join.
+struct Job {
+    pool: *const ExprPool,
+    constraints: *const [ExprId],
+    query: ExprId,
+    posted: Instant,
+    wait: Duration,
+    /// The check's limit as a whole, and the second backend's own between checks.
+    budget: Option<Duration>,
+    limit: Option<Duration>,
+}
+
+// SAFETY: the pointers are read only by the racer thread while the check that posted them
+// runs: the calling thread removes the job and waits until the racer no longer runs it before
+// `PortfolioSolver::check` returns or unwinds ([`Posted`]). `ExprPool` is `Sync`, and the
+// constraints are plain ids.
+unsafe impl Send for Job {}
+
+/// What the calling thread and the racer share, under one mutex.
+struct Shared {
+    /// The running check, while the first backend has not answered it.
+    job: Option<Job>,
+    /// Counts posted checks: the racer runs each at most once.
+    posted: u64,
+    raced: u64,
+    /// The last posted check left to the first backend for want of an idle core.
+    busy: u64,
+    /// The second entrant while the racer does not run it (taken out during its check);
+    /// `None` after a panic in it, which ends the races.
+    second: Option<Second>,
+    running: bool,
+    /// Cancels the second entrant's check, once it is made.
+    cancel_second: Option<Arc<dyn Cancel>>,
+    /// The winner of the running check (0: the first), and the racer's run, if any.
+    winner: Option<usize>,
+    run: Option<Run>,
+    /// The hint, kept for a second entrant made later.
+    hint: Option<Arc<Assignment>>,
+    quit: bool,
+}
+
+/// The racer's side: the shared state, the condition both wait on, and the run's token.
+struct Racer {
+    shared: Mutex<Shared>,
+    changed: Condvar,
+    stop: Stop,
+    /// Cancels the first backend (the racer's win).
+    cancel_first: Arc<dyn Cancel>,
+    /// Whether a race waits for an idle core ([`idle_core`]).
+    when_idle: bool,
+}
+
+impl Racer {
+    fn lock(&self) -> MutexGuard<'_, Shared> {
+        self.shared.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The racer thread: waits for a posted check to outlast its delay, asks the second
+    /// entrant, and reports; until told to quit.
+    fn serve(&self) {
+        lower_priority();
+        let mut shared = self.lock();
+        loop {
+            if shared.quit {
+                return;
+            }
+            let due = match &shared.job {
+                Some(job) if shared.raced != shared.posted && shared.second.is_some() => {
+                    job.posted + job.wait
+                }
+                _ => {
+                    shared = self.wait(shared, POLL);
+                    continue;
+                }
+            };
+            let now = Instant::now();
+            if now < due {
+                shared = self.wait(shared, (due - now).min(POLL));
+                continue;
+            }
+            shared.raced = shared.posted;
+            if shared.winner.is_some() || self.stop.should_stop() {
+                continue;
+            }
+            if self.when_idle && !idle_core() {
+                shared.busy = shared.posted;
+                continue;
+            }
+            let job = shared.job.as_ref().expect("checked above");
+            let (pool, constraints, query) = (job.pool, job.constraints, job.query);
+            let left = job.budget.map(|b| b.saturating_sub(job.posted.elapsed()));
+            let limit = job.limit;
+            if left.is_some_and(|l| l.is_zero()) {
+                continue;
+            }
+            let mut second = shared.second.take();
+            let hint = shared.hint.clone();
+            shared.running = true;
+            drop(shared);
+            let start = Instant::now();
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                if let Some(Second::Later(make)) = second.take_if(|s| matches!(s, Second::Later(_)))
+                {
+                    let mut entrant = make();
+                    entrant.solver.set_hint(hint);
+                    self.lock().cancel_second = Some(entrant.cancel.clone());
+                    second = Some(Second::Made(entrant));
+                }
+                let Some(Second::Made(entrant)) = second.as_mut() else {
+                    unreachable!("made above")
+                };
+                entrant.cancel.rearm();
+                entrant.solver.set_time_limit(left.or(limit));
+                // SAFETY: see `Job`: the check that posted these runs until `running` is
+                // false again.
+                let (pool, constraints) = unsafe { (&*pool, &*constraints) };
+                let result = entrant.solver.check(pool, constraints, query);
+                entrant.solver.set_time_limit(limit);
+                result
+            }));
+            let took = start.elapsed();
+            shared = self.lock();
+            let panicked = result.is_err();
+            if matches!(result, Ok(ref r) if definite(r)) && shared.winner.is_none() {
+                shared.winner = Some(1);
+                self.cancel_first.cancel();
+            }
+            if !panicked {
+                shared.second = second;
+            }
+            shared.run = Some(Run { result, took });
+            shared.running = false;
+            self.changed.notify_all();
+        }
+    }
+
+    fn wait<'a>(&self, shared: MutexGuard<'a, Shared>, most: Duration) -> MutexGuard<'a, Shared> {
+        match self.changed.wait_timeout(shared, most) {
+            Ok((guard, _)) => guard,
+            Err(p) => p.into_inner().0,
+        }
+    }
+}
+
+/// A check posted to the racer: dropped (also when the first backend panics), it takes the
+/// check back and waits until the racer no longer runs it, cancelling the second backend
+/// when the first won or the run must stop.
+struct Posted<'a> {
+    racer: &'a Racer,
+    done: bool,
+}
+
+impl Posted<'_> {
+    /// Ends the check: the first backend answered `definite` (and, if so, claims the win
+    /// unless the racer already did); returns the winner and the racer's run.
+    fn finish(&mut self, definite: bool) -> (Option<usize>, Option<Run>) {
+        self.end(definite, false)
+    }
+
+    /// Whether the racer left this check to the first backend for want of an idle core
+    /// (asked after [`Posted::finish`]).
+    fn left_out(&self) -> bool {
+        let shared = self.racer.lock();
+        shared.busy == shared.posted
+    }
+
+    /// [`Posted::finish`], cancelling the second backend whatever the first answered when
+    /// `abandon` (the first backend panicked).
+    fn end(&mut self, definite: bool, abandon: bool) -> (Option<usize>, Option<Run>) {
+        self.done = true;
+        let racer = self.racer;
+        let mut shared = racer.lock();
+        shared.job = None;
+        if definite && shared.winner.is_none() {
+            shared.winner = Some(0);
+        }
+        while shared.running {
+            if abandon || shared.winner == Some(0) || racer.stop.should_stop() {
+                if let Some(cancel) = &shared.cancel_second {
+                    cancel.cancel();
+                }
+            }
+            shared = racer.wait(shared, CANCEL_REPEAT);
+        }
+        (shared.winner, shared.run.take())
+    }
+}
+
+impl Drop for Posted<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.end(false, true);
+        }
+    }
 }
 
 /// Races two backends (see the module documentation).
 pub struct PortfolioSolver {
     first: Entrant,
-    second: Second,
-    /// The solo time of a shape not seen in a race, and the least a race won by the first
+    /// The second entrant until the racer thread starts, which then owns it.
+    second: Option<Second>,
+    second_slot: usize,
+    racer: Option<(Arc<Racer>, std::thread::JoinHandle<()>)>,
+    /// Whether a race waits for an idle core ([`idle_core`]; [`PortfolioSolver::new`]'s do).
+    when_idle: bool,
+    /// The delay of a shape not seen in a race, and the least a race won by the first
     /// backend leaves.
     base_delay: Duration,
-    /// The solo time learned per shape ([`shape_bits`]).
+    /// The delay learned per shape ([`shape_bits`]).
     shapes: FxHashMap<u64, Duration>,
     /// The shape of each expression seen since races began, and the pool it belongs to.
     shape_memo: FxHashMap<ExprId, u64>,
@@ -125,16 +355,10 @@ pub struct PortfolioSolver {
     /// The backends' own limit, and the shorter one set for the coming checks.
     timeout: Option<Duration>,
     limit: Option<Duration>,
-    /// The hint, kept for a second backend made later.
+    /// The hint, kept for the second entrant.
     hint: Option<Arc<Assignment>>,
     stop: Stop,
     stats: SolverStats,
-}
-
-/// What one entrant did in a race.
-struct Run {
-    result: Result<SatResult, SolverError>,
-    took: Duration,
 }
 
 fn definite(result: &Result<SatResult, SolverError>) -> bool {
@@ -143,18 +367,6 @@ fn definite(result: &Result<SatResult, SolverError>) -> bool {
 
 fn timed_out(result: &Result<SatResult, SolverError>) -> bool {
     matches!(result, Ok(SatResult::Unknown(why)) if *why == TIMEOUT)
-}
-
-/// Claims the race for `me` unless another entrant already won; returns whether `me` won.
-fn claim(winner: &Mutex<Option<usize>>, me: usize) -> bool {
-    let mut winner = winner.lock().unwrap_or_else(|p| p.into_inner());
-    match *winner {
-        Some(w) => w == me,
-        None => {
-            *winner = Some(me);
-            true
-        }
-    }
 }
 
 /// Gives the calling thread the lowest scheduling priority (nice 19); a failure leaves it as
@@ -204,21 +416,27 @@ impl PortfolioSolver {
                 solver: Box::new(z3),
             }
         });
-        let mut portfolio = Self::build(first, Second::Later(Some(make_z3)), stop);
+        let slot = Backend::ALL.iter().position(|&b| b == Backend::Z3);
+        let mut portfolio = Self::build(first, Second::Later(make_z3), slot.unwrap_or(1), stop);
         portfolio.timeout = timeout;
+        portfolio.when_idle = true;
         portfolio
     }
 
     /// A portfolio of any two solvers; `stop` is the run's token, which the entrants must
     /// also obey themselves.
     pub fn with_entrants(first: Entrant, second: Entrant, stop: &Stop) -> Self {
-        Self::build(first, Second::Made(second), stop)
+        let slot = second.slot();
+        Self::build(first, Second::Made(second), slot, stop)
     }
 
-    fn build(first: Entrant, second: Second, stop: &Stop) -> Self {
+    fn build(first: Entrant, second: Second, second_slot: usize, stop: &Stop) -> Self {
         Self {
             first,
-            second,
+            second: Some(second),
+            second_slot,
+            racer: None,
+            when_idle: false,
             base_delay: RACE_DELAY,
             shapes: FxHashMap::default(),
             shape_memo: FxHashMap::default(),
@@ -238,19 +456,42 @@ impl PortfolioSolver {
         self
     }
 
-    /// The second entrant, made now if it was not yet.
-    fn second(&mut self) -> &mut Entrant {
-        if let Second::Later(make) = &mut self.second {
-            let make = make.take().expect("a second entrant is made once");
-            let mut entrant = make();
-            entrant.solver.set_hint(self.hint.clone());
-            entrant.solver.set_time_limit(self.limit);
-            self.second = Second::Made(entrant);
+    /// The racer, started now if it was not yet (`None` if its thread cannot be started:
+    /// then the first backend answers alone).
+    fn racer(&mut self) -> Option<Arc<Racer>> {
+        if self.racer.is_none() {
+            let second = self.second.take()?;
+            let cancel_second = match &second {
+                Second::Made(entrant) => Some(entrant.cancel.clone()),
+                Second::Later(_) => None,
+            };
+            let racer = Arc::new(Racer {
+                shared: Mutex::new(Shared {
+                    job: None,
+                    posted: 0,
+                    raced: 0,
+                    busy: 0,
+                    second: Some(second),
+                    running: false,
+                    cancel_second,
+                    winner: None,
+                    run: None,
+                    hint: self.hint.clone(),
+                    quit: false,
+                }),
+                changed: Condvar::new(),
+                stop: self.stop.clone(),
+                cancel_first: self.first.cancel.clone(),
+                when_idle: self.when_idle,
+            });
+            let serving = racer.clone();
+            let thread = std::thread::Builder::new()
+                .name("xcheck-racer".into())
+                .spawn(move || serving.serve())
+                .ok()?;
+            self.racer = Some((racer, thread));
         }
-        match &mut self.second {
-            Second::Made(entrant) => entrant,
-            Second::Later(_) => unreachable!("made above"),
-        }
+        self.racer.as_ref().map(|(racer, _)| racer.clone())
     }
 
     /// The shape of `constraints ∧ query`: the union of its operators' bits.
@@ -290,6 +531,16 @@ impl PortfolioSolver {
     }
 }
 
+impl Drop for PortfolioSolver {
+    fn drop(&mut self) {
+        if let Some((racer, thread)) = self.racer.take() {
+            racer.lock().quit = true;
+            racer.changed.notify_all();
+            let _ = thread.join();
+        }
+    }
+}
+
 impl Solver for PortfolioSolver {
     fn check(
         &mut self,
@@ -297,7 +548,13 @@ impl Solver for PortfolioSolver {
         constraints: &[ExprId],
         query: ExprId,
     ) -> Result<SatResult, SolverError> {
-        let start = Instant::now();
+        let budget = self.budget();
+        if budget.is_some_and(|b| b <= MIN_RACE_LIMIT) {
+            return self.alone(pool, constraints, query);
+        }
+        let Some(racer) = self.racer() else {
+            return self.alone(pool, constraints, query);
+        };
         let mut shape = None;
         let mut delay = self.base_delay;
         if !self.shapes.is_empty() {
@@ -305,52 +562,83 @@ impl Solver for PortfolioSolver {
             shape = Some(s);
             delay = self.shapes.get(&s).copied().unwrap_or(self.base_delay);
         }
-        let solo = delay.min(SOLO);
-        let budget = self.budget();
-        if budget.is_some_and(|b| b <= MIN_RACE_LIMIT) {
-            return self.alone(pool, constraints, query);
+        let start = Instant::now();
+        {
+            let mut shared = racer.lock();
+            shared.job = Some(Job {
+                pool,
+                constraints,
+                query,
+                posted: start,
+                wait: delay,
+                budget,
+                limit: self.limit,
+            });
+            shared.posted += 1;
+            shared.winner = None;
+            shared.run = None;
         }
-        let one = self.first.slot();
-        if !solo.is_zero() {
-            let short = budget.map_or(solo, |b| b.min(solo));
-            self.first.cancel.rearm();
-            self.first.solver.set_time_limit(Some(short));
-            let result = self.first.solver.check(pool, constraints, query);
-            self.first.solver.set_time_limit(self.limit);
-            let took = start.elapsed();
-            self.stats.backend_time += took;
-            self.stats.portfolio_time[one] += took;
-            if definite(&result) {
-                self.stats.portfolio_answers[one] += 1;
-                return result;
-            }
-            if self.stop.should_stop() || budget.is_some_and(|b| b <= short) {
-                return result;
-            }
-            if !timed_out(&result) {
-                // The first backend gave up on its own: the second is asked alone.
-                let second = self.second();
-                let two = second.slot();
-                second.cancel.rearm();
-                let asked = Instant::now();
-                let other = second.solver.check(pool, constraints, query);
-                let took = asked.elapsed();
-                self.stats.backend_time += took;
-                self.stats.portfolio_time[two] += took;
-                self.stats.portfolio_races += 1;
-                if definite(&other) {
-                    self.stats.portfolio_answers[two] += 1;
-                    return other;
+        if delay.is_zero() {
+            racer.changed.notify_all();
+        }
+        let mut posted = Posted {
+            racer: &racer,
+            done: false,
+        };
+        self.first.cancel.rearm();
+        let result = self.first.solver.check(pool, constraints, query);
+        let took = start.elapsed();
+        let (winner, run) = posted.finish(definite(&result));
+        if posted.left_out() {
+            self.stats.portfolio_busy += 1;
+        }
+        drop(posted);
+        let (one, two) = (self.first.slot(), self.second_slot);
+        let stats = &mut self.stats;
+        stats.backend_time += start.elapsed();
+        stats.portfolio_time[one] += took;
+        let raced = run.is_some();
+        let second_result = match run {
+            Some(run) => {
+                stats.portfolio_races += 1;
+                stats.portfolio_time[two] += run.took;
+                match run.result {
+                    Ok(result) => Some(result),
+                    Err(panic) => std::panic::resume_unwind(panic),
                 }
-                return result;
             }
+            None => None,
+        };
+        let lost = match winner {
+            Some(0) => second_result.as_ref(),
+            Some(_) => Some(&result),
+            None => None,
+        };
+        if lost.is_some_and(|r| !definite(r)) {
+            stats.portfolio_cancelled += 1;
         }
-        let remaining = budget.map(|b| b.saturating_sub(start.elapsed()));
-        let wait = delay.saturating_sub(solo);
-        let (winner, raced, result) = self.race(pool, constraints, query, remaining, wait);
+        let answer = match (winner, second_result) {
+            (Some(1), Some(other)) => {
+                stats.portfolio_answers[two] += 1;
+                other
+            }
+            (Some(_), _) => {
+                stats.portfolio_answers[one] += 1;
+                result
+            }
+            (None, _) => result,
+        };
+        if winner.is_none() && !raced && !timed_out(&answer) && !self.stop.should_stop() {
+            // The first backend gave up on its own within its delay: the second is asked
+            // alone.
+            return self.second_alone(&racer, pool, constraints, query, answer);
+        }
         let shape = match shape {
             Some(s) => s,
-            None => self.shape(pool, constraints, query),
+            None if raced || winner == Some(0) && took >= delay => {
+                self.shape(pool, constraints, query)
+            }
+            None => return answer,
         };
         match (winner, raced) {
             (Some(0), true) => {
@@ -359,23 +647,28 @@ impl Solver for PortfolioSolver {
                     .min(MAX_RACE_DELAY.max(self.base_delay));
                 self.shapes.insert(shape, longer);
             }
-            (Some(0), false) => {
+            (Some(0), false) | (None, _) => {
                 self.shapes.entry(shape).or_insert(delay);
             }
             (Some(_), _) => {
                 self.shapes.insert(shape, Duration::ZERO);
             }
-            (None, _) => {
-                self.shapes.entry(shape).or_insert(delay);
-            }
         }
-        result
+        answer
     }
 
     fn stats(&self) -> SolverStats {
         let mut stats = self.first.solver.stats();
-        if let Second::Made(second) = &self.second {
-            stats.add(&second.solver.stats());
+        let second = |s: &Second| match s {
+            Second::Made(entrant) => Some(entrant.solver.stats()),
+            Second::Later(_) => None,
+        };
+        let second_stats = match &self.racer {
+            Some((racer, _)) => racer.lock().second.as_ref().and_then(second),
+            None => self.second.as_ref().and_then(second),
+        };
+        if let Some(s) = second_stats {
+            stats.add(&s);
         }
         // The backends' times overlap in a race: the chain waited for the portfolio's own
         // (translation included), and each backend's is in `portfolio_time`.
@@ -386,22 +679,35 @@ impl Solver for PortfolioSolver {
 
     fn set_hint(&mut self, hint: Option<Arc<Assignment>>) {
         self.first.solver.set_hint(hint.clone());
-        if let Second::Made(second) = &mut self.second {
-            second.solver.set_hint(hint.clone());
+        self.each_second(|second| second.solver.set_hint(hint.clone()));
+        if let Some((racer, _)) = &self.racer {
+            racer.lock().hint = hint.clone();
         }
         self.hint = hint;
     }
 
     fn set_time_limit(&mut self, limit: Option<Duration>) {
         self.first.solver.set_time_limit(limit);
-        if let Second::Made(second) = &mut self.second {
-            second.solver.set_time_limit(limit);
-        }
+        self.each_second(|second| second.solver.set_time_limit(limit));
         self.limit = limit;
     }
 }
 
 impl PortfolioSolver {
+    /// Calls `f` on the second entrant if it was made (the racer does not run it between
+    /// checks).
+    fn each_second(&mut self, f: impl FnOnce(&mut Entrant)) {
+        let apply = |second: Option<&mut Second>| {
+            if let Some(Second::Made(entrant)) = second {
+                f(entrant);
+            }
+        };
+        match &self.racer {
+            Some((racer, _)) => apply(racer.lock().second.as_mut()),
+            None => apply(self.second.as_mut()),
+        }
+    }
+
     /// The first backend's answer, without a race.
     fn alone(
         &mut self,
@@ -422,112 +728,48 @@ impl PortfolioSolver {
         result
     }
 
-    /// Asks the first backend again, and the second `wait` later unless the first has
-    /// answered, each limited to `remaining` (when given): returns the winner (0: the
-    /// first), whether the second was started, and the answer.
-    fn race(
+    /// The second backend's answer on the calling thread (the racer is idle between checks),
+    /// or `first`'s when it has none.
+    fn second_alone(
         &mut self,
+        racer: &Racer,
         pool: &ExprPool,
         constraints: &[ExprId],
         query: ExprId,
-        remaining: Option<Duration>,
-        wait: Duration,
-    ) -> (Option<usize>, bool, Result<SatResult, SolverError>) {
-        let race = Instant::now();
-        let limit = match (remaining, self.limit) {
-            (Some(r), Some(l)) => Some(r.min(l)),
-            (r, l) => r.or(l),
+        first: Result<SatResult, SolverError>,
+    ) -> Result<SatResult, SolverError> {
+        let mut shared = racer.lock();
+        let hint = shared.hint.clone();
+        let Some(second) = shared.second.as_mut() else {
+            return first;
         };
-        self.second();
-        let Second::Made(second_entrant) = &mut self.second else {
-            unreachable!("made above");
-        };
-        let (one, two) = (self.first.slot(), second_entrant.slot());
-        let (first, second) = (&mut self.first.solver, &mut second_entrant.solver);
-        first.set_time_limit(limit);
-        second.set_time_limit(limit);
-        let (cancel_first, cancel_second) = (&*self.first.cancel, &*second_entrant.cancel);
-        cancel_first.rearm();
-        cancel_second.rearm();
-        let stop = &self.stop;
-        let winner = &Mutex::new(None);
-        let (finished, first_done) = mpsc::channel::<bool>();
-        let (first_run, second_run) = std::thread::scope(|scope| {
-            let (done, second_done) = mpsc::channel::<()>();
-            let racing = &mut *second;
-            let racer = scope.spawn(move || {
-                // Dropped when this closure returns, which tells the first entrant's thread.
-                let _done = done;
-                match first_done.recv_timeout(wait) {
-                    Ok(true) | Err(RecvTimeoutError::Disconnected) => return None,
-                    Ok(false) | Err(RecvTimeoutError::Timeout) => {}
-                }
-                let decided = winner.lock().unwrap_or_else(|p| p.into_inner()).is_some();
-                if decided || stop.should_stop() {
-                    return None;
-                }
-                lower_priority();
-                let start = Instant::now();
-                let result = racing.check(pool, constraints, query);
-                let took = start.elapsed();
-                if definite(&result) && claim(winner, 1) {
-                    cancel_first.cancel();
-                }
-                Some(Run { result, took })
-            });
-            let start = Instant::now();
-            let result = first.check(pool, constraints, query);
-            let took = start.elapsed();
-            let won = definite(&result) && claim(winner, 0);
-            let _ = finished.send(definite(&result));
-            // Wait for the second entrant, cancelling it (again until it lands) once the first
-            // won or the run must stop.
-            loop {
-                if won || stop.should_stop() {
-                    cancel_second.cancel();
-                }
-                match second_done.recv_timeout(CANCEL_REPEAT) {
-                    Err(RecvTimeoutError::Timeout) => continue,
-                    Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
-                }
-            }
-            let second_run = match racer.join() {
-                Ok(run) => run,
-                Err(panic) => std::panic::resume_unwind(panic),
+        if let Second::Later(_) = second {
+            let Some(Second::Later(make)) = shared.second.take() else {
+                unreachable!("matched above")
             };
-            (Run { result, took }, second_run)
-        });
-        first.set_time_limit(self.limit);
-        second.set_time_limit(self.limit);
-        let winner = *winner.lock().unwrap_or_else(|p| p.into_inner());
-        let stats = &mut self.stats;
-        stats.backend_time += race.elapsed();
-        stats.portfolio_time[one] += first_run.took;
-        if let Some(run) = &second_run {
-            stats.portfolio_races += 1;
-            stats.portfolio_time[two] += run.took;
+            let mut entrant = make();
+            entrant.solver.set_hint(hint);
+            entrant.solver.set_time_limit(self.limit);
+            shared.cancel_second = Some(entrant.cancel.clone());
+            shared.second = Some(Second::Made(entrant));
         }
-        let lost = match winner {
-            Some(0) => second_run.as_ref().map(|r| &r.result),
-            Some(_) => Some(&first_run.result),
-            None => None,
+        let Some(Second::Made(entrant)) = shared.second.as_mut() else {
+            unreachable!("made above")
         };
-        if lost.is_some_and(|r| !definite(r)) {
-            stats.portfolio_cancelled += 1;
+        entrant.cancel.rearm();
+        let asked = Instant::now();
+        let other = entrant.solver.check(pool, constraints, query);
+        let took = asked.elapsed();
+        drop(shared);
+        let two = self.second_slot;
+        self.stats.backend_time += took;
+        self.stats.portfolio_time[two] += took;
+        self.stats.portfolio_races += 1;
+        if definite(&other) {
+            self.stats.portfolio_answers[two] += 1;
+            return other;
         }
-        let raced = second_run.is_some();
-        let result = match (winner, second_run) {
-            (Some(1), Some(run)) => {
-                stats.portfolio_answers[two] += 1;
-                run.result
-            }
-            (Some(_), _) => {
-                stats.portfolio_answers[one] += 1;
-                first_run.result
-            }
-            (None, _) => first_run.result,
-        };
-        (winner, raced, result)
+        first
     }
 }
 
@@ -779,8 +1021,8 @@ mod tests {
         let took = start.elapsed();
         assert_eq!(model.get(x), Some(&[7, 0, 0, 0][..]));
         assert!(took < Duration::from_secs(2), "{took:?}");
-        // Alone for its solo time, then asked again in the race and cancelled.
-        assert_eq!(*ended.lock().unwrap(), ["timed out", "cancelled"]);
+        // Asked once (never restarted), and cancelled when the second won the race.
+        assert_eq!(*ended.lock().unwrap(), ["cancelled"]);
         let stats = portfolio.stats();
         assert_eq!(stats.portfolio_answers, [0, 1]);
         assert_eq!((stats.portfolio_races, stats.portfolio_cancelled), (1, 1));
@@ -789,10 +1031,7 @@ mod tests {
         // starts the second backend unless the first (answering at once) was quicker.
         let answer = portfolio.check(&pool, &[contradiction], query).unwrap();
         assert_eq!(answer, SatResult::Unsat);
-        assert_eq!(
-            *ended.lock().unwrap(),
-            ["timed out", "cancelled", "answered"]
-        );
+        assert_eq!(*ended.lock().unwrap(), ["cancelled", "answered"]);
         let stats = portfolio.stats();
         assert_eq!(stats.portfolio_answers.iter().sum::<u64>(), 2, "{stats:?}");
         let races = stats.portfolio_races;
@@ -841,9 +1080,8 @@ mod tests {
         let stats = portfolio.stats();
         assert_eq!(stats.portfolio_answers[1 - real_slot], 1, "{stats:?}");
         assert_eq!(stats.portfolio_cancelled, 1, "{stats:?}");
-        // Started first, the real backend ran out of its solo time before the race.
-        let unknown = if real_first { 2 } else { 1 };
-        assert_eq!(stats.backend_unknown, unknown, "{stats:?}");
+        // Started first or second, the real backend was asked once, and cancelled.
+        assert_eq!(stats.backend_unknown, 1, "{stats:?}");
         assert!(stats.portfolio_time[real_slot] < Duration::from_millis(1500));
 
         let SatResult::Sat(model) = portfolio.check(&pool, &[], easy).unwrap() else {
@@ -916,7 +1154,8 @@ mod tests {
         let stop = Stop::new();
         let (hard, _) = factoring(&pool);
         let (fake, ended) = Fake::entrant(Backend::Z3, vec![None], &stop);
-        let mut portfolio = PortfolioSolver::with_entrants(bitwuzla(&stop), fake, &stop);
+        let mut portfolio = PortfolioSolver::with_entrants(bitwuzla(&stop), fake, &stop)
+            .with_delay(Duration::from_millis(50));
         let start = Instant::now();
         stop.set_deadline(start + Duration::from_millis(300));
         let result = portfolio.check(&pool, &[], hard).unwrap();
@@ -931,6 +1170,58 @@ mod tests {
         // either way it ended, once.
         let ended = ended.lock().unwrap().clone();
         assert!(ended == ["stopped"] || ended == ["cancelled"], "{ended:?}");
+    }
+
+    /// A backend that panics after `after`, as a bug in a backend would.
+    struct Panicking(Duration);
+
+    impl Solver for Panicking {
+        fn check(
+            &mut self,
+            _: &ExprPool,
+            _: &[ExprId],
+            _: ExprId,
+        ) -> Result<SatResult, SolverError> {
+            std::thread::sleep(self.0);
+            panic!("the first backend failed");
+        }
+        fn stats(&self) -> SolverStats {
+            SolverStats::default()
+        }
+        fn set_hint(&mut self, _hint: Option<Arc<Assignment>>) {}
+        fn set_time_limit(&mut self, _limit: Option<Duration>) {}
+    }
+
+    /// The first backend panics while the racer runs the second on the same check: the
+    /// panic reaches the caller only once the second's check was cancelled and has ended (the
+    /// racer read the caller's pool and constraints until then), and the portfolio is then
+    /// dropped cleanly (its racer thread joined).
+    #[test]
+    fn a_panic_in_the_first_backend_ends_the_race_before_it_unwinds() {
+        let pool = ExprPool::new();
+        let stop = Stop::new();
+        let (hard, _) = factoring(&pool);
+        let first = Entrant {
+            backend: Backend::Bitwuzla,
+            solver: Box::new(Panicking(Duration::from_millis(200))),
+            cancel: Arc::new(CancelFlag::default()),
+        };
+        let (second, ended) = Fake::entrant(Backend::Z3, vec![None], &stop);
+        let mut portfolio =
+            PortfolioSolver::with_entrants(first, second, &stop).with_delay(Duration::ZERO);
+        let start = Instant::now();
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            portfolio.check(&pool, &[], hard)
+        }));
+        assert!(caught.is_err());
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        // The racer's check had ended (cancelled) before the panic left `check`.
+        assert_eq!(*ended.lock().unwrap(), ["cancelled"]);
+        drop(portfolio);
     }
 
     #[test]

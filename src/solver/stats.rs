@@ -94,6 +94,9 @@ counters! {
         portfolio_races: u64,
         /// Checks the portfolio cancelled because the other backend answered first.
         portfolio_cancelled: u64,
+        /// Queries due for a race that the portfolio left to its first backend because no
+        /// core was idle for the second (the machine's load average).
+        portfolio_busy: u64,
     }
 }
 
@@ -135,7 +138,9 @@ impl SolverStats {
             .filter(|&(_, n)| n > 0)
             .map(|(backend, n)| (format!("{} answers", backend.name()), n))
             .collect();
-        if self.portfolio_answers.iter().sum::<u64>() + self.portfolio_races == 0 {
+        if self.portfolio_answers.iter().sum::<u64>() + self.portfolio_races + self.portfolio_busy
+            == 0
+        {
             return rows;
         }
         for (i, backend) in Backend::ALL.into_iter().enumerate() {
@@ -151,6 +156,10 @@ impl SolverStats {
         rows.push((
             "portfolio: checks cancelled".into(),
             self.portfolio_cancelled,
+        ));
+        rows.push((
+            "portfolio: races left out (no idle core)".into(),
+            self.portfolio_busy,
         ));
         rows
     }
