@@ -38,10 +38,13 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
     if !include.is_empty() {
         include.extend(aliases.iter().map(|a| a.target.clone()));
     }
+    // `--buffer-size NAME=N` is checked against the functions' parameters before any check
+    // runs, which needs the loaded modules: the listings-only path is for runs without it.
+    let named_sizes = args.params.buffer_size.iter().any(|s| s.contains('='));
     // A rerun on unchanged builds: when every function is identical or cached, the
     // listings pair them and the modules are never loaded.
     if let Some((names, mut skipped)) =
-        libgate::pair_from_listings(&listings, (&include, &args.exclude))
+        libgate::pair_from_listings(&listings, (&include, &args.exclude)).filter(|_| !named_sizes)
     {
         let jobs = super::gate::function_jobs(&args, &a, &b, &names)?;
         let settled = libgate::settle(&listings, jobs, &fail_on, &options);
@@ -61,7 +64,8 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
             &args.exclude,
         )));
     }
-    let jobs = super::gate::function_jobs(&args, &a, &b, &selected)?;
+    let mut jobs = super::gate::function_jobs(&args, &a, &b, &selected)?;
+    libgate::fit_buffer_sizes(&module, &mut jobs).map_err(usage)?;
     let live = super::gate::live_lines(jobs.len());
     let mut results = libgate::run(&module, &listings, jobs, &fail_on, &options, &live)?;
     libgate::aliases::results(&mut results, &aliases, &mut skipped);

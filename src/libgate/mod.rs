@@ -121,6 +121,54 @@ pub fn drop_unsupported(
         .collect()
 }
 
+/// `--buffer-size NAME=N` in a library run: sizes the parameter NAME of each function that
+/// has one (its name in debug information, else `argI`, as a check names parameters) and is
+/// dropped from the other functions' checks. A NAME that no function of `jobs` has is an
+/// error, found before any check runs; the message names the option and the cause.
+pub fn fit_buffer_sizes(module: &Module, jobs: &mut [Job]) -> Result<(), String> {
+    let mut fitted: Vec<(String, u32, bool)> = Vec::new();
+    for job in jobs.iter_mut() {
+        let names = param_names(module, &job.check.a_name);
+        job.check.param_sizes.retain(|(name, size)| {
+            let has = names
+                .iter()
+                .enumerate()
+                .any(|(i, p)| p == name || format!("arg{i}") == *name);
+            match fitted.iter_mut().find(|(n, _, _)| n == name) {
+                Some(entry) => entry.2 |= has,
+                None => fitted.push((name.clone(), *size, has)),
+            }
+            has
+        });
+    }
+    match fitted.iter().find(|(_, _, has)| !has) {
+        Some((name, size, _)) => Err(format!(
+            "--buffer-size {name}={size}: none of the {} checked has a parameter named '{name}'",
+            crate::report::table::plural(jobs.len(), "function", "functions")
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The parameter names a check of function `f` uses: A's name, else B's, else `argI`.
+fn param_names(module: &Module, f: &str) -> Vec<String> {
+    use crate::ir::Side;
+    let params = |side| {
+        module
+            .function_on_side(side, f)
+            .map_or(&[][..], |id| &module.function(id).params[..])
+    };
+    let (a, b) = (params(Side::A), params(Side::B));
+    (0..a.len().max(b.len()))
+        .map(|i| {
+            let name = |p: &[crate::ir::Param]| p.get(i).and_then(|p| p.name.clone());
+            name(a)
+                .or_else(|| name(b))
+                .unwrap_or_else(|| format!("arg{i}"))
+        })
+        .collect()
+}
+
 /// A job after the fast path and the cache: its result, or still to explore (with its key
 /// in the cache, if there is one).
 pub enum Settled {
