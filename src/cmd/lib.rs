@@ -38,15 +38,14 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
     if !include.is_empty() {
         include.extend(aliases.iter().map(|a| a.target.clone()));
     }
-    // `--buffer-size NAME=N` is checked against the functions' parameters before any check
-    // runs, which needs the loaded modules: the listings-only path is for runs without it.
-    let named_sizes = args.params.buffer_size.iter().any(|s| s.contains('='));
     // A rerun on unchanged builds: when every function is identical or cached, the
-    // listings pair them and the modules are never loaded.
+    // listings pair them and the modules are never loaded. `--buffer-size NAME=N` is
+    // checked against the functions' parameters (from the listings) before any check runs.
     if let Some((names, mut skipped)) =
-        libgate::pair_from_listings(&listings, (&include, &args.exclude)).filter(|_| !named_sizes)
+        libgate::pair_from_listings(&listings, (&include, &args.exclude))
     {
-        let jobs = super::gate::function_jobs(&args, &a, &b, &names)?;
+        let mut jobs = super::gate::function_jobs(&args, &a, &b, &names)?;
+        libgate::fit_buffer_sizes(&listings, &mut jobs).map_err(usage)?;
         let settled = libgate::settle(&listings, jobs, &fail_on, &options);
         if let Some(mut results) = libgate::all_done(settled).filter(|r| !r.is_empty()) {
             skipped.extend(alias_skipped);
@@ -65,7 +64,7 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Exit> {
         )));
     }
     let mut jobs = super::gate::function_jobs(&args, &a, &b, &selected)?;
-    libgate::fit_buffer_sizes(&module, &mut jobs).map_err(usage)?;
+    libgate::fit_buffer_sizes(&listings, &mut jobs).map_err(usage)?;
     let live = super::gate::live_lines(jobs.len());
     let mut results = libgate::run(&module, &listings, jobs, &fail_on, &options, &live)?;
     libgate::aliases::results(&mut results, &aliases, &mut skipped);

@@ -122,13 +122,14 @@ pub fn drop_unsupported(
 }
 
 /// `--buffer-size NAME=N` in a library run: sizes the parameter NAME of each function that
-/// has one (its name in debug information, else `argI`, as a check names parameters) and is
-/// dropped from the other functions' checks. A NAME that no function of `jobs` has is an
-/// error, found before any check runs; the message names the option and the cause.
-pub fn fit_buffer_sizes(module: &Module, jobs: &mut [Job]) -> Result<(), String> {
+/// has one and is dropped from the other functions' checks. A NAME that no function of
+/// `jobs` has is an error, found before any check runs (from the listings, so that a rerun
+/// need not load the modules); the message names the option and the cause. Parameters are
+/// named as a check names them: by debug information (A's, else B's), else `argI`.
+pub fn fit_buffer_sizes(listings: &Listings, jobs: &mut [Job]) -> Result<(), String> {
     let mut fitted: Vec<(String, u32, bool)> = Vec::new();
     for job in jobs.iter_mut() {
-        let names = param_names(module, &job.check.a_name);
+        let names = param_names(listings, &job.check.a_name);
         job.check.param_sizes.retain(|(name, size)| {
             let has = names
                 .iter()
@@ -150,18 +151,15 @@ pub fn fit_buffer_sizes(module: &Module, jobs: &mut [Job]) -> Result<(), String>
     }
 }
 
-/// The parameter names a check of function `f` uses: A's name, else B's, else `argI`.
-fn param_names(module: &Module, f: &str) -> Vec<String> {
-    use crate::ir::Side;
-    let params = |side| {
-        module
-            .function_on_side(side, f)
-            .map_or(&[][..], |id| &module.function(id).params[..])
-    };
-    let (a, b) = (params(Side::A), params(Side::B));
+/// The parameter names a check of function `f` uses: A's debug name, else B's, else `argI`.
+fn param_names(listings: &Listings, f: &str) -> Vec<String> {
+    fn params<'l>(l: &'l Listing, f: &str) -> &'l [Option<String>] {
+        l.defs.get(f).map_or(&[], |d| &d.params)
+    }
+    let (a, b) = (params(&listings.a, f), params(&listings.b, f));
     (0..a.len().max(b.len()))
         .map(|i| {
-            let name = |p: &[crate::ir::Param]| p.get(i).and_then(|p| p.name.clone());
+            let name = |p: &[Option<String>]| p.get(i).cloned().flatten();
             name(a)
                 .or_else(|| name(b))
                 .unwrap_or_else(|| format!("arg{i}"))
