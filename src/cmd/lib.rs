@@ -39,11 +39,13 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Quit> {
         include.extend(aliases.iter().map(|a| a.target.clone()));
     }
     // A rerun on unchanged builds: when every function is identical or cached, the
-    // listings pair them and the modules are never loaded.
+    // listings pair them and the modules are never loaded. `--buffer-size NAME=N` is
+    // checked against the functions' parameters (from the listings) before any check runs.
     if let Some((names, mut skipped)) =
         libgate::pair_from_listings(&listings, (&include, &args.exclude))
     {
-        let jobs = super::gate::function_jobs(&args, &a, &b, &names)?;
+        let mut jobs = super::gate::function_jobs(&args, &a, &b, &names)?;
+        libgate::fit_buffer_sizes(&listings, &mut jobs).map_err(usage)?;
         let settled = libgate::settle(&listings, jobs, &fail_on, &options);
         if let Some(mut results) = libgate::all_done(settled).filter(|r| !r.is_empty()) {
             skipped.extend(alias_skipped);
@@ -61,7 +63,8 @@ pub(super) fn run(args: CheckArgs, options: LibOptions) -> Result<i32, Quit> {
             &args.exclude,
         )));
     }
-    let jobs = super::gate::function_jobs(&args, &a, &b, &selected)?;
+    let mut jobs = super::gate::function_jobs(&args, &a, &b, &selected)?;
+    libgate::fit_buffer_sizes(&listings, &mut jobs).map_err(usage)?;
     let live = super::gate::live_lines(jobs.len());
     let mut results = libgate::run(&module, &listings, jobs, &fail_on, &options, &live)?;
     libgate::aliases::results(&mut results, &aliases, &mut skipped);

@@ -53,6 +53,10 @@ pub struct Def {
     pub refs: Vec<String>,
     /// Whether other modules can see it (a definition that is not `internal` or `private`).
     pub exported: bool,
+    /// A function's parameters, each with its name in debug information if it has one
+    /// (the `DILocalVariable` of argument i + 1 in the function's own scope); empty for
+    /// other symbols.
+    pub params: Vec<Option<String>>,
 }
 
 /// A module's symbols, normalised.
@@ -137,6 +141,7 @@ impl Listing {
                 }
             }
         }
+        let scopes = arguments_by_scope(&raw.meta);
         let mut defs = HashMap::new();
         for (name, kind, text) in &raw.items {
             let first = text.lines().next().unwrap_or("");
@@ -147,6 +152,11 @@ impl Listing {
             let hidden = linkage
                 .split_whitespace()
                 .any(|w| w == "internal" || w == "private");
+            let params = if *kind == Kind::Function {
+                params_of(first, &scopes)
+            } else {
+                Vec::new()
+            };
             let (text, refs) = raw.normalise(text);
             defs.insert(
                 name.clone(),
@@ -155,6 +165,7 @@ impl Listing {
                     text,
                     refs,
                     exported: matches!(kind, Kind::Function | Kind::Global) && !hidden,
+                    params,
                 },
             );
         }
@@ -397,6 +408,70 @@ impl Normaliser<'_> {
 }
 
 /// The symbol named at the start of `s` (`@name` or `@"quoted name"`), unquoted.
+/// The named arguments of each scope: `!N = !DILocalVariable(name: "x", arg: K, scope: !S, …)`
+/// gives argument K of scope `!S` the name x.
+fn arguments_by_scope(meta: &HashMap<String, String>) -> HashMap<String, BTreeMap<usize, String>> {
+    let field = |body: &str, key: &str| -> Option<String> {
+        let at = body.find(key)? + key.len();
+        let rest = &body[at..];
+        let value = match rest.strip_prefix('"') {
+            Some(quoted) => &quoted[..quoted.find('"')?],
+            None => rest.split([',', ')']).next()?,
+        };
+        Some(value.trim().to_string())
+    };
+    let mut scopes: HashMap<String, BTreeMap<usize, String>> = HashMap::new();
+    for body in meta.values() {
+        let body = body.trim_start_matches("distinct ");
+        if !body.starts_with("!DILocalVariable(") {
+            continue;
+        }
+        let (Some(name), Some(arg), Some(scope)) = (
+            field(body, "name: "),
+            field(body, "arg: ").and_then(|a| a.parse::<usize>().ok()),
+            field(body, "scope: "),
+        ) else {
+            continue;
+        };
+        scopes.entry(scope).or_default().entry(arg).or_insert(name);
+    }
+    scopes
+}
+
+/// A `define` line's parameters with their debug names: as many as its parameter list has
+/// (top-level commas), named from the `DILocalVariable`s of its `!dbg` scope.
+fn params_of(
+    define: &str,
+    scopes: &HashMap<String, BTreeMap<usize, String>>,
+) -> Vec<Option<String>> {
+    let Some(at) = define.find('@') else {
+        return Vec::new();
+    };
+    let (_, end) = ident(define, at);
+    let Some(list) = define[end..].strip_prefix('(') else {
+        return Vec::new();
+    };
+    let (mut depth, mut count, mut any) = (0usize, 0usize, false);
+    for c in list.chars() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' if depth > 0 => depth -= 1,
+            ')' => break,
+            ',' if depth == 0 => count += 1,
+            c if !c.is_whitespace() => any = true,
+            _ => {}
+        }
+    }
+    let count = if any { count + 1 } else { 0 };
+    let named = define
+        .split_once(" !dbg ")
+        .and_then(|(_, r)| r.split_whitespace().next())
+        .and_then(|scope| scopes.get(scope));
+    (1..=count)
+        .map(|arg| named.and_then(|n| n.get(&arg).cloned()))
+        .collect()
+}
+
 fn symbol_at(s: &str) -> Option<String> {
     let (name, _) = ident(s, 0);
     (name.len() > 1).then(|| unquote(&name[1..]))
@@ -505,6 +580,27 @@ attributes #0 = { nounwind }
 
     fn listing(text: &str) -> Listing {
         Listing::parse(text)
+    }
+
+    #[test]
+    fn parameters_are_named_from_their_function_s_own_scope() {
+        let text = r#"define dso_local i32 @h(ptr noundef %0, { i32, i64 } %1, <2 x i32> %2) !dbg !5 {
+  ret i32 0
+}
+define void @none() {
+  ret void
+}
+!6 = !DILocalVariable(name: "out", arg: 1, scope: !5, file: !1, line: 3, type: !7)
+!8 = !DILocalVariable(name: "inlined", arg: 2, scope: !9, file: !1, line: 9, type: !7)
+!10 = !DILocalVariable(name: "local", scope: !5, file: !1, line: 4, type: !7)
+!11 = !DILocalVariable(name: "v", arg: 3, scope: !5, file: !1, line: 3, type: !7)
+"#;
+        let l = listing(text);
+        assert_eq!(
+            l.defs["h"].params,
+            [Some("out".to_string()), None, Some("v".to_string())]
+        );
+        assert!(l.defs["none"].params.is_empty());
     }
 
     #[test]

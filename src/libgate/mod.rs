@@ -121,6 +121,52 @@ pub fn drop_unsupported(
         .collect()
 }
 
+/// `--buffer-size NAME=N` in a library run: sizes the parameter NAME of each function that
+/// has one and is dropped from the other functions' checks. A NAME that no function of
+/// `jobs` has is an error, found before any check runs (from the listings, so that a rerun
+/// need not load the modules); the message names the option and the cause. Parameters are
+/// named as a check names them: by debug information (A's, else B's), else `argI`.
+pub fn fit_buffer_sizes(listings: &Listings, jobs: &mut [Job]) -> Result<(), String> {
+    let mut fitted: Vec<(String, u32, bool)> = Vec::new();
+    for job in jobs.iter_mut() {
+        let names = param_names(listings, &job.check.a_name);
+        job.check.param_sizes.retain(|(name, size)| {
+            let has = names
+                .iter()
+                .enumerate()
+                .any(|(i, p)| p == name || format!("arg{i}") == *name);
+            match fitted.iter_mut().find(|(n, _, _)| n == name) {
+                Some(entry) => entry.2 |= has,
+                None => fitted.push((name.clone(), *size, has)),
+            }
+            has
+        });
+    }
+    match fitted.iter().find(|(_, _, has)| !has) {
+        Some((name, size, _)) => Err(format!(
+            "--buffer-size {name}={size}: none of the {} checked has a parameter named '{name}'",
+            crate::report::table::plural(jobs.len(), "function", "functions")
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The parameter names a check of function `f` uses: A's debug name, else B's, else `argI`.
+fn param_names(listings: &Listings, f: &str) -> Vec<String> {
+    fn params<'l>(l: &'l Listing, f: &str) -> &'l [Option<String>] {
+        l.defs.get(f).map_or(&[], |d| &d.params)
+    }
+    let (a, b) = (params(&listings.a, f), params(&listings.b, f));
+    (0..a.len().max(b.len()))
+        .map(|i| {
+            let name = |p: &[Option<String>]| p.get(i).cloned().flatten();
+            name(a)
+                .or_else(|| name(b))
+                .unwrap_or_else(|| format!("arg{i}"))
+        })
+        .collect()
+}
+
 /// A job after the fast path and the cache: its result, or still to explore (with its key
 /// in the cache, if there is one).
 pub enum Settled {

@@ -200,3 +200,64 @@ fn an_unconfirmed_difference_never_fails_the_run() {
         .unwrap_or_default();
     assert!(report.contains("not natively"), "{report}");
 }
+
+#[test]
+fn a_buffer_size_no_function_has_is_an_error_before_any_check() {
+    // Before, every check ran first and each function without the parameter ended in an
+    // error of its own.
+    // Both ways of pairing: with the modules loaded (the variadic sum_n needs them), and
+    // from the listings alone (as a rerun on unchanged builds pairs them).
+    for listings_only in [false, true] {
+        let (dir, a, b) = versions();
+        let mut args = vec![
+            "lib",
+            &a,
+            &b,
+            "--buffer-size",
+            "nosuch=4",
+            "--max-time",
+            "20",
+        ];
+        if listings_only {
+            args.extend(["--exclude", "sum_n", "--exclude", "widened"]);
+        }
+        let o = xcheck(dir.path(), &args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{}{err}", stdout(&o));
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("--buffer-size nosuch=4")
+                && err.contains("has a parameter named 'nosuch'"),
+            "{err}"
+        );
+        // Nothing ran: no table, no report.
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+        assert!(!dir.path().join("xcheck-out").exists());
+    }
+}
+
+#[test]
+fn a_named_buffer_size_applies_to_the_functions_that_have_the_parameter() {
+    // clamp has an `x`, first_of has none: first_of is checked without it, not an error.
+    let (dir, a, b) = versions();
+    let o = xcheck(
+        dir.path(),
+        &[
+            "lib",
+            &a,
+            &b,
+            "--buffer-size",
+            "x=8",
+            "--include",
+            "clamp",
+            "--include",
+            "first_of",
+            "--max-time",
+            "20",
+        ],
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    assert!(row(&out, "clamp").contains("NOT EQUIVALENT"), "{out}");
+    assert!(row(&out, "first_of").contains("INCONCLUSIVE"), "{out}");
+}
