@@ -117,6 +117,8 @@ pub fn prove(
                 outcome = Some(Attempt::Proved(proof));
                 break;
             }
+            // A round that would try what an earlier one tried says nothing new.
+            Err((why, _)) if why == NOTHING_NEW => {}
             Err((why, structural)) => {
                 let out_of_time = why == OUT_OF_TIME;
                 first.get_or_insert(why);
@@ -132,6 +134,9 @@ pub fn prove(
 
 /// How the reason of an attempt whose query the solver could not answer begins.
 const GAVE_UP: &str = "the solver gave up";
+
+/// Why a round with products ends before its queries: it has none of its kind.
+const NOTHING_NEW: &str = "no candidate of this round's kind";
 
 /// The reason of an attempt that ran out of its time.
 const OUT_OF_TIME: &str = "out of time";
@@ -569,6 +574,20 @@ impl<'a> Prover<'a> {
         self.sample();
         for p in 0..self.phases.len() {
             self.guess(p);
+        }
+        // Products that define a value, or those that do not: without any of this round's
+        // kind, the round is one tried before.
+        let of_this_round = |c: &Cand, widths: &[u32]| match self.products {
+            Products::None => true,
+            Products::Defining => c.has_product(),
+            Products::All => c.has_product() && !c.defines_at_width(widths),
+        };
+        if !self
+            .phases
+            .iter()
+            .any(|ph| ph.cands.iter().any(|c| of_this_round(c, &ph.widths)))
+        {
+            return Err(NOTHING_NEW.into());
         }
         let origins: Vec<Option<usize>> = std::iter::once(None)
             .chain((0..self.phases.len()).map(Some))
