@@ -12,7 +12,7 @@ pub(super) fn run(args: SuiteArgs, stop: &crate::stop::Stop) -> Result<i32, Quit
     let mut compare = parse_compare(&args.compare)?;
     compare.ignore_spacing = args.ignore_spacing;
     let known = match &args.mismatches {
-        Some(path) => crate::suite::read_known(path)?,
+        Some(path) => crate::suite::read_mismatches(path)?,
         None => Vec::new(),
     };
     if args.jobs == 0 || args.jobs > MAX_SUITE_JOBS {

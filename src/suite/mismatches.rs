@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 /// One mismatch reported before.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Known {
+pub struct KnownMismatch {
     pub utility: String,
     /// The arguments after the program name.
     pub args: Vec<String>,
@@ -47,7 +47,7 @@ pub struct Known {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct KnownFile {
-    mismatch: Vec<Known>,
+    mismatch: Vec<KnownMismatch>,
 }
 
 /// How long one native run of a known mismatch may take (a program that loops, as the
@@ -55,7 +55,7 @@ struct KnownFile {
 const NATIVE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Reads a list of known mismatches.
-pub fn read_known(path: &Path) -> Result<Vec<Known>> {
+pub fn read_mismatches(path: &Path) -> Result<Vec<KnownMismatch>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::input(path, format!("cannot read the mismatch list: {e}")))?;
     let file: KnownFile = toml::from_str(&text).map_err(|e| {
@@ -66,7 +66,7 @@ pub fn read_known(path: &Path) -> Result<Vec<Known>> {
 }
 
 /// The command line of `known` as a shell would show it: `cksum /`, `tee ""`.
-fn command(known: &Known) -> String {
+fn command(known: &KnownMismatch) -> String {
     let mut words = vec![known.utility.clone()];
     for a in &known.args {
         let plain = !a.is_empty()
@@ -104,7 +104,7 @@ pub struct CheckSeen<'a> {
 /// when the command, replayed in the engine, differs as it does natively: a path's test is
 /// only one of the inputs the path stands for, so the exploration reported the command's
 /// path under other arguments.
-pub fn look_up(known: &Known, check: &CheckSeen<'_>) -> KnownResult {
+pub fn look_up(known: &KnownMismatch, check: &CheckSeen<'_>) -> KnownResult {
     let CheckSeen {
         side,
         report,
@@ -161,7 +161,7 @@ const ENGINE_TIMEOUT: Duration = Duration::from_secs(60);
 /// engine, concretely: the detail of the difference when the sides differ, `None` when they
 /// agree.
 fn replay_in_engine(
-    known: &Known,
+    known: &KnownMismatch,
     (a, b): (&Path, &Path),
     compare: Compare,
     stop: &Stop,
@@ -221,12 +221,12 @@ fn replay_in_engine(
 }
 
 /// `known` as no check of its utility saw it (a pair check of it is not in the suite).
-pub fn unchecked(known: &Known) -> KnownResult {
+pub fn unchecked(known: &KnownMismatch) -> KnownResult {
     blank(known, "", "no pair check of this utility in the suite")
 }
 
 /// `known` looked up by the check of `side` (empty: none), nothing found yet.
-fn blank(known: &Known, side: &str, note: &str) -> KnownResult {
+fn blank(known: &KnownMismatch, side: &str, note: &str) -> KnownResult {
     KnownResult {
         utility: known.utility.clone(),
         command: command(known),
@@ -241,7 +241,7 @@ fn blank(known: &Known, side: &str, note: &str) -> KnownResult {
 
 /// The difference row of `report` whose test has `known`'s command line, the one confirmed
 /// natively first: `#12 test000012.ktest`, and whether it was confirmed natively.
-fn found_row(known: &Known, report: &Report, out: &Path) -> Option<(String, bool)> {
+fn found_row(known: &KnownMismatch, report: &Report, out: &Path) -> Option<(String, bool)> {
     let mut best: Option<(u8, String, bool)> = None;
     for row in &report.rows {
         let (true, Some(name)) = (row.verdict.is_difference(), &row.ktest) else {
@@ -277,7 +277,7 @@ fn found_row(known: &Known, report: &Report, out: &Path) -> Option<(String, bool
 /// Whether the two executables differ on `known` (what `compare` looks at); `None` when
 /// they could not run.
 fn native_difference(
-    known: &Known,
+    known: &KnownMismatch,
     (a, b): (&Path, &Path),
     compare: Compare,
     stop: &Stop,
@@ -391,7 +391,7 @@ mod tests {
 
     #[test]
     fn commands_quote_what_a_shell_would_need() {
-        let k = |args: &[&str]| Known {
+        let k = |args: &[&str]| KnownMismatch {
             utility: "tee".into(),
             args: args.iter().map(|s| s.to_string()).collect(),
             stdin: None,

@@ -23,9 +23,9 @@
 //! pair check covered is looked up (`suite/known.rs`): did the check find a difference on
 //! that command line, and do the native executables still differ on it.
 
-mod known;
+mod mismatches;
 
-pub use known::{read_known, Known};
+pub use mismatches::{read_mismatches, KnownMismatch};
 
 use crate::error::{Error, Result};
 use crate::report::suite::{SuiteReport, SuiteRow};
@@ -57,7 +57,7 @@ pub struct Suite {
     /// One three-way check per utility where the reference and two others provide it.
     pub three: bool,
     /// Mismatches reported before, looked up in the pair checks' results.
-    pub known: Vec<Known>,
+    pub known: Vec<KnownMismatch>,
     /// What the checks compare (for running the known mismatches natively).
     pub compare: crate::crosscheck::program::Compare,
 }
@@ -180,7 +180,7 @@ impl Suite {
                         .iter()
                         .any(|p| p.util == k.utility && p.third.is_none())
                 })
-                .map(known::unchecked)
+                .map(mismatches::unchecked)
                 .collect(),
         };
         std::thread::scope(|scope| {
@@ -282,9 +282,9 @@ impl Suite {
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect();
             for k in self.known.iter().filter(|k| k.utility == pair.util) {
-                row.known.push(known::look_up(
+                row.known.push(mismatches::look_up(
                     k,
-                    &known::CheckSeen {
+                    &mismatches::CheckSeen {
                         side: &pair.side,
                         report: checked,
                         out: &out,
