@@ -497,7 +497,12 @@ pub(crate) fn conclude(
             });
         }
         if verdict.is_none() && confirm.stop.should_stop() {
-            not_replayed.push(row.ktest.clone().unwrap_or_default());
+            // A row whose test was not written (past --tests-per-kind) is named by its path.
+            not_replayed.push(
+                row.ktest
+                    .clone()
+                    .unwrap_or_else(|| format!("path {}", row.id)),
+            );
         } else {
             row.confirmed = crate::report::Replay::of(verdict.is_some_and(|v| v.agrees_with(row)));
             row.native = native;
