@@ -611,6 +611,7 @@ impl<'a> Prover<'a> {
                     premise.push(t.guard);
                     let mut light = light.clone();
                     light.push(t.guard);
+                    let mut widener = nowrap::Widener::new(self.pool);
                     // Equalities the definitions make identities need no solver, also
                     // once the guard keeps the counters' steps from wrapping.
                     let mut parts = Vec::new();
@@ -623,7 +624,7 @@ impl<'a> Prover<'a> {
                         if linear::valid_equality(self.pool, c) {
                             continue;
                         }
-                        let widened = self.widen(solver, &light, c)?;
+                        let widened = self.widen(solver, &light, &mut widener, c)?;
                         if linear::valid_equality(self.pool, widened) {
                             continue;
                         }
@@ -631,7 +632,7 @@ impl<'a> Prover<'a> {
                         // sides' difference is the same polynomial before and after.
                         if let (Some(state), true) = (&current, from == Some(*to)) {
                             let before = self.phases[*to].cands[k].build(self.pool, state);
-                            let before = self.widen(solver, &light, before)?;
+                            let before = self.widen(solver, &light, &mut widener, before)?;
                             if linear::same_difference(self.pool, before, widened) {
                                 continue;
                             }
@@ -932,26 +933,21 @@ impl<'a> Prover<'a> {
     }
 
     /// The condition `c` with the extensions of sums `premise` keeps from wrapping
-    /// split (`zext(i + 1)` as `zext(i) + 1` under `i < n`), each split shown by a query.
+    /// split (`zext(i + 1)` as `zext(i) + 1` under `i < n`), each split shown by a query;
+    /// `widener` keeps what was shown under this premise.
     fn widen(
         &mut self,
         solver: &mut dyn Solver,
         premise: &[ExprId],
+        widener: &mut nowrap::Widener<'_>,
         c: ExprId,
     ) -> Result<ExprId, String> {
-        if !nowrap::has_extended_sum(self.pool, c) {
-            return Ok(c);
-        }
         // A split the solver cannot show in time is not made.
-        nowrap::widen(
-            self.pool,
-            c,
-            &mut |wrapped| match self.ask(solver, premise, wrapped) {
-                Ok(model) => Ok(model.is_some()),
-                Err(why) if why.starts_with(GAVE_UP) => Ok(true),
-                Err(why) => Err(why),
-            },
-        )
+        widener.widen(c, &mut |wrapped| match self.ask(solver, premise, wrapped) {
+            Ok(model) => Ok(model.is_some()),
+            Err(why) if why.starts_with(GAVE_UP) => Ok(true),
+            Err(why) => Err(why),
+        })
     }
 
     /// A model of `premise ∧ query`, if any.

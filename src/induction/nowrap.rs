@@ -14,55 +14,36 @@ use rustc_hash::FxHashMap;
 /// Most rewrites one expression is checked for (each costs a query).
 const MAX_CHECKS: usize = 24;
 
-/// `e` with each extension of a sum or difference (`zext(x + y)`, `sext(x - y)`) replaced
-/// by the sum or difference of the extensions wherever `wraps` shows it cannot wrap:
-/// `wraps(c)` asks whether the condition `c` (the rewrite changes the value) is possible
-/// under the caller's premise. `Err` is the caller's (a query that failed).
-pub(super) fn widen<E>(
-    pool: &ExprPool,
-    e: ExprId,
-    wraps: &mut dyn FnMut(ExprId) -> Result<bool, E>,
-) -> Result<ExprId, E> {
-    let mut w = Widen {
-        pool,
-        memo: FxHashMap::default(),
-        checks: 0,
-    };
-    w.walk(e, wraps)
-}
-
-/// Whether `e` holds an extension of a sum or difference (what [`widen`] may split).
-pub(super) fn has_extended_sum(pool: &ExprPool, e: ExprId) -> bool {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![e];
-    while let Some(x) = stack.pop() {
-        if !seen.insert(x) {
-            continue;
-        }
-        let node = pool.node(x);
-        if let Node::ZExt { arg, .. } | Node::SExt { arg, .. } = node {
-            if matches!(
-                pool.node(arg),
-                Node::Binary {
-                    op: BinOp::Add | BinOp::Sub,
-                    ..
-                }
-            ) {
-                return true;
-            }
-        }
-        stack.extend(node.children());
-    }
-    false
-}
-
-struct Widen<'a> {
+/// Splits extensions of sums under one premise; what it split (or kept) is remembered, so
+/// the conditions of one step share their queries.
+pub(super) struct Widener<'a> {
     pool: &'a ExprPool,
     memo: FxHashMap<ExprId, ExprId>,
     checks: usize,
 }
 
-impl Widen<'_> {
+impl<'a> Widener<'a> {
+    pub fn new(pool: &'a ExprPool) -> Self {
+        Widener {
+            pool,
+            memo: FxHashMap::default(),
+            checks: 0,
+        }
+    }
+
+    /// `e` with each extension of a sum or difference (`zext(x + y)`, `sext(x - y)`)
+    /// replaced by the sum or difference of the extensions wherever `wraps` shows it cannot
+    /// wrap: `wraps(c)` asks whether the condition `c` (the rewrite changes the value) is
+    /// possible under the premise. `Err` is the caller's (a query that failed).
+    pub fn widen<E>(
+        &mut self,
+        e: ExprId,
+        wraps: &mut dyn FnMut(ExprId) -> Result<bool, E>,
+    ) -> Result<ExprId, E> {
+        self.checks = 0;
+        self.walk(e, wraps)
+    }
+
     fn walk<E>(
         &mut self,
         e: ExprId,
@@ -187,6 +168,15 @@ fn extend(pool: &ExprPool, e: ExprId, width: u32, signed: bool) -> ExprId {
 mod tests {
     use super::*;
     use crate::expr::Assignment;
+
+    /// One rewrite under its own premise.
+    fn widen<E>(
+        pool: &ExprPool,
+        e: ExprId,
+        wraps: &mut dyn FnMut(ExprId) -> Result<bool, E>,
+    ) -> Result<ExprId, E> {
+        Widener::new(pool).widen(e, wraps)
+    }
 
     fn var(pool: &ExprPool, name: &str) -> (ExprId, crate::expr::ArrayId) {
         let a = pool.new_array(name, 4);
