@@ -105,13 +105,16 @@ impl Cand {
     /// Whether the equality defines a variable of its own width (`s = t + 3·i·n`): the
     /// candidates a query substitutes away instead of reasoning about.
     pub fn defines_at_width(&self, widths: &[u32]) -> bool {
+        self.defined_at_width(widths).is_some()
+    }
+
+    /// The variable the equality defines at its own width, if any (its pivot).
+    fn defined_at_width(&self, widths: &[u32]) -> Option<usize> {
         let Cand::Affine { terms, width, .. } = self else {
-            return false;
+            return None;
         };
-        let pivot = terms.iter().find(|t| t.1.abs() == 1 && t.0.var().is_some());
-        pivot
-            .and_then(|t| t.0.var())
-            .is_some_and(|v| widths[v] == *width)
+        let v = terms[pivot(terms)?].0.var()?;
+        (widths[v] == *width).then_some(v)
     }
 
     /// An ordering (`i ≤ n`), not an equality.
@@ -247,6 +250,13 @@ impl Cand {
     }
 }
 
+/// The term an equality defines, if any: its first variable with a coefficient of ±1.
+fn pivot(terms: &[(Mono, i128)]) -> Option<usize> {
+    terms
+        .iter()
+        .position(|t| t.1.abs() == 1 && t.0.var().is_some())
+}
+
 /// An equality `Σ c·t + constant ≡ 0 (mod 2^w)` as `pivot = sum` when a variable's
 /// coefficient is ±1 (the first such term: a definition the solvers substitute away), else
 /// `sum = 0` with every term in the sum.
@@ -257,9 +267,7 @@ fn pivot_sum(
     w: u32,
     vals: &[ExprId],
 ) -> (Option<usize>, ExprId) {
-    let pivot = terms
-        .iter()
-        .position(|t| t.1.abs() == 1 && t.0.var().is_some());
+    let pivot = pivot(terms);
     let sign = pivot.map_or(1, |p| -terms[p].1);
     let mut sum = pool.constant(w, mask(w, (sign * constant) as u128));
     for (i, &(m, c)) in terms.iter().enumerate() {
@@ -368,14 +376,8 @@ pub(super) fn guess(
     // the definition is substituted: dear to refute, and seldom what a proof needs.
     let by_products: Vec<usize> = out
         .iter()
-        .filter(|c| c.has_product() && c.defines_at_width(widths))
-        .filter_map(|c| match c {
-            Cand::Affine { terms, .. } => terms
-                .iter()
-                .find(|t| t.1.abs() == 1 && t.0.var().is_some())
-                .and_then(|t| t.0.var()),
-            _ => None,
-        })
+        .filter(|c| c.has_product())
+        .filter_map(|c| c.defined_at_width(widths))
         .collect();
     out.retain(|c| match c {
         Cand::Cmp { a, b, .. } => {

@@ -923,12 +923,10 @@ impl<'a> Prover<'a> {
                 Err(why) => return Err(why),
             }
         }
-        let cands = &mut self.phases[to].cands;
-        let mut k = 0;
-        cands.retain(|_| {
-            k += 1;
-            !dropped.contains(&(k - 1))
-        });
+        // `parts` lists candidates in order, so `dropped` ascends.
+        for &k in dropped.iter().rev() {
+            self.phases[to].cands.remove(k);
+        }
         Ok(!dropped.is_empty())
     }
 
